@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "OpenVision",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "OpenVision", targets: ["OpenVision"]),
+        .executable(name: "openvision", targets: ["openvision"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // pkg-config carriers: compile and link flags only, no code.
+        .systemLibrary(name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
+                       providers: [.apt(["libopencv-dev"])]),
+        .systemLibrary(name: "CTesseract", path: "Sources/CTesseract", pkgConfig: "tesseract",
+                       providers: [.apt(["libtesseract-dev"])]),
+        // zxing-cpp 3.1.1's own C API (built by scripts/setup into /usr/local).
+        .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),
+        // The only C++: OpenCV, dlib and Tesseract behind a pure C header (ov_native.h).
+        .target(
+            name: "CNative",
+            dependencies: ["COpenCV", "CTesseract"],
+            path: "Sources/CNative",
+            linkerSettings: [
+                .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                .linkedLibrary("stdc++"), .linkedLibrary("m"),
+            ]
+        ),
+        .target(
+            name: "OpenVision",
+            dependencies: ["CNative", "CZXing"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "openvision",
+            dependencies: ["OpenVision", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "openvision-bench",
+            dependencies: ["OpenVision"],
+            path: "Benchmarks/openvision-bench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "OpenVisionTests",
+            dependencies: ["OpenVision", "CNative"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,553 @@
+// Text recognition: Tesseract 5 (LSTM engine) through its C++ API.
+//
+// Choices (measured on synthetic scenes: poster, settings UI, gift card, document page, label on a
+// busy background, dark-mode UI, shadowed receipt, low-contrast text; see the module's report):
+//   - Engine: OEM_LSTM_ONLY. Debian's eng.traineddata are the "fast" integer LSTM models.
+//   - Page segmentation: PSM_SPARSE_TEXT ("as much text as possible, in no particular order").
+//     Vision's recogniser is used on photos, screenshots and cards with text scattered at various
+//     sizes. PSM_AUTO's column layout merges items that merely share a row ("Wi-Fi Connected",
+//     "Bluetooth Off") and garbled large display text ("5 0% Oo F F Main Street 12"); on plain
+//     documents both return the same lines. Sparse mode's lines are re-sorted into reading order.
+//   - Boxed text (second pass): with either mode, text inside a solid box of the other polarity
+//     (white on a dark button/banner/box, a white label on a busy background) is often lost, since
+//     segmentation sees one big blob. Such boxes are found from the page's Otsu mask (solid,
+//     line-sized, not most of the page, with some content inside), each is read on its own as
+//     dark-on-light, and its confident lines replace weaker overlapping first-pass lines. At most
+//     kMaximumBoxes boxes; plain documents have none, so they cost nothing. Compile with
+//     -DOV_OCR_BOXED_TEXT=0 to disable.
+//   - Polarity: a mostly dark page (dark mode) is inverted before reading.
+//   - Thresholding: Tesseract's default (global Otsu). Sauvola (thresholding_method=2) did no better
+//     overall: it read one more grey line but lost a low-contrast line and added noise lines.
+//   - Resolution: camera and screen images carry no trustworthy DPI. We pass 70 dpi, Tesseract's own
+//     "unknown" value (kMinCredibleResolution): at exactly that value its page segmenter estimates
+//     the resolution from the text size, as the `tesseract` CLI does for a PNG without DPI.
+//   - Tesseract's diagnostics (tprintf) go to the process-wide parameter "debug_file"; it is set to
+//     /dev/null once per process so the library does not write to stderr.
+//   - Pixels: the cached gray image is handed to SetImage as is (Tesseract copies it into its own
+//     Leptonica image); only inverted pages and boxes are copied here.
+#include "ov_internal.hpp"
+
+#include <tesseract/baseapi.h>
+#include <tesseract/resultiterator.h>
+
+#include <opencv2/imgproc.hpp>
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct ov_ocr {
+    tesseract::TessBaseAPI api;
+    std::string datapath;   // folder actually used, with trailing '/'
+    std::string languages;  // as passed to Init
+};
+
+struct ov_text_result {
+    std::vector<ov_text_item> items;
+    std::string text;  // UTF-8; items index into it
+};
+
+namespace {
+
+// Debian's compiled-in default (TESSDATA_PREFIX "/tessdata/" in libtesseract's ccutil.cpp).
+#ifndef OV_TESSDATA_DEFAULT
+#define OV_TESSDATA_DEFAULT "/usr/share/tesseract-ocr/5/tessdata/"
+#endif
+
+#ifndef OV_OCR_BOXED_TEXT
+#define OV_OCR_BOXED_TEXT 1
+#endif
+
+// Images smaller than this (either side) have no readable text; Tesseract would only complain.
+constexpr int kMinimumSide = 3;
+// Boxed-region pass: a box must be at least this many pixels on its shorter side, ...
+constexpr int kMinimumBoxSide = 12;
+// ... cover at most this fraction of the image, ...
+constexpr double kMaximumBoxFraction = 0.6;
+// ... be solid (its outline fills at least this much of its minimum-area rectangle), ...
+constexpr double kMinimumBoxFill = 0.8;
+// ... and have between these fractions of its area in the other polarity (text, not empty/noise).
+constexpr double kMinimumBoxContent = 0.02;
+constexpr double kMaximumBoxContent = 0.5;
+// At most this many boxes are read, largest first.
+constexpr size_t kMaximumBoxes = 8;
+// Lines found in a box below this confidence are dropped (textures, not text).
+constexpr float kMinimumRegionLineConfidence = 0.5f;
+
+// Tesseract's value meaning "resolution unknown, estimate it from the text size".
+constexpr int kUnknownResolution = 70;
+
+bool isDirectory(const std::string &path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool isRegularFile(const std::string &path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string withSlash(std::string path) {
+    if (path.empty()) path = "./";
+    if (path.back() != '/') path += '/';
+    return path;
+}
+
+std::string withoutSlash(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    return path;
+}
+
+// The folder TessBaseAPI::Init uses for `datapath` (mirrors CCUtil::main_setup in Tesseract 5).
+std::string resolveDatapath(const char *datapath) {
+    if (datapath && *datapath) return withSlash(datapath);
+    const char *prefix = std::getenv("TESSDATA_PREFIX");
+    struct stat st {};
+    if (prefix && *prefix && ::stat(prefix, &st) == 0) return withSlash(prefix);  // Tesseract ignores it if missing
+    return OV_TESSDATA_DEFAULT;
+}
+
+bool endsWith(const std::string &s, const char *suffix) {
+    size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+// Installed language names in `dir` (with trailing '/'), sorted; "script/Latin"-style entries from
+// the script/ subfolder are included. osd (orientation and script detection) is not a language.
+std::vector<std::string> installedLanguages(const std::string &dir, bool includeOsd) {
+    std::vector<std::string> names;
+    auto scan = [&](const std::string &folder, const std::string &prefix) {
+        DIR *d = ::opendir(folder.c_str());
+        if (!d) return;
+        while (dirent *e = ::readdir(d)) {
+            std::string name = e->d_name;
+            if (!endsWith(name, ".traineddata") || name.size() == std::strlen(".traineddata")) continue;
+            if (!isRegularFile(folder + name)) continue;
+            name.resize(name.size() - std::strlen(".traineddata"));
+            if (!includeOsd && prefix.empty() && name == "osd") continue;
+            names.push_back(prefix + name);
+        }
+        ::closedir(d);
+    };
+    scan(dir, "");
+    scan(dir + "script/", "script/");
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string join(const std::vector<std::string> &parts, const char *separator) {
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        if (i) out += separator;
+        out += parts[i];
+    }
+    return out;
+}
+
+// Splits "eng+deu" and validates each name: letters, digits, '_', '-', and '/' between
+// non-empty components (for "script/Latin"). Returns false with a message on bad input.
+bool splitLanguages(const std::string &languages, std::vector<std::string> &out, std::string &error) {
+    if (languages.empty()) {
+        error = "no OCR language given";
+        return false;
+    }
+    size_t start = 0;
+    while (true) {
+        size_t plus = languages.find('+', start);
+        std::string name = languages.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+        bool valid = !name.empty() && name.front() != '/' && name.back() != '/' &&
+                     name.find("//") == std::string::npos;
+        for (char c : name)
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '/')) valid = false;
+        if (!valid) {
+            error = "invalid OCR language list '" + languages + "' (expected names like \"eng\" or \"eng+deu\")";
+            return false;
+        }
+        out.push_back(name);
+        if (plus == std::string::npos) break;
+        start = plus + 1;
+    }
+    return true;
+}
+
+// Debian/Ubuntu package that provides a language: tesseract-ocr-chi-sim for chi_sim.
+std::string packageHint(const std::string &language) {
+    if (language.rfind("script/", 0) == 0) return "the matching tesseract-ocr-script-* package";
+    std::string package = "tesseract-ocr-";
+    for (char c : language) package += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return package;
+}
+
+// Points Tesseract's global diagnostic stream at /dev/null. debug_file is a process-wide parameter:
+// set it once, before any engine runs, to avoid racing with tprintf on other threads.
+void silenceTesseractOnce() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        tesseract::TessBaseAPI api;  // any instance reaches the global parameter
+        api.SetVariable("debug_file", "/dev/null");
+    });
+}
+
+std::string utf8Text(tesseract::ResultIterator &it, tesseract::PageIteratorLevel level) {
+    std::unique_ptr<char[]> raw(it.GetUTF8Text(level));
+    std::string s = raw ? std::string(raw.get()) : std::string();
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
+        s.pop_back();
+    return s;
+}
+
+bool isBlank(const std::string &s) {
+    return std::all_of(s.begin(), s.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+}
+
+// Clears the engine's image and results on every exit path so that the next image starts clean.
+struct ClearOnExit {
+    tesseract::TessBaseAPI &api;
+    ~ClearOnExit() { api.Clear(); }
+};
+
+// One recognised line with its words and symbols, coordinates already in image pixels. items[0]
+// is the line; `parent` of the others indexes into items; text_offset/length index into `text`.
+struct LineRecord {
+    std::vector<ov_text_item> items;
+    std::string text;
+    cv::Rect box() const { return {items[0].x, items[0].y, items[0].width, items[0].height}; }
+    float confidence() const { return items[0].confidence; }
+};
+
+// Runs Tesseract on `gray` (8-bit, any stride) and appends its non-empty lines that are at least
+// minimumHeight tall, shifted by `offset`. Returns false if Tesseract's Recognize failed.
+bool recognisePass(tesseract::TessBaseAPI &api, const cv::Mat &gray, cv::Point offset, int minimumHeight,
+                   std::vector<LineRecord> &lines) {
+    ClearOnExit clear{api};
+    api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step[0]));
+    api.SetSourceResolution(kUnknownResolution);
+    if (api.Recognize(nullptr) != 0) return false;
+    std::unique_ptr<tesseract::ResultIterator> it(api.GetIterator());
+    if (!it) return true;  // nothing found
+
+    using tesseract::RIL_SYMBOL;
+    using tesseract::RIL_TEXTLINE;
+    using tesseract::RIL_WORD;
+    LineRecord *line = nullptr;
+    int word = -1;  // index of the current word in line->items, -1 while skipping
+    auto add = [&](tesseract::PageIteratorLevel level, int kind, int parent, const std::string &s) -> int {
+        ov_text_item item{};
+        item.level = kind;
+        item.parent = parent;
+        int left = 0, top = 0, right = 0, bottom = 0;
+        if (it->BoundingBox(level, &left, &top, &right, &bottom)) {
+            item.x = left + offset.x;
+            item.y = top + offset.y;
+            item.width = std::max(0, right - left);
+            item.height = std::max(0, bottom - top);
+        }
+        item.confidence = std::clamp(it->Confidence(level) / 100.0f, 0.0f, 1.0f);
+        item.text_offset = static_cast<int>(line->text.size());
+        item.text_length = static_cast<int>(s.size());
+        line->text += s;
+        line->items.push_back(item);
+        return static_cast<int>(line->items.size()) - 1;
+    };
+
+    // One pass over every symbol in reading order; a line (word) starts when the iterator stands at
+    // the first symbol of a line (word), so each line is followed by its words and each word by
+    // its symbols.
+    do {
+        if (it->IsAtBeginningOf(RIL_TEXTLINE)) {
+            line = nullptr;
+            word = -1;
+            std::string lineText = utf8Text(*it, RIL_TEXTLINE);
+            int left = 0, top = 0, right = 0, bottom = 0;
+            bool hasBox = it->BoundingBox(RIL_TEXTLINE, &left, &top, &right, &bottom);
+            if (hasBox && !isBlank(lineText) && (minimumHeight <= 0 || bottom - top >= minimumHeight)) {
+                lines.emplace_back();
+                line = &lines.back();
+                add(RIL_TEXTLINE, OV_TEXT_LINE, -1, lineText);
+            }
+        }
+        if (!line) continue;
+        if (it->IsAtBeginningOf(RIL_WORD)) {
+            std::string wordText = utf8Text(*it, RIL_WORD);
+            word = isBlank(wordText) ? -1 : add(RIL_WORD, OV_TEXT_WORD, 0, wordText);
+        }
+        if (word < 0) continue;
+        std::string symbolText = utf8Text(*it, RIL_SYMBOL);
+        if (!isBlank(symbolText)) add(RIL_SYMBOL, OV_TEXT_SYMBOL, word, symbolText);
+    } while (it->Next(RIL_SYMBOL));
+    return true;
+}
+
+#if OV_OCR_BOXED_TEXT
+// Area of the intersection over the area of the smaller rectangle (0 if either is empty).
+double overlapOfSmaller(const cv::Rect &a, const cv::Rect &b) {
+    double smaller = std::min(a.area(), b.area());
+    return smaller > 0 ? (a & b).area() / smaller : 0.0;
+}
+
+struct BoxedRegion {
+    cv::Rect rect;                   // bounding box in the image
+    std::vector<cv::Point> outline;  // relative to rect
+    bool dark;                       // dark box with light text (read inverted), else light box on dark
+};
+
+// Solid boxes that hold text of the opposite polarity: outer contours of the Otsu-dark (and
+// Otsu-light) mask that fill most of their minimum-area (possibly rotated) rectangle, are large
+// enough to hold a line of text, have some content of the other polarity, and are not most of the
+// image (the page itself). Glyphs, thin frames and empty boxes fail these tests. Largest first.
+// `dark` is the page's Otsu mask (255 = dark).
+std::vector<BoxedRegion> boxedRegions(const cv::Mat &dark, int minimumHeight) {
+    const double imageArea = static_cast<double>(dark.cols) * dark.rows;
+    const float minSide = static_cast<float>(std::max(kMinimumBoxSide, minimumHeight));
+    std::vector<BoxedRegion> regions;
+    for (bool darkBoxes : {true, false}) {
+        cv::Mat mask = darkBoxes ? dark : ~dark;
+        std::vector<std::vector<cv::Point>> contours;
+        cv::findContours(mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        for (auto &contour : contours) {
+            cv::RotatedRect minRect = cv::minAreaRect(contour);
+            if (std::min(minRect.size.width, minRect.size.height) < minSide) continue;
+            double rectArea = static_cast<double>(minRect.size.area());
+            if (rectArea > kMaximumBoxFraction * imageArea) continue;
+            double outlineArea = cv::contourArea(contour);
+            if (outlineArea < kMinimumBoxFill * rectArea) continue;
+            cv::Rect box = cv::boundingRect(contour);
+            cv::Mat inside(box.size(), CV_8UC1, cv::Scalar(0));
+            for (auto &p : contour) p -= box.tl();
+            cv::drawContours(inside, std::vector<std::vector<cv::Point>>{contour}, 0, cv::Scalar(255), cv::FILLED);
+            int content = cv::countNonZero(inside & ~mask(box));  // other-polarity pixels inside the outline
+            if (content < kMinimumBoxContent * outlineArea || content > kMaximumBoxContent * outlineArea) continue;
+            regions.push_back({box, std::move(contour), darkBoxes});
+        }
+    }
+    std::sort(regions.begin(), regions.end(),
+              [](const BoxedRegion &a, const BoxedRegion &b) { return a.rect.area() > b.rect.area(); });
+    if (regions.size() > kMaximumBoxes) regions.resize(kMaximumBoxes);
+    return regions;
+}
+
+// The region as dark-on-light gray pixels, everything outside its outline painted with the
+// box's own background level (the median inside the outline, as most of a box is background),
+// so that Tesseract sees a plain two-level page rather than a box on a page.
+cv::Mat regionPixels(const cv::Mat &gray, const BoxedRegion &region) {
+    cv::Mat pixels;
+    if (region.dark)
+        cv::bitwise_not(gray(region.rect), pixels);
+    else
+        pixels = gray(region.rect).clone();
+    cv::Mat inside(region.rect.size(), CV_8UC1, cv::Scalar(0));
+    std::vector<std::vector<cv::Point>> outline{region.outline};
+    cv::drawContours(inside, outline, 0, cv::Scalar(255), cv::FILLED);
+    cv::drawContours(inside, outline, 0, cv::Scalar(0), 3);  // leave out the anti-aliased rim
+    int histogram[256] = {0}, count = 0;
+    for (int y = 0; y < pixels.rows; ++y) {
+        const uint8_t *p = pixels.ptr<uint8_t>(y), *m = inside.ptr<uint8_t>(y);
+        for (int x = 0; x < pixels.cols; ++x)
+            if (m[x]) ++histogram[p[x]], ++count;
+    }
+    int background = 255;
+    for (int v = 0, seen = 0; v < 256 && count > 0; ++v)
+        if ((seen += histogram[v]) * 2 >= count) {
+            background = v;
+            break;
+        }
+    pixels.setTo(cv::Scalar(background), ~inside);
+    return pixels;
+}
+
+// Whether `rect` lies (mostly) inside one of `lines`.
+bool insideLine(const cv::Rect &rect, const std::vector<LineRecord> &lines) {
+    for (const LineRecord &line : lines)
+        if ((rect & line.box()).area() >= 0.8 * rect.area()) return true;
+    return false;
+}
+
+// Adds region-pass lines: a line that overlaps pass-1 lines replaces them if it is more confident
+// than all of them, and is dropped otherwise.
+void mergeRegionLines(std::vector<LineRecord> &lines, std::vector<LineRecord> &&regionLines) {
+    for (LineRecord &candidate : regionLines) {
+        if (candidate.confidence() < kMinimumRegionLineConfidence) continue;
+        cv::Rect box = candidate.box();
+        bool better = true;
+        for (const LineRecord &line : lines)
+            if (overlapOfSmaller(box, line.box()) > 0.3 && line.confidence() >= candidate.confidence()) better = false;
+        if (!better) continue;
+        lines.erase(std::remove_if(lines.begin(), lines.end(),
+                                   [&](const LineRecord &line) { return overlapOfSmaller(box, line.box()) > 0.3; }),
+                    lines.end());
+        lines.push_back(std::move(candidate));
+    }
+}
+#endif
+
+// Top to bottom; lines on the same row (vertical overlap over half the shorter height) left to right.
+void sortReadingOrder(std::vector<LineRecord> &lines) {
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const LineRecord &a, const LineRecord &b) { return a.items[0].y < b.items[0].y; });
+    auto sameRow = [](const ov_text_item &a, const ov_text_item &b) {
+        int overlap = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
+        return overlap * 2 > std::min(a.height, b.height);
+    };
+    for (size_t i = 1; i < lines.size(); ++i)
+        for (size_t j = i; j > 0 && sameRow(lines[j - 1].items[0], lines[j].items[0]) &&
+                           lines[j - 1].items[0].x > lines[j].items[0].x;
+             --j)
+            std::swap(lines[j - 1], lines[j]);
+}
+
+// Concatenates the lines into the flat item array and text buffer.
+void assemble(std::vector<LineRecord> &lines, ov_text_result &result) {
+    size_t itemCount = 0, textSize = 0;
+    for (const LineRecord &line : lines) {
+        itemCount += line.items.size();
+        textSize += line.text.size();
+    }
+    result.items.reserve(itemCount);
+    result.text.reserve(textSize);
+    for (LineRecord &line : lines) {
+        int base = static_cast<int>(result.items.size());
+        int textBase = static_cast<int>(result.text.size());
+        for (ov_text_item item : line.items) {
+            if (item.parent >= 0) item.parent += base;
+            item.text_offset += textBase;
+            result.items.push_back(item);
+        }
+        result.text += line.text;
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+ov_status ov_ocr_create(const char *datapath, const char *languages, ov_ocr **out) {
+    return ov::guarded("ov_ocr_create", [&]() -> ov_status {
+        if (!out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no output handle");
+        *out = nullptr;
+        if (!languages) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no OCR language given");
+        std::vector<std::string> names;
+        std::string error;
+        if (!splitLanguages(languages, names, error)) return ov::fail(OV_ERR_INVALID_ARGUMENT, error);
+
+        std::string dir = resolveDatapath(datapath);
+        if (!isDirectory(dir))
+            return ov::fail(OV_ERR_MODEL, "Tesseract data folder " + withoutSlash(dir) + " does not exist");
+        for (const std::string &name : names) {
+            if (isRegularFile(dir + name + ".traineddata")) continue;
+            std::vector<std::string> installed = installedLanguages(dir, true);
+            return ov::fail(OV_ERR_UNSUPPORTED,
+                            "Tesseract language '" + name + "' is not installed in " + withoutSlash(dir) +
+                                " (installed: " + (installed.empty() ? std::string("none") : join(installed, ", ")) +
+                                "); install " + packageHint(name));
+        }
+
+        silenceTesseractOnce();
+        auto ocr = std::make_unique<ov_ocr>();
+        ocr->datapath = dir;
+        ocr->languages = languages;
+        if (ocr->api.Init(dir.c_str(), languages, tesseract::OEM_LSTM_ONLY) != 0)
+            return ov::fail(OV_ERR_MODEL, "Tesseract could not load '" + std::string(languages) + "' from " +
+                                              withoutSlash(dir) +
+                                              " (corrupt .traineddata, or a model without an LSTM network?)");
+        ocr->api.SetPageSegMode(tesseract::PSM_SPARSE_TEXT);
+        *out = ocr.release();
+        return ov::ok();
+    });
+}
+
+void ov_ocr_free(ov_ocr *ocr) {
+    if (!ocr) return;
+    try {
+        ocr->api.End();
+    } catch (...) {
+    }
+    delete ocr;
+}
+
+ov_status ov_ocr_available_languages(const char *datapath, char **out) {
+    return ov::guarded("ov_ocr_available_languages", [&]() -> ov_status {
+        if (!out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no output pointer");
+        *out = nullptr;
+        std::string dir = resolveDatapath(datapath);
+        if (!isDirectory(dir))
+            return ov::fail(OV_ERR_MODEL, "Tesseract data folder " + withoutSlash(dir) + " does not exist");
+        std::string list = join(installedLanguages(dir, false), "+");
+        auto *buffer = static_cast<char *>(std::malloc(list.size() + 1));
+        if (!buffer) return ov::fail(OV_ERR_OUT_OF_MEMORY, "out of memory");
+        std::memcpy(buffer, list.c_str(), list.size() + 1);
+        *out = buffer;
+        return ov::ok();
+    });
+}
+
+ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_height, ov_text_result **out) {
+    return ov::guarded("ov_ocr_recognize", [&]() -> ov_status {
+        if (!out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no output handle");
+        *out = nullptr;
+        if (!ocr || !image) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no OCR engine or image");
+        if (image->bgr.empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "empty image");
+
+        auto result = std::make_unique<ov_text_result>();
+        const cv::Mat &gray = image->gray();
+        // Tesseract cannot lay out anything this small; there is no text to find.
+        if (gray.cols < kMinimumSide || gray.rows < kMinimumSide) {
+            *out = result.release();
+            return ov::ok();
+        }
+
+        // Otsu split of the page: decides its polarity and finds boxes of the other polarity.
+        cv::Mat dark;
+        cv::threshold(gray, dark, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+        cv::Mat page = gray;  // a view: Tesseract copies the pixels into its own Leptonica image
+        if (cv::countNonZero(dark) * 2 > dark.rows * dark.cols) {
+            // Mostly dark (dark mode, night sign): read it as light text inverted. Tesseract's
+            // segmentation expects dark text on a light page, Sauvola thresholding in particular.
+            cv::bitwise_not(gray, page);
+            cv::bitwise_not(dark, dark);
+        }
+
+        tesseract::TessBaseAPI &api = ocr->api;
+        std::vector<LineRecord> lines;
+        // Pass 1: the whole page.
+        if (!recognisePass(api, page, cv::Point(0, 0), minimum_text_height, lines))
+            return ov::fail(OV_ERR_INTERNAL, "Tesseract failed to recognise the image");
+#if OV_OCR_BOXED_TEXT
+        // Pass 2: text in solid boxes of the other polarity (white on a dark banner/button/box, or a
+        // light label on a dark or busy background), which page segmentation takes for one big blob.
+        // Each box is read on its own as dark-on-light; its lines replace overlapping pass-1 lines
+        // only when they are more confident.
+        for (const BoxedRegion &region : boxedRegions(dark, minimum_text_height)) {
+            if (insideLine(region.rect, lines)) continue;  // a bold glyph (O, D, 0) of a line already read
+            cv::Mat pixels = regionPixels(page, region);
+            std::vector<LineRecord> regionLines;
+            if (!recognisePass(api, pixels, region.rect.tl(), minimum_text_height, regionLines)) continue;
+            mergeRegionLines(lines, std::move(regionLines));
+        }
+#endif
+        sortReadingOrder(lines);
+        assemble(lines, *result);
+        *out = result.release();
+        return ov::ok();
+    });
+}
+
+int ov_text_result_count(const ov_text_result *result) {
+    return result ? static_cast<int>(result->items.size()) : 0;
+}
+
+const ov_text_item *ov_text_result_items(const ov_text_result *result) {
+    return result && !result->items.empty() ? result->items.data() : nullptr;
+}
+
+const char *ov_text_result_text(const ov_text_result *result) { return result ? result->text.c_str() : ""; }
+
+void ov_text_result_free(ov_text_result *result) { delete result; }
+
+}  // extern "C"

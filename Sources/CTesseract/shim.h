@@ -1,0 +1,1 @@
+/* CTesseract carries `pkg-config tesseract` flags (include and link) to the C++ layer. */

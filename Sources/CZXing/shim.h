@@ -1,0 +1,2 @@
+/* zxing-cpp's own C API. */
+#include <ZXing/ZXingC.h>

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A rectangle in normalised image coordinates: 0...1 on both axes, origin at the lower-left
+/// corner (`y` is the bottom edge), as Vision reports bounding boxes.
+public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The whole image: (0, 0, 1, 1). The default region of interest.
+    public static let fullImage = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
+
+    /// The normalised rect for a pixel rect in an image of `imageSize` whose origin is `origin`.
+    public init(imageRect: CGRect, in imageSize: CGSize, origin: CoordinateOrigin = .lowerLeft) {
+        let w = Double(imageSize.width), h = Double(imageSize.height)
+        let r = imageRect.standardized
+        let nx = w > 0 ? Double(r.minX) / w : 0
+        let nw = w > 0 ? Double(r.width) / w : 0
+        let nh = h > 0 ? Double(r.height) / h : 0
+        var ny = h > 0 ? Double(r.minY) / h : 0
+        if origin == .upperLeft { ny = 1 - ny - nh }
+        self.init(x: nx, y: ny, width: nw, height: nh)
+    }
+
+    public var minX: Double { x }
+    public var minY: Double { y }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
+    public var area: Double { max(0, width) * max(0, height) }
+
+    /// True when the rect has positive size and lies within the unit square (a valid region of interest).
+    public var isWithinUnitSquare: Bool {
+        let eps = 1e-9
+        return width > 0 && height > 0 && x >= -eps && y >= -eps && maxX <= 1 + eps && maxY <= 1 + eps
+            && x.isFinite && y.isFinite && width.isFinite && height.isFinite
+    }
+
+    /// The pixel rect of this rect in an image of `imageSize`, in the convention `origin`.
+    public func toImageCoordinates(_ imageSize: CGSize, origin: CoordinateOrigin = .lowerLeft) -> CGRect {
+        let w = Double(imageSize.width), h = Double(imageSize.height)
+        let py = origin == .lowerLeft ? y * h : (1 - maxY) * h
+        return CGRect(x: x * w, y: py, width: width * w, height: height * h)
+    }
+
+    /// This rect, given relative to `regionOfInterest` (as request results are), expressed
+    /// relative to the full image.
+    public func toFullImage(fromRegionOfInterest roi: NormalizedRect) -> NormalizedRect {
+        NormalizedRect(x: roi.x + x * roi.width, y: roi.y + y * roi.height,
+                       width: width * roi.width, height: height * roi.height)
+    }
+
+    /// The intersection with `other`, or nil when they do not overlap.
+    public func intersection(_ other: NormalizedRect) -> NormalizedRect? {
+        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The smallest rect containing both.
+    public func union(_ other: NormalizedRect) -> NormalizedRect {
+        let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
+        return NormalizedRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
+    /// Intersection over union, 0...1.
+    public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
+        guard let i = intersection(other) else { return 0 }
+        let u = area + other.area - i.area
+        return u > 0 ? i.area / u : 0
+    }
+
+    /// The smallest rect containing all `points`.
+    public init(boundingPoints points: [NormalizedPoint]) {
+        guard let first = points.first else {
+            self.init(x: 0, y: 0, width: 0, height: 0)
+            return
+        }
+        var x0 = first.x, y0 = first.y, x1 = first.x, y1 = first.y
+        for p in points.dropFirst() {
+            x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
+        }
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    public var description: String {
+        "[x \(x.formatted4), y \(y.formatted4), w \(width.formatted4), h \(height.formatted4)]"
+    }
+}
+
+/// The pixel rect (lower-left origin by default) of a normalised rect, as Vision's
+/// `VNImageRectForNormalizedRect` computes it.
+public func imageRect(forNormalizedRect rect: NormalizedRect, width: Int, height: Int,
+                      origin: CoordinateOrigin = .lowerLeft) -> CGRect {
+    rect.toImageCoordinates(CGSize(width: width, height: height), origin: origin)
+}
+
+/// The normalised rect of a pixel rect (lower-left origin by default), as Vision's
+/// `VNNormalizedRectForImageRect` computes it.
+public func normalizedRect(forImageRect rect: CGRect, width: Int, height: Int,
+                           origin: CoordinateOrigin = .lowerLeft) -> NormalizedRect {
+    NormalizedRect(imageRect: rect, in: CGSize(width: width, height: height), origin: origin)
+}

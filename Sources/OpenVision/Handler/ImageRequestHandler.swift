@@ -1,0 +1,223 @@
+import Foundation
+import Synchronization
+
+/// Runs requests on one image, as Vision's `ImageRequestHandler`. The image is read and
+/// decoded once, on first use, and shared by every request performed on this handler.
+/// Safe to use from many tasks at once.
+public final class ImageRequestHandler: Sendable {
+    private enum Source: Sendable {
+        case url(URL)
+        case data(Data)
+        case pixels(PixelBuffer)
+        case image(VisionImage)
+    }
+
+    private let source: Source
+    /// The orientation given explicitly, overriding any EXIF orientation in the file.
+    public let orientation: ImageOrientation?
+    /// Images declaring more pixels than this are refused before decoding.
+    public let maximumPixelCount: Int
+    private let decoded = Mutex<Result<ImageAnalysisContext, VisionError>?>(nil)
+
+    /// A handler for the image file at `url` (a file URL).
+    public init(_ url: URL, orientation: ImageOrientation? = nil,
+                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
+        self.source = .url(url)
+        self.orientation = orientation
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    /// A handler for the image file at `path`.
+    public convenience init(path: String, orientation: ImageOrientation? = nil,
+                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
+        self.init(URL(fileURLWithPath: path), orientation: orientation, maximumPixelCount: maximumPixelCount)
+    }
+
+    /// A handler for encoded image bytes (JPEG, PNG, WebP, BMP, TIFF).
+    public init(data: Data, orientation: ImageOrientation? = nil,
+                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
+        self.source = .data(data)
+        self.orientation = orientation
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    /// A handler for raw pixels; `orientation` says how they relate to upright (default `.up`).
+    public init(pixels: PixelBuffer, orientation: ImageOrientation = .up,
+                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
+        self.source = .pixels(pixels)
+        self.orientation = orientation
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    /// A handler for an image already decoded and upright.
+    public init(image: VisionImage) {
+        self.source = .image(image)
+        self.orientation = nil
+        self.maximumPixelCount = .max
+    }
+
+    /// The decoded upright image (decoded on first call, then shared).
+    public func image() throws(VisionError) -> VisionImage {
+        try context().image
+    }
+
+    /// The analysis context shared by this handler's requests; decodes the image once.
+    func context() throws(VisionError) -> ImageAnalysisContext {
+        let result = decoded.withLock { state -> Result<ImageAnalysisContext, VisionError> in
+            if let state { return state }
+            let made = Result { () throws(VisionError) -> ImageAnalysisContext in
+                ImageAnalysisContext(image: try decode())
+            }
+            state = made
+            return made
+        }
+        return try result.get()
+    }
+
+    private func decode() throws(VisionError) -> VisionImage {
+        switch source {
+        case .url(let url):
+            guard url.isFileURL else {
+                throw VisionError(.invalidArgument, "only file URLs can be read, not \(url.absoluteString)")
+            }
+            return try VisionImage(contentsOf: url, orientation: orientation, maximumPixelCount: maximumPixelCount)
+        case .data(let data):
+            return try VisionImage(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount)
+        case .pixels(let pixels):
+            return try VisionImage(pixels: pixels, orientation: orientation ?? .up, maximumPixelCount: maximumPixelCount)
+        case .image(let image):
+            return image
+        }
+    }
+
+    // MARK: Performing
+
+    /// Runs one request and returns its results.
+    public func perform<R: VisionRequest>(_ request: R) async throws(VisionError) -> R.Result {
+        let context = try context()
+        return try Self.run(request, in: context)
+    }
+
+    /// Runs several requests on the image concurrently and returns their results in order;
+    /// throws the first error any of them raises.
+    public func perform<R1: VisionRequest, R2: VisionRequest>(
+        _ r1: R1, _ r2: R2
+    ) async throws(VisionError) -> (R1.Result, R2.Result) {
+        let context = try context()
+        async let a = Self.runCatching(r1, in: context)
+        async let b = Self.runCatching(r2, in: context)
+        return (try await a.get(), try await b.get())
+    }
+
+    /// Runs three requests concurrently (see `perform(_:_:)`).
+    public func perform<R1: VisionRequest, R2: VisionRequest, R3: VisionRequest>(
+        _ r1: R1, _ r2: R2, _ r3: R3
+    ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result) {
+        let context = try context()
+        async let a = Self.runCatching(r1, in: context)
+        async let b = Self.runCatching(r2, in: context)
+        async let c = Self.runCatching(r3, in: context)
+        return (try await a.get(), try await b.get(), try await c.get())
+    }
+
+    /// Runs four requests concurrently (see `perform(_:_:)`).
+    public func perform<R1: VisionRequest, R2: VisionRequest, R3: VisionRequest, R4: VisionRequest>(
+        _ r1: R1, _ r2: R2, _ r3: R3, _ r4: R4
+    ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result, R4.Result) {
+        let context = try context()
+        async let a = Self.runCatching(r1, in: context)
+        async let b = Self.runCatching(r2, in: context)
+        async let c = Self.runCatching(r3, in: context)
+        async let d = Self.runCatching(r4, in: context)
+        return (try await a.get(), try await b.get(), try await c.get(), try await d.get())
+    }
+
+    /// Runs any number of requests concurrently; each gets its own outcome (results or error),
+    /// in the order given. A decoding failure becomes every request's error. Completion
+    /// handlers of `CompletionHandlingRequest`s are called as each finishes.
+    public func performAll(_ requests: [any VisionRequest]) async -> [VisionRequestOutcome] {
+        let context: ImageAnalysisContext
+        do {
+            context = try self.context()
+        } catch {
+            return requests.map { request in
+                Self.notifyFailure(request, error)
+                return VisionRequestOutcome(request: request, result: .failure(error), duration: .zero)
+            }
+        }
+        return await withTaskGroup(of: (Int, VisionRequestOutcome).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask { (index, Self.runErased(request, in: context)) }
+            }
+            var outcomes = [VisionRequestOutcome?](repeating: nil, count: requests.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes.map { $0! }
+        }
+    }
+
+    /// Runs requests concurrently, calling each request's completion handler, and throws the
+    /// first error (the synchronous `VNImageRequestHandler.perform(_:)` style).
+    public func perform(_ requests: [any VisionRequest]) async throws(VisionError) {
+        for outcome in await performAll(requests) {
+            if case .failure(let error) = outcome.result { throw error }
+        }
+    }
+
+    // MARK: Running one request
+
+    static func run<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) throws(VisionError) -> R.Result {
+        let result = runCatching(request, in: context)
+        notify(request, result)
+        return try result.get()
+    }
+
+    static func runCatching<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) -> Result<R.Result, VisionError> {
+        if Task.isCancelled { return .failure(VisionError(.cancelled, "the request was cancelled")) }
+        return Result { () throws(VisionError) -> R.Result in try request.perform(in: context) }
+    }
+
+    private static func runErased<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) -> VisionRequestOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = runCatching(request, in: context)
+        let duration = clock.now - start
+        notify(request, result)
+        return VisionRequestOutcome(request: request, result: result.map { $0 as any Sendable }, duration: duration)
+    }
+
+    private static func notify<R: VisionRequest>(_ request: R, _ result: Result<R.Result, VisionError>) {
+        guard let handling = request as? any CompletionHandlingRequest else { return }
+        func call<C: CompletionHandlingRequest>(_ c: C) {
+            guard let typed = result as? Result<C.Result, VisionError> else { return }
+            c.completionHandler?(typed)
+        }
+        call(handling)
+    }
+
+    private static func notifyFailure(_ request: any VisionRequest, _ error: VisionError) {
+        func open<R: VisionRequest>(_ r: R) { notify(r, Result<R.Result, VisionError>.failure(error)) }
+        open(request)
+    }
+}
+
+/// One request's outcome from `ImageRequestHandler.performAll(_:)`: its results or its error.
+public struct VisionRequestOutcome: Sendable {
+    /// The request that ran.
+    public let request: any VisionRequest
+    /// Its results (of type `request.Result`) or the error it raised.
+    public let result: Result<any Sendable, VisionError>
+    /// How long the request ran (zero when the image could not be decoded).
+    public let duration: Duration
+
+    /// The results typed as `R.Result`, or nil if the request failed or is of another type.
+    public func results<R: VisionRequest>(as type: R.Type) -> R.Result? {
+        guard case .success(let value) = result else { return nil }
+        return value as? R.Result
+    }
+
+    /// The error, if the request failed.
+    public var error: VisionError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+}

@@ -1,0 +1,39 @@
+/// How an image's stored pixels relate to its upright appearance: the eight EXIF
+/// orientations, with the names and raw values of Core Graphics' `CGImagePropertyOrientation`.
+public enum ImageOrientation: UInt32, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// Stored upright (EXIF 1).
+    case up = 1
+    /// Mirrored horizontally (EXIF 2).
+    case upMirrored = 2
+    /// Rotated 180° (EXIF 3).
+    case down = 3
+    /// Mirrored vertically (EXIF 4).
+    case downMirrored = 4
+    /// Mirrored along the top-left to bottom-right diagonal (EXIF 5).
+    case leftMirrored = 5
+    /// Stored rotated 90° counter-clockwise: displayed by turning it 90° clockwise (EXIF 6).
+    case right = 6
+    /// Mirrored along the top-right to bottom-left diagonal (EXIF 7).
+    case rightMirrored = 7
+    /// Stored rotated 90° clockwise: displayed by turning it 90° counter-clockwise (EXIF 8).
+    case left = 8
+
+    /// True when the upright image swaps the stored width and height.
+    public var swapsDimensions: Bool { rawValue >= 5 }
+
+    public var description: String {
+        switch self {
+        case .up: "up"
+        case .upMirrored: "upMirrored"
+        case .down: "down"
+        case .downMirrored: "downMirrored"
+        case .leftMirrored: "leftMirrored"
+        case .right: "right"
+        case .rightMirrored: "rightMirrored"
+        case .left: "left"
+        }
+    }
+}
+
+/// Core Graphics' name for the same eight orientations, for code ported from Apple platforms.
+public typealias CGImagePropertyOrientation = ImageOrientation

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A decoded barcode, as Vision's `BarcodeObservation`: symbology, payload and the four corners
+/// of the symbol (normalised, lower-left origin, relative to the region of interest).
+public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
+    public var uuid: UUID
+    /// 1.0 for every decoded symbol: the payload passed its error checks.
+    public var confidence: Float
+    public var symbology: BarcodeSymbology
+    /// The payload as text, when it is text (nil for binary content).
+    public var payloadString: String?
+    /// The raw payload bytes.
+    public var payloadData: Data
+    /// True when the symbol was printed light-on-dark.
+    public var isColorInverted: Bool
+    /// True when the symbol was mirrored.
+    public var isMirrored: Bool
+    /// True when the payload is GS1-structured data.
+    public var isGS1DataCarrier: Bool
+    /// Reading angle of the symbol in degrees, counter-clockwise as seen in the image (0, 90, 180, 270 or in between).
+    public var orientationDegrees: Int
+    public var topLeft: NormalizedPoint
+    public var topRight: NormalizedPoint
+    public var bottomRight: NormalizedPoint
+    public var bottomLeft: NormalizedPoint
+    public var boundingBox: NormalizedRect
+
+    public init(symbology: BarcodeSymbology, payloadString: String?, payloadData: Data, isColorInverted: Bool = false,
+                isMirrored: Bool = false, isGS1DataCarrier: Bool = false, orientationDegrees: Int = 0,
+                topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
+                bottomLeft: NormalizedPoint, confidence: Float = 1, uuid: UUID = UUID()) {
+        self.uuid = uuid
+        self.confidence = confidence
+        self.symbology = symbology
+        self.payloadString = payloadString
+        self.payloadData = payloadData
+        self.isColorInverted = isColorInverted
+        self.isMirrored = isMirrored
+        self.isGS1DataCarrier = isGS1DataCarrier
+        self.orientationDegrees = orientationDegrees
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomRight = bottomRight
+        self.bottomLeft = bottomLeft
+        self.boundingBox = NormalizedRect(boundingPoints: [topLeft, topRight, bottomRight, bottomLeft])
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Facial landmarks as Vision's `FaceObservation.Landmarks2D`: named regions whose points are
+/// normalised to the face's bounding box (0...1, lower-left origin). Left and right are the
+/// subject's own (the subject's left eye appears on the image's right in a frontal photo).
+/// Produced from dlib's 68-point model; `allPoints` holds the 68 points in dlib's order.
+public struct FaceLandmarks2D: Sendable, Hashable, Codable {
+    /// How a region's points connect.
+    public enum PointsClassification: String, Sendable, Hashable, Codable {
+        /// Isolated points (pupils, all points).
+        case disconnected
+        /// A polyline (contour, eyebrows, nose crest, median line).
+        case openPath
+        /// A closed loop (eyes, lips, nose).
+        case closedPath
+    }
+
+    /// One landmark region.
+    public struct Region: Sendable, Hashable, Codable {
+        /// Points normalised to the face bounding box, lower-left origin.
+        public var normalizedPoints: [NormalizedPoint]
+        public var pointsClassification: PointsClassification
+        /// The face box the points are relative to (normalised in the analysed image).
+        public var faceBoundingBox: NormalizedRect
+
+        /// Number of points.
+        public var pointCount: Int { normalizedPoints.count }
+
+        /// The points normalised to the analysed image (0...1, lower-left origin).
+        public var pointsNormalizedToImage: [NormalizedPoint] {
+            normalizedPoints.map {
+                NormalizedPoint(x: faceBoundingBox.x + $0.x * faceBoundingBox.width,
+                                y: faceBoundingBox.y + $0.y * faceBoundingBox.height)
+            }
+        }
+
+        /// The points in pixels of an image of `imageSize`, as `VNImagePointForFaceLandmarkPoint`.
+        public func pointsInImage(imageSize: CGSize, origin: CoordinateOrigin = .lowerLeft) -> [CGPoint] {
+            pointsNormalizedToImage.map { $0.toImageCoordinates(imageSize, origin: origin) }
+        }
+    }
+
+    /// Confidence of the landmark fit, 0...1.
+    public var confidence: Float
+    public var allPoints: Region
+    public var faceContour: Region
+    public var leftEye: Region
+    public var rightEye: Region
+    public var leftEyebrow: Region
+    public var rightEyebrow: Region
+    public var nose: Region
+    public var noseCrest: Region
+    public var medianLine: Region
+    public var outerLips: Region
+    public var innerLips: Region
+    public var leftPupil: Region
+    public var rightPupil: Region
+
+    /// Builds the regions from dlib's 68 points, given normalised to the face box.
+    init(dlib68 points: [NormalizedPoint], faceBoundingBox box: NormalizedRect, confidence: Float) {
+        precondition(points.count == 68, "dlib's model gives 68 points")
+        func region(_ indices: [Int], _ kind: PointsClassification) -> Region {
+            Region(normalizedPoints: indices.map { points[$0] }, pointsClassification: kind, faceBoundingBox: box)
+        }
+        func centre(_ indices: ClosedRange<Int>) -> Region {
+            let xs = indices.map { points[$0].x }, ys = indices.map { points[$0].y }
+            let p = NormalizedPoint(x: xs.reduce(0, +) / Double(xs.count), y: ys.reduce(0, +) / Double(ys.count))
+            return Region(normalizedPoints: [p], pointsClassification: .disconnected, faceBoundingBox: box)
+        }
+        self.confidence = confidence
+        allPoints = region(Array(0..<68), .disconnected)
+        faceContour = region(Array(0...16), .openPath)
+        // dlib's 17...21 and 36...41 lie on the image's left: the subject's right.
+        rightEyebrow = region(Array(17...21), .openPath)
+        leftEyebrow = region(Array(22...26), .openPath)
+        rightEye = region(Array(36...41), .closedPath)
+        leftEye = region(Array(42...47), .closedPath)
+        noseCrest = region(Array(27...30), .openPath)
+        nose = region([27, 31, 32, 33, 34, 35], .closedPath)
+        medianLine = region([27, 28, 29, 30, 33, 51, 62, 66, 57, 8], .openPath)
+        outerLips = region(Array(48...59), .closedPath)
+        innerLips = region(Array(60...67), .closedPath)
+        rightPupil = centre(36...41)
+        leftPupil = centre(42...47)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A line of recognised text, as Vision's `RecognizedTextObservation`: its box and corners
+/// (normalised, lower-left origin, relative to the region of interest) and candidate strings.
+public struct RecognizedTextObservation: VisionObservation, QuadrilateralProviding {
+    public var uuid: UUID
+    public var confidence: Float
+    public var boundingBox: NormalizedRect
+    public var topLeft: NormalizedPoint
+    public var topRight: NormalizedPoint
+    public var bottomRight: NormalizedPoint
+    public var bottomLeft: NormalizedPoint
+    /// Candidates, best first. Tesseract yields one candidate per line.
+    public var candidates: [RecognizedText]
+
+    public init(boundingBox: NormalizedRect, candidates: [RecognizedText], uuid: UUID = UUID()) {
+        self.uuid = uuid
+        self.boundingBox = boundingBox
+        self.candidates = candidates
+        self.confidence = candidates.first?.confidence ?? 0
+        topLeft = NormalizedPoint(x: boundingBox.minX, y: boundingBox.maxY)
+        topRight = NormalizedPoint(x: boundingBox.maxX, y: boundingBox.maxY)
+        bottomRight = NormalizedPoint(x: boundingBox.maxX, y: boundingBox.minY)
+        bottomLeft = NormalizedPoint(x: boundingBox.minX, y: boundingBox.minY)
+    }
+
+    /// Up to `maxCandidateCount` candidates, most confident first.
+    public func topCandidates(_ maxCandidateCount: Int) -> [RecognizedText] {
+        Array(candidates.prefix(max(0, maxCandidateCount)))
+    }
+}
+
+/// One candidate string for a line, with the box of every character so that any substring
+/// can be located, as Vision's `RecognizedText`.
+public struct RecognizedText: Sendable, Hashable, Codable {
+    /// The text, words separated by single spaces.
+    public var string: String
+    /// Confidence 0...1.
+    public var confidence: Float
+    /// The box of each `Character` of `string` (a space gets the gap between its words).
+    public var characterBoxes: [NormalizedRect]
+    /// The words, with their boxes and confidences.
+    public var words: [RecognizedWord]
+
+    public init(string: String, confidence: Float, characterBoxes: [NormalizedRect], words: [RecognizedWord]) {
+        self.string = string
+        self.confidence = confidence
+        self.characterBoxes = characterBoxes
+        self.words = words
+    }
+
+    /// The box around the characters in `range` of `string` (a word, a substring, one character),
+    /// or nil for an empty or foreign range.
+    public func boundingBox(for range: Range<String.Index>) -> RectangleObservation? {
+        guard range.lowerBound >= string.startIndex, range.upperBound <= string.endIndex, !range.isEmpty else { return nil }
+        let start = string.distance(from: string.startIndex, to: range.lowerBound)
+        let end = string.distance(from: string.startIndex, to: range.upperBound)
+        let boxes = characterBoxes[max(0, start)..<min(end, characterBoxes.count)]
+        guard let first = boxes.first else { return nil }
+        return RectangleObservation(boundingBox: boxes.dropFirst().reduce(first) { $0.union($1) }, confidence: confidence)
+    }
+}
+
+/// A recognised word.
+public struct RecognizedWord: Sendable, Hashable, Codable {
+    public var string: String
+    public var confidence: Float
+    public var boundingBox: NormalizedRect
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A detected quadrilateral, as Vision's `RectangleObservation`: four corners and their
+/// bounding box, normalised with a lower-left origin, relative to the region of interest.
+public struct RectangleObservation: VisionObservation, QuadrilateralProviding {
+    public var uuid: UUID
+    public var confidence: Float
+    public var topLeft: NormalizedPoint
+    public var topRight: NormalizedPoint
+    public var bottomRight: NormalizedPoint
+    public var bottomLeft: NormalizedPoint
+    public var boundingBox: NormalizedRect
+
+    public init(topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
+                bottomLeft: NormalizedPoint, confidence: Float, uuid: UUID = UUID()) {
+        self.uuid = uuid
+        self.confidence = confidence
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomRight = bottomRight
+        self.bottomLeft = bottomLeft
+        self.boundingBox = NormalizedRect(boundingPoints: [topLeft, topRight, bottomRight, bottomLeft])
+    }
+
+    /// An axis-aligned rectangle observation covering `rect`.
+    public init(boundingBox rect: NormalizedRect, confidence: Float, uuid: UUID = UUID()) {
+        self.init(topLeft: NormalizedPoint(x: rect.minX, y: rect.maxY),
+                  topRight: NormalizedPoint(x: rect.maxX, y: rect.maxY),
+                  bottomRight: NormalizedPoint(x: rect.maxX, y: rect.minY),
+                  bottomLeft: NormalizedPoint(x: rect.minX, y: rect.minY),
+                  confidence: confidence, uuid: uuid)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+internal import CNative
+
+/// A mutable drawing surface: start from a blank canvas or a copy of an image, draw shapes,
+/// text and other images on it in pixel coordinates (top-left origin), then take the result
+/// as an immutable `VisionImage`. Used for overlays, labels and generated test scenes.
+public struct ImageCanvas: ~Copyable {
+    private var image: VisionImage
+
+    /// A `width` × `height` canvas filled with `color`.
+    public init(width: Int, height: Int, color: OverlayColor = .white) throws(VisionError) {
+        guard width > 0, height > 0, width <= 32768, height <= 32768 else {
+            throw VisionError(.invalidArgument, "canvas size \(width)×\(height) must be 1...32768 on each side")
+        }
+        var row = [UInt8]()
+        row.reserveCapacity(width * 3)
+        for _ in 0..<width { row += [color.red, color.green, color.blue] }
+        let data = Data(Array(repeating: row, count: height).joined())
+        image = try VisionImage(pixels: PixelBuffer(data: data, width: width, height: height, format: .rgb8))
+    }
+
+    /// A canvas holding a copy of `image` (the original is not changed).
+    public init(copying image: VisionImage) throws(VisionError) {
+        self.image = try image.copy()
+    }
+
+    public var width: Int { image.width }
+    public var height: Int { image.height }
+
+    /// Fills the polygon through `points` (pixels, top-left origin).
+    public mutating func fill(polygon points: [CGPoint], color: OverlayColor) throws(VisionError) {
+        var xy = points.flatMap { [Float($0.x), Float($0.y)] }
+        try NativeError.check(ov_image_fill_polygon(image.handle, &xy, Int32(points.count), Int32(color.red),
+                                                    Int32(color.green), Int32(color.blue)), "fill polygon")
+    }
+
+    /// Strokes the polyline through `points`, closed or open.
+    public mutating func stroke(polyline points: [CGPoint], closed: Bool, color: OverlayColor, lineWidth: Int = 2) throws(VisionError) {
+        var xy = points.flatMap { [Float($0.x), Float($0.y)] }
+        try NativeError.check(ov_image_draw_polyline(image.handle, &xy, Int32(points.count), closed ? 1 : 0, Int32(color.red),
+                                                      Int32(color.green), Int32(color.blue), Int32(lineWidth)), "stroke")
+    }
+
+    /// A filled dot of `radius` pixels at `centre`.
+    public mutating func dot(at centre: CGPoint, radius: Double, color: OverlayColor) throws(VisionError) {
+        try NativeError.check(ov_image_draw_circle(image.handle, Float(centre.x), Float(centre.y), Float(radius),
+                                                   Int32(color.red), Int32(color.green), Int32(color.blue), -1), "dot")
+    }
+
+    /// A label: `text` on a filled `background` box, baseline-left at `origin`; `scale` 1 ≈ 20 px high.
+    public mutating func label(_ text: String, at origin: CGPoint, scale: Double = 1, color: OverlayColor = .white,
+                               background: OverlayColor = .black) throws(VisionError) {
+        try NativeError.check(ov_image_draw_label(image.handle, text, Float(origin.x), Float(origin.y), Float(scale),
+                                                  Int32(color.red), Int32(color.green), Int32(color.blue),
+                                                  Int32(background.red), Int32(background.green), Int32(background.blue)),
+                              "label")
+    }
+
+    /// Text set in a TrueType font file, `pixelHeight` tall, baseline-left at `origin`.
+    public mutating func text(_ text: String, at origin: CGPoint, fontFile: String, pixelHeight: Int,
+                              color: OverlayColor = .black) throws(VisionError) {
+        try NativeError.check(ov_image_draw_text_ttf(image.handle, text, fontFile, Int32(pixelHeight), Int32(origin.x.rounded()),
+                                                     Int32(origin.y.rounded()), Int32(color.red), Int32(color.green),
+                                                     Int32(color.blue)), "text")
+    }
+
+    /// Draws `other` with its top-left at `origin`, scaled by `scale` and rotated `degrees`
+    /// counter-clockwise about its centre.
+    public mutating func draw(_ other: VisionImage, at origin: CGPoint, rotationDegrees degrees: Double = 0,
+                              scale: Double = 1) throws(VisionError) {
+        try NativeError.check(ov_image_paste(image.handle, other.handle, Float(origin.x), Float(origin.y), Float(degrees),
+                                             Float(scale)), "draw image")
+    }
+
+    /// The drawing as an immutable image; the canvas is consumed.
+    public consuming func makeImage() -> VisionImage { image }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Overlays for each kind of observation, in the seed sample's colours: text lines red with
+/// characters purple, faces yellow, landmarks green, barcodes orange, rectangles blue.
+extension OverlayItem {
+    /// A barcode's outline and payload.
+    public static func items(for barcode: BarcodeObservation) -> [OverlayItem] {
+        let label = "\(barcode.symbology.rawValue): \(barcode.payloadString ?? "\(barcode.payloadData.count) bytes")"
+        return [OverlayItem(shape: .polygon(barcode.corners, closed: true), color: .orange, label: label)]
+    }
+
+    /// A rectangle's corners.
+    public static func items(for rectangle: RectangleObservation) -> [OverlayItem] {
+        [OverlayItem(shape: .polygon(rectangle.corners, closed: true), color: .blue,
+                     label: String(format: "rect %.2f", rectangle.confidence))]
+    }
+
+    /// A face's box and, when present, its landmark regions.
+    public static func items(for face: FaceObservation) -> [OverlayItem] {
+        var items = [OverlayItem.box(face.boundingBox, color: .yellow, label: String(format: "face %.2f", face.confidence))]
+        if let l = face.landmarks {
+            let regions = [l.faceContour, l.leftEyebrow, l.rightEyebrow, l.noseCrest, l.nose, l.leftEye, l.rightEye,
+                           l.outerLips, l.innerLips]
+            for region in regions {
+                items.append(OverlayItem(shape: .polygon(region.pointsNormalizedToImage,
+                                                         closed: region.pointsClassification == .closedPath),
+                                         color: .green, lineWidth: 1.5))
+            }
+            items.append(OverlayItem(shape: .points(l.leftPupil.pointsNormalizedToImage + l.rightPupil.pointsNormalizedToImage),
+                                     color: .red, lineWidth: 2))
+        }
+        return items
+    }
+
+    /// A text line's box with its string, and the box of each character.
+    public static func items(for text: RecognizedTextObservation, characterBoxes: Bool = true) -> [OverlayItem] {
+        var items: [OverlayItem] = []
+        if characterBoxes, let best = text.candidates.first {
+            for (character, box) in zip(best.string, best.characterBoxes) where !character.isWhitespace {
+                var item = OverlayItem.box(box, color: .purple)
+                item.lineWidth = 1
+                items.append(item)
+            }
+        }
+        items.append(.box(text.boundingBox, color: .red, label: text.candidates.first?.string))
+        return items
+    }
+
+    /// A box, label and confidence for a recognised object (top label).
+    public static func box(_ rect: NormalizedRect, label: String, confidence: Float, color: OverlayColor = .cyan) -> OverlayItem {
+        .box(rect, color: color, label: String(format: "%@ %.2f", label, confidence))
+    }
+}

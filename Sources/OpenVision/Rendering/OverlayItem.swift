@@ -1,0 +1,68 @@
+/// An RGB colour for overlays.
+public struct OverlayColor: Sendable, Hashable, Codable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    public static let red = OverlayColor(red: 230, green: 40, blue: 40)
+    public static let green = OverlayColor(red: 40, green: 200, blue: 60)
+    public static let blue = OverlayColor(red: 40, green: 110, blue: 255)
+    public static let yellow = OverlayColor(red: 255, green: 215, blue: 0)
+    public static let purple = OverlayColor(red: 160, green: 60, blue: 220)
+    public static let orange = OverlayColor(red: 255, green: 140, blue: 0)
+    public static let cyan = OverlayColor(red: 0, green: 200, blue: 220)
+    public static let white = OverlayColor(red: 255, green: 255, blue: 255)
+    public static let black = OverlayColor(red: 0, green: 0, blue: 0)
+}
+
+/// One thing to draw over an image, in normalised lower-left coordinates (as observations are).
+public struct OverlayItem: Sendable, Hashable, Codable {
+    /// The geometry.
+    public enum Shape: Sendable, Hashable, Codable {
+        /// A polygon through the points, closed or open.
+        case polygon([NormalizedPoint], closed: Bool)
+        /// Dots at the points.
+        case points([NormalizedPoint])
+    }
+
+    public var shape: Shape
+    public var color: OverlayColor
+    /// Text drawn at the shape's top-left, if any.
+    public var label: String?
+    /// Line width in pixels at 1000 px image width (scaled with the image).
+    public var lineWidth: Double
+
+    public init(shape: Shape, color: OverlayColor, label: String? = nil, lineWidth: Double = 3) {
+        self.shape = shape
+        self.color = color
+        self.label = label
+        self.lineWidth = lineWidth
+    }
+
+    /// A rectangle outline.
+    public static func box(_ rect: NormalizedRect, color: OverlayColor, label: String? = nil) -> OverlayItem {
+        OverlayItem(shape: .polygon([NormalizedPoint(x: rect.minX, y: rect.maxY), NormalizedPoint(x: rect.maxX, y: rect.maxY),
+                                     NormalizedPoint(x: rect.maxX, y: rect.minY), NormalizedPoint(x: rect.minX, y: rect.minY)],
+                                    closed: true),
+                    color: color, label: label)
+    }
+
+    /// This item moved from region-of-interest coordinates to full-image coordinates.
+    public func toFullImage(fromRegionOfInterest roi: NormalizedRect) -> OverlayItem {
+        guard roi != .fullImage else { return self }
+        var copy = self
+        switch shape {
+        case .polygon(let points, let closed):
+            copy.shape = .polygon(points.map { $0.toFullImage(fromRegionOfInterest: roi) }, closed: closed)
+        case .points(let points):
+            copy.shape = .points(points.map { $0.toFullImage(fromRegionOfInterest: roi) })
+        }
+        return copy
+    }
+}

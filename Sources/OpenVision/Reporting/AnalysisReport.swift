@@ -1,0 +1,153 @@
+import Foundation
+
+/// A JSON-friendly report of one image's analysis, with every box and point given both
+/// normalised (0...1, lower-left origin, as Vision) and in pixels (top-left origin, as image
+/// files and browsers). The schema is documented in docs/json-schema.md.
+public struct AnalysisReport: Sendable, Codable, Hashable {
+    /// A rect both ways.
+    public struct Box: Sendable, Codable, Hashable {
+        public var normalized: NormalizedRect
+        public var pixels: PixelRect
+    }
+
+    /// A pixel rect, origin top-left.
+    public struct PixelRect: Sendable, Codable, Hashable {
+        public var x: Double, y: Double, width: Double, height: Double
+    }
+
+    /// A point both ways.
+    public struct Point: Sendable, Codable, Hashable {
+        public var normalized: NormalizedPoint
+        public var pixels: PixelPoint
+    }
+
+    /// A pixel point, origin top-left.
+    public struct PixelPoint: Sendable, Codable, Hashable {
+        public var x: Double, y: Double
+    }
+
+    public struct Barcode: Sendable, Codable, Hashable {
+        public var symbology: String
+        public var payload: String?
+        public var payloadBase64: String
+        public var confidence: Float
+        public var isColorInverted: Bool
+        public var box: Box
+        /// topLeft, topRight, bottomRight, bottomLeft.
+        public var corners: [Point]
+    }
+
+    public struct Rectangle: Sendable, Codable, Hashable {
+        public var confidence: Float
+        public var box: Box
+        /// topLeft, topRight, bottomRight, bottomLeft.
+        public var corners: [Point]
+    }
+
+    public struct Face: Sendable, Codable, Hashable {
+        public var confidence: Float
+        public var box: Box
+        public var roll: Double?
+        public var yaw: Double?
+        /// Region name → points in image coordinates (both ways); present for landmark requests.
+        public var landmarks: [String: [Point]]?
+    }
+
+    public struct TextLine: Sendable, Codable, Hashable {
+        public var string: String
+        public var confidence: Float
+        public var box: Box
+        public var words: [Word]
+    }
+
+    public struct Word: Sendable, Codable, Hashable {
+        public var string: String
+        public var confidence: Float
+        public var box: Box
+    }
+
+    public struct Failure: Sendable, Codable, Hashable {
+        public var code: String
+        public var message: String
+    }
+
+    /// The image path or name.
+    public var image: String
+    /// Upright size in pixels.
+    public var width: Int
+    public var height: Int
+    public var barcodes: [Barcode]?
+    public var rectangles: [Rectangle]?
+    public var faces: [Face]?
+    public var text: [TextLine]?
+    /// Request name → error, for requests that failed.
+    public var errors: [String: Failure]?
+    /// Stage name → milliseconds.
+    public var timingsMs: [String: Double]?
+
+    public init(image: String, width: Int, height: Int) {
+        self.image = image
+        self.width = width
+        self.height = height
+    }
+
+    var size: CGSize { CGSize(width: width, height: height) }
+
+    func box(_ r: NormalizedRect) -> Box {
+        let p = r.toImageCoordinates(size, origin: .upperLeft)
+        return Box(normalized: r, pixels: PixelRect(x: p.minX, y: p.minY, width: p.width, height: p.height))
+    }
+
+    func point(_ n: NormalizedPoint) -> Point {
+        let p = n.toImageCoordinates(size, origin: .upperLeft)
+        return Point(normalized: n, pixels: PixelPoint(x: p.x, y: p.y))
+    }
+
+    /// Adds barcode observations (relative to the full image).
+    public mutating func add(_ observations: [BarcodeObservation]) {
+        barcodes = observations.map {
+            Barcode(symbology: $0.symbology.rawValue, payload: $0.payloadString,
+                    payloadBase64: $0.payloadData.base64EncodedString(), confidence: $0.confidence,
+                    isColorInverted: $0.isColorInverted, box: box($0.boundingBox), corners: $0.corners.map(point))
+        }
+    }
+
+    /// Adds rectangle observations.
+    public mutating func add(_ observations: [RectangleObservation]) {
+        rectangles = observations.map {
+            Rectangle(confidence: $0.confidence, box: box($0.boundingBox), corners: $0.corners.map(point))
+        }
+    }
+
+    /// Adds face observations, with landmarks when they carry them.
+    public mutating func add(_ observations: [FaceObservation]) {
+        faces = observations.map { face in
+            var landmarks: [String: [Point]]?
+            if let l = face.landmarks {
+                let regions: [(String, FaceLandmarks2D.Region)] = [
+                    ("faceContour", l.faceContour), ("leftEye", l.leftEye), ("rightEye", l.rightEye),
+                    ("leftEyebrow", l.leftEyebrow), ("rightEyebrow", l.rightEyebrow), ("nose", l.nose),
+                    ("noseCrest", l.noseCrest), ("medianLine", l.medianLine), ("outerLips", l.outerLips),
+                    ("innerLips", l.innerLips), ("leftPupil", l.leftPupil), ("rightPupil", l.rightPupil),
+                ]
+                landmarks = Dictionary(uniqueKeysWithValues: regions.map { ($0.0, $0.1.pointsNormalizedToImage.map(point)) })
+            }
+            return Face(confidence: face.confidence, box: box(face.boundingBox), roll: face.roll, yaw: face.yaw,
+                        landmarks: landmarks)
+        }
+    }
+
+    /// Adds recognised text lines (best candidate).
+    public mutating func add(_ observations: [RecognizedTextObservation]) {
+        text = observations.compactMap { line in
+            guard let best = line.candidates.first else { return nil }
+            return TextLine(string: best.string, confidence: best.confidence, box: box(line.boundingBox),
+                            words: best.words.map { Word(string: $0.string, confidence: $0.confidence, box: box($0.boundingBox)) })
+        }
+    }
+
+    /// Records a failed request.
+    public mutating func addFailure(_ request: String, _ error: VisionError) {
+        errors = (errors ?? [:]).merging([request: Failure(code: error.code.description, message: error.message)]) { $1 }
+    }
+}

@@ -1,0 +1,44 @@
+/// An analysis to run on an image, as Vision's `VisionRequest`: a value with options, run by
+/// an `ImageRequestHandler` (or `SequenceRequestHandler`), producing `Result`.
+public protocol VisionRequest: Sendable {
+    /// What the request produces, usually an array of observations.
+    associatedtype Result: Sendable
+
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to this region, as in Vision (see `NormalizedRect.toFullImage`).
+    var regionOfInterest: NormalizedRect { get set }
+
+    /// Runs the request on the handler's decoded image. Called by handlers, possibly concurrently
+    /// with other requests on the same image; implementations must not mutate shared state.
+    func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result
+}
+
+/// Called with a request's results (or its error) after a handler runs it, as the
+/// completion handlers of Vision's requests are.
+public typealias RequestCompletionHandler<Result: Sendable> = @Sendable (Swift.Result<Result, VisionError>) -> Void
+
+/// A request that can report to a completion handler, in the style of Vision's
+/// `VNRequest(completionHandler:)`.
+public protocol CompletionHandlingRequest: VisionRequest {
+    /// Called after the request runs, on the task that ran it.
+    var completionHandler: RequestCompletionHandler<Result>? { get set }
+}
+
+extension VisionRequest {
+    /// Validates the region of interest and returns the image region to analyse.
+    func imageForRegionOfInterest(in context: ImageAnalysisContext) throws(VisionError) -> VisionImage {
+        try context.image(for: regionOfInterest)
+    }
+
+    /// Runs the request on one image file, for one-off use (`try await request.perform(on: url)`).
+    public func perform(on url: URL, orientation: ImageOrientation? = nil) async throws(VisionError) -> Result {
+        try await ImageRequestHandler(url, orientation: orientation).perform(self)
+    }
+
+    /// Runs the request on encoded image bytes.
+    public func perform(on data: Data, orientation: ImageOrientation? = nil) async throws(VisionError) -> Result {
+        try await ImageRequestHandler(data: data, orientation: orientation).perform(self)
+    }
+}
+
+import Foundation

@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import OpenVision
+
+/// `openvision analyze`: runs the built-in requests on images and prints JSON or text.
+struct AnalyzeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyze",
+        abstract: "Detect barcodes, rectangles, faces, landmarks and text in images.",
+        discussion: """
+        Prints one JSON object per image (pretty for one image, one line each for several); the
+        schema is in docs/json-schema.md. Boxes are given normalised (0...1, lower-left origin, as
+        Vision) and in pixels (top-left origin). Exits 1 if any image could not be analysed.
+        """
+    )
+
+    @Argument(help: "Image files or directories (JPEG, PNG, WebP, BMP, TIFF).")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, parsing: .upToNextOption,
+            help: "Requests to run, comma-separated: barcodes, rectangles, faces, landmarks, text.")
+    var requests: [String] = ["barcodes,rectangles,faces,landmarks,text"]
+
+    @Option(name: .shortAndLong, help: "Output format: json or text.")
+    var format: OutputFormat = .json
+
+    @Option(help: "Write an annotated copy: a file for one image, or a directory for several.")
+    var annotate: String?
+
+    @Option(help: "Orientation of the input, overriding EXIF: up, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left.")
+    var orientation: String?
+
+    @Option(help: "Text recognition languages, comma-separated (e.g. en-US,de or eng+deu).")
+    var languages: String?
+
+    @Option(help: "Maximum barcode/rectangle observations (rectangles default to 16 here; 0 = no limit).")
+    var maxRectangles: Int = 16
+
+    @Flag(help: "Include per-request timings in the output.")
+    var timings = false
+
+    enum OutputFormat: String, ExpressibleByArgument { case json, text }
+
+    func run() async throws {
+        let kinds = try RequestKind.parse(requests)
+        let orientation = try orientation.map { name in
+            guard let o = ImageOrientation.allCases.first(where: { $0.description.lowercased() == name.lowercased() }) else {
+                throw ValidationError("unknown orientation '\(name)'")
+            }
+            return o
+        }
+        let files = try ImageFiles.expand(inputs)
+        guard !files.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: ", "))") }
+        let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
+        let progress = ProgressBar(total: files.count, enabled: files.count > 1)
+        var failures = 0
+        for (index, file) in files.enumerated() {
+            progress.update(index, label: file.lastPathComponent)
+            do {
+                let report = try await analyze(file, kinds: kinds, orientation: orientation, annotateTo: annotateTarget?.url(for: file))
+                if report.errors != nil { failures += 1 }
+                progress.clear()
+                try emit(report, pretty: files.count == 1)
+            } catch let error as VisionError {
+                failures += 1
+                progress.clear()
+                FileHandle.standardError.write(Data("openvision: error: \(error.message) [\(error.code)]\n".utf8))
+            }
+        }
+        progress.finish()
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
+        let clock = ContinuousClock()
+        let handler = ImageRequestHandler(file, orientation: orientation)
+        let start = clock.now
+        let image = try handler.image()
+        let decodeTime = clock.now - start
+        var requestList: [any VisionRequest] = []
+        for kind in kinds {
+            switch kind {
+            case .barcodes: requestList.append(DetectBarcodesRequest())
+            case .rectangles:
+                var r = DetectRectanglesRequest()
+                r.maximumObservations = maxRectangles
+                requestList.append(r)
+            case .faces: requestList.append(DetectFaceRectanglesRequest())
+            case .landmarks: requestList.append(DetectFaceLandmarksRequest())
+            case .text:
+                var r = RecognizeTextRequest()
+                if let languages { r.recognitionLanguages = languages.split(whereSeparator: { $0 == "," || $0 == "+" }).map(String.init) }
+                requestList.append(r)
+            }
+        }
+        let outcomes = await handler.performAll(requestList)
+        var report = AnalysisReport(image: file.path, width: image.width, height: image.height)
+        var overlay: [OverlayItem] = []
+        var times: [String: Double] = ["decode": decodeTime.milliseconds]
+        for (kind, outcome) in zip(kinds, outcomes) {
+            times[kind.rawValue] = outcome.duration.milliseconds
+            if let error = outcome.error { report.addFailure(kind.rawValue, error); continue }
+            if let r = outcome.results(as: DetectBarcodesRequest.self) {
+                report.add(r); overlay += r.flatMap(OverlayItem.items(for:))
+            } else if let r = outcome.results(as: DetectRectanglesRequest.self) {
+                report.add(r); overlay += r.flatMap(OverlayItem.items(for:))
+            } else if let r = outcome.results(as: RecognizeTextRequest.self) {
+                report.add(r); overlay += r.flatMap { OverlayItem.items(for: $0) }
+            } else if let r = outcome.results(as: DetectFaceLandmarksRequest.self) {
+                // Landmark results include the face boxes: they replace the plain face results.
+                if kind == .landmarks || report.faces == nil { report.add(r) }
+                overlay += r.flatMap(OverlayItem.items(for:))
+            }
+        }
+        if kinds.contains(.faces) && !kinds.contains(.landmarks), let i = kinds.firstIndex(of: .faces),
+           let faces = outcomes[i].results(as: DetectFaceRectanglesRequest.self) {
+            report.add(faces)
+            overlay += faces.flatMap(OverlayItem.items(for:))
+        }
+        if timings { report.timingsMs = times }
+        if let annotateTo {
+            try image.annotated(with: overlay).write(to: annotateTo)
+        }
+        return report
+    }
+
+    private func emit(_ report: AnalysisReport, pretty: Bool) throws {
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+        case .text:
+            FileHandle.standardOutput.write(Data((TextSummary.render(report) + "\n").utf8))
+        }
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (s, atto) = components
+        return Double(s) * 1000 + Double(atto) / 1e15
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import OpenVision
+
+/// The `--format text` rendering of a report: one line per observation, pixel boxes.
+enum TextSummary {
+    static func render(_ r: AnalysisReport) -> String {
+        var lines = ["\(r.image) (\(r.width)×\(r.height))"]
+        func box(_ b: AnalysisReport.Box) -> String {
+            String(format: "at x=%.0f y=%.0f w=%.0f h=%.0f", b.pixels.x, b.pixels.y, b.pixels.width, b.pixels.height)
+        }
+        for b in r.barcodes ?? [] { lines.append("  barcode \(b.symbology) \"\(b.payload ?? "<binary>")\" \(box(b.box))") }
+        for x in r.rectangles ?? [] { lines.append(String(format: "  rectangle %.2f ", x.confidence) + box(x.box)) }
+        for f in r.faces ?? [] {
+            var line = String(format: "  face %.2f ", f.confidence) + box(f.box)
+            if let roll = f.roll { line += String(format: " roll=%.1f°", roll * 180 / .pi) }
+            if let landmarks = f.landmarks { line += " landmarks=\(landmarks.values.reduce(0) { $0 + $1.count }) points" }
+            lines.append(line)
+        }
+        for t in r.text ?? [] { lines.append(String(format: "  text %.2f \"%@\" ", t.confidence, t.string) + box(t.box)) }
+        for (name, e) in (r.errors ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append("  error \(name): \(e.message) [\(e.code)]") }
+        for (name, ms) in (r.timingsMs ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append(String(format: "  time %@ %.1f ms", name, ms)) }
+        return lines.joined(separator: "\n")
+    }
+}

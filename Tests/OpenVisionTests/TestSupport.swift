@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import OpenVision
+
+/// Paths and image builders shared by the tests.
+enum Fixtures {
+    /// The repository root (two levels above this file's folder).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `../shared` beside the repository, or `OPENVISION_SHARED` when CI puts it elsewhere.
+    static let shared: URL = {
+        if let env = ProcessInfo.processInfo.environment["OPENVISION_SHARED"] { return URL(fileURLWithPath: env) }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    }()
+
+    static func sharedImage(_ name: String) -> URL { shared.appendingPathComponent("images").appendingPathComponent(name) }
+
+    static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+    /// A white (or `gray`) canvas.
+    static func canvas(width: Int, height: Int, gray: UInt8 = 255) throws -> ImageCanvas {
+        try ImageCanvas(width: width, height: height, color: OverlayColor(red: gray, green: gray, blue: gray))
+    }
+
+    static func grayColor(_ g: UInt8) -> OverlayColor { OverlayColor(red: g, green: g, blue: g) }
+
+    /// Draws `text` with DejaVu Sans, baseline-left at (x, y) pixels, top-left origin.
+    static func drawText(_ text: String, on canvas: inout ImageCanvas, x: Int, y: Int, height: Int, gray: UInt8 = 0) throws {
+        try canvas.text(text, at: CGPoint(x: x, y: y), fontFile: font, pixelHeight: height, color: grayColor(gray))
+    }
+
+    /// Fills the polygon (pixels, top-left origin) with a gray level.
+    static func fill(_ points: [(Double, Double)], on canvas: inout ImageCanvas, gray: UInt8 = 0) throws {
+        try canvas.fill(polygon: points.map { CGPoint(x: $0.0, y: $0.1) }, color: grayColor(gray))
+    }
+
+    /// Pastes `source` with its top-left at (x, y), rotated counter-clockwise by `degrees` about its centre.
+    static func paste(_ source: VisionImage, on canvas: inout ImageCanvas, x: Double, y: Double, degrees: Double = 0, scale: Double = 1) throws {
+        try canvas.draw(source, at: CGPoint(x: x, y: y), rotationDegrees: degrees, scale: scale)
+    }
+
+    /// The orientation that undoes `o` (so that storing `upright.oriented(inverse(o))` and reading with `o` gives `upright`).
+    static func inverse(_ o: ImageOrientation) -> ImageOrientation {
+        switch o {
+        case .right: .left
+        case .left: .right
+        default: o
+        }
+    }
+
+    /// Mean absolute difference of two same-size images' RGB bytes.
+    static func meanDifference(_ a: VisionImage, _ b: VisionImage) -> Double {
+        let da = a.rgbData(), db = b.rgbData()
+        guard da.count == db.count, !da.isEmpty else { return .infinity }
+        var sum = 0
+        for i in 0..<da.count { sum += abs(Int(da[i]) - Int(db[i])) }
+        return Double(sum) / Double(da.count)
+    }
+
+    /// Inserts an EXIF APP1 segment carrying `orientation` right after a JPEG's SOI marker.
+    static func jpegWithEXIF(_ jpeg: Data, orientation: ImageOrientation) -> Data {
+        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]                  // big-endian TIFF, IFD at 8
+        tiff += [0, 1]                                                           // one entry
+        tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation.rawValue), 0, 0]  // Orientation SHORT
+        tiff += [0, 0, 0, 0]                                                     // no next IFD
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        var out = Data(jpeg.prefix(2))
+        out += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        out += jpeg.dropFirst(2)
+        return out
+    }
+}
+
+extension NormalizedPoint {
+    func distance(to other: NormalizedPoint) -> Double { hypot(x - other.x, y - other.y) }
+}
