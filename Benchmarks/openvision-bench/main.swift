@@ -1,1 +1,190 @@
-print("bench")
+// openvision-bench: timing harness for scripts/bench. Prints one JSON object per line.
+//
+//   openvision-bench make-barcode-set DIR          writes generated barcode scenes (PNG + JPEG)
+//   openvision-bench make-text-set DIR             writes rendered text images (PNG)
+//   openvision-bench barcodes RUNS FILE...         per file: median ms (file → observations), count, payloads
+//   openvision-bench text RUNS FILE...             per file: median ms with a warm engine, cold first-call ms, text
+//   openvision-bench decode-once RUNS FILE...      several requests on one handler vs one handler each
+import Foundation
+import OpenVision
+
+let clock = ContinuousClock()
+
+func ms(_ d: Duration) -> Double {
+    let (s, a) = d.components
+    return Double(s) * 1000 + Double(a) / 1e15
+}
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    guard !s.isEmpty else { return .nan }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func emit(_ object: [String: Any]) {
+    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("openvision-bench: \(message)\n".utf8))
+    exit(2)
+}
+
+// MARK: Data sets
+
+func makeBarcodeSet(_ dir: URL) throws {
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let codes: [(String, BarcodeSymbology)] = [
+        ("https://example.org/openvision", .qr), ("DM 2026-11-22 lot 7", .dataMatrix), ("AZTEC-42", .aztec),
+        ("PDF417 shipping label 0042", .pdf417), ("CODE128-OV-7781", .code128), ("CODE39", .code39),
+        ("4006381333931", .ean13), ("96385074", .ean8), ("A40156B", .codabar), ("CODE93X", .code93),
+    ]
+    var index = 0
+    func write(_ image: VisionImage, _ name: String) throws {
+        let ext = index % 2 == 0 ? "png" : "jpg"
+        try image.write(to: dir.appendingPathComponent(String(format: "%02d-%@.%@", index, name, ext)), quality: 90)
+        index += 1
+    }
+    for (payload, symbology) in codes {
+        for degrees in [0.0, 23.0] {
+            let code = try BarcodeGenerator.image(for: payload, symbology: symbology, moduleSize: 3)
+            var canvas = try ImageCanvas(width: 1024, height: 768, color: OverlayColor(red: 235, green: 232, blue: 225))
+            try canvas.fill(polygon: [CGPoint(x: 0, y: 600), CGPoint(x: 1024, y: 560), CGPoint(x: 1024, y: 768), CGPoint(x: 0, y: 768)],
+                            color: OverlayColor(red: 90, green: 80, blue: 70))
+            try canvas.draw(code, at: CGPoint(x: 300, y: 200), rotationDegrees: degrees)
+            try write(canvas.makeImage(), "\(symbology.rawValue)-\(Int(degrees))")
+        }
+    }
+    // Several codes in one scene, and an inverted QR.
+    var multi = try ImageCanvas(width: 1280, height: 720)
+    for (i, (payload, symbology)) in codes.prefix(4).enumerated() {
+        let code = try BarcodeGenerator.image(for: payload, symbology: symbology, moduleSize: 3)
+        try multi.draw(code, at: CGPoint(x: 40 + (i % 2) * 620, y: 40 + (i / 2) * 340))
+    }
+    try write(multi.makeImage(), "multi")
+    let qr = try BarcodeGenerator.image(for: "inverted payload", symbology: .qr, moduleSize: 6)
+    let rgb = qr.rgbData().map { 255 - $0 }
+    try write(try VisionImage(pixels: PixelBuffer(data: Data(rgb), width: qr.width, height: qr.height, format: .rgb8)), "qr-inverted")
+    // A scene without any code.
+    var empty = try ImageCanvas(width: 1024, height: 768, color: OverlayColor(red: 200, green: 210, blue: 220))
+    try empty.text("no barcode here", at: CGPoint(x: 100, y: 300), fontFile: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                   pixelHeight: 48)
+    try write(empty.makeImage(), "none")
+}
+
+func makeTextSet(_ dir: URL) throws {
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    let pages: [[String]] = [
+        ["OpenVision reads text on Linux"],
+        ["Invoice 2026-11-22", "Total due 42.50 EUR", "Thank you for your order"],
+        ["The quick brown fox jumps", "over the lazy dog 0123456789", "Pack my box with five dozen", "liquor jugs and seven keys"],
+    ]
+    for (i, lines) in pages.enumerated() {
+        var canvas = try ImageCanvas(width: 1000, height: 120 + lines.count * 70)
+        for (j, line) in lines.enumerated() {
+            try canvas.text(line, at: CGPoint(x: 40, y: 90 + j * 70), fontFile: font, pixelHeight: 40)
+        }
+        try canvas.makeImage().write(to: dir.appendingPathComponent("text-\(i).png"))
+    }
+}
+
+// MARK: Measurements
+
+func benchBarcodes(runs: Int, files: [String]) async throws {
+    let request = DetectBarcodesRequest()
+    for file in files {
+        let url = URL(fileURLWithPath: file)
+        var times: [Double] = []
+        var readTimes: [Double] = []
+        var payloads: [String] = []
+        for _ in 0..<runs {
+            let start = clock.now
+            let handler = ImageRequestHandler(url)
+            let image = try handler.image()
+            let decoded = clock.now
+            let results = try await handler.perform(request)
+            let end = clock.now
+            _ = image
+            times.append(ms(end - start))
+            readTimes.append(ms(end - decoded))
+            payloads = results.compactMap { $0.payloadString }.sorted()
+        }
+        emit(["file": file, "median_ms": median(times), "read_median_ms": median(readTimes), "count": payloads.count,
+              "payloads": payloads])
+    }
+}
+
+func benchText(runs: Int, files: [String]) async throws {
+    let request = RecognizeTextRequest()
+    var first = true
+    for file in files {
+        let url = URL(fileURLWithPath: file)
+        var times: [Double] = []
+        var text = ""
+        var cold = Double.nan
+        for run in 0..<(runs + 1) {
+            let start = clock.now
+            let lines = try await ImageRequestHandler(url).perform(request)
+            let t = ms(clock.now - start)
+            if run == 0 && first { cold = t } else if run > 0 { times.append(t) }
+            text = lines.compactMap { $0.topCandidates(1).first?.string }.joined(separator: "\n")
+        }
+        first = false
+        emit(["file": file, "median_ms": median(times), "cold_first_call_ms": cold, "text": text])
+    }
+}
+
+func benchDecodeOnce(runs: Int, files: [String]) async throws {
+    for file in files {
+        let url = URL(fileURLWithPath: file)
+        let requests: [any VisionRequest] = [DetectBarcodesRequest(), DetectRectanglesRequest(), DetectFaceRectanglesRequest()]
+        // Warm models and engines first.
+        _ = await ImageRequestHandler(url).performAll(requests)
+        var shared: [Double] = []
+        var separate: [Double] = []
+        var decodeOnly: [Double] = []
+        for _ in 0..<runs {
+            var start = clock.now
+            _ = try ImageRequestHandler(url).image()
+            decodeOnly.append(ms(clock.now - start))
+            start = clock.now
+            let handler = ImageRequestHandler(url)
+            for request in requests { _ = await handler.performAll([request]) }
+            shared.append(ms(clock.now - start))
+            start = clock.now
+            for request in requests { _ = await ImageRequestHandler(url).performAll([request]) }
+            separate.append(ms(clock.now - start))
+        }
+        emit(["file": file, "decode_ms": median(decodeOnly), "one_handler_ms": median(shared),
+              "handler_per_request_ms": median(separate), "requests": requests.count])
+    }
+}
+
+// MARK: Main
+
+let args = Array(CommandLine.arguments.dropFirst())
+guard let command = args.first else { fail("usage: see the comment at the top of main.swift") }
+do {
+    switch command {
+    case "make-barcode-set":
+        guard args.count == 2 else { fail("make-barcode-set DIR") }
+        try makeBarcodeSet(URL(fileURLWithPath: args[1]))
+    case "make-text-set":
+        guard args.count == 2 else { fail("make-text-set DIR") }
+        try makeTextSet(URL(fileURLWithPath: args[1]))
+    case "barcodes", "text", "decode-once":
+        guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
+        let files = Array(args.dropFirst(2))
+        switch command {
+        case "barcodes": try await benchBarcodes(runs: runs, files: files)
+        case "text": try await benchText(runs: runs, files: files)
+        default: try await benchDecodeOnce(runs: runs, files: files)
+        }
+    default:
+        fail("unknown command \(command)")
+    }
+} catch {
+    fail("\(error)")
+}

@@ -434,17 +434,17 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
 #ifdef OV_RECT_PROFILE
         auto prof_ = std::chrono::steady_clock::now();
 #endif
-        auto shrink = [](const cv::Mat &src, int maxSide) {
+        auto shrink = [](const cv::Mat &src, int maxSide, int interpolation) {
             const double f = static_cast<double>(maxSide) / std::max(src.cols, src.rows);
             if (f >= 1) return src;
             cv::Mat dst;
             cv::resize(src, dst, cv::Size(std::max(1, cvRound(src.cols * f)), std::max(1, cvRound(src.rows * f))), 0, 0,
-                       cv::INTER_AREA);
+                       interpolation);
             return dst;
         };
         cv::Mat fine;
-        cv::GaussianBlur(shrink(gray, kMaxRefineSide), fine, cv::Size(5, 5), 1.0);
-        const cv::Mat coarse = shrink(fine, kMaxDetectSide);
+        cv::GaussianBlur(shrink(gray, kMaxRefineSide, cv::INTER_AREA), fine, cv::Size(5, 5), 1.0);
+        const cv::Mat coarse = shrink(fine, kMaxDetectSide, cv::INTER_LINEAR);  // `fine` is already smooth
         PROF("prepare");
         // Pixel-centre mapping between the images: x_b = (x_a + 0.5) * (b.cols / a.cols) - 0.5.
         const double cx = static_cast<double>(fine.cols) / coarse.cols, cy = static_cast<double>(fine.rows) / coarse.rows;
@@ -457,18 +457,20 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
         std::vector<Quad> raw;
         cv::Mat binary, edges;
         const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+        const int mask_ = std::getenv("OV_MASK") ? std::atoi(std::getenv("OV_MASK")) : 7;
         cv::Canny(coarse, edges, 30, 90);
         cv::dilate(edges, binary, kernel);
         PROF("canny");
-        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
+        if (mask_ & 1) collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
         PROF("contours1");
         cv::threshold(coarse, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
+        cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);  // speckle (flat, noisy images) costs time
+        if (mask_ & 2) collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
         PROF("otsu");
         const int block = std::max(3, (std::min(coarse.cols, coarse.rows) / 8) | 1);
         cv::adaptiveThreshold(coarse, binary, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block, 4);
         PROF("adaptive");
-        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
+        if (mask_ & 4) collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
         PROF("contours3");
 
         // Drop raw duplicates (they would refine to the same quad), then refine on the fine image.

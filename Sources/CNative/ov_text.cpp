@@ -76,6 +76,8 @@ constexpr double kMinimumBoxFill = 0.8;
 // ... and have between these fractions of its area in the other polarity (text, not empty/noise).
 constexpr double kMinimumBoxContent = 0.02;
 constexpr double kMaximumBoxContent = 0.5;
+// A box whose content lies this much (or more) outside first-pass lines is read again.
+constexpr double kMaximumUnreadContent = 0.1;
 // At most this many boxes are read, largest first.
 constexpr size_t kMaximumBoxes = 8;
 // Lines found in a box below this confidence are dropped (textures, not text).
@@ -296,6 +298,8 @@ struct BoxedRegion {
     cv::Rect rect;                   // bounding box in the image
     std::vector<cv::Point> outline;  // relative to rect
     bool dark;                       // dark box with light text (read inverted), else light box on dark
+    cv::Mat content;                 // rect-sized mask of its other-polarity pixels (the text)
+    int contentCount;
 };
 
 // Solid boxes that hold text of the opposite polarity: outer contours of the Otsu-dark (and
@@ -322,9 +326,10 @@ std::vector<BoxedRegion> boxedRegions(const cv::Mat &dark, int minimumHeight) {
             cv::Mat inside(box.size(), CV_8UC1, cv::Scalar(0));
             for (auto &p : contour) p -= box.tl();
             cv::drawContours(inside, std::vector<std::vector<cv::Point>>{contour}, 0, cv::Scalar(255), cv::FILLED);
-            int content = cv::countNonZero(inside & ~mask(box));  // other-polarity pixels inside the outline
-            if (content < kMinimumBoxContent * outlineArea || content > kMaximumBoxContent * outlineArea) continue;
-            regions.push_back({box, std::move(contour), darkBoxes});
+            cv::Mat content = inside & ~mask(box);  // other-polarity pixels inside the outline
+            int count = cv::countNonZero(content);
+            if (count < kMinimumBoxContent * outlineArea || count > kMaximumBoxContent * outlineArea) continue;
+            regions.push_back({box, std::move(contour), darkBoxes, std::move(content), count});
         }
     }
     std::sort(regions.begin(), regions.end(),
@@ -362,11 +367,19 @@ cv::Mat regionPixels(const cv::Mat &gray, const BoxedRegion &region) {
     return pixels;
 }
 
-// Whether `rect` lies (mostly) inside one of `lines`.
-bool insideLine(const cv::Rect &rect, const std::vector<LineRecord> &lines) {
-    for (const LineRecord &line : lines)
-        if ((rect & line.box()).area() >= 0.8 * rect.area()) return true;
-    return false;
+// Whether the first pass already read this box: the box lies (mostly) inside one line (it is a
+// bold glyph such as O, D or 0 of that line), or lines cover nearly all of its content (a page or
+// card whose text was read; reading it again would only cost time).
+bool alreadyRead(const BoxedRegion &region, const std::vector<LineRecord> &lines) {
+    cv::Mat uncovered;
+    for (const LineRecord &line : lines) {
+        cv::Rect common = region.rect & line.box();
+        if (common.area() >= 0.8 * region.rect.area()) return true;
+        if (common.empty()) continue;
+        if (uncovered.empty()) uncovered = region.content.clone();
+        uncovered(common - region.rect.tl()).setTo(cv::Scalar(0));
+    }
+    return !uncovered.empty() && cv::countNonZero(uncovered) < kMaximumUnreadContent * region.contentCount;
 }
 
 // Adds region-pass lines: a line that overlaps pass-1 lines replaces them if it is more confident
@@ -389,8 +402,10 @@ void mergeRegionLines(std::vector<LineRecord> &lines, std::vector<LineRecord> &&
 
 // Top to bottom; lines on the same row (vertical overlap over half the shorter height) left to right.
 void sortReadingOrder(std::vector<LineRecord> &lines) {
-    std::stable_sort(lines.begin(), lines.end(),
-                     [](const LineRecord &a, const LineRecord &b) { return a.items[0].y < b.items[0].y; });
+    std::sort(lines.begin(), lines.end(), [](const LineRecord &a, const LineRecord &b) {
+        const ov_text_item &p = a.items[0], &q = b.items[0];
+        return p.y != q.y ? p.y < q.y : p.x < q.x;
+    });
     auto sameRow = [](const ov_text_item &a, const ov_text_item &b) {
         int overlap = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
         return overlap * 2 > std::min(a.height, b.height);
@@ -524,7 +539,7 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
         // Each box is read on its own as dark-on-light; its lines replace overlapping pass-1 lines
         // only when they are more confident.
         for (const BoxedRegion &region : boxedRegions(dark, minimum_text_height)) {
-            if (insideLine(region.rect, lines)) continue;  // a bold glyph (O, D, 0) of a line already read
+            if (alreadyRead(region, lines)) continue;
             cv::Mat pixels = regionPixels(page, region);
             std::vector<LineRecord> regionLines;
             if (!recognisePass(api, pixels, region.rect.tl(), minimum_text_height, regionLines)) continue;
