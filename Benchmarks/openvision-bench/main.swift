@@ -22,7 +22,12 @@ func median(_ xs: [Double]) -> Double {
 }
 
 func emit(_ object: [String: Any]) {
-    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    // JSON has no NaN: write null for measurements that do not apply.
+    let clean = object.mapValues { value -> Any in
+        if let d = value as? Double, !d.isFinite { return NSNull() }
+        return value
+    }
+    let data = try! JSONSerialization.data(withJSONObject: clean, options: [.sortedKeys])
     FileHandle.standardOutput.write(data + Data("\n".utf8))
 }
 

@@ -88,7 +88,7 @@ ov_status ov_detect_faces(const ov_image *image, int upsample, ov_face_box *out,
         if (capacity < 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_detect_faces: capacity must not be negative");
         if (capacity > 0 && !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_detect_faces: no output buffer");
         if (upsample < 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_detect_faces: upsample must not be negative");
-        const int cols = image->bgr.cols, rows = image->bgr.rows;
+        const int cols = image->cols(), rows = image->rows();
         if (cols <= 0 || rows <= 0) return ov::ok();
         if (static_cast<double>(cols) * rows * std::pow(4.0, upsample) > kMaxUpsampledPixels)
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_detect_faces: upsample " + std::to_string(upsample) +
@@ -183,7 +183,7 @@ ov_status ov_predict_landmarks(const ov_shape_predictor *predictor, const ov_ima
         if (!(std::isfinite(x) && std::isfinite(y) && std::isfinite(width) && std::isfinite(height)) ||
             width <= 0 || height <= 0 || std::fabs(x) > limit || std::fabs(y) > limit || width > limit || height > limit)
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_predict_landmarks: the face box must be finite and non-empty");
-        if (image->bgr.empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_predict_landmarks: empty image");
+        if (image->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_predict_landmarks: empty image");
 
         // dlib rectangles have inclusive corners.
         const long left = std::lround(x), top = std::lround(y);
@@ -191,9 +191,11 @@ ov_status ov_predict_landmarks(const ov_shape_predictor *predictor, const ov_ima
         const long bottom = std::max(top, std::lround(y + height) - 1);
         // BGR view: dlib reads a bgr_pixel's intensity as (r + g + b) / 3, exactly the gray the
         // model was trained on; only a few hundred pixels are sampled, so no gray image is needed.
-        const MatView<dlib::bgr_pixel> view{&image->bgr};
+        // A luma-only image is read as its gray plane (the model only needs intensities).
+        const dlib::rectangle box(left, top, right, bottom);
         const dlib::full_object_detection shape =
-            predictor->model(view, dlib::rectangle(left, top, right, bottom));
+            image->isGray() ? predictor->model(MatView<unsigned char>{&image->luma}, box)
+                            : predictor->model(MatView<dlib::bgr_pixel>{&image->bgr}, box);
         for (long i = 0; i < parts && i < static_cast<long>(shape.num_parts()); ++i) {
             xy[2 * i] = static_cast<float>(shape.part(i).x());
             xy[2 * i + 1] = static_cast<float>(shape.part(i).y());

@@ -27,10 +27,10 @@ ov_status ok() {
     return OV_OK;
 }
 
-ov_image *wrap(cv::Mat &&bgr) {
+ov_image *wrap(cv::Mat &&pixels) {
     auto *image = new ov_image();
-    if (!bgr.isContinuous()) bgr = bgr.clone();
-    image->bgr = std::move(bgr);
+    if (!pixels.isContinuous()) pixels = pixels.clone();
+    if (pixels.channels() == 1) image->luma = std::move(pixels); else image->bgr = std::move(pixels);
     return image;
 }
 
@@ -38,13 +38,19 @@ ov_image *wrap(cv::Mat &&bgr) {
 
 void ov_image::computeGray() const { cv::cvtColor(bgr, grayCache, cv::COLOR_BGR2GRAY); }
 
+void ov_image::ensureColor() {
+    if (!isGray()) return;
+    cv::cvtColor(luma, bgr, cv::COLOR_GRAY2BGR);
+    luma.release();
+}
+
 extern "C" {
 
 const char *ov_last_error(void) { return lastError.c_str(); }
 
 void ov_free(void *p) { std::free(p); }
 
-ov_status ov_image_decode(const void *data, size_t length, ov_image **out) {
+ov_status ov_image_decode(const void *data, size_t length, int luma_only, ov_image **out) {
     return ov::guarded("ov_image_decode", [&]() -> ov_status {
         if (!data || !out || length == 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image bytes");
         if (length > static_cast<size_t>(INT32_MAX))
@@ -52,7 +58,7 @@ ov_status ov_image_decode(const void *data, size_t length, ov_image **out) {
         cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<void *>(data));
         cv::Mat decoded;
         try {
-            decoded = cv::imdecode(buffer, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+            decoded = cv::imdecode(buffer, (luma_only ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR) | cv::IMREAD_IGNORE_ORIENTATION);
         } catch (const cv::Exception &e) {
             return ov::fail(OV_ERR_DECODE, std::string("the image could not be decoded: ") + e.what());
         }
@@ -107,7 +113,7 @@ ov_status ov_image_orient(const ov_image *src, int orientation, ov_image **out) 
         if (!src || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image");
         if (orientation < 1 || orientation > 8)
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "EXIF orientation must be 1...8");
-        const cv::Mat &m = src->bgr;
+        const cv::Mat &m = src->primary();
         cv::Mat r;
         switch (orientation) {
             case 1: r = m.clone(); break;
@@ -127,9 +133,9 @@ ov_status ov_image_orient(const ov_image *src, int orientation, ov_image **out) 
 ov_status ov_image_crop(const ov_image *src, int x, int y, int width, int height, ov_image **out) {
     return ov::guarded("ov_image_crop", [&]() -> ov_status {
         if (!src || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image");
-        cv::Rect rect = cv::Rect(x, y, width, height) & cv::Rect(0, 0, src->bgr.cols, src->bgr.rows);
+        cv::Rect rect = cv::Rect(x, y, width, height) & cv::Rect(0, 0, src->cols(), src->rows());
         if (rect.empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "the crop rectangle does not overlap the image");
-        *out = ov::wrap(src->bgr(rect).clone());
+        *out = ov::wrap(src->primary()(rect).clone());
         return ov::ok();
     });
 }
@@ -139,8 +145,8 @@ ov_status ov_image_resize(const ov_image *src, int width, int height, ov_image *
         if (!src || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image");
         if (width <= 0 || height <= 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "size must be positive");
         cv::Mat r;
-        bool shrinking = width < src->bgr.cols && height < src->bgr.rows;
-        cv::resize(src->bgr, r, cv::Size(width, height), 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
+        bool shrinking = width < src->cols() && height < src->rows();
+        cv::resize(src->primary(), r, cv::Size(width, height), 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
         *out = ov::wrap(std::move(r));
         return ov::ok();
     });
@@ -149,18 +155,19 @@ ov_status ov_image_resize(const ov_image *src, int width, int height, ov_image *
 ov_status ov_image_clone(const ov_image *src, ov_image **out) {
     return ov::guarded("ov_image_clone", [&]() -> ov_status {
         if (!src || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image");
-        *out = ov::wrap(src->bgr.clone());
+        *out = ov::wrap(src->primary().clone());
         return ov::ok();
     });
 }
 
 void ov_image_free(ov_image *image) { delete image; }
 
-int ov_image_width(const ov_image *image) { return image ? image->bgr.cols : 0; }
-int ov_image_height(const ov_image *image) { return image ? image->bgr.rows : 0; }
+int ov_image_width(const ov_image *image) { return image ? image->cols() : 0; }
+int ov_image_height(const ov_image *image) { return image ? image->rows() : 0; }
+int ov_image_is_gray(const ov_image *image) { return image && image->isGray() ? 1 : 0; }
 
 const uint8_t *ov_image_bgr(const ov_image *image, size_t *stride) {
-    if (!image) return nullptr;
+    if (!image || image->isGray()) return nullptr;
     if (stride) *stride = image->bgr.step[0];
     return image->bgr.data;
 }
@@ -190,7 +197,7 @@ ov_status ov_image_encode(const ov_image *image, const char *extension, int qual
             if (ext == ".webp") params = {cv::IMWRITE_WEBP_QUALITY, quality};
         }
         std::vector<uchar> bytes;
-        if (!cv::imencode(ext, image->bgr, bytes, params)) return ov::fail(OV_ERR_IO, "encoding failed");
+        if (!cv::imencode(ext, image->primary(), bytes, params)) return ov::fail(OV_ERR_IO, "encoding failed");
         auto *buffer = static_cast<uint8_t *>(std::malloc(bytes.size()));
         if (!buffer) return ov::fail(OV_ERR_OUT_OF_MEMORY, "out of memory");
         std::memcpy(buffer, bytes.data(), bytes.size());
@@ -204,6 +211,7 @@ ov_status ov_image_draw_polyline(ov_image *image, const float *xy, int count, in
                                  int thickness) {
     return ov::guarded("ov_image_draw_polyline", [&]() -> ov_status {
         if (!image || !xy || count < 2) return ov::fail(OV_ERR_INVALID_ARGUMENT, "need an image and 2+ points");
+        image->ensureColor();
         std::vector<cv::Point> points;
         points.reserve(count);
         for (int i = 0; i < count; ++i) points.emplace_back(cvRound(xy[2 * i]), cvRound(xy[2 * i + 1]));
@@ -216,6 +224,7 @@ ov_status ov_image_draw_circle(ov_image *image, float x, float y, float radius, 
                                int thickness) {
     return ov::guarded("ov_image_draw_circle", [&]() -> ov_status {
         if (!image) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image");
+        image->ensureColor();
         cv::circle(image->bgr, cv::Point(cvRound(x), cvRound(y)), std::max(1, cvRound(radius)), cv::Scalar(b, g, r),
                    thickness < 0 ? cv::FILLED : std::max(1, thickness), cv::LINE_AA);
         return ov::ok();
@@ -226,6 +235,7 @@ ov_status ov_image_draw_label(ov_image *image, const char *utf8, float x, float 
                               int b, int br, int bg, int bb) {
     return ov::guarded("ov_image_draw_label", [&]() -> ov_status {
         if (!image || !utf8) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image or text");
+        image->ensureColor();
         const int font = cv::FONT_HERSHEY_SIMPLEX;
         double fontScale = 0.6 * scale;
         int thickness = std::max(1, cvRound(1.5 * scale));
@@ -247,6 +257,7 @@ ov_status ov_image_draw_text_ttf(ov_image *image, const char *utf8, const char *
                                  int y, int r, int g, int b) {
     return ov::guarded("ov_image_draw_text_ttf", [&]() -> ov_status {
         if (!image || !utf8 || !fontPath) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing argument");
+        image->ensureColor();
         static std::mutex mutex;
         static std::map<std::string, cv::Ptr<cv::freetype::FreeType2>> fonts;
         std::lock_guard<std::mutex> lock(mutex);
@@ -268,6 +279,7 @@ ov_status ov_image_draw_text_ttf(ov_image *image, const char *utf8, const char *
 ov_status ov_image_fill_polygon(ov_image *image, const float *xy, int count, int r, int g, int b) {
     return ov::guarded("ov_image_fill_polygon", [&]() -> ov_status {
         if (!image || !xy || count < 3) return ov::fail(OV_ERR_INVALID_ARGUMENT, "need an image and 3+ points");
+        image->ensureColor();
         std::vector<cv::Point> points;
         for (int i = 0; i < count; ++i) points.emplace_back(cvRound(xy[2 * i]), cvRound(xy[2 * i + 1]));
         std::vector<std::vector<cv::Point>> polys{points};
@@ -279,7 +291,10 @@ ov_status ov_image_fill_polygon(ov_image *image, const float *xy, int count, int
 ov_status ov_image_paste(ov_image *dst, const ov_image *src, float x, float y, float degrees, float scale) {
     return ov::guarded("ov_image_paste", [&]() -> ov_status {
         if (!dst || !src || scale <= 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing image or bad scale");
-        const cv::Mat &s = src->bgr;
+        dst->ensureColor();
+        cv::Mat converted;
+        if (src->isGray()) cv::cvtColor(src->luma, converted, cv::COLOR_GRAY2BGR);
+        const cv::Mat &s = src->isGray() ? converted : src->bgr;
         cv::Point2f centre(s.cols / 2.0f, s.rows / 2.0f);
         cv::Mat m = cv::getRotationMatrix2D(centre, degrees, scale);
         // Translate so that the source centre lands at (x + w*scale/2, y + h*scale/2).

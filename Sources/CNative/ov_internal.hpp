@@ -10,13 +10,29 @@
 #include <new>
 #include <string>
 
+// An image is either colour (`bgr` set, gray derived on demand and cached) or luma-only
+// (`bgr` empty, `luma` set): decoding only luma is several times faster for JPEG and is all that
+// barcode, text, face and rectangle detection need.
 struct ov_image {
-    cv::Mat bgr;  // CV_8UC3, always continuous rows of its own
+    cv::Mat bgr;   // CV_8UC3, continuous; empty for a luma-only image
+    cv::Mat luma;  // CV_8UC1, continuous; set only for a luma-only image
 
+    bool isGray() const { return bgr.empty(); }
+    bool empty() const { return bgr.empty() && luma.empty(); }
+    int cols() const { return isGray() ? luma.cols : bgr.cols; }
+    int rows() const { return isGray() ? luma.rows : bgr.rows; }
+    /// The stored pixels: bgr, or luma for a luma-only image.
+    const cv::Mat &primary() const { return isGray() ? luma : bgr; }
+
+    /// 8-bit gray pixels: the luma plane itself, or a conversion of bgr made once (thread-safe).
     const cv::Mat &gray() const {
+        if (isGray()) return luma;
         std::call_once(grayOnce, [this] { computeGray(); });
         return grayCache;
     }
+
+    /// Turns a luma-only image into a colour one (for drawing). Not thread-safe: callers own the image.
+    void ensureColor();
 
 private:
     void computeGray() const;
@@ -48,7 +64,7 @@ ov_status guarded(const char *where, F &&body) noexcept {
     }
 }
 
-/// Wraps a BGR Mat in a new heap handle (moves it).
-ov_image *wrap(cv::Mat &&bgr);
+/// Wraps a Mat in a new heap handle (moves it): 3 channels become a colour image, 1 a luma-only one.
+ov_image *wrap(cv::Mat &&pixels);
 
 }  // namespace ov

@@ -171,6 +171,9 @@ bool passesGeometry(const Quad &q, const Settings &s, double minSidePx, double s
     double shortSide, longSide;
     sideLengths(q, shortSide, longSide);
     if (longSide <= 0 || shortSide < minSidePx * (1 - slack)) return false;
+    // No degenerate (near-triangular) quads: each side at least half the shorter average side.
+    for (int i = 0; i < 4; ++i)
+        if (norm2(q[(i + 1) % 4] - q[i]) < 0.5 * shortSide * (1 - slack)) return false;
     double aspect = shortSide / longSide;
     if (aspect < s.minAspect * (1 - slack) - 1e-6) return false;
     if (aspect > std::min(1.0, s.maxAspect * (1 + slack)) + 1e-6) return false;
@@ -298,39 +301,52 @@ bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &o
                 if (gap > maxStroke || std::abs(p.value) < 0.5 * std::abs(primary->value)) continue;
                 if (!partner || gap < std::abs(partner->offset - primary->offset)) partner = &p;
             }
-            double offset = primary->offset;
-            int type = primary->value > 0 ? 1 : 0;  // rising / falling edge along n
-            if (partner) {
-                offset = (primary->offset + partner->offset) / 2;
-                const Peak &first = primary->offset < partner->offset ? *primary : *partner;
-                type = first.value > 0 ? 3 : 2;  // bright / dark stroke
-            }
-            found[type].push_back(q + offset * n);
-        }
-        // Keep the dominant kind of edge: a real side has a consistent polarity, texture does not.
-        int dominant = 0;
-        for (int t = 1; t < 4; ++t)
-            if (found[t].size() > found[dominant].size()) dominant = t;
-        const std::vector<cv::Point2d> &pts = found[dominant];
-        if (static_cast<int>(pts.size()) < std::max(4, samples / 4)) {
 #ifdef OV_RECT_PROFILE
-            std::fprintf(stderr, "  side %d: %zu of %d samples found an edge\n", side, pts.size(), samples);
+            if (std::getenv("OV_RECT_TRACE") && side == std::atoi(std::getenv("OV_RECT_TRACE"))) {
+                std::fprintf(stderr, "   k%2d primary %.2f (%.0f) partner %s %.2f :", k, primary->offset, primary->value,
+                             partner ? "yes" : "no", partner ? partner->offset : 0.0);
+                for (const auto &p : peaks) std::fprintf(stderr, " %.1f/%.0f", p.offset, p.value);
+                std::fprintf(stderr, "\n");
+            }
+#endif
+            // Two readings of the sample: an edge (rising / falling along n) and, with a partner, a stroke
+            // (bright / dark); each side later keeps the reading that is consistent along it.
+            found[primary->value > 0 ? 1 : 0].push_back(q + primary->offset * n);
+            if (partner) {
+                const Peak &first = primary->offset < partner->offset ? *primary : *partner;
+                found[first.value > 0 ? 3 : 2].push_back(q + (primary->offset + partner->offset) / 2 * n);
+            }
+        }
+        // A real side has one consistent kind of edge (texture does not): fit each kind, keep the best
+        // supported one, preferring a stroke's centre line when it fits about as well as one of its edges.
+        int bestInliers = -1;
+        double bestScore = -1;
+        for (int type = 0; type < 4; ++type) {
+            const std::vector<cv::Point2d> &pts = found[type];
+            if (static_cast<int>(pts.size()) < std::max(4, samples / 4)) continue;
+            Line line;
+            if (!fitLine(pts, line)) continue;
+            bool ok = true;
+            for (double tolerance : {2.0, 1.0}) {
+                kept.clear();
+                for (const auto &p : pts)
+                    if (lineDistance(line, p) <= tolerance) kept.push_back(p);
+                if (kept.size() < 2 || !fitLine(kept, line)) { ok = false; break; }
+            }
+            if (!ok) continue;
+            int inliers = 0;
+            for (const auto &p : pts)
+                if (lineDistance(line, p) <= kInlierDistance) ++inliers;
+            double score = inliers * (type >= 2 ? 1.0 / 0.9 : 1.0);
+            if (score > bestScore) bestScore = score, bestInliers = inliers, lines[side] = line;
+        }
+        if (bestInliers < 0) {
+#ifdef OV_RECT_PROFILE
+            std::fprintf(stderr, "  side %d: too few edge samples of one kind (of %d)\n", side, samples);
 #endif
             return false;
         }
-        Line line;
-        if (!fitLine(pts, line)) return false;
-        for (double tolerance : {2.0, 1.0}) {
-            kept.clear();
-            for (const auto &p : pts)
-                if (lineDistance(line, p) <= tolerance) kept.push_back(p);
-            if (kept.size() < 2 || !fitLine(kept, line)) return false;
-        }
-        int inliers = 0;
-        for (const auto &p : pts)
-            if (lineDistance(line, p) <= kInlierDistance) ++inliers;
-        lines[side] = line;
-        support[side] = static_cast<double>(inliers) / samples;
+        support[side] = static_cast<double>(bestInliers) / samples;
     }
 
     Quad q;
@@ -369,10 +385,15 @@ void collectQuads(const cv::Mat &binary, const Settings &s, double minSidePx, do
 #endif
     for (const auto &c : contours) {
         if (c.size() < 4) continue;
-        double perimeter = cv::arcLength(c, true);
+        // Cheap rejections first: a quad with shorter side s has a bounding box of at least s x s and an area
+        // of at least s^2; the contour's area is within 75 % of the quad's.
+        const cv::Rect box = cv::boundingRect(c);
+        if (box.width < 0.85 * minSidePx || box.height < 0.85 * minSidePx) continue;
+        const double contourArea = std::abs(cv::contourArea(c));
+        if (contourArea < 0.5 * minSidePx * minSidePx) continue;
+        const double perimeter = cv::arcLength(c, true);
         if (perimeter < minPerimeter) continue;
         // The contour itself, else its convex hull (content touching a side, small notches, occluders).
-        double contourArea = -1;
         bool found = false;
         for (int pass = 0; pass < 2 && !found; ++pass) {
             const std::vector<cv::Point> *shape = &c;
@@ -389,7 +410,6 @@ void collectQuads(const cv::Mat &binary, const Settings &s, double minSidePx, do
             for (int i = 0; i < 4; ++i) q[i] = cv::Point2d(approx[i].x, approx[i].y);
             double quadArea = std::abs(signedArea(q));
             if (quadArea <= 0) continue;
-            if (contourArea < 0) contourArea = std::abs(cv::contourArea(c));
             double ratio = contourArea / quadArea;
             found = pass == 0 ? ratio > 0.85 && ratio < 1.2 : ratio > 0.75 && ratio < 1.2;
         }
@@ -457,20 +477,19 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
         std::vector<Quad> raw;
         cv::Mat binary, edges;
         const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
-        const int mask_ = std::getenv("OV_MASK") ? std::atoi(std::getenv("OV_MASK")) : 7;
         cv::Canny(coarse, edges, 30, 90);
         cv::dilate(edges, binary, kernel);
         PROF("canny");
-        if (mask_ & 1) collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
+        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
         PROF("contours1");
         cv::threshold(coarse, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
         cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);  // speckle (flat, noisy images) costs time
-        if (mask_ & 2) collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
+        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
         PROF("otsu");
         const int block = std::max(3, (std::min(coarse.cols, coarse.rows) / 8) | 1);
         cv::adaptiveThreshold(coarse, binary, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block, 4);
         PROF("adaptive");
-        if (mask_ & 4) collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
+        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
         PROF("contours3");
 
         // Drop raw duplicates (they would refine to the same quad), then refine on the fine image.

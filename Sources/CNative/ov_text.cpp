@@ -1,30 +1,35 @@
 // Text recognition: Tesseract 5 (LSTM engine) through its C++ API.
 //
 // Choices (measured on synthetic scenes: poster, settings UI, gift card, document page, label on a
-// busy background, dark-mode UI, shadowed receipt, low-contrast text; see the module's report):
+// busy background, dark-mode UI, shadowed receipt, low-contrast text, big bold glyphs, page on a
+// dark table, and on textured noise; see the module's report):
 //   - Engine: OEM_LSTM_ONLY. Debian's eng.traineddata are the "fast" integer LSTM models.
-//   - Page segmentation: PSM_SPARSE_TEXT ("as much text as possible, in no particular order").
-//     Vision's recogniser is used on photos, screenshots and cards with text scattered at various
-//     sizes. PSM_AUTO's column layout merges items that merely share a row ("Wi-Fi Connected",
-//     "Bluetooth Off") and garbled large display text ("5 0% Oo F F Main Street 12"); on plain
-//     documents both return the same lines. Sparse mode's lines are re-sorted into reading order.
-//   - Boxed text (second pass): with either mode, text inside a solid box of the other polarity
-//     (white on a dark button/banner/box, a white label on a busy background) is often lost, since
-//     segmentation sees one big blob. Such boxes are found from the page's Otsu mask (solid,
-//     line-sized, not most of the page, with some content inside), each is read on its own as
-//     dark-on-light, and its confident lines replace weaker overlapping first-pass lines. At most
-//     kMaximumBoxes boxes; plain documents have none, so they cost nothing. Compile with
-//     -DOV_OCR_BOXED_TEXT=0 to disable.
+//   - Page segmentation: PSM_AUTO (full layout analysis, no OSD). PSM_SPARSE_TEXT reads scattered
+//     text about as well once the two fixes below are in, but it has no notion of picture regions:
+//     on textured photo areas it returned 80-400 garbage lines and took 2-9 s on a 2000x1500
+//     image, where PSM_AUTO returned 0-14 lines in 0.3-1.1 s. PSM_AUTO's reading order (columns)
+//     is kept. Its weakness, joining text that merely shares a row ("Wi-Fi ... Connected"), is
+//     undone by splitting lines at wide word gaps (kSplitGap), as Vision reports such items apart.
+//   - Boxed text (second pass): text inside a solid box of the other polarity (white on a dark
+//     button/banner/box, a white label on a busy background) is often lost, since segmentation sees
+//     one big blob. Such boxes are found from the page's Otsu mask (solid, line-sized, not most of
+//     the page, with some content inside, not already covered by first-pass lines); each is read on
+//     its own as dark-on-light, and its confident lines replace weaker overlapping first-pass lines.
+//     At most kMaximumBoxes; pages without such boxes cost nothing extra. -DOV_OCR_BOXED_TEXT=0
+//     disables it.
 //   - Polarity: a mostly dark page (dark mode) is inverted before reading.
 //   - Thresholding: Tesseract's default (global Otsu). Sauvola (thresholding_method=2) did no better
 //     overall: it read one more grey line but lost a low-contrast line and added noise lines.
 //   - Resolution: camera and screen images carry no trustworthy DPI. We pass 70 dpi, Tesseract's own
 //     "unknown" value (kMinCredibleResolution): at exactly that value its page segmenter estimates
-//     the resolution from the text size, as the `tesseract` CLI does for a PNG without DPI.
+//     the resolution from the text size, as the `tesseract` CLI does for a PNG without DPI, and
+//     nothing is printed.
 //   - Tesseract's diagnostics (tprintf) go to the process-wide parameter "debug_file"; it is set to
 //     /dev/null once per process so the library does not write to stderr.
 //   - Pixels: the cached gray image is handed to SetImage as is (Tesseract copies it into its own
 //     Leptonica image); only inverted pages and boxes are copied here.
+//   - Iteration: one ResultIterator pass over symbols; IsAtBeginningOf(RIL_TEXTLINE / RIL_WORD)
+//     opens a new line / word, so items come out as line, its words, each word's symbols.
 #include "ov_internal.hpp"
 
 #include <tesseract/baseapi.h>
@@ -39,6 +44,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -82,6 +88,12 @@ constexpr double kMaximumUnreadContent = 0.1;
 constexpr size_t kMaximumBoxes = 8;
 // Lines found in a box below this confidence are dropped (textures, not text).
 constexpr float kMinimumRegionLineConfidence = 0.5f;
+
+// Lines are split where two words are further apart than this many times the taller one's height.
+constexpr double kSplitGap = 2.0;
+
+// ... and its pieces are read again on their own if their heights differ by more than this factor.
+constexpr double kMixedSizeRatio = 1.4;
 
 // Tesseract's value meaning "resolution unknown, estimate it from the text size".
 constexpr int kUnknownResolution = 70;
@@ -220,20 +232,90 @@ struct ClearOnExit {
 struct LineRecord {
     std::vector<ov_text_item> items;
     std::string text;
+    bool reread = false;  // a piece of a split line whose text sizes differed: worth reading alone
     cv::Rect box() const { return {items[0].x, items[0].y, items[0].width, items[0].height}; }
     float confidence() const { return items[0].confidence; }
 };
 
+// Splits a line where the gap between two words exceeds kSplitGap times the taller word's height:
+// Tesseract's layout joins text that merely shares a row (a label and its value at the other end of
+// a settings row, table cells), which Vision reports as separate observations. Appends the pieces
+// (or the line itself) to `out`; a piece's text is its words joined by spaces, its confidence their mean.
+void splitAtGaps(LineRecord &&line, int minimumHeight, std::vector<LineRecord> &out) {
+    std::vector<size_t> words;  // indices of word items
+    for (size_t i = 1; i < line.items.size(); ++i)
+        if (line.items[i].level == OV_TEXT_WORD) words.push_back(i);
+    std::vector<size_t> starts{0};  // positions in `words` where a piece starts
+    for (size_t k = 1; k < words.size(); ++k) {
+        const ov_text_item &a = line.items[words[k - 1]], &b = line.items[words[k]];
+        if (b.x - (a.x + a.width) > kSplitGap * std::max(a.height, b.height)) starts.push_back(k);
+    }
+    if (starts.size() == 1) {
+        out.push_back(std::move(line));
+        return;
+    }
+    starts.push_back(words.size());
+    // Tesseract normalises a line to one x-height; pieces of very different sizes were read badly.
+    int tallest = 0, shortest = std::numeric_limits<int>::max();
+    for (size_t g = 0; g + 1 < starts.size(); ++g) {
+        int height = 0;
+        for (size_t k = starts[g]; k < starts[g + 1]; ++k) height = std::max(height, line.items[words[k]].height);
+        tallest = std::max(tallest, height);
+        shortest = std::min(shortest, height);
+    }
+    bool mixedSizes = tallest > kMixedSizeRatio * shortest;
+    auto textOf = [&](const ov_text_item &item) { return line.text.substr(item.text_offset, item.text_length); };
+    for (size_t g = 0; g + 1 < starts.size(); ++g) {
+        size_t firstWord = words[starts[g]];
+        size_t end = starts[g + 1] < words.size() ? words[starts[g + 1]] : line.items.size();  // item range
+        LineRecord piece;
+        ov_text_item head = line.items[0];
+        cv::Rect box;
+        std::string text;
+        float confidence = 0;
+        for (size_t k = starts[g]; k < starts[g + 1]; ++k) {
+            const ov_text_item &w = line.items[words[k]];
+            cv::Rect r(w.x, w.y, w.width, w.height);
+            box = k == starts[g] ? r : (box | r);
+            if (!text.empty()) text += ' ';
+            text += textOf(w);
+            confidence += w.confidence;
+        }
+        if (minimumHeight > 0 && box.height < minimumHeight) continue;
+        head.x = box.x;
+        head.y = box.y;
+        head.width = box.width;
+        head.height = box.height;
+        head.confidence = confidence / static_cast<float>(starts[g + 1] - starts[g]);
+        head.text_offset = 0;
+        head.text_length = static_cast<int>(text.size());
+        piece.text = text;
+        piece.reread = mixedSizes;
+        piece.items.push_back(head);
+        int shift = static_cast<int>(firstWord) - 1;  // old index - shift = new index
+        for (size_t i = firstWord; i < end; ++i) {
+            ov_text_item item = line.items[i];
+            item.parent = item.level == OV_TEXT_WORD ? 0 : item.parent - shift;
+            std::string itemText = textOf(item);
+            item.text_offset = static_cast<int>(piece.text.size());
+            piece.text += itemText;
+            piece.items.push_back(item);
+        }
+        out.push_back(std::move(piece));
+    }
+}
+
 // Runs Tesseract on `gray` (8-bit, any stride) and appends its non-empty lines that are at least
 // minimumHeight tall, shifted by `offset`. Returns false if Tesseract's Recognize failed.
 bool recognisePass(tesseract::TessBaseAPI &api, const cv::Mat &gray, cv::Point offset, int minimumHeight,
-                   std::vector<LineRecord> &lines) {
+                   std::vector<LineRecord> &output) {
     ClearOnExit clear{api};
     api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step[0]));
     api.SetSourceResolution(kUnknownResolution);
     if (api.Recognize(nullptr) != 0) return false;
     std::unique_ptr<tesseract::ResultIterator> it(api.GetIterator());
     if (!it) return true;  // nothing found
+    std::vector<LineRecord> lines;
 
     using tesseract::RIL_SYMBOL;
     using tesseract::RIL_TEXTLINE;
@@ -284,7 +366,43 @@ bool recognisePass(tesseract::TessBaseAPI &api, const cv::Mat &gray, cv::Point o
         std::string symbolText = utf8Text(*it, RIL_SYMBOL);
         if (!isBlank(symbolText)) add(RIL_SYMBOL, OV_TEXT_SYMBOL, word, symbolText);
     } while (it->Next(RIL_SYMBOL));
+    for (LineRecord &line : lines) splitAtGaps(std::move(line), minimumHeight, output);
     return true;
+}
+
+// Reads pieces of split mixed-size lines again from a crop around each piece (a view of `page`),
+// keeping the new lines centred in the piece if they are more confident than the piece.
+void rereadMixedPieces(tesseract::TessBaseAPI &api, const cv::Mat &page, int minimumHeight,
+                       std::vector<LineRecord> &lines) {
+    std::vector<LineRecord> result;
+    result.reserve(lines.size());
+    for (LineRecord &line : lines) {
+        if (!line.reread) {
+            result.push_back(std::move(line));
+            continue;
+        }
+        cv::Rect box = line.box();
+        int margin = std::max(4, box.height / 2);
+        cv::Rect crop = cv::Rect(box.x - margin, box.y - margin, box.width + 2 * margin, box.height + 2 * margin) &
+                        cv::Rect(0, 0, page.cols, page.rows);
+        std::vector<LineRecord> again, kept;
+        if (crop.width >= kMinimumSide && crop.height >= kMinimumSide &&
+            recognisePass(api, page(crop), crop.tl(), minimumHeight, again)) {
+            float confidence = 0;
+            for (LineRecord &candidate : again) {
+                cv::Rect b = candidate.box();
+                if (!box.contains(cv::Point(b.x + b.width / 2, b.y + b.height / 2))) continue;
+                confidence += candidate.confidence();
+                kept.push_back(std::move(candidate));
+            }
+            if (!kept.empty() && confidence / static_cast<float>(kept.size()) > line.confidence()) {
+                for (LineRecord &k : kept) result.push_back(std::move(k));
+                continue;
+            }
+        }
+        result.push_back(std::move(line));
+    }
+    lines = std::move(result);
 }
 
 #if OV_OCR_BOXED_TEXT
@@ -382,40 +500,24 @@ bool alreadyRead(const BoxedRegion &region, const std::vector<LineRecord> &lines
     return !uncovered.empty() && cv::countNonZero(uncovered) < kMaximumUnreadContent * region.contentCount;
 }
 
-// Adds region-pass lines: a line that overlaps pass-1 lines replaces them if it is more confident
-// than all of them, and is dropped otherwise.
+// Adds region-pass lines: a line that overlaps first-pass lines replaces them if it is more confident
+// than all of them, and is dropped otherwise. It goes before the first line that starts below it,
+// keeping Tesseract's reading order for the rest.
 void mergeRegionLines(std::vector<LineRecord> &lines, std::vector<LineRecord> &&regionLines) {
     for (LineRecord &candidate : regionLines) {
         if (candidate.confidence() < kMinimumRegionLineConfidence) continue;
         cv::Rect box = candidate.box();
-        bool better = true;
-        for (const LineRecord &line : lines)
-            if (overlapOfSmaller(box, line.box()) > 0.3 && line.confidence() >= candidate.confidence()) better = false;
+        auto overlaps = [&](const LineRecord &line) { return overlapOfSmaller(box, line.box()) > 0.3; };
+        bool better = std::none_of(lines.begin(), lines.end(), [&](const LineRecord &line) {
+            return overlaps(line) && line.confidence() >= candidate.confidence();
+        });
         if (!better) continue;
-        lines.erase(std::remove_if(lines.begin(), lines.end(),
-                                   [&](const LineRecord &line) { return overlapOfSmaller(box, line.box()) > 0.3; }),
-                    lines.end());
-        lines.push_back(std::move(candidate));
+        lines.erase(std::remove_if(lines.begin(), lines.end(), overlaps), lines.end());
+        auto below = std::find_if(lines.begin(), lines.end(), [&](const LineRecord &line) { return line.box().y > box.y; });
+        lines.insert(below, std::move(candidate));
     }
 }
 #endif
-
-// Top to bottom; lines on the same row (vertical overlap over half the shorter height) left to right.
-void sortReadingOrder(std::vector<LineRecord> &lines) {
-    std::sort(lines.begin(), lines.end(), [](const LineRecord &a, const LineRecord &b) {
-        const ov_text_item &p = a.items[0], &q = b.items[0];
-        return p.y != q.y ? p.y < q.y : p.x < q.x;
-    });
-    auto sameRow = [](const ov_text_item &a, const ov_text_item &b) {
-        int overlap = std::min(a.y + a.height, b.y + b.height) - std::max(a.y, b.y);
-        return overlap * 2 > std::min(a.height, b.height);
-    };
-    for (size_t i = 1; i < lines.size(); ++i)
-        for (size_t j = i; j > 0 && sameRow(lines[j - 1].items[0], lines[j].items[0]) &&
-                           lines[j - 1].items[0].x > lines[j].items[0].x;
-             --j)
-            std::swap(lines[j - 1], lines[j]);
-}
 
 // Concatenates the lines into the flat item array and text buffer.
 void assemble(std::vector<LineRecord> &lines, ov_text_result &result) {
@@ -471,7 +573,7 @@ ov_status ov_ocr_create(const char *datapath, const char *languages, ov_ocr **ou
             return ov::fail(OV_ERR_MODEL, "Tesseract could not load '" + std::string(languages) + "' from " +
                                               withoutSlash(dir) +
                                               " (corrupt .traineddata, or a model without an LSTM network?)");
-        ocr->api.SetPageSegMode(tesseract::PSM_SPARSE_TEXT);
+        ocr->api.SetPageSegMode(tesseract::PSM_AUTO);
         *out = ocr.release();
         return ov::ok();
     });
@@ -533,6 +635,7 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
         // Pass 1: the whole page.
         if (!recognisePass(api, page, cv::Point(0, 0), minimum_text_height, lines))
             return ov::fail(OV_ERR_INTERNAL, "Tesseract failed to recognise the image");
+        rereadMixedPieces(api, page, minimum_text_height, lines);
 #if OV_OCR_BOXED_TEXT
         // Pass 2: text in solid boxes of the other polarity (white on a dark banner/button/box, or a
         // light label on a dark or busy background), which page segmentation takes for one big blob.
@@ -546,7 +649,6 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
             mergeRegionLines(lines, std::move(regionLines));
         }
 #endif
-        sortReadingOrder(lines);
         assemble(lines, *result);
         *out = result.release();
         return ov::ok();

@@ -75,7 +75,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         let handler = ImageRequestHandler(file, orientation: orientation)
         let start = clock.now
-        let image = try handler.image()
+        // Colour only when an annotated copy is wanted: the built-in requests read the gray plane.
+        let image = annotateTo != nil ? try handler.image() : try handler.grayImage()
         let decodeTime = clock.now - start
         var requestList: [any VisionRequest] = []
         for kind in kinds {

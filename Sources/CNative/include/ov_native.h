@@ -50,11 +50,13 @@ typedef enum {
     OV_PIXEL_NV12 = 5 /* Y plane (height rows of `stride` bytes) then interleaved UV plane (height/2 rows, same stride) */
 } ov_pixel_format;
 
-/* An image in memory: 8-bit BGR, 3 channels, owned by the handle. Also caches a gray copy. */
+/* An image in memory, owned by the handle: colour (8-bit BGR, with a gray copy made on demand and
+ * cached) or luma-only (8-bit gray; much cheaper to decode). Drawing turns a luma-only image colour. */
 typedef struct ov_image ov_image;
 
-/* Decodes JPEG/PNG/WebP/BMP/TIFF bytes to BGR. EXIF orientation is NOT applied (callers do it). */
-ov_status ov_image_decode(const void *data, size_t length, ov_image **out);
+/* Decodes JPEG/PNG/WebP/BMP/TIFF bytes to BGR, or to gray only when luma_only is non-zero.
+ * EXIF orientation is NOT applied (callers do it). */
+ov_status ov_image_decode(const void *data, size_t length, int luma_only, ov_image **out);
 
 /* Copies raw pixels (row stride in bytes) into a new BGR image. */
 ov_status ov_image_from_pixels(const void *data, int width, int height, size_t stride,
@@ -76,8 +78,11 @@ void ov_image_free(ov_image *image);
 
 int ov_image_width(const ov_image *image);
 int ov_image_height(const ov_image *image);
+/* 1 for a luma-only image, 0 for a colour one. */
+int ov_image_is_gray(const ov_image *image);
 
-/* Borrowed pointer to BGR pixels (3 bytes per pixel) and row stride; valid while the image lives. */
+/* Borrowed pointer to BGR pixels (3 bytes per pixel) and row stride; valid while the image lives.
+ * NULL for a luma-only image. */
 const uint8_t *ov_image_bgr(const ov_image *image, size_t *stride);
 
 /* Borrowed pointer to a gray (luma) copy, computed once and cached; thread-safe. */

@@ -1,27 +1,77 @@
 import Synchronization
 
-/// The decoded, upright image a handler gives its requests, with crops for regions of interest
-/// made once and shared by every request that asks for the same region.
+/// The image a handler gives its requests. Decoded lazily and at most once per representation:
+/// colour when any request needs colour, otherwise only the gray (luma) plane, which is several
+/// times cheaper to decode and is all that barcode, text, face and rectangle detection read.
+/// Crops for regions of interest are made once and shared by the requests that ask for them.
 public final class ImageAnalysisContext: Sendable {
-    /// The whole upright image.
-    public let image: VisionImage
-    private let crops = Mutex<[NormalizedRect: VisionImage]>([:])
-
-    public init(image: VisionImage) {
-        self.image = image
+    private struct State {
+        var color: Result<VisionImage, VisionError>?
+        var luma: Result<VisionImage, VisionError>?
+        var crops: [CropKey: VisionImage] = [:]
     }
 
-    /// The part of the image inside `regionOfInterest`; throws `invalidArgument` when the region
-    /// is empty or reaches outside 0...1.
-    public func image(for regionOfInterest: NormalizedRect) throws(VisionError) -> VisionImage {
-        guard regionOfInterest.isWithinUnitSquare else {
-            throw VisionError(.invalidArgument,
-                              "regionOfInterest \(regionOfInterest) must have positive size and lie within 0...1")
+    private struct CropKey: Hashable {
+        var region: NormalizedRect
+        var color: Bool
+    }
+
+    private let decode: @Sendable (_ lumaOnly: Bool) throws(VisionError) -> VisionImage
+    private let state = Mutex(State())
+
+    /// A context over an already decoded image.
+    public init(image: VisionImage) {
+        self.decode = { _ throws(VisionError) in image }
+    }
+
+    /// A context that decodes on demand; `decode(true)` may return a luma-only image.
+    init(decode: @escaping @Sendable (_ lumaOnly: Bool) throws(VisionError) -> VisionImage) {
+        self.decode = decode
+    }
+
+    /// The whole upright image in colour (decoded on first use).
+    public func colorImage() throws(VisionError) -> VisionImage {
+        try state.withLock { state throws(VisionError) -> VisionImage in
+            if let color = state.color { return try color.get() }
+            let made = Result { () throws(VisionError) -> VisionImage in try decode(false) }
+            state.color = made
+            return try made.get()
         }
-        if regionOfInterest == .fullImage { return image }
-        if let cached = crops.withLock({ $0[regionOfInterest] }) { return cached }
-        let crop = try image.cropped(to: regionOfInterest)
-        crops.withLock { $0[regionOfInterest] = crop }
+    }
+
+    /// The whole upright image with at least its gray plane: the colour image when it is already
+    /// decoded (or the source is raw pixels), otherwise a luma-only decode.
+    public func lumaImage() throws(VisionError) -> VisionImage {
+        try state.withLock { state throws(VisionError) -> VisionImage in
+            if let color = state.color { return try color.get() }
+            if let luma = state.luma { return try luma.get() }
+            let made = Result { () throws(VisionError) -> VisionImage in try decode(true) }
+            state.luma = made
+            return try made.get()
+        }
+    }
+
+    /// The colour image inside `regionOfInterest`; throws `invalidArgument` when the region is
+    /// empty or reaches outside 0...1.
+    public func image(for regionOfInterest: NormalizedRect) throws(VisionError) -> VisionImage {
+        try crop(regionOfInterest, color: true)
+    }
+
+    /// The image inside `regionOfInterest` with at least its gray plane (see `lumaImage()`).
+    public func lumaImage(for regionOfInterest: NormalizedRect) throws(VisionError) -> VisionImage {
+        try crop(regionOfInterest, color: false)
+    }
+
+    private func crop(_ region: NormalizedRect, color: Bool) throws(VisionError) -> VisionImage {
+        guard region.isWithinUnitSquare else {
+            throw VisionError(.invalidArgument, "regionOfInterest \(region) must have positive size and lie within 0...1")
+        }
+        let whole = color ? try colorImage() : try lumaImage()
+        if region == .fullImage { return whole }
+        let key = CropKey(region: region, color: !whole.isGrayscale)
+        if let cached = state.withLock({ $0.crops[key] }) { return cached }
+        let crop = try whole.cropped(to: region)
+        state.withLock { $0.crops[key] = crop }
         return crop
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// Runs requests on one image, as Vision's `ImageRequestHandler`. The image is read and
-/// decoded once, on first use, and shared by every request performed on this handler.
+/// decoded once, on first use, and shared by every request performed on this handler. When no
+/// request needs colour only the gray plane is decoded (see `ImageAnalysisContext`).
 /// Safe to use from many tasks at once.
 public final class ImageRequestHandler: Sendable {
     private enum Source: Sendable {
@@ -17,7 +18,7 @@ public final class ImageRequestHandler: Sendable {
     public let orientation: ImageOrientation?
     /// Images declaring more pixels than this are refused before decoding.
     public let maximumPixelCount: Int
-    private let decoded = Mutex<Result<ImageAnalysisContext, VisionError>?>(nil)
+    private let analysisContext: ImageAnalysisContext
 
     /// A handler for the image file at `url` (a file URL).
     public init(_ url: URL, orientation: ImageOrientation? = nil,
@@ -25,6 +26,7 @@ public final class ImageRequestHandler: Sendable {
         self.source = .url(url)
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
+        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount)
     }
 
     /// A handler for the image file at `path`.
@@ -39,6 +41,7 @@ public final class ImageRequestHandler: Sendable {
         self.source = .data(data)
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
+        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount)
     }
 
     /// A handler for raw pixels; `orientation` says how they relate to upright (default `.up`).
@@ -47,6 +50,7 @@ public final class ImageRequestHandler: Sendable {
         self.source = .pixels(pixels)
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
+        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount)
     }
 
     /// A handler for an image already decoded and upright.
@@ -54,39 +58,49 @@ public final class ImageRequestHandler: Sendable {
         self.source = .image(image)
         self.orientation = nil
         self.maximumPixelCount = .max
+        self.analysisContext = ImageAnalysisContext(image: image)
     }
 
-    /// The decoded upright image (decoded on first call, then shared).
+    /// The decoded upright image in colour (decoded on first call, then shared).
     public func image() throws(VisionError) -> VisionImage {
-        try context().image
+        try analysisContext.colorImage()
     }
 
-    /// The analysis context shared by this handler's requests; decodes the image once.
-    func context() throws(VisionError) -> ImageAnalysisContext {
-        let result = decoded.withLock { state -> Result<ImageAnalysisContext, VisionError> in
-            if let state { return state }
-            let made = Result { () throws(VisionError) -> ImageAnalysisContext in
-                ImageAnalysisContext(image: try decode())
-            }
-            state = made
-            return made
+    /// The decoded upright image with at least its gray plane: colour if anything decoded colour,
+    /// otherwise a luma-only decode (cheaper; what barcode, text, face and rectangle requests read).
+    public func grayImage() throws(VisionError) -> VisionImage {
+        try analysisContext.lumaImage()
+    }
+
+    /// The analysis context shared by this handler's requests.
+    func context() -> ImageAnalysisContext { analysisContext }
+
+    /// Decodes what `requests` need (colour if any needs it, else luma only) so that a decoding
+    /// error surfaces once, before any request runs.
+    private func prepare(_ requests: [any VisionRequest]) throws(VisionError) -> ImageAnalysisContext {
+        if requests.contains(where: { $0.requiresColor }) {
+            _ = try analysisContext.colorImage()
+        } else {
+            _ = try analysisContext.lumaImage()
         }
-        return try result.get()
+        return analysisContext
     }
 
-    private func decode() throws(VisionError) -> VisionImage {
-        switch source {
-        case .url(let url):
-            guard url.isFileURL else {
-                throw VisionError(.invalidArgument, "only file URLs can be read, not \(url.absoluteString)")
+    private static func makeContext(_ source: Source, _ orientation: ImageOrientation?, _ limit: Int) -> ImageAnalysisContext {
+        ImageAnalysisContext { lumaOnly throws(VisionError) -> VisionImage in
+            switch source {
+            case .url(let url):
+                guard url.isFileURL else {
+                    throw VisionError(.invalidArgument, "only file URLs can be read, not \(url.absoluteString)")
+                }
+                return try VisionImage(contentsOf: url, orientation: orientation, maximumPixelCount: limit, lumaOnly: lumaOnly)
+            case .data(let data):
+                return try VisionImage(data: data, orientation: orientation, maximumPixelCount: limit, lumaOnly: lumaOnly)
+            case .pixels(let pixels):
+                return try VisionImage(pixels: pixels, orientation: orientation ?? .up, maximumPixelCount: limit)
+            case .image(let image):
+                return image
             }
-            return try VisionImage(contentsOf: url, orientation: orientation, maximumPixelCount: maximumPixelCount)
-        case .data(let data):
-            return try VisionImage(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount)
-        case .pixels(let pixels):
-            return try VisionImage(pixels: pixels, orientation: orientation ?? .up, maximumPixelCount: maximumPixelCount)
-        case .image(let image):
-            return image
         }
     }
 
@@ -94,7 +108,7 @@ public final class ImageRequestHandler: Sendable {
 
     /// Runs one request and returns its results.
     public func perform<R: VisionRequest>(_ request: R) async throws(VisionError) -> R.Result {
-        let context = try context()
+        let context = try prepare([request])
         return try Self.run(request, in: context)
     }
 
@@ -103,7 +117,7 @@ public final class ImageRequestHandler: Sendable {
     public func perform<R1: VisionRequest, R2: VisionRequest>(
         _ r1: R1, _ r2: R2
     ) async throws(VisionError) -> (R1.Result, R2.Result) {
-        let context = try context()
+        let context = try prepare([r1, r2])
         async let a = Self.runCatching(r1, in: context)
         async let b = Self.runCatching(r2, in: context)
         return (try await a.get(), try await b.get())
@@ -113,7 +127,7 @@ public final class ImageRequestHandler: Sendable {
     public func perform<R1: VisionRequest, R2: VisionRequest, R3: VisionRequest>(
         _ r1: R1, _ r2: R2, _ r3: R3
     ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result) {
-        let context = try context()
+        let context = try prepare([r1, r2, r3])
         async let a = Self.runCatching(r1, in: context)
         async let b = Self.runCatching(r2, in: context)
         async let c = Self.runCatching(r3, in: context)
@@ -124,7 +138,7 @@ public final class ImageRequestHandler: Sendable {
     public func perform<R1: VisionRequest, R2: VisionRequest, R3: VisionRequest, R4: VisionRequest>(
         _ r1: R1, _ r2: R2, _ r3: R3, _ r4: R4
     ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result, R4.Result) {
-        let context = try context()
+        let context = try prepare([r1, r2, r3, r4])
         async let a = Self.runCatching(r1, in: context)
         async let b = Self.runCatching(r2, in: context)
         async let c = Self.runCatching(r3, in: context)
@@ -138,7 +152,7 @@ public final class ImageRequestHandler: Sendable {
     public func performAll(_ requests: [any VisionRequest]) async -> [VisionRequestOutcome] {
         let context: ImageAnalysisContext
         do {
-            context = try self.context()
+            context = try prepare(requests)
         } catch {
             return requests.map { request in
                 Self.notifyFailure(request, error)

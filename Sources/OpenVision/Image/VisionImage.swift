@@ -16,6 +16,10 @@ public final class VisionImage: @unchecked Sendable {
     /// The size in pixels.
     public var size: CGSize { CGSize(width: width, height: height) }
 
+    /// True when only the gray (luma) plane is held: such images come from handlers whose
+    /// requests need no colour. Drawing on a copy makes it colour.
+    public var isGrayscale: Bool { ov_image_is_gray(handle) != 0 }
+
     /// Takes ownership of a native image (transfer ownership: freed in deinit).
     init(owning handle: OpaquePointer) {
         self.handle = handle
@@ -34,6 +38,12 @@ public final class VisionImage: @unchecked Sendable {
     ///   - maximumPixelCount: images whose header declares more pixels are refused before decoding.
     public convenience init(data: Data, orientation: ImageOrientation? = nil,
                             maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) throws(VisionError) {
+        try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, lumaOnly: false)
+    }
+
+    /// Decodes as `init(data:orientation:maximumPixelCount:)`; with `lumaOnly` only the gray plane
+    /// (several times faster for JPEG), for analyses that need no colour.
+    convenience init(data: Data, orientation: ImageOrientation?, maximumPixelCount: Int, lumaOnly: Bool) throws(VisionError) {
         let header = try ImageHeader.parse(data)
         guard header.width > 0, header.height > 0 else {
             throw VisionError(.invalidImage, "the image declares an empty size \(header.width)×\(header.height)")
@@ -44,7 +54,7 @@ public final class VisionImage: @unchecked Sendable {
                 + "more than the limit of \(maximumPixelCount); raise maximumPixelCount to accept it")
         }
         var decoded: OpaquePointer?
-        let status = data.withUnsafeBytes { ov_image_decode($0.baseAddress, $0.count, &decoded) }
+        let status = data.withUnsafeBytes { ov_image_decode($0.baseAddress, $0.count, lumaOnly ? 1 : 0, &decoded) }
         guard status == OV_OK, let decoded else {
             var error = NativeError.error(for: status)
             if error.code == .internalError || error.code == .invalidArgument { error.code = .invalidImage }
@@ -57,9 +67,13 @@ public final class VisionImage: @unchecked Sendable {
     /// Reads and decodes the image file at `url` (see `init(data:orientation:maximumPixelCount:)`).
     public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil,
                             maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) throws(VisionError) {
+        try self.init(contentsOf: url, orientation: orientation, maximumPixelCount: maximumPixelCount, lumaOnly: false)
+    }
+
+    convenience init(contentsOf url: URL, orientation: ImageOrientation?, maximumPixelCount: Int, lumaOnly: Bool) throws(VisionError) {
         let data = try Self.readFile(url)
         do {
-            try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount)
+            try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, lumaOnly: lumaOnly)
         } catch {
             throw VisionError(error.code, "\(url.path): \(error.message)", cause: error.cause)
         }
@@ -162,8 +176,21 @@ public final class VisionImage: @unchecked Sendable {
     /// The pixels as packed RGB bytes, row after row (width × 3 bytes per row).
     public func rgbData() -> Data {
         var stride = 0
-        guard let base = ov_image_bgr(handle, &stride) else { return Data() }
         var out = Data(count: width * height * 3)
+        guard let base = ov_image_bgr(handle, &stride) else {
+            // Luma-only: repeat the gray value in each channel.
+            guard let gray = ov_image_gray(handle, &stride) else { return Data() }
+            out.withUnsafeMutableBytes { dst in
+                let d = dst.bindMemory(to: UInt8.self)
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let v = gray[y * stride + x], o = (y * width + x) * 3
+                        d[o] = v; d[o + 1] = v; d[o + 2] = v
+                    }
+                }
+            }
+            return out
+        }
         out.withUnsafeMutableBytes { dst in
             let d = dst.bindMemory(to: UInt8.self)
             for y in 0..<height {

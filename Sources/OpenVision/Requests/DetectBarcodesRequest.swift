@@ -7,6 +7,8 @@ public struct DetectBarcodesRequest: CompletionHandlingRequest {
     public typealias Result = [BarcodeObservation]
 
     public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
     /// The symbologies to look for; all supported ones by default. Fewer is faster.
     public var symbologies: [BarcodeSymbology] = BarcodeSymbology.allCases
     /// Spend more time on hard images (small, blurred, rotated codes). Default true.

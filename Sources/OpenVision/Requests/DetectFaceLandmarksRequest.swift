@@ -7,6 +7,8 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
     public typealias Result = [FaceObservation]
 
     public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
     /// Faces to fit (boxes relative to the same region of interest); nil finds faces first.
     public var inputFaceObservations: [FaceObservation]?
     /// Up-samplings for the face detector when it runs (see `DetectFaceRectanglesRequest.upsampling`).

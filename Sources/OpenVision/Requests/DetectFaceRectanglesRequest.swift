@@ -6,6 +6,8 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
     public typealias Result = [FaceObservation]
 
     public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
     /// Image pyramid up-samplings before detection: 0 is fastest and finds faces of ~80 px and
     /// up; 1 (the default) finds faces of ~40 px at about 4× the time on large images.
     public var upsampling: Int = 1

@@ -6,6 +6,8 @@ public struct DetectRectanglesRequest: CompletionHandlingRequest {
     public typealias Result = [RectangleObservation]
 
     public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
     /// Smallest accepted aspect ratio (shorter side / longer side), 0...1. Default 0.5.
     public var minimumAspectRatio: Float = 0.5
     /// Largest accepted aspect ratio (shorter side / longer side), 0...1. Default 1.0.

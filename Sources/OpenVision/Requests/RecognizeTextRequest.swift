@@ -11,6 +11,8 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
     }
 
     public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
     /// Languages in priority order, as BCP-47 codes ("en-US", "de") or Tesseract codes ("eng").
     /// Default ["en-US"]. A language that is not installed is an `unsupportedLanguage` error.
     public var recognitionLanguages: [String] = ["en-US"]

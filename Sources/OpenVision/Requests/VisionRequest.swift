@@ -8,6 +8,10 @@ public protocol VisionRequest: Sendable {
     /// default. Results are relative to this region, as in Vision (see `NormalizedRect.toFullImage`).
     var regionOfInterest: NormalizedRect { get set }
 
+    /// True when the request reads colour; false lets handlers decode only the gray plane when
+    /// no request needs colour. Default true.
+    var requiresColor: Bool { get }
+
     /// Runs the request on the handler's decoded image. Called by handlers, possibly concurrently
     /// with other requests on the same image; implementations must not mutate shared state.
     func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result
@@ -25,9 +29,12 @@ public protocol CompletionHandlingRequest: VisionRequest {
 }
 
 extension VisionRequest {
-    /// Validates the region of interest and returns the image region to analyse.
+    public var requiresColor: Bool { true }
+
+    /// Validates the region of interest and returns the image region to analyse, gray-only when the
+    /// request needs no colour and nothing else decoded colour.
     func imageForRegionOfInterest(in context: ImageAnalysisContext) throws(VisionError) -> VisionImage {
-        try context.image(for: regionOfInterest)
+        requiresColor ? try context.image(for: regionOfInterest) : try context.lumaImage(for: regionOfInterest)
     }
 
     /// Runs the request on one image file, for one-off use (`try await request.perform(on: url)`).

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import OpenVision
+
+/// Runs the built `openvision` binary as a user would and checks its output and exit status.
+@Suite struct CLITests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let binary: URL = {
+        // The test bundle sits in the build products folder beside the executables.
+        var dir = Bundle.main.bundleURL
+        if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
+        return dir.appendingPathComponent("openvision")
+    }()
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func tempDir() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func analyzeAstronautAsJSON() throws {
+        let result = try Self.run(["analyze", Fixtures.sharedImage("astronaut.png").path, "--requests", "faces,landmarks"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
+        #expect(report.width == 210 && report.height == 210)
+        let face = try #require(report.faces?.first)
+        #expect(report.faces?.count == 1)
+        // Pixel box (top-left origin) and normalised box (lower-left origin) describe the same face.
+        #expect(abs(face.box.pixels.x - 56.6) < 2 && abs(face.box.pixels.y - 56.7) < 2)
+        #expect(abs(face.box.normalized.y - (1 - (face.box.pixels.y + face.box.pixels.height) / 210)) < 1e-6)
+        #expect(face.landmarks?["leftEye"]?.count == 6 && face.landmarks?["outerLips"]?.count == 12)
+    }
+
+    @Test func barcodeRoundTripAndAnnotation() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let code = dir.appendingPathComponent("code.png").path
+        let made = try Self.run(["barcode", "CLI round trip", "--symbology", "qr", "--output", code])
+        #expect(made.status == 0, "\(made.stderr)")
+        let annotated = dir.appendingPathComponent("annotated.png")
+        let result = try Self.run(["analyze", code, "-r", "barcodes", "--annotate", annotated.path, "--format", "text"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("barcode qr \"CLI round trip\""))
+        let image = try VisionImage(contentsOf: annotated)
+        let original = try VisionImage(contentsOf: URL(fileURLWithPath: code))
+        #expect(image.width == original.width && image.height == original.height)
+        #expect(image.rgbData() != original.rgbData(), "the annotation drew something")
+    }
+
+    @Test func directoryWithABadImageReportsItAndExitsNonZero() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = try BarcodeGenerator.image(for: "good", symbology: .qr)
+        try good.write(to: dir.appendingPathComponent("a-good.png"))
+        let jpeg = try good.encoded(as: .jpeg)
+        try jpeg.prefix(jpeg.count / 2).write(to: dir.appendingPathComponent("b-truncated.jpg"))
+        let result = try Self.run(["analyze", dir.path, "-r", "barcodes"])
+        #expect(result.status == 1)
+        let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("openvision: error:") }
+        #expect(errorLines.count == 1)
+        #expect(errorLines.first?.contains("b-truncated.jpg") == true && errorLines.first?.contains("invalidImage") == true)
+        // The good image is still reported, one JSON object per line.
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(lines[0].utf8))
+        #expect(report.barcodes?.first?.payload == "good")
+    }
+
+    @Test func missingFileAndUnknownRequest() throws {
+        let missing = try Self.run(["analyze", "/nonexistent.png"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no such file") && missing.stderr.contains("fileNotFound"))
+        let unknown = try Self.run(["analyze", Fixtures.sharedImage("dog.jpg").path, "-r", "teleport"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("unknown request 'teleport'"))
+    }
+}
