@@ -1,38 +1,43 @@
 // Rectangles: quadrilateral detection in the spirit of Vision's VNDetectRectanglesRequest (OpenCV).
 //
 // Algorithm
-//   1. Work on the cached gray image, shrunk (INTER_AREA) so that its longer side is at most
-//      kMaxWorkSide pixels, then blurred slightly (Gaussian, sigma 1).
-//   2. Candidate outlines come from three binarisations of that image: Canny edges (dilated 3x3 so
-//      that small gaps close), an Otsu threshold and a local-mean (adaptive) threshold. All contours
-//      (outer boundaries and holes, so both polarities) are approximated with approxPolyDP at 2 %
-//      (and, if that gives 5...8 vertices, 3.5 %) of their perimeter; convex 4-gons whose area agrees
-//      with the contour's area are kept.
-//   3. Each candidate is refined on the image itself: every side is sampled (8...48 points), and at
-//      each sample the intensity profile along the side's normal is searched for the nearest strong
-//      gradient peak (sub-pixel, parabola fit). If an opposite-polarity peak follows within a few
-//      pixels the side is a drawn stroke and the stroke's centre line is used instead, so the inner
-//      and outer contours of an outlined rectangle refine to the same quad. A line is fitted to each
-//      side's points (total least squares, two rounds of outlier rejection) and the corners are the
-//      intersections of adjacent lines.
-//   4. The refined quad is checked against the parameters (aspect, size, quadrature), near-duplicates
-//      are merged (the most confident one of each group is kept) and the list is sorted by confidence.
+//   1. From the cached gray image: a "fine" image (longer side <= 1024 px, INTER_AREA, Gaussian sigma 1)
+//      on which corners are refined, and a "coarse" one (longer side <= 640 px) on which candidates are
+//      found.
+//   2. Candidates: contours (outer boundaries and holes, so both polarities) of three binarisations of
+//      the coarse image: Canny edges dilated 3x3, an Otsu threshold (opened 3x3) and a local-mean
+//      threshold. Each contour, or failing that its convex hull, is approximated with approxPolyDP at 2 %
+//      (else 3.5 %) of its perimeter; convex 4-gons whose area matches the contour's are kept if they are
+//      roughly (15 % slack) within the requested geometry.
+//   3. Refinement on the fine image, per side: 8...48 samples along the side, each reading the intensity
+//      profile across it (+-reach px) for gradient peaks (sub-pixel centroids). A peak is an edge reading
+//      (rising or falling); two close, opposite, comparable peaks also give a stroke reading (the
+//      centre line of a drawn line). A Hough vote over line offset and slope near the initial side, per
+//      kind of reading, finds the best supported straight line; the readings near it are fitted by total
+//      least squares (two rounds of outlier rejection). A quad is read by its strokes' centre lines when
+//      these fit about as well as edges (an outlined rectangle), otherwise by edges. Corners are the
+//      intersections of adjacent lines (sub-pixel).
+//   4. The refined quad is checked exactly against the parameters; near-duplicates (same rectangle from
+//      several binarisations, inner and outer contour of an outline) are merged keeping the most confident,
+//      as is a weak quad mostly overlapping a much stronger one; the result is sorted by confidence.
 //
-// Confidence: for each side, the fraction of its samples that found an edge lying within 1 px (working
-// resolution) of the fitted line ("edge support"). confidence = (mean + min of the four sides) / 2,
-// times a mild quadrature factor 1 - 0.25 (worst corner deviation from 90 degrees / 45)^2. A clean,
-// fully visible rectangle scores ~0.95-1.
+// Confidence: per side, "support" = the fraction of its samples whose reading lies within 1 px (fine image)
+// of the fitted line, using one consistent kind of reading (texture gives mixed polarities, real sides do
+// not). confidence = (mean + minimum of the four supports) / 2 x (1 - 0.25 (worst corner deviation from
+// 90 degrees / 45)^2). A clean, fully visible rectangle scores 0.95...1.
 //
 // Decisions
-//   - A quad is only reported when every side has real edge support (>= 30 % of its samples, mean
-//     >= 50 %), whatever minimum_confidence says.
-//   - The image frame itself is never reported: a candidate with a side running along the image border
-//     (both ends within 2 px of the same border) is dropped, so a rectangle cut by the border or lying
-//     flush against it is not found either.
-//   - Besides minimum_size, a quad's shorter side must be at least 8 px at working resolution.
-//   - Corner order: clockwise as seen, starting at top-left, where the top side is the side whose
-//     direction is closest to horizontal left-to-right (for an exact 45 degree diamond the left vertex is
-//     top-left).
+//   - A quad is reported only if every side has support >= 0.4 and the mean is >= 0.5, whatever
+//     minimum_confidence says (so confidence of reported quads is at least ~0.3).
+//   - The image frame is never reported: a quad with a side running along the image border (both ends
+//     within max(3 px, 1 % of the shorter image side) of the same border) is dropped, so a rectangle cut by
+//     the border or lying flush against it is not reported either.
+//   - Aspect ratio and size use the average lengths of opposite sides; besides minimum_size the shorter
+//     side must be >= 8 px of the coarse image, and each side must be at least half the shorter average.
+//   - Corner order: clockwise as seen from top-left, the top side being the side whose direction is
+//     closest to horizontal left-to-right. Near 45 degrees the choice between the two candidates for
+//     top-left is arbitrary.
+//   - Gray only: a rectangle differing from its surroundings in colour but not in luma is not found.
 #include "ov_internal.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -42,26 +47,20 @@
 #include <cmath>
 #include <string>
 #include <vector>
-#ifdef OV_RECT_PROFILE
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <opencv2/imgcodecs.hpp>
-#define PROF(name) do { auto now_ = std::chrono::steady_clock::now(); std::fprintf(stderr, "  %-10s %.2f ms\n", name, std::chrono::duration<double, std::milli>(now_ - prof_).count()); prof_ = now_; } while (0)
-#else
-#define PROF(name) do {} while (0)
-#endif
 
 namespace {
 
 using Quad = std::array<cv::Point2d, 4>;
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr int kMaxRefineSide = 1024;  // longer side of the image corners are refined on
-constexpr int kMaxDetectSide = 640;   // longer side of the image candidates are found on
-constexpr double kMinSidePx = 8.0;    // absolute minimum shorter side, working pixels
-constexpr double kEdgeThreshold = 4;  // minimum gray-level change per pixel for an edge sample
-constexpr double kInlierDistance = 1.0;
+constexpr int kMaxRefineSide = 1024;     // longer side of the image corners are refined on
+constexpr int kMaxDetectSide = 640;      // longer side of the image candidates are found on
+constexpr double kMinSidePx = 8.0;       // absolute minimum shorter side, coarse pixels
+constexpr double kEdgeThreshold = 4;     // minimum gray-level change per pixel for an edge reading
+constexpr double kInlierDistance = 1.0;  // fine pixels
+constexpr double kMinSideSupport = 0.4;
+constexpr double kMinMeanSupport = 0.5;
+constexpr size_t kMaxCandidates = 300;  // bounds the refinement time on cluttered images
 
 struct Settings {
     double minAspect, maxAspect, toleranceDeg, minSize, minConfidence;
@@ -127,7 +126,7 @@ Quad orderCorners(Quad q) {
         cv::Point2d d = q[(i + 1) % 4] - q[i];
         double n = norm2(d);
         if (n <= 0) continue;
-        double score = d.x / n - 1e-6 * d.y / n;  // tie at 45 degrees: prefer the side rising to the right
+        double score = d.x / n - 1e-6 * d.y / n;  // exact 45 degrees: prefer the side rising to the right
         if (score > bestScore) bestScore = score, best = i;
     }
     Quad r;
@@ -231,24 +230,66 @@ bool intersect(const Line &a, const Line &b, cv::Point2d &out) {
 
 struct Peak {
     double offset;  // pixels along the normal
-    double value;   // signed derivative
+    double value;   // signed derivative, gray levels per pixel
 };
 
-// Refines `init` against the image; returns false when some side has no usable edge.
+// Where a sample along a side saw something: an edge (kind 0 falling / 1 rising along the normal) or the
+// centre line of a thin stroke (kind 2 dark / 3 bright).
+struct Reading {
+    int sample;
+    double t;       // position along the side, 0...1
+    double offset;  // pixels along the normal from the initial side
+    int kind;
+};
+
+struct Workspace {
+    std::vector<float> profile;
+    std::vector<Peak> peaks;
+    std::vector<Reading> readings;
+    std::vector<int> votes;
+    std::vector<cv::Point2d> pts, kept, origins;
+    std::vector<double> nearest;
+};
+
+// Local maxima of |d profile / dn| above kEdgeThreshold. Position: centroid of the part of the peak above
+// half its height (robust to the flat tops bilinear sampling produces).
+void findPeaks(const std::vector<float> &profile, int m, double h, std::vector<Peak> &peaks) {
+    peaks.clear();
+    auto deriv = [&](int idx) { return static_cast<double>(profile[idx + 1] - profile[idx - 1]) / (2 * h); };
+    for (int idx = 2; idx <= 2 * m - 2; ++idx) {
+        const double d1 = deriv(idx), a1 = std::abs(d1);
+        if (a1 < kEdgeThreshold || a1 < std::abs(deriv(idx - 1)) || a1 <= std::abs(deriv(idx + 1))) continue;
+        const bool positive = d1 > 0;
+        double sum = 0, weighted = 0;
+        for (int dir : {-1, 1}) {
+            for (int j = dir < 0 ? idx : idx + 1; j >= 1 && j <= 2 * m - 1; j += dir) {
+                const double d = deriv(j);
+                if ((d > 0) != positive || std::abs(d) < 0.5 * a1) break;
+                const double w = std::abs(d) - 0.5 * a1;
+                sum += w, weighted += w * j;
+            }
+        }
+        peaks.push_back({((sum > 0 ? weighted / sum : idx) - m) * h, d1});
+    }
+}
+
+// Refines `init` against the image. For each side: sample the intensity profile across it, collect edge
+// and stroke readings, find the best supported straight line of one kind of reading near the initial side
+// (a small Hough vote over offset and slope), then fit it precisely (total least squares with outlier
+// rejection). Corners are intersections of adjacent lines. Returns false when a side has no such line.
 // `slack`: how far (px) the initial corners may be off beyond the usual contour error.
-bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &out, std::vector<Peak> &peaks,
-                std::vector<float> &profile) {
+bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &out, Workspace &ws) {
     double shortSide, longSide;
     sideLengths(init, shortSide, longSide);
-    const double reach = std::clamp(shortSide / 8, 2.0, 7.0) + slack;  // search half-window, px
-    const double maxStroke = std::clamp(shortSide * 0.05, 2.0, 10.0);  // widest stroke taken as a line
-    const double h = 0.5;                                           // profile step, px
-    const double closeness = 1.5 + slack;
+    const double reach = std::clamp(shortSide * 0.08, 3.0, 16.0) + slack;  // search half-window, px
+    const double maxStroke = std::clamp(shortSide * 0.05, 2.0, 10.0);     // widest stroke taken as a line
+    const double h = 0.5;                                                // profile step, px
     const int m = static_cast<int>(std::ceil((reach + maxStroke) / h));
+    const int range = static_cast<int>(std::ceil(reach));
+    const int nd = 2 * range + 1, ns = 4 * range + 1;  // offset bins (1 px), slope bins (1 px end to end)
 
-    Line lines[4];
-    double support[4];
-    std::vector<cv::Point2d> found[4], kept;
+    Line edgeLines[4], strokeLines[4];
+    int edgeInliers[4], strokeInliers[4], sampleCount[4];
     for (int side = 0; side < 4; ++side) {
         const cv::Point2d a = init[side], b = init[(side + 1) % 4];
         const cv::Point2d ab = b - a;
@@ -256,97 +297,109 @@ bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &o
         if (len < 2) return false;
         const cv::Point2d u = ab * (1 / len), n(-u.y, u.x);
         const int samples = std::clamp(static_cast<int>(len / 4), 8, 48);
-        for (auto &f : found) f.clear();
+
+        ws.readings.clear();
+        ws.origins.resize(samples);
+        ws.profile.resize(2 * m + 1);
         for (int k = 0; k < samples; ++k) {
             const double t = 0.08 + 0.84 * (k + 0.5) / samples;
             const cv::Point2d q = a + t * ab;
-            profile.resize(2 * m + 1);
-            for (int j = -m; j <= m; ++j) profile[j + m] = img.at(q.x + j * h * n.x, q.y + j * h * n.y);
-            // Derivative (gray levels per pixel) at offsets j*h, and its local extrema.
-            peaks.clear();
-            auto deriv = [&](int idx) { return static_cast<double>(profile[idx + 1] - profile[idx - 1]); };
-            // Peaks: local maxima of |derivative| above the threshold; position = centroid of the part of the
-            // peak above half its height (robust to the flat tops bilinear sampling produces).
-            for (int idx = 2; idx <= 2 * m - 2; ++idx) {
-                double d1 = deriv(idx), a1 = std::abs(d1);
-                if (a1 < kEdgeThreshold || a1 < std::abs(deriv(idx - 1)) || a1 <= std::abs(deriv(idx + 1))) continue;
-                const bool positive = d1 > 0;
-                double sum = 0, weighted = 0;
-                for (int dir : {-1, 1}) {
-                    for (int j = dir < 0 ? idx : idx + 1; j >= 1 && j <= 2 * m - 1; j += dir) {
-                        double d = deriv(j);
-                        if ((d > 0) != positive || std::abs(d) < 0.5 * a1) break;
-                        double w = std::abs(d) - 0.5 * a1;
-                        sum += w, weighted += w * j;
+            ws.origins[k] = q;
+            for (int j = -m; j <= m; ++j) ws.profile[j + m] = img.at(q.x + j * h * n.x, q.y + j * h * n.y);
+            findPeaks(ws.profile, m, h, ws.peaks);
+            for (size_t i = 0; i < ws.peaks.size(); ++i) {
+                const Peak &p = ws.peaks[i];
+                if (std::abs(p.offset) <= reach) ws.readings.push_back({k, t, p.offset, p.value > 0 ? 1 : 0});
+                // A thin stroke: this edge and the next comparably strong opposite one within maxStroke
+                // (weaker wiggles in between are ignored; a comparably strong same-sign edge ends the search).
+                for (size_t j = i + 1; j < ws.peaks.size() && ws.peaks[j].offset - p.offset <= maxStroke; ++j) {
+                    const Peak &next = ws.peaks[j];
+                    const bool comparable = std::abs(next.value) >= 0.5 * std::abs(p.value) &&
+                                            std::abs(p.value) >= 0.5 * std::abs(next.value);
+                    if ((next.value > 0) == (p.value > 0)) {
+                        if (std::abs(next.value) >= 0.5 * std::abs(p.value)) break;
+                        continue;
                     }
+                    if (!comparable) continue;
+                    const double centre = (p.offset + next.offset) / 2;
+                    if (std::abs(centre) <= reach) ws.readings.push_back({k, t, centre, p.value > 0 ? 3 : 2});
+                    break;
                 }
-                double centre = sum > 0 ? weighted / sum : idx;
-                peaks.push_back({(centre - m) * h, d1});
-            }
-            if (peaks.empty()) continue;
-            // The primary edge: strength weighted by closeness to the initial line (Gaussian, sigma `closeness`).
-            const Peak *primary = nullptr;
-            double bestScore = 0;
-            for (const auto &p : peaks) {
-                if (std::abs(p.offset) > reach) continue;
-                double z = p.offset / closeness, score = std::abs(p.value) * std::exp(-0.5 * z * z);
-                if (score > bestScore) bestScore = score, primary = &p;
-            }
-            if (!primary) continue;
-            // A nearby opposite-polarity partner makes it a stroke: use its centre line.
-            const Peak *partner = nullptr;
-            for (const auto &p : peaks) {
-                if ((p.value > 0) == (primary->value > 0)) continue;
-                double gap = std::abs(p.offset - primary->offset);
-                if (gap > maxStroke || std::abs(p.value) < 0.5 * std::abs(primary->value)) continue;
-                if (!partner || gap < std::abs(partner->offset - primary->offset)) partner = &p;
-            }
-#ifdef OV_RECT_PROFILE
-            if (std::getenv("OV_RECT_TRACE") && side == std::atoi(std::getenv("OV_RECT_TRACE"))) {
-                std::fprintf(stderr, "   k%2d primary %.2f (%.0f) partner %s %.2f :", k, primary->offset, primary->value,
-                             partner ? "yes" : "no", partner ? partner->offset : 0.0);
-                for (const auto &p : peaks) std::fprintf(stderr, " %.1f/%.0f", p.offset, p.value);
-                std::fprintf(stderr, "\n");
-            }
-#endif
-            // Two readings of the sample: an edge (rising / falling along n) and, with a partner, a stroke
-            // (bright / dark); each side later keeps the reading that is consistent along it.
-            found[primary->value > 0 ? 1 : 0].push_back(q + primary->offset * n);
-            if (partner) {
-                const Peak &first = primary->offset < partner->offset ? *primary : *partner;
-                found[first.value > 0 ? 3 : 2].push_back(q + (primary->offset + partner->offset) / 2 * n);
             }
         }
-        // A real side has one consistent kind of edge (texture does not): fit each kind, keep the best
-        // supported one, preferring a stroke's centre line when it fits about as well as one of its edges.
-        int bestInliers = -1;
-        double bestScore = -1;
-        for (int type = 0; type < 4; ++type) {
-            const std::vector<cv::Point2d> &pts = found[type];
-            if (static_cast<int>(pts.size()) < std::max(4, samples / 4)) continue;
+
+        // Vote: line offset(t) = d + s (t - 0.5), per kind of reading.
+        ws.votes.assign(static_cast<size_t>(4) * ns * nd, 0);
+        for (const Reading &r : ws.readings) {
+            int *row = &ws.votes[static_cast<size_t>(r.kind) * ns * nd];
+            for (int si = 0; si < ns; ++si) {
+                const int di = static_cast<int>(std::lround(r.offset - (si - 2 * range) * (r.t - 0.5))) + range;
+                if (di >= 0 && di < nd) ++row[si * nd + di];
+            }
+        }
+
+        edgeInliers[side] = strokeInliers[side] = 0;
+        for (int kind = 0; kind < 4; ++kind) {
+            // Best cell (two adjacent offset bins), mildly preferring lines close to the initial side.
+            const int *row = &ws.votes[static_cast<size_t>(kind) * ns * nd];
+            double cellScore = 0, lineD = 0, lineS = 0;
+            for (int si = 0; si < ns; ++si)
+                for (int di = 0; di + 1 < nd; ++di) {
+                    const double d = di + 0.5 - range;
+                    const double score = (row[si * nd + di] + row[si * nd + di + 1]) * (1 - 0.01 * std::abs(d));
+                    if (score > cellScore) cellScore = score, lineD = d, lineS = si - 2 * range;
+                }
+            if (cellScore < std::max(4, samples / 4)) continue;
+            // The reading of this kind nearest to that line, per sample, within 1.5 px.
+            ws.nearest.assign(samples, 1e9);
+            for (const Reading &r : ws.readings) {
+                if (r.kind != kind) continue;
+                const double predicted = lineD + lineS * (r.t - 0.5);
+                if (std::abs(r.offset - predicted) <= 1.5 &&
+                    std::abs(r.offset - predicted) < std::abs(ws.nearest[r.sample] - predicted))
+                    ws.nearest[r.sample] = r.offset;
+            }
+            ws.pts.clear();
+            for (int k = 0; k < samples; ++k)
+                if (ws.nearest[k] < 1e8) ws.pts.push_back(ws.origins[k] + ws.nearest[k] * n);
+            if (static_cast<int>(ws.pts.size()) < std::max(4, samples / 4)) continue;
             Line line;
-            if (!fitLine(pts, line)) continue;
+            if (!fitLine(ws.pts, line)) continue;
             bool ok = true;
             for (double tolerance : {2.0, 1.0}) {
-                kept.clear();
-                for (const auto &p : pts)
-                    if (lineDistance(line, p) <= tolerance) kept.push_back(p);
-                if (kept.size() < 2 || !fitLine(kept, line)) { ok = false; break; }
+                ws.kept.clear();
+                for (const auto &p : ws.pts)
+                    if (lineDistance(line, p) <= tolerance) ws.kept.push_back(p);
+                if (ws.kept.size() < 2 || !fitLine(ws.kept, line)) { ok = false; break; }
             }
             if (!ok) continue;
             int inliers = 0;
-            for (const auto &p : pts)
+            for (const auto &p : ws.pts)
                 if (lineDistance(line, p) <= kInlierDistance) ++inliers;
-            double score = inliers * (type >= 2 ? 1.0 / 0.9 : 1.0);
-            if (score > bestScore) bestScore = score, bestInliers = inliers, lines[side] = line;
+            if (kind < 2 && inliers > edgeInliers[side]) edgeInliers[side] = inliers, edgeLines[side] = line;
+            if (kind >= 2 && inliers > strokeInliers[side]) strokeInliers[side] = inliers, strokeLines[side] = line;
         }
-        if (bestInliers < 0) {
-#ifdef OV_RECT_PROFILE
-            std::fprintf(stderr, "  side %d: too few edge samples of one kind (of %d)\n", side, samples);
-#endif
+        sampleCount[side] = samples;
+    }
+
+    // Edges or strokes, for the whole quad: an outlined rectangle is read by its strokes' centre lines when they
+    // fit about as well as the strokes' edges do.
+    int edgeTotal = 0, strokeTotal = 0;
+    bool allStrokes = true;
+    for (int side = 0; side < 4; ++side) {
+        edgeTotal += edgeInliers[side], strokeTotal += strokeInliers[side];
+        allStrokes = allStrokes && strokeInliers[side] > 0;
+    }
+    const bool strokes = allStrokes && strokeTotal >= 0.85 * edgeTotal;
+    Line lines[4];
+    double support[4];
+    for (int side = 0; side < 4; ++side) {
+        const int inliers = strokes ? strokeInliers[side] : edgeInliers[side];
+        if (inliers <= 0) {
             return false;
         }
-        support[side] = static_cast<double>(bestInliers) / samples;
+        lines[side] = strokes ? strokeLines[side] : edgeLines[side];
+        support[side] = static_cast<double>(inliers) / sampleCount[side];
     }
 
     Quad q;
@@ -356,13 +409,10 @@ bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &o
     }
     if (!isConvex(q)) return false;
 
-    double mean = (support[0] + support[1] + support[2] + support[3]) / 4;
-    double minimum = std::min(std::min(support[0], support[1]), std::min(support[2], support[3]));
-#ifdef OV_RECT_PROFILE
-    std::fprintf(stderr, "  support %.2f %.2f %.2f %.2f\n", support[0], support[1], support[2], support[3]);
-#endif
-    if (minimum < 0.3 || mean < 0.5) return false;
-    double deviation = maxAngleDeviation(q) / 45;
+    const double mean = (support[0] + support[1] + support[2] + support[3]) / 4;
+    const double minimum = std::min(std::min(support[0], support[1]), std::min(support[2], support[3]));
+    if (minimum < kMinSideSupport || mean < kMinMeanSupport) return false;
+    const double deviation = maxAngleDeviation(q) / 45;
     out.q = orderCorners(q);
     out.confidence = std::clamp((mean + minimum) / 2 * (1 - 0.25 * deviation * deviation), 0.0, 1.0);
     out.area = std::abs(signedArea(q));
@@ -379,10 +429,6 @@ void collectQuads(const cv::Mat &binary, const Settings &s, double minSidePx, do
     const double minPerimeter = 0.9 * 2 * (minSidePx + minSidePx / std::max(s.maxAspect, 1e-3));
     std::vector<cv::Point> approx, hull;
     Quad q;
-#ifdef OV_RECT_PROFILE
-    static int dumpIndex = 0;
-    if (std::getenv("OV_RECT_DUMP")) cv::imwrite("/tmp/rects/dbg_bin" + std::to_string(dumpIndex++ % 3) + ".png", binary);
-#endif
     for (const auto &c : contours) {
         if (c.size() < 4) continue;
         // Cheap rejections first: a quad with shorter side s has a bounding box of at least s x s and an area
@@ -451,9 +497,6 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
         if (gray.empty() || gray.cols < 16 || gray.rows < 16) return ov::ok();
 
         // Refinement image (longer side <= kMaxRefineSide, blurred) and detection image (<= kMaxDetectSide).
-#ifdef OV_RECT_PROFILE
-        auto prof_ = std::chrono::steady_clock::now();
-#endif
         auto shrink = [](const cv::Mat &src, int maxSide, int interpolation) {
             const double f = static_cast<double>(maxSide) / std::max(src.cols, src.rows);
             if (f >= 1) return src;
@@ -465,7 +508,6 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
         cv::Mat fine;
         cv::GaussianBlur(shrink(gray, kMaxRefineSide, cv::INTER_AREA), fine, cv::Size(5, 5), 1.0);
         const cv::Mat coarse = shrink(fine, kMaxDetectSide, cv::INTER_LINEAR);  // `fine` is already smooth
-        PROF("prepare");
         // Pixel-centre mapping between the images: x_b = (x_a + 0.5) * (b.cols / a.cols) - 0.5.
         const double cx = static_cast<double>(fine.cols) / coarse.cols, cy = static_cast<double>(fine.rows) / coarse.rows;
         const double coarseMinSide = std::max(kMinSidePx, s.minSize * std::min(coarse.cols, coarse.rows));
@@ -479,18 +521,13 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
         const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
         cv::Canny(coarse, edges, 30, 90);
         cv::dilate(edges, binary, kernel);
-        PROF("canny");
         collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
-        PROF("contours1");
         cv::threshold(coarse, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
         cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);  // speckle (flat, noisy images) costs time
         collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
-        PROF("otsu");
         const int block = std::max(3, (std::min(coarse.cols, coarse.rows) / 8) | 1);
         cv::adaptiveThreshold(coarse, binary, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block, 4);
-        PROF("adaptive");
         collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
-        PROF("contours3");
 
         // Drop raw duplicates (they would refine to the same quad), then refine on the fine image.
         std::vector<Quad> unique;
@@ -500,30 +537,24 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
                 if (quadDistance(q, u) <= 1.5) { dup = true; break; }
             if (!dup) unique.push_back(q);
         }
+        if (unique.size() > kMaxCandidates) {  // keep the largest
+            std::partial_sort(unique.begin(), unique.begin() + kMaxCandidates, unique.end(),
+                              [](const Quad &a, const Quad &b) { return std::abs(signedArea(a)) > std::abs(signedArea(b)); });
+            unique.resize(kMaxCandidates);
+        }
         const Sampler sampler{fine};
         const double slack = std::max(cx, cy);
         std::vector<Candidate> refined;
-        std::vector<Peak> peaks;
-        std::vector<float> profile;
+        Workspace workspace;
         for (Quad q : unique) {
             for (auto &p : q) p = {(p.x + 0.5) * cx - 0.5, (p.y + 0.5) * cy - 0.5};
             Candidate c;
-            if (!refineQuad(sampler, q, slack, c, peaks, profile)) {
-#ifdef OV_RECT_PROFILE
-                std::fprintf(stderr, "  refine failed for (%.0f,%.0f) (%.0f,%.0f) (%.0f,%.0f) (%.0f,%.0f)\n", q[0].x, q[0].y,
-                             q[1].x, q[1].y, q[2].x, q[2].y, q[3].x, q[3].y);
-#endif
-                continue;
-            }
+            if (!refineQuad(sampler, q, slack, c, workspace)) continue;
             if (!passesGeometry(c.q, s, fineMinSide, 0)) continue;
             if (touchesBorder(c.q, fine.cols, fine.rows, fineMargin)) continue;
             if (c.confidence < s.minConfidence) continue;
             refined.push_back(c);
         }
-        PROF("refine");
-#ifdef OV_RECT_PROFILE
-        std::fprintf(stderr, "  raw %zu unique %zu refined %zu\n", raw.size(), unique.size(), refined.size());
-#endif
 
         // Merge near-duplicates (and drop weak quads mostly overlapping a much stronger one, typically a
         // real rectangle with one side dragged along an edge): keep the most confident of each group.
