@@ -100,8 +100,10 @@ import OpenVision
         do {
             _ = try await ImageRequestHandler(image: try Self.scene([])).perform(request)
             Issue.record("expected invalidArgument")
-        } catch {
+        } catch let error as VisionError {
             #expect(error.code == .invalidArgument)
+        } catch {
+            Issue.record("unexpected \(error)")
         }
     }
 }

@@ -110,6 +110,35 @@ ov_status ov_image_fill_polygon(ov_image *image, const float *xy, int point_coun
  * its centre, scaled by `scale`; pixels outside src keep dst's value. */
 ov_status ov_image_paste(ov_image *dst, const ov_image *src, float x, float y, float degrees, float scale);
 
+/* ------------------------------------------------------------------ model input (OpenCV) */
+
+typedef enum {
+    OV_CROP_SCALE_FILL = 0, /* stretch to the input size */
+    OV_CROP_SCALE_FIT = 1,  /* keep aspect, pad (letterbox), centred */
+    OV_CROP_CENTER = 2      /* keep aspect, fill the input, crop the overflow around the centre */
+} ov_crop_mode;
+
+typedef struct {
+    int width, height;  /* model input size in pixels */
+    int mode;           /* ov_crop_mode */
+    float pad_value;    /* 0...255 fill for OV_CROP_SCALE_FIT (Ultralytics uses 114) */
+    int rgb;            /* 1: channels R, G, B; 0: B, G, R */
+    int nhwc;           /* 1: interleaved HWC; 0: planar CHW */
+    float scale;        /* pixel (0...255) multiplier, e.g. 1/255 */
+    float mean[3];      /* after scaling, per output channel: (x - mean) / std */
+    float std[3];
+} ov_preprocess_params;
+
+/* How source pixels map into the model input: input = source * scale + offset (per axis). */
+typedef struct {
+    float scale_x, scale_y;
+    float offset_x, offset_y;
+} ov_input_mapping;
+
+/* Writes width * height * 3 floats into `out` (capacity in floats) and the mapping used. */
+ov_status ov_preprocess(const ov_image *image, const ov_preprocess_params *params, float *out, size_t capacity,
+                        ov_input_mapping *mapping);
+
 /* ------------------------------------------------------------------ rectangles (OpenCV) */
 
 typedef struct {
@@ -193,6 +222,27 @@ int ov_text_result_count(const ov_text_result *result);
 const ov_text_item *ov_text_result_items(const ov_text_result *result);
 const char *ov_text_result_text(const ov_text_result *result); /* UTF-8 buffer the items point into */
 void ov_text_result_free(ov_text_result *result);
+
+/* ------------------------------------------------------------------ OpenCV DNN */
+#ifdef __cplusplus
+}
+#endif
+#include "ov_onnxruntime.h" /* ov_tensors, and the ONNX Runtime backend */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A network loaded by OpenCV's DNN module. Runs are serialised internally (one at a time). */
+typedef struct ov_dnn_net ov_dnn_net;
+
+/* Loads model + optional config (Darknet: weights + .cfg; Caffe: .caffemodel + .prototxt; TF; ONNX).
+ * threads > 0 sets OpenCV's (process-wide) thread count. Unreadable/corrupt => OV_ERR_MODEL. */
+ov_status ov_dnn_load(const char *model, const char *config, int threads, ov_dnn_net **out);
+void ov_dnn_free(ov_dnn_net *net);
+int ov_dnn_output_count(const ov_dnn_net *net);
+const char *ov_dnn_output_name(const ov_dnn_net *net, int index);
+/* Runs one float32 input of the given shape; outputs as float32 tensors (ov_onnxruntime.h). */
+ov_status ov_dnn_run(ov_dnn_net *net, const float *input, const int64_t *shape, int rank, ov_tensors **out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,141 @@
+/*
+ * ov_onnxruntime.h: ONNX Runtime backend (pure C), plus a general tensor container (ov_tensors)
+ * that other inference backends also return.
+ *
+ * ONNX Runtime is NOT linked at build time: ov_ort_load() dlopen()s the shared library shipped in
+ * the PyPI `onnxruntime` wheel (onnxruntime/capi/libonnxruntime.so.<version>, exporting
+ * OrtGetApiBase) and uses ORT's C API (API version OV_ORT_API_VERSION, i.e. ORT >= 1.14).
+ * Conventions are those of ov_native.h: every function returning ov_status stores a message for
+ * ov_last_error() on failure; handles are owned by the receiver and freed with *_free.
+ *
+ * Include this header after (outside) ov_native.h's extern "C" block, or on its own: it includes
+ * ov_native.h itself.
+ */
+#ifndef OV_ONNXRUNTIME_H
+#define OV_ONNXRUNTIME_H
+
+#include "ov_native.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ORT C API version requested from the library (ORT 1.14+; newer libraries serve older versions). */
+#define OV_ORT_API_VERSION 14
+/* Largest rank reported in ov_tensor_info.shape and accepted by ov_ort_run. */
+#define OV_TENSOR_MAX_RANK 8
+
+/* Loads the ONNX Runtime library once per process (thread-safe) and creates the process-wide
+ * OrtEnv (log level warning) and CPU memory info; nothing is ever unloaded.
+ * library_path NULL: use $OPENVISION_ORT_LIBRARY (or succeed if a library is already loaded).
+ * Calling again after a success is OV_OK when the path is NULL or names the same file (compared
+ * after resolving symlinks), OV_ERR_UNSUPPORTED for another file. A failed load is not cached:
+ * it can be retried with a corrected path.
+ * Errors: OV_ERR_UNSUPPORTED with a message naming the path and the fix ("run scripts/setup or set
+ * OPENVISION_ORT_LIBRARY") for: no path given and variable unset, a missing file, a file that is
+ * not a loadable shared library, a library without OrtGetApiBase, an ORT too old for
+ * OV_ORT_API_VERSION (the message gives the library's version); OV_ERR_INTERNAL if creating the
+ * OrtEnv fails. */
+ov_status ov_ort_load(const char *library_path);
+
+/* The loaded library's version (e.g. "1.20.1"); "" before a successful load. Never NULL. */
+const char *ov_ort_version(void);
+
+typedef struct {
+    int intra_op_threads;         /* threads inside one operator; 0 = ORT default (physical cores) */
+    int inter_op_threads;         /* threads across operators; 0 = ORT default */
+    int graph_optimization_level; /* 0 disable, 1 basic, 2 extended, 99 all */
+} ov_ort_options;
+
+typedef struct ov_ort_session ov_ort_session;
+
+/* Creates a CPU session from an .onnx file. options NULL = {0, 0, 99}. Loads the library first
+ * (as ov_ort_load(NULL)) if that has not happened yet.
+ * Errors: OV_ERR_MODEL with ORT's message for a missing, corrupt or non-ONNX file;
+ * OV_ERR_UNSUPPORTED when ORT reports NOT_IMPLEMENTED (e.g. an operator/opset it lacks) or the
+ * library is not loadable; OV_ERR_INVALID_ARGUMENT for a bad option value. */
+ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *options,
+                                ov_ort_session **out);
+void ov_ort_session_free(ov_ort_session *session);
+
+typedef struct {
+    char name[128];   /* UTF-8, truncated (NUL-terminated) if longer */
+    int element_type; /* ONNX TensorProto.DataType: 1 float, 2 uint8, 3 int8, 6 int32, 7 int64,
+                         9 bool, 10 float16, 11 double, 16 bfloat16; 0 for a non-tensor (sequence, map) */
+    int rank;         /* number of dimensions (may exceed OV_TENSOR_MAX_RANK); -1 for a non-tensor */
+    int64_t shape[OV_TENSOR_MAX_RANK]; /* the first min(rank, 8) dimensions; -1 = dynamic */
+} ov_tensor_info;
+
+/* Counts; 0 for a NULL session. */
+int ov_ort_input_count(const ov_ort_session *s);
+int ov_ort_output_count(const ov_ort_session *s);
+/* Information on input/output `index` (0-based; OV_ERR_INVALID_ARGUMENT when out of range). */
+ov_status ov_ort_input_info(const ov_ort_session *s, int index, ov_tensor_info *out);
+ov_status ov_ort_output_info(const ov_ort_session *s, int index, ov_tensor_info *out);
+
+/* Model metadata for `key`, malloc'd (free with ov_free), or *value = NULL when absent.
+ * The custom metadata_props map is searched first (e.g. Ultralytics' "names", "imgsz", "stride",
+ * "task", and also its "description" / "version"); when the key is not there, the standard
+ * fields answer to "producer_name", "graph_name", "description", "domain" and "model_version"
+ * (an empty standard field, or an unset model_version, counts as absent). */
+ov_status ov_ort_metadata(const ov_ort_session *s, const char *key, char **value);
+
+/* A list of named float32 tensors (outputs of a model run), owned by the caller. */
+typedef struct ov_tensors ov_tensors;
+
+/* Runs the model. input_count must equal ov_ort_input_count(s); inputs[i] holds the float32 data
+ * of model input i (row-major), shapes[i] its ranks[i] dimensions (rank <= OV_TENSOR_MAX_RANK;
+ * shapes[i] may be NULL for rank 0). Each shape must match the model's declared rank and fixed
+ * dimensions (dynamic ones take any size >= 0); otherwise OV_ERR_INVALID_ARGUMENT before ORT runs.
+ * float32 inputs are wrapped without copying (they must stay valid during the call; they are
+ * never written); inputs the model declares as float16/double/int64/int32/uint8/int8 are
+ * converted (integers rounded and clamped).
+ * All outputs are returned as float32 (int64/int32/double/float16/bfloat16/uint8/bool/... converted;
+ * float32 outputs are not copied: ov_tensors keeps ORT's buffer alive), in model output order.
+ * Errors: OV_ERR_INVALID_ARGUMENT as above; OV_ERR_UNSUPPORTED for string or non-tensor
+ * inputs/outputs; OV_ERR_INTERNAL with ORT's message when the run fails.
+ * Thread-safe: concurrent runs on one session are allowed. */
+ov_status ov_ort_run(ov_ort_session *s, int input_count, const float *const *inputs,
+                     const int64_t *const *shapes, const int *ranks, ov_tensors **out);
+
+/* Number of tensors; 0 for NULL. */
+int ov_tensors_count(const ov_tensors *t);
+/* Borrowed data of tensor `index` (valid until ov_tensors_free), with its rank, shape (borrowed,
+ * `rank` values) and element count. Any of rank/shape/element_count may be NULL. Returns NULL
+ * (and rank 0, count 0) for a bad index; may also return NULL for a tensor with 0 elements. */
+const float *ov_tensors_data(const ov_tensors *t, int index, int *rank, const int64_t **shape,
+                             size_t *element_count);
+/* Borrowed name of tensor `index` ("" for a bad index). */
+const char *ov_tensors_name(const ov_tensors *t, int index);
+void ov_tensors_free(ov_tensors *t);
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* C++-only: lets other backends (e.g. OpenCV DNN) build an ov_tensors. extern "C++" keeps this
+ * valid even if the header ends up inside someone's extern "C" block. */
+extern "C++" {
+#include <string>
+#include <vector>
+
+namespace ov {
+
+struct TensorOut {
+    std::string name;
+    std::vector<int64_t> shape; /* empty = scalar */
+    std::vector<float> data;    /* row-major; size must equal the product of shape */
+};
+
+/// Moves `tensors` into a new heap ov_tensors (free with ov_tensors_free); no data is copied.
+/// Throws std::invalid_argument if a shape has a negative dimension or does not match its data size
+/// (call it inside ov::guarded).
+ov_tensors *make_tensors(std::vector<TensorOut> &&tensors);
+
+}  // namespace ov
+}  /* extern "C++" */
+#endif /* __cplusplus */
+
+#endif /* OV_ONNXRUNTIME_H */

@@ -1,0 +1,92 @@
+// Model input preparation: resize / letterbox / centre-crop an image into a float tensor (OpenCV).
+#include "ov_internal.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
+
+extern "C" ov_status ov_preprocess(const ov_image *image, const ov_preprocess_params *p, float *out, size_t capacity,
+                                   ov_input_mapping *mapping) {
+    return ov::guarded("ov_preprocess", [&]() -> ov_status {
+        if (!image || !p || !out || image->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing image or parameters");
+        const int W = p->width, H = p->height;
+        if (W <= 0 || H <= 0 || W > 16384 || H > 16384)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "model input size must be 1...16384 on each side");
+        if (capacity < static_cast<size_t>(W) * H * 3)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "output buffer smaller than 3 x width x height floats");
+        for (int c = 0; c < 3; ++c)
+            if (!(p->std[c] != 0.0f) || !std::isfinite(p->std[c]) || !std::isfinite(p->mean[c]))
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, "mean/std must be finite and std non-zero");
+
+        cv::Mat src;
+        if (image->isGray()) cv::cvtColor(image->luma, src, cv::COLOR_GRAY2BGR); else src = image->bgr;
+        const double w = src.cols, h = src.rows;
+
+        // The 8-bit canvas at model size, and how source pixels map into it.
+        cv::Mat canvas;
+        double sx = 1, sy = 1, ox = 0, oy = 0;
+        switch (p->mode) {
+            case OV_CROP_SCALE_FILL: {
+                sx = W / w; sy = H / h;
+                cv::resize(src, canvas, cv::Size(W, H), 0, 0, cv::INTER_LINEAR);
+                break;
+            }
+            case OV_CROP_SCALE_FIT: {  // letterbox, as Ultralytics: centred, padded with pad_value
+                const double s = std::min(W / w, H / h);
+                const int nw = std::max(1, static_cast<int>(std::lround(w * s)));
+                const int nh = std::max(1, static_cast<int>(std::lround(h * s)));
+                const int left = static_cast<int>(std::lround((W - nw) / 2.0 - 0.1));
+                const int top = static_cast<int>(std::lround((H - nh) / 2.0 - 0.1));
+                const int pad = std::clamp(static_cast<int>(std::lround(p->pad_value)), 0, 255);
+                canvas = cv::Mat(H, W, CV_8UC3, cv::Scalar(pad, pad, pad));
+                cv::Mat resized;
+                cv::resize(src, resized, cv::Size(nw, nh), 0, 0, cv::INTER_LINEAR);
+                resized.copyTo(canvas(cv::Rect(left, top, nw, nh)));
+                sx = nw / w; sy = nh / h; ox = left; oy = top;
+                break;
+            }
+            case OV_CROP_CENTER: {  // scale so the image covers the input, keep the centre
+                const double s = std::max(W / w, H / h);
+                const double cw = W / s, ch = H / s;
+                const double x0 = (w - cw) / 2, y0 = (h - ch) / 2;
+                cv::Rect roi(static_cast<int>(std::floor(x0)), static_cast<int>(std::floor(y0)),
+                             std::max(1, static_cast<int>(std::lround(cw))), std::max(1, static_cast<int>(std::lround(ch))));
+                roi &= cv::Rect(0, 0, src.cols, src.rows);
+                cv::resize(src(roi), canvas, cv::Size(W, H), 0, 0, cv::INTER_LINEAR);
+                sx = W / static_cast<double>(roi.width); sy = H / static_cast<double>(roi.height);
+                ox = -roi.x * sx; oy = -roi.y * sy;
+                break;
+            }
+            default: return ov::fail(OV_ERR_INVALID_ARGUMENT, "unknown crop and scale mode");
+        }
+        if (mapping) {
+            mapping->scale_x = static_cast<float>(sx);
+            mapping->scale_y = static_cast<float>(sy);
+            mapping->offset_x = static_cast<float>(ox);
+            mapping->offset_y = static_cast<float>(oy);
+        }
+
+        // (pixel * scale - mean) / std per channel, in the requested order and layout.
+        const int order[3] = {p->rgb ? 2 : 0, 1, p->rgb ? 0 : 2};  // output channel c reads BGR channel order[c]
+        const size_t plane = static_cast<size_t>(W) * H;
+        if (!p->nhwc) {
+            cv::Mat bgr[3];
+            cv::split(canvas, bgr);
+            for (int c = 0; c < 3; ++c) {
+                cv::Mat dst(H, W, CV_32FC1, out + c * plane);
+                const double a = p->scale / p->std[c], b = -p->mean[c] / p->std[c];
+                bgr[order[c]].convertTo(dst, CV_32F, a, b);
+            }
+        } else {
+            float a[3], b[3];
+            for (int c = 0; c < 3; ++c) { a[c] = p->scale / p->std[c]; b[c] = -p->mean[c] / p->std[c]; }
+            for (int y = 0; y < H; ++y) {
+                const uint8_t *row = canvas.ptr<uint8_t>(y);
+                float *o = out + static_cast<size_t>(y) * W * 3;
+                for (int x = 0; x < W; ++x, row += 3, o += 3)
+                    for (int c = 0; c < 3; ++c) o[c] = row[order[c]] * a[c] + b[c];
+            }
+        }
+        return ov::ok();
+    });
+}

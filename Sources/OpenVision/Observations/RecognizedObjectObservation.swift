@@ -1,0 +1,19 @@
+import Foundation
+
+/// A detected object, as Vision's `RecognizedObjectObservation`: a box (normalised, lower-left
+/// origin, in the analysed image) and labels sorted by confidence, highest first.
+public struct RecognizedObjectObservation: VisionObservation, BoundingBoxProviding {
+    public var uuid: UUID
+    /// The top label's confidence.
+    public var confidence: Float
+    public var boundingBox: NormalizedRect
+    /// Labels, most confident first; `labels[0]` is the detection's class.
+    public var labels: [ClassificationObservation]
+
+    public init(boundingBox: NormalizedRect, labels: [ClassificationObservation], uuid: UUID = UUID()) {
+        self.uuid = uuid
+        self.boundingBox = boundingBox
+        self.labels = labels
+        self.confidence = labels.first?.confidence ?? 0
+    }
+}
