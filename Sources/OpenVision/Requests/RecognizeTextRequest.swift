@@ -71,6 +71,13 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
         }
     }
 
+    /// `count` equal slices of a word box, left to right: character boxes when the symbols do not line up.
+    static func split(_ box: NormalizedRect, into count: Int) -> [NormalizedRect] {
+        guard count > 0 else { return [] }
+        let w = box.width / Double(count)
+        return (0..<count).map { NormalizedRect(x: box.x + Double($0) * w, y: box.y, width: w, height: box.height) }
+    }
+
     private static func observations(from result: OpaquePointer, map: PixelToNormalized) -> [RecognizedTextObservation] {
         let count = Int(ov_text_result_count(result))
         guard count > 0, let items = ov_text_result_items(result), let textBase = ov_text_result_text(result) else { return [] }
@@ -96,21 +103,22 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
                 let word = items[index]
                 let wordIndex = Int32(index)
                 index += 1
-                var wordText = ""
-                var wordBoxes: [NormalizedRect] = []
+                // Symbols give per-character boxes; the word's own text is authoritative (symbol
+                // iteration can split or repeat a glyph), so symbol boxes are used only when they line up.
+                var symbolText = ""
+                var symbolBoxes: [NormalizedRect] = []
                 while index < count, items[index].level == Int32(OV_TEXT_SYMBOL.rawValue), items[index].parent == wordIndex {
                     let symbol = items[index]
                     index += 1
                     let s = text(symbol)
-                    wordText += s
-                    wordBoxes += Array(repeating: rect(symbol), count: s.count)
+                    symbolText += s
+                    symbolBoxes += Array(repeating: rect(symbol), count: s.count)
                 }
-                if wordText.isEmpty {
-                    wordText = text(word)
-                    wordBoxes = Array(repeating: rect(word), count: wordText.count)
-                }
-                guard !wordText.isEmpty else { continue }
                 let wordRect = rect(word)
+                var wordText = text(word)
+                if wordText.isEmpty { wordText = symbolText }
+                let wordBoxes = symbolText == wordText ? symbolBoxes : Self.split(wordRect, into: wordText.count)
+                guard !wordText.isEmpty else { continue }
                 if let previous = previousWord {
                     string += " "
                     let gapX = previous.maxX, gapWidth = max(0, wordRect.minX - previous.maxX)
