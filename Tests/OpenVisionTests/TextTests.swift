@@ -25,13 +25,16 @@ import OpenVision
         let box = line.boundingBox.toImageCoordinates(image.size, origin: .upperLeft)
         #expect(box.minX > 30 && box.minX < 50 && box.minY > 45 && box.maxY < 115, "\(box)")
         // Substring boxes: "reads" lies right of "OpenVision" and inside the line.
-        let reads = try #require(best.boundingBox(for: try #require(best.string.range(of: "reads")))).boundingBox
-        let open = try #require(best.boundingBox(for: try #require(best.string.range(of: "OpenVision")))).boundingBox
+        let readsRange = try #require(best.string.range(of: "reads"))
+        let openRange = try #require(best.string.range(of: "OpenVision"))
+        let oRange = try #require(best.string.range(of: "O"))
+        let reads = try #require(best.boundingBox(for: readsRange)).boundingBox
+        let open = try #require(best.boundingBox(for: openRange)).boundingBox
         #expect(reads.minX > open.maxX && reads.maxX < line.boundingBox.maxX + 0.01)
         #expect(line.boundingBox.intersection(reads) != nil)
         // One box per character, and a single character's box is narrower than its word's.
         #expect(best.characterBoxes.count == best.string.count)
-        let o = try #require(best.boundingBox(for: try #require(best.string.range(of: "O")))).boundingBox
+        let o = try #require(best.boundingBox(for: oRange)).boundingBox
         #expect(o.width < open.width / 5)
     }
 
