@@ -82,7 +82,7 @@ func makeTextSet(_ dir: URL) throws {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     let pages: [[String]] = [
-        ["OpenVision reads text on Linux"],
+        ["Swift reads text on Linux"],
         ["Invoice 2026-11-22", "Total due 42.50 EUR", "Thank you for your order"],
         ["The quick brown fox jumps", "over the lazy dog 0123456789", "Pack my box with five dozen", "liquor jugs and seven keys"],
     ]

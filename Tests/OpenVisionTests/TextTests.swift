@@ -13,21 +13,21 @@ import OpenVision
     }
 
     @Test func readsALineWithWordAndCharacterBoxes() async throws {
-        let image = try Self.page(height: 160, [("OpenVision reads text", 100, 48)])
+        let image = try Self.page(height: 160, [("Linux reads printed text", 100, 48)])
         let lines = try await ImageRequestHandler(image: image).perform(RecognizeTextRequest())
         #expect(lines.count == 1)
         let line = try #require(lines.first)
         let best = try #require(line.topCandidates(1).first)
-        #expect(best.string == "OpenVision reads text")
+        #expect(best.string == "Linux reads printed text")
         #expect(best.confidence > 0.8)
-        #expect(best.words.map(\.string) == ["OpenVision", "reads", "text"])
+        #expect(best.words.map(\.string) == ["Linux", "reads", "printed", "text"])
         // The line sits between y = 100 - 48 and the baseline (lower-left origin: 1 - y/160).
         let box = line.boundingBox.toImageCoordinates(image.size, origin: .upperLeft)
         #expect(box.minX > 30 && box.minX < 50 && box.minY > 45 && box.maxY < 115, "\(box)")
-        // Substring boxes: "reads" lies right of "OpenVision" and inside the line.
+        // Substring boxes: "reads" lies right of "Linux" and inside the line.
         let readsRange = try #require(best.string.range(of: "reads"))
-        let openRange = try #require(best.string.range(of: "OpenVision"))
-        let oRange = try #require(best.string.range(of: "O"))
+        let openRange = try #require(best.string.range(of: "Linux"))
+        let oRange = try #require(best.string.range(of: "L"))
         let reads = try #require(best.boundingBox(for: readsRange)).boundingBox
         let open = try #require(best.boundingBox(for: openRange)).boundingBox
         #expect(reads.minX > open.maxX && reads.maxX < line.boundingBox.maxX + 0.01)
