@@ -4,8 +4,8 @@ import ArgumentParser
 struct OpenVisionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openvision",
-        abstract: "Apple Vision-style image analysis on Linux: barcodes, rectangles, faces, landmarks, text.",
+        abstract: "Apple Vision-style image analysis on Linux: barcodes, rectangles, faces, landmarks, text, objects, classes.",
         version: "0.1.0",
-        subcommands: [AnalyzeCommand.self, GenerateBarcodeCommand.self]
+        subcommands: [AnalyzeCommand.self, DetectCommand.self, ClassifyCommand.self, ModelsCommand.self, GenerateBarcodeCommand.self]
     )
 }

@@ -17,10 +17,11 @@ import OpenVision
         return dir.appendingPathComponent("openvision")
     }()
 
-    static func run(_ arguments: [String]) throws -> Run {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -223,27 +223,6 @@ const ov_text_item *ov_text_result_items(const ov_text_result *result);
 const char *ov_text_result_text(const ov_text_result *result); /* UTF-8 buffer the items point into */
 void ov_text_result_free(ov_text_result *result);
 
-/* ------------------------------------------------------------------ OpenCV DNN */
-#ifdef __cplusplus
-}
-#endif
-#include "ov_onnxruntime.h" /* ov_tensors, and the ONNX Runtime backend */
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* A network loaded by OpenCV's DNN module. Runs are serialised internally (one at a time). */
-typedef struct ov_dnn_net ov_dnn_net;
-
-/* Loads model + optional config (Darknet: weights + .cfg; Caffe: .caffemodel + .prototxt; TF; ONNX).
- * threads > 0 sets OpenCV's (process-wide) thread count. Unreadable/corrupt => OV_ERR_MODEL. */
-ov_status ov_dnn_load(const char *model, const char *config, int threads, ov_dnn_net **out);
-void ov_dnn_free(ov_dnn_net *net);
-int ov_dnn_output_count(const ov_dnn_net *net);
-const char *ov_dnn_output_name(const ov_dnn_net *net, int index);
-/* Runs one float32 input of the given shape; outputs as float32 tensors (ov_onnxruntime.h). */
-ov_status ov_dnn_run(ov_dnn_net *net, const float *input, const int64_t *shape, int rank, ov_tensors **out);
-
 #ifdef __cplusplus
 }
 #endif

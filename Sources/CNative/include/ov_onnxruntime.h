@@ -8,13 +8,14 @@
  * Conventions are those of ov_native.h: every function returning ov_status stores a message for
  * ov_last_error() on failure; handles are owned by the receiver and freed with *_free.
  *
- * Include this header after (outside) ov_native.h's extern "C" block, or on its own: it includes
- * ov_native.h itself.
+ * ov_native.h includes this header (after ov_status, outside its extern "C" block); it may also be
+ * included on its own. ov_native.h is included BEFORE this file's include guard so that either
+ * include order works: ov_native.h uses ov_tensors right after including this header.
  */
+#include "ov_native.h"
+
 #ifndef OV_ONNXRUNTIME_H
 #define OV_ONNXRUNTIME_H
-
-#include "ov_native.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,85 @@
+// OpenCV DNN backend: Darknet, Caffe, TensorFlow and ONNX models through cv::dnn (OpenCV 4.6).
+#include "ov_internal.hpp"
+#include "ov_dnn.h"
+
+#include <opencv2/dnn.hpp>
+
+#include <mutex>
+
+struct ov_dnn_net {
+    cv::dnn::Net net;
+    std::vector<std::string> outputNames;
+    std::mutex mutex;  // cv::dnn::Net::forward is not safe to call concurrently
+};
+
+extern "C" {
+
+ov_status ov_dnn_load(const char *model, const char *config, int threads, ov_dnn_net **out) {
+    return ov::guarded("ov_dnn_load", [&]() -> ov_status {
+        if (!model || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no model path");
+        if (threads > 0) cv::setNumThreads(threads);
+        cv::dnn::Net net;
+        try {
+            net = cv::dnn::readNet(model, config ? config : "");
+        } catch (const cv::Exception &e) {
+            return ov::fail(OV_ERR_MODEL, std::string("OpenCV DNN cannot load ") + model + ": " + e.err);
+        }
+        if (net.empty()) return ov::fail(OV_ERR_MODEL, std::string("OpenCV DNN cannot load ") + model);
+        net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        auto *handle = new ov_dnn_net();
+        handle->net = std::move(net);
+        handle->outputNames = handle->net.getUnconnectedOutLayersNames();
+        *out = handle;
+        return ov::ok();
+    });
+}
+
+void ov_dnn_free(ov_dnn_net *net) { delete net; }
+
+int ov_dnn_output_count(const ov_dnn_net *net) { return net ? static_cast<int>(net->outputNames.size()) : 0; }
+
+const char *ov_dnn_output_name(const ov_dnn_net *net, int index) {
+    if (!net || index < 0 || index >= static_cast<int>(net->outputNames.size())) return "";
+    return net->outputNames[index].c_str();
+}
+
+ov_status ov_dnn_run(ov_dnn_net *net, const float *input, const int64_t *shape, int rank, ov_tensors **out) {
+    return ov::guarded("ov_dnn_run", [&]() -> ov_status {
+        if (!net || !input || !shape || !out || rank < 1 || rank > 8)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing input or bad rank");
+        std::vector<int> dims;
+        for (int i = 0; i < rank; ++i) {
+            if (shape[i] <= 0 || shape[i] > (1 << 24)) return ov::fail(OV_ERR_INVALID_ARGUMENT, "bad input dimension");
+            dims.push_back(static_cast<int>(shape[i]));
+        }
+        // Wraps the caller's buffer; setInput copies it into the network.
+        cv::Mat blob(rank, dims.data(), CV_32F, const_cast<float *>(input));
+        std::vector<cv::Mat> results;
+        {
+            std::lock_guard<std::mutex> lock(net->mutex);
+            try {
+                net->net.setInput(blob);
+                net->net.forward(results, net->outputNames);
+            } catch (const cv::Exception &e) {
+                return ov::fail(OV_ERR_INTERNAL, std::string("OpenCV DNN forward failed: ") + e.err);
+            }
+        }
+        std::vector<ov::TensorOut> tensors;
+        for (size_t i = 0; i < results.size(); ++i) {
+            cv::Mat m = results[i];
+            if (m.depth() != CV_32F) m.convertTo(m, CV_32F);
+            if (!m.isContinuous()) m = m.clone();
+            ov::TensorOut t;
+            t.name = i < net->outputNames.size() ? net->outputNames[i] : "output" + std::to_string(i);
+            for (int d = 0; d < m.dims; ++d) t.shape.push_back(m.size[d]);
+            const float *p = m.ptr<float>();
+            t.data.assign(p, p + m.total());
+            tensors.push_back(std::move(t));
+        }
+        *out = ov::make_tensors(std::move(tensors));
+        return ov::ok();
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,161 @@
+import Foundation
+
+/// Reads what an .onnx file declares without running it: graph inputs and outputs with their
+/// shapes, and `metadata_props`. Used where the backend (OpenCV DNN) does not report them.
+/// A small protobuf reader over onnx.proto's ModelProto (field 7 graph, 14 metadata_props),
+/// GraphProto (11 input, 12 output, 5 initializer), ValueInfoProto and TypeProto.
+struct ONNXFileInfo {
+    var inputs: [TensorDescription] = []
+    var outputs: [TensorDescription] = []
+    var metadata: [String: String] = [:]
+
+    init(url: URL) throws(VisionError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw VisionError(.ioError, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        let parsed: ONNXFileInfo? = data.withUnsafeBytes { raw in
+            var reader = ProtoReader(raw[...])
+            var info = ONNXFileInfo(empty: ())
+            var initializers = Set<String>()
+            while let (field, value) = reader.next() {
+                guard case .bytes(let body) = value else { continue }
+                if field == 14, let (k, v) = Self.keyValue(body) { info.metadata[k] = v }
+                if field == 7 {
+                    var graph = ProtoReader(body)
+                    while let (gField, gValue) = graph.next() {
+                        guard case .bytes(let b) = gValue else { continue }
+                        switch gField {
+                        case 11: if let d = Self.valueInfo(b) { info.inputs.append(d) }
+                        case 12: if let d = Self.valueInfo(b) { info.outputs.append(d) }
+                        case 5: if let name = Self.tensorName(b) { initializers.insert(name) }
+                        default: break
+                        }
+                    }
+                }
+                if reader.failed { return nil }
+            }
+            guard !reader.failed else { return nil }
+            // Older exporters list weights among the inputs too.
+            info.inputs.removeAll { initializers.contains($0.name) }
+            return info
+        }
+        guard let parsed, !parsed.inputs.isEmpty else {
+            throw VisionError(.invalidModel, "\(url.lastPathComponent) is not a readable ONNX model")
+        }
+        self = parsed
+    }
+
+    private init(empty: Void) {}
+
+    private static func keyValue(_ body: Slice<UnsafeRawBufferPointer>) -> (String, String)? {
+        var r = ProtoReader(body)
+        var key = "", value = ""
+        while let (f, v) = r.next() {
+            if case .bytes(let b) = v {
+                if f == 1 { key = String(decoding: b, as: UTF8.self) }
+                if f == 2 { value = String(decoding: b, as: UTF8.self) }
+            }
+        }
+        return key.isEmpty ? nil : (key, value)
+    }
+
+    private static func tensorName(_ body: Slice<UnsafeRawBufferPointer>) -> String? {
+        var r = ProtoReader(body)
+        while let (f, v) = r.next() {
+            if f == 8, case .bytes(let b) = v { return String(decoding: b, as: UTF8.self) }
+        }
+        return nil
+    }
+
+    /// ValueInfoProto: name 1, type 2 → TypeProto.tensor_type 1 → elem_type 1, shape 2 → dim 1 → dim_value 1.
+    private static func valueInfo(_ body: Slice<UnsafeRawBufferPointer>) -> TensorDescription? {
+        var r = ProtoReader(body)
+        var name = ""
+        var shape: [Int?] = []
+        var elementType: Int32 = 1
+        while let (f, v) = r.next() {
+            guard case .bytes(let b) = v else { continue }
+            if f == 1 { name = String(decoding: b, as: UTF8.self) }
+            if f == 2 {
+                var type = ProtoReader(b)
+                while let (tf, tv) = type.next() {
+                    guard tf == 1, case .bytes(let tensor) = tv else { continue }
+                    var t = ProtoReader(tensor)
+                    while let (ttf, ttv) = t.next() {
+                        if ttf == 1, case .varint(let e) = ttv { elementType = Int32(truncatingIfNeeded: e) }
+                        guard ttf == 2, case .bytes(let shapeBytes) = ttv else { continue }
+                        var s = ProtoReader(shapeBytes)
+                        while let (sf, sv) = s.next() {
+                            guard sf == 1, case .bytes(let dim) = sv else { continue }
+                            var d = ProtoReader(dim)
+                            var value: Int?
+                            while let (df, dv) = d.next() {
+                                if df == 1, case .varint(let n) = dv { value = Int(truncatingIfNeeded: n) }
+                            }
+                            shape.append(value.flatMap { $0 > 0 ? $0 : nil })
+                        }
+                    }
+                }
+            }
+        }
+        return name.isEmpty ? nil : TensorDescription(name: name, shape: shape, elementType: ONNXRuntimeBackend.typeName(elementType))
+    }
+}
+
+/// Iterates protobuf fields of a buffer; sets `failed` on malformed input instead of trapping.
+private struct ProtoReader {
+    enum Value {
+        case varint(UInt64)
+        case bytes(Slice<UnsafeRawBufferPointer>)
+        case fixed
+    }
+
+    private var data: Slice<UnsafeRawBufferPointer>
+    private var index: Int
+    private(set) var failed = false
+
+    init(_ data: Slice<UnsafeRawBufferPointer>) {
+        self.data = data
+        self.index = data.startIndex
+    }
+
+    private mutating func varint() -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < data.endIndex, shift < 64 {
+            let byte = data[index]
+            index += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+        failed = true
+        return nil
+    }
+
+    mutating func next() -> (Int, Value)? {
+        guard !failed, index < data.endIndex, let key = varint() else { return nil }
+        let field = Int(key >> 3)
+        switch key & 7 {
+        case 0:
+            guard let v = varint() else { return nil }
+            return (field, .varint(v))
+        case 1, 5:
+            let size = key & 7 == 1 ? 8 : 4
+            guard index + size <= data.endIndex else { failed = true; return nil }
+            index += size
+            return (field, .fixed)
+        case 2:
+            guard let length = varint(), length <= UInt64(data.endIndex - index) else { failed = true; return nil }
+            let start = index
+            index += Int(length)
+            return (field, .bytes(data[start..<index]))
+        default:
+            failed = true
+            return nil
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+internal import CNative
+
+/// Runs ONNX models with ONNX Runtime, loaded at run time from the library of the PyPI
+/// `onnxruntime` wheel: `OPENVISION_ORT_LIBRARY`, else where scripts/setup installs it
+/// (`/usr/local/lib/openvision/libonnxruntime.so`).
+final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
+    // The session is immutable after creation; ORT allows concurrent Run calls on one session.
+    private let session: OpaquePointer
+    let name: String
+    let inputs: [TensorDescription]
+    let outputs: [TensorDescription]
+
+    /// Where scripts/setup installs the library.
+    static let installedLibrary = "/usr/local/lib/openvision/libonnxruntime.so"
+
+    /// The library path in use: the environment variable, else the installed one.
+    static var libraryPath: String {
+        ProcessInfo.processInfo.environment["OPENVISION_ORT_LIBRARY"] ?? installedLibrary
+    }
+
+    /// True when the ONNX Runtime library can be loaded.
+    static var isAvailable: Bool { (try? load()) != nil }
+
+    /// Loads the library once; throws `unsupported` naming the path and the fix.
+    static func load() throws(VisionError) {
+        let path = libraryPath
+        let status = ov_ort_load(path)
+        if status != OV_OK {
+            var error = NativeError.error(for: status)
+            error.code = .unsupported
+            if !FileManager.default.fileExists(atPath: path) {
+                error.message = "ONNX Runtime is not installed (no library at \(path)); run scripts/setup or set OPENVISION_ORT_LIBRARY"
+            }
+            throw error
+        }
+    }
+
+    init(path: String, threads: Int, optimize: Bool) throws(VisionError) {
+        try Self.load()
+        var options = ov_ort_options(intra_op_threads: Int32(max(0, threads)), inter_op_threads: 1,
+                                     graph_optimization_level: optimize ? 99 : 0)
+        var handle: OpaquePointer?
+        let status = ov_ort_session_create(path, &options, &handle)
+        guard status == OV_OK, let handle else {
+            var error = NativeError.error(for: status, context: "ONNX Runtime cannot load \(path)")
+            if status == OV_ERR_MODEL { error.code = .invalidModel }
+            throw error
+        }
+        session = handle
+        name = "onnxruntime " + String(cString: ov_ort_version())
+        func describe(_ count: Int32, _ info: (Int32, UnsafeMutablePointer<ov_tensor_info>) -> ov_status) -> [TensorDescription] {
+            (0..<count).map { i in
+                var t = ov_tensor_info()
+                guard info(i, &t) == OV_OK else { return TensorDescription(name: "?", shape: []) }
+                let name = withUnsafeBytes(of: t.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let dims = withUnsafeBytes(of: t.shape) { Array($0.bindMemory(to: Int64.self)) }
+                let shape = (0..<Int(max(0, min(t.rank, 8)))).map { dims[$0] < 0 ? nil : Int(dims[$0]) }
+                return TensorDescription(name: name, shape: shape, elementType: Self.typeName(t.element_type))
+            }
+        }
+        inputs = describe(ov_ort_input_count(handle)) { ov_ort_input_info(handle, $0, $1) }
+        outputs = describe(ov_ort_output_count(handle)) { ov_ort_output_info(handle, $0, $1) }
+    }
+
+    deinit { ov_ort_session_free(session) }
+
+    static func typeName(_ type: Int32) -> String {
+        switch type {
+        case 1: "float32"
+        case 2: "uint8"
+        case 3: "int8"
+        case 6: "int32"
+        case 7: "int64"
+        case 9: "bool"
+        case 10: "float16"
+        case 11: "float64"
+        case 16: "bfloat16"
+        default: "type\(type)"
+        }
+    }
+
+    func metadata(_ key: String) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard ov_ort_metadata(session, key, &value) == OV_OK, let value else { return nil }
+        defer { ov_free(value) }
+        return String(cString: value)
+    }
+
+    func run(_ inputs: [Tensor]) throws(VisionError) -> [Tensor] {
+        var shapes = inputs.map { $0.shape.map(Int64.init) }
+        var ranks = inputs.map { Int32($0.shape.count) }
+        var out: OpaquePointer?
+        // Pointers to each input's storage and shape, valid for the duration of the call.
+        let status: ov_status = withPointers(inputs.map(\.scalars)) { dataPointers in
+            shapes.withUnsafeMutableBufferPointer { shapeArrays in
+                var shapePointers = shapeArrays.map { array in array.withUnsafeBufferPointer { $0.baseAddress } }
+                return dataPointers.withUnsafeBufferPointer { data in
+                    shapePointers.withUnsafeMutableBufferPointer { shapePtrs in
+                        ranks.withUnsafeMutableBufferPointer { rankPtr in
+                            data.baseAddress!.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: data.count) { d in
+                                shapePtrs.baseAddress!.withMemoryRebound(to: UnsafePointer<Int64>?.self, capacity: shapePtrs.count) { s in
+                                    ov_ort_run(session, Int32(inputs.count), d, s, rankPtr.baseAddress, &out)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        try NativeError.check(status, "ONNX Runtime run")
+        return NativeTensors.take(out)
+    }
+}
+
+/// Calls `body` with stable base pointers of each array (nested `withUnsafeBufferPointer`).
+func withPointers<R>(_ arrays: [[Float]], _ body: ([UnsafePointer<Float>?]) -> R) -> R {
+    func recurse(_ index: Int, _ collected: [UnsafePointer<Float>?]) -> R {
+        guard index < arrays.count else { return body(collected) }
+        return arrays[index].withUnsafeBufferPointer { recurse(index + 1, collected + [$0.baseAddress]) }
+    }
+    return recurse(0, [])
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The parameters of one `[convolutional]` layer, as stored in a `.weights` file.
+struct DarknetConvolutionParameters {
+    /// Biases (with batch normalisation: the batch-norm shift β).
+    var biases: ArraySlice<Float>
+    /// Batch-norm scale γ, rolling mean and rolling variance, when the layer has batch normalisation.
+    var scales: ArraySlice<Float>?
+    var mean: ArraySlice<Float>?
+    var variance: ArraySlice<Float>?
+    /// Kernels, filters × (inputChannels / groups) × size × size, row-major (ONNX `Conv`'s layout).
+    var weights: ArraySlice<Float>
+}
+
+/// A Darknet `.weights` file checked against its `.cfg`.
+///
+/// Layout: int32 major, minor, revision; `seen` as int64 when major × 10 + minor ≥ 2, else int32;
+/// then, for every `[convolutional]` in cfg order, float32 biases, [scales, rolling mean, rolling
+/// variance when `batch_normalize=1`], kernels. The file must hold exactly what the cfg needs.
+struct DarknetWeights: Sendable {
+    var major: Int32
+    var minor: Int32
+    var revision: Int32
+    var seen: UInt64
+    /// Every float after the header, in file order.
+    var values: [Float]
+    /// Where each convolution's parameters start in `values`, by darknet layer index.
+    var offsets: [Int: Int]
+
+    static func load(_ url: URL, config: DarknetConfig) throws -> DarknetWeights {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw DarknetError.unreadable(url, what: "weights", error)
+        }
+        return try DarknetWeights(data: data, fileName: url.lastPathComponent, config: config)
+    }
+
+    init(data: Data, fileName: String = "network.weights", config: DarknetConfig) throws {
+        func fail(_ message: String) -> DarknetError { DarknetError(.weights, message, file: fileName) }
+        guard data.count >= 16 else {
+            throw fail("the weights file is \(data.count) bytes, too short for a darknet header")
+        }
+        let header = data.withUnsafeBytes { raw in
+            (0..<4).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
+        }
+        major = header[0]
+        minor = header[1]
+        revision = header[2]
+        guard major >= 0, minor >= 0, revision >= 0 else {
+            throw fail("the header has a negative version \(major).\(minor).\(revision): not a darknet weights file")
+        }
+        if major > 1000 || minor > 1000 {
+            throw DarknetError(.unsupported, "transposed weights (version \(major).\(minor)) are not supported",
+                               file: fileName)
+        }
+        let headerSize: Int
+        if major * 10 + minor >= 2 {
+            headerSize = 20
+            guard data.count >= headerSize else {
+                throw fail("the weights file is \(data.count) bytes, too short for a darknet header")
+            }
+            seen = data.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt64.self)) }
+        } else {
+            headerSize = 16
+            seen = UInt64(UInt32(bitPattern: header[3]))
+        }
+
+        let payload = data.count - headerSize
+        let needed = config.weightFloatCount
+        guard payload % 4 == 0 else {
+            throw fail("the weights file has \(payload) bytes after its \(headerSize)-byte header, not a whole "
+                       + "number of float32 values (the cfg needs \(needed) floats, \(needed * 4) bytes)")
+        }
+        guard payload / 4 == needed else {
+            throw fail("weights file has \(payload / 4) floats, the cfg needs \(needed) "
+                       + "(is it the .weights of this .cfg?)")
+        }
+
+        values = [Float](unsafeUninitializedCapacity: needed) { buffer, count in
+            data.withUnsafeBytes { raw in
+                for i in 0..<needed {
+                    let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: headerSize + i * 4, as: UInt32.self))
+                    buffer[i] = Float(bitPattern: bits)
+                }
+            }
+            count = needed
+        }
+        var offsets: [Int: Int] = [:]
+        var offset = 0
+        for layer in config.layers {
+            guard case .convolutional(let conv) = layer.kind else { continue }
+            offsets[layer.index] = offset
+            offset += conv.weightFloatCount
+        }
+        self.offsets = offsets
+    }
+
+    /// The parameters of the convolution at darknet layer `index`.
+    func convolution(at index: Int, _ conv: DarknetConvolution) -> DarknetConvolutionParameters {
+        var position = offsets[index]!
+        func take(_ count: Int) -> ArraySlice<Float> {
+            defer { position += count }
+            return values[position..<(position + count)]
+        }
+        let biases = take(conv.filters)
+        var parameters = DarknetConvolutionParameters(biases: biases, weights: [])
+        if conv.batchNormalize {
+            parameters.scales = take(conv.filters)
+            parameters.mean = take(conv.filters)
+            parameters.variance = take(conv.filters)
+        }
+        parameters.weights = take(conv.kernelCount)
+        return parameters
+    }
+}

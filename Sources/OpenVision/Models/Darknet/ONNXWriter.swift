@@ -1,0 +1,279 @@
+import Foundation
+
+/// A minimal writer of ONNX models: just the parts of `onnx.proto` a converted feed-forward
+/// network needs, encoded by hand as protobuf (no protobuf library).
+///
+/// Field numbers are those of onnx/onnx `onnx/onnx.proto` (ModelProto, GraphProto, NodeProto,
+/// AttributeProto, TensorProto, ValueInfoProto, TypeProto, TensorShapeProto, OperatorSetIdProto,
+/// StringStringEntryProto).
+enum ONNXWriter {
+    /// `TensorProto.DataType`.
+    enum DataType: Int64, Sendable {
+        case float = 1
+        case int64 = 7
+    }
+
+    /// A constant tensor (an initializer, or the value of a tensor attribute).
+    struct Tensor {
+        enum Storage {
+            /// Written as little-endian `raw_data`.
+            case float([Float])
+            /// Written as `int64_data`.
+            case int64([Int64])
+        }
+
+        var name: String
+        var dims: [Int]
+        var storage: Storage
+
+        init(name: String, dims: [Int], floats: [Float]) {
+            precondition(dims.reduce(1, *) == floats.count, "tensor \(name): \(floats.count) values for dims \(dims)")
+            self.name = name
+            self.dims = dims
+            storage = .float(floats)
+        }
+
+        init(name: String, dims: [Int], int64s: [Int64]) {
+            precondition(dims.reduce(1, *) == int64s.count, "tensor \(name): \(int64s.count) values for dims \(dims)")
+            self.name = name
+            self.dims = dims
+            storage = .int64(int64s)
+        }
+    }
+
+    /// `AttributeProto` values.
+    enum AttributeValue {
+        case float(Float)
+        case int(Int)
+        case string(String)
+        case tensor(Tensor)
+        case floats([Float])
+        case ints([Int])
+    }
+
+    struct Attribute {
+        var name: String
+        var value: AttributeValue
+        init(_ name: String, _ value: AttributeValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    struct Node {
+        var opType: String
+        var name: String
+        var inputs: [String]
+        var outputs: [String]
+        var attributes: [Attribute] = []
+    }
+
+    /// A dimension of a declared input or output shape.
+    enum Dimension {
+        case value(Int)
+        case param(String)
+    }
+
+    /// `ValueInfoProto` for a dense tensor.
+    struct ValueInfo {
+        var name: String
+        var elementType: DataType
+        var shape: [Dimension]
+    }
+
+    struct Graph {
+        var name: String
+        var nodes: [Node] = []
+        var initializers: [Tensor] = []
+        var inputs: [ValueInfo] = []
+        var outputs: [ValueInfo] = []
+        var valueInfo: [ValueInfo] = []
+        var docString: String?
+    }
+
+    struct Model {
+        var irVersion: Int = 7
+        /// Version of the default (`ai.onnx`) operator set.
+        var opsetVersion: Int = 11
+        var producerName: String = "openvision"
+        var producerVersion: String = ""
+        var graph: Graph
+        /// `metadata_props`, in order.
+        var metadata: [(key: String, value: String)] = []
+
+        /// The protobuf encoding of `ModelProto`.
+        func serialized() -> Data {
+            var e = ONNXProtobufEncoder()
+            e.int64(1, Int64(irVersion))                      // ir_version
+            e.string(2, producerName)                         // producer_name
+            if !producerVersion.isEmpty { e.string(3, producerVersion) } // producer_version
+            e.message(7) { $0.graph(graph) }                  // graph
+            e.message(8) { opset in                           // opset_import: OperatorSetIdProto
+                opset.string(1, "")                           //   domain ("" = ai.onnx)
+                opset.int64(2, Int64(opsetVersion))           //   version
+            }
+            for entry in metadata {                           // metadata_props: StringStringEntryProto
+                e.message(14) {
+                    $0.string(1, entry.key)
+                    $0.string(2, entry.value)
+                }
+            }
+            return Data(e.bytes)
+        }
+    }
+}
+
+/// Protobuf wire-format encoding (varints and length-delimited fields), plus the ONNX messages.
+struct ONNXProtobufEncoder {
+    private(set) var bytes: [UInt8] = []
+
+    // MARK: Wire format
+
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    /// Field key: field number and wire type (0 varint, 2 length-delimited, 5 32-bit).
+    mutating func key(_ field: Int, _ wireType: UInt8) {
+        varint(UInt64(field) << 3 | UInt64(wireType))
+    }
+
+    /// An `int64`/`int32`/enum field (negative values take ten bytes, as protobuf specifies).
+    mutating func int64(_ field: Int, _ value: Int64) {
+        key(field, 0)
+        varint(UInt64(bitPattern: value))
+    }
+
+    /// A `float` field.
+    mutating func float(_ field: Int, _ value: Float) {
+        key(field, 5)
+        appendLittleEndian(value.bitPattern)
+    }
+
+    mutating func bytes<C: Collection>(_ field: Int, _ value: C) where C.Element == UInt8 {
+        key(field, 2)
+        varint(UInt64(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    mutating func string(_ field: Int, _ value: String) {
+        bytes(field, Array(value.utf8))
+    }
+
+    /// An embedded message, built by `body`.
+    mutating func message(_ field: Int, _ body: (inout ONNXProtobufEncoder) -> Void) {
+        var inner = ONNXProtobufEncoder()
+        body(&inner)
+        bytes(field, inner.bytes)
+    }
+
+    /// A packed `repeated int64`.
+    mutating func packedInt64(_ field: Int, _ values: [Int64]) {
+        var inner = ONNXProtobufEncoder()
+        for value in values { inner.varint(UInt64(bitPattern: value)) }
+        bytes(field, inner.bytes)
+    }
+
+    /// Little-endian float32 bytes of `values` as one length-delimited field.
+    mutating func rawFloats(_ field: Int, _ values: [Float]) {
+        key(field, 2)
+        varint(UInt64(values.count * 4))
+        bytes.reserveCapacity(bytes.count + values.count * 4)
+        #if _endian(little)
+        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+        for value in values { appendLittleEndian(value.bitPattern) }
+        #endif
+    }
+
+    private mutating func appendLittleEndian(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    // MARK: ONNX messages
+
+    /// GraphProto.
+    mutating func graph(_ graph: ONNXWriter.Graph) {
+        for node in graph.nodes { message(1) { $0.node(node) } }           // node
+        string(2, graph.name)                                               // name
+        for tensor in graph.initializers { message(5) { $0.tensor(tensor) } } // initializer
+        if let doc = graph.docString { string(10, doc) }                    // doc_string
+        for info in graph.inputs { message(11) { $0.valueInfo(info) } }     // input
+        for info in graph.outputs { message(12) { $0.valueInfo(info) } }    // output
+        for info in graph.valueInfo { message(13) { $0.valueInfo(info) } }  // value_info
+    }
+
+    /// NodeProto.
+    mutating func node(_ node: ONNXWriter.Node) {
+        for input in node.inputs { string(1, input) }                       // input
+        for output in node.outputs { string(2, output) }                    // output
+        string(3, node.name)                                                // name
+        string(4, node.opType)                                              // op_type
+        for attribute in node.attributes { message(5) { $0.attribute(attribute) } } // attribute
+    }
+
+    /// AttributeProto (type discriminator in field 20).
+    mutating func attribute(_ attribute: ONNXWriter.Attribute) {
+        string(1, attribute.name)                                           // name
+        switch attribute.value {
+        case .float(let value):
+            float(2, value)                                                 // f
+            int64(20, 1)                                                    // type FLOAT
+        case .int(let value):
+            int64(3, Int64(value))                                          // i
+            int64(20, 2)                                                    // type INT
+        case .string(let value):
+            string(4, value)                                                // s
+            int64(20, 3)                                                    // type STRING
+        case .tensor(let value):
+            message(5) { $0.tensor(value) }                                 // t
+            int64(20, 4)                                                    // type TENSOR
+        case .floats(let values):
+            for value in values { float(7, value) }                         // floats
+            int64(20, 6)                                                    // type FLOATS
+        case .ints(let values):
+            for value in values { int64(8, Int64(value)) }                  // ints
+            int64(20, 7)                                                    // type INTS
+        }
+    }
+
+    /// TensorProto.
+    mutating func tensor(_ tensor: ONNXWriter.Tensor) {
+        for dim in tensor.dims { int64(1, Int64(dim)) }                     // dims
+        switch tensor.storage {
+        case .float(let values):
+            int64(2, ONNXWriter.DataType.float.rawValue)                    // data_type
+            string(8, tensor.name)                                          // name
+            rawFloats(9, values)                                            // raw_data
+        case .int64(let values):
+            int64(2, ONNXWriter.DataType.int64.rawValue)                    // data_type
+            if !values.isEmpty { packedInt64(7, values) }                   // int64_data
+            string(8, tensor.name)                                          // name
+        }
+    }
+
+    /// ValueInfoProto with a TypeProto.Tensor.
+    mutating func valueInfo(_ info: ONNXWriter.ValueInfo) {
+        string(1, info.name)                                                // name
+        message(2) { type in                                                // type: TypeProto
+            type.message(1) { tensorType in                                 //   tensor_type
+                tensorType.int64(1, info.elementType.rawValue)              //     elem_type
+                tensorType.message(2) { shape in                            //     shape: TensorShapeProto
+                    for dim in info.shape {
+                        shape.message(1) { d in                             //       dim
+                            switch dim {
+                            case .value(let value): d.int64(1, Int64(value)) // dim_value
+                            case .param(let name): d.string(2, name)         // dim_param
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

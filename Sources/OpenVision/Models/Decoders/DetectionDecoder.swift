@@ -1,0 +1,144 @@
+/// Turns detector outputs into candidates (model-input pixels) above a score threshold.
+struct DetectionDecoder: Sendable {
+    var format: DetectionOutputFormat
+    /// Model input size, to scale normalised outputs to pixels.
+    var inputWidth: Float
+    var inputHeight: Float
+    var threshold: Float
+    var allowedClasses: Set<Int>?
+
+    func candidates(from outputs: [Tensor]) throws(VisionError) -> (candidates: [DetectionCandidate], classCount: Int) {
+        switch format {
+        case .darknet: return try darknet(outputs)
+        case .yolov5: return try yolov5(outputs)
+        case .yolov8: return try yolov8(outputs)
+        case .endToEnd: return try endToEnd(outputs)
+        case .ssd: return try ssd(outputs)
+        }
+    }
+
+    private func shapeError(_ outputs: [Tensor]) -> VisionError {
+        VisionError(.invalidModel, "the \(format.rawValue) decoder does not understand output shapes "
+            + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", "))
+    }
+
+    /// Top-k (class, score) of a row of class scores, skipping classes not allowed.
+    @inline(__always)
+    private func best(_ scores: UnsafeBufferPointer<Float>, stride: Int = 1, count: Int, multiplier: Float = 1)
+        -> (Int, Float, [DetectionCandidate.ClassScore])? {
+        var bestIndex = -1
+        var bestScore: Float = -.infinity
+        for c in 0..<count {
+            if let allowed = allowedClasses, !allowed.contains(c) { continue }
+            let s = scores[c * stride] * multiplier
+            if s > bestScore { bestScore = s; bestIndex = c }
+        }
+        guard bestIndex >= 0, bestScore >= threshold else { return nil }
+        var top: [DetectionCandidate.ClassScore] = []
+        for c in 0..<count {
+            if let allowed = allowedClasses, !allowed.contains(c) { continue }
+            let s = scores[c * stride] * multiplier
+            if s > 0.01 * bestScore && s > 0 { top.append(.init(classIndex: c, score: s)) }
+        }
+        top.sort { $0.score > $1.score }
+        return (bestIndex, bestScore, Array(top.prefix(5)))
+    }
+
+    private func darknet(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        var result: [DetectionCandidate] = []
+        var classCount = 0
+        for output in outputs {
+            let shape = output.squeezedShape
+            guard shape.count == 2, shape[1] >= 6 else { throw shapeError(outputs) }
+            let (rows, columns) = (shape[0], shape[1])
+            classCount = columns - 5
+            output.scalars.withUnsafeBufferPointer { p in
+                for r in 0..<rows {
+                    let row = UnsafeBufferPointer(rebasing: p[(r * columns)..<(r * columns + columns)])
+                    guard row[4] > 0, let (c, s, top) = best(UnsafeBufferPointer(rebasing: row[5...]), count: columns - 5) else { continue }
+                    let cx = row[0] * inputWidth, cy = row[1] * inputHeight, w = row[2] * inputWidth, h = row[3] * inputHeight
+                    result.append(DetectionCandidate(x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2,
+                                                     score: s, classIndex: c, classScores: top))
+                }
+            }
+        }
+        return (result, classCount)
+    }
+
+    private func yolov5(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        guard let output = outputs.first, output.squeezedShape.count == 2, output.squeezedShape[1] >= 6 else { throw shapeError(outputs) }
+        let (rows, columns) = (output.squeezedShape[0], output.squeezedShape[1])
+        var result: [DetectionCandidate] = []
+        output.scalars.withUnsafeBufferPointer { p in
+            for r in 0..<rows {
+                let row = UnsafeBufferPointer(rebasing: p[(r * columns)..<(r * columns + columns)])
+                let objectness = row[4]
+                guard objectness >= threshold,
+                      let (c, s, top) = best(UnsafeBufferPointer(rebasing: row[5...]), count: columns - 5, multiplier: objectness)
+                else { continue }
+                let (cx, cy, w, h) = (row[0], row[1], row[2], row[3])
+                result.append(DetectionCandidate(x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2,
+                                                 score: s, classIndex: c, classScores: top))
+            }
+        }
+        return (result, columns - 5)
+    }
+
+    private func yolov8(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        guard let output = outputs.first, output.squeezedShape.count == 2, output.squeezedShape[0] >= 5 else { throw shapeError(outputs) }
+        let (channels, anchors) = (output.squeezedShape[0], output.squeezedShape[1])
+        let classes = channels - 4
+        var result: [DetectionCandidate] = []
+        output.scalars.withUnsafeBufferPointer { p in
+            for a in 0..<anchors {
+                // Class scores of anchor a are at p[(4 + c) * anchors + a].
+                let scores = UnsafeBufferPointer(rebasing: p[(4 * anchors + a)...])
+                guard let (c, s, top) = best(scores, stride: anchors, count: classes) else { continue }
+                let cx = p[a], cy = p[anchors + a], w = p[2 * anchors + a], h = p[3 * anchors + a]
+                result.append(DetectionCandidate(x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2,
+                                                 score: s, classIndex: c, classScores: top))
+            }
+        }
+        return (result, classes)
+    }
+
+    private func endToEnd(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        guard let output = outputs.first else { throw shapeError(outputs) }
+        let shape = output.squeezedShape
+        guard shape.count == 2 || (shape.count == 1 && (shape[0] == 6 || shape[0] == 7)) else { throw shapeError(outputs) }
+        let columns = shape.count == 2 ? shape[1] : shape[0]
+        guard columns == 6 || columns == 7 else { throw shapeError(outputs) }
+        let rows = output.count / columns
+        var result: [DetectionCandidate] = []
+        for r in 0..<rows {
+            let v = Array(output.scalars[(r * columns)..<(r * columns + columns)])
+            let (x1, y1, x2, y2, score, cls): (Float, Float, Float, Float, Float, Int) = columns == 6
+                ? (v[0], v[1], v[2], v[3], v[4], Int(v[5])) : (v[1], v[2], v[3], v[4], v[6], Int(v[5]))
+            guard score >= threshold, allowedClasses?.contains(cls) ?? true else { continue }
+            // Boxes given normalised (all ≤ 1.5) are scaled to input pixels.
+            let normalised = max(x1, y1, x2, y2) <= 1.5
+            let sx = normalised ? inputWidth : 1, sy = normalised ? inputHeight : 1
+            result.append(DetectionCandidate(x1: x1 * sx, y1: y1 * sy, x2: x2 * sx, y2: y2 * sy, score: score, classIndex: cls))
+        }
+        return (result, 0)
+    }
+
+    private func ssd(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        guard outputs.count == 2 else { throw shapeError(outputs) }
+        let boxes = outputs[0], scores = outputs[1]
+        let n = boxes.squeezedShape[0], classes = scores.squeezedShape[1]
+        guard scores.squeezedShape[0] == n else { throw shapeError(outputs) }
+        let normalised = (boxes.scalars.max() ?? 0) <= 1.5
+        let sx = normalised ? inputWidth : 1, sy = normalised ? inputHeight : 1
+        var result: [DetectionCandidate] = []
+        scores.scalars.withUnsafeBufferPointer { p in
+            for i in 0..<n {
+                guard let (c, s, top) = best(UnsafeBufferPointer(rebasing: p[(i * classes)...]), count: classes) else { continue }
+                let b = boxes.scalars[(i * 4)..<(i * 4 + 4)].map { $0 }
+                result.append(DetectionCandidate(x1: b[0] * sx, y1: b[1] * sy, x2: b[2] * sx, y2: b[3] * sy,
+                                                 score: s, classIndex: c, classScores: top))
+            }
+        }
+        return (result, classes)
+    }
+}

@@ -1,0 +1,40 @@
+/// Layouts of object-detector outputs that `DetectObjectsRequest` decodes. Chosen from the
+/// output shapes unless the request names one.
+public enum DetectionOutputFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Darknet YOLO (v3/v4/Yolo-Fastest) as OpenCV DNN and `openvision models convert` give it:
+    /// one or more outputs of rows `[cx, cy, w, h, objectness, class scores…]`, normalised to
+    /// the input, class scores already multiplied by objectness.
+    case darknet
+    /// YOLOv5-style `[1, N, 5 + C]`: `cx, cy, w, h` in input pixels, objectness, class probabilities.
+    case yolov5
+    /// YOLOv8 / YOLO11-style `[1, 4 + C, N]`: `cx, cy, w, h` in input pixels, class scores.
+    case yolov8
+    /// Exports with NMS included: `[1, N, 6]` rows `x1, y1, x2, y2, score, class` (input pixels),
+    /// or `[N, 7]` rows `batch, x1, y1, x2, y2, class, score`.
+    case endToEnd
+    /// SSD-style two outputs: boxes `[1, N, 4]` (`x1, y1, x2, y2`, normalised or pixels) and
+    /// scores `[1, N, C]`.
+    case ssd
+
+    /// The format the output shapes imply, or nil when no decoder understands them.
+    static func infer(from outputs: [Tensor]) -> DetectionOutputFormat? {
+        let shapes = outputs.map(\.squeezedShape)
+        if shapes.count == 2, shapes[0].count == 2, shapes[1].count == 2, shapes[0][1] == 4, shapes[0][0] == shapes[1][0] {
+            return .ssd
+        }
+        if shapes.count >= 1, shapes.allSatisfy({ $0.count == 2 }) {
+            let columns = shapes[0][1]
+            if shapes.count == 1 && columns == 7 && outputs[0].shape.count == 2 { return .endToEnd }
+            if shapes.count == 1, let raw = outputs.first?.shape, raw.count == 3 {
+                // [1, A, B]: channels-first (YOLOv8) when A < B, rows otherwise.
+                let (a, b) = (raw[1], raw[2])
+                if a < b && a >= 5 { return .yolov8 }
+                if (b == 6 || b == 7) && a <= 1000 { return .endToEnd }
+                if b >= 6 { return .yolov5 }
+                return nil
+            }
+            if columns >= 6 && shapes.allSatisfy({ $0[1] == columns }) { return .darknet }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,26 @@
+/// Where a model request spent its time.
+public struct InferenceTimings: Sendable, Hashable {
+    /// Image → input tensor (resize, letterbox, normalise).
+    public var preprocess: Duration = .zero
+    /// The backend's run.
+    public var inference: Duration = .zero
+    /// Output tensors → observations (decoding, NMS, mapping back).
+    public var postprocess: Duration = .zero
+
+    public init() {}
+}
+
+/// Measures the stages of one model request.
+struct StageClock {
+    private let clock = ContinuousClock()
+    private var last: ContinuousClock.Instant
+    var timings = InferenceTimings()
+
+    init() { last = clock.now }
+
+    mutating func lap() -> Duration {
+        let now = clock.now
+        defer { last = now }
+        return now - last
+    }
+}

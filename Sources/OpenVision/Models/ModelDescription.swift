@@ -1,0 +1,21 @@
+import Foundation
+
+/// What a loaded model is: its inputs and outputs, labels and preprocessing, as Core ML's
+/// `MLModelDescription`.
+public struct ModelDescription: Sendable, Hashable, Codable {
+    /// The file format the model came from.
+    public enum Format: String, Sendable, Hashable, Codable { case onnx, darknet, caffe, tensorflow }
+
+    public var format: Format
+    /// The backend running it ("onnxruntime 1.20.1", "opencv-dnn 4.6.0").
+    public var backend: String
+    public var inputs: [TensorDescription]
+    public var outputs: [TensorDescription]
+    /// Class labels in class-index order (empty when none were found).
+    public var labels: [String]
+    /// Where the labels came from ("metadata:names", "file:coco.names", "given").
+    public var labelsSource: String?
+    public var preprocessing: ModelPreprocessing
+    /// Metadata strings stored in the model (author, version, task, ...).
+    public var metadata: [String: String]
+}

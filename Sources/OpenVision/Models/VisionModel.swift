@@ -1,0 +1,217 @@
+import Foundation
+
+/// A loaded model, the counterpart of Vision's `VNCoreMLModel`: an ONNX file or a Darknet
+/// `.cfg` (with its `.weights` beside it), run by ONNX Runtime or OpenCV DNN. Load it once and
+/// share it: it is immutable and safe to use from many tasks at once.
+public final class VisionModel: Sendable {
+    /// Options for loading. Every default is documented on its property.
+    public struct Configuration: Sendable, Hashable {
+        /// Default `.automatic`: ONNX Runtime for .onnx when installed, else OpenCV DNN.
+        public var backend: BackendChoice = .automatic
+        /// Threads one inference may use; 0 (default) lets the backend use every core.
+        public var threads: Int = 0
+        /// ONNX Runtime graph optimisations. Default true (all optimisations).
+        public var optimizeGraph: Bool = true
+        /// Labels to use instead of those found in the model or beside it.
+        public var labels: [String]?
+        /// Preprocessing to use instead of what the model describes.
+        public var preprocessing: ModelPreprocessing?
+
+        public init() {}
+    }
+
+    /// The model file (.onnx, or the Darknet .cfg).
+    public let url: URL
+    /// Inputs, outputs, labels and preprocessing.
+    public let modelDescription: ModelDescription
+    let backend: any InferenceBackend
+
+    /// Loads the model at `url`. Throws `fileNotFound`, `invalidModel` (corrupt file, .cfg
+    /// without weights), or `unsupported` (ONNX Runtime asked for but not installed).
+    public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw VisionError(.fileNotFound, "no model file at \(path)")
+        }
+        self.url = url
+        let ext = url.pathExtension.lowercased()
+        let format: ModelDescription.Format
+        let backend: any InferenceBackend
+        var darknetInput: (Int, Int)?
+        switch ext {
+        case "onnx":
+            format = .onnx
+            switch configuration.backend {
+            case .openCV:
+                backend = try OpenCVDNNBackend(model: path, config: nil, threads: configuration.threads)
+            case .onnxRuntime:
+                backend = try ONNXRuntimeBackend(path: path, threads: configuration.threads, optimize: configuration.optimizeGraph)
+            case .automatic:
+                if ONNXRuntimeBackend.isAvailable {
+                    backend = try ONNXRuntimeBackend(path: path, threads: configuration.threads, optimize: configuration.optimizeGraph)
+                } else {
+                    backend = try OpenCVDNNBackend(model: path, config: nil, threads: configuration.threads)
+                }
+            }
+        case "cfg":
+            format = .darknet
+            guard configuration.backend != .onnxRuntime else {
+                throw VisionError(.unsupported, "ONNX Runtime cannot read Darknet files; convert it first: openvision models convert \(path)")
+            }
+            let weights = url.deletingPathExtension().appendingPathExtension("weights")
+            guard FileManager.default.fileExists(atPath: weights.path) else {
+                throw VisionError(.missingModelData, "no weights for \(url.lastPathComponent): expected \(weights.path)")
+            }
+            darknetInput = Self.darknetInputSize(url)
+            backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
+        case "caffemodel", "pb":
+            format = ext == "pb" ? .tensorflow : .caffe
+            let config = [url.deletingPathExtension().appendingPathExtension("prototxt"),
+                          url.deletingPathExtension().appendingPathExtension("pbtxt")]
+                .first { FileManager.default.fileExists(atPath: $0.path) }
+            backend = try OpenCVDNNBackend(model: path, config: config?.path, threads: configuration.threads)
+        default:
+            throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, a Darknet .cfg, .caffemodel or .pb)")
+        }
+        self.backend = backend
+        guard let input = backend.inputs.first else {
+            throw VisionError(.invalidModel, "\(url.lastPathComponent) has no inputs")
+        }
+        var metadata: [String: String] = [:]
+        for key in ["names", "labels", "imgsz", "stride", "task", "description", "author", "version", "date", "license",
+                    "mean", "std", "color_order", "input_size", "source"] {
+            if let value = backend.metadata(key) { metadata[key] = value }
+        }
+        var preprocessing = configuration.preprocessing ?? Self.preprocessing(for: input, metadata: metadata,
+                                                                                  darknetInput: darknetInput, format: format)
+        // Darknet networks (and their ONNX conversions) are trained on stretched, not letterboxed, inputs.
+        if (format == .darknet || metadata["source"] == "darknet") && configuration.preprocessing == nil {
+            preprocessing.cropAndScale = .scaleFill
+        }
+        let (labels, source) = try Self.labels(configuration: configuration, metadata: metadata, modelURL: url)
+        modelDescription = ModelDescription(format: format, backend: backend.name, inputs: backend.inputs, outputs: backend.outputs,
+                                            labels: labels, labelsSource: source, preprocessing: preprocessing, metadata: metadata)
+    }
+
+    // MARK: Description helpers
+
+    /// Input size and layout from the input's shape, then metadata, then 640 × 640.
+    static func preprocessing(for input: TensorDescription, metadata: [String: String], darknetInput: (Int, Int)?,
+                              format: ModelDescription.Format) -> ModelPreprocessing {
+        var layout = ModelPreprocessing.Layout.nchw
+        var h: Int?, w: Int?
+        if input.shape.count == 4 {
+            if input.shape[3] == 3 && input.shape[1] != 3 {
+                layout = .nhwc
+                h = input.shape[1]; w = input.shape[2]
+            } else {
+                h = input.shape[2]; w = input.shape[3]
+            }
+        }
+        if let (dw, dh) = darknetInput { w = w ?? dw; h = h ?? dh }
+        let declared = (metadata["imgsz"] ?? metadata["input_size"]).map(Self.integers) ?? []
+        if h == nil || w == nil {
+            if declared.count >= 2 { h = declared[0]; w = declared[1] } else if declared.count == 1 { h = declared[0]; w = declared[0] }
+        }
+        var p = ModelPreprocessing(width: w ?? 640, height: h ?? 640)
+        p.layout = layout
+        if let mean = metadata["mean"].map(Self.floats), mean.count == 3 { p.mean = mean }
+        if let std = metadata["std"].map(Self.floats), std.count == 3 { p.std = std }
+        if metadata["color_order"]?.lowercased() == "bgr" { p.colorOrder = .bgr }
+        return p
+    }
+
+    static func integers(_ text: String) -> [Int] {
+        text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    }
+
+    static func floats(_ text: String) -> [Float] {
+        text.split(whereSeparator: { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E") }).compactMap { Float($0) }
+    }
+
+    /// The `[net]` width and height of a Darknet .cfg.
+    static func darknetInputSize(_ cfg: URL) -> (Int, Int)? {
+        guard let text = try? String(contentsOf: cfg, encoding: .utf8) else { return nil }
+        var inNet = false, w: Int?, h: Int?
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") { if inNet { break }; inNet = line == "[net]" || line == "[network]"; continue }
+            guard inNet, let eq = line.firstIndex(of: "=") else { continue }
+            let key = line[..<eq].trimmingCharacters(in: .whitespaces), value = Int(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+            if key == "width" { w = value } else if key == "height" { h = value }
+        }
+        guard let w, let h else { return nil }
+        return (w, h)
+    }
+
+    /// Labels: given, else model metadata ("names" as Ultralytics writes it, or a JSON "labels" list),
+    /// else a sidecar file (`MODEL.names`, `MODEL.labels.txt`, `labels.txt`, `classes.txt`, a lone `*.names`).
+    static func labels(configuration: Configuration, metadata: [String: String], modelURL: URL) throws(VisionError) -> ([String], String?) {
+        if let given = configuration.labels { return (given, "given") }
+        if let names = metadata["names"], let parsed = parseUltralyticsNames(names), !parsed.isEmpty { return (parsed, "metadata:names") }
+        if let json = metadata["labels"], let data = json.data(using: .utf8),
+           let list = try? JSONDecoder().decode([String].self, from: data), !list.isEmpty {
+            return (list, "metadata:labels")
+        }
+        let dir = modelURL.deletingLastPathComponent()
+        let base = modelURL.deletingPathExtension()
+        var candidates = [base.appendingPathExtension("names"), base.appendingPathExtension("labels.txt"),
+                          dir.appendingPathComponent("labels.txt"), dir.appendingPathComponent("classes.txt")]
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".names") }
+        if names.count == 1 { candidates.append(dir.appendingPathComponent(names[0])) }
+        for file in candidates where FileManager.default.fileExists(atPath: file.path) {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+                throw VisionError(.ioError, "cannot read labels file \(file.path)")
+            }
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return (lines, "file:\(file.lastPathComponent)")
+        }
+        return ([], nil)
+    }
+
+    /// Parses Ultralytics' `{0: 'person', 1: 'bicycle'}` (a Python dict literal).
+    static func parseUltralyticsNames(_ text: String) -> [String]? {
+        var result: [Int: String] = [:]
+        var i = text.startIndex
+        while i < text.endIndex {
+            guard let digitStart = text[i...].firstIndex(where: \.isNumber) else { break }
+            var j = digitStart
+            while j < text.endIndex, text[j].isNumber { j = text.index(after: j) }
+            guard let key = Int(text[digitStart..<j]) else { break }
+            guard let colon = text[j...].firstIndex(of: ":"),
+                  let quote = text[colon...].firstIndex(where: { $0 == "'" || $0 == "\"" }) else { break }
+            let q = text[quote]
+            var value = ""
+            var k = text.index(after: quote)
+            while k < text.endIndex, text[k] != q {
+                if text[k] == "\\", text.index(after: k) < text.endIndex { k = text.index(after: k) }
+                value.append(text[k])
+                k = text.index(after: k)
+            }
+            result[key] = value
+            i = k < text.endIndex ? text.index(after: k) : k
+        }
+        guard !result.isEmpty else { return nil }
+        let count = (result.keys.max() ?? -1) + 1
+        return (0..<count).map { result[$0] ?? "class\($0)" }
+    }
+
+    // MARK: Running
+
+    /// The input tensor for `image` (resized, fitted and normalised as the model describes) and how image
+    /// pixels map into it.
+    public func makeInput(from image: VisionImage, cropAndScale: ImageCropAndScaleOption? = nil) throws(VisionError) -> (Tensor, InputMapping) {
+        let p = modelDescription.preprocessing
+        let mode = cropAndScale ?? p.cropAndScale
+        var buffer = [Float](repeating: 0, count: p.width * p.height * 3)
+        let mapping = try ModelInputBuilder.fill(&buffer, from: image, preprocessing: p, mode: mode)
+        let shape = p.layout == .nchw ? [1, 3, p.height, p.width] : [1, p.height, p.width, 3]
+        return (Tensor(name: modelDescription.inputs.first?.name ?? "input", shape: shape, scalars: buffer), mapping)
+    }
+
+    /// Runs the model on `image` and returns every output tensor.
+    public func prediction(for image: VisionImage, cropAndScale: ImageCropAndScaleOption? = nil) throws(VisionError) -> [Tensor] {
+        let (input, _) = try makeInput(from: image, cropAndScale: cropAndScale)
+        return try backend.run([input])
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// A raw model output, as Vision's `CoreMLFeatureValueObservation`.
+public struct FeatureValueObservation: VisionObservation {
+    public var uuid: UUID
+    public var confidence: Float
+    /// The output's name in the model.
+    public var featureName: String
+    public var shape: [Int]
+    public var values: [Float]
+
+    public init(tensor: Tensor, uuid: UUID = UUID()) {
+        self.uuid = uuid
+        self.confidence = 1
+        self.featureName = tensor.name
+        self.shape = tensor.shape
+        self.values = tensor.scalars
+    }
+}
+
+/// Vision's name for a raw model output.
+public typealias CoreMLFeatureValueObservation = FeatureValueObservation

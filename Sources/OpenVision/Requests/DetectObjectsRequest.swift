@@ -1,0 +1,80 @@
+/// Finds objects with a detector model (any YOLO/SSD ONNX export or Darknet YOLO), as Vision's
+/// `CoreMLRequest` with an object-detection model: `RecognizedObjectObservation`s with boxes in
+/// the analysed image (letterboxing and crops undone) and labels sorted by confidence.
+public struct DetectObjectsRequest: CompletionHandlingRequest {
+    public typealias Result = [RecognizedObjectObservation]
+
+    public let model: VisionModel
+    public var regionOfInterest: NormalizedRect = .fullImage
+    /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default).
+    public var confidenceThreshold: Float = 0.25
+    /// Overlap above which the weaker of two boxes is suppressed. Default 0.45.
+    public var iouThreshold: Float = 0.45
+    /// Suppress overlapping boxes across classes too. Default false (per class).
+    public var classAgnosticNMS: Bool = false
+    /// At most this many observations, best first; 0 means no limit. Default 300.
+    public var maximumObservations: Int = 300
+    /// Only these class labels (or indices as strings) are reported; nil reports all.
+    public var allowedLabels: Set<String>?
+    /// How images fit the input; nil uses the model's default (letterbox for YOLO, stretch for Darknet).
+    public var imageCropAndScaleOption: ImageCropAndScaleOption?
+    /// The output layout; nil infers it from the output shapes.
+    public var outputFormat: DetectionOutputFormat?
+    public var completionHandler: RequestCompletionHandler<Result>?
+
+    public init(model: VisionModel, completionHandler: RequestCompletionHandler<Result>? = nil) {
+        self.model = model
+        self.completionHandler = completionHandler
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        try performWithTimings(in: context).0
+    }
+
+    /// Runs the request and reports where the time went.
+    public func performWithTimings(in context: ImageAnalysisContext) throws(VisionError) -> (Result, InferenceTimings) {
+        guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {
+            throw VisionError(.invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")
+        }
+        let image = try imageForRegionOfInterest(in: context)
+        var clock = StageClock()
+        let (input, mapping) = try model.makeInput(from: image, cropAndScale: imageCropAndScaleOption)
+        clock.timings.preprocess = clock.lap()
+        let outputs = try model.backend.run([input])
+        clock.timings.inference = clock.lap()
+        let observations = try observations(fromOutputs: outputs, mapping: mapping)
+        clock.timings.postprocess = clock.lap()
+        return (observations, clock.timings)
+    }
+
+    /// Decodes raw detector outputs (from this model, or computed elsewhere) into observations:
+    /// threshold, NMS, and mapping from input pixels back to the image described by `mapping`.
+    public func observations(fromOutputs outputs: [Tensor], mapping: InputMapping) throws(VisionError) -> Result {
+        guard let format = outputFormat ?? DetectionOutputFormat.infer(from: outputs) else {
+            throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
+                + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")
+                + " (supported: Darknet YOLO, YOLOv5 [1,N,5+C], YOLOv8/11 [1,4+C,N], NMS-included [1,N,6]/[N,7], SSD boxes+scores)")
+        }
+        let labels = model.modelDescription.labels
+        let p = model.modelDescription.preprocessing
+        var allowed: Set<Int>?
+        if let allowedLabels {
+            allowed = Set(allowedLabels.compactMap { name in labels.firstIndex(of: name) ?? Int(name) })
+        }
+        let decoder = DetectionDecoder(format: format, inputWidth: Float(p.width), inputHeight: Float(p.height),
+                                       threshold: confidenceThreshold, allowedClasses: allowed)
+        let (candidates, classCount) = try decoder.candidates(from: outputs)
+        if classCount > 0 && !labels.isEmpty && labels.count != classCount {
+            throw VisionError(.invalidModel, "the model has \(classCount) classes but \(labels.count) labels"
+                + (model.modelDescription.labelsSource.map { " (from \($0))" } ?? ""))
+        }
+        let kept = format == .endToEnd ? Array(candidates.sorted { $0.score > $1.score }.prefix(maximumObservations == 0 ? .max : maximumObservations))
+            : NonMaximumSuppression.apply(candidates, iouThreshold: iouThreshold, classAgnostic: classAgnosticNMS, limit: maximumObservations)
+        func name(_ index: Int) -> String { index >= 0 && index < labels.count ? labels[index] : "class\(index)" }
+        return kept.map { c in
+            RecognizedObjectObservation(
+                boundingBox: mapping.normalizedRect(x1: Double(c.x1), y1: Double(c.y1), x2: Double(c.x2), y2: Double(c.y2)),
+                labels: c.classScores.map { ClassificationObservation(identifier: name($0.classIndex), confidence: $0.score) })
+        }
+    }
+}

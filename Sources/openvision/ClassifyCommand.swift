@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import OpenVision
+
+/// `openvision classify`: image classification (default: EfficientNet-Lite0, ImageNet-1k).
+struct ClassifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Classify images (default model: EfficientNet-Lite0, ImageNet-1k, installed by scripts/setup)."
+    )
+
+    @Option(name: .shortAndLong, help: "Classifier model (default: efficientnet-lite0.onnx).") var model: String?
+    @Argument(help: "Image files or directories.") var inputs: [String]
+    @Option(name: .shortAndLong, help: "How many labels per image.") var top: Int = 5
+    @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
+    @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
+    @Option(help: "Output format: json or table.") var format: ModelOutputFormat = .json
+    @Flag(help: "Include per-stage timings.") var timings = false
+
+    func run() async throws {
+        let model = try ModelOptions.load(model ?? "efficientnet-lite0.onnx", backend: backend, threads: threads)
+        var request = ClassifyImageRequest(model: model)
+        request.maximumObservations = top
+        let files = try ImageFiles.expand(inputs)
+        let progress = ProgressBar(total: files.count, enabled: files.count > 1)
+        var failures = 0
+        for (index, file) in files.enumerated() {
+            progress.update(index, label: file.lastPathComponent)
+            do {
+                let clock = ContinuousClock()
+                let start = clock.now
+                let image = try VisionImage(contentsOf: file)
+                let decode = clock.now - start
+                let (labels, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
+                var report = ModelReport(image: file.path, width: image.width, height: image.height)
+                report.classifications = labels.map { .init(identifier: $0.identifier, confidence: $0.confidence) }
+                if timings { report.timingsMs = ModelReport.timings(decode: decode, stages) }
+                progress.clear()
+                try report.emit(format: format, pretty: files.count == 1)
+            } catch let error as VisionError {
+                failures += 1
+                progress.clear()
+                FileHandle.standardError.write(Data("openvision: error: \(file.path): \(error.message) [\(error.code)]\n".utf8))
+            }
+        }
+        progress.finish()
+        if failures > 0 { throw ExitCode(1) }
+    }
+}

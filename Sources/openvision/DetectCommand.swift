@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import OpenVision
+
+/// `openvision detect`: object detection with any YOLO/SSD ONNX export or Darknet YOLO.
+struct DetectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Detect objects with a YOLO/SSD ONNX model or a Darknet .cfg (weights beside it).",
+        discussion: "Prints JSON (one object per image; boxes normalised lower-left and in pixels top-left) or a table."
+    )
+
+    @Option(name: .shortAndLong, help: "Model: a path, or a file name in the model search path.")
+    var model: String
+
+    @Argument(help: "Image files or directories.")
+    var inputs: [String]
+
+    @Option(help: "Minimum confidence.") var confidence: Float = 0.25
+    @Option(help: "NMS IoU threshold.") var iou: Float = 0.45
+    @Option(help: "Only these labels, comma-separated.") var classes: String?
+    @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
+    @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
+    @Option(help: "Output format: json or table.") var format: ModelOutputFormat = .json
+    @Option(help: "Write annotated images: a file for one image, a directory for several.") var annotate: String?
+    @Flag(help: "Include per-stage timings (decode, preprocess, inference, postprocess).") var timings = false
+
+    func run() async throws {
+        let model = try ModelOptions.load(model, backend: backend, threads: threads)
+        var request = DetectObjectsRequest(model: model)
+        request.confidenceThreshold = confidence
+        request.iouThreshold = iou
+        if let classes { request.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        let files = try ImageFiles.expand(inputs)
+        let target = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
+        let progress = ProgressBar(total: files.count, enabled: files.count > 1)
+        var failures = 0
+        for (index, file) in files.enumerated() {
+            progress.update(index, label: file.lastPathComponent)
+            do {
+                let clock = ContinuousClock()
+                let start = clock.now
+                let image = try VisionImage(contentsOf: file)
+                let decode = clock.now - start
+                let (objects, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
+                var report = ModelReport(image: file.path, width: image.width, height: image.height)
+                report.objects = objects.map { ModelReport.Object($0, in: image.size) }
+                if timings { report.timingsMs = ModelReport.timings(decode: decode, stages) }
+                if let url = target?.url(for: file) {
+                    try image.annotated(with: objects.map { OverlayItem.box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) })
+                        .write(to: url)
+                }
+                progress.clear()
+                try report.emit(format: format, pretty: files.count == 1)
+            } catch let error as VisionError {
+                failures += 1
+                progress.clear()
+                FileHandle.standardError.write(Data("openvision: error: \(file.path): \(error.message) [\(error.code)]\n".utf8))
+            }
+        }
+        progress.finish()
+        if failures > 0 { throw ExitCode(1) }
+    }
+}

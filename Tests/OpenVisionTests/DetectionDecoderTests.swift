@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import OpenVision
+
+/// Output decoders, NMS and input mappings on tensors whose meaning is known.
+@Suite struct DetectionDecoderTests {
+    static let labels = ["person", "bicycle", "car"]
+
+    /// A model whose outputs the tests supply: the converted Yolo-Fastest gives a real `VisionModel`
+    /// (labels, 320 × 320 input) to hang the decoders on.
+    static let model: VisionModel = {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ov-decoder-\(UUID()).onnx")
+        let dir = ObjectDetectionTests.models
+        try! DarknetConverter.convert(cfg: dir.appendingPathComponent("yolo-fastest-1.1.cfg"),
+                                      weights: dir.appendingPathComponent("yolo-fastest-1.1.weights"), names: nil, to: out)
+        var configuration = VisionModel.Configuration()
+        configuration.labels = labels
+        return try! VisionModel(contentsOf: out, configuration: configuration)
+    }()
+
+    /// A 640 × 480 image letterboxed into 320 × 320: scale 0.5, 40 px bands top and bottom.
+    static let letterbox = InputMapping.fitting(width: 640, height: 480, into: 320, 320, mode: .scaleFit)
+
+    static func request(_ format: DetectionOutputFormat?) -> DetectObjectsRequest {
+        var r = DetectObjectsRequest(model: model)
+        r.outputFormat = format
+        return r
+    }
+
+    /// Expects one observation per (label, pixel box in the 640 × 480 image).
+    static func expect(_ observations: [RecognizedObjectObservation], _ expected: [(String, CGRect)],
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(observations.count == expected.count, sourceLocation: sourceLocation)
+        for ((label, rect), o) in zip(expected, observations) {
+            #expect(o.labels.first?.identifier == label, sourceLocation: sourceLocation)
+            let box = o.boundingBox.toImageCoordinates(CGSize(width: 640, height: 480), origin: .upperLeft)
+            #expect(abs(box.minX - rect.minX) < 0.01 && abs(box.minY - rect.minY) < 0.01
+                    && abs(box.width - rect.width) < 0.01 && abs(box.height - rect.height) < 0.01,
+                    "\(box) vs \(rect)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func letterboxMapping() {
+        let m = Self.letterbox
+        #expect(m.scaleX == 0.5 && m.scaleY == 0.5 && m.offsetX == 0 && m.offsetY == 40)
+        let p = m.sourcePoint(x: 160, y: 40)
+        #expect(p.x == 320 && p.y == 0)
+        let back = m.inputPoint(x: p.x, y: p.y)
+        #expect(back.x == 160 && back.y == 40)
+    }
+
+    @Test func yolov8ChannelsFirst() throws {
+        // [1, 4 + 3, 4]: anchors as columns. Anchor 0: car 0.9 at input (100, 140) size 40 × 20;
+        // anchor 1: a weaker duplicate (NMS removes it); anchor 2: below threshold; anchor 3: person 0.5.
+        let anchors: [[Float]] = [[100, 140, 40, 20, 0.0, 0.1, 0.9], [101, 140, 40, 20, 0.0, 0.0, 0.6],
+                                  [50, 50, 10, 10, 0.1, 0.0, 0.0], [200, 160, 20, 60, 0.5, 0.0, 0.0]]
+        var scalars: [Float] = []
+        for channel in 0..<7 { for a in anchors { scalars.append(a[channel]) } }
+        let output = Tensor(name: "output0", shape: [1, 7, 4], scalars: scalars)
+        let observations = try Self.request(.yolov8).observations(fromOutputs: [output], mapping: Self.letterbox)
+        // Input (100, 140, 40 × 20) → image ((80 - 0) / 0.5, (130 - 40) / 0.5, 80 × 40).
+        Self.expect(observations, [("car", CGRect(x: 160, y: 180, width: 80, height: 40)),
+                                   ("person", CGRect(x: 380, y: 180, width: 40, height: 120))])
+        #expect(observations[0].labels.map(\.identifier) == ["car", "bicycle"])
+    }
+
+    @Test func yolov5Rows() throws {
+        // [1, 3, 5 + 3]: score = objectness × class probability.
+        let rows: [Float] = [100, 140, 40, 20, 0.8, 0.1, 0.1, 0.9,
+                             200, 160, 20, 60, 0.2, 0.9, 0.0, 0.0,   // 0.18 < 0.25
+                             60, 100, 20, 20, 0.9, 0.0, 0.5, 0.0]
+        let output = Tensor(name: "output", shape: [1, 3, 8], scalars: rows)
+        let observations = try Self.request(nil).observations(fromOutputs: [output], mapping: Self.letterbox)
+        Self.expect(observations, [("car", CGRect(x: 160, y: 180, width: 80, height: 40)),
+                                   ("bicycle", CGRect(x: 100, y: 100, width: 40, height: 40))])
+        #expect(abs(observations[0].confidence - 0.72) < 1e-6)
+    }
+
+    @Test func endToEndExports() throws {
+        // [1, 2, 6] rows x1, y1, x2, y2, score, class (NMS already applied by the model).
+        let six = Tensor(name: "output0", shape: [1, 2, 6], scalars: [80, 130, 120, 150, 0.9, 2, 0, 40, 10, 60, 0.1, 0])
+        Self.expect(try Self.request(nil).observations(fromOutputs: [six], mapping: Self.letterbox),
+                    [("car", CGRect(x: 160, y: 180, width: 80, height: 40))])
+        // [N, 7] rows batch, x1, y1, x2, y2, class, score.
+        let seven = Tensor(name: "dets", shape: [1, 7], scalars: [0, 80, 130, 120, 150, 1, 0.7])
+        Self.expect(try Self.request(.endToEnd).observations(fromOutputs: [seven], mapping: Self.letterbox),
+                    [("bicycle", CGRect(x: 160, y: 180, width: 80, height: 40))])
+    }
+
+    @Test func ssdBoxesAndScores() throws {
+        // Normalised corner boxes [1, 2, 4] and scores [1, 2, 3].
+        let boxes = Tensor(name: "boxes", shape: [1, 2, 4], scalars: [0.25, 130.0 / 320, 0.375, 150.0 / 320, 0.1, 0.1, 0.2, 0.2])
+        let scores = Tensor(name: "scores", shape: [1, 2, 3], scalars: [0.05, 0.05, 0.9, 0.1, 0.1, 0.1])
+        Self.expect(try Self.request(nil).observations(fromOutputs: [boxes, scores], mapping: Self.letterbox),
+                    [("car", CGRect(x: 160, y: 180, width: 80, height: 40))])
+    }
+
+    @Test func darknetRows() throws {
+        // [cx, cy, w, h] normalised to the input, objectness, class scores (objectness applied).
+        let rows = Tensor(name: "yolo_16", shape: [2, 8], scalars: [100.0 / 320, 140.0 / 320, 40.0 / 320, 20.0 / 320, 0.95, 0, 0, 0.9,
+                                                                   0.5, 0.5, 0.1, 0.1, 0.1, 0.1, 0, 0])
+        Self.expect(try Self.request(nil).observations(fromOutputs: [rows], mapping: Self.letterbox),
+                    [("car", CGRect(x: 160, y: 180, width: 80, height: 40))])
+    }
+
+    @Test func unknownOutputShapesNameTheShapes() {
+        let odd = Tensor(name: "weird", shape: [2, 3, 4, 5], scalars: Array(repeating: 0, count: 120))
+        do {
+            _ = try Self.request(nil).observations(fromOutputs: [odd], mapping: Self.letterbox)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidModel)
+            #expect(error.message.contains("weird [2, 3, 4, 5]"))
+        }
+    }
+
+    @Test func labelCountMustMatchClasses() {
+        // Four classes in the output, three labels in the model.
+        let output = Tensor(name: "output0", shape: [1, 8, 1], scalars: [100, 140, 40, 20, 0.9, 0, 0, 0])
+        do {
+            _ = try Self.request(.yolov8).observations(fromOutputs: [output], mapping: Self.letterbox)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidModel && error.message.contains("4 classes but 3 labels"))
+        }
+    }
+
+    @Test func nonMaximumSuppressionMatchesTorchvision() {
+        // torchvision.ops.batched_nms(boxes, scores, idxs, 0.5) on these boxes keeps [0, 2, 3]:
+        //   boxes = [[0,0,10,10],[1,1,11,11],[20,20,30,30],[0,0,10,10]], scores = [.9,.8,.7,.6], idxs = [0,0,0,1]
+        let c = [DetectionCandidate(x1: 0, y1: 0, x2: 10, y2: 10, score: 0.9, classIndex: 0),
+                 DetectionCandidate(x1: 1, y1: 1, x2: 11, y2: 11, score: 0.8, classIndex: 0),
+                 DetectionCandidate(x1: 20, y1: 20, x2: 30, y2: 30, score: 0.7, classIndex: 0),
+                 DetectionCandidate(x1: 0, y1: 0, x2: 10, y2: 10, score: 0.6, classIndex: 1)]
+        #expect(NonMaximumSuppression.apply(c, iouThreshold: 0.5, classAgnostic: false).map(\.score) == [0.9, 0.7, 0.6])
+        // Class-agnostic (torchvision.ops.nms): the class-1 duplicate goes too.
+        #expect(NonMaximumSuppression.apply(c, iouThreshold: 0.5, classAgnostic: true).map(\.score) == [0.9, 0.7])
+        // IoU([0,0,10,10], [1,1,11,11]) = 81 / 119 = 0.68: kept at a 0.7 threshold.
+        #expect(NonMaximumSuppression.apply(c, iouThreshold: 0.7, classAgnostic: true).count == 3)
+    }
+
+    @Test(arguments: [ImageCropAndScaleOption.scaleFit, .centerCrop, .scaleFill])
+    func inputMappingMatchesThePixels(_ mode: ImageCropAndScaleOption) throws {
+        // A black square at (400, 100)-(480, 180) on a white 640 × 480 image; find it in the model input.
+        var canvas = try Fixtures.canvas(width: 640, height: 480)
+        try Fixtures.fill([(400, 100), (480, 100), (480, 180), (400, 180)], on: &canvas, gray: 0)
+        let (tensor, mapping) = try Self.model.makeInput(from: canvas.makeImage(), cropAndScale: mode)
+        let expected = InputMapping.fitting(width: 640, height: 480, into: 320, 320, mode: mode)
+        #expect(abs(mapping.scaleX - expected.scaleX) < 1e-6 && abs(mapping.scaleY - expected.scaleY) < 1e-6
+                && abs(mapping.offsetX - expected.offsetX) < 1e-4 && abs(mapping.offsetY - expected.offsetY) < 1e-4, "\(mapping)")
+        // Red channel plane (NCHW, RGB, scaled 0...1): dark pixels are the square.
+        var (minX, minY, maxX, maxY) = (Int.max, Int.max, Int.min, Int.min)
+        for y in 0..<320 { for x in 0..<320 where tensor.scalars[y * 320 + x] < 0.2 {  // letterbox padding is 114/255
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        } }
+        let a = mapping.sourcePoint(x: Double(minX), y: Double(minY)), b = mapping.sourcePoint(x: Double(maxX + 1), y: Double(maxY + 1))
+        let tolerance = 2.5 / min(mapping.scaleX, mapping.scaleY) / 2
+        #expect(abs(a.x - 400) < tolerance && abs(a.y - 100) < tolerance && abs(b.x - 480) < tolerance && abs(b.y - 180) < tolerance,
+                "\(mode): \(a) \(b)")
+    }
+}
