@@ -5,6 +5,8 @@
 //   openvision-bench barcodes RUNS FILE...         per file: median ms (file → observations), count, payloads
 //   openvision-bench text RUNS FILE...             per file: median ms with a warm engine, cold first-call ms, text
 //   openvision-bench decode-once RUNS FILE...      several requests on one handler vs one handler each
+//   openvision-bench detect RUNS MODEL BACKEND FILE...   file → objects, per-stage medians (2 threads)
+//   openvision-bench classify RUNS MODEL FILE...          file → top-5 labels (2 threads, ONNX Runtime)
 import Foundation
 import OpenVision
 
@@ -167,6 +169,33 @@ func benchDecodeOnce(runs: Int, files: [String]) async throws {
     }
 }
 
+func loadModel(_ path: String, backend: BackendChoice) throws -> VisionModel {
+    var configuration = VisionModel.Configuration()
+    configuration.backend = backend
+    configuration.threads = 2
+    return try VisionModel(contentsOf: URL(fileURLWithPath: path), configuration: configuration)
+}
+
+func benchModel(runs: Int, files: [String], _ body: (VisionImage) throws -> ([String], InferenceTimings)) throws {
+    for file in files {
+        var totals: [Double] = [], decode: [Double] = [], pre: [Double] = [], inf: [Double] = [], post: [Double] = []
+        var payloads: [String] = []
+        for run in 0...runs {
+            let start = clock.now
+            let image = try VisionImage(contentsOf: URL(fileURLWithPath: file))
+            let decoded = clock.now
+            let (labels, t) = try body(image)
+            let end = clock.now
+            payloads = labels
+            guard run > 0 else { continue }  // warm-up
+            totals.append(ms(end - start)); decode.append(ms(decoded - start))
+            pre.append(ms(t.preprocess)); inf.append(ms(t.inference)); post.append(ms(t.postprocess))
+        }
+        emit(["file": file, "median_ms": median(totals), "count": payloads.count, "payloads": payloads,
+              "stages_ms": ["decode": median(decode), "preprocess": median(pre), "inference": median(inf), "postprocess": median(post)]])
+    }
+}
+
 // MARK: Main
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -179,6 +208,26 @@ do {
     case "make-text-set":
         guard args.count == 2 else { fail("make-text-set DIR") }
         try makeTextSet(URL(fileURLWithPath: args[1]))
+    case "detect":
+        guard args.count >= 5, let runs = Int(args[1]), let backend = BackendChoice(rawValue: args[3]) else {
+            fail("detect RUNS MODEL automatic|onnxRuntime|openCV FILE...")
+        }
+        let request = DetectObjectsRequest(model: try loadModel(args[2], backend: backend))
+        try benchModel(runs: runs, files: Array(args.dropFirst(4))) { image in
+            let (objects, t) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
+            let labels = request.model.modelDescription.labels
+            return (objects.map { o in
+                let index = labels.firstIndex(of: o.labels[0].identifier) ?? -1
+                return "\(index):\(String(format: "%.2f", o.confidence))"
+            }, t)
+        }
+    case "classify":
+        guard args.count >= 4, let runs = Int(args[1]) else { fail("classify RUNS MODEL FILE...") }
+        let request = ClassifyImageRequest(model: try loadModel(args[2], backend: .onnxRuntime))
+        try benchModel(runs: runs, files: Array(args.dropFirst(3))) { image in
+            let (labels, t) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
+            return (labels.map { String($0.identifier.split(separator: ",")[0]) }, t)
+        }
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))

@@ -4,9 +4,23 @@ import statistics
 import sys
 
 
-def load(path):
-    with open(path) as f:
-        return {row["file"]: row for row in map(json.loads, f) if row}
+def load(paths):
+    """One or more JSON-lines files (comma-separated: alternating rounds); per file, the median of the rounds' medians."""
+    rounds = []
+    for path in paths.split(","):
+        with open(path) as f:
+            rounds.append({row["file"]: row for row in map(json.loads, f) if row})
+    merged = {}
+    for file, row in rounds[0].items():
+        rows = [r[file] for r in rounds if file in r]
+        row = dict(row)
+        for key in ("median_ms", "read_median_ms"):
+            if all(r.get(key) is not None for r in rows):
+                row[key] = statistics.median(r[key] for r in rows)
+        if "stages_ms" in row:
+            row["stages_ms"] = {k: statistics.median(r["stages_ms"][k] for r in rows) for k in row["stages_ms"]}
+        merged[file] = row
+    return merged
 
 
 def main() -> None:
@@ -21,14 +35,14 @@ def main() -> None:
             continue
         ratio = o["median_ms"] / t["median_ms"]
         ratios.append(ratio)
-        rr = o.get("read_median_ms", 0) / t["read_median_ms"] if t.get("read_median_ms") else float("nan")
+        rr = o["read_median_ms"] / t["read_median_ms"] if o.get("read_median_ms") and t.get("read_median_ms") else float("nan")
         read_ratios.append(rr)
         match = o.get("payloads", o.get("text")) == t.get("payloads", t.get("text"))
         same += match
         count = f"{o.get('count', '-')}/{t.get('count', '-')}" + ("" if match else " DIFF")
         name = file.rsplit("/", 1)[-1][:34]
         print(f"{name:34} {o['median_ms']:9.2f} {t['median_ms']:9.2f} {ratio:6.2f} {count:>16}  "
-              f"{o.get('read_median_ms', float('nan')):9.2f} {t.get('read_median_ms', float('nan')):9.2f}")
+              f"{o.get('read_median_ms') or float('nan'):9.2f} {t.get('read_median_ms') or float('nan'):9.2f}")
     total_o = sum(ours[f]["median_ms"] for f in ours if f in theirs)
     total_t = sum(theirs[f]["median_ms"] for f in ours if f in theirs)
     print(f"files: {len(ratios)}, identical results: {same}/{len(ratios)}; "

@@ -82,8 +82,9 @@ struct ModelReport: Codable {
         case .table:
             var lines = ["\(image) (\(width)×\(height))"]
             for o in objects ?? [] {
-                lines.append(String(format: "  %-14@ %.2f  x=%4.0f y=%4.0f w=%4.0f h=%4.0f", o.label, o.confidence,
-                                    o.box.pixels.x, o.box.pixels.y, o.box.pixels.width, o.box.pixels.height))
+                let label = o.label.padding(toLength: max(14, o.label.count), withPad: " ", startingAt: 0)
+                lines.append("  \(label)" + String(format: " %.2f  x=%4.0f y=%4.0f w=%4.0f h=%4.0f", o.confidence,
+                                                      o.box.pixels.x, o.box.pixels.y, o.box.pixels.width, o.box.pixels.height))
             }
             for c in classifications ?? [] { lines.append(String(format: "  %.3f  %@", c.confidence, c.identifier)) }
             for (k, v) in (timingsMs ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append(String(format: "  time %@ %.1f ms", k, v)) }

@@ -13,7 +13,7 @@ enum TextSummary {
         for f in r.faces ?? [] {
             var line = String(format: "  face %.2f ", f.confidence) + box(f.box)
             if let roll = f.roll { line += String(format: " roll=%.1f°", roll * 180 / .pi) }
-            if let landmarks = f.landmarks { line += " landmarks=\(landmarks.values.reduce(0) { $0 + $1.count }) points" }
+            if let landmarks = f.landmarks { line += " landmarks: \(landmarks.count) regions" }
             lines.append(line)
         }
         for t in r.text ?? [] { lines.append(String(format: "  text %.2f \"%@\" ", t.confidence, t.string) + box(t.box)) }

@@ -78,3 +78,14 @@ import OpenVision
         #expect(codes.first?.payloadString == "handler")
     }
 }
+
+extension HandlerTests {
+    @Test func outcomesAreTypedByRequestNotByValue() async throws {
+        // Text finds nothing here ([]), which must not be mistaken for the barcodes' results.
+        let handler = ImageRequestHandler(image: try BarcodeGenerator.image(for: "typed", symbology: .qr))
+        let outcomes = await handler.performAll([RecognizeTextRequest(), DetectBarcodesRequest()])
+        #expect(outcomes[0].results(as: DetectBarcodesRequest.self) == nil)
+        #expect(outcomes[0].results(as: RecognizeTextRequest.self) != nil)
+        #expect(outcomes[1].results(as: DetectBarcodesRequest.self)?.first?.payloadString == "typed")
+    }
+}

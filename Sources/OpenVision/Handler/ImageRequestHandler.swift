@@ -225,7 +225,8 @@ public struct VisionRequestOutcome: Sendable {
 
     /// The results typed as `R.Result`, or nil if the request failed or is of another type.
     public func results<R: VisionRequest>(as type: R.Type) -> R.Result? {
-        guard case .success(let value) = result else { return nil }
+        // Check the request's type, not only the value's: an empty array casts to any array type.
+        guard request is R, case .success(let value) = result else { return nil }
         return value as? R.Result
     }
 

@@ -28,10 +28,17 @@ struct DetectionDecoder: Sendable {
         -> (Int, Float, [DetectionCandidate.ClassScore])? {
         var bestIndex = -1
         var bestScore: Float = -.infinity
-        for c in 0..<count {
-            if let allowed = allowedClasses, !allowed.contains(c) { continue }
-            let s = scores[c * stride] * multiplier
-            if s > bestScore { bestScore = s; bestIndex = c }
+        if let allowed = allowedClasses {
+            for c in 0..<count where allowed.contains(c) {
+                let s = scores[c * stride] * multiplier
+                if s > bestScore { bestScore = s; bestIndex = c }
+            }
+        } else {
+            for c in 0..<count {
+                let s = scores[c * stride]
+                if s > bestScore { bestScore = s; bestIndex = c }
+            }
+            bestScore *= multiplier
         }
         guard bestIndex >= 0, bestScore >= threshold else { return nil }
         var top: [DetectionCandidate.ClassScore] = []
@@ -55,7 +62,8 @@ struct DetectionDecoder: Sendable {
             output.scalars.withUnsafeBufferPointer { p in
                 for r in 0..<rows {
                     let row = UnsafeBufferPointer(rebasing: p[(r * columns)..<(r * columns + columns)])
-                    guard row[4] > 0, let (c, s, top) = best(UnsafeBufferPointer(rebasing: row[5...]), count: columns - 5) else { continue }
+                    // Class scores carry objectness (score ≤ objectness): most rows end here.
+                    guard row[4] >= threshold, let (c, s, top) = best(UnsafeBufferPointer(rebasing: row[5...]), count: columns - 5) else { continue }
                     let cx = row[0] * inputWidth, cy = row[1] * inputHeight, w = row[2] * inputWidth, h = row[3] * inputHeight
                     result.append(DetectionCandidate(x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2,
                                                      score: s, classIndex: c, classScores: top))
