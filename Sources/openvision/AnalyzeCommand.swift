@@ -52,23 +52,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let files = try ImageFiles.expand(inputs)
         guard !files.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: ", "))") }
         let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
-        let progress = ProgressBar(total: files.count, enabled: files.count > 1)
-        var failures = 0
-        for (index, file) in files.enumerated() {
-            progress.update(index, label: file.lastPathComponent)
-            do {
-                let report = try await analyze(file, kinds: kinds, orientation: orientation, annotateTo: annotateTarget?.url(for: file))
-                if report.errors != nil { failures += 1 }
-                progress.clear()
-                try emit(report, pretty: files.count == 1)
-            } catch let error as VisionError {
-                failures += 1
-                progress.clear()
-                FileHandle.standardError.write(Data("openvision: error: \(error.message) [\(error.code)]\n".utf8))
-            }
+        try await BatchRunner.run(files) { file in
+            let report = try await analyze(file, kinds: kinds, orientation: orientation, annotateTo: annotateTarget?.url(for: file))
+            try emit(report, pretty: files.count == 1)
+            return report.errors == nil
         }
-        progress.finish()
-        if failures > 0 { throw ExitCode(1) }
     }
 
     private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
@@ -130,9 +118,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+            BatchRunner.write(String(decoding: try encoder.encode(report), as: UTF8.self))
         case .text:
-            FileHandle.standardOutput.write(Data((TextSummary.render(report) + "\n").utf8))
+            BatchRunner.write(TextSummary.render(report))
         }
     }
 }

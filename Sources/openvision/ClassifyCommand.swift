@@ -22,28 +22,14 @@ struct ClassifyCommand: AsyncParsableCommand {
         var request = ClassifyImageRequest(model: model)
         request.maximumObservations = top
         let files = try ImageFiles.expand(inputs)
-        let progress = ProgressBar(total: files.count, enabled: files.count > 1)
-        var failures = 0
-        for (index, file) in files.enumerated() {
-            progress.update(index, label: file.lastPathComponent)
-            do {
-                let clock = ContinuousClock()
-                let start = clock.now
-                let image = try VisionImage(contentsOf: file)
-                let decode = clock.now - start
-                let (labels, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
-                var report = ModelReport(image: file.path, width: image.width, height: image.height)
-                report.classifications = labels.map { .init(identifier: $0.identifier, confidence: $0.confidence) }
-                if timings { report.timingsMs = ModelReport.timings(decode: decode, stages) }
-                progress.clear()
-                try report.emit(format: format, pretty: files.count == 1)
-            } catch let error as VisionError {
-                failures += 1
-                progress.clear()
-                FileHandle.standardError.write(Data("openvision: error: \(file.path): \(error.message) [\(error.code)]\n".utf8))
-            }
+        try await BatchRunner.run(files) { file in
+            let (image, decode) = try ModelReport.decode(file)
+            let (labels, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
+            var report = ModelReport(image: file.path, width: image.width, height: image.height)
+            report.classifications = labels.map { .init(identifier: $0.identifier, confidence: $0.confidence) }
+            if timings { report.timingsMs = ModelReport.timings(decode: decode, stages) }
+            try report.emit(format: format, pretty: files.count == 1)
+            return true
         }
-        progress.finish()
-        if failures > 0 { throw ExitCode(1) }
     }
 }

@@ -33,32 +33,18 @@ struct DetectCommand: AsyncParsableCommand {
         if let classes { request.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
         let files = try ImageFiles.expand(inputs)
         let target = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
-        let progress = ProgressBar(total: files.count, enabled: files.count > 1)
-        var failures = 0
-        for (index, file) in files.enumerated() {
-            progress.update(index, label: file.lastPathComponent)
-            do {
-                let clock = ContinuousClock()
-                let start = clock.now
-                let image = try VisionImage(contentsOf: file)
-                let decode = clock.now - start
-                let (objects, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
-                var report = ModelReport(image: file.path, width: image.width, height: image.height)
-                report.objects = objects.map { ModelReport.Object($0, in: image.size) }
-                if timings { report.timingsMs = ModelReport.timings(decode: decode, stages) }
-                if let url = target?.url(for: file) {
-                    try image.annotated(with: objects.map { OverlayItem.box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) })
-                        .write(to: url)
-                }
-                progress.clear()
-                try report.emit(format: format, pretty: files.count == 1)
-            } catch let error as VisionError {
-                failures += 1
-                progress.clear()
-                FileHandle.standardError.write(Data("openvision: error: \(file.path): \(error.message) [\(error.code)]\n".utf8))
+        try await BatchRunner.run(files) { file in
+            let (image, decode) = try ModelReport.decode(file)
+            let (objects, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
+            var report = ModelReport(image: file.path, width: image.width, height: image.height)
+            report.objects = objects.map { ModelReport.Object($0, in: image.size) }
+            if timings { report.timingsMs = ModelReport.timings(decode: decode, stages) }
+            if let url = target?.url(for: file) {
+                try image.annotated(with: objects.map { OverlayItem.box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) })
+                    .write(to: url)
             }
+            try report.emit(format: format, pretty: files.count == 1)
+            return true
         }
-        progress.finish()
-        if failures > 0 { throw ExitCode(1) }
     }
 }

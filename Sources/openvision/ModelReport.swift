@@ -67,6 +67,13 @@ struct ModelReport: Codable {
         self.height = height
     }
 
+    /// Decodes an image file (in colour, as models need), timing it.
+    static func decode(_ file: URL) throws -> (VisionImage, Duration) {
+        let start = ContinuousClock.now
+        let image = try VisionImage(contentsOf: file)
+        return (image, ContinuousClock.now - start)
+    }
+
     static func timings(decode: Duration, _ t: InferenceTimings) -> [String: Double] {
         ["decode": decode.milliseconds, "preprocess": t.preprocess.milliseconds, "inference": t.inference.milliseconds,
          "postprocess": t.postprocess.milliseconds]
@@ -90,6 +97,6 @@ struct ModelReport: Codable {
             for (k, v) in (timingsMs ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append(String(format: "  time %@ %.1f ms", k, v)) }
             text = lines.joined(separator: "\n")
         }
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        BatchRunner.write(text)
     }
 }
