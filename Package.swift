@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // pkg-config carriers: compile and link flags only, no code.
@@ -34,15 +35,31 @@ let package = Package(
             dependencies: ["CNative", "CZXing"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
+        .target(
+            name: "OpenVisionServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "openvision",
-            dependencies: ["OpenVision", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["OpenVision", "OpenVisionServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "openvision-bench",
             dependencies: ["OpenVision"],
             path: "Benchmarks/openvision-bench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "OpenVisionServerTests",
+            dependencies: ["OpenVisionServer"],
+            exclude: ["Resources"],  // small JPEG frames the tests read by path
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

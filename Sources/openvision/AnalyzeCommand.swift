@@ -86,25 +86,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
         var report = AnalysisReport(image: file.path, width: image.width, height: image.height)
         var overlay: [OverlayItem] = []
         var times: [String: Double] = ["decode": decodeTime.milliseconds]
+        // Landmark results carry the face boxes too: with both requests, they stand for the faces.
+        let facesCovered = kinds.contains(.landmarks)
         for (kind, outcome) in zip(kinds, outcomes) {
             times[kind.rawValue] = outcome.duration.milliseconds
-            if let error = outcome.error { report.addFailure(kind.rawValue, error); continue }
-            if let r = outcome.results(as: DetectBarcodesRequest.self) {
-                report.add(r); overlay += r.flatMap(OverlayItem.items(for:))
-            } else if let r = outcome.results(as: DetectRectanglesRequest.self) {
-                report.add(r); overlay += r.flatMap(OverlayItem.items(for:))
-            } else if let r = outcome.results(as: RecognizeTextRequest.self) {
-                report.add(r); overlay += r.flatMap { OverlayItem.items(for: $0) }
-            } else if let r = outcome.results(as: DetectFaceLandmarksRequest.self) {
-                // Landmark results include the face boxes: they replace the plain face results.
-                if kind == .landmarks || report.faces == nil { report.add(r) }
-                overlay += r.flatMap(OverlayItem.items(for:))
-            }
-        }
-        if kinds.contains(.faces) && !kinds.contains(.landmarks), let i = kinds.firstIndex(of: .faces),
-           let faces = outcomes[i].results(as: DetectFaceRectanglesRequest.self) {
-            report.add(faces)
-            overlay += faces.flatMap(OverlayItem.items(for:))
+            if kind == .faces && facesCovered && outcome.error == nil { continue }
+            report.add(outcome, name: kind.rawValue)
+            overlay += OverlayItem.items(for: outcome)
         }
         if timings { report.timingsMs = times }
         if let annotateTo {

@@ -15,7 +15,7 @@ struct ModelsCommand: AsyncParsableCommand {
         func run() async throws {
             print("search path: " + ModelLocator.searchPaths.map(\.path).joined(separator: ":"))
             for url in ModelLocator.installedModels() {
-                let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
                 print(String(format: "  %@  (%.1f MB)", url.path, Double(size ?? 0) / 1e6))
             }
         }

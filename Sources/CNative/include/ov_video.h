@@ -53,15 +53,18 @@ ov_status ov_capture_open(const char *url, int device, ov_capture_api api, const
  * carry timestamps; for cameras the time since the first frame (driver buffer timestamps); else -1.
  * OV_OK with *out NULL: clean end of stream (end of a file or image sequence, including the last good
  * frame of a truncated file, or the end of a finite network stream); repeated calls keep returning it.
- * OV_ERR_IO: the source failed (live network stream dropped or ended, device unplugged, read timeout);
- * a later call retries (a stalled stream may recover). */
+ * OV_ERR_IO: the source failed (live network stream dropped or ended, device unplugged, read timeout).
+ * A later call tries again, but an FFmpeg network stream does not recover from a drop or a timeout
+ * (its connection is closed): reopen the capture to reconnect. */
 ov_status ov_capture_read(ov_capture *c, ov_image **out, double *timestamp_ms);
 
 typedef struct {
     int width, height;  /* of the decoded frames */
-    double fps;         /* 0 if unknown */
-    int frame_count;    /* -1 unknown / live */
-    char fourcc[5];     /* codec (files/streams) or pixel format (V4L2); "" if unknown */
+    double fps;         /* 0 if unknown (also set to 0 after the first frame of a stream without timestamps,
+                           e.g. HTTP MJPEG, whose FFmpeg rate is a placeholder) */
+    int frame_count;    /* -1 unknown / live; from the container, so approximate for some formats */
+    char fourcc[5];     /* codec: the container's tag ("mp4v", "avc1", "MJPG"), else the start of FFmpeg's codec
+                           name ("mpeg", "H264"); the pixel format for V4L2 ("YUYV"); "" if unknown */
     char backend[32];   /* "FFMPEG", "V4L2", "CV_IMAGES" */
 } ov_capture_info;
 

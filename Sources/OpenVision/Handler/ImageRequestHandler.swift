@@ -177,6 +177,17 @@ public final class ImageRequestHandler: Sendable {
         }
     }
 
+    /// Runs requests on a context from the calling thread (independent requests in parallel on
+    /// Dispatch's pool), for pipelines that live on threads of their own.
+    static func performAllBlocking(_ requests: [any VisionRequest], in context: ImageAnalysisContext) -> [VisionRequestOutcome] {
+        let results = Mutex<[VisionRequestOutcome?]>(Array(repeating: nil, count: requests.count))
+        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
+            let outcome = runErased(requests[index], in: context)
+            results.withLock { $0[index] = outcome }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
+
     // MARK: Running one request
 
     static func run<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) throws(VisionError) -> R.Result {

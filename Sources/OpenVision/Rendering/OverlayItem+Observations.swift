@@ -51,3 +51,22 @@ extension OverlayItem {
         .box(rect, color: color, label: String(format: "%@ %.2f", label, confidence))
     }
 }
+
+extension OverlayItem {
+    /// Overlays for whatever a request produced (barcodes, rectangles, faces, text, objects), in
+    /// full-image coordinates (the request's region of interest undone); none for failures.
+    public static func items(for outcome: VisionRequestOutcome) -> [OverlayItem] {
+        guard case .success(let value) = outcome.result else { return [] }
+        let drawn: [OverlayItem]
+        switch value {
+        case let barcodes as [BarcodeObservation]: drawn = barcodes.flatMap { Self.items(for: $0) }
+        case let rectangles as [RectangleObservation]: drawn = rectangles.flatMap { Self.items(for: $0) }
+        case let faces as [FaceObservation]: drawn = faces.flatMap { Self.items(for: $0) }
+        case let lines as [RecognizedTextObservation]: drawn = lines.flatMap { Self.items(for: $0, characterBoxes: false) }
+        case let objects as [RecognizedObjectObservation]:
+            drawn = objects.map { .box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) }
+        default: drawn = []
+        }
+        return drawn.map { $0.toFullImage(fromRegionOfInterest: outcome.request.regionOfInterest) }
+    }
+}

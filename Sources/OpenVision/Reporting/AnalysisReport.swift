@@ -66,6 +66,19 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var box: Box
     }
 
+    public struct Object: Sendable, Codable, Hashable {
+        public var label: String
+        public var confidence: Float
+        public var box: Box
+        /// Labels with confidences, best first.
+        public var labels: [Label]
+    }
+
+    public struct Label: Sendable, Codable, Hashable {
+        public var identifier: String
+        public var confidence: Float
+    }
+
     public struct Failure: Sendable, Codable, Hashable {
         public var code: String
         public var message: String
@@ -80,6 +93,11 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var rectangles: [Rectangle]?
     public var faces: [Face]?
     public var text: [TextLine]?
+    public var objects: [Object]?
+    public var classifications: [Label]?
+    /// For video frames: the frame index and the source's timestamp in seconds.
+    public var frame: Int?
+    public var timestamp: Double?
     /// Request name → error, for requests that failed.
     public var errors: [String: Failure]?
     /// Stage name → milliseconds.
@@ -143,6 +161,35 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
             guard let best = line.candidates.first else { return nil }
             return TextLine(string: best.string, confidence: best.confidence, box: box(line.boundingBox),
                             words: best.words.map { Word(string: $0.string, confidence: $0.confidence, box: box($0.boundingBox)) })
+        }
+    }
+
+    /// Adds detected objects.
+    public mutating func add(_ observations: [RecognizedObjectObservation]) {
+        objects = observations.map { o in
+            Object(label: o.labels.first?.identifier ?? "?", confidence: o.confidence, box: box(o.boundingBox),
+                   labels: o.labels.map { Label(identifier: $0.identifier, confidence: $0.confidence) })
+        }
+    }
+
+    /// Adds classifications.
+    public mutating func add(_ observations: [ClassificationObservation]) {
+        classifications = observations.map { Label(identifier: $0.identifier, confidence: $0.confidence) }
+    }
+
+    /// Adds one request's outcome (results relative to its region of interest are kept as they are).
+    public mutating func add(_ outcome: VisionRequestOutcome, name: String) {
+        switch outcome.result {
+        case .failure(let error): addFailure(name, error)
+        case .success:
+            // Typed by the request, not the value: an empty array casts to every array type.
+            if let v = outcome.results(as: DetectBarcodesRequest.self) { add(v) }
+            if let v = outcome.results(as: DetectRectanglesRequest.self) { add(v) }
+            if let v = outcome.results(as: DetectFaceRectanglesRequest.self) { add(v) }
+            if let v = outcome.results(as: DetectFaceLandmarksRequest.self) { add(v) }
+            if let v = outcome.results(as: RecognizeTextRequest.self) { add(v) }
+            if let v = outcome.results(as: DetectObjectsRequest.self) { add(v) }
+            if let v = outcome.results(as: ClassifyImageRequest.self) { add(v) }
         }
     }
 

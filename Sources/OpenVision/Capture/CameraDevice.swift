@@ -1,0 +1,45 @@
+internal import CNative
+
+/// A V4L2 camera and the modes it offers.
+public struct CameraDevice: Sendable, Hashable {
+    /// A pixel format, size and frame rate the camera supports.
+    public struct Mode: Sendable, Hashable {
+        public var fourcc: String
+        public var width: Int
+        public var height: Int
+        /// 0 when the driver does not enumerate frame intervals.
+        public var fps: Double
+    }
+
+    public var path: String
+    public var name: String
+    public var driver: String
+    public var bus: String
+
+    /// Video-capture devices (/dev/video*), in numeric order; empty when there are none.
+    public static func list() throws(VisionError) -> [CameraDevice] {
+        var count: Int32 = 0
+        try NativeError.check(ov_camera_list(nil, 0, &count), "listing cameras")
+        guard count > 0 else { return [] }
+        var devices = [ov_camera_device](repeating: ov_camera_device(), count: Int(count))
+        try NativeError.check(ov_camera_list(&devices, count, &count), "listing cameras")
+        return devices.prefix(Int(count)).map {
+            CameraDevice(path: string($0.path), name: string($0.name), driver: string($0.driver), bus: string($0.bus))
+        }
+    }
+
+    /// The modes this camera supports.
+    public func modes() throws(VisionError) -> [Mode] {
+        var count: Int32 = 0
+        try NativeError.check(ov_camera_modes(path, nil, 0, &count), "camera modes")
+        guard count > 0 else { return [] }
+        var modes = [ov_camera_mode](repeating: ov_camera_mode(), count: Int(count))
+        try NativeError.check(ov_camera_modes(path, &modes, count, &count), "camera modes")
+        return modes.prefix(Int(count)).map { Mode(fourcc: string($0.fourcc), width: Int($0.width), height: Int($0.height), fps: $0.fps) }
+    }
+}
+
+/// A NUL-terminated C char array (imported as a tuple) as a String.
+private func string<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+}

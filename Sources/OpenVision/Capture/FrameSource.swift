@@ -1,0 +1,81 @@
+import Foundation
+
+/// Where frames come from: a V4L2 camera, a video file, a network stream or a folder of images.
+public enum FrameSource: Sendable, Hashable, CustomStringConvertible {
+    /// `/dev/video<index>`.
+    case camera(Int)
+    /// A V4L2 device path such as `/dev/video2`.
+    case device(String)
+    /// A video file (mp4, avi, mkv, webm, … through FFmpeg).
+    case file(URL)
+    /// A network stream: rtsp://, http(s):// MJPEG, HLS .m3u8.
+    case stream(URL)
+    /// Image files as a frame sequence: a directory (sorted by name) or a printf pattern `dir/img_%04d.jpg`.
+    case images(String)
+
+    /// Parses a command-line source: `0` (camera), `/dev/video0`, `rtsp://…`/`http://…`, a directory
+    /// or pattern with `%`, or a video file path.
+    public init(parsing text: String) {
+        if let index = Int(text) {
+            self = .camera(index)
+        } else if text.hasPrefix("/dev/video") {
+            self = .device(text)
+        } else if let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                  ["rtsp", "rtsps", "rtmp", "http", "https", "udp", "tcp", "srt"].contains(scheme) {
+            self = .stream(url)
+        } else {
+            var isDirectory: ObjCBool = false
+            if text.contains("%") || (FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) && isDirectory.boolValue) {
+                self = .images(text)
+            } else {
+                self = .file(URL(fileURLWithPath: text))
+            }
+        }
+    }
+
+    /// True for sources that run in real time (cameras and streams), false for files and images.
+    public var isLive: Bool {
+        switch self {
+        case .camera, .device, .stream: true
+        case .file, .images: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .camera(let i): "/dev/video\(i)"
+        case .device(let path): path
+        case .file(let url): url.path
+        case .stream(let url): url.absoluteString
+        case .images(let pattern): pattern
+        }
+    }
+}
+
+/// How to open a source. Every default is documented on its property.
+public struct CaptureOptions: Sendable, Hashable {
+    /// Pace of file and image sources: `.native` delivers frames at the file's frame rate (like a
+    /// camera), `.fastest` as fast as they decode. Default `.native`.
+    public enum Pace: String, Sendable, Hashable { case native, fastest }
+
+    /// Requested camera mode (V4L2 picks the nearest mode at least this large). Default: the
+    /// camera's largest mode.
+    public var width: Int = 0
+    public var height: Int = 0
+    /// Requested camera frame rate. Default: the highest the mode offers.
+    public var fps: Double = 0
+    /// Requested camera pixel format, e.g. "MJPG" or "YUYV". Default: the driver's choice.
+    public var fourcc: String = ""
+    public var pace: Pace = .native
+    /// How the source is mounted; frames are turned upright. Default `.up`.
+    public var orientation: ImageOrientation = .up
+    /// Network streams: how long one read may block before it counts as a drop. Default 5 s.
+    public var readTimeout: Duration = .seconds(5)
+    /// Network streams: reconnect after a drop, waiting 0.25 s, doubling up to 4 s, for at most
+    /// this long in all before failing. Default 30 s; zero fails on the first drop.
+    public var reconnectFor: Duration = .seconds(30)
+    /// Image folders: frames per second when pacing natively. Default 30.
+    public var imageSequenceFPS: Double = 30
+
+    public init() {}
+}

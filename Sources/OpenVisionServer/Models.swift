@@ -1,0 +1,104 @@
+/// A frame to show in the live viewer: the JPEG bytes of the full-resolution preview,
+/// its pixel size, and the capture index and timestamp (seconds, any monotonic origin).
+public struct PreviewFrame: Sendable {
+    public var jpeg: [UInt8]
+    public var width: Int
+    public var height: Int
+    public var index: Int
+    public var timestamp: Double
+
+    public init(jpeg: [UInt8], width: Int, height: Int, index: Int, timestamp: Double) {
+        self.jpeg = jpeg
+        self.width = width
+        self.height = height
+        self.index = index
+        self.timestamp = timestamp
+    }
+}
+
+/// An observation update for the viewer's overlay, sent to browsers as JSON over Server-Sent Events.
+///
+/// Geometry uses Vision's convention: coordinates normalised to 0...1 with the origin at the
+/// LOWER-LEFT corner of the image. The page maps a point to canvas pixels as
+/// `x_px = x * W`, `y_px = (1 - y) * H`.
+public struct OverlayUpdate: Sendable, Codable, Equatable {
+    public var frameIndex: Int
+    public var timestamp: Double
+    public var items: [Item]
+    public var stats: Stats
+
+    public init(frameIndex: Int, timestamp: Double, items: [Item], stats: Stats) {
+        self.frameIndex = frameIndex
+        self.timestamp = timestamp
+        self.items = items
+        self.stats = stats
+    }
+
+    /// A polyline or polygon (a box is a closed polygon of four points) with an optional label.
+    public struct Item: Sendable, Codable, Equatable {
+        /// `[[x, y], ...]`, normalised, lower-left origin.
+        public var points: [[Double]]
+        /// Whether the last point joins the first (boxes, contours) or not (open polylines).
+        public var closed: Bool
+        /// CSS colour, `"#rrggbb"`.
+        public var color: String
+        /// Drawn with a filled background at the item's top-left corner.
+        public var label: String?
+
+        public init(points: [[Double]], closed: Bool = true, color: String = "#00ff66", label: String? = nil) {
+            self.points = points
+            self.closed = closed
+            self.color = color
+            self.label = label
+        }
+
+        /// A box from a Vision-style normalised rect (origin lower-left): `x, y` is the
+        /// lower-left corner. The points go lower-left, lower-right, upper-right, upper-left.
+        public static func box(
+            x: Double, y: Double, width: Double, height: Double,
+            color: String = "#00ff66", label: String? = nil
+        ) -> Item {
+            Item(
+                points: [[x, y], [x + width, y], [x + width, y + height], [x, y + height]],
+                closed: true, color: color, label: label)
+        }
+    }
+
+    public struct Stats: Sendable, Codable, Equatable {
+        public var captureFPS: Double
+        public var analysedFPS: Double
+        public var dropped: Int
+        public var latencyP50Ms: Double
+        public var latencyP99Ms: Double
+
+        public init(
+            captureFPS: Double = 0, analysedFPS: Double = 0, dropped: Int = 0,
+            latencyP50Ms: Double = 0, latencyP99Ms: Double = 0
+        ) {
+            self.captureFPS = captureFPS
+            self.analysedFPS = analysedFPS
+            self.dropped = dropped
+            self.latencyP50Ms = latencyP50Ms
+            self.latencyP99Ms = latencyP99Ms
+        }
+    }
+}
+
+extension OverlayUpdate {
+    /// JSON cannot carry NaN or infinities; they become 0 so one bad value never drops an update.
+    func sanitized() -> OverlayUpdate {
+        func f(_ v: Double) -> Double { v.isFinite ? v : 0 }
+        var copy = self
+        copy.timestamp = f(timestamp)
+        copy.items = items.map { item in
+            var i = item
+            i.points = item.points.map { $0.map(f) }
+            return i
+        }
+        copy.stats.captureFPS = f(stats.captureFPS)
+        copy.stats.analysedFPS = f(stats.analysedFPS)
+        copy.stats.latencyP50Ms = f(stats.latencyP50Ms)
+        copy.stats.latencyP99Ms = f(stats.latencyP99Ms)
+        return copy
+    }
+}

@@ -1,0 +1,149 @@
+/// The viewer page served at `GET /`: plain HTML, CSS and JavaScript, no external assets.
+///
+/// The preview is the MJPEG stream in an `<img>`; a `<canvas>` sized to the image's displayed
+/// box (device-pixel exact) sits on top and redraws the latest SSE overlay with Vision's
+/// transform: normalised lower-left `(x, y)` maps to `(x * W, (1 - y) * H)`.
+let viewerPageHTML = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>OpenVision live</title>
+<style>
+  html, body { margin: 0; height: 100%; background: #16181c; color: #d8dde3;
+    font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; }
+  header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 6px 18px; padding: 8px 12px; }
+  h1 { margin: 0; font-size: 15px; font-weight: 600; color: #fff; }
+  #status { font-size: 12px; padding: 1px 7px; border-radius: 9px; background: #553; color: #fe9; }
+  #status.live { background: #1f4d2b; color: #8f8; }
+  #stats { font: 13px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; color: #aeb6bf; }
+  main { display: flex; justify-content: center; padding: 0 12px 12px; }
+  #stage { position: relative; line-height: 0; }
+  #preview { display: block; max-width: calc(100vw - 24px); max-height: calc(100vh - 56px);
+    width: auto; height: auto; background: #000; }
+  #overlay { position: absolute; left: 0; top: 0; pointer-events: none; }
+</style>
+</head>
+<body>
+<header>
+  <h1>OpenVision live</h1>
+  <span id="status">connecting…</span>
+  <span id="stats">waiting for analysis…</span>
+</header>
+<main>
+  <div id="stage">
+    <img id="preview" alt="live preview" src="stream.mjpg">
+    <canvas id="overlay"></canvas>
+  </div>
+</main>
+<script>
+"use strict";
+(function () {
+  const img = document.getElementById("preview");
+  const canvas = document.getElementById("overlay");
+  const ctx = canvas.getContext("2d");
+  const statusEl = document.getElementById("status");
+  const statsEl = document.getElementById("stats");
+  let latest = null;      // last OverlayUpdate
+  let retryTimer = null;
+
+  // Keep the canvas exactly over the image's displayed box, at device-pixel resolution.
+  function fitCanvas() {
+    const w = img.clientWidth, h = img.clientHeight;
+    const dpr = window.devicePixelRatio || 1;
+    canvas.style.left = img.offsetLeft + "px";
+    canvas.style.top = img.offsetTop + "px";
+    canvas.style.width = w + "px";
+    canvas.style.height = h + "px";
+    const bw = Math.max(0, Math.round(w * dpr)), bh = Math.max(0, Math.round(h * dpr));
+    if (canvas.width !== bw || canvas.height !== bh) { canvas.width = bw; canvas.height = bh; }
+    draw();
+  }
+
+  function textColorFor(hex) {
+    const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
+    if (!m) return "#000";
+    const [r, g, b] = [m[1], m[2], m[3]].map(v => parseInt(v, 16));
+    return (0.299 * r + 0.587 * g + 0.114 * b) > 140 ? "#000" : "#fff";
+  }
+
+  function draw() {
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    if (!latest || !canvas.width || !canvas.height) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const W = canvas.width / dpr, H = canvas.height / dpr;
+    const lineWidth = Math.max(2, Math.round(Math.min(W, H) / 250));
+    ctx.lineJoin = "round";
+    ctx.font = "600 13px system-ui, 'DejaVu Sans', sans-serif";
+    ctx.textBaseline = "top";
+    for (const item of latest.items || []) {
+      const color = item.color || "#00ff66";
+      // Vision's normalised lower-left coordinates -> canvas pixels.
+      const pts = (item.points || []).map(p => [p[0] * W, (1 - p[1]) * H]);
+      if (!pts.length) continue;
+      ctx.strokeStyle = color;
+      ctx.fillStyle = color;
+      ctx.lineWidth = lineWidth;
+      if (pts.length === 1) {
+        ctx.beginPath(); ctx.arc(pts[0][0], pts[0][1], lineWidth * 1.5, 0, 2 * Math.PI); ctx.fill();
+      } else {
+        ctx.beginPath();
+        ctx.moveTo(pts[0][0], pts[0][1]);
+        for (let i = 1; i < pts.length; i++) ctx.lineTo(pts[i][0], pts[i][1]);
+        if (item.closed) ctx.closePath();
+        ctx.stroke();
+      }
+      if (item.label) {
+        const minX = Math.min(...pts.map(p => p[0])), minY = Math.min(...pts.map(p => p[1]));
+        const padX = 4, boxH = 18;
+        const boxW = ctx.measureText(item.label).width + 2 * padX;
+        let x = Math.min(Math.max(0, minX - lineWidth / 2), Math.max(0, W - boxW));
+        let y = minY - boxH - lineWidth / 2;
+        if (y < 0) y = Math.max(0, minY + lineWidth / 2);   // no room above: put it inside the top edge
+        ctx.fillStyle = color;
+        ctx.fillRect(x, y, boxW, boxH);
+        ctx.fillStyle = textColorFor(color);
+        ctx.fillText(item.label, x + padX, y + 2);
+      }
+    }
+  }
+
+  function fmt(v, digits) { return (typeof v === "number" && isFinite(v)) ? v.toFixed(digits) : "–"; }
+
+  function showStats(u) {
+    const s = u.stats || {};
+    statsEl.textContent =
+      "capture " + fmt(s.captureFPS, 1) + " fps · analysed " + fmt(s.analysedFPS, 1) + " fps · " +
+      "latency p50 " + fmt(s.latencyP50Ms, 1) + " ms / p99 " + fmt(s.latencyP99Ms, 1) + " ms · " +
+      "dropped " + (s.dropped ?? "–") + " · frame #" + u.frameIndex;
+  }
+
+  function connectEvents() {
+    const es = new EventSource("events");
+    es.onopen = () => { statusEl.textContent = "live"; statusEl.className = "live"; };
+    es.onerror = () => { statusEl.textContent = "reconnecting…"; statusEl.className = ""; };
+    es.onmessage = (e) => {
+      try { latest = JSON.parse(e.data); } catch (_) { return; }
+      showStats(latest);
+      draw();
+    };
+  }
+
+  // If the MJPEG stream ends (server restarted), reconnect it.
+  img.addEventListener("error", () => {
+    if (retryTimer) return;
+    retryTimer = setTimeout(() => { retryTimer = null; img.src = "stream.mjpg?t=" + Date.now(); }, 1000);
+  });
+  img.addEventListener("load", fitCanvas);
+  if (window.ResizeObserver) new ResizeObserver(fitCanvas).observe(img);
+  window.addEventListener("resize", fitCanvas);
+  connectEvents();
+  fitCanvas();
+})();
+</script>
+</body>
+</html>
+"""#

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import OpenVision
+import OpenVisionServer
+import Synchronization
+
+/// `openvision live`: a camera or network stream through the live pipeline, optionally served
+/// to a browser (full-rate MJPEG preview, overlays drawn from an event stream).
+struct LiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live",
+        abstract: "Analyse a camera, stream, video file or image folder live; watch it in a browser with --serve.",
+        discussion: "SOURCE: 0 or /dev/video0 (camera), rtsp:// or http(s):// (stream), a video file, or an image folder. Stops at the end of the source, after --duration, or on Ctrl-C. Prints stats on standard error each second."
+    )
+
+    @Option(name: .shortAndLong, help: "The source.") var source: String
+    @OptionGroup var analysis: AnalysisOptions
+    @Option(help: "Serve the live viewer at ADDR:PORT (default 127.0.0.1:8080 when given without a value).")
+    var serve: String?
+    @Option(help: "Stop after this many seconds.") var duration: Double?
+    @Option(help: "Annotated output video.") var out: String?
+    @Option(help: "JSON Lines output, one object per analysed frame.") var jsonl: String?
+    @Option(help: "Camera width to request.") var width: Int = 0
+    @Option(help: "Camera height to request.") var height: Int = 0
+    @Option(help: "Camera frame rate to request.") var fps: Double = 0
+    @Option(help: "Camera pixel format to request (MJPG, YUYV).") var fourcc: String = ""
+    @Option(help: "How the camera is mounted: up, right, left, down, …") var orientation: String = "up"
+    @Option(help: "Stream reconnect window in seconds (0 = fail on the first drop).") var reconnect: Double = 30
+
+    func run() async throws {
+        let requests = try analysis.makeRequests()
+        let names = requests.map(requestName)
+        var options = CaptureOptions()
+        options.width = width
+        options.height = height
+        options.fps = fps
+        options.fourcc = fourcc
+        options.reconnectFor = .seconds(reconnect)
+        guard let mounted = ImageOrientation.allCases.first(where: { $0.description.lowercased() == orientation.lowercased() }) else {
+            throw ValidationError("unknown orientation '\(orientation)'")
+        }
+        options.orientation = mounted
+
+        let server = try await startServer()
+
+        let writer = Mutex<VideoFileWriter?>(nil)
+        let latest = Mutex<[OverlayItem]>([])
+        let outURL = out.map { URL(fileURLWithPath: $0) }
+        var configuration = LiveAnalyzer.Configuration()
+        configuration.analysisMaxDimension = analysis.analysisSize
+        let start = ContinuousClock.now
+        configuration.preview = { [server] frame in
+            // Full-rate preview: every frame to the browser and the video, with the latest overlays.
+            if let server, let jpeg = try? frame.image.encoded(as: .jpeg, quality: 80) {
+                server.publish(frame: PreviewFrame(jpeg: [UInt8](jpeg), width: frame.image.width, height: frame.image.height,
+                                                   index: frame.index, timestamp: (frame.captureTime - start).milliseconds / 1000))
+            }
+            if let outURL {
+                writer.withLock { w in
+                    if w == nil { w = try? VideoFileWriter(url: outURL, fps: 30, width: frame.image.width, height: frame.image.height) }
+                    try? w?.write(try frame.image.annotated(with: latest.withLock { $0 }))
+                }
+            }
+        }
+        let analyzer = LiveAnalyzer(source: FrameSource(parsing: source), options: options, requests: requests,
+                                    configuration: configuration)
+        let lines = try jsonl.map { try JSONLinesWriter(path: $0) }
+        let task = Task {
+            var lastReport = ContinuousClock.now
+            for try await result in analyzer {
+                let items = result.outcomes.flatMap(OverlayItem.items(for:))
+                latest.withLock { $0 = items }
+                let stats = analyzer.stats()
+                server?.publish(overlay: OverlayUpdate(frameIndex: result.frameIndex, timestamp: (result.captureTime - start).milliseconds / 1000,
+                                                       items: items.map(Self.serverItem),
+                                                       stats: .init(captureFPS: stats.captureFPS, analysedFPS: stats.analysedFPS,
+                                                                    dropped: stats.framesDropped, latencyP50Ms: stats.latencyP50Ms,
+                                                                    latencyP99Ms: stats.latencyP99Ms)))
+                try lines?.write(result, names: names)
+                if ContinuousClock.now - lastReport > .seconds(1) {
+                    lastReport = ContinuousClock.now
+                    FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))
+                }
+            }
+        }
+        // Ctrl-C and --duration end the run cleanly.
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler { task.cancel() }
+        interrupt.resume()
+        if let duration {
+            Task {
+                try? await Task.sleep(for: .seconds(duration))
+                task.cancel()
+            }
+        }
+        let outcome = await task.result
+        interrupt.cancel()
+        writer.withLock { $0?.finish() }
+        lines?.close()
+        await server?.stop()
+        FileHandle.standardError.write(Data(Self.statsLine(analyzer.stats()).utf8))
+        if case .failure(let error) = outcome, !(error is CancellationError) {
+            let message = (error as? VisionError).map { "\($0.message) [\($0.code)]" } ?? "\(error)"
+            FileHandle.standardError.write(Data("openvision: error: \(message)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// Starts the viewer when --serve was given.
+    private func startServer() async throws -> LiveViewerServer? {
+        guard let serve else { return nil }
+        let parts = serve.split(separator: ":", omittingEmptySubsequences: false)
+        let host = parts.count == 2 && !parts[0].isEmpty ? String(parts[0]) : "127.0.0.1"
+        guard let port = Int(parts.last ?? "8080") else { throw ValidationError("--serve takes ADDR:PORT, e.g. 127.0.0.1:8080") }
+        let server = LiveViewerServer(host: host, port: port)
+        try await server.start()
+        FileHandle.standardError.write(Data("live viewer: http://\(host):\(server.boundPort)/\n".utf8))
+        return server
+    }
+
+    static func statsLine(_ s: LiveStats) -> String {
+        String(format: "[%@] captured %d (%.1f fps), analysed %d (%.1f fps), dropped %d, latency p50 %.1f ms p99 %.1f ms, reconnects %d\n",
+               s.state.rawValue, s.framesCaptured, s.captureFPS, s.framesAnalysed, s.analysedFPS, s.framesDropped,
+               s.latencyP50Ms, s.latencyP99Ms, s.reconnects)
+    }
+
+    static func serverItem(_ item: OverlayItem) -> OverlayUpdate.Item {
+        let color = String(format: "#%02x%02x%02x", item.color.red, item.color.green, item.color.blue)
+        switch item.shape {
+        case .polygon(let points, let closed):
+            return .init(points: points.map { [$0.x, $0.y] }, closed: closed, color: color, label: item.label)
+        case .points(let points):
+            return .init(points: points.map { [$0.x, $0.y] }, closed: false, color: color, label: item.label)
+        }
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import Testing
+@testable import OpenVisionServer
+
+private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources")
+
+private func loadJPEG(_ name: String) throws -> [UInt8] {
+    let bytes = try [UInt8](Data(contentsOf: resources.appendingPathComponent(name)))
+    #expect(bytes.starts(with: [0xFF, 0xD8]) && bytes.suffix(2) == [0xFF, 0xD9])
+    return bytes
+}
+
+/// A valid JPEG of about `size` bytes: `jpeg` with comment (COM) segments after SOI.
+private func padded(_ jpeg: [UInt8], to size: Int) -> [UInt8] {
+    var out: [UInt8] = [0xFF, 0xD8]
+    var remaining = size - jpeg.count
+    while remaining > 4 {
+        let payload = min(65533, remaining - 4)
+        out += [0xFF, 0xFE, UInt8((payload + 2) >> 8), UInt8((payload + 2) & 0xFF)]
+        out += [UInt8](repeating: 0x20, count: payload)
+        remaining -= payload + 4
+    }
+    return out + jpeg.dropFirst(2)
+}
+
+private func deadline(_ seconds: Double) -> Date { Date().addingTimeInterval(seconds) }
+
+private func startedServer() async throws -> LiveViewerServer {
+    let server = LiveViewerServer(port: 0)
+    try await server.start()
+    #expect(server.boundPort > 0)
+    return server
+}
+
+private func waitFor(_ what: String, timeout: Double = 5, _ condition: () -> Bool) async throws {
+    let end = deadline(timeout)
+    while !condition() {
+        guard Date() < end else { throw TestError("timed out waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+private func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kb * 1024
+}
+
+/// One MJPEG part: its headers and JPEG bytes. The stream is
+/// `--B CRLF (headers CRLF CRLF jpeg CRLF --B CRLF)*`.
+private func readPart(_ c: RawHTTPClient, boundary: String, deadline d: Date) throws -> ([String: String], [UInt8]) {
+    let headText = String(decoding: try c.readThrough("\r\n\r\n", deadline: d), as: UTF8.self)
+    let headers = RawHTTPClient.parseHeaders(headText.components(separatedBy: "\r\n"))
+    guard let length = Int(headers["content-length"] ?? "") else { throw TestError("part without Content-Length: \(headText)") }
+    let jpeg = try c.readExactly(length, deadline: d)
+    let trailer = try c.readExactly(boundary.utf8.count + 6, deadline: d)
+    #expect(trailer == Array("\r\n--\(boundary)\r\n".utf8), "part not followed by the boundary")
+    return (headers, jpeg)
+}
+
+private func sampleOverlay(_ index: Int) -> OverlayUpdate {
+    OverlayUpdate(
+        frameIndex: index, timestamp: Double(index) / 30,
+        items: [
+            .box(x: 0.15, y: 0.08, width: 0.35, height: 0.6, color: "#00e676", label: "dog 0.96"),
+            .init(points: [[0.1, 0.9], [0.5, 0.95], [0.9, 0.9]], closed: false, color: "#ff00ff", label: nil),
+        ],
+        stats: .init(captureFPS: 30, analysedFPS: 14.5, dropped: index, latencyP50Ms: 21.5, latencyP99Ms: 48.25))
+}
+
+@Suite(.serialized)
+struct LiveViewerServerTests {
+    @Test func healthPageSnapshotAndErrors() async throws {
+        let server = try await startedServer()
+        let port = server.boundPort
+
+        // Health, on one keep-alive connection followed by the page.
+        let c = try RawHTTPClient(port: port)
+        try c.get("/health", keepAlive: true)
+        let (h, body) = try c.readResponse(deadline: deadline(5))
+        #expect(h.status == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "ok")
+        try c.get("/")
+        let (p, page) = try c.readResponse(deadline: deadline(5))
+        #expect(p.status == 200)
+        #expect(p.headers["content-type"]?.hasPrefix("text/html") == true)
+        let html = String(decoding: page, as: UTF8.self)
+        #expect(html.contains("<canvas") && html.contains("stream.mjpg") && html.contains("EventSource(\"events\")"))
+        #expect(html.contains("(1 - p[1]) * H"))
+        #expect(!html.contains("http://") && !html.contains("https://"), "the page must not load external assets")
+
+        // Snapshot: 503 before any frame, then the latest frame's bytes.
+        let s0 = try RawHTTPClient(port: port)
+        try s0.get("/snapshot.jpg")
+        #expect(try s0.readResponse(deadline: deadline(5)).0.status == 503)
+        let a = try loadJPEG("frame-a.jpg"), b = try loadJPEG("frame-b.jpg")
+        server.publish(frame: PreviewFrame(jpeg: a, width: 320, height: 240, index: 1, timestamp: 0.1))
+        server.publish(frame: PreviewFrame(jpeg: b, width: 320, height: 240, index: 2, timestamp: 0.2))
+        let s1 = try RawHTTPClient(port: port)
+        try s1.get("/snapshot.jpg")
+        let (sh, snap) = try s1.readResponse(deadline: deadline(5))
+        #expect(sh.status == 200 && sh.headers["content-type"] == "image/jpeg")
+        #expect(snap == b)
+
+        let n = try RawHTTPClient(port: port)
+        try n.get("/nope")
+        #expect(try n.readResponse(deadline: deadline(5)).0.status == 404)
+        let post = try RawHTTPClient(port: port)
+        try post.send("POST /health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        #expect(try post.readResponse(deadline: deadline(5)).0.status == 405)
+        // DNS-rebinding guard: a foreign Host header is refused on a loopback server.
+        let evil = try RawHTTPClient(port: port)
+        try evil.get("/snapshot.jpg", host: "evil.example:\(port)")
+        #expect(try evil.readResponse(deadline: deadline(5)).0.status == 403)
+        let local = try RawHTTPClient(port: port)
+        try local.get("/health", host: "localhost:\(port)")
+        #expect(try local.readResponse(deadline: deadline(5)).0.status == 200)
+        await server.stop()
+    }
+
+    @Test func mjpegStreamDeliversJPEGParts() async throws {
+        let server = try await startedServer()
+        let frames = [try loadJPEG("frame-a.jpg"), try loadJPEG("frame-b.jpg"), try loadJPEG("frame-c.jpg")]
+        server.publish(frame: PreviewFrame(jpeg: frames[0], width: 320, height: 240, index: 0, timestamp: 0))
+
+        let c = try RawHTTPClient(port: server.boundPort)
+        try c.get("/stream.mjpg")
+        let head = try c.readHead(deadline: deadline(5))
+        #expect(head.status == 200)
+        let type = try #require(head.headers["content-type"])
+        #expect(type.hasPrefix("multipart/x-mixed-replace"))
+        let boundary = try #require(type.components(separatedBy: "boundary=").last)
+        #expect(head.headers["transfer-encoding"] == nil, "the stream must not be chunked")
+        #expect(try c.readExactly(boundary.utf8.count + 4, deadline: deadline(5)) == Array("--\(boundary)\r\n".utf8))
+
+        // Publish at ~100 fps from a task while reading.
+        let publisher = Task {
+            var i = 1
+            while !Task.isCancelled && i < 500 {
+                server.publish(frame: PreviewFrame(jpeg: frames[i % 3], width: 320, height: 240, index: i, timestamp: Double(i) / 100))
+                i += 1
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        var indices: [Int] = []
+        for _ in 0..<6 {
+            let (headers, jpeg) = try readPart(c, boundary: boundary, deadline: deadline(5))
+            #expect(headers["content-type"] == "image/jpeg")
+            #expect(jpeg.starts(with: [0xFF, 0xD8]) && jpeg.suffix(2) == [0xFF, 0xD9])
+            let index = try #require(Int(headers["x-frame-index"] ?? ""))
+            #expect(jpeg == frames[index % 3], "part \(index) carries the wrong JPEG")
+            #expect(headers["x-frame-size"] == "320x240")
+            indices.append(index)
+        }
+        publisher.cancel()
+        #expect(indices.first == 0, "a new client gets the latest frame at once")
+        #expect(indices == indices.sorted() && Set(indices).count == indices.count, "frames arrive in order: \(indices)")
+        await server.stop()
+    }
+
+    @Test func eventsStreamCarriesOverlayJSON() async throws {
+        let server = try await startedServer()
+        server.publish(overlay: sampleOverlay(7))
+
+        let c = try RawHTTPClient(port: server.boundPort)
+        try c.get("/events")
+        let head = try c.readHead(deadline: deadline(5))
+        #expect(head.status == 200)
+        #expect(head.headers["content-type"]?.hasPrefix("text/event-stream") == true)
+        try await waitFor("the events client") { server.streamingClientCount == 1 }
+
+        var decoded: [OverlayUpdate] = []
+        var published = 8
+        var nanStats = sampleOverlay(99)
+        nanStats.stats.latencyP99Ms = .nan
+        while decoded.count < 3 {
+            let event = String(decoding: try c.readThrough("\n\n", deadline: deadline(5)), as: UTF8.self)
+            let dataLines = event.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+            if dataLines.isEmpty { continue }  // `retry:` preamble
+            #expect(dataLines.count == 1, "one data line per update")
+            let json = Data(dataLines[0].dropFirst(6).utf8)
+            decoded.append(try JSONDecoder().decode(OverlayUpdate.self, from: json))
+            if published == 8 { server.publish(overlay: sampleOverlay(8)); published += 1 }
+            else if published == 9 { server.publish(overlay: nanStats); published += 1 }
+        }
+        #expect(decoded[0] == sampleOverlay(7))
+        #expect(decoded[1] == sampleOverlay(8))
+        #expect(decoded[2].frameIndex == 99 && decoded[2].stats.latencyP99Ms == 0, "NaN is sent as 0")
+        let expected: [[Double]] = [[0.15, 0.08], [0.5, 0.08], [0.5, 0.68], [0.15, 0.68]]
+        #expect(zip(decoded[0].items[0].points.joined(), expected.joined()).allSatisfy { abs($0 - $1) < 1e-9 })
+        await server.stop()
+    }
+
+    @Test func slowClientNeitherBlocksPublishNorBuffersUnboundedly() async throws {
+        let server = try await startedServer()
+        let port = server.boundPort
+        let big = padded(try loadJPEG("frame-c.jpg"), to: 400_000)
+        #expect(big.count > 390_000)
+
+        // One client that never reads (small receive buffer), and one that reads only afterwards.
+        let stalled = try RawHTTPClient(port: port, receiveBufferSize: 4096)
+        try stalled.get("/stream.mjpg")
+        let late = try RawHTTPClient(port: port)
+        try late.get("/stream.mjpg")
+        try await waitFor("two stream clients") { server.streamingClientCount == 2 }
+
+        let rssBefore = residentBytes()
+        let clock = ContinuousClock()
+        var slowest = Duration.zero
+        let count = 2000
+        let total = clock.measure {
+            for i in 0..<count {
+                let frame = PreviewFrame(jpeg: big, width: 320, height: 240, index: i, timestamp: Double(i))
+                let one = clock.measure { server.publish(frame: frame) }
+                slowest = max(slowest, one)
+            }
+        }
+        let rssAfter = residentBytes()
+        print("published \(count) frames of \(big.count) bytes in \(total), slowest publish \(slowest); RSS +\((rssAfter - rssBefore) / 1_000_000) MB")
+        #expect(total < .seconds(10), "publishing must not wait for clients")
+        #expect(slowest < .milliseconds(200))
+        // 2000 frames would be 800 MB if queued for one client.
+        #expect(rssAfter - rssBefore < 150_000_000)
+
+        try await Task.sleep(for: .milliseconds(300))
+        let stats = server.hub.bufferStats()
+        print("per-client buffers: \(stats)")
+        #expect(stats.count == 2)
+        let partBound = big.count + 512
+        for s in stats {
+            #expect(s.pendingBytes <= partBound && s.inFlightBytes <= partBound)
+            let waiting = s.pendingBytes > 0 ? 1 : 0
+            #expect(s.delivered + s.skipped + waiting == count, "every frame is delivered, skipped or waiting")
+        }
+        let stalledStats = try #require(stats.first)
+        #expect(stalledStats.skipped > count - 100, "the stalled client skips, it does not queue")
+        let nioBuffered = await server.hub.channelBufferedBytes()
+        print("NIO outbound buffered bytes per client: \(nioBuffered)")
+        #expect(nioBuffered.allSatisfy { $0 <= partBound })
+
+        // The late reader catches up to the newest frame after a handful of parts.
+        let head = try late.readHead(deadline: deadline(5))
+        #expect(head.status == 200)
+        _ = try late.readThrough("\r\n", deadline: deadline(5))  // preamble boundary
+        var parts = 0
+        var last = -1
+        while last != count - 1 {
+            let (headers, jpeg) = try readPart(late, boundary: "ovframe", deadline: deadline(10))
+            #expect(jpeg.count == big.count)
+            last = Int(headers["x-frame-index"] ?? "") ?? -1
+            parts += 1
+            #expect(parts < 50)
+            if parts >= 50 { break }
+        }
+        print("late reader reached frame \(last) after \(parts) parts")
+        #expect(last == count - 1)
+
+        // A publish still returns at once with the stalled client connected.
+        let one = clock.measure {
+            server.publish(frame: PreviewFrame(jpeg: big, width: 320, height: 240, index: count, timestamp: 0))
+        }
+        #expect(one < .milliseconds(50))
+        await server.stop()
+        #expect(stalled.waitForClose(deadline: deadline(5)))
+    }
+
+    @Test func stopClosesAllConnections() async throws {
+        let server = try await startedServer()
+        let port = server.boundPort
+        server.publish(frame: PreviewFrame(jpeg: try loadJPEG("frame-a.jpg"), width: 320, height: 240, index: 0, timestamp: 0))
+        server.publish(overlay: sampleOverlay(0))
+
+        let mjpeg = try RawHTTPClient(port: port)
+        try mjpeg.get("/stream.mjpg")
+        let events = try RawHTTPClient(port: port)
+        try events.get("/events")
+        let idle = try RawHTTPClient(port: port)
+        try idle.get("/health", keepAlive: true)
+        #expect(try idle.readResponse(deadline: deadline(5)).0.status == 200)
+        #expect(try mjpeg.readHead(deadline: deadline(5)).status == 200)
+        #expect(try events.readHead(deadline: deadline(5)).status == 200)
+        try await waitFor("stream clients") { server.streamingClientCount == 2 }
+
+        let clock = ContinuousClock()
+        let took = await clock.measure { await server.stop() }
+        #expect(took < .seconds(5))
+        #expect(mjpeg.waitForClose(deadline: deadline(5)), "MJPEG stream left open")
+        #expect(events.waitForClose(deadline: deadline(5)), "SSE stream left open")
+        #expect(idle.waitForClose(deadline: deadline(5)), "keep-alive connection left open")
+        #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
+        server.publish(frame: PreviewFrame(jpeg: [0xFF, 0xD8, 0xFF, 0xD9], width: 1, height: 1, index: 1, timestamp: 1))  // harmless after stop
+        await #expect(throws: LiveViewerServerError.self) { try await server.start() }
+    }
+}
