@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenVisionTests",
-            dependencies: ["OpenVision", "CNative"],
+            dependencies: ["OpenVision", "OpenVisionServer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ],

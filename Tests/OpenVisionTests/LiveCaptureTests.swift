@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+import Testing
+import OpenVision
+
+/// Video files, image folders and the live pipeline, on generated media whose content is known.
+@Suite(.serialized) struct LiveCaptureTests {
+    static let moduleSize = 5
+    static let code = try! BarcodeGenerator.image(for: "moving code", symbology: .qr, moduleSize: moduleSize)
+
+    /// Where the QR code's pasted image sits in frame `i` (top-left, pixels): it moves right 6 px a frame.
+    static func codeOrigin(_ i: Int) -> CGPoint { CGPoint(x: 40 + 6 * i, y: 120 + 2 * i) }
+
+    /// Frame `i` of the test video: a gray scene with the moving code.
+    static func frame(_ i: Int) throws -> VisionImage {
+        var canvas = try ImageCanvas(width: 640, height: 480, color: OverlayColor(red: 200, green: 200, blue: 200))
+        try canvas.draw(code, at: codeOrigin(i))
+        return canvas.makeImage()
+    }
+
+    static func makeVideo(_ name: String, frames: Int = 60, fps: Double = 30) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ov-\(UUID())-\(name)")
+        let writer = try VideoFileWriter(url: url, fps: fps, width: 640, height: 480)
+        for i in 0..<frames { try writer.write(try frame(i)) }
+        writer.finish()
+        return url
+    }
+
+    static func everyFrame(_ requests: [any VisionRequest]) -> (CaptureOptions, LiveAnalyzer.Configuration) {
+        var options = CaptureOptions()
+        options.pace = .fastest
+        var configuration = LiveAnalyzer.Configuration()
+        configuration.dropsFrames = false
+        return (options, configuration)
+    }
+
+    @Test(arguments: ["moving.avi", "moving.mp4"])
+    func observationsFollowTheMovingCodeFrameByFrame(_ name: String) async throws {
+        let url = try Self.makeVideo(name)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (options, configuration) = Self.everyFrame([])
+        let analyzer = LiveAnalyzer(source: .file(url), options: options, requests: [DetectBarcodesRequest(symbologies: [.qr])],
+                                    configuration: configuration)
+        var seen = 0
+        for try await result in analyzer {
+            #expect(result.frameIndex == seen)
+            seen += 1
+            let code = try #require(result.results(for: DetectBarcodesRequest.self)?.first, "frame \(result.frameIndex)")
+            #expect(code.payloadString == "moving code")
+            // The symbol starts one quiet zone (4 modules) inside the pasted image.
+            let quiet = Double(4 * Self.moduleSize)
+            let expected = Self.codeOrigin(result.frameIndex)
+            let topLeft = code.topLeft.toImageCoordinates(result.imageSize, origin: .upperLeft)
+            #expect(abs(topLeft.x - (expected.x + quiet)) < 3 && abs(topLeft.y - (expected.y + quiet)) < 3,
+                    "frame \(result.frameIndex): \(topLeft) vs \(expected)")
+        }
+        #expect(seen == 60)
+        let stats = analyzer.stats()
+        #expect(stats.framesCaptured == 60 && stats.framesAnalysed == 60 && stats.framesDropped == 0)
+        #expect(stats.state == .ended && stats.captureInfo?.frameCount == 60 && stats.captureInfo?.width == 640)
+    }
+
+    /// A request that takes 60 ms, so a 30 fps source must drop frames.
+    struct SlowRequest: VisionRequest {
+        var regionOfInterest = NormalizedRect.fullImage
+        var requiresColor: Bool { false }
+        func perform(in context: ImageAnalysisContext) throws(VisionError) -> Int {
+            Thread.sleep(forTimeInterval: 0.06)
+            return try context.lumaImage().width
+        }
+    }
+
+    @Test func slowRequestsDropFramesNeverQueueThem() async throws {
+        let url = try Self.makeVideo("slow.avi", frames: 45)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let analyzer = LiveAnalyzer(source: .file(url), requests: [SlowRequest()])  // native pace: 1.5 s
+        var indices: [Int] = []
+        for try await result in analyzer { indices.append(result.frameIndex) }
+        let stats = analyzer.stats()
+        #expect(stats.framesCaptured == 45)
+        #expect(stats.framesDropped > 10, "\(stats)")
+        #expect(stats.framesAnalysed + stats.framesDropped == stats.framesCaptured)
+        #expect(stats.maxInFlight == 1)
+        #expect(indices == indices.sorted() && indices.last == 44, "the newest frame is analysed last: \(indices)")
+        #expect(stats.captureFPS > 25 && stats.captureFPS < 35, "the file plays at its own 30 fps: \(stats.captureFPS)")
+        #expect(stats.analysedFPS < 20)
+    }
+
+    @Test func imageFolderAsAFrameSequence() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-frames-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<5 { try Self.frame(i * 10).write(to: dir.appendingPathComponent(String(format: "f%03d.png", i))) }
+        let (options, configuration) = Self.everyFrame([])
+        let analyzer = LiveAnalyzer(source: FrameSource(parsing: dir.path), options: options,
+                                    requests: [DetectBarcodesRequest()], configuration: configuration)
+        var xs: [Double] = []
+        for try await result in analyzer {
+            let code = try #require(result.results(for: DetectBarcodesRequest.self)?.first)
+            xs.append(code.boundingBox.minX)
+        }
+        #expect(xs.count == 5 && xs == xs.sorted())
+    }
+
+    @Test func missingNonVideoAndTruncatedFiles() async throws {
+        func firstError(_ source: FrameSource) async -> VisionError? {
+            do {
+                for try await _ in LiveAnalyzer(source: source, requests: [DetectBarcodesRequest()]) {}
+                return nil
+            } catch {
+                return error as? VisionError
+            }
+        }
+        #expect(await firstError(.file(URL(fileURLWithPath: "/nonexistent/clip.mp4")))?.code == .fileNotFound)
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("ov-\(UUID())-not-video.mp4")
+        try Data("this is not a video\n".utf8).write(to: text)
+        defer { try? FileManager.default.removeItem(at: text) }
+        #expect(await firstError(.file(text))?.code == .invalidImage)
+
+        // A cut-off AVI stops cleanly at its last good frame.
+        let url = try Self.makeVideo("whole.avi")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let data = try Data(contentsOf: url)
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("ov-\(UUID())-cut.avi")
+        try data.prefix(data.count / 2).write(to: cut)
+        defer { try? FileManager.default.removeItem(at: cut) }
+        let (options, configuration) = Self.everyFrame([])
+        let analyzer = LiveAnalyzer(source: .file(cut), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
+        var frames = 0
+        for try await result in analyzer {
+            frames += 1
+            #expect(result.results(for: DetectBarcodesRequest.self)?.first?.payloadString == "moving code")
+        }
+        #expect(frames > 20 && frames < 60, "\(frames) frames before the cut")
+    }
+
+    @Test func previewSeesEveryFrameAndCancellationStops() async throws {
+        let url = try Self.makeVideo("preview.avi", frames: 90)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let previews = Mutex<Int>(0)
+        var configuration = LiveAnalyzer.Configuration()
+        configuration.preview = { _ in previews.withLock { $0 += 1 } }
+        let analyzer = LiveAnalyzer(source: .file(url), requests: [SlowRequest()], configuration: configuration)
+        var results = 0
+        for try await _ in analyzer {
+            results += 1
+            if results == 5 { break }  // ends the iteration: the pipeline stops
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let stats = analyzer.stats()
+        #expect(stats.state == .cancelled)
+        #expect(previews.withLock { $0 } == stats.framesCaptured)
+        #expect(stats.framesCaptured < 60, "capture stopped early: \(stats.framesCaptured)")
+    }
+
+    @Test func sequenceHandlerKeepsStateAcrossFrames() async throws {
+        let handler = SequenceRequestHandler()
+        for i in 0..<3 {
+            let codes = try await handler.perform(DetectBarcodesRequest(), on: try Self.frame(i * 20))
+            #expect(codes.first?.payloadString == "moving code")
+        }
+        #expect(handler.frameCount == 3)
+        #expect(handler.latestResults(of: DetectBarcodesRequest.self)?.count == 1)
+    }
+}
