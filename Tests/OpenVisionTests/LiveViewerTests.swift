@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import OpenVision
+
+/// The live viewer as a person sees it: `openvision live --serve` on a video, the page loaded in
+/// headless Chromium, and the screenshot checked for the barcode's overlay box over the preview.
+@Suite struct LiveViewerTests {
+    @Test func overlayBoxIsDrawnOverThePreview() async throws {
+        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                    "chromium is installed by scripts/setup")
+        // 10 s of a still scene: the code at a known place (its centre at 0.38, 0.5 of the frame).
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-viewer-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = dir.appendingPathComponent("still.avi")
+        let writer = try VideoFileWriter(url: video, fps: 30, width: 640, height: 480)
+        var canvas = try ImageCanvas(width: 640, height: 480, color: OverlayColor(red: 200, green: 200, blue: 200))
+        let code = try BarcodeGenerator.image(for: "viewer", symbology: .qr, moduleSize: 6)
+        try canvas.draw(code, at: CGPoint(x: 243 - Double(code.width) / 2, y: 240 - Double(code.height) / 2))
+        let frame = canvas.makeImage()
+        for _ in 0..<300 { try writer.write(frame) }
+        writer.finish()
+
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "9"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The first stderr line names the bound port.
+        var buffer = Data()
+        var url: String?
+        let deadline = Date().addingTimeInterval(15)
+        while url == nil, Date() < deadline {
+            buffer += stderr.fileHandleForReading.availableData
+            let text = String(decoding: buffer, as: UTF8.self)
+            if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { url = String(text[range]) }
+        }
+        let page = try #require(url, "no viewer URL on stderr: \(String(decoding: buffer, as: UTF8.self))")
+        try await Task.sleep(for: .seconds(2))
+
+        let shot = dir.appendingPathComponent("shot.png")
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: chromium)
+        browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--screenshot=\(shot.path)",
+                             "--window-size=1000,800", "--timeout=3000", page]
+        browser.standardOutput = FileHandle.nullDevice
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        browser.waitUntilExit()
+        let image = try VisionImage(contentsOf: shot)
+        let rgb = [UInt8](image.rgbData())
+
+        // The preview: the scene's gray; the overlay: the barcode colour (orange, #ff8c00).
+        // Bounds of the rows and columns holding at least `minimum` matching pixels (ignores stray text pixels).
+        func bounds(minimum: Int = 3, _ match: (UInt8, UInt8, UInt8) -> Bool) -> CGRect? {
+            var rows = [Int](repeating: 0, count: image.height), columns = [Int](repeating: 0, count: image.width)
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let o = (y * image.width + x) * 3
+                    if match(rgb[o], rgb[o + 1], rgb[o + 2]) { rows[y] += 1; columns[x] += 1 }
+                }
+            }
+            guard let y0 = rows.firstIndex(where: { $0 >= minimum }), let y1 = rows.lastIndex(where: { $0 >= minimum }),
+                  let x0 = columns.firstIndex(where: { $0 >= minimum }), let x1 = columns.lastIndex(where: { $0 >= minimum }) else { return nil }
+            return CGRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+        }
+        let preview = try #require(bounds(minimum: 100) { abs(Int($0) - 200) < 6 && abs(Int($1) - 200) < 6 && abs(Int($2) - 200) < 6 },
+                                   "the preview is not on the page")
+        let box = try #require(bounds { $0 > 230 && $1 > 110 && $1 < 170 && $2 < 40 }, "no overlay box drawn")
+        // Where the box sits over the preview, in the frame's normalised top-left coordinates.
+        let cx = (box.midX - preview.minX) / preview.width, cy = (box.midY - preview.minY) / preview.height
+        #expect(abs(cx - 243.0 / 640) < 0.05 && abs(cy - 0.5) < 0.07, "box centre at (\(cx), \(cy)) of the preview")
+        let symbol = Double(code.width - 8 * 6) / 640
+        #expect(abs(box.width / preview.width - symbol) < 0.06, "box width \(box.width / preview.width) vs symbol \(symbol)")
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
