@@ -7,6 +7,9 @@
 //   openvision-bench decode-once RUNS FILE...      several requests on one handler vs one handler each
 //   openvision-bench detect RUNS MODEL BACKEND FILE...   file → objects, per-stage medians (2 threads)
 //   openvision-bench classify RUNS MODEL FILE...          file → top-5 labels (2 threads, ONNX Runtime)
+//   openvision-bench live MODEL VIDEO                      live pipeline at the video's pace: analysed fps, latency, CPU
+//   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles, fastest pace)
+//   openvision-bench pipeline-overhead VIDEO               per-frame cost of capture + mailbox + overlay, no model
 import Foundation
 import OpenVision
 
@@ -196,6 +199,85 @@ func benchModel(runs: Int, files: [String], _ body: (VisionImage) throws -> ([St
     }
 }
 
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+func residentMB() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+          let pages = Double(text.split(separator: " ")[1]) else { return .nan }
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}
+
+func benchLive(model: String, video: String) async throws {
+    var configuration = VisionModel.Configuration()
+    configuration.threads = 2
+    let request = DetectObjectsRequest(model: try VisionModel(contentsOf: URL(fileURLWithPath: model), configuration: configuration))
+    let analyzer = LiveAnalyzer(source: .file(URL(fileURLWithPath: video)), requests: [request])  // native pace, mailbox of one
+    let cpu0 = cpuSeconds(), wall0 = clock.now
+    var detections = 0
+    for try await result in analyzer { detections += result.results(for: DetectObjectsRequest.self)?.count ?? 0 }
+    let wall = ms(clock.now - wall0) / 1000, cpu = cpuSeconds() - cpu0
+    let s = analyzer.stats()
+    emit(["captured": s.framesCaptured, "analysed": s.framesAnalysed, "dropped": s.framesDropped, "capture_fps": s.captureFPS,
+          "analysed_fps": s.analysedFPS, "latency_p50_ms": s.latencyP50Ms, "latency_p99_ms": s.latencyP99Ms,
+          "cpu_percent": 100 * cpu / wall, "detections": detections])
+}
+
+func benchLiveMemory(video: String) async throws {
+    var options = CaptureOptions()
+    options.pace = .fastest
+    let analyzer = LiveAnalyzer(source: .file(URL(fileURLWithPath: video)), options: options,
+                                requests: [DetectBarcodesRequest(), DetectRectanglesRequest()])
+    var samples: [String: Double] = ["start": residentMB()]
+    var count = 0
+    for try await result in analyzer {
+        count += 1
+        if result.frameIndex >= 5000 && samples["middle"] == nil { samples["middle"] = residentMB() }
+    }
+    samples["end"] = residentMB()
+    let s = analyzer.stats()
+    emit(["rss_mb": samples, "captured": s.framesCaptured, "analysed": s.framesAnalysed, "dropped": s.framesDropped, "results": count])
+}
+
+/// Does nothing: measures the pipeline around a request.
+struct NoOpRequest: VisionRequest {
+    var regionOfInterest = NormalizedRect.fullImage
+    var requiresColor: Bool { false }
+    func perform(in context: ImageAnalysisContext) throws(VisionError) -> Int { 0 }
+}
+
+func benchPipelineOverhead(video: String) async throws {
+    let url = URL(fileURLWithPath: video)
+    // Capture alone: open, read and decode every frame.
+    var start = clock.now
+    var frames = 0
+    let source = FrameSource.file(url)
+    var options = CaptureOptions()
+    options.pace = .fastest
+    var plain = LiveAnalyzer.Configuration()
+    plain.dropsFrames = false
+    do {
+        // A reader with nothing to do but count frames through the preview callback.
+        let counter = LiveAnalyzer(source: source, options: options, requests: [], configuration: plain)
+        for try await _ in counter { frames += 1 }
+    }
+    let captureOnly = ms(clock.now - start) / Double(max(frames, 1))
+    // The whole pipeline with a no-op request and the overlay drawn on every frame.
+    start = clock.now
+    let analyzer = LiveAnalyzer(source: source, options: options, requests: [NoOpRequest()], configuration: plain)
+    var drawn = 0
+    for try await result in analyzer {
+        _ = try result.image.annotated(with: [OverlayItem.box(NormalizedRect(x: 0.1, y: 0.1, width: 0.3, height: 0.3), color: .green, label: "x")])
+        drawn += 1
+    }
+    let pipeline = ms(clock.now - start) / Double(max(drawn, 1))
+    emit(["frames": drawn, "capture_only_ms_per_frame": captureOnly, "pipeline_with_overlay_ms_per_frame": pipeline,
+          "overhead_ms_per_frame": pipeline - captureOnly])
+}
+
 // MARK: Main
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -228,6 +310,15 @@ do {
             let (labels, t) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
             return (labels.map { String($0.identifier.split(separator: ",")[0]) }, t)
         }
+    case "live":
+        guard args.count == 3 else { fail("live MODEL VIDEO") }
+        try await benchLive(model: args[1], video: args[2])
+    case "live-memory":
+        guard args.count == 2 else { fail("live-memory VIDEO") }
+        try await benchLiveMemory(video: args[1])
+    case "pipeline-overhead":
+        guard args.count == 2 else { fail("pipeline-overhead VIDEO") }
+        try await benchPipelineOverhead(video: args[1])
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))

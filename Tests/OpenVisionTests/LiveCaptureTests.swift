@@ -162,4 +162,46 @@ import OpenVision
         #expect(handler.frameCount == 3)
         #expect(handler.latestResults(of: DetectBarcodesRequest.self)?.count == 1)
     }
+
+    @Test func sourceOrientationTurnsFramesUpright() async throws {
+        // A camera mounted sideways: the stored frames are rotated; .right turns them upright.
+        let url = try Self.makeVideo("sideways.avi", frames: 10)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var (options, configuration) = Self.everyFrame([])
+        options.orientation = .right
+        configuration.analysisMaxDimension = 2000
+        let analyzer = LiveAnalyzer(source: .file(url), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
+        for try await result in analyzer {
+            #expect(result.imageSize == CGSize(width: 480, height: 640))
+            #expect(result.results(for: DetectBarcodesRequest.self)?.first?.payloadString == "moving code")
+        }
+        #expect(analyzer.stats().framesAnalysed == 10)
+    }
+
+    @Test(.enabled(if: (try? CameraDevice.list().isEmpty) == false, "needs a V4L2 camera (/dev/video*); none on this machine"))
+    func cameraDelivers() async throws {
+        let camera = try #require(try CameraDevice.list().first)
+        #expect(!(try camera.modes()).isEmpty)
+        let analyzer = LiveAnalyzer(source: .device(camera.path), requests: [DetectBarcodesRequest()])
+        var frames = 0
+        for try await _ in analyzer {
+            frames += 1
+            if frames == 10 { break }
+        }
+        #expect(frames == 10)
+    }
+
+    @Test func cameraListingWithoutDevicesIsEmptyNotAnError() throws {
+        let devices = try CameraDevice.list()
+        let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains { $0.hasPrefix("video") }
+        if !present { #expect(devices.isEmpty) }
+        var options = CaptureOptions()
+        options.reconnectFor = .zero
+        do {
+            for try await _ in LiveAnalyzer(source: .device("/dev/video97"), options: options, requests: [DetectBarcodesRequest()]) {}
+            Issue.record("a missing camera must be an error")
+        } catch let error as VisionError {
+            #expect(error.code == .ioError && error.message.contains("/dev/video97"), "\(error)")
+        }
+    }
 }
