@@ -191,7 +191,7 @@ import OpenVision
         #expect(frames == 10)
     }
 
-    @Test func cameraListingWithoutDevicesIsEmptyNotAnError() throws {
+    @Test func cameraListingWithoutDevicesIsEmptyNotAnError() async throws {
         let devices = try CameraDevice.list()
         let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains { $0.hasPrefix("video") }
         if !present { #expect(devices.isEmpty) }
