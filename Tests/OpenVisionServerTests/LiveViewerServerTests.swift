@@ -32,7 +32,7 @@ private func startedServer() async throws -> LiveViewerServer {
     return server
 }
 
-private func waitFor(_ what: String, timeout: Double = 5, _ condition: () -> Bool) async throws {
+private func waitFor(_ what: String, timeout: Double = 20, _ condition: () -> Bool) async throws {
     let end = deadline(timeout)
     while !condition() {
         guard Date() < end else { throw TestError("timed out waiting for \(what)") }
@@ -78,11 +78,11 @@ struct LiveViewerServerTests {
         // Health, on one keep-alive connection followed by the page.
         let c = try RawHTTPClient(port: port)
         try c.get("/health", keepAlive: true)
-        let (h, body) = try c.readResponse(deadline: deadline(5))
+        let (h, body) = try c.readResponse(deadline: deadline(20))
         #expect(h.status == 200)
         #expect(String(decoding: body, as: UTF8.self) == "ok")
         try c.get("/")
-        let (p, page) = try c.readResponse(deadline: deadline(5))
+        let (p, page) = try c.readResponse(deadline: deadline(20))
         #expect(p.status == 200)
         #expect(p.headers["content-type"]?.hasPrefix("text/html") == true)
         let html = String(decoding: page, as: UTF8.self)
@@ -93,29 +93,29 @@ struct LiveViewerServerTests {
         // Snapshot: 503 before any frame, then the latest frame's bytes.
         let s0 = try RawHTTPClient(port: port)
         try s0.get("/snapshot.jpg")
-        #expect(try s0.readResponse(deadline: deadline(5)).0.status == 503)
+        #expect(try s0.readResponse(deadline: deadline(20)).0.status == 503)
         let a = try loadJPEG("frame-a.jpg"), b = try loadJPEG("frame-b.jpg")
         server.publish(frame: PreviewFrame(jpeg: a, width: 320, height: 240, index: 1, timestamp: 0.1))
         server.publish(frame: PreviewFrame(jpeg: b, width: 320, height: 240, index: 2, timestamp: 0.2))
         let s1 = try RawHTTPClient(port: port)
         try s1.get("/snapshot.jpg")
-        let (sh, snap) = try s1.readResponse(deadline: deadline(5))
+        let (sh, snap) = try s1.readResponse(deadline: deadline(20))
         #expect(sh.status == 200 && sh.headers["content-type"] == "image/jpeg")
         #expect(snap == b)
 
         let n = try RawHTTPClient(port: port)
         try n.get("/nope")
-        #expect(try n.readResponse(deadline: deadline(5)).0.status == 404)
+        #expect(try n.readResponse(deadline: deadline(20)).0.status == 404)
         let post = try RawHTTPClient(port: port)
         try post.send("POST /health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        #expect(try post.readResponse(deadline: deadline(5)).0.status == 405)
+        #expect(try post.readResponse(deadline: deadline(20)).0.status == 405)
         // DNS-rebinding guard: a foreign Host header is refused on a loopback server.
         let evil = try RawHTTPClient(port: port)
         try evil.get("/snapshot.jpg", host: "evil.example:\(port)")
-        #expect(try evil.readResponse(deadline: deadline(5)).0.status == 403)
+        #expect(try evil.readResponse(deadline: deadline(20)).0.status == 403)
         let local = try RawHTTPClient(port: port)
         try local.get("/health", host: "localhost:\(port)")
-        #expect(try local.readResponse(deadline: deadline(5)).0.status == 200)
+        #expect(try local.readResponse(deadline: deadline(20)).0.status == 200)
         await server.stop()
     }
 
@@ -126,13 +126,13 @@ struct LiveViewerServerTests {
 
         let c = try RawHTTPClient(port: server.boundPort)
         try c.get("/stream.mjpg")
-        let head = try c.readHead(deadline: deadline(5))
+        let head = try c.readHead(deadline: deadline(20))
         #expect(head.status == 200)
         let type = try #require(head.headers["content-type"])
         #expect(type.hasPrefix("multipart/x-mixed-replace"))
         let boundary = try #require(type.components(separatedBy: "boundary=").last)
         #expect(head.headers["transfer-encoding"] == nil, "the stream must not be chunked")
-        #expect(try c.readExactly(boundary.utf8.count + 4, deadline: deadline(5)) == Array("--\(boundary)\r\n".utf8))
+        #expect(try c.readExactly(boundary.utf8.count + 4, deadline: deadline(20)) == Array("--\(boundary)\r\n".utf8))
 
         // Publish at ~100 fps from a task while reading.
         let publisher = Task {
@@ -145,7 +145,7 @@ struct LiveViewerServerTests {
         }
         var indices: [Int] = []
         for _ in 0..<6 {
-            let (headers, jpeg) = try readPart(c, boundary: boundary, deadline: deadline(5))
+            let (headers, jpeg) = try readPart(c, boundary: boundary, deadline: deadline(20))
             #expect(headers["content-type"] == "image/jpeg")
             #expect(jpeg.starts(with: [0xFF, 0xD8]) && jpeg.suffix(2) == [0xFF, 0xD9])
             let index = try #require(Int(headers["x-frame-index"] ?? ""))
@@ -165,7 +165,7 @@ struct LiveViewerServerTests {
 
         let c = try RawHTTPClient(port: server.boundPort)
         try c.get("/events")
-        let head = try c.readHead(deadline: deadline(5))
+        let head = try c.readHead(deadline: deadline(20))
         #expect(head.status == 200)
         #expect(head.headers["content-type"]?.hasPrefix("text/event-stream") == true)
         try await waitFor("the events client") { server.streamingClientCount == 1 }
@@ -175,7 +175,7 @@ struct LiveViewerServerTests {
         var nanStats = sampleOverlay(99)
         nanStats.stats.latencyP99Ms = .nan
         while decoded.count < 3 {
-            let event = String(decoding: try c.readThrough("\n\n", deadline: deadline(5)), as: UTF8.self)
+            let event = String(decoding: try c.readThrough("\n\n", deadline: deadline(20)), as: UTF8.self)
             let dataLines = event.split(separator: "\n").filter { $0.hasPrefix("data: ") }
             if dataLines.isEmpty { continue }  // `retry:` preamble
             #expect(dataLines.count == 1, "one data line per update")
@@ -240,9 +240,9 @@ struct LiveViewerServerTests {
         #expect(nioBuffered.allSatisfy { $0 <= partBound })
 
         // The late reader catches up to the newest frame after a handful of parts.
-        let head = try late.readHead(deadline: deadline(5))
+        let head = try late.readHead(deadline: deadline(20))
         #expect(head.status == 200)
-        _ = try late.readThrough("\r\n", deadline: deadline(5))  // preamble boundary
+        _ = try late.readThrough("\r\n", deadline: deadline(20))  // preamble boundary
         var parts = 0
         var last = -1
         while last != count - 1 {
@@ -262,7 +262,7 @@ struct LiveViewerServerTests {
         }
         #expect(one < .milliseconds(50))
         await server.stop()
-        #expect(stalled.waitForClose(deadline: deadline(5)))
+        #expect(stalled.waitForClose(deadline: deadline(20)))
     }
 
     @Test func stopClosesAllConnections() async throws {
@@ -277,17 +277,17 @@ struct LiveViewerServerTests {
         try events.get("/events")
         let idle = try RawHTTPClient(port: port)
         try idle.get("/health", keepAlive: true)
-        #expect(try idle.readResponse(deadline: deadline(5)).0.status == 200)
-        #expect(try mjpeg.readHead(deadline: deadline(5)).status == 200)
-        #expect(try events.readHead(deadline: deadline(5)).status == 200)
+        #expect(try idle.readResponse(deadline: deadline(20)).0.status == 200)
+        #expect(try mjpeg.readHead(deadline: deadline(20)).status == 200)
+        #expect(try events.readHead(deadline: deadline(20)).status == 200)
         try await waitFor("stream clients") { server.streamingClientCount == 2 }
 
         let clock = ContinuousClock()
         let took = await clock.measure { await server.stop() }
         #expect(took < .seconds(5))
-        #expect(mjpeg.waitForClose(deadline: deadline(5)), "MJPEG stream left open")
-        #expect(events.waitForClose(deadline: deadline(5)), "SSE stream left open")
-        #expect(idle.waitForClose(deadline: deadline(5)), "keep-alive connection left open")
+        #expect(mjpeg.waitForClose(deadline: deadline(20)), "MJPEG stream left open")
+        #expect(events.waitForClose(deadline: deadline(20)), "SSE stream left open")
+        #expect(idle.waitForClose(deadline: deadline(20)), "keep-alive connection left open")
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
         server.publish(frame: PreviewFrame(jpeg: [0xFF, 0xD8, 0xFF, 0xD9], width: 1, height: 1, index: 1, timestamp: 1))  // harmless after stop
         await #expect(throws: LiveViewerServerError.self) { try await server.start() }

@@ -17,7 +17,12 @@ import OpenVision
         return dir.appendingPathComponent("openvision")
     }()
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    /// Runs the binary off the cooperative thread pool (it blocks while the child runs).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        try await blocking { try runBlocking(arguments, environment: environment) }
+    }
+
+    static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -39,8 +44,8 @@ import OpenVision
         return dir
     }
 
-    @Test func analyzeAstronautAsJSON() throws {
-        let result = try Self.run(["analyze", Fixtures.sharedImage("astronaut.png").path, "--requests", "faces,landmarks"])
+    @Test func analyzeAstronautAsJSON() async throws {
+        let result = try await Self.run(["analyze", Fixtures.sharedImage("astronaut.png").path, "--requests", "faces,landmarks"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
         #expect(report.width == 210 && report.height == 210)
@@ -52,14 +57,14 @@ import OpenVision
         #expect(face.landmarks?["leftEye"]?.count == 6 && face.landmarks?["outerLips"]?.count == 12)
     }
 
-    @Test func barcodeRoundTripAndAnnotation() throws {
+    @Test func barcodeRoundTripAndAnnotation() async throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let code = dir.appendingPathComponent("code.png").path
-        let made = try Self.run(["barcode", "CLI round trip", "--symbology", "qr", "--output", code])
+        let made = try await Self.run(["barcode", "CLI round trip", "--symbology", "qr", "--output", code])
         #expect(made.status == 0, "\(made.stderr)")
         let annotated = dir.appendingPathComponent("annotated.png")
-        let result = try Self.run(["analyze", code, "--annotate", annotated.path, "--format", "text"])  // every request
+        let result = try await Self.run(["analyze", code, "--annotate", annotated.path, "--format", "text"])  // every request
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("barcode qr \"CLI round trip\""))
         let image = try VisionImage(contentsOf: annotated)
@@ -68,14 +73,14 @@ import OpenVision
         #expect(image.rgbData() != original.rgbData(), "the annotation drew something")
     }
 
-    @Test func directoryWithABadImageReportsItAndExitsNonZero() throws {
+    @Test func directoryWithABadImageReportsItAndExitsNonZero() async throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let good = try BarcodeGenerator.image(for: "good", symbology: .qr)
         try good.write(to: dir.appendingPathComponent("a-good.png"))
         let jpeg = try good.encoded(as: .jpeg)
         try jpeg.prefix(jpeg.count / 2).write(to: dir.appendingPathComponent("b-truncated.jpg"))
-        let result = try Self.run(["analyze", dir.path, "-r", "barcodes"])
+        let result = try await Self.run(["analyze", dir.path, "-r", "barcodes"])
         #expect(result.status == 1)
         let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("openvision: error:") }
         #expect(errorLines.count == 1)
@@ -87,11 +92,11 @@ import OpenVision
         #expect(report.barcodes?.first?.payload == "good")
     }
 
-    @Test func missingFileAndUnknownRequest() throws {
-        let missing = try Self.run(["analyze", "/nonexistent.png"])
+    @Test func missingFileAndUnknownRequest() async throws {
+        let missing = try await Self.run(["analyze", "/nonexistent.png"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no such file") && missing.stderr.contains("fileNotFound"))
-        let unknown = try Self.run(["analyze", Fixtures.sharedImage("dog.jpg").path, "-r", "teleport"])
+        let unknown = try await Self.run(["analyze", Fixtures.sharedImage("dog.jpg").path, "-r", "teleport"])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("unknown request 'teleport'"))
     }

@@ -18,38 +18,54 @@ import OpenVision
         let code = try BarcodeGenerator.image(for: "viewer", symbology: .qr, moduleSize: 6)
         try canvas.draw(code, at: CGPoint(x: 243 - Double(code.width) / 2, y: 240 - Double(code.height) / 2))
         let frame = canvas.makeImage()
-        for _ in 0..<300 { try writer.write(frame) }
+        for _ in 0..<900 { try writer.write(frame) }  // 30 s
         writer.finish()
 
         let process = Process()
         process.executableURL = CLITests.binary
-        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "9"]
+        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "25"]
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         // The first stderr line names the bound port.
-        var buffer = Data()
-        var url: String?
-        let deadline = Date().addingTimeInterval(15)
-        while url == nil, Date() < deadline {
-            buffer += stderr.fileHandleForReading.availableData
-            let text = String(decoding: buffer, as: UTF8.self)
-            if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { url = String(text[range]) }
+        let reader = stderr.fileHandleForReading
+        let (url, printed) = try await blocking { () -> (String?, String) in
+            var buffer = Data()
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                buffer += chunk
+                let text = String(decoding: buffer, as: UTF8.self)
+                if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { return (String(text[range]), text) }
+            }
+            return (nil, String(decoding: buffer, as: UTF8.self))
         }
-        let page = try #require(url, "no viewer URL on stderr: \(String(decoding: buffer, as: UTF8.self))")
+        let page = try #require(url, "no viewer URL on stderr: \(printed)")
         try await Task.sleep(for: .seconds(2))
 
         let shot = dir.appendingPathComponent("shot.png")
-        let browser = Process()
-        browser.executableURL = URL(fileURLWithPath: chromium)
-        browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--screenshot=\(shot.path)",
-                             "--window-size=1000,800", "--timeout=3000", page]
-        browser.standardOutput = FileHandle.nullDevice
-        browser.standardError = FileHandle.nullDevice
-        try browser.run()
-        browser.waitUntilExit()
+        // A private profile: a Chromium already running elsewhere would otherwise own the default one.
+        var log = ""
+        for _ in 0..<3 where !FileManager.default.fileExists(atPath: shot.path) {
+            let browser = Process()
+            browser.executableURL = URL(fileURLWithPath: chromium)
+            browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                                 "--user-data-dir=\(dir.appendingPathComponent("chromium-profile").path)",
+                                 "--screenshot=\(shot.path)", "--window-size=1000,800", "--timeout=5000", page]
+            let errors = Pipe()
+            browser.standardOutput = FileHandle.nullDevice
+            browser.standardError = errors
+            try browser.run()
+            log = try await blocking { () -> String in
+                let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                browser.waitUntilExit()
+                return text
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: shot.path), "chromium wrote no screenshot: \(log.suffix(600))")
         let image = try VisionImage(contentsOf: shot)
         let rgb = [UInt8](image.rgbData())
 
@@ -76,6 +92,6 @@ import OpenVision
         let symbol = Double(code.width - 8 * 6) / 640
         #expect(abs(box.width / preview.width - symbol) < 0.06, "box width \(box.width / preview.width) vs symbol \(symbol)")
         process.terminate()
-        process.waitUntilExit()
+        try await blocking { process.waitUntilExit() }
     }
 }

@@ -76,3 +76,11 @@ enum Fixtures {
 extension NormalizedPoint {
     func distance(to other: NormalizedPoint) -> Double { hypot(x - other.x, y - other.y) }
 }
+
+/// Runs blocking work (child processes, waiting on pipes) on a Dispatch thread, so that it never
+/// holds one of the few cooperative threads other tests need.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}

@@ -50,17 +50,33 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         shared.withLock { $0.snapshot() }
     }
 
-    public func makeAsyncIterator() -> AsyncThrowingStream<LiveResult, any Error>.Iterator {
+    /// Iterates the results. When frames are not dropped, the pipeline also waits for a slow
+    /// consumer (at most `resultBufferSize` results wait), so no result is lost.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<LiveResult, any Error>.Iterator
+        let credits: DispatchSemaphore?
+
+        public mutating func next() async throws -> LiveResult? {
+            let result = try await base.next()
+            if result != nil { credits?.signal() }
+            return result
+        }
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        let size = Swift.max(1, configuration.resultBufferSize)
+        // Live use keeps the newest results; every-frame use never drops one (capacity is bounded by credits).
         let (stream, continuation) = AsyncThrowingStream<LiveResult, any Error>.makeStream(
-            bufferingPolicy: .bufferingNewest(Swift.max(1, configuration.resultBufferSize)))
+            bufferingPolicy: configuration.dropsFrames ? .bufferingNewest(size) : .unbounded)
+        let credits = configuration.dropsFrames ? nil : DispatchSemaphore(value: size)
         guard !started.exchange(true, ordering: .relaxed) else {
             continuation.finish(throwing: VisionError(.invalidArgument, "a LiveAnalyzer can be iterated once"))
-            return stream.makeAsyncIterator()
+            return Iterator(base: stream.makeAsyncIterator(), credits: nil)
         }
-        let pipeline = Pipeline(analyzer: self, continuation: continuation)
+        let pipeline = Pipeline(analyzer: self, continuation: continuation, credits: credits)
         continuation.onTermination = { @Sendable _ in pipeline.stop() }
         pipeline.start()
-        return stream.makeAsyncIterator()
+        return Iterator(base: stream.makeAsyncIterator(), credits: credits)
     }
 
     /// Runs to the end of the source, calling `handler` with each result (the callback style).
@@ -170,6 +186,8 @@ private final class Pipeline: @unchecked Sendable {
     private let itemReady = DispatchSemaphore(value: 0)
     private let spaceFree = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
+    /// Every-frame mode: one credit per result the consumer may still take before analysis waits.
+    private let credits: DispatchSemaphore?
 
     struct Mailbox {
         var frame: Frame?
@@ -177,9 +195,11 @@ private final class Pipeline: @unchecked Sendable {
         var error: VisionError?
     }
 
-    init(analyzer: LiveAnalyzer, continuation: AsyncThrowingStream<LiveResult, any Error>.Continuation) {
+    init(analyzer: LiveAnalyzer, continuation: AsyncThrowingStream<LiveResult, any Error>.Continuation,
+         credits: DispatchSemaphore?) {
         self.analyzer = analyzer
         self.continuation = continuation
+        self.credits = credits
     }
 
     func start() {
@@ -196,6 +216,7 @@ private final class Pipeline: @unchecked Sendable {
         analyzer.update { if $0.state != .ended && $0.state != .failed { $0.state = .cancelled } }
         itemReady.signal()
         spaceFree.signal()
+        credits?.signal()
     }
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
@@ -338,6 +359,8 @@ private final class Pipeline: @unchecked Sendable {
                 $0.downscaleTotal += (scaled - start).milliseconds
                 $0.analysisTotal += (end - scaled).milliseconds
             }
+            credits?.wait()
+            if isStopped { break }
             if case .dropped = continuation.yield(result) { analyzer.update { $0.resultsDropped += 1 } }
         }
         continuation.finish()

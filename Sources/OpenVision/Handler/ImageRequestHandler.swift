@@ -106,10 +106,25 @@ public final class ImageRequestHandler: Sendable {
 
     // MARK: Performing
 
+    /// Runs blocking native work (decoding, detection, inference) on Dispatch's global pool, so that
+    /// long CPU work never occupies the caller's cooperative Swift concurrency threads.
+    static func offload<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// `prepare` on the global pool.
+    private func prepareOffPool(_ requests: [any VisionRequest]) async throws(VisionError) -> ImageAnalysisContext {
+        try await Self.offload { Result { () throws(VisionError) in try self.prepare(requests) } }.get()
+    }
+
     /// Runs one request and returns its results.
     public func perform<R: VisionRequest>(_ request: R) async throws(VisionError) -> R.Result {
-        let context = try prepare([request])
-        return try Self.run(request, in: context)
+        let result = await Self.offload { () -> Result<R.Result, VisionError> in
+            Result { () throws(VisionError) -> R.Result in try Self.run(request, in: try self.prepare([request])) }
+        }
+        return try result.get()
     }
 
     /// Runs several requests on the image concurrently and returns their results in order;
@@ -117,9 +132,9 @@ public final class ImageRequestHandler: Sendable {
     public func perform<R1: VisionRequest, R2: VisionRequest>(
         _ r1: R1, _ r2: R2
     ) async throws(VisionError) -> (R1.Result, R2.Result) {
-        let context = try prepare([r1, r2])
-        async let a = Self.runCatching(r1, in: context)
-        async let b = Self.runCatching(r2, in: context)
+        let context = try await prepareOffPool([r1, r2])
+        async let a = Self.offload { Self.runCatching(r1, in: context) }
+        async let b = Self.offload { Self.runCatching(r2, in: context) }
         return (try await a.get(), try await b.get())
     }
 
@@ -127,10 +142,10 @@ public final class ImageRequestHandler: Sendable {
     public func perform<R1: VisionRequest, R2: VisionRequest, R3: VisionRequest>(
         _ r1: R1, _ r2: R2, _ r3: R3
     ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result) {
-        let context = try prepare([r1, r2, r3])
-        async let a = Self.runCatching(r1, in: context)
-        async let b = Self.runCatching(r2, in: context)
-        async let c = Self.runCatching(r3, in: context)
+        let context = try await prepareOffPool([r1, r2, r3])
+        async let a = Self.offload { Self.runCatching(r1, in: context) }
+        async let b = Self.offload { Self.runCatching(r2, in: context) }
+        async let c = Self.offload { Self.runCatching(r3, in: context) }
         return (try await a.get(), try await b.get(), try await c.get())
     }
 
@@ -138,11 +153,11 @@ public final class ImageRequestHandler: Sendable {
     public func perform<R1: VisionRequest, R2: VisionRequest, R3: VisionRequest, R4: VisionRequest>(
         _ r1: R1, _ r2: R2, _ r3: R3, _ r4: R4
     ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result, R4.Result) {
-        let context = try prepare([r1, r2, r3, r4])
-        async let a = Self.runCatching(r1, in: context)
-        async let b = Self.runCatching(r2, in: context)
-        async let c = Self.runCatching(r3, in: context)
-        async let d = Self.runCatching(r4, in: context)
+        let context = try await prepareOffPool([r1, r2, r3, r4])
+        async let a = Self.offload { Self.runCatching(r1, in: context) }
+        async let b = Self.offload { Self.runCatching(r2, in: context) }
+        async let c = Self.offload { Self.runCatching(r3, in: context) }
+        async let d = Self.offload { Self.runCatching(r4, in: context) }
         return (try await a.get(), try await b.get(), try await c.get(), try await d.get())
     }
 
@@ -152,7 +167,7 @@ public final class ImageRequestHandler: Sendable {
     public func performAll(_ requests: [any VisionRequest]) async -> [VisionRequestOutcome] {
         let context: ImageAnalysisContext
         do {
-            context = try prepare(requests)
+            context = try await prepareOffPool(requests)
         } catch {
             return requests.map { request in
                 Self.notifyFailure(request, error)
@@ -161,7 +176,7 @@ public final class ImageRequestHandler: Sendable {
         }
         return await withTaskGroup(of: (Int, VisionRequestOutcome).self) { group in
             for (index, request) in requests.enumerated() {
-                group.addTask { (index, Self.runErased(request, in: context)) }
+                group.addTask { await Self.offload { (index, Self.runErased(request, in: context)) } }
             }
             var outcomes = [VisionRequestOutcome?](repeating: nil, count: requests.count)
             for await (index, outcome) in group { outcomes[index] = outcome }
