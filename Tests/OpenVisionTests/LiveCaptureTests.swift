@@ -204,4 +204,19 @@ import OpenVision
             #expect(error.code == .ioError && error.message.contains("/dev/video97"), "\(error)")
         }
     }
+
+    @Test func everyFrameModeWaitsForASlowConsumer() async throws {
+        let url = try Self.makeVideo("consumer.avi", frames: 30)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var (options, configuration) = Self.everyFrame([])
+        configuration.resultBufferSize = 2
+        let analyzer = LiveAnalyzer(source: .file(url), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
+        var indices: [Int] = []
+        for try await result in analyzer {
+            indices.append(result.frameIndex)
+            try await Task.sleep(for: .milliseconds(40))  // slower than analysis
+        }
+        #expect(indices == Array(0..<30))
+        #expect(analyzer.stats().resultsDropped == 0 && analyzer.stats().framesDropped == 0)
+    }
 }
