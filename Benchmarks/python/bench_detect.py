@@ -31,14 +31,19 @@ def decode(rows, W, H, conf=0.25, iou=0.45):
     return sorted(out, key=lambda d: -d[1])
 
 
+def ort_session(model):
+    """An onnxruntime CPU session with 2 intra-op threads, as the OpenVision side uses."""
+    import onnxruntime as ort
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 2
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+
+
 def main() -> None:
     kind, runs, model = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     if kind == "ort":
-        import onnxruntime as ort
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 2
-        opts.inter_op_num_threads = 1
-        session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+        session = ort_session(model)
         inp = session.get_inputs()[0]
         size = (inp.shape[3], inp.shape[2])
         run = lambda blob: np.concatenate(session.run(None, {inp.name: blob}))

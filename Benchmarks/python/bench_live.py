@@ -14,18 +14,14 @@ import time
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
-from bench_detect import decode
+from bench_detect import decode, ort_session
 
 
 def main() -> None:
     model, video = sys.argv[1], sys.argv[2]
     fastest = len(sys.argv) > 3 and sys.argv[3] == "fastest"
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 2
-    opts.inter_op_num_threads = 1
-    session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+    session = ort_session(model)
     inp = session.get_inputs()[0]
     size = (inp.shape[3], inp.shape[2])
     latest = {"frame": None, "time": 0.0, "index": -1}

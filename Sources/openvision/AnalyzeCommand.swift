@@ -21,7 +21,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             help: "Requests to run, comma-separated: barcodes, rectangles, faces, landmarks, text.")
     var requests: [String] = ["barcodes,rectangles,faces,landmarks,text"]
 
-    @Option(name: .shortAndLong, help: "Output format: json or text.")
+    @Option(name: .shortAndLong, help: "Output format: json or text (table).")
     var format: OutputFormat = .json
 
     @Option(help: "Write an annotated copy: a file for one image, or a directory for several.")
@@ -39,8 +39,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(help: "Include per-request timings in the output.")
     var timings = false
 
-    enum OutputFormat: String, ExpressibleByArgument { case json, text }
-
     func run() async throws {
         let kinds = try RequestKind.parse(requests)
         let orientation = try orientation.map { name in
@@ -54,7 +52,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
         try await BatchRunner.run(files) { file in
             let report = try await analyze(file, kinds: kinds, orientation: orientation, annotateTo: annotateTarget?.url(for: file))
-            try emit(report, pretty: files.count == 1)
+            try ReportOutput.emit(report, format: format, pretty: files.count == 1)
             return report.errors == nil
         }
     }
@@ -99,17 +97,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
             try image.annotated(with: overlay).write(to: annotateTo)
         }
         return report
-    }
-
-    private func emit(_ report: AnalysisReport, pretty: Bool) throws {
-        switch format {
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-            BatchRunner.write(String(decoding: try encoder.encode(report), as: UTF8.self))
-        case .text:
-            BatchRunner.write(TextSummary.render(report))
-        }
     }
 }
 

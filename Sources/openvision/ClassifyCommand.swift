@@ -14,7 +14,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "How many labels per image.") var top: Int = 5
     @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
     @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
-    @Option(help: "Output format: json or table.") var format: ModelOutputFormat = .json
+    @Option(help: "Output format: json or table.") var format: OutputFormat = .json
     @Flag(help: "Include per-stage timings.") var timings = false
 
     func run() async throws {
@@ -23,12 +23,12 @@ struct ClassifyCommand: AsyncParsableCommand {
         request.maximumObservations = top
         let files = try ImageFiles.expand(inputs)
         try await BatchRunner.run(files) { file in
-            let (image, decode) = try ModelReport.decode(file)
+            let (image, decode) = try ReportOutput.decode(file)
             let (labels, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
-            var report = ModelReport(image: file.path, width: image.width, height: image.height)
-            report.classifications = labels.map { .init(identifier: $0.identifier, confidence: $0.confidence) }
-            if timings { report.timingsMs = ModelReport.timings(decode: decode, stages) }
-            try report.emit(format: format, pretty: files.count == 1)
+            var report = AnalysisReport(image: file.path, width: image.width, height: image.height)
+            report.add(labels)
+            if timings { report.timingsMs = ReportOutput.timings(decode: decode, stages) }
+            try ReportOutput.emit(report, format: format, pretty: files.count == 1)
             return true
         }
     }

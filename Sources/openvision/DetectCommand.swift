@@ -21,7 +21,7 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Only these labels, comma-separated.") var classes: String?
     @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
     @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
-    @Option(help: "Output format: json or table.") var format: ModelOutputFormat = .json
+    @Option(help: "Output format: json or table.") var format: OutputFormat = .json
     @Option(help: "Write annotated images: a file for one image, a directory for several.") var annotate: String?
     @Flag(help: "Include per-stage timings (decode, preprocess, inference, postprocess).") var timings = false
 
@@ -34,16 +34,16 @@ struct DetectCommand: AsyncParsableCommand {
         let files = try ImageFiles.expand(inputs)
         let target = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
         try await BatchRunner.run(files) { file in
-            let (image, decode) = try ModelReport.decode(file)
+            let (image, decode) = try ReportOutput.decode(file)
             let (objects, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
-            var report = ModelReport(image: file.path, width: image.width, height: image.height)
-            report.objects = objects.map { ModelReport.Object($0, in: image.size) }
-            if timings { report.timingsMs = ModelReport.timings(decode: decode, stages) }
+            var report = AnalysisReport(image: file.path, width: image.width, height: image.height)
+            report.add(objects)
+            if timings { report.timingsMs = ReportOutput.timings(decode: decode, stages) }
             if let url = target?.url(for: file) {
                 try image.annotated(with: objects.map { OverlayItem.box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) })
                     .write(to: url)
             }
-            try report.emit(format: format, pretty: files.count == 1)
+            try ReportOutput.emit(report, format: format, pretty: files.count == 1)
             return true
         }
     }

@@ -17,6 +17,12 @@ enum TextSummary {
             lines.append(line)
         }
         for t in r.text ?? [] { lines.append(String(format: "  text %.2f \"%@\" ", t.confidence, t.string) + box(t.box)) }
+        for o in r.objects ?? [] {
+            let label = o.label.padding(toLength: max(14, o.label.count), withPad: " ", startingAt: 0)
+            lines.append("  \(label)" + String(format: " %.2f  x=%4.0f y=%4.0f w=%4.0f h=%4.0f", o.confidence,
+                                                  o.box.pixels.x, o.box.pixels.y, o.box.pixels.width, o.box.pixels.height))
+        }
+        for c in r.classifications ?? [] { lines.append(String(format: "  %.3f  %@", c.confidence, c.identifier)) }
         for (name, e) in (r.errors ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append("  error \(name): \(e.message) [\(e.code)]") }
         for (name, ms) in (r.timingsMs ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append(String(format: "  time %@ %.1f ms", name, ms)) }
         return lines.joined(separator: "\n")
