@@ -23,7 +23,7 @@ import OpenVision
 
         let process = Process()
         process.executableURL = CLITests.binary
-        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "25"]
+        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "60"]
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
