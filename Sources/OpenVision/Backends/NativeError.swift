@@ -24,3 +24,8 @@ enum NativeError {
         return VisionError(code, message.isEmpty ? "native call failed" : message)
     }
 }
+
+/// A NUL-terminated C char array (imported into Swift as a tuple) as a String.
+func stringFromCCharArray<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+}

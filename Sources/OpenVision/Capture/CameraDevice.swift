@@ -24,7 +24,8 @@ public struct CameraDevice: Sendable, Hashable {
         var devices = [ov_camera_device](repeating: ov_camera_device(), count: Int(count))
         try NativeError.check(ov_camera_list(&devices, count, &count), "listing cameras")
         return devices.prefix(Int(count)).map {
-            CameraDevice(path: string($0.path), name: string($0.name), driver: string($0.driver), bus: string($0.bus))
+            CameraDevice(path: stringFromCCharArray($0.path), name: stringFromCCharArray($0.name),
+                         driver: stringFromCCharArray($0.driver), bus: stringFromCCharArray($0.bus))
         }
     }
 
@@ -35,11 +36,8 @@ public struct CameraDevice: Sendable, Hashable {
         guard count > 0 else { return [] }
         var modes = [ov_camera_mode](repeating: ov_camera_mode(), count: Int(count))
         try NativeError.check(ov_camera_modes(path, &modes, count, &count), "camera modes")
-        return modes.prefix(Int(count)).map { Mode(fourcc: string($0.fourcc), width: Int($0.width), height: Int($0.height), fps: $0.fps) }
+        return modes.prefix(Int(count)).map {
+            Mode(fourcc: stringFromCCharArray($0.fourcc), width: Int($0.width), height: Int($0.height), fps: $0.fps)
+        }
     }
-}
-
-/// A NUL-terminated C char array (imported as a tuple) as a String.
-private func string<T>(_ tuple: T) -> String {
-    withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 }

@@ -64,8 +64,8 @@ final class VideoCapture: @unchecked Sendable {
         var i = ov_capture_info()
         _ = ov_capture_get_info(h, &i)
         info = CaptureInfo(width: Int(i.width), height: Int(i.height), fps: i.fps, frameCount: Int(i.frame_count),
-                           fourcc: withUnsafeBytes(of: i.fourcc) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
-                           backend: withUnsafeBytes(of: i.backend) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+                           fourcc: stringFromCCharArray(i.fourcc),
+                           backend: stringFromCCharArray(i.backend))
     }
 
     deinit { ov_capture_free(handle) }

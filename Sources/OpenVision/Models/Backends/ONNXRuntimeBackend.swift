@@ -53,7 +53,7 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
             (0..<count).map { i in
                 var t = ov_tensor_info()
                 guard info(i, &t) == OV_OK else { return TensorDescription(name: "?", shape: []) }
-                let name = withUnsafeBytes(of: t.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = stringFromCCharArray(t.name)
                 let dims = withUnsafeBytes(of: t.shape) { Array($0.bindMemory(to: Int64.self)) }
                 let shape = (0..<Int(max(0, min(t.rank, 8)))).map { dims[$0] < 0 ? nil : Int(dims[$0]) }
                 return TensorDescription(name: name, shape: shape, elementType: Self.typeName(t.element_type))
