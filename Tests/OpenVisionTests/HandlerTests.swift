@@ -89,3 +89,20 @@ extension HandlerTests {
         #expect(outcomes[1].results(as: DetectBarcodesRequest.self)?.first?.payloadString == "typed")
     }
 }
+
+extension HandlerTests {
+    @Test func cancelledTasksGetTypedCancellationErrors() async throws {
+        let handler = ImageRequestHandler(image: try BarcodeGenerator.image(for: "cancel", symbology: .qr))
+        let task = Task { () -> (VisionError.Code?, [VisionError.Code?]) in
+            while !Task.isCancelled { await Task.yield() }
+            var single: VisionError.Code?
+            do { _ = try await handler.perform(DetectBarcodesRequest()) } catch let error as VisionError { single = error.code } catch {}
+            let all = await handler.performAll([DetectBarcodesRequest(), DetectRectanglesRequest()]).map { $0.error?.code }
+            return (single, all)
+        }
+        task.cancel()
+        let (single, all) = await task.value
+        #expect(single == VisionError.Code.cancelled)
+        #expect(all == [.cancelled, .cancelled])
+    }
+}

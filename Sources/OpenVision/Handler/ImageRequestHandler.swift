@@ -119,8 +119,22 @@ public final class ImageRequestHandler: Sendable {
         try await Self.offload { Result { () throws(VisionError) in try self.prepare(requests) } }.get()
     }
 
+    /// The error a request gets when its task was cancelled before it ran.
+    static let cancelledError = VisionError(.cancelled, "the request was cancelled")
+
+    /// Runs one request on the global pool. Cancellation is checked here, on the caller's task:
+    /// the pool's threads have no task to ask.
+    private static func runOffPool<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) async -> Result<R.Result, VisionError> {
+        if Task.isCancelled { return .failure(cancelledError) }
+        return await offload { runCatching(request, in: context) }
+    }
+
     /// Runs one request and returns its results.
     public func perform<R: VisionRequest>(_ request: R) async throws(VisionError) -> R.Result {
+        if Task.isCancelled {
+            Self.notify(request, Result<R.Result, VisionError>.failure(Self.cancelledError))
+            throw Self.cancelledError
+        }
         let result = await Self.offload { () -> Result<R.Result, VisionError> in
             Result { () throws(VisionError) -> R.Result in try Self.run(request, in: try self.prepare([request])) }
         }
@@ -133,8 +147,8 @@ public final class ImageRequestHandler: Sendable {
         _ r1: R1, _ r2: R2
     ) async throws(VisionError) -> (R1.Result, R2.Result) {
         let context = try await prepareOffPool([r1, r2])
-        async let a = Self.offload { Self.runCatching(r1, in: context) }
-        async let b = Self.offload { Self.runCatching(r2, in: context) }
+        async let a = Self.runOffPool(r1, in: context)
+        async let b = Self.runOffPool(r2, in: context)
         return (try await a.get(), try await b.get())
     }
 
@@ -143,9 +157,9 @@ public final class ImageRequestHandler: Sendable {
         _ r1: R1, _ r2: R2, _ r3: R3
     ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result) {
         let context = try await prepareOffPool([r1, r2, r3])
-        async let a = Self.offload { Self.runCatching(r1, in: context) }
-        async let b = Self.offload { Self.runCatching(r2, in: context) }
-        async let c = Self.offload { Self.runCatching(r3, in: context) }
+        async let a = Self.runOffPool(r1, in: context)
+        async let b = Self.runOffPool(r2, in: context)
+        async let c = Self.runOffPool(r3, in: context)
         return (try await a.get(), try await b.get(), try await c.get())
     }
 
@@ -154,10 +168,10 @@ public final class ImageRequestHandler: Sendable {
         _ r1: R1, _ r2: R2, _ r3: R3, _ r4: R4
     ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result, R4.Result) {
         let context = try await prepareOffPool([r1, r2, r3, r4])
-        async let a = Self.offload { Self.runCatching(r1, in: context) }
-        async let b = Self.offload { Self.runCatching(r2, in: context) }
-        async let c = Self.offload { Self.runCatching(r3, in: context) }
-        async let d = Self.offload { Self.runCatching(r4, in: context) }
+        async let a = Self.runOffPool(r1, in: context)
+        async let b = Self.runOffPool(r2, in: context)
+        async let c = Self.runOffPool(r3, in: context)
+        async let d = Self.runOffPool(r4, in: context)
         return (try await a.get(), try await b.get(), try await c.get(), try await d.get())
     }
 
@@ -176,7 +190,13 @@ public final class ImageRequestHandler: Sendable {
         }
         return await withTaskGroup(of: (Int, VisionRequestOutcome).self) { group in
             for (index, request) in requests.enumerated() {
-                group.addTask { await Self.offload { (index, Self.runErased(request, in: context)) } }
+                group.addTask {
+                    if Task.isCancelled {
+                        Self.notifyFailure(request, Self.cancelledError)
+                        return (index, VisionRequestOutcome(request: request, result: .failure(Self.cancelledError), duration: .zero))
+                    }
+                    return await Self.offload { (index, Self.runErased(request, in: context)) }
+                }
             }
             var outcomes = [VisionRequestOutcome?](repeating: nil, count: requests.count)
             for await (index, outcome) in group { outcomes[index] = outcome }
@@ -212,8 +232,7 @@ public final class ImageRequestHandler: Sendable {
     }
 
     static func runCatching<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) -> Result<R.Result, VisionError> {
-        if Task.isCancelled { return .failure(VisionError(.cancelled, "the request was cancelled")) }
-        return Result { () throws(VisionError) -> R.Result in try request.perform(in: context) }
+        Result { () throws(VisionError) -> R.Result in try request.perform(in: context) }
     }
 
     private static func runErased<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) -> VisionRequestOutcome {
