@@ -263,7 +263,7 @@ func benchPipelineOverhead(video: String) async throws {
     var plain = LiveAnalyzer.Configuration()
     plain.dropsFrames = false
     do {
-        // A reader with nothing to do but count frames through the preview callback.
+        // The pipeline with no requests: capture, mailbox and an empty analysis per frame.
         let counter = LiveAnalyzer(source: source, options: options, requests: [], configuration: plain)
         for try await _ in counter { frames += 1 }
     }
