@@ -152,6 +152,15 @@ ov_status ov_image_resize(const ov_image *src, int width, int height, ov_image *
     });
 }
 
+ov_status ov_image_create_filled(int width, int height, int r, int g, int b, ov_image **out) {
+    return ov::guarded("ov_image_create_filled", [&]() -> ov_status {
+        if (!out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no output");
+        if (width <= 0 || height <= 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "width and height must be positive");
+        *out = ov::wrap(cv::Mat(height, width, CV_8UC3, cv::Scalar(b, g, r)));
+        return ov::ok();
+    });
+}
+
 ov_status ov_image_clone(const ov_image *src, ov_image **out) {
     return ov::guarded("ov_image_clone", [&]() -> ov_status {
         if (!src || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image");

@@ -71,6 +71,9 @@ ov_status ov_image_crop(const ov_image *src, int x, int y, int width, int height
 /* A new image resized to width x height (area interpolation when shrinking, linear when growing). */
 ov_status ov_image_resize(const ov_image *src, int width, int height, ov_image **out);
 
+/* A new width x height colour image filled with (r, g, b). */
+ov_status ov_image_create_filled(int width, int height, int r, int g, int b, ov_image **out);
+
 /* A deep copy. */
 ov_status ov_image_clone(const ov_image *src, ov_image **out);
 

@@ -12,11 +12,10 @@ public struct ImageCanvas: ~Copyable {
         guard width > 0, height > 0, width <= 32768, height <= 32768 else {
             throw VisionError(.invalidArgument, "canvas size \(width)×\(height) must be 1...32768 on each side")
         }
-        var row = [UInt8]()
-        row.reserveCapacity(width * 3)
-        for _ in 0..<width { row += [color.red, color.green, color.blue] }
-        let data = Data(Array(repeating: row, count: height).joined())
-        image = try VisionImage(pixels: PixelBuffer(data: data, width: width, height: height, format: .rgb8))
+        var handle: OpaquePointer?
+        try NativeError.check(ov_image_create_filled(Int32(width), Int32(height), Int32(color.red), Int32(color.green),
+                                                     Int32(color.blue), &handle), "create canvas")
+        image = VisionImage(owning: handle!)
     }
 
     /// A canvas holding a copy of `image` (the original is not changed).
