@@ -15,6 +15,7 @@ import OpenVision
                                       weights: dir.appendingPathComponent("yolo-fastest-1.1.weights"), names: nil, to: out)
         var configuration = VisionModel.Configuration()
         configuration.labels = labels
+        defer { try? FileManager.default.removeItem(at: out) }  // the session is built at load time
         return try! VisionModel(contentsOf: out, configuration: configuration)
     }()
 
