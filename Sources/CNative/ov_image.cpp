@@ -50,15 +50,23 @@ const char *ov_last_error(void) { return lastError.c_str(); }
 
 void ov_free(void *p) { std::free(p); }
 
-ov_status ov_image_decode(const void *data, size_t length, int luma_only, ov_image **out) {
+ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, ov_image **out) {
     return ov::guarded("ov_image_decode", [&]() -> ov_status {
         if (!data || !out || length == 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image bytes");
+        int mode = luma_only ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR;
+        switch (reduction) {
+            case 1: break;
+            case 2: mode = luma_only ? cv::IMREAD_REDUCED_GRAYSCALE_2 : cv::IMREAD_REDUCED_COLOR_2; break;
+            case 4: mode = luma_only ? cv::IMREAD_REDUCED_GRAYSCALE_4 : cv::IMREAD_REDUCED_COLOR_4; break;
+            case 8: mode = luma_only ? cv::IMREAD_REDUCED_GRAYSCALE_8 : cv::IMREAD_REDUCED_COLOR_8; break;
+            default: return ov::fail(OV_ERR_INVALID_ARGUMENT, "reduction must be 1, 2, 4 or 8");
+        }
         if (length > static_cast<size_t>(INT32_MAX))
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "image data larger than 2 GiB");
         cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<void *>(data));
         cv::Mat decoded;
         try {
-            decoded = cv::imdecode(buffer, (luma_only ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR) | cv::IMREAD_IGNORE_ORIENTATION);
+            decoded = cv::imdecode(buffer, mode | cv::IMREAD_IGNORE_ORIENTATION);
         } catch (const cv::Exception &e) {
             return ov::fail(OV_ERR_DECODE, std::string("the image could not be decoded: ") + e.what());
         }

@@ -23,11 +23,13 @@ struct ClassifyCommand: AsyncParsableCommand {
         request.maximumObservations = top
         let files = try ImageFiles.expand(inputs)
         try await BatchRunner.run(files) { file in
-            let (image, decode) = try ReportOutput.decode(file)
-            let (labels, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
-            var report = AnalysisReport(image: file.path, width: image.width, height: image.height)
+            // The handler decodes a large JPEG only at the scale the model's input needs.
+            let handler = ImageRequestHandler(file)
+            let (labels, stages) = try request.performWithTimings(in: handler.context)
+            let size = try handler.imageSize()
+            var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
             report.add(labels)
-            if timings { report.timingsMs = ReportOutput.timings(decode: decode, stages) }
+            if timings { report.timingsMs = ReportOutput.timings(stages) }
             try ReportOutput.emit(report, format: format, pretty: files.count == 1)
             return true
         }

@@ -34,13 +34,16 @@ struct DetectCommand: AsyncParsableCommand {
         let files = try ImageFiles.expand(inputs)
         let target = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
         try await BatchRunner.run(files) { file in
-            let (image, decode) = try ReportOutput.decode(file)
-            let (objects, stages) = try request.performWithTimings(in: ImageAnalysisContext(image: image))
-            var report = AnalysisReport(image: file.path, width: image.width, height: image.height)
+            // The handler decodes a large JPEG only at the scale the model's input needs; annotating
+            // decodes it again at full size.
+            let handler = ImageRequestHandler(file)
+            let (objects, stages) = try request.performWithTimings(in: handler.context)
+            let size = try handler.imageSize()
+            var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
             report.add(objects)
-            if timings { report.timingsMs = ReportOutput.timings(decode: decode, stages) }
+            if timings { report.timingsMs = ReportOutput.timings(stages) }
             if let url = target?.url(for: file) {
-                try image.annotated(with: objects.map { OverlayItem.box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) })
+                try handler.image().annotated(with: objects.map { OverlayItem.box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) })
                     .write(to: url)
             }
             try ReportOutput.emit(report, format: format, pretty: files.count == 1)

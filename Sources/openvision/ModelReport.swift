@@ -41,15 +41,8 @@ enum ReportOutput {
         }
     }
 
-    /// Decodes an image file (in colour, as models need), timing it.
-    static func decode(_ file: URL) throws -> (VisionImage, Duration) {
-        let start = ContinuousClock.now
-        let image = try VisionImage(contentsOf: file)
-        return (image, ContinuousClock.now - start)
-    }
-
-    static func timings(decode: Duration, _ t: InferenceTimings) -> [String: Double] {
-        ["decode": decode.milliseconds, "preprocess": t.preprocess.milliseconds, "inference": t.inference.milliseconds,
+    static func timings(_ t: InferenceTimings) -> [String: Double] {
+        ["decode": t.decode.milliseconds, "preprocess": t.preprocess.milliseconds, "inference": t.inference.milliseconds,
          "postprocess": t.postprocess.milliseconds]
     }
 }

@@ -55,8 +55,9 @@ typedef enum {
 typedef struct ov_image ov_image;
 
 /* Decodes JPEG/PNG/WebP/BMP/TIFF bytes to BGR, or to gray only when luma_only is non-zero.
- * EXIF orientation is NOT applied (callers do it). */
-ov_status ov_image_decode(const void *data, size_t length, int luma_only, ov_image **out);
+ * reduction 2, 4 or 8 decodes a JPEG at that fraction of its size (libjpeg's DCT scaling: each side
+ * ceil(side / reduction)); 1 decodes full size. EXIF orientation is NOT applied (callers do it). */
+ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, ov_image **out);
 
 /* Copies raw pixels (row stride in bytes) into a new BGR image. */
 ov_status ov_image_from_pixels(const void *data, int width, int height, size_t stride,

@@ -72,36 +72,68 @@ public final class ImageRequestHandler: Sendable {
         try analysisContext.lumaImage()
     }
 
-    /// The analysis context shared by this handler's requests.
-    func context() -> ImageAnalysisContext { analysisContext }
+    /// The upright image's size in pixels, read from the file's header when nothing is decoded yet.
+    public func imageSize() throws(VisionError) -> CGSize {
+        try analysisContext.imageSize()
+    }
 
-    /// Decodes what `requests` need (colour if any needs it, else luma only) so that a decoding
-    /// error surfaces once, before any request runs.
+    /// The analysis context this handler's requests read: pass it to a request's `perform(in:)` or
+    /// `performWithTimings(in:)` to run it synchronously on this handler's image.
+    public var context: ImageAnalysisContext { analysisContext }
+
+    /// Decodes what `requests` will read, so that a decoding error surfaces once, before any runs:
+    /// luma only when none needs colour; one full colour decode when gray and colour readers mix (it
+    /// serves both); otherwise the colour image at the smallest JPEG scale every request accepts.
     private func prepare(_ requests: [any VisionRequest]) throws(VisionError) -> ImageAnalysisContext {
-        if requests.contains(where: { $0.requiresColor }) {
+        let colour = requests.filter { $0.requiresColor }
+        if colour.isEmpty {
+            _ = try analysisContext.lumaImage()
+        } else if colour.count < requests.count {
             _ = try analysisContext.colorImage()
         } else {
-            _ = try analysisContext.lumaImage()
+            try analysisContext.prepareColor(for: colour.map { request in
+                (request.regionOfInterest, { request.minimumImageScale(width: $0, height: $1) })
+            })
         }
         return analysisContext
     }
 
     private static func makeContext(_ source: Source, _ orientation: ImageOrientation?, _ limit: Int) -> ImageAnalysisContext {
-        ImageAnalysisContext { lumaOnly throws(VisionError) -> VisionImage in
-            switch source {
-            case .url(let url):
+        switch source {
+        case .image(let image):
+            return ImageAnalysisContext(image: image)
+        case .pixels(let pixels):
+            return ImageAnalysisContext(source: .init(
+                geometry: { () throws(VisionError) in nil },
+                decode: { _, _ throws(VisionError) in
+                    try VisionImage(pixels: pixels, orientation: orientation ?? .up, maximumPixelCount: limit)
+                }))
+        case .url(let url):
+            return encodedContext(EncodedImage(path: url.path, limit: limit) { () throws(VisionError) in
                 guard url.isFileURL else {
                     throw VisionError(.invalidArgument, "only file URLs can be read, not \(url.absoluteString)")
                 }
-                return try VisionImage(contentsOf: url, orientation: orientation, maximumPixelCount: limit, lumaOnly: lumaOnly)
-            case .data(let data):
-                return try VisionImage(data: data, orientation: orientation, maximumPixelCount: limit, lumaOnly: lumaOnly)
-            case .pixels(let pixels):
-                return try VisionImage(pixels: pixels, orientation: orientation ?? .up, maximumPixelCount: limit)
-            case .image(let image):
-                return image
-            }
+                return try VisionImage.readFile(url)
+            }, orientation)
+        case .data(let data):
+            return encodedContext(EncodedImage(path: nil, limit: limit) { () throws(VisionError) in data }, orientation)
         }
+    }
+
+    private static func encodedContext(_ encoded: EncodedImage, _ orientation: ImageOrientation?) -> ImageAnalysisContext {
+        ImageAnalysisContext(source: .init(
+            geometry: { () throws(VisionError) in
+                let header = try encoded.load().header
+                let swaps = (orientation ?? header.orientation ?? .up).swapsDimensions
+                return .init(width: swaps ? header.height : header.width, height: swaps ? header.width : header.height,
+                             reducible: header.format == .jpeg)
+            },
+            decode: { lumaOnly, reduction throws(VisionError) in
+                let (data, header) = try encoded.load()
+                return try encoded.attributing { () throws(VisionError) in
+                    try VisionImage(data: data, header: header, orientation: orientation, lumaOnly: lumaOnly, reduction: reduction)
+                }
+            }))
     }
 
     // MARK: Performing

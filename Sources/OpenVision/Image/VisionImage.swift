@@ -44,6 +44,12 @@ public final class VisionImage: @unchecked Sendable {
     /// Decodes as `init(data:orientation:maximumPixelCount:)`; with `lumaOnly` only the gray plane
     /// (several times faster for JPEG), for analyses that need no colour.
     convenience init(data: Data, orientation: ImageOrientation?, maximumPixelCount: Int, lumaOnly: Bool) throws(VisionError) {
+        let header = try Self.checkedHeader(data, maximumPixelCount: maximumPixelCount)
+        try self.init(data: data, header: header, orientation: orientation, lumaOnly: lumaOnly, reduction: 1)
+    }
+
+    /// The header of `data`, refused when it declares an empty size or more than `maximumPixelCount` pixels.
+    static func checkedHeader(_ data: Data, maximumPixelCount: Int) throws(VisionError) -> ImageHeader {
         let header = try ImageHeader.parse(data)
         guard header.width > 0, header.height > 0 else {
             throw VisionError(.invalidImage, "the image declares an empty size \(header.width)×\(header.height)")
@@ -53,15 +59,26 @@ public final class VisionImage: @unchecked Sendable {
             throw VisionError(.imageTooLarge, "the image declares \(header.width)×\(header.height) pixels, "
                 + "more than the limit of \(maximumPixelCount); raise maximumPixelCount to accept it")
         }
+        return header
+    }
+
+    /// Decodes `data` whose checked header is `header`; `reduction` 2, 4 or 8 decodes a JPEG at that
+    /// fraction of its size (each side rounded up), which skips most of the decoding work.
+    init(data: Data, header: ImageHeader, orientation: ImageOrientation?, lumaOnly: Bool, reduction: Int) throws(VisionError) {
         var decoded: OpaquePointer?
-        let status = data.withUnsafeBytes { ov_image_decode($0.baseAddress, $0.count, lumaOnly ? 1 : 0, &decoded) }
+        let status = data.withUnsafeBytes {
+            ov_image_decode($0.baseAddress, $0.count, lumaOnly ? 1 : 0, Int32(reduction), &decoded)
+        }
         guard status == OV_OK, let decoded else {
             var error = NativeError.error(for: status)
             if error.code == .internalError || error.code == .invalidArgument { error.code = .invalidImage }
             error.message = "cannot decode \(header.format.rawValue.uppercased()) image: \(error.message)"
             throw error
         }
-        try self.init(owning: decoded, orientation: orientation ?? header.orientation ?? .up)
+        let handle = try Self.upright(decoded, orientation: orientation ?? header.orientation ?? .up)
+        self.handle = handle
+        self.width = Int(ov_image_width(handle))
+        self.height = Int(ov_image_height(handle))
     }
 
     /// Reads and decodes the image file at `url` (see `init(data:orientation:maximumPixelCount:)`).
@@ -113,15 +130,17 @@ public final class VisionImage: @unchecked Sendable {
 
     /// Takes ownership of `handle` and applies `orientation` (the original is freed if a copy is made).
     private convenience init(owning handle: OpaquePointer, orientation: ImageOrientation) throws(VisionError) {
-        if orientation == .up {
-            self.init(owning: handle)
-            return
-        }
+        self.init(owning: try Self.upright(handle, orientation: orientation))
+    }
+
+    /// `handle` turned upright: itself for `.up`, else a new image (and `handle` is freed).
+    private static func upright(_ handle: OpaquePointer, orientation: ImageOrientation) throws(VisionError) -> OpaquePointer {
+        if orientation == .up { return handle }
         var upright: OpaquePointer?
         let status = ov_image_orient(handle, Int32(orientation.rawValue), &upright)
         ov_image_free(handle)
         try NativeError.check(status, "cannot apply orientation \(orientation)")
-        self.init(owning: upright!)
+        return upright!
     }
 
     static func readFile(_ url: URL) throws(VisionError) -> Data {

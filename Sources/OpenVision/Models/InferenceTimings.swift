@@ -1,5 +1,8 @@
 /// Where a model request spent its time.
 public struct InferenceTimings: Sendable, Hashable {
+    /// Getting the image: decoding it when this request is the first to read it (or zero when the
+    /// handler decoded it before), and cropping the region of interest.
+    public var decode: Duration = .zero
     /// Image → input tensor (resize, letterbox, normalise).
     public var preprocess: Duration = .zero
     /// The backend's run.

@@ -209,6 +209,17 @@ public final class VisionModel: Sendable {
         return (Tensor(name: modelDescription.inputs.first?.name ?? "input", shape: shape, scalars: buffer), mapping)
     }
 
+    /// The fraction of full resolution `makeInput` keeps of a `width` × `height` pixel image fitted
+    /// with `cropAndScale` (nil: the model's default), at most 1. Requests on this model report it
+    /// as their `minimumImageScale`, so handlers can decode a large JPEG at reduced scale for them.
+    public func minimumImageScale(width: Double, height: Double, cropAndScale: ImageCropAndScaleOption? = nil) -> Double {
+        let p = modelDescription.preprocessing
+        guard p.width > 0, p.height > 0, width > 0, height > 0 else { return 1 }
+        let sx = Double(p.width) / width, sy = Double(p.height) / height
+        // A letterbox shrinks by the smaller ratio; stretching and centre-cropping need both sides.
+        return min(1, (cropAndScale ?? p.cropAndScale) == .scaleFit ? min(sx, sy) : max(sx, sy))
+    }
+
     /// Runs the model on `image` and returns every output tensor.
     public func prediction(for image: VisionImage, cropAndScale: ImageCropAndScaleOption? = nil) throws(VisionError) -> [Tensor] {
         let (input, _) = try makeInput(from: image, cropAndScale: cropAndScale)

@@ -24,11 +24,17 @@ public struct ClassifyImageRequest: CompletionHandlingRequest {
         try performWithTimings(in: context).0
     }
 
+    /// What the model's input keeps of the image (see `VisionModel.minimumImageScale`).
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        (try? resolvedModel())?.minimumImageScale(width: width, height: height, cropAndScale: imageCropAndScaleOption ?? .centerCrop) ?? 1
+    }
+
     /// Runs the request and reports where the time went.
     public func performWithTimings(in context: ImageAnalysisContext) throws(VisionError) -> (Result, InferenceTimings) {
         let model = try resolvedModel()
-        let image = try imageForRegionOfInterest(in: context)
         var clock = StageClock()
+        let image = try imageForRegionOfInterest(in: context)
+        clock.timings.decode = clock.lap()
         let (input, _) = try model.makeInput(from: image, cropAndScale: imageCropAndScaleOption ?? .centerCrop)
         clock.timings.preprocess = clock.lap()
         let outputs = try model.backend.run([input])

@@ -31,13 +31,19 @@ public struct DetectObjectsRequest: CompletionHandlingRequest {
         try performWithTimings(in: context).0
     }
 
+    /// What the model's input keeps of the image (see `VisionModel.minimumImageScale`).
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        model.minimumImageScale(width: width, height: height, cropAndScale: imageCropAndScaleOption)
+    }
+
     /// Runs the request and reports where the time went.
     public func performWithTimings(in context: ImageAnalysisContext) throws(VisionError) -> (Result, InferenceTimings) {
         guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {
             throw VisionError(.invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")
         }
-        let image = try imageForRegionOfInterest(in: context)
         var clock = StageClock()
+        let image = try imageForRegionOfInterest(in: context)
+        clock.timings.decode = clock.lap()
         let (input, mapping) = try model.makeInput(from: image, cropAndScale: imageCropAndScaleOption)
         clock.timings.preprocess = clock.lap()
         let outputs = try model.backend.run([input])

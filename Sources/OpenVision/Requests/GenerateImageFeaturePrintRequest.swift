@@ -15,6 +15,11 @@ public struct GenerateImageFeaturePrintRequest: CompletionHandlingRequest {
         self.completionHandler = completionHandler
     }
 
+    /// What the model's input keeps of the image (see `VisionModel.minimumImageScale`).
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        (try? resolvedModel())?.minimumImageScale(width: width, height: height, cropAndScale: imageCropAndScaleOption) ?? 1
+    }
+
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let model = try resolvedModel()
         let image = try imageForRegionOfInterest(in: context)

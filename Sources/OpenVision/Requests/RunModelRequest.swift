@@ -14,6 +14,11 @@ public struct RunModelRequest: CompletionHandlingRequest {
         self.completionHandler = completionHandler
     }
 
+    /// What the model's input keeps of the image (see `VisionModel.minimumImageScale`).
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        model.minimumImageScale(width: width, height: height, cropAndScale: imageCropAndScaleOption)
+    }
+
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let image = try imageForRegionOfInterest(in: context)
         let (input, _) = try model.makeInput(from: image, cropAndScale: imageCropAndScaleOption)

@@ -12,6 +12,11 @@ public protocol VisionRequest: Sendable {
     /// no request needs colour. Default true.
     var requiresColor: Bool { get }
 
+    /// The fraction of full resolution this request needs, given its region's full-resolution size
+    /// in pixels: 1 (the default) for full resolution. Model requests return what their input size
+    /// needs, so handlers may decode a JPEG at 1/2, 1/4 or 1/8 scale for them.
+    func minimumImageScale(width: Double, height: Double) -> Double
+
     /// Runs the request on the handler's decoded image. Called by handlers, possibly concurrently
     /// with other requests on the same image; implementations must not mutate shared state.
     func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result
@@ -31,10 +36,13 @@ public protocol CompletionHandlingRequest: VisionRequest {
 extension VisionRequest {
     public var requiresColor: Bool { true }
 
+    public func minimumImageScale(width: Double, height: Double) -> Double { 1 }
+
     /// Validates the region of interest and returns the image region to analyse, gray-only when the
     /// request needs no colour and nothing else decoded colour.
     func imageForRegionOfInterest(in context: ImageAnalysisContext) throws(VisionError) -> VisionImage {
-        requiresColor ? try context.image(for: regionOfInterest) : try context.lumaImage(for: regionOfInterest)
+        guard requiresColor else { return try context.lumaImage(for: regionOfInterest) }
+        return try context.image(for: regionOfInterest) { minimumImageScale(width: $0, height: $1) }
     }
 
     /// Runs the request on one image file, for one-off use (`try await request.perform(on: url)`).
