@@ -219,7 +219,8 @@ struct LiveViewerServerTests {
         let rssAfter = residentBytes()
         print("published \(count) frames of \(big.count) bytes in \(total), slowest publish \(slowest); RSS +\((rssAfter - rssBefore) / 1_000_000) MB")
         #expect(total < .seconds(10), "publishing must not wait for clients")
-        #expect(slowest < .milliseconds(200))
+        // Waiting on a stalled client would take seconds; a loaded CI machine may preempt a publish briefly.
+        #expect(slowest < .milliseconds(750))
         // 2000 frames would be 800 MB if queued for one client.
         #expect(rssAfter - rssBefore < 150_000_000)
 
@@ -260,7 +261,7 @@ struct LiveViewerServerTests {
         let one = clock.measure {
             server.publish(frame: PreviewFrame(jpeg: big, width: 320, height: 240, index: count, timestamp: 0))
         }
-        #expect(one < .milliseconds(50))
+        #expect(one < .milliseconds(500))
         await server.stop()
         #expect(stalled.waitForClose(deadline: deadline(20)))
     }

@@ -47,9 +47,27 @@ import OpenVision
         try await Task.sleep(for: .seconds(2))
 
         let shot = dir.appendingPathComponent("shot.png")
+        // The preview: the scene's gray; the overlay: the barcode colour (orange, #ff8c00).
+        // Bounds of the rows and columns holding at least `minimum` matching pixels (ignores stray text pixels).
+        func bounds(_ image: VisionImage, minimum: Int = 3, _ match: (UInt8, UInt8, UInt8) -> Bool) -> CGRect? {
+            let rgb = [UInt8](image.rgbData())
+            var rows = [Int](repeating: 0, count: image.height), columns = [Int](repeating: 0, count: image.width)
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let o = (y * image.width + x) * 3
+                    if match(rgb[o], rgb[o + 1], rgb[o + 2]) { rows[y] += 1; columns[x] += 1 }
+                }
+            }
+            guard let y0 = rows.firstIndex(where: { $0 >= minimum }), let y1 = rows.lastIndex(where: { $0 >= minimum }),
+                  let x0 = columns.firstIndex(where: { $0 >= minimum }), let x1 = columns.lastIndex(where: { $0 >= minimum }) else { return nil }
+            return CGRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+        }
         // A private profile: a Chromium already running elsewhere would otherwise own the default one.
+        // A slow machine may shoot before the page has drawn: up to three attempts.
         var log = ""
-        for _ in 0..<3 where !FileManager.default.fileExists(atPath: shot.path) {
+        var found: (preview: CGRect?, box: CGRect?) = (nil, nil)
+        for _ in 0..<3 where found.box == nil {
+            try? FileManager.default.removeItem(at: shot)
             let browser = Process()
             browser.executableURL = URL(fileURLWithPath: chromium)
             browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
@@ -64,28 +82,13 @@ import OpenVision
                 browser.waitUntilExit()
                 return text
             }
+            guard let image = try? VisionImage(contentsOf: shot) else { continue }
+            found = (bounds(image, minimum: 100) { abs(Int($0) - 200) < 6 && abs(Int($1) - 200) < 6 && abs(Int($2) - 200) < 6 },
+                     bounds(image) { $0 > 230 && $1 > 110 && $1 < 170 && $2 < 40 })
         }
         #expect(FileManager.default.fileExists(atPath: shot.path), "chromium wrote no screenshot: \(log.suffix(600))")
-        let image = try VisionImage(contentsOf: shot)
-        let rgb = [UInt8](image.rgbData())
-
-        // The preview: the scene's gray; the overlay: the barcode colour (orange, #ff8c00).
-        // Bounds of the rows and columns holding at least `minimum` matching pixels (ignores stray text pixels).
-        func bounds(minimum: Int = 3, _ match: (UInt8, UInt8, UInt8) -> Bool) -> CGRect? {
-            var rows = [Int](repeating: 0, count: image.height), columns = [Int](repeating: 0, count: image.width)
-            for y in 0..<image.height {
-                for x in 0..<image.width {
-                    let o = (y * image.width + x) * 3
-                    if match(rgb[o], rgb[o + 1], rgb[o + 2]) { rows[y] += 1; columns[x] += 1 }
-                }
-            }
-            guard let y0 = rows.firstIndex(where: { $0 >= minimum }), let y1 = rows.lastIndex(where: { $0 >= minimum }),
-                  let x0 = columns.firstIndex(where: { $0 >= minimum }), let x1 = columns.lastIndex(where: { $0 >= minimum }) else { return nil }
-            return CGRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
-        }
-        let preview = try #require(bounds(minimum: 100) { abs(Int($0) - 200) < 6 && abs(Int($1) - 200) < 6 && abs(Int($2) - 200) < 6 },
-                                   "the preview is not on the page")
-        let box = try #require(bounds { $0 > 230 && $1 > 110 && $1 < 170 && $2 < 40 }, "no overlay box drawn")
+        let preview = try #require(found.preview, "the preview is not on the page")
+        let box = try #require(found.box, "no overlay box drawn")
         // Where the box sits over the preview, in the frame's normalised top-left coordinates.
         let cx = (box.midX - preview.minX) / preview.width, cy = (box.midY - preview.minY) / preview.height
         #expect(abs(cx - 243.0 / 640) < 0.05 && abs(cy - 0.5) < 0.07, "box centre at (\(cx), \(cy)) of the preview")

@@ -150,6 +150,8 @@ public final class VisionImage: @unchecked Sendable {
             throw VisionError(.fileNotFound, "no such file: \(path)")
         }
         guard !isDirectory.boolValue else { throw VisionError(.ioError, "\(path) is a directory, not an image file") }
+        // An empty file is simply empty (Foundation's reader leaks its 4 KiB buffer on one).
+        if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 { return Data() }
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
