@@ -7,8 +7,8 @@
 //   openvision-bench decode-once RUNS FILE...      several requests on one handler vs one handler each
 //   openvision-bench detect RUNS MODEL BACKEND FILE...   file → objects, per-stage medians (2 threads)
 //   openvision-bench classify RUNS MODEL FILE...          file → top-5 labels (2 threads, ONNX Runtime)
-//   openvision-bench live MODEL VIDEO                      live pipeline at the video's pace: analysed fps, latency, CPU
-//   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles, fastest pace)
+//   openvision-bench live MODEL VIDEO [fastest]            live pipeline at the video's pace (or unpaced): analysed fps, latency, CPU
+//   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles on every frame, unpaced)
 //   openvision-bench pipeline-overhead VIDEO               per-frame cost of capture + mailbox + overlay, no model
 import Foundation
 import OpenVision

@@ -87,6 +87,24 @@ import OpenVision
         #expect(stats.analysedFPS < 20)
     }
 
+    /// A file read as fast as it decodes has no clock to fall behind: even in the default (dropping)
+    /// configuration capture waits for each analysis, so nothing is read ahead only to be dropped.
+    @Test func unpacedFilesAreNotReadAheadToBeDropped() async throws {
+        let url = try Self.makeVideo("unpaced.avi", frames: 12)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var options = CaptureOptions()
+        options.pace = .fastest
+        let analyzer = LiveAnalyzer(source: .file(url), options: options, requests: [SlowRequest()])
+        var indices: [Int] = []
+        for try await result in analyzer { indices.append(result.frameIndex) }
+        let stats = analyzer.stats()
+        #expect(indices == Array(0..<12))
+        #expect(stats.framesCaptured == 12 && stats.framesDropped == 0 && stats.resultsDropped == 0, "\(stats)")
+        #expect(stats.maxInFlight == 1)
+        // Capture is held to the 60 ms analyses, not run ahead at decoding speed.
+        #expect(stats.captureFPS < 20, "\(stats.captureFPS)")
+    }
+
     @Test func imageFolderAsAFrameSequence() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-frames-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -55,7 +55,7 @@ public enum FrameSource: Sendable, Hashable, CustomStringConvertible {
 /// How to open a source. Every default is documented on its property.
 public struct CaptureOptions: Sendable, Hashable {
     /// Pace of file and image sources: `.native` delivers frames at the file's frame rate (like a
-    /// camera), `.fastest` as fast as they decode. Default `.native`.
+    /// camera), `.fastest` as fast as they are analysed (every frame; nothing to drop). Default `.native`.
     public enum Pace: String, Sendable, Hashable { case native, fastest }
 
     /// Requested camera mode (V4L2 picks the nearest mode at least this large). Default: the

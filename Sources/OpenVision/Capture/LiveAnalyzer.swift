@@ -3,7 +3,8 @@ import Synchronization
 
 /// Runs requests on frames from a camera, file, stream or image folder, as the seeds' live
 /// capture apps do, with one frame in flight: while requests run, newer frames replace the one
-/// waiting (a mailbox of one) and every replaced frame is counted as dropped. The preview
+/// waiting (a mailbox of one) and every replaced frame is counted as dropped. (Files and folders
+/// read with `.fastest` pace have no clock to keep up with: capture waits for analysis instead.) The preview
 /// callback sees every frame at full resolution; analysis runs on a downscaled copy.
 ///
 /// Iterate it (`for try await result in analyzer`) to start it; iterating once is supported.
@@ -18,8 +19,9 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         /// Longest side of the copy the requests analyse; nil (default) picks twice the largest
         /// model input among the requests, or 1280 px without models. Frames are never enlarged.
         public var analysisMaxDimension: Int?
-        /// True (default): newer frames replace a waiting one while requests run (live use).
-        /// False: capture waits for analysis, so every frame is analysed (offline video processing).
+        /// True (default): newer frames replace a waiting one while requests run (live use: cameras,
+        /// streams, files at `.native` pace). False: capture waits for analysis, so every frame is
+        /// analysed (offline video processing), as it always does for files read at `.fastest` pace.
         public var dropsFrames = true
         /// Results waiting for a slow consumer, newest kept; older ones are counted in
         /// `LiveStats.resultsDropped`. Default 8.
@@ -45,6 +47,13 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         self.configuration = configuration
     }
 
+    /// True when capture waits for the analysis of each frame instead of replacing a waiting one:
+    /// in every-frame mode, and for files and folders read as fast as they decode, which have no
+    /// clock to keep up with (reading ahead there would only spend a core on frames then dropped).
+    var captureWaitsForAnalysis: Bool {
+        !configuration.dropsFrames || (!source.isLive && options.pace == .fastest)
+    }
+
     /// A snapshot of the counters and timings so far.
     public func stats() -> LiveStats {
         shared.withLock { $0.snapshot() }
@@ -65,10 +74,11 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator {
         let size = Swift.max(1, configuration.resultBufferSize)
-        // Live use keeps the newest results; every-frame use never drops one (capacity is bounded by credits).
+        // Live use keeps the newest results; when capture waits for analysis no result is dropped
+        // either (capacity is bounded by credits).
         let (stream, continuation) = AsyncThrowingStream<LiveResult, any Error>.makeStream(
-            bufferingPolicy: configuration.dropsFrames ? .bufferingNewest(size) : .unbounded)
-        let credits = configuration.dropsFrames ? nil : DispatchSemaphore(value: size)
+            bufferingPolicy: captureWaitsForAnalysis ? .unbounded : .bufferingNewest(size))
+        let credits = captureWaitsForAnalysis ? DispatchSemaphore(value: size) : nil
         guard !started.exchange(true, ordering: .relaxed) else {
             continuation.finish(throwing: VisionError(.invalidArgument, "a LiveAnalyzer can be iterated once"))
             return Iterator(base: stream.makeAsyncIterator(), credits: nil)
@@ -286,7 +296,7 @@ private final class Pipeline: @unchecked Sendable {
                 $0.captureTotal += (now - readStart).milliseconds
             }
             analyzer.configuration.preview?(frame)
-            if analyzer.configuration.dropsFrames {
+            if !analyzer.captureWaitsForAnalysis {
                 let wasEmpty = mailbox.withLock { box -> Bool in
                     let empty = box.frame == nil
                     box.frame = frame
@@ -336,7 +346,7 @@ private final class Pipeline: @unchecked Sendable {
                 }
                 continue
             }
-            if !analyzer.configuration.dropsFrames { spaceFree.signal() }
+            if analyzer.captureWaitsForAnalysis { spaceFree.signal() }
             if finished {
                 // The capture thread is done; analyse this last frame, then come back for the end.
                 itemReady.signal()
