@@ -57,3 +57,10 @@ public struct VisionError: Error, Sendable, CustomStringConvertible, LocalizedEr
 
     public var errorDescription: String? { message }
 }
+
+extension VisionError {
+    /// The same error with `path` (the file it concerns) in front of its message.
+    func attributed(to path: String) -> VisionError {
+        VisionError(code, "\(path): \(message)", cause: cause)
+    }
+}

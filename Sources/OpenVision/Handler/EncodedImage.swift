@@ -35,7 +35,7 @@ final class EncodedImage: Sendable {
             return try body()
         } catch {
             guard let path else { throw error }
-            throw VisionError(error.code, "\(path): \(error.message)", cause: error.cause)
+            throw error.attributed(to: path)
         }
     }
 }

@@ -58,7 +58,7 @@ public final class ImageRequestHandler: Sendable {
         self.source = .image(image)
         self.orientation = nil
         self.maximumPixelCount = .max
-        self.analysisContext = ImageAnalysisContext(image: image)
+        self.analysisContext = Self.makeContext(source, nil, .max)
     }
 
     /// The decoded upright image in colour (decoded on first call, then shared).

@@ -38,14 +38,8 @@ public final class VisionImage: @unchecked Sendable {
     ///   - maximumPixelCount: images whose header declares more pixels are refused before decoding.
     public convenience init(data: Data, orientation: ImageOrientation? = nil,
                             maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) throws(VisionError) {
-        try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, lumaOnly: false)
-    }
-
-    /// Decodes as `init(data:orientation:maximumPixelCount:)`; with `lumaOnly` only the gray plane
-    /// (several times faster for JPEG), for analyses that need no colour.
-    convenience init(data: Data, orientation: ImageOrientation?, maximumPixelCount: Int, lumaOnly: Bool) throws(VisionError) {
         let header = try Self.checkedHeader(data, maximumPixelCount: maximumPixelCount)
-        try self.init(data: data, header: header, orientation: orientation, lumaOnly: lumaOnly, reduction: 1)
+        try self.init(data: data, header: header, orientation: orientation, lumaOnly: false, reduction: 1)
     }
 
     /// The header of `data`, refused when it declares an empty size or more than `maximumPixelCount` pixels.
@@ -84,15 +78,11 @@ public final class VisionImage: @unchecked Sendable {
     /// Reads and decodes the image file at `url` (see `init(data:orientation:maximumPixelCount:)`).
     public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil,
                             maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) throws(VisionError) {
-        try self.init(contentsOf: url, orientation: orientation, maximumPixelCount: maximumPixelCount, lumaOnly: false)
-    }
-
-    convenience init(contentsOf url: URL, orientation: ImageOrientation?, maximumPixelCount: Int, lumaOnly: Bool) throws(VisionError) {
         let data = try Self.readFile(url)
         do {
-            try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, lumaOnly: lumaOnly)
+            try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount)
         } catch {
-            throw VisionError(error.code, "\(url.path): \(error.message)", cause: error.cause)
+            throw error.attributed(to: url.path)
         }
     }
 
