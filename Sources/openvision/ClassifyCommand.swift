@@ -26,10 +26,8 @@ struct ClassifyCommand: AsyncParsableCommand {
             // The handler decodes a large JPEG only at the scale the model's input needs.
             let handler = ImageRequestHandler(file)
             let (labels, stages) = try request.performWithTimings(in: handler.context)
-            let size = try handler.imageSize()
-            var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
+            var report = try ReportOutput.report(for: file, handler: handler, stages: stages, timings: timings)
             report.add(labels)
-            if timings { report.timingsMs = ReportOutput.timings(stages) }
             try ReportOutput.emit(report, format: format, pretty: files.count == 1)
             return true
         }

@@ -38,10 +38,8 @@ struct DetectCommand: AsyncParsableCommand {
             // decodes it again at full size.
             let handler = ImageRequestHandler(file)
             let (objects, stages) = try request.performWithTimings(in: handler.context)
-            let size = try handler.imageSize()
-            var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
+            var report = try ReportOutput.report(for: file, handler: handler, stages: stages, timings: timings)
             report.add(objects)
-            if timings { report.timingsMs = ReportOutput.timings(stages) }
             if let url = target?.url(for: file) {
                 try handler.image().annotated(with: objects.map { OverlayItem.box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) })
                     .write(to: url)

@@ -41,7 +41,17 @@ enum ReportOutput {
         }
     }
 
-    static func timings(_ t: InferenceTimings) -> [String: Double] {
+    /// The report for `file` analysed through `handler`: the upright image size (from the header
+    /// when the model only needed a reduced decode) and, when asked, the request's stage timings.
+    static func report(for file: URL, handler: ImageRequestHandler, stages: InferenceTimings,
+                       timings: Bool) throws -> AnalysisReport {
+        let size = try handler.imageSize()
+        var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
+        if timings { report.timingsMs = Self.timings(stages) }
+        return report
+    }
+
+    private static func timings(_ t: InferenceTimings) -> [String: Double] {
         ["decode": t.decode.milliseconds, "preprocess": t.preprocess.milliseconds, "inference": t.inference.milliseconds,
          "postprocess": t.postprocess.milliseconds]
     }
