@@ -4,8 +4,8 @@ import Synchronization
 /// Runs requests on frames from a camera, file, stream or image folder, as the seeds' live
 /// capture apps do, with one frame in flight: while requests run, newer frames replace the one
 /// waiting (a mailbox of one) and every replaced frame is counted as dropped. (Files and folders
-/// read with `.fastest` pace have no clock to keep up with: capture waits for analysis instead.) The preview
-/// callback sees every frame at full resolution; analysis runs on a downscaled copy.
+/// read at `.fastest` pace have no clock to keep up with: capture waits for analysis instead.)
+/// The preview callback sees every frame at full resolution; analysis runs on a downscaled copy.
 ///
 /// Iterate it (`for try await result in analyzer`) to start it; iterating once is supported.
 /// Ending the iteration (break, task cancellation) stops capture and frees the source. The
