@@ -614,7 +614,12 @@ bool convertOutput(const void *src, size_t n, int type, float *dst) {
     }
 }
 
-void fillInfo(const IOInfo &info, ov_tensor_info *out) {
+/// Describes `list[index]` in `out`; `kind` ("input" or "output") names the list in the range error.
+ov_status fillInfo(const std::vector<IOInfo> &list, int index, const char *kind, ov_tensor_info *out) {
+    if (index < 0 || static_cast<size_t>(index) >= list.size())
+        return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string(kind) + " index " + std::to_string(index) +
+                                                     " out of range (model has " + std::to_string(list.size()) + ")");
+    const IOInfo &info = list[static_cast<size_t>(index)];
     std::memset(out, 0, sizeof *out);
     size_t n = std::min(info.name.size(), sizeof out->name - 1);
     std::memcpy(out->name, info.name.data(), n);
@@ -622,11 +627,12 @@ void fillInfo(const IOInfo &info, ov_tensor_info *out) {
     if (info.valueType != ONNX_TYPE_TENSOR) {
         out->element_type = 0;
         out->rank = -1;
-        return;
+        return ov::ok();
     }
     out->element_type = info.elementType;
     out->rank = static_cast<int>(info.shape.size());
     for (size_t i = 0; i < info.shape.size() && i < OV_TENSOR_MAX_RANK; ++i) out->shape[i] = info.shape[i];
+    return ov::ok();
 }
 
 char *mallocCopy(const char *text) {
@@ -710,22 +716,14 @@ int ov_ort_output_count(const ov_ort_session *s) { return s ? static_cast<int>(s
 ov_status ov_ort_input_info(const ov_ort_session *s, int index, ov_tensor_info *out) {
     return ov::guarded("ov_ort_input_info", [&]() -> ov_status {
         if (!s || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no session or output");
-        if (index < 0 || static_cast<size_t>(index) >= s->inputs.size())
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "input index " + std::to_string(index) + " out of range (model has " +
-                                                         std::to_string(s->inputs.size()) + ")");
-        fillInfo(s->inputs[static_cast<size_t>(index)], out);
-        return ov::ok();
+        return fillInfo(s->inputs, index, "input", out);
     });
 }
 
 ov_status ov_ort_output_info(const ov_ort_session *s, int index, ov_tensor_info *out) {
     return ov::guarded("ov_ort_output_info", [&]() -> ov_status {
         if (!s || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no session or output");
-        if (index < 0 || static_cast<size_t>(index) >= s->outputs.size())
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "output index " + std::to_string(index) + " out of range (model has " +
-                                                         std::to_string(s->outputs.size()) + ")");
-        fillInfo(s->outputs[static_cast<size_t>(index)], out);
-        return ov::ok();
+        return fillInfo(s->outputs, index, "output", out);
     });
 }
 
