@@ -62,9 +62,22 @@ let package = Package(
             exclude: ["Resources"],  // small JPEG frames the tests read by path
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Paths to ../shared and image builders, shared by the library and CLI tests.
+        .target(
+            name: "OpenVisionTestSupport",
+            dependencies: ["OpenVision"],
+            path: "Tests/OpenVisionTestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "OpenVisionTests",
-            dependencies: ["OpenVision", "OpenVisionServer"],
+            dependencies: ["OpenVision", "OpenVisionServer", "OpenVisionTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Runs the built `openvision` binary as a user would.
+        .testTarget(
+            name: "OpenVisionCLITests",
+            dependencies: ["OpenVision", "OpenVisionTestSupport", "openvision"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 @Suite struct RectangleTests {
     static let size = CGSize(width: 800, height: 600)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 @Suite struct HandlerTests {
     static func scene() throws -> VisionImage {

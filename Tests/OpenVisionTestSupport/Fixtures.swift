@@ -1,47 +1,46 @@
 import Foundation
-import Testing
 import OpenVision
 
-/// Paths and image builders shared by the tests.
-enum Fixtures {
+/// Paths and image builders shared by the test targets (library and CLI tests).
+public enum Fixtures {
     /// The repository root (two levels above this file's folder).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     /// `../shared` beside the repository, or `OPENVISION_SHARED` when CI puts it elsewhere.
-    static let shared: URL = {
+    public static let shared: URL = {
         if let env = ProcessInfo.processInfo.environment["OPENVISION_SHARED"] { return URL(fileURLWithPath: env) }
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
     }()
 
-    static func sharedImage(_ name: String) -> URL { shared.appendingPathComponent("images").appendingPathComponent(name) }
+    public static func sharedImage(_ name: String) -> URL { shared.appendingPathComponent("images").appendingPathComponent(name) }
 
-    static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    public static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     /// A white (or `gray`) canvas.
-    static func canvas(width: Int, height: Int, gray: UInt8 = 255) throws -> ImageCanvas {
+    public static func canvas(width: Int, height: Int, gray: UInt8 = 255) throws -> ImageCanvas {
         try ImageCanvas(width: width, height: height, color: OverlayColor(red: gray, green: gray, blue: gray))
     }
 
-    static func grayColor(_ g: UInt8) -> OverlayColor { OverlayColor(red: g, green: g, blue: g) }
+    public static func grayColor(_ g: UInt8) -> OverlayColor { OverlayColor(red: g, green: g, blue: g) }
 
     /// Draws `text` with DejaVu Sans, baseline-left at (x, y) pixels, top-left origin.
-    static func drawText(_ text: String, on canvas: inout ImageCanvas, x: Int, y: Int, height: Int, gray: UInt8 = 0) throws {
+    public static func drawText(_ text: String, on canvas: inout ImageCanvas, x: Int, y: Int, height: Int, gray: UInt8 = 0) throws {
         try canvas.text(text, at: CGPoint(x: x, y: y), fontFile: font, pixelHeight: height, color: grayColor(gray))
     }
 
     /// Fills the polygon (pixels, top-left origin) with a gray level.
-    static func fill(_ points: [(Double, Double)], on canvas: inout ImageCanvas, gray: UInt8 = 0) throws {
+    public static func fill(_ points: [(Double, Double)], on canvas: inout ImageCanvas, gray: UInt8 = 0) throws {
         try canvas.fill(polygon: points.map { CGPoint(x: $0.0, y: $0.1) }, color: grayColor(gray))
     }
 
     /// Pastes `source` with its top-left at (x, y), rotated counter-clockwise by `degrees` about its centre.
-    static func paste(_ source: VisionImage, on canvas: inout ImageCanvas, x: Double, y: Double, degrees: Double = 0, scale: Double = 1) throws {
+    public static func paste(_ source: VisionImage, on canvas: inout ImageCanvas, x: Double, y: Double, degrees: Double = 0, scale: Double = 1) throws {
         try canvas.draw(source, at: CGPoint(x: x, y: y), rotationDegrees: degrees, scale: scale)
     }
 
     /// The orientation that undoes `o` (so that storing `upright.oriented(inverse(o))` and reading with `o` gives `upright`).
-    static func inverse(_ o: ImageOrientation) -> ImageOrientation {
+    public static func inverse(_ o: ImageOrientation) -> ImageOrientation {
         switch o {
         case .right: .left
         case .left: .right
@@ -50,7 +49,7 @@ enum Fixtures {
     }
 
     /// Mean absolute difference of two same-size images' RGB bytes.
-    static func meanDifference(_ a: VisionImage, _ b: VisionImage) -> Double {
+    public static func meanDifference(_ a: VisionImage, _ b: VisionImage) -> Double {
         let da = a.rgbData(), db = b.rgbData()
         guard da.count == db.count, !da.isEmpty else { return .infinity }
         var sum = 0
@@ -59,7 +58,7 @@ enum Fixtures {
     }
 
     /// Inserts an EXIF APP1 segment carrying `orientation` right after a JPEG's SOI marker.
-    static func jpegWithEXIF(_ jpeg: Data, orientation: ImageOrientation) -> Data {
+    public static func jpegWithEXIF(_ jpeg: Data, orientation: ImageOrientation) -> Data {
         var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]                  // big-endian TIFF, IFD at 8
         tiff += [0, 1]                                                           // one entry
         tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation.rawValue), 0, 0]  // Orientation SHORT
@@ -74,12 +73,12 @@ enum Fixtures {
 }
 
 extension NormalizedPoint {
-    func distance(to other: NormalizedPoint) -> Double { hypot(x - other.x, y - other.y) }
+    public func distance(to other: NormalizedPoint) -> Double { hypot(x - other.x, y - other.y) }
 }
 
 /// Runs blocking work (child processes, waiting on pipes) on a Dispatch thread, so that it never
 /// holds one of the few cooperative threads other tests need.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }

@@ -1,48 +1,15 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 /// Runs the built `openvision` binary as a user would and checks its output and exit status.
 @Suite struct CLITests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLIProcess.Run {
+        try await CLIProcess.run(arguments, environment: environment)
     }
 
-    static let binary: URL = {
-        // The test bundle sits in the build products folder beside the executables.
-        var dir = Bundle.main.bundleURL
-        if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
-        return dir.appendingPathComponent("openvision")
-    }()
-
-    /// Runs the binary off the cooperative thread pool (it blocks while the child runs).
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
-        try await blocking { try runBlocking(arguments, environment: environment) }
-    }
-
-    static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    static func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func tempDir() throws -> URL { try CLIProcess.tempDir() }
 
     @Test func analyzeAstronautAsJSON() async throws {
         let result = try await Self.run(["analyze", Fixtures.sharedImage("astronaut.png").path, "--requests", "faces,landmarks"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 @Suite struct BarcodeTests {
     /// Payloads valid for each creatable symbology.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 @Suite struct FaceTests {
     static let astronaut = Fixtures.sharedImage("astronaut.png")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 /// The default classifier (EfficientNet-Lite0 converted by scripts/setup), feature prints, raw outputs.
 @Suite struct ClassificationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 /// Handlers decode a JPEG at 1/2, 1/4 or 1/8 scale when every request reading it (model requests)
 /// needs no more; everything else keeps full resolution.

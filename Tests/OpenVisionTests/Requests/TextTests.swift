@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 @Suite struct TextTests {
     /// White page with `lines` set in DejaVu Sans: (text, baseline y, pixel height), left margin 40 px.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 @Suite struct OrientationTests {
     /// An upright scene with an unambiguous orientation: a QR code top-left and a dark bar at the bottom.

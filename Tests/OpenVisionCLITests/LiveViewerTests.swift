@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 /// The live viewer as a person sees it: `openvision live --serve` on a video, the page loaded in
 /// headless Chromium, and the screenshot checked for the barcode's overlay box over the preview.
@@ -22,7 +23,7 @@ import OpenVision
         writer.finish()
 
         let process = Process()
-        process.executableURL = CLITests.binary
+        process.executableURL = CLIProcess.binary
         process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "60"]
         let stderr = Pipe()
         process.standardError = stderr

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 @Suite struct ImageDecodingTests {
     /// A 64×48 test pattern: dark square in the top-left quadrant, mid-gray bar at the bottom.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionTestSupport
 
 /// Bad models and a missing or wrong ONNX Runtime give typed errors, never a crash.
 @Suite struct ModelErrorTests {
@@ -70,21 +71,5 @@ import OpenVision
         } catch {
             #expect(error.code == .invalidModel && error.message.contains("80 classes but 3 labels"))
         }
-    }
-
-    /// The ONNX Runtime library is loaded once per process, so these run the CLI in a child process.
-    @Test func missingOrWrongONNXRuntimeLibrary() async throws {
-        let model = try #require(ModelLocator.find("efficientnet-lite0.onnx")).path
-        for (library, text) in [("/nonexistent/libonnxruntime.so", "scripts/setup"), ("/lib/x86_64-linux-gnu/libm.so.6", "OrtGetApiBase")] {
-            let run = try await CLITests.run(["classify", "--model", model, "--backend", "onnxRuntime",
-                                        Fixtures.sharedImage("dog.jpg").path], environment: ["OPENVISION_ORT_LIBRARY": library])
-            #expect(run.status == 1)
-            #expect(run.stderr.contains(text) && run.stderr.contains("[unsupported]"), "\(run.stderr)")
-        }
-        // Automatic backend choice falls back to OpenCV DNN and still classifies.
-        let fallback = try await CLITests.run(["classify", "--model", model, "--format", "table", Fixtures.sharedImage("dog.jpg").path],
-                                        environment: ["OPENVISION_ORT_LIBRARY": "/nonexistent/libonnxruntime.so"])
-        #expect(fallback.status == 0, "\(fallback.stderr)")
-        #expect(fallback.stdout.contains("malamute"))
     }
 }
