@@ -89,7 +89,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         for (kind, outcome) in zip(kinds, outcomes) {
             times[kind.rawValue] = outcome.duration.milliseconds
             if kind == .faces && facesCovered && outcome.error == nil { continue }
-            report.add(outcome, name: kind.rawValue)
+            report.add(outcome)
             overlay += OverlayItem.items(for: outcome)
         }
         if timings { report.timingsMs = times }

@@ -41,7 +41,7 @@ struct DetectCommand: AsyncParsableCommand {
             var report = try ReportOutput.report(for: file, handler: handler, stages: stages, timings: timings)
             report.add(objects)
             if let url = target?.url(for: file) {
-                try handler.image().annotated(with: objects.map { OverlayItem.box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) })
+                try handler.image().annotated(with: objects.overlayItems)
                     .write(to: url)
             }
             try ReportOutput.emit(report, format: format, pretty: files.count == 1)

@@ -29,7 +29,6 @@ struct LiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let requests = try analysis.makeRequests()
-        let names = requests.map(requestName)
         var options = CaptureOptions()
         options.width = width
         options.height = height
@@ -76,7 +75,7 @@ struct LiveCommand: AsyncParsableCommand {
                                                        stats: .init(captureFPS: stats.captureFPS, analysedFPS: stats.analysedFPS,
                                                                     dropped: stats.framesDropped, latencyP50Ms: stats.latencyP50Ms,
                                                                     latencyP99Ms: stats.latencyP99Ms)))
-                try lines?.write(result, names: names)
+                try lines?.write(result)
                 if ContinuousClock.now - lastReport > .seconds(1) {
                     lastReport = ContinuousClock.now
                     FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))

@@ -51,28 +51,14 @@ final class JSONLinesWriter: @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    func write(_ result: LiveResult, names: [String]) throws {
+    func write(_ result: LiveResult) throws {
         var report = AnalysisReport(image: "frame", width: result.image.width, height: result.image.height)
         report.frame = result.frameIndex
         report.timestamp = result.sourceTimestamp
-        for (name, outcome) in zip(names, result.outcomes) { report.add(outcome, name: name) }
+        for outcome in result.outcomes { report.add(outcome) }
         report.timingsMs = ["latency": result.latency.milliseconds, "analysis": result.analysis.milliseconds]
         handle.write(try encoder.encode(report) + Data("\n".utf8))
     }
 
     func close() { try? handle.close() }
-}
-
-/// Names requests for reports: the built-in kind, "objects" for detectors.
-func requestName(_ request: any VisionRequest) -> String {
-    switch request {
-    case is DetectBarcodesRequest: "barcodes"
-    case is DetectRectanglesRequest: "rectangles"
-    case is DetectFaceRectanglesRequest: "faces"
-    case is DetectFaceLandmarksRequest: "landmarks"
-    case is RecognizeTextRequest: "text"
-    case is DetectObjectsRequest: "objects"
-    case is ClassifyImageRequest: "classes"
-    default: String(describing: type(of: request))
-    }
 }

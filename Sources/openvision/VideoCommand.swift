@@ -19,7 +19,6 @@ struct VideoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let requests = try analysis.makeRequests()
-        let names = requests.map(requestName)
         var options = CaptureOptions()
         options.pace = realtime ? .native : .fastest
         var configuration = LiveAnalyzer.Configuration()
@@ -59,7 +58,7 @@ struct VideoCommand: AsyncParsableCommand {
                 }
                 let items = result.outcomes.flatMap(OverlayItem.items(for:))
                 if realtime { latest.withLock { $0 = items } } else { write(result.image, items, fps: fpsBox.withLock { $0 }) }
-                try lines?.write(result, names: names)
+                try lines?.write(result)
                 progress?.update(result.frameIndex + 1, label: "frame \(result.frameIndex)")
                 if let error = failure.withLock({ $0 }) { throw error }
             }

@@ -138,37 +138,19 @@ public final class ImageRequestHandler: Sendable {
 
     // MARK: Performing
 
-    /// Runs blocking native work (decoding, detection, inference) on Dispatch's global pool, so that
-    /// long CPU work never occupies the caller's cooperative Swift concurrency threads.
-    static func offload<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
-        }
-    }
-
     /// `prepare` on the global pool.
     private func prepareOffPool(_ requests: [any VisionRequest]) async throws(VisionError) -> ImageAnalysisContext {
-        try await Self.offload { Result { () throws(VisionError) in try self.prepare(requests) } }.get()
-    }
-
-    /// The error a request gets when its task was cancelled before it ran.
-    static let cancelledError = VisionError(.cancelled, "the request was cancelled")
-
-    /// Runs one request on the global pool. Cancellation is checked here, on the caller's task:
-    /// the pool's threads have no task to ask.
-    private static func runOffPool<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) async -> Result<R.Result, VisionError> {
-        if Task.isCancelled { return .failure(cancelledError) }
-        return await offload { runCatching(request, in: context) }
+        try await RequestRunner.offload { Result { () throws(VisionError) in try self.prepare(requests) } }.get()
     }
 
     /// Runs one request and returns its results.
     public func perform<R: VisionRequest>(_ request: R) async throws(VisionError) -> R.Result {
         if Task.isCancelled {
-            Self.notify(request, Result<R.Result, VisionError>.failure(Self.cancelledError))
-            throw Self.cancelledError
+            RequestRunner.notify(request, Result<R.Result, VisionError>.failure(RequestRunner.cancelledError))
+            throw RequestRunner.cancelledError
         }
-        let result = await Self.offload { () -> Result<R.Result, VisionError> in
-            Result { () throws(VisionError) -> R.Result in try Self.run(request, in: try self.prepare([request])) }
+        let result = await RequestRunner.offload { () -> Result<R.Result, VisionError> in
+            Result { () throws(VisionError) -> R.Result in try RequestRunner.run(request, in: try self.prepare([request])) }
         }
         return try result.get()
     }
@@ -179,8 +161,8 @@ public final class ImageRequestHandler: Sendable {
         _ r1: R1, _ r2: R2
     ) async throws(VisionError) -> (R1.Result, R2.Result) {
         let context = try await prepareOffPool([r1, r2])
-        async let a = Self.runOffPool(r1, in: context)
-        async let b = Self.runOffPool(r2, in: context)
+        async let a = RequestRunner.runOffPool(r1, in: context)
+        async let b = RequestRunner.runOffPool(r2, in: context)
         return (try await a.get(), try await b.get())
     }
 
@@ -189,9 +171,9 @@ public final class ImageRequestHandler: Sendable {
         _ r1: R1, _ r2: R2, _ r3: R3
     ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result) {
         let context = try await prepareOffPool([r1, r2, r3])
-        async let a = Self.runOffPool(r1, in: context)
-        async let b = Self.runOffPool(r2, in: context)
-        async let c = Self.runOffPool(r3, in: context)
+        async let a = RequestRunner.runOffPool(r1, in: context)
+        async let b = RequestRunner.runOffPool(r2, in: context)
+        async let c = RequestRunner.runOffPool(r3, in: context)
         return (try await a.get(), try await b.get(), try await c.get())
     }
 
@@ -200,10 +182,10 @@ public final class ImageRequestHandler: Sendable {
         _ r1: R1, _ r2: R2, _ r3: R3, _ r4: R4
     ) async throws(VisionError) -> (R1.Result, R2.Result, R3.Result, R4.Result) {
         let context = try await prepareOffPool([r1, r2, r3, r4])
-        async let a = Self.runOffPool(r1, in: context)
-        async let b = Self.runOffPool(r2, in: context)
-        async let c = Self.runOffPool(r3, in: context)
-        async let d = Self.runOffPool(r4, in: context)
+        async let a = RequestRunner.runOffPool(r1, in: context)
+        async let b = RequestRunner.runOffPool(r2, in: context)
+        async let c = RequestRunner.runOffPool(r3, in: context)
+        async let d = RequestRunner.runOffPool(r4, in: context)
         return (try await a.get(), try await b.get(), try await c.get(), try await d.get())
     }
 
@@ -216,7 +198,7 @@ public final class ImageRequestHandler: Sendable {
             context = try await prepareOffPool(requests)
         } catch {
             return requests.map { request in
-                Self.notifyFailure(request, error)
+                RequestRunner.notifyFailure(request, error)
                 return VisionRequestOutcome(request: request, result: .failure(error), duration: .zero)
             }
         }
@@ -224,10 +206,10 @@ public final class ImageRequestHandler: Sendable {
             for (index, request) in requests.enumerated() {
                 group.addTask {
                     if Task.isCancelled {
-                        Self.notifyFailure(request, Self.cancelledError)
-                        return (index, VisionRequestOutcome(request: request, result: .failure(Self.cancelledError), duration: .zero))
+                        RequestRunner.notifyFailure(request, RequestRunner.cancelledError)
+                        return (index, VisionRequestOutcome(request: request, result: .failure(RequestRunner.cancelledError), duration: .zero))
                     }
-                    return await Self.offload { (index, Self.runErased(request, in: context)) }
+                    return await RequestRunner.offload { (index, RequestRunner.runErased(request, in: context)) }
                 }
             }
             var outcomes = [VisionRequestOutcome?](repeating: nil, count: requests.count)
@@ -242,52 +224,6 @@ public final class ImageRequestHandler: Sendable {
         for outcome in await performAll(requests) {
             if case .failure(let error) = outcome.result { throw error }
         }
-    }
-
-    /// Runs requests on a context from the calling thread (independent requests in parallel on
-    /// Dispatch's pool), for pipelines that live on threads of their own.
-    static func performAllBlocking(_ requests: [any VisionRequest], in context: ImageAnalysisContext) -> [VisionRequestOutcome] {
-        let results = Mutex<[VisionRequestOutcome?]>(Array(repeating: nil, count: requests.count))
-        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
-            let outcome = runErased(requests[index], in: context)
-            results.withLock { $0[index] = outcome }
-        }
-        return results.withLock { $0.map { $0! } }
-    }
-
-    // MARK: Running one request
-
-    static func run<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) throws(VisionError) -> R.Result {
-        let result = runCatching(request, in: context)
-        notify(request, result)
-        return try result.get()
-    }
-
-    static func runCatching<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) -> Result<R.Result, VisionError> {
-        Result { () throws(VisionError) -> R.Result in try request.perform(in: context) }
-    }
-
-    private static func runErased<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) -> VisionRequestOutcome {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let result = runCatching(request, in: context)
-        let duration = clock.now - start
-        notify(request, result)
-        return VisionRequestOutcome(request: request, result: result.map { $0 as any Sendable }, duration: duration)
-    }
-
-    private static func notify<R: VisionRequest>(_ request: R, _ result: Result<R.Result, VisionError>) {
-        guard let handling = request as? any CompletionHandlingRequest else { return }
-        func call<C: CompletionHandlingRequest>(_ c: C) {
-            guard let typed = result as? Result<C.Result, VisionError> else { return }
-            c.completionHandler?(typed)
-        }
-        call(handling)
-    }
-
-    private static func notifyFailure(_ request: any VisionRequest, _ error: VisionError) {
-        func open<R: VisionRequest>(_ r: R) { notify(r, Result<R.Result, VisionError>.failure(error)) }
-        open(request)
     }
 }
 

@@ -219,10 +219,4 @@ public final class VisionModel: Sendable {
         // A letterbox shrinks by the smaller ratio; stretching and centre-cropping need both sides.
         return min(1, (cropAndScale ?? p.cropAndScale) == .scaleFit ? min(sx, sy) : max(sx, sy))
     }
-
-    /// Runs the model on `image` and returns every output tensor.
-    public func prediction(for image: VisionImage, cropAndScale: ImageCropAndScaleOption? = nil) throws(VisionError) -> [Tensor] {
-        let (input, _) = try makeInput(from: image, cropAndScale: cropAndScale)
-        return try backend.run([input])
-    }
 }

@@ -53,20 +53,10 @@ extension OverlayItem {
 }
 
 extension OverlayItem {
-    /// Overlays for whatever a request produced (barcodes, rectangles, faces, text, objects), in
+    /// Overlays for whatever a request produced (see `ReportableResult.overlayItems`), in
     /// full-image coordinates (the request's region of interest undone); none for failures.
     public static func items(for outcome: VisionRequestOutcome) -> [OverlayItem] {
-        guard case .success(let value) = outcome.result else { return [] }
-        let drawn: [OverlayItem]
-        switch value {
-        case let barcodes as [BarcodeObservation]: drawn = barcodes.flatMap { Self.items(for: $0) }
-        case let rectangles as [RectangleObservation]: drawn = rectangles.flatMap { Self.items(for: $0) }
-        case let faces as [FaceObservation]: drawn = faces.flatMap { Self.items(for: $0) }
-        case let lines as [RecognizedTextObservation]: drawn = lines.flatMap { Self.items(for: $0, characterBoxes: false) }
-        case let objects as [RecognizedObjectObservation]:
-            drawn = objects.map { .box($0.boundingBox, label: $0.labels.first?.identifier ?? "?", confidence: $0.confidence) }
-        default: drawn = []
-        }
-        return drawn.map { $0.toFullImage(fromRegionOfInterest: outcome.request.regionOfInterest) }
+        guard case .success(let value) = outcome.result, let reportable = value as? any ReportableResult else { return [] }
+        return reportable.overlayItems.map { $0.toFullImage(fromRegionOfInterest: outcome.request.regionOfInterest) }
     }
 }

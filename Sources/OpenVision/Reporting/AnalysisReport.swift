@@ -79,6 +79,17 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var confidence: Float
     }
 
+    /// One raw model output (`RunModelRequest`): values only up to `maximumReportedValues`.
+    public struct Output: Sendable, Codable, Hashable {
+        public var name: String
+        public var shape: [Int]
+        /// Every value, row-major; nil when the output has more than `maximumReportedValues`.
+        public var values: [Float]?
+    }
+
+    /// Model outputs larger than this many values are reported by name and shape only.
+    public static let maximumReportedValues = 4096
+
     public struct Failure: Sendable, Codable, Hashable {
         public var code: String
         public var message: String
@@ -95,6 +106,10 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var text: [TextLine]?
     public var objects: [Object]?
     public var classifications: [Label]?
+    /// The feature print vector (`GenerateImageFeaturePrintRequest`).
+    public var featurePrint: [Float]?
+    /// Raw model outputs (`RunModelRequest`).
+    public var outputs: [Output]?
     /// For video frames: the frame index and the source's timestamp in seconds.
     public var frame: Int?
     public var timestamp: Double?
@@ -177,19 +192,24 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         classifications = observations.map { Label(identifier: $0.identifier, confidence: $0.confidence) }
     }
 
-    /// Adds one request's outcome (results relative to its region of interest are kept as they are).
-    public mutating func add(_ outcome: VisionRequestOutcome, name: String) {
+    /// Adds a feature print.
+    public mutating func add(_ observation: FeaturePrintObservation) {
+        featurePrint = observation.data
+    }
+
+    /// Adds raw model outputs.
+    public mutating func add(_ observations: [FeatureValueObservation]) {
+        outputs = observations.map {
+            Output(name: $0.featureName, shape: $0.shape, values: $0.values.count <= Self.maximumReportedValues ? $0.values : nil)
+        }
+    }
+
+    /// Adds one request's outcome: its results (relative to its region of interest, as returned)
+    /// or, under `name` (default: the request's `reportName`), its error.
+    public mutating func add(_ outcome: VisionRequestOutcome, name: String? = nil) {
         switch outcome.result {
-        case .failure(let error): addFailure(name, error)
-        case .success:
-            // Typed by the request, not the value: an empty array casts to every array type.
-            if let v = outcome.results(as: DetectBarcodesRequest.self) { add(v) }
-            if let v = outcome.results(as: DetectRectanglesRequest.self) { add(v) }
-            if let v = outcome.results(as: DetectFaceRectanglesRequest.self) { add(v) }
-            if let v = outcome.results(as: DetectFaceLandmarksRequest.self) { add(v) }
-            if let v = outcome.results(as: RecognizeTextRequest.self) { add(v) }
-            if let v = outcome.results(as: DetectObjectsRequest.self) { add(v) }
-            if let v = outcome.results(as: ClassifyImageRequest.self) { add(v) }
+        case .failure(let error): addFailure(name ?? outcome.request.reportName, error)
+        case .success(let value): (value as? any ReportableResult)?.add(to: &self)
         }
     }
 

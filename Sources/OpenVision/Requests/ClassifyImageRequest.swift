@@ -3,8 +3,9 @@ import Foundation
 /// Classifies the whole image with a classifier model, as Vision's `ClassifyImageRequest`.
 /// Without a model it uses the default classifier (EfficientNet-Lite0, ImageNet-1k, installed
 /// by scripts/setup). Softmax is applied when the model outputs logits.
-public struct ClassifyImageRequest: CompletionHandlingRequest {
+public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = [ClassificationObservation]
+    public var reportName: String { "classes" }
 
     /// The classifier; nil loads the default classifier on first use.
     public var model: VisionModel?
@@ -20,25 +21,10 @@ public struct ClassifyImageRequest: CompletionHandlingRequest {
         self.completionHandler = completionHandler
     }
 
-    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
-        try performWithTimings(in: context).0
-    }
+    /// `.centerCrop` unless set, as Vision's classifiers.
+    public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption ?? .centerCrop }
 
-    /// What the model's input keeps of the image (see `VisionModel.minimumImageScale`).
-    public func minimumImageScale(width: Double, height: Double) -> Double {
-        (try? resolvedModel())?.minimumImageScale(width: width, height: height, cropAndScale: imageCropAndScaleOption ?? .centerCrop) ?? 1
-    }
-
-    /// Runs the request and reports where the time went.
-    public func performWithTimings(in context: ImageAnalysisContext) throws(VisionError) -> (Result, InferenceTimings) {
-        let model = try resolvedModel()
-        var clock = StageClock()
-        let image = try imageForRegionOfInterest(in: context)
-        clock.timings.decode = clock.lap()
-        let (input, _) = try model.makeInput(from: image, cropAndScale: imageCropAndScaleOption ?? .centerCrop)
-        clock.timings.preprocess = clock.lap()
-        let outputs = try model.backend.run([input])
-        clock.timings.inference = clock.lap()
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         guard let scores = Self.classScores(outputs) else {
             throw VisionError(.invalidModel, "no classifier output among " + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", "))
         }
@@ -49,10 +35,8 @@ public struct ClassifyImageRequest: CompletionHandlingRequest {
         let probabilities = Self.probabilities(scores)
         let order = probabilities.indices.sorted { probabilities[$0] > probabilities[$1] }
         let top = maximumObservations == 0 ? order : Array(order.prefix(maximumObservations))
-        let result = top.map { ClassificationObservation(identifier: $0 < labels.count ? labels[$0] : "class\($0)",
-                                                         confidence: probabilities[$0]) }
-        clock.timings.postprocess = clock.lap()
-        return (result, clock.timings)
+        return top.map { ClassificationObservation(identifier: $0 < labels.count ? labels[$0] : "class\($0)",
+                                                   confidence: probabilities[$0]) }
     }
 
     /// The class-score vector: an output named like logits/probabilities, else the first 1-D output.
@@ -73,7 +57,7 @@ public struct ClassifyImageRequest: CompletionHandlingRequest {
     }
 
     /// The given model, or the default classifier.
-    func resolvedModel() throws(VisionError) -> VisionModel {
+    public func resolvedModel() throws(VisionError) -> VisionModel {
         if let model { return model }
         return try DefaultModels.classifier()
     }

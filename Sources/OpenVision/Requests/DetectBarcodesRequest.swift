@@ -1,10 +1,10 @@
 import Foundation
-internal import CZXing
 
 /// Finds and decodes barcodes, as Vision's `DetectBarcodesRequest`, with zxing-cpp 3.1.
 /// Finds several codes per image, rotated and light-on-dark ones included.
 public struct DetectBarcodesRequest: CompletionHandlingRequest {
     public typealias Result = [BarcodeObservation]
+    public var reportName: String { "barcodes" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.
@@ -26,72 +26,6 @@ public struct DetectBarcodesRequest: CompletionHandlingRequest {
 
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         guard !symbologies.isEmpty else { throw VisionError(.invalidArgument, "symbologies is empty") }
-        let image = try imageForRegionOfInterest(in: context)
-        do {
-            return try image.withGrayPixels { pixels, stride in
-                try read(pixels: pixels, stride: stride, width: image.width, height: image.height, map: PixelToNormalized(image))
-            }
-        } catch let error as VisionError {
-            throw error
-        } catch {
-            throw VisionError(.internalError, "barcode reading failed: \(error)")
-        }
-    }
-
-    private func read(pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
-                      map: PixelToNormalized) throws(VisionError) -> [BarcodeObservation] {
-        guard let view = ZXing_ImageView_new(pixels, Int32(width), Int32(height), ZXing_ImageFormat_Lum, Int32(stride), 1) else {
-            throw VisionError(.internalError, "zxing-cpp: \(Self.lastError())")
-        }
-        defer { ZXing_ImageView_delete(view) }
-        guard let options = ZXing_ReaderOptions_new() else { throw VisionError(.outOfMemory, "zxing-cpp options") }
-        defer { ZXing_ReaderOptions_delete(options) }
-        ZXing_ReaderOptions_setTryHarder(options, tryHarder)
-        ZXing_ReaderOptions_setTryRotate(options, true)
-        ZXing_ReaderOptions_setTryInvert(options, true)
-        ZXing_ReaderOptions_setTryDownscale(options, true)
-        ZXing_ReaderOptions_setTextMode(options, ZXing_TextMode_Plain)
-        if Set(symbologies) != Set(BarcodeSymbology.allCases) {
-            let formats = symbologies.flatMap(ZXingFormats.readerFormats(for:))
-            ZXing_ReaderOptions_setFormats(options, formats, Int32(formats.count))
-        }
-        guard let barcodes = ZXing_ReadBarcodes(view, options) else {
-            throw VisionError(.internalError, "zxing-cpp failed: \(Self.lastError())")
-        }
-        defer { ZXing_Barcodes_delete(barcodes) }
-        var observations: [BarcodeObservation] = []
-        for i in 0..<ZXing_Barcodes_size(barcodes) {
-            guard let barcode = ZXing_Barcodes_at(barcodes, i), ZXing_Barcode_isValid(barcode),
-                  let symbology = ZXingFormats.symbology(for: ZXing_Barcode_format(barcode)) else { continue }
-            var length: Int32 = 0
-            let bytesPointer = ZXing_Barcode_bytes(barcode, &length)
-            let bytes = bytesPointer.map { Data(bytes: $0, count: Int(length)) } ?? Data()
-            ZXing_free(bytesPointer)
-            let textPointer = ZXing_Barcode_text(barcode)
-            let text = textPointer.map { String(cString: $0) }
-            ZXing_free(textPointer)
-            let contentType = ZXing_Barcode_contentType(barcode)
-            let isText = contentType != ZXing_ContentType_Binary
-            let p = ZXing_Barcode_position(barcode)
-            observations.append(BarcodeObservation(
-                symbology: symbology,
-                payloadString: isText ? text : nil,
-                payloadData: bytes,
-                isColorInverted: ZXing_Barcode_isInverted(barcode),
-                isMirrored: ZXing_Barcode_isMirrored(barcode),
-                isGS1DataCarrier: contentType == ZXing_ContentType_GS1,
-                orientationDegrees: Int(ZXing_Barcode_orientation(barcode)),
-                topLeft: map.point(Double(p.topLeft.x), Double(p.topLeft.y)),
-                topRight: map.point(Double(p.topRight.x), Double(p.topRight.y)),
-                bottomRight: map.point(Double(p.bottomRight.x), Double(p.bottomRight.y)),
-                bottomLeft: map.point(Double(p.bottomLeft.x), Double(p.bottomLeft.y))))
-        }
-        return observations
-    }
-
-    static func lastError() -> String {
-        guard let message = ZXing_LastErrorMsg() else { return "unknown error" }
-        defer { ZXing_free(message) }
-        return String(cString: message)
+        return try ZXingReader.read(try imageForRegionOfInterest(in: context), symbologies: symbologies, tryHarder: tryHarder)
     }
 }

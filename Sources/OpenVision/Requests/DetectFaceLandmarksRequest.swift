@@ -5,6 +5,7 @@ import Foundation
 /// 68-point shape predictor (Debian's `libdlib-data`), loaded once per process.
 public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
     public typealias Result = [FaceObservation]
+    public var reportName: String { "landmarks" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.
@@ -34,7 +35,7 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
         if let inputFaceObservations {
             faces = inputFaceObservations
         } else {
-            faces = try DetectFaceRectanglesRequest.detect(in: image, upsampling: upsampling)
+            faces = try DlibFaceDetector.detect(in: image, upsampling: upsampling)
         }
         let size = image.size
         var results: [FaceObservation] = []

@@ -1,9 +1,8 @@
-internal import CNative
-
 /// Finds faces, as Vision's `DetectFaceRectanglesRequest`, with dlib's HOG frontal face detector.
 /// Faces smaller than about 80 pixels are found only with `upsampling` > 0.
 public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
     public typealias Result = [FaceObservation]
+    public var reportName: String { "faces" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.
@@ -21,26 +20,6 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
 
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let image = try imageForRegionOfInterest(in: context)
-        return try Self.detect(in: image, upsampling: upsampling).filter { $0.confidence >= minimumConfidence }
-    }
-
-    static func detect(in image: VisionImage, upsampling: Int) throws(VisionError) -> [FaceObservation] {
-        guard (0...3).contains(upsampling) else {
-            throw VisionError(.invalidArgument, "upsampling must be 0...3, not \(upsampling)")
-        }
-        var capacity = 32
-        while true {
-            var boxes = [ov_face_box](repeating: ov_face_box(), count: capacity)
-            var count: Int32 = 0
-            try NativeError.check(ov_detect_faces(image.handle, Int32(upsampling), &boxes, Int32(capacity), &count),
-                                  "face detection")
-            if Int(count) > capacity { capacity = Int(count); continue }
-            let map = PixelToNormalized(image)
-            return boxes.prefix(Int(count)).map {
-                FaceObservation(boundingBox: map.rect(x: Double($0.x), y: Double($0.y), width: Double($0.width),
-                                                      height: Double($0.height)),
-                                confidence: $0.confidence)
-            }
-        }
+        return try DlibFaceDetector.detect(in: image, upsampling: upsampling).filter { $0.confidence >= minimumConfidence }
     }
 }

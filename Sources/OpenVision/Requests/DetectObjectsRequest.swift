@@ -1,8 +1,9 @@
 /// Finds objects with a detector model (any YOLO/SSD ONNX export or Darknet YOLO), as Vision's
 /// `CoreMLRequest` with an object-detection model: `RecognizedObjectObservation`s with boxes in
 /// the analysed image (letterboxing and crops undone) and labels sorted by confidence.
-public struct DetectObjectsRequest: CompletionHandlingRequest {
+public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = [RecognizedObjectObservation]
+    public var reportName: String { "objects" }
 
     public let model: VisionModel
     public var regionOfInterest: NormalizedRect = .fullImage
@@ -27,30 +28,18 @@ public struct DetectObjectsRequest: CompletionHandlingRequest {
         self.completionHandler = completionHandler
     }
 
-    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
-        try performWithTimings(in: context).0
-    }
+    public func resolvedModel() throws(VisionError) -> VisionModel { model }
 
-    /// What the model's input keeps of the image (see `VisionModel.minimumImageScale`).
-    public func minimumImageScale(width: Double, height: Double) -> Double {
-        model.minimumImageScale(width: width, height: height, cropAndScale: imageCropAndScaleOption)
-    }
+    public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
-    /// Runs the request and reports where the time went.
-    public func performWithTimings(in context: ImageAnalysisContext) throws(VisionError) -> (Result, InferenceTimings) {
+    public func validateOptions() throws(VisionError) {
         guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {
             throw VisionError(.invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")
         }
-        var clock = StageClock()
-        let image = try imageForRegionOfInterest(in: context)
-        clock.timings.decode = clock.lap()
-        let (input, mapping) = try model.makeInput(from: image, cropAndScale: imageCropAndScaleOption)
-        clock.timings.preprocess = clock.lap()
-        let outputs = try model.backend.run([input])
-        clock.timings.inference = clock.lap()
-        let observations = try observations(fromOutputs: outputs, mapping: mapping)
-        clock.timings.postprocess = clock.lap()
-        return (observations, clock.timings)
+    }
+
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+        try observations(fromOutputs: outputs, mapping: mapping)
     }
 
     /// Decodes raw detector outputs (from this model, or computed elsewhere) into observations:

@@ -1,9 +1,8 @@
-internal import CNative
-
 /// Finds quadrilaterals (documents, cards, screens, signs), as Vision's `DetectRectanglesRequest`,
 /// using OpenCV contour analysis. Every default is Vision's.
 public struct DetectRectanglesRequest: CompletionHandlingRequest {
     public typealias Result = [RectangleObservation]
+    public var reportName: String { "rectangles" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.
@@ -31,26 +30,8 @@ public struct DetectRectanglesRequest: CompletionHandlingRequest {
             throw VisionError(.invalidArgument, "maximumObservations must be 0 (no limit) or more, not \(maximumObservations)")
         }
         let image = try imageForRegionOfInterest(in: context)
-        var params = ov_rectangle_params(minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
-                                         quadrature_tolerance: quadratureTolerance, minimum_size: minimumSize,
-                                         minimum_confidence: minimumConfidence)
-        var capacity = maximumObservations == 0 ? 64 : maximumObservations
-        while true {
-            var quads = [ov_quad](repeating: ov_quad(), count: capacity)
-            var count: Int32 = 0
-            try NativeError.check(ov_detect_rectangles(image.handle, &params, &quads, Int32(capacity), &count),
-                                  "rectangle detection")
-            if maximumObservations == 0 && Int(count) > capacity {
-                capacity = Int(count)
-                continue
-            }
-            let map = PixelToNormalized(image)
-            return quads.prefix(min(Int(count), capacity)).map { q in
-                let (xs, ys) = (q.x, q.y)
-                return RectangleObservation(topLeft: map.point(xs.0, ys.0), topRight: map.point(xs.1, ys.1),
-                                            bottomRight: map.point(xs.2, ys.2), bottomLeft: map.point(xs.3, ys.3),
-                                            confidence: q.confidence)
-            }
-        }
+        return try OpenCVRectangles.detect(in: image, minimumAspectRatio: minimumAspectRatio, maximumAspectRatio: maximumAspectRatio,
+                                           quadratureTolerance: quadratureTolerance, minimumSize: minimumSize,
+                                           minimumConfidence: minimumConfidence, maximumObservations: maximumObservations)
     }
 }

@@ -1,8 +1,9 @@
 /// Computes an image's feature print, as Vision's `GenerateImageFeaturePrintRequest`: the
 /// penultimate-layer vector of a classifier (the default classifier unless a model is given).
 /// The model needs an output named "features" or "embedding(s)".
-public struct GenerateImageFeaturePrintRequest: CompletionHandlingRequest {
+public struct GenerateImageFeaturePrintRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = FeaturePrintObservation
+    public var reportName: String { "featurePrint" }
 
     public var model: VisionModel?
     public var regionOfInterest: NormalizedRect = .fullImage
@@ -15,16 +16,9 @@ public struct GenerateImageFeaturePrintRequest: CompletionHandlingRequest {
         self.completionHandler = completionHandler
     }
 
-    /// What the model's input keeps of the image (see `VisionModel.minimumImageScale`).
-    public func minimumImageScale(width: Double, height: Double) -> Double {
-        (try? resolvedModel())?.minimumImageScale(width: width, height: height, cropAndScale: imageCropAndScaleOption) ?? 1
-    }
+    public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
-    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
-        let model = try resolvedModel()
-        let image = try imageForRegionOfInterest(in: context)
-        let (input, _) = try model.makeInput(from: image, cropAndScale: imageCropAndScaleOption)
-        let outputs = try model.backend.run([input])
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         guard let features = outputs.first(where: { ["features", "embedding", "embeddings"].contains($0.name.lowercased()) }) else {
             throw VisionError(.invalidModel, "the model has no feature output (named features or embedding); outputs: "
                 + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", "))
@@ -33,7 +27,7 @@ public struct GenerateImageFeaturePrintRequest: CompletionHandlingRequest {
     }
 
     /// The given model, or the default classifier.
-    func resolvedModel() throws(VisionError) -> VisionModel {
+    public func resolvedModel() throws(VisionError) -> VisionModel {
         if let model { return model }
         return try DefaultModels.classifier()
     }

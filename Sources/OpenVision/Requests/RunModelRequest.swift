@@ -1,7 +1,8 @@
 /// Runs any model on the image and returns its raw outputs, as Vision's `CoreMLRequest` with a
 /// model whose outputs are not detections or classes.
-public struct RunModelRequest: CompletionHandlingRequest {
+public struct RunModelRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = [FeatureValueObservation]
+    public var reportName: String { "outputs" }
 
     public let model: VisionModel
     public var regionOfInterest: NormalizedRect = .fullImage
@@ -14,15 +15,12 @@ public struct RunModelRequest: CompletionHandlingRequest {
         self.completionHandler = completionHandler
     }
 
-    /// What the model's input keeps of the image (see `VisionModel.minimumImageScale`).
-    public func minimumImageScale(width: Double, height: Double) -> Double {
-        model.minimumImageScale(width: width, height: height, cropAndScale: imageCropAndScaleOption)
-    }
+    public func resolvedModel() throws(VisionError) -> VisionModel { model }
 
-    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
-        let image = try imageForRegionOfInterest(in: context)
-        let (input, _) = try model.makeInput(from: image, cropAndScale: imageCropAndScaleOption)
-        return try model.backend.run([input]).map { FeatureValueObservation(tensor: $0) }
+    public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
+
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+        outputs.map { FeatureValueObservation(tensor: $0) }
     }
 }
 

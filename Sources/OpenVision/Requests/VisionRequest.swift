@@ -17,6 +17,10 @@ public protocol VisionRequest: Sendable {
     /// needs, so handlers may decode a JPEG at 1/2, 1/4 or 1/8 scale for them.
     func minimumImageScale(width: Double, height: Double) -> Double
 
+    /// The name reports use for this request's errors and timings ("barcodes", "faces", …).
+    /// Default: the type's name.
+    var reportName: String { get }
+
     /// Runs the request on the handler's decoded image. Called by handlers, possibly concurrently
     /// with other requests on the same image; implementations must not mutate shared state.
     func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result
@@ -37,6 +41,8 @@ extension VisionRequest {
     public var requiresColor: Bool { true }
 
     public func minimumImageScale(width: Double, height: Double) -> Double { 1 }
+
+    public var reportName: String { String(describing: Self.self) }
 
     /// Validates the region of interest and returns the image region to analyse, gray-only when the
     /// request needs no colour and nothing else decoded colour.

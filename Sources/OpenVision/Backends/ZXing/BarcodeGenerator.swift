@@ -19,7 +19,7 @@ public enum BarcodeGenerator {
                 ZXing_CreateBarcodeFromText($0, Int32(buffer.count), creator)
             }
         }) else {
-            throw VisionError(.invalidArgument, "cannot encode '\(payload)' as \(symbology): \(DetectBarcodesRequest.lastError())")
+            throw VisionError(.invalidArgument, "cannot encode '\(payload)' as \(symbology): \(ZXingReader.lastError())")
         }
         defer { ZXing_Barcode_delete(barcode) }
         guard let writer = ZXing_WriterOptions_new() else { throw VisionError(.outOfMemory, "zxing-cpp writer") }
@@ -28,7 +28,7 @@ public enum BarcodeGenerator {
         ZXing_WriterOptions_setAddQuietZones(writer, true)
         ZXing_WriterOptions_setAddHRT(writer, false)
         guard let zimage = ZXing_WriteBarcodeToImage(barcode, writer) else {
-            throw VisionError(.internalError, "cannot render \(symbology): \(DetectBarcodesRequest.lastError())")
+            throw VisionError(.internalError, "cannot render \(symbology): \(ZXingReader.lastError())")
         }
         defer { ZXing_Image_delete(zimage) }
         let width = Int(ZXing_Image_width(zimage)), height = Int(ZXing_Image_height(zimage))

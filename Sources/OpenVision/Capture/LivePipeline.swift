@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+
+/// Capture thread → mailbox (one frame) → analysis thread → result stream. Reads only the
+/// settings it was started with; reports through the shared counters.
+final class LivePipeline: @unchecked Sendable {
+    /// A snapshot of the analyzer's settings, taken when iteration starts.
+    struct Settings: Sendable {
+        let source: FrameSource
+        let options: CaptureOptions
+        let requests: [any VisionRequest]
+        let preview: (@Sendable (Frame) -> Void)?
+        let captureWaitsForAnalysis: Bool
+        let analysisMaxDimension: Int
+    }
+
+    let settings: Settings
+    let counters: LiveCounterStore
+    let continuation: AsyncThrowingStream<LiveResult, any Error>.Continuation
+    private let mailbox = Mutex<Mailbox>(Mailbox())
+    private let itemReady = DispatchSemaphore(value: 0)
+    private let spaceFree = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
+    /// Every-frame mode: one credit per result the consumer may still take before analysis waits.
+    private let credits: DispatchSemaphore?
+
+    struct Mailbox {
+        var frame: Frame?
+        var finished = false
+        var error: VisionError?
+    }
+
+    init(settings: Settings, counters: LiveCounterStore, continuation: AsyncThrowingStream<LiveResult, any Error>.Continuation,
+         credits: DispatchSemaphore?) {
+        self.settings = settings
+        self.counters = counters
+        self.continuation = continuation
+        self.credits = credits
+    }
+
+    func start() {
+        let capture = Thread { [self] in captureLoop() }
+        capture.name = "openvision-capture"
+        let analysis = Thread { [self] in analysisLoop() }
+        analysis.name = "openvision-analysis"
+        capture.start()
+        analysis.start()
+    }
+
+    func stop() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        counters.update { if $0.state != .ended && $0.state != .failed { $0.state = .cancelled } }
+        itemReady.signal()
+        spaceFree.signal()
+        credits?.signal()
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    // MARK: Capture
+
+    private func open() throws(VisionError) -> VideoCapture {
+        let options = settings.options
+        let clock = ContinuousClock()
+        let deadline = clock.now + options.reconnectFor
+        var delay = Duration.milliseconds(250)
+        while true {
+            do {
+                return try VideoCapture(settings.source, options: options)
+            } catch {
+                // Only live sources are retried: a missing file stays missing.
+                guard settings.source.isLive, clock.now + delay < deadline, !isStopped else { throw error }
+                counters.update { $0.state = .reconnecting }
+                Thread.sleep(forTimeInterval: delay.seconds)
+                delay = min(delay * 2, .seconds(4))
+            }
+        }
+    }
+
+    private func captureLoop() {
+        let clock = ContinuousClock()
+        var capture: VideoCapture
+        do {
+            capture = try open()
+        } catch {
+            finishCapture(error: error)
+            return
+        }
+        counters.update { $0.state = .running; $0.info = capture.info }
+        let pacing = !settings.source.isLive && settings.options.pace == .native
+        let fps = capture.info.fps > 0 ? capture.info.fps : settings.options.imageSequenceFPS
+        let paceStart = clock.now
+        var index = 0
+        while !isStopped {
+            let readStart = clock.now
+            let next: (VisionImage, Double?)?
+            do {
+                next = try capture.read()
+            } catch {
+                guard settings.source.isLive, settings.options.reconnectFor > .zero else { finishCapture(error: error); return }
+                do {
+                    counters.update { $0.state = .reconnecting }
+                    capture = try open()
+                    counters.update { $0.state = .running; $0.reconnects += 1 }
+                    continue
+                } catch {
+                    finishCapture(error: error)
+                    return
+                }
+            }
+            guard let (captured, timestamp) = next else { break }
+            var image = captured
+            if settings.options.orientation != .up {
+                do { image = try image.oriented(settings.options.orientation) } catch { finishCapture(error: error); return }
+            }
+            let now = clock.now
+            let frame = Frame(index: index, captureTime: now, sourceTimestamp: timestamp, image: image)
+            counters.update {
+                $0.captured += 1
+                $0.firstCapture = $0.firstCapture ?? now
+                $0.lastCapture = now
+                $0.captureTotal += (now - readStart).milliseconds
+            }
+            settings.preview?(frame)
+            if !settings.captureWaitsForAnalysis {
+                let wasEmpty = mailbox.withLock { box -> Bool in
+                    let empty = box.frame == nil
+                    box.frame = frame
+                    return empty
+                }
+                if wasEmpty { itemReady.signal() } else { counters.update { $0.dropped += 1 } }
+            } else {
+                mailbox.withLock { $0.frame = frame }
+                itemReady.signal()
+                spaceFree.wait()  // the analysis thread took it (or we are stopping)
+            }
+            index += 1
+            if pacing {
+                let due = paceStart + .seconds(Double(index) / fps)
+                let wait = due - clock.now
+                if wait > .zero { Thread.sleep(forTimeInterval: wait.seconds) }
+            }
+        }
+        finishCapture(error: nil)
+    }
+
+    private func finishCapture(error: VisionError?) {
+        mailbox.withLock {
+            $0.finished = true
+            $0.error = error
+        }
+        itemReady.signal()
+    }
+
+    // MARK: Analysis
+
+    private func analysisLoop() {
+        let clock = ContinuousClock()
+        let maxDimension = settings.analysisMaxDimension
+        while true {
+            itemReady.wait()
+            if isStopped { break }
+            let (frame, finished, error) = mailbox.withLock { box -> (Frame?, Bool, VisionError?) in
+                defer { box.frame = nil }
+                return (box.frame, box.finished, box.error)
+            }
+            guard let frame else {
+                if finished {
+                    counters.update { $0.state = error == nil ? .ended : .failed }
+                    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+                    return
+                }
+                continue
+            }
+            if settings.captureWaitsForAnalysis { spaceFree.signal() }
+            if finished {
+                // The capture thread is done; analyse this last frame, then come back for the end.
+                itemReady.signal()
+            }
+            counters.update { $0.inFlight += 1; $0.maxInFlight = max($0.maxInFlight, $0.inFlight) }
+            let start = clock.now
+            let image = (try? downscale(frame.image, to: maxDimension)) ?? frame.image
+            let scaled = clock.now
+            let outcomes = RequestRunner.performAllBlocking(settings.requests, in: ImageAnalysisContext(image: image))
+            let end = clock.now
+            let result = LiveResult(frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
+                                    image: frame.image, outcomes: outcomes, latency: end - frame.captureTime,
+                                    downscale: scaled - start, analysis: end - scaled)
+            counters.update {
+                $0.inFlight -= 1
+                $0.analysed += 1
+                $0.firstResult = $0.firstResult ?? end
+                $0.lastResult = end
+                $0.recordLatency((end - frame.captureTime).milliseconds)
+                $0.downscaleTotal += (scaled - start).milliseconds
+                $0.analysisTotal += (end - scaled).milliseconds
+            }
+            credits?.wait()
+            if isStopped { break }
+            if case .dropped = continuation.yield(result) { counters.update { $0.resultsDropped += 1 } }
+        }
+        continuation.finish()
+    }
+
+    private func downscale(_ image: VisionImage, to maxDimension: Int) throws(VisionError) -> VisionImage {
+        let longest = max(image.width, image.height)
+        guard longest > maxDimension else { return image }
+        let scale = Double(maxDimension) / Double(longest)
+        return try image.resized(width: max(1, Int((Double(image.width) * scale).rounded())),
+                                 height: max(1, Int((Double(image.height) * scale).rounded())))
+    }
+}

@@ -1,0 +1,66 @@
+/// A request's results that can describe themselves in an `AnalysisReport` (JSON) and as overlays,
+/// so reports, the CLI, the live viewer and `annotated(with:)` need no per-type code. Every
+/// built-in request's `Result` conforms; arrays of `ReportableObservation`s conform.
+public protocol ReportableResult: Sendable {
+    /// Puts these results into `report` (relative to the request's region of interest, as returned).
+    func add(to report: inout AnalysisReport)
+    /// What to draw for these results, in the coordinates they carry (the request's region of interest).
+    var overlayItems: [OverlayItem] { get }
+}
+
+/// An observation type whose arrays are `ReportableResult`s.
+public protocol ReportableObservation: Sendable {
+    /// Puts a request's observations of this type into `report`.
+    static func add(_ observations: [Self], to report: inout AnalysisReport)
+    /// What to draw for this observation.
+    var overlayItems: [OverlayItem] { get }
+}
+
+extension Array: ReportableResult where Element: ReportableObservation {
+    public func add(to report: inout AnalysisReport) { Element.add(self, to: &report) }
+    public var overlayItems: [OverlayItem] { flatMap(\.overlayItems) }
+}
+
+extension BarcodeObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension RectangleObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension FaceObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension RecognizedTextObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// The line's box and string; character boxes are left to `OverlayItem.items(for:characterBoxes:)`.
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self, characterBoxes: false) }
+}
+
+extension RecognizedObjectObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] {
+        [.box(boundingBox, label: labels.first?.identifier ?? "?", confidence: confidence)]
+    }
+}
+
+extension ClassificationObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// Classes cover the whole image: nothing to draw.
+    public var overlayItems: [OverlayItem] { [] }
+}
+
+extension FeatureValueObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { [] }
+}
+
+extension FeaturePrintObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { [] }
+}
