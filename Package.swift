@@ -13,8 +13,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        // pkg-config carriers: compile and link flags only, no code.
-        .systemLibrary(name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "opencv4",
+        // pkg-config carriers: compile and link flags only, no code. openvision-opencv.pc is
+        // written by scripts/setup: opencv4's flags with only the modules we link (imgcodecs and
+        // videoio are loaded on first use; see Sources/CNative/ov_lazy.hpp).
+        .systemLibrary(name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "openvision-opencv",
                        providers: [.apt(["libopencv-dev"])]),
         .systemLibrary(name: "CTesseract", path: "Sources/CTesseract", pkgConfig: "tesseract",
                        providers: [.apt(["libtesseract-dev"])]),

@@ -2,7 +2,7 @@
 #include "ov_internal.hpp"
 
 #include <opencv2/freetype.hpp>
-#include <opencv2/imgcodecs.hpp>
+#include "ov_imgcodecs.hpp"
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -66,7 +66,7 @@ ov_status ov_image_decode(const void *data, size_t length, int luma_only, int re
         cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<void *>(data));
         cv::Mat decoded;
         try {
-            decoded = cv::imdecode(buffer, mode | cv::IMREAD_IGNORE_ORIENTATION);
+            decoded = ov::imgcodecs::imdecode(buffer, mode | cv::IMREAD_IGNORE_ORIENTATION);
         } catch (const cv::Exception &e) {
             return ov::fail(OV_ERR_DECODE, std::string("the image could not be decoded: ") + e.what());
         }
@@ -207,14 +207,14 @@ ov_status ov_image_encode(const ov_image *image, const char *extension, int qual
         if (!image || !extension || !out || !length) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing argument");
         std::string ext(extension);
         if (!ext.empty() && ext[0] != '.') ext = "." + ext;
-        if (!cv::haveImageWriter(ext)) return ov::fail(OV_ERR_UNSUPPORTED, "no encoder for '" + ext + "'");
+        if (!ov::imgcodecs::haveImageWriter(ext)) return ov::fail(OV_ERR_UNSUPPORTED, "no encoder for '" + ext + "'");
         std::vector<int> params;
         if (quality > 0) {
             if (ext == ".jpg" || ext == ".jpeg") params = {cv::IMWRITE_JPEG_QUALITY, quality};
             if (ext == ".webp") params = {cv::IMWRITE_WEBP_QUALITY, quality};
         }
         std::vector<uchar> bytes;
-        if (!cv::imencode(ext, image->primary(), bytes, params)) return ov::fail(OV_ERR_IO, "encoding failed");
+        if (!ov::imgcodecs::imencode(ext, image->primary(), bytes, params)) return ov::fail(OV_ERR_IO, "encoding failed");
         auto *buffer = static_cast<uint8_t *>(std::malloc(bytes.size()));
         if (!buffer) return ov::fail(OV_ERR_OUT_OF_MEMORY, "out of memory");
         std::memcpy(buffer, bytes.data(), bytes.size());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ov_native.h"
+#include "ov_lazy.hpp"
 
 #include <opencv2/core.hpp>
 
@@ -53,6 +54,8 @@ template <typename F>
 ov_status guarded(const char *where, F &&body) noexcept {
     try {
         return body();
+    } catch (const Failure &f) {
+        return fail(f.status, std::string(where) + ": " + f.what());
     } catch (const std::bad_alloc &) {
         return fail(OV_ERR_OUT_OF_MEMORY, std::string(where) + ": out of memory");
     } catch (const cv::Exception &e) {

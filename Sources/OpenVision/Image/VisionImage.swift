@@ -64,8 +64,7 @@ public final class VisionImage: @unchecked Sendable {
             ov_image_decode($0.baseAddress, $0.count, lumaOnly ? 1 : 0, Int32(reduction), &decoded)
         }
         guard status == OV_OK, let decoded else {
-            var error = NativeError.error(for: status)
-            if error.code == .internalError || error.code == .invalidArgument { error.code = .invalidImage }
+            var error = NativeError.error(for: status, codes: [OV_ERR_INTERNAL: .invalidImage, OV_ERR_INVALID_ARGUMENT: .invalidImage])
             error.message = "cannot decode \(header.format.rawValue.uppercased()) image: \(error.message)"
             throw error
         }

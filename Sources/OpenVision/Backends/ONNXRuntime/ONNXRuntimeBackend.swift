@@ -42,11 +42,7 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
                                      graph_optimization_level: optimize ? 99 : 0)
         var handle: OpaquePointer?
         let status = ov_ort_session_create(path, &options, &handle)
-        guard status == OV_OK, let handle else {
-            var error = NativeError.error(for: status, context: "ONNX Runtime cannot load \(path)")
-            if status == OV_ERR_MODEL { error.code = .invalidModel }
-            throw error
-        }
+        guard status == OV_OK, let handle else { throw NativeError.error(for: status, context: "ONNX Runtime cannot load \(path)") }
         session = handle
         name = "onnxruntime " + String(cString: ov_ort_version())
         func describe(_ count: Int32, _ info: (Int32, UnsafeMutablePointer<ov_tensor_info>) -> ov_status) -> [TensorDescription] {

@@ -16,11 +16,7 @@ final class OpenCVDNNBackend: InferenceBackend, @unchecked Sendable {
         let info = model.lowercased().hasSuffix(".onnx") ? try ONNXFileInfo(url: URL(fileURLWithPath: model)) : nil
         var handle: OpaquePointer?
         let status = ov_dnn_load(model, config, Int32(threads), &handle)
-        guard status == OV_OK, let handle else {
-            var error = NativeError.error(for: status)
-            if status == OV_ERR_MODEL { error.code = .invalidModel }
-            throw error
-        }
+        guard status == OV_OK, let handle else { throw NativeError.error(for: status) }
         net = handle
         // OpenCV DNN does not report input shapes before a run; the model description fills them in.
         inputs = info?.inputs ?? [TensorDescription(name: "input", shape: [1, 3, nil, nil])]

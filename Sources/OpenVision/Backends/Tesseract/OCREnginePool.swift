@@ -32,12 +32,7 @@ enum OCREnginePool {
         } else {
             var handle: OpaquePointer?
             let status = ov_ocr_create(dataPath, languages, &handle)
-            if status != OV_OK {
-                var error = NativeError.error(for: status)
-                if status == OV_ERR_UNSUPPORTED { error.code = .unsupportedLanguage }
-                if status == OV_ERR_MODEL { error.code = .invalidModel }
-                throw error
-            }
+            try NativeError.check(status, codes: [OV_ERR_UNSUPPORTED: .unsupportedLanguage])
             engine = OCREngine(handle: handle!)
         }
         defer {

@@ -1,0 +1,48 @@
+// Loads OpenCV modules on first use (see ov_lazy.hpp for why).
+#include "ov_lazy.hpp"
+
+#include <opencv2/core/version.hpp>
+
+#include <dlfcn.h>
+
+#include <map>
+#include <mutex>
+
+namespace ov::lazy {
+
+namespace {
+
+std::mutex modulesLock;
+std::map<std::string, void *> modules;  // module name → dlopen handle, never closed
+
+void *load(const std::string &module) {
+    std::lock_guard<std::mutex> lock(modulesLock);
+    auto found = modules.find(module);
+    if (found != modules.end()) return found->second;
+    // Debian's soname: libopencv_imgcodecs.so.406 for 4.6; then the development symlink.
+    const std::string base = "libopencv_" + module + ".so";
+    const std::string versioned = base + "." + std::to_string(CV_VERSION_MAJOR * 100 + CV_VERSION_MINOR);
+    void *handle = dlopen(versioned.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) handle = dlopen(base.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        throw Failure(OV_ERR_UNSUPPORTED, "OpenCV's " + module + " module could not be loaded (" + versioned + ": " +
+                                              (why ? why : "not found") + "); install libopencv-dev (scripts/setup)");
+    }
+    modules[module] = handle;
+    return handle;
+}
+
+}  // namespace
+
+void *symbol(const char *module, const char *mangled) {
+    void *handle = load(module);
+    dlerror();
+    void *address = dlsym(handle, mangled);
+    if (!address)
+        throw Failure(OV_ERR_UNSUPPORTED, std::string("OpenCV's ") + module + " module lacks " + mangled +
+                                              " (built for OpenCV " CV_VERSION ")");
+    return address;
+}
+
+}  // namespace ov::lazy
