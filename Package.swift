@@ -76,6 +76,12 @@ let package = Package(
             dependencies: ["OpenVision", "OpenVisionServer", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The raw C layer called directly: builds, links, one call per library.
+        .testTarget(
+            name: "CNativeTests",
+            dependencies: ["CNative", "CZXing"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Runs the built `openvision` binary as a user would.
         .testTarget(
             name: "OpenVisionCLITests",

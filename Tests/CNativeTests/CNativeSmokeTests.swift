@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import CNative
+import CZXing
+
+/// The raw C layer, called directly: it builds, links, and answers one call per library
+/// (OpenCV core/imgproc, lazily loaded imgcodecs, dlib, Tesseract, ONNX Runtime's loader, zxing-cpp).
+@Suite struct CNativeSmokeTests {
+    @Test func openCVMakesAndEncodesAnImage() throws {
+        var image: OpaquePointer?
+        #expect(ov_image_create_filled(64, 48, 10, 20, 30, &image) == OV_OK)
+        defer { ov_image_free(image) }
+        #expect(ov_image_width(image) == 64)
+        // Encoding goes through libopencv_imgcodecs, loaded on first use (ov_lazy.hpp).
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        #expect(ov_image_encode(image, "png", 0, &bytes, &length) == OV_OK)
+        defer { ov_free(bytes) }
+        #expect(length > 8 && bytes?[1] == UInt8(ascii: "P"))  // \x89PNG
+        var decoded: OpaquePointer?
+        #expect(ov_image_decode(bytes, length, 0, 1, &decoded) == OV_OK)
+        defer { ov_image_free(decoded) }
+        #expect(ov_image_width(decoded) == 64)
+    }
+
+    @Test func corruptBytesAreADecodeErrorWithAMessage() {
+        var decoded: OpaquePointer?
+        let junk: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]
+        #expect(ov_image_decode(junk, junk.count, 0, 1, &decoded) == OV_ERR_DECODE)
+        #expect(!String(cString: ov_last_error()).isEmpty)
+    }
+
+    @Test func dlibFindsNoFaceInABlankImage() {
+        var image: OpaquePointer?
+        #expect(ov_image_create_filled(80, 80, 255, 255, 255, &image) == OV_OK)
+        defer { ov_image_free(image) }
+        var boxes = [ov_face_box](repeating: ov_face_box(), count: 4)
+        var count: Int32 = -1
+        #expect(ov_detect_faces(image, 0, &boxes, 4, &count) == OV_OK)
+        #expect(count == 0)
+    }
+
+    @Test func tesseractLoadsEnglishAndRefusesAMissingLanguage() {
+        var ocr: OpaquePointer?
+        #expect(ov_ocr_create(nil, "eng", &ocr) == OV_OK)
+        ov_ocr_free(ocr)
+        var missing: OpaquePointer?
+        #expect(ov_ocr_create(nil, "xxx", &missing) != OV_OK)
+    }
+
+    @Test func onnxRuntimeLoaderNamesAMissingLibrary() {
+        #expect(ov_ort_load("/nonexistent/libonnxruntime.so") != OV_OK)
+        #expect(String(cString: ov_last_error()).contains("/nonexistent/libonnxruntime.so"))
+    }
+
+    @Test func zxingReaderOptionsRoundTrip() {
+        let options = ZXing_ReaderOptions_new()
+        #expect(options != nil)
+        ZXing_ReaderOptions_setTryHarder(options, false)
+        #expect(ZXing_ReaderOptions_getTryHarder(options) == false)
+        ZXing_ReaderOptions_delete(options)
+    }
+}
