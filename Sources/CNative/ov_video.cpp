@@ -741,9 +741,16 @@ ov_status readFailure(ov_capture *c, double elapsedMs, const std::string &ffmpeg
     const std::string log = ffmpegLog.empty() ? "" : " (FFmpeg: " + ffmpegLog + ")";
     switch (c->kind) {
         case SourceKind::File:
-        case SourceKind::Images:
+        case SourceKind::Images: {
             c->ended = true;  // end of file, or the last good frame of a truncated one
+            if (c->kind != SourceKind::File) return ov::ok();
+            // Cut short or damaged: a packet was cut by the end of the file, or fewer frames decoded than the
+            // container lists (its count is estimated for some formats, hence the margin).
+            std::lock_guard<std::mutex> lock(c->infoMutex);
+            const long count = c->info.frame_count;
+            c->info.ended_early = c->truncated || (count > 0 && c->framesGrabbed + std::max(2L, count / 50) < count);
             return ov::ok();
+        }
         case SourceKind::Network: {
             if (elapsedMs >= 0.9 * c->readTimeoutMs)
                 return ov::fail(OV_ERR_IO, "read timeout: no frame from " + c->source + " within " +

@@ -233,7 +233,7 @@ private final class Pipeline: @unchecked Sendable {
 
     // MARK: Capture
 
-    private func open() throws(VisionError) -> VideoCapture {
+    private func open(reconnecting: Bool = false) throws(VisionError) -> VideoCapture {
         let options = analyzer.options
         let clock = ContinuousClock()
         let deadline = clock.now + options.reconnectFor
@@ -242,8 +242,10 @@ private final class Pipeline: @unchecked Sendable {
             do {
                 return try VideoCapture(analyzer.source, options: options)
             } catch {
-                // Only live sources are retried: a missing file stays missing.
-                guard analyzer.source.isLive, clock.now + delay < deadline, !isStopped else { throw error }
+                // Only live sources are retried: a missing file stays missing, and so does a camera
+                // missing at the start (one unplugged while running may come back).
+                guard analyzer.source.isLive, reconnecting || error.code != .fileNotFound,
+                      clock.now + delay < deadline, !isStopped else { throw error }
                 analyzer.update { $0.state = .reconnecting }
                 Thread.sleep(forTimeInterval: delay.seconds)
                 delay = min(delay * 2, .seconds(4))
@@ -274,7 +276,7 @@ private final class Pipeline: @unchecked Sendable {
                 guard analyzer.source.isLive, analyzer.options.reconnectFor > .zero else { finishCapture(error: error); return }
                 do {
                     analyzer.update { $0.state = .reconnecting }
-                    capture = try open()
+                    capture = try open(reconnecting: true)
                     analyzer.update { $0.state = .running; $0.reconnects += 1 }
                     continue
                 } catch {
@@ -282,7 +284,10 @@ private final class Pipeline: @unchecked Sendable {
                     return
                 }
             }
-            guard let (captured, timestamp) = next else { break }
+            guard let (captured, timestamp) = next else {
+                analyzer.update { $0.info = capture.info }  // now saying whether the file ended early
+                break
+            }
             var image = captured
             if analyzer.options.orientation != .up {
                 do { image = try image.oriented(analyzer.options.orientation) } catch { finishCapture(error: error); return }
