@@ -3,33 +3,61 @@ import Foundation
 import OpenVision
 import Synchronization
 
+/// The write end of the pipe the signal handler writes to (a C handler cannot capture context).
+nonisolated(unsafe) private var interruptionPipe: Int32 = -1
+
 /// SIGINT (Ctrl-C) and SIGTERM end `video` and `live` cleanly: the first signal cancels the
 /// analysis task, and the command then finishes its video file (an MP4 is unplayable without the
 /// index written at the end), closes its JSON Lines and exits with the conventional status, 128 +
 /// the signal (130, 143). A second signal exits at once with that status, unfinished.
 ///
 /// Create it first thing in `run()`, so a signal during setup (model loading) is handled too.
+/// The handler is installed with sigaction before init returns and only writes the signal number
+/// to a pipe (async-signal-safe); a thread reading the pipe does the rest. (A DispatchSource is
+/// armed asynchronously, so with `signal(_, SIG_IGN)` set first a signal arriving in between
+/// would be lost.)
 final class Interruption: @unchecked Sendable {
-    // The sources are only touched in init and stop(), from the command's task.
-    private var sources: [any DispatchSourceSignal] = []
     private let state = Mutex<(signal: Int32, cancel: (@Sendable () -> Void)?)>((0, nil))
 
     init(signals: [Int32] = [SIGINT, SIGTERM]) {
-        for number in signals {
-            // The default action (terminate) must not run: the dispatch source receives the signal instead.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                let (first, cancel) = self.state.withLock { s -> (Bool, (@Sendable () -> Void)?) in
-                    guard s.signal == 0 else { return (false, nil) }
-                    s.signal = number
-                    return (true, s.cancel)
-                }
-                if first { cancel?() } else { exit(128 + number) }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return }  // no pipe: the default actions stay
+        interruptionPipe = fds[1]
+        let readEnd = fds[0]
+        let reader = Thread { [self] in
+            while true {
+                var byte: UInt8 = 0
+                let n = read(readEnd, &byte, 1)
+                if n == 1 { self.received(Int32(byte)) } else if n < 0 && errno == EINTR { continue } else { return }
             }
-            source.resume()
-            sources.append(source)
         }
+        reader.name = "openvision-signals"
+        reader.start()
+        for number in signals {
+            // A signal ignored from the start stays ignored (a shell starts background jobs with SIGINT
+            // ignored so that Ctrl-C in the terminal does not reach them).
+            var previous = sigaction()
+            if sigaction(number, nil, &previous) == 0, unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == 1 /* SIG_IGN */ {
+                continue
+            }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(interruptionPipe, &byte, 1)
+            }
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    private func received(_ number: Int32) {
+        let (first, cancel) = state.withLock { s -> (Bool, (@Sendable () -> Void)?) in
+            guard s.signal == 0 else { return (false, nil) }
+            s.signal = number
+            return (true, s.cancel)
+        }
+        if first { cancel?() } else { exit(128 + number) }
     }
 
     /// Cancels `task` on the first signal (at once if one already came).
