@@ -2,8 +2,7 @@
 //
 // Decisions
 //   - The container follows the extension, each with a codec list tried in order (.mp4/.m4v/.mov: mp4v;
-//     .avi: MJPG; .mkv: mp4v then XVID; .webm: VP80 then VP90): codecs this Debian FFmpeg writes without
-//     extra libraries. An explicit fourcc replaces the list.
+//     .avi: MJPG; .mkv: mp4v then XVID; .webm: VP80 then VP90). An explicit fourcc replaces the list.
 //   - The directory is checked first so a missing or read-only folder says so (OpenCV only says "failed");
 //     a failed open removes the empty file it left behind, unless the file was there before.
 //   - Frames of another size are resized (INTER_AREA shrinking, else linear), luma-only ones turned to BGR.
