@@ -33,6 +33,13 @@ import OpenVisionTestSupport
         return probe.terminationStatus == 0 ? Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
     }
 
+    /// Runs `body` on a new thread (not Dispatch's pool) and returns its result.
+    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+
     static func lineCount(_ url: URL) -> Int {
         ((try? Data(contentsOf: url)) ?? Data()).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     }
@@ -41,7 +48,8 @@ import OpenVisionTestSupport
     func aSignalFinishesTheVideoAndExitsWithItsStatus(_ command: String, _ signal: Int32) async throws {
         let dir = try CLIProcess.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = try Self.makeVideo(in: dir, frames: 600)
+        let total = 1200
+        let input = try Self.makeVideo(in: dir, frames: total)
         let out = dir.appendingPathComponent("out.mp4"), jsonl = dir.appendingPathComponent("out.jsonl")
         let process = Process()
         process.executableURL = CLIProcess.binary
@@ -53,22 +61,25 @@ import OpenVisionTestSupport
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        // Signal once the first frame's JSON line is out (the video file is open by then).
-        let started = try await blocking { () -> Bool in
+        // Signal once the first frame's JSON line is out (the video file is open by then). The watch runs
+        // on its own thread: Dispatch's pool may be busy with other tests' child processes, and a late
+        // signal would find the run finished.
+        let started = await Self.onOwnThread { () -> Bool in
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline && process.isRunning {
-                if Self.lineCount(jsonl) > 0 { return true }
-                Thread.sleep(forTimeInterval: 0.02)
+            var seen = false
+            while Date() < deadline && process.isRunning && !seen {
+                seen = Self.lineCount(jsonl) > 0
+                if !seen { Thread.sleep(forTimeInterval: 0.01) }
             }
-            return false
+            if seen { kill(process.processIdentifier, signal) }
+            process.waitUntilExit()
+            return seen
         }
         try #require(started, "no JSON line within 60 s: \((try? String(contentsOf: errURL, encoding: .utf8)) ?? "")")
-        kill(process.processIdentifier, signal)
-        try await blocking { process.waitUntilExit() }
         let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
         #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal, "\(stderr)")
         let lines = Self.lineCount(jsonl)
-        #expect(lines > 0 && lines < 600, "stopped early: \(lines) lines")
+        #expect(lines > 0 && lines < total, "stopped early: \(lines) lines")
         let frames = try Self.decodableFrames(out)
         #expect((frames ?? 0) > 0, "the MP4 plays: \(String(describing: frames)) frames; \(stderr)")
         #expect(stderr.contains("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")"), "\(stderr)")
