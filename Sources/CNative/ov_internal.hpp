@@ -6,10 +6,13 @@
 
 #include <opencv2/core.hpp>
 
+#include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 // An image is either colour (`bgr` set, gray derived on demand and cached) or luma-only
 // (`bgr` empty, `luma` set): decoding only luma is several times faster for JPEG and is all that
@@ -41,6 +44,18 @@ private:
     mutable cv::Mat grayCache;
 };
 
+struct ov_tensors {
+    struct Tensor {
+        std::string name;
+        std::vector<int64_t> shape;
+        std::vector<float> storage;  // owned data (empty when `data` points into a kept-alive buffer)
+        const float *data = nullptr;
+        size_t count = 0;
+    };
+    std::vector<Tensor> tensors;
+    std::vector<std::shared_ptr<void>> owners;  // buffers `data` may point into (e.g. ORT OrtValues)
+};
+
 namespace ov {
 
 /// Stores `message` as this thread's last error and returns `status`.
@@ -69,5 +84,9 @@ ov_status guarded(const char *where, F &&body) noexcept {
 
 /// Wraps a Mat in a new heap handle (moves it): 3 channels become a colour image, 1 a luma-only one.
 ov_image *wrap(cv::Mat &&pixels);
+
+/// Elements of a tensor of `shape` (1 for a scalar); throws std::invalid_argument for a negative
+/// dimension or an overflow (ov_tensor.cpp).
+size_t elementCount(const std::vector<int64_t> &shape);
 
 }  // namespace ov

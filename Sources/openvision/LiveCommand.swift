@@ -10,7 +10,7 @@ struct LiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live",
         abstract: "Analyse a camera, stream, video file or image folder live; watch it in a browser with --serve.",
-        discussion: "SOURCE: 0 or /dev/video0 (camera), rtsp:// or http(s):// (stream), a video file, or an image folder. Stops at the end of the source, after --duration, or on Ctrl-C. Prints stats on standard error each second."
+        discussion: "SOURCE: 0 or /dev/video0 (camera), rtsp:// or http(s):// (stream), a video file, or an image folder. Stops at the end of the source, after --duration, or on Ctrl-C (SIGINT) or SIGTERM; the output video and JSON Lines are finished either way. Prints stats on standard error each second. Exit status as for `openvision video`: 0, 1 error, \(ExitStatus.sourceEndedEarly) a video file that ended early, 130 / 143 after SIGINT / SIGTERM."
     )
 
     @Option(name: .shortAndLong, help: "The source.") var source: String
@@ -28,6 +28,7 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: "Stream reconnect window in seconds (0 = fail on the first drop).") var reconnect: Double = 30
 
     func run() async throws {
+        let interruption = Interruption()
         let requests = try analysis.makeRequests()
         var options = CaptureOptions()
         options.width = width
@@ -42,9 +43,8 @@ struct LiveCommand: AsyncParsableCommand {
 
         let server = try await startServer()
 
-        let writer = Mutex<VideoFileWriter?>(nil)
+        let output = out.map(AnnotatedVideoOutput.init(path:))
         let latest = Mutex<[OverlayItem]>([])
-        let outURL = out.map { URL(fileURLWithPath: $0) }
         var configuration = LiveAnalyzer.Configuration()
         configuration.analysisMaxDimension = analysis.analysisSize
         let start = ContinuousClock.now
@@ -54,12 +54,7 @@ struct LiveCommand: AsyncParsableCommand {
                 server.publish(frame: PreviewFrame(jpeg: [UInt8](jpeg), width: frame.image.width, height: frame.image.height,
                                                    index: frame.index, timestamp: (frame.captureTime - start).milliseconds / 1000))
             }
-            if let outURL {
-                writer.withLock { w in
-                    if w == nil { w = try? VideoFileWriter(url: outURL, fps: 30, width: frame.image.width, height: frame.image.height) }
-                    try? w?.write(try frame.image.annotated(with: latest.withLock { $0 }))
-                }
-            }
+            output?.write(frame.image, items: latest.withLock { $0 }, fps: 30)
         }
         let analyzer = LiveAnalyzer(source: FrameSource(parsing: source), options: options, requests: requests,
                                     configuration: configuration)
@@ -82,11 +77,8 @@ struct LiveCommand: AsyncParsableCommand {
                 }
             }
         }
-        // Ctrl-C and --duration end the run cleanly.
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
-        signal(SIGINT, SIG_IGN)
-        interrupt.setEventHandler { task.cancel() }
-        interrupt.resume()
+        // Ctrl-C, SIGTERM and --duration end the run cleanly.
+        interruption.cancels(task)
         if let duration {
             Task {
                 try? await Task.sleep(for: .seconds(duration))
@@ -94,16 +86,12 @@ struct LiveCommand: AsyncParsableCommand {
             }
         }
         let outcome = await task.result
-        interrupt.cancel()
-        writer.withLock { $0?.finish() }
+        output?.finish()
         lines?.close()
         await server?.stop()
-        FileHandle.standardError.write(Data(Self.statsLine(analyzer.stats()).utf8))
-        if case .failure(let error) = outcome, !(error is CancellationError) {
-            let message = (error as? VisionError).map { "\($0.message) [\($0.code)]" } ?? "\(error)"
-            FileHandle.standardError.write(Data("openvision: error: \(message)\n".utf8))
-            throw ExitCode(1)
-        }
+        let stats = analyzer.stats()
+        FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))
+        try finishRun(outcome, stats: stats, interruption: interruption, output: output, source: source)
     }
 
     /// Starts the viewer when --serve was given.

@@ -8,7 +8,13 @@ struct VideoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "video",
         abstract: "Analyse a video file: annotated video (boxes, labels, landmarks) and JSON Lines per frame.",
-        discussion: "By default every frame is analysed. With --realtime the file plays at its own frame rate through the live pipeline (one frame in flight, newer frames replace the waiting one) and every frame is drawn with the latest observations."
+        discussion: """
+            By default every frame is analysed. With --realtime the file plays at its own frame rate through the live pipeline (one frame in flight, newer frames replace the waiting one) and every frame is drawn with the latest observations.
+
+            Ctrl-C (SIGINT) or SIGTERM stops the run cleanly: the output video is finished (playable, holding every frame written) and the JSON Lines closed.
+
+            Exit status: 0 done; 1 error (outputs finished up to it); \(ExitStatus.sourceEndedEarly) the file ended before the frames its container lists (cut short or damaged; a warning says how many were read, and everything readable was analysed and written); 130 / 143 stopped by SIGINT / SIGTERM.
+            """
     )
 
     @Argument(help: "The input video (mp4, avi, mkv, webm, …).") var input: String
@@ -18,63 +24,52 @@ struct VideoCommand: AsyncParsableCommand {
     @OptionGroup var analysis: AnalysisOptions
 
     func run() async throws {
+        let interruption = Interruption()
         let requests = try analysis.makeRequests()
         var options = CaptureOptions()
         options.pace = realtime ? .native : .fastest
         var configuration = LiveAnalyzer.Configuration()
         configuration.dropsFrames = realtime
         configuration.analysisMaxDimension = analysis.analysisSize
-        let writer = Mutex<VideoFileWriter?>(nil)
+        let output = out.map(AnnotatedVideoOutput.init(path:))
         let latest = Mutex<[OverlayItem]>([])
-        let failure = Mutex<VisionError?>(nil)
-        let outURL = out.map { URL(fileURLWithPath: $0) }
-        @Sendable func write(_ image: VisionImage, _ items: [OverlayItem], fps: Double) {
-            guard let outURL else { return }
-            writer.withLock { w in
-                do {
-                    if w == nil { w = try VideoFileWriter(url: outURL, fps: fps, width: image.width, height: image.height) }
-                    try w?.write(try image.annotated(with: items))
-                } catch let error as VisionError {
-                    failure.withLock { $0 = $0 ?? error }
-                } catch {
-                    failure.withLock { $0 = $0 ?? VisionError(.internalError, "\(error)") }
-                }
-            }
-        }
-        let source = FrameSource.file(URL(fileURLWithPath: input))
         let fpsBox = Mutex<Double>(30)
-        if realtime {
-            configuration.preview = { frame in write(frame.image, latest.withLock { $0 }, fps: fpsBox.withLock { $0 }) }
+        if realtime, let output {
+            configuration.preview = { frame in output.write(frame.image, items: latest.withLock { $0 }, fps: fpsBox.withLock { $0 }) }
         }
-        let analyzer = LiveAnalyzer(source: source, options: options, requests: requests, configuration: configuration)
+        let analyzer = LiveAnalyzer(source: .file(URL(fileURLWithPath: input)), options: options, requests: requests,
+                                    configuration: configuration)
         let lines = try jsonl.map { try JSONLinesWriter(path: $0) }
-        var progress: ProgressBar?
-        do {
-            for try await result in analyzer {
-                let stats = analyzer.stats()
-                if let info = stats.captureInfo {
-                    fpsBox.withLock { $0 = info.fps > 0 ? info.fps : 30 }
-                    if progress == nil && info.frameCount > 0 { progress = ProgressBar(total: info.frameCount, enabled: true) }
+        let realtime = realtime
+        let task = Task {
+            var progress: ProgressBar?
+            do {
+                for try await result in analyzer {
+                    if progress == nil, let info = analyzer.stats().captureInfo {
+                        fpsBox.withLock { $0 = info.fps > 0 ? info.fps : 30 }
+                        if info.frameCount > 0 { progress = ProgressBar(total: info.frameCount, enabled: true) }
+                    }
+                    let items = result.outcomes.flatMap(OverlayItem.items(for:))
+                    if realtime { latest.withLock { $0 = items } } else { output?.write(result.image, items: items, fps: fpsBox.withLock { $0 }) }
+                    try lines?.write(result)
+                    progress?.update(result.frameIndex + 1, label: "frame \(result.frameIndex)")
+                    if let error = output?.error { throw error }
                 }
-                let items = result.outcomes.flatMap(OverlayItem.items(for:))
-                if realtime { latest.withLock { $0 = items } } else { write(result.image, items, fps: fpsBox.withLock { $0 }) }
-                try lines?.write(result)
-                progress?.update(result.frameIndex + 1, label: "frame \(result.frameIndex)")
-                if let error = failure.withLock({ $0 }) { throw error }
+            } catch {
+                progress?.clear()
+                throw error
             }
-        } catch let error as VisionError {
-            progress?.clear()
-            FileHandle.standardError.write(Data("openvision: error: \(error.message) [\(error.code)]\n".utf8))
-            writer.withLock { $0?.finish() }
-            lines?.close()
-            throw ExitCode(1)
+            if Task.isCancelled { progress?.clear() } else { progress?.finish() }
         }
-        progress?.finish()
-        writer.withLock { $0?.finish() }
+        interruption.cancels(task)
+        let outcome = await task.result
+        // Whatever ended the run (the end, an error, a signal), the outputs are completed.
+        output?.finish()
         lines?.close()
         let s = analyzer.stats()
         FileHandle.standardError.write(Data(String(format: "frames %d, analysed %d, dropped %d, %.1f analysed fps, latency p50 %.1f ms p99 %.1f ms\n",
                                                    s.framesCaptured, s.framesAnalysed, s.framesDropped, s.analysedFPS,
                                                    s.latencyP50Ms, s.latencyP99Ms).utf8))
+        try finishRun(outcome, stats: s, interruption: interruption, output: output, source: input)
     }
 }

@@ -1,12 +1,12 @@
 /*
  * ov_dnn.h: OpenCV DNN backend (pure C). Conventions of ov_native.h; outputs are ov_tensors
- * (ov_onnxruntime.h).
+ * (ov_tensors.h).
  */
 #ifndef OV_DNN_H
 #define OV_DNN_H
 
 #include "ov_native.h"
-#include "ov_onnxruntime.h"
+#include "ov_tensors.h"
 
 #ifdef __cplusplus
 extern "C" {

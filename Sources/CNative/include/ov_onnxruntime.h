@@ -1,24 +1,22 @@
 /*
- * ov_onnxruntime.h: ONNX Runtime backend (pure C), plus a general tensor container (ov_tensors)
- * that other inference backends also return.
+ * ov_onnxruntime.h: ONNX Runtime backend (pure C). Sessions return their outputs as ov_tensors
+ * (ov_tensors.h, the container every inference backend returns).
  *
  * ONNX Runtime is NOT linked at build time: ov_ort_load() dlopen()s the shared library shipped in
  * the PyPI `onnxruntime` wheel (onnxruntime/capi/libonnxruntime.so.<version>, exporting
  * OrtGetApiBase) and uses ORT's C API (API version OV_ORT_API_VERSION, i.e. ORT >= 1.14).
  * Conventions are those of ov_native.h: every function returning ov_status stores a message for
  * ov_last_error() on failure; handles are owned by the receiver and freed with *_free.
- *
- * ov_native.h includes this header (after ov_status, outside its extern "C" block); it may also be
- * included on its own. ov_native.h is included BEFORE this file's include guard so that either
- * include order works: ov_native.h uses ov_tensors right after including this header.
+ * Implemented in ov_ort_loader.cpp, ov_ort_session.cpp and ov_ort_dtype.cpp.
  */
-#include "ov_native.h"
-
 #ifndef OV_ONNXRUNTIME_H
 #define OV_ONNXRUNTIME_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ov_native.h"
+#include "ov_tensors.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,9 +82,6 @@ ov_status ov_ort_output_info(const ov_ort_session *s, int index, ov_tensor_info 
  * (an empty standard field, or an unset model_version, counts as absent). */
 ov_status ov_ort_metadata(const ov_ort_session *s, const char *key, char **value);
 
-/* A list of named float32 tensors (outputs of a model run), owned by the caller. */
-typedef struct ov_tensors ov_tensors;
-
 /* Runs the model. input_count must equal ov_ort_input_count(s); inputs[i] holds the float32 data
  * of model input i (row-major), shapes[i] its ranks[i] dimensions (rank <= OV_TENSOR_MAX_RANK;
  * shapes[i] may be NULL for rank 0). Each shape must match the model's declared rank and fixed
@@ -102,41 +97,8 @@ typedef struct ov_tensors ov_tensors;
 ov_status ov_ort_run(ov_ort_session *s, int input_count, const float *const *inputs,
                      const int64_t *const *shapes, const int *ranks, ov_tensors **out);
 
-/* Number of tensors; 0 for NULL. */
-int ov_tensors_count(const ov_tensors *t);
-/* Borrowed data of tensor `index` (valid until ov_tensors_free), with its rank, shape (borrowed,
- * `rank` values) and element count. Any of rank/shape/element_count may be NULL. Returns NULL
- * (and rank 0, count 0) for a bad index; may also return NULL for a tensor with 0 elements. */
-const float *ov_tensors_data(const ov_tensors *t, int index, int *rank, const int64_t **shape,
-                             size_t *element_count);
-/* Borrowed name of tensor `index` ("" for a bad index). */
-const char *ov_tensors_name(const ov_tensors *t, int index);
-void ov_tensors_free(ov_tensors *t);
-
 #ifdef __cplusplus
 } /* extern "C" */
-
-/* C++-only: lets other backends (e.g. OpenCV DNN) build an ov_tensors. extern "C++" keeps this
- * valid even if the header ends up inside someone's extern "C" block. */
-extern "C++" {
-#include <string>
-#include <vector>
-
-namespace ov {
-
-struct TensorOut {
-    std::string name;
-    std::vector<int64_t> shape; /* empty = scalar */
-    std::vector<float> data;    /* row-major; size must equal the product of shape */
-};
-
-/// Moves `tensors` into a new heap ov_tensors (free with ov_tensors_free); no data is copied.
-/// Throws std::invalid_argument if a shape has a negative dimension or does not match its data size
-/// (call it inside ov::guarded).
-ov_tensors *make_tensors(std::vector<TensorOut> &&tensors);
-
-}  // namespace ov
-}  /* extern "C++" */
-#endif /* __cplusplus */
+#endif
 
 #endif /* OV_ONNXRUNTIME_H */

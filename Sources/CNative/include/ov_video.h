@@ -66,6 +66,9 @@ typedef struct {
     char fourcc[5];     /* codec: the container's tag ("mp4v", "avc1", "MJPG"), else the start of FFmpeg's codec
                            name ("mpeg", "H264"); the pixel format for V4L2 ("YUYV"); "" if unknown */
     char backend[32];   /* "FFMPEG", "V4L2", "CV_IMAGES" */
+    int ended_early;    /* files: 1 once reading reached the end before the end the container promises (fewer
+                           frames than frame_count, or a packet cut short): the file is truncated or damaged and
+                           the frames read are all it had that decodes; 0 otherwise and until the end */
 } ov_capture_info;
 
 ov_status ov_capture_get_info(const ov_capture *c, ov_capture_info *out);

@@ -59,7 +59,7 @@ final class LivePipeline: @unchecked Sendable {
 
     // MARK: Capture
 
-    private func open() throws(VisionError) -> VideoCapture {
+    private func open(reconnecting: Bool = false) throws(VisionError) -> VideoCapture {
         let options = settings.options
         let clock = ContinuousClock()
         let deadline = clock.now + options.reconnectFor
@@ -68,8 +68,10 @@ final class LivePipeline: @unchecked Sendable {
             do {
                 return try VideoCapture(settings.source, options: options)
             } catch {
-                // Only live sources are retried: a missing file stays missing.
-                guard settings.source.isLive, clock.now + delay < deadline, !isStopped else { throw error }
+                // Only live sources are retried: a missing file stays missing, and so does a camera
+                // missing at the start (one unplugged while running may come back).
+                guard settings.source.isLive, reconnecting || error.code != .fileNotFound,
+                      clock.now + delay < deadline, !isStopped else { throw error }
                 counters.update { $0.state = .reconnecting }
                 Thread.sleep(forTimeInterval: delay.seconds)
                 delay = min(delay * 2, .seconds(4))
@@ -100,7 +102,7 @@ final class LivePipeline: @unchecked Sendable {
                 guard settings.source.isLive, settings.options.reconnectFor > .zero else { finishCapture(error: error); return }
                 do {
                     counters.update { $0.state = .reconnecting }
-                    capture = try open()
+                    capture = try open(reconnecting: true)
                     counters.update { $0.state = .running; $0.reconnects += 1 }
                     continue
                 } catch {
@@ -108,7 +110,10 @@ final class LivePipeline: @unchecked Sendable {
                     return
                 }
             }
-            guard let (captured, timestamp) = next else { break }
+            guard let (captured, timestamp) = next else {
+                counters.update { $0.info = capture.info }  // now saying whether the file ended early
+                break
+            }
             var image = captured
             if settings.options.orientation != .up {
                 do { image = try image.oriented(settings.options.orientation) } catch { finishCapture(error: error); return }

@@ -7,7 +7,17 @@ final class VideoCapture: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var files: [URL] = []
     private var fileIndex = 0
-    let info: CaptureInfo
+    private let openedInfo: CaptureInfo
+
+    /// What the source delivers, as granted at open; `endedEarly` is current.
+    var info: CaptureInfo {
+        var info = openedInfo
+        if let handle {
+            var i = ov_capture_info()
+            if ov_capture_get_info(handle, &i) == OV_OK { info.endedEarly = i.ended_early != 0 }
+        }
+        return info
+    }
 
     init(_ source: FrameSource, options: CaptureOptions) throws(VisionError) {
         var request = ov_capture_request()
@@ -25,8 +35,13 @@ final class VideoCapture: @unchecked Sendable {
         var device: Int32 = -1
         var api = OV_CAPTURE_AUTO
         switch source {
-        case .camera(let index): device = Int32(index); api = OV_CAPTURE_V4L2
-        case .device(let path): url = path; api = OV_CAPTURE_V4L2
+        case .camera, .device:
+            // A device node that does not exist is a wrong name, not a transient failure.
+            guard FileManager.default.fileExists(atPath: source.description) else {
+                throw VisionError(.fileNotFound, "no such camera: \(source.description)")
+            }
+            if case .camera(let index) = source { device = Int32(index) } else { url = source.description }
+            api = OV_CAPTURE_V4L2
         case .file(let file):
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw VisionError(.fileNotFound, "no such video file: \(file.path)")
@@ -42,8 +57,8 @@ final class VideoCapture: @unchecked Sendable {
                     .map { URL(fileURLWithPath: pattern).appendingPathComponent($0) }
                 guard !files.isEmpty else { throw VisionError(.fileNotFound, "no images in \(pattern)") }
                 let first = try VisionImage(contentsOf: files[0])
-                info = CaptureInfo(width: first.width, height: first.height, fps: options.imageSequenceFPS,
-                                   frameCount: files.count, fourcc: "", backend: "images")
+                openedInfo = CaptureInfo(width: first.width, height: first.height, fps: options.imageSequenceFPS,
+                                         frameCount: files.count, fourcc: "", backend: "images", endedEarly: false)
                 return
             }
             url = pattern; api = OV_CAPTURE_IMAGES
@@ -51,21 +66,15 @@ final class VideoCapture: @unchecked Sendable {
         var h: OpaquePointer?
         let status = ov_capture_open(url, device, api, &request, &h)
         guard status == OV_OK, let h else {
-            var error = NativeError.error(for: status, context: "cannot open \(source)")
-            switch status {
-            case OV_ERR_IO where !source.isLive: error.code = .fileNotFound
-            case OV_ERR_IO: error.code = .ioError
-            case OV_ERR_DECODE: error.code = .invalidImage
-            default: break
-            }
-            throw error
+            throw NativeError.error(for: status, context: "cannot open \(source)",
+                                    codes: [OV_ERR_IO: source.isLive ? .ioError : .fileNotFound])
         }
         handle = h
         var i = ov_capture_info()
         _ = ov_capture_get_info(h, &i)
-        info = CaptureInfo(width: Int(i.width), height: Int(i.height), fps: i.fps, frameCount: Int(i.frame_count),
-                           fourcc: stringFromCCharArray(i.fourcc),
-                           backend: stringFromCCharArray(i.backend))
+        openedInfo = CaptureInfo(width: Int(i.width), height: Int(i.height), fps: i.fps, frameCount: Int(i.frame_count),
+                                 fourcc: stringFromCCharArray(i.fourcc), backend: stringFromCCharArray(i.backend),
+                                 endedEarly: false)
     }
 
     deinit { ov_capture_free(handle) }
@@ -80,11 +89,8 @@ final class VideoCapture: @unchecked Sendable {
         var image: OpaquePointer?
         var timestamp = -1.0
         let status = ov_capture_read(handle, &image, &timestamp)
-        if status != OV_OK {
-            var error = NativeError.error(for: status, context: "reading frames")
-            error.code = .ioError
-            throw error
-        }
+        // Whatever failed, reading a source that was open is an I/O error.
+        if status != OV_OK { throw NativeError.error(for: status, context: "reading frames", codes: [status: .ioError]) }
         guard let image else { return nil }
         return (VisionImage(owning: image), timestamp >= 0 ? timestamp / 1000 : nil)
     }
@@ -102,4 +108,9 @@ public struct CaptureInfo: Sendable, Hashable {
     public var fourcc: String
     /// "FFMPEG", "V4L2", "CV_IMAGES", "images".
     public var backend: String
+    /// Files: true once the file ended before the end its container promises (fewer frames than
+    /// `frameCount`, or a packet cut short): it is truncated or damaged, and the frames delivered
+    /// are all it had that decodes. False until the end, and for other sources. The sequence of a
+    /// `LiveAnalyzer` still ends normally; check `LiveStats.captureInfo?.endedEarly` after it.
+    public var endedEarly: Bool
 }

@@ -58,6 +58,7 @@ import OpenVision
         let stats = analyzer.stats()
         #expect(stats.framesCaptured == 60 && stats.framesAnalysed == 60 && stats.framesDropped == 0)
         #expect(stats.state == .ended && stats.captureInfo?.frameCount == 60 && stats.captureInfo?.width == 640)
+        #expect(stats.captureInfo?.endedEarly == false)
     }
 
     /// A request that takes 60 ms, so a 30 fps source must drop frames.
@@ -151,6 +152,9 @@ import OpenVision
             #expect(result.results(for: DetectBarcodesRequest.self)?.first?.payloadString == "moving code")
         }
         #expect(frames > 20 && frames < 60, "\(frames) frames before the cut")
+        // The sequence ends normally; the stats say the file ended before its 60 frames.
+        let stats = analyzer.stats()
+        #expect(stats.state == .ended && stats.captureInfo?.endedEarly == true && stats.captureInfo?.frameCount == 60)
     }
 
     @Test func previewSeesEveryFrameAndCancellationStops() async throws {
@@ -214,13 +218,17 @@ import OpenVision
         let devices = try CameraDevice.list()
         let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains { $0.hasPrefix("video") }
         if !present { #expect(devices.isEmpty) }
-        var options = CaptureOptions()
-        options.reconnectFor = .zero
-        do {
-            for try await _ in LiveAnalyzer(source: .device("/dev/video97"), options: options, requests: [DetectBarcodesRequest()]) {}
-            Issue.record("a missing camera must be an error")
-        } catch let error as VisionError {
-            #expect(error.code == .ioError && error.message.contains("/dev/video97"), "\(error)")
+        // A device that does not exist fails at once (no reconnect window: it is not a transient failure).
+        let clock = ContinuousClock()
+        for source in [FrameSource.device("/dev/video97"), .camera(97)] {
+            let start = clock.now
+            do {
+                for try await _ in LiveAnalyzer(source: source, requests: [DetectBarcodesRequest()]) {}
+                Issue.record("a missing camera must be an error")
+            } catch let error as VisionError {
+                #expect(error.code == .fileNotFound && error.message.contains("/dev/video97"), "\(error)")
+            }
+            #expect(clock.now - start < .seconds(2), "\(source) failed after \(clock.now - start)")
         }
     }
 

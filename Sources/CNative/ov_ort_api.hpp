@@ -1,0 +1,298 @@
+// Internal to the ONNX Runtime files of CNative (ov_ort_loader.cpp, ov_ort_dtype.cpp, ov_ort_session.cpp):
+// the part of ORT's C API we call, declared by hand (the wheel ships no headers), and the process-wide
+// runtime the loader fills in.
+//
+// Decisions
+//   - Only a prefix of OrtApi is declared (members 0...118, all present since API 1-2): OrtApi is
+//     append-only, so the prefix is valid for any library serving OV_ORT_API_VERSION. The static_asserts
+//     below pin every member we call to its index.
+//   - Everything is in namespace ov::ort.
+#pragma once
+
+#include "ov_internal.hpp"
+#include "ov_onnxruntime.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+// ---------------------------------------------------------------------------------------------
+// The ORT C API subset, from include/onnxruntime/core/session/onnxruntime_c_api.h
+// (microsoft/onnxruntime). OrtApi is append-only: member N is the N-th function pointer for every
+// API version, so the prefix below (members 0...118, all present since API 1-2) is valid for any
+// library serving OV_ORT_API_VERSION. Unused members are `void *` placeholders, one per member.
+
+namespace ov::ort {
+
+struct OrtStatus;
+struct OrtEnv;
+struct OrtSession;
+struct OrtSessionOptions;
+struct OrtValue;
+struct OrtRunOptions;
+struct OrtTypeInfo;
+struct OrtTensorTypeAndShapeInfo;
+struct OrtMemoryInfo;
+struct OrtModelMetadata;
+struct OrtAllocator;  // a struct of function pointers in ORT; only passed back to ORT here
+
+enum OrtErrorCode : int {
+    ORT_OK = 0, ORT_FAIL = 1, ORT_INVALID_ARGUMENT = 2, ORT_NO_SUCHFILE = 3, ORT_NO_MODEL = 4,
+    ORT_ENGINE_ERROR = 5, ORT_RUNTIME_EXCEPTION = 6, ORT_INVALID_PROTOBUF = 7, ORT_MODEL_LOADED = 8,
+    ORT_NOT_IMPLEMENTED = 9, ORT_INVALID_GRAPH = 10, ORT_EP_FAIL = 11
+};
+enum ONNXTensorElementDataType : int {
+    T_UNDEFINED = 0, T_FLOAT = 1, T_UINT8 = 2, T_INT8 = 3, T_UINT16 = 4, T_INT16 = 5, T_INT32 = 6,
+    T_INT64 = 7, T_STRING = 8, T_BOOL = 9, T_FLOAT16 = 10, T_DOUBLE = 11, T_UINT32 = 12, T_UINT64 = 13,
+    T_COMPLEX64 = 14, T_COMPLEX128 = 15, T_BFLOAT16 = 16
+};
+enum ONNXType : int { ONNX_TYPE_UNKNOWN = 0, ONNX_TYPE_TENSOR = 1 };
+enum OrtLoggingLevel : int { ORT_LOGGING_LEVEL_WARNING = 2 };
+enum GraphOptimizationLevel : int {};
+enum OrtAllocatorType : int { OrtDeviceAllocator = 0 };
+enum OrtMemType : int { OrtMemTypeDefault = 0 };
+
+using S = OrtStatus *;  // every OrtStatus-returning function: NULL = success
+
+struct OrtApi {
+    void *CreateStatus;                                                                  //   0
+    OrtErrorCode (*GetErrorCode)(const OrtStatus *) noexcept;                            //   1
+    const char *(*GetErrorMessage)(const OrtStatus *) noexcept;                          //   2
+    S (*CreateEnv)(OrtLoggingLevel, const char *, OrtEnv **) noexcept;                   //   3
+    void *CreateEnvWithCustomLogger;                                                     //   4
+    void *EnableTelemetryEvents;                                                         //   5
+    void *DisableTelemetryEvents;                                                        //   6
+    S (*CreateSession)(const OrtEnv *, const char *, const OrtSessionOptions *, OrtSession **) noexcept;  // 7
+    void *CreateSessionFromArray;                                                        //   8
+    S (*Run)(OrtSession *, const OrtRunOptions *, const char *const *, const OrtValue *const *, size_t,
+             const char *const *, size_t, OrtValue **) noexcept;                         //   9
+    S (*CreateSessionOptions)(OrtSessionOptions **) noexcept;                            //  10
+    void *SetOptimizedModelFilePath;                                                     //  11
+    void *CloneSessionOptions;                                                           //  12
+    void *SetSessionExecutionMode;                                                       //  13
+    void *EnableProfiling;                                                               //  14
+    void *DisableProfiling;                                                              //  15
+    void *EnableMemPattern;                                                              //  16
+    void *DisableMemPattern;                                                             //  17
+    void *EnableCpuMemArena;                                                             //  18
+    void *DisableCpuMemArena;                                                            //  19
+    void *SetSessionLogId;                                                               //  20
+    void *SetSessionLogVerbosityLevel;                                                   //  21
+    void *SetSessionLogSeverityLevel;                                                    //  22
+    S (*SetSessionGraphOptimizationLevel)(OrtSessionOptions *, GraphOptimizationLevel) noexcept;  // 23
+    S (*SetIntraOpNumThreads)(OrtSessionOptions *, int) noexcept;                        //  24
+    S (*SetInterOpNumThreads)(OrtSessionOptions *, int) noexcept;                        //  25
+    void *CreateCustomOpDomain;                                                          //  26
+    void *CustomOpDomain_Add;                                                            //  27
+    void *AddCustomOpDomain;                                                             //  28
+    void *RegisterCustomOpsLibrary;                                                      //  29
+    S (*SessionGetInputCount)(const OrtSession *, size_t *) noexcept;                    //  30
+    S (*SessionGetOutputCount)(const OrtSession *, size_t *) noexcept;                   //  31
+    void *SessionGetOverridableInitializerCount;                                         //  32
+    S (*SessionGetInputTypeInfo)(const OrtSession *, size_t, OrtTypeInfo **) noexcept;   //  33
+    S (*SessionGetOutputTypeInfo)(const OrtSession *, size_t, OrtTypeInfo **) noexcept;  //  34
+    void *SessionGetOverridableInitializerTypeInfo;                                      //  35
+    S (*SessionGetInputName)(const OrtSession *, size_t, OrtAllocator *, char **) noexcept;   // 36
+    S (*SessionGetOutputName)(const OrtSession *, size_t, OrtAllocator *, char **) noexcept;  // 37
+    void *SessionGetOverridableInitializerName;                                          //  38
+    void *CreateRunOptions;                                                              //  39
+    void *RunOptionsSetRunLogVerbosityLevel;                                             //  40
+    void *RunOptionsSetRunLogSeverityLevel;                                              //  41
+    void *RunOptionsSetRunTag;                                                           //  42
+    void *RunOptionsGetRunLogVerbosityLevel;                                             //  43
+    void *RunOptionsGetRunLogSeverityLevel;                                              //  44
+    void *RunOptionsGetRunTag;                                                           //  45
+    void *RunOptionsSetTerminate;                                                        //  46
+    void *RunOptionsUnsetTerminate;                                                      //  47
+    void *CreateTensorAsOrtValue;                                                        //  48
+    S (*CreateTensorWithDataAsOrtValue)(const OrtMemoryInfo *, void *, size_t, const int64_t *, size_t,
+                                        ONNXTensorElementDataType, OrtValue **) noexcept;  // 49
+    void *IsTensor;                                                                      //  50
+    S (*GetTensorMutableData)(OrtValue *, void **) noexcept;                             //  51
+    void *FillStringTensor;                                                              //  52
+    void *GetStringTensorDataLength;                                                     //  53
+    void *GetStringTensorContent;                                                        //  54
+    S (*CastTypeInfoToTensorInfo)(const OrtTypeInfo *, const OrtTensorTypeAndShapeInfo **) noexcept;  // 55
+    S (*GetOnnxTypeFromTypeInfo)(const OrtTypeInfo *, ONNXType *) noexcept;              //  56
+    void *CreateTensorTypeAndShapeInfo;                                                  //  57
+    void *SetTensorElementType;                                                          //  58
+    void *SetDimensions;                                                                 //  59
+    S (*GetTensorElementType)(const OrtTensorTypeAndShapeInfo *, ONNXTensorElementDataType *) noexcept;  // 60
+    S (*GetDimensionsCount)(const OrtTensorTypeAndShapeInfo *, size_t *) noexcept;       //  61
+    S (*GetDimensions)(const OrtTensorTypeAndShapeInfo *, int64_t *, size_t) noexcept;   //  62
+    void *GetSymbolicDimensions;                                                         //  63
+    S (*GetTensorShapeElementCount)(const OrtTensorTypeAndShapeInfo *, size_t *) noexcept;  // 64
+    S (*GetTensorTypeAndShape)(const OrtValue *, OrtTensorTypeAndShapeInfo **) noexcept;  // 65
+    void *GetTypeInfo;                                                                   //  66
+    S (*GetValueType)(const OrtValue *, ONNXType *) noexcept;                            //  67
+    void *CreateMemoryInfo;                                                              //  68
+    S (*CreateCpuMemoryInfo)(OrtAllocatorType, OrtMemType, OrtMemoryInfo **) noexcept;   //  69
+    void *CompareMemoryInfo;                                                             //  70
+    void *MemoryInfoGetName;                                                             //  71
+    void *MemoryInfoGetId;                                                               //  72
+    void *MemoryInfoGetMemType;                                                          //  73
+    void *MemoryInfoGetType;                                                             //  74
+    void *AllocatorAlloc;                                                                //  75
+    S (*AllocatorFree)(OrtAllocator *, void *) noexcept;                                 //  76
+    void *AllocatorGetInfo;                                                              //  77
+    S (*GetAllocatorWithDefaultOptions)(OrtAllocator **) noexcept;                       //  78
+    void *AddFreeDimensionOverride;                                                      //  79
+    void *GetValue;                                                                      //  80
+    void *GetValueCount;                                                                 //  81
+    void *CreateValue;                                                                   //  82
+    void *CreateOpaqueValue;                                                             //  83
+    void *GetOpaqueValue;                                                                //  84
+    void *KernelInfoGetAttribute_float;                                                  //  85
+    void *KernelInfoGetAttribute_int64;                                                  //  86
+    void *KernelInfoGetAttribute_string;                                                 //  87
+    void *KernelContext_GetInputCount;                                                   //  88
+    void *KernelContext_GetOutputCount;                                                  //  89
+    void *KernelContext_GetInput;                                                        //  90
+    void *KernelContext_GetOutput;                                                       //  91
+    void *ReleaseEnv;                                                                    //  92
+    void (*ReleaseStatus)(OrtStatus *) noexcept;                                         //  93
+    void (*ReleaseMemoryInfo)(OrtMemoryInfo *) noexcept;                                 //  94
+    void (*ReleaseSession)(OrtSession *) noexcept;                                       //  95
+    void (*ReleaseValue)(OrtValue *) noexcept;                                           //  96
+    void *ReleaseRunOptions;                                                             //  97
+    void (*ReleaseTypeInfo)(OrtTypeInfo *) noexcept;                                     //  98
+    void (*ReleaseTensorTypeAndShapeInfo)(OrtTensorTypeAndShapeInfo *) noexcept;         //  99
+    void (*ReleaseSessionOptions)(OrtSessionOptions *) noexcept;                         // 100
+    void *ReleaseCustomOpDomain;                                                         // 101
+    void *GetDenotationFromTypeInfo;                                                     // 102
+    void *CastTypeInfoToMapTypeInfo;                                                     // 103
+    void *CastTypeInfoToSequenceTypeInfo;                                                // 104
+    void *GetMapKeyType;                                                                 // 105
+    void *GetMapValueType;                                                               // 106
+    void *GetSequenceElementType;                                                        // 107
+    void *ReleaseMapTypeInfo;                                                            // 108
+    void *ReleaseSequenceTypeInfo;                                                       // 109
+    void *SessionEndProfiling;                                                           // 110
+    S (*SessionGetModelMetadata)(const OrtSession *, OrtModelMetadata **) noexcept;      // 111
+    S (*ModelMetadataGetProducerName)(const OrtModelMetadata *, OrtAllocator *, char **) noexcept;  // 112
+    S (*ModelMetadataGetGraphName)(const OrtModelMetadata *, OrtAllocator *, char **) noexcept;     // 113
+    S (*ModelMetadataGetDomain)(const OrtModelMetadata *, OrtAllocator *, char **) noexcept;        // 114
+    S (*ModelMetadataGetDescription)(const OrtModelMetadata *, OrtAllocator *, char **) noexcept;   // 115
+    S (*ModelMetadataLookupCustomMetadataMap)(const OrtModelMetadata *, OrtAllocator *, const char *,
+                                              char **) noexcept;                         // 116
+    S (*ModelMetadataGetVersion)(const OrtModelMetadata *, int64_t *) noexcept;          // 117
+    void (*ReleaseModelMetadata)(OrtModelMetadata *) noexcept;                           // 118
+};
+
+struct OrtApiBase {
+    const OrtApi *(*GetApi)(uint32_t version) noexcept;
+    const char *(*GetVersionString)() noexcept;
+};
+
+#define OV_ORT_SLOT(member, index) \
+    static_assert(offsetof(OrtApi, member) == (index) * sizeof(void *), "OrtApi::" #member " is not member " #index)
+OV_ORT_SLOT(GetErrorCode, 1);
+OV_ORT_SLOT(GetErrorMessage, 2);
+OV_ORT_SLOT(CreateEnv, 3);
+OV_ORT_SLOT(CreateSession, 7);
+OV_ORT_SLOT(Run, 9);
+OV_ORT_SLOT(CreateSessionOptions, 10);
+OV_ORT_SLOT(SetSessionGraphOptimizationLevel, 23);
+OV_ORT_SLOT(SetIntraOpNumThreads, 24);
+OV_ORT_SLOT(SetInterOpNumThreads, 25);
+OV_ORT_SLOT(SessionGetInputCount, 30);
+OV_ORT_SLOT(SessionGetOutputCount, 31);
+OV_ORT_SLOT(SessionGetInputTypeInfo, 33);
+OV_ORT_SLOT(SessionGetOutputTypeInfo, 34);
+OV_ORT_SLOT(SessionGetInputName, 36);
+OV_ORT_SLOT(SessionGetOutputName, 37);
+OV_ORT_SLOT(CreateTensorWithDataAsOrtValue, 49);
+OV_ORT_SLOT(GetTensorMutableData, 51);
+OV_ORT_SLOT(CastTypeInfoToTensorInfo, 55);
+OV_ORT_SLOT(GetOnnxTypeFromTypeInfo, 56);
+OV_ORT_SLOT(GetTensorElementType, 60);
+OV_ORT_SLOT(GetDimensionsCount, 61);
+OV_ORT_SLOT(GetDimensions, 62);
+OV_ORT_SLOT(GetTensorShapeElementCount, 64);
+OV_ORT_SLOT(GetTensorTypeAndShape, 65);
+OV_ORT_SLOT(GetValueType, 67);
+OV_ORT_SLOT(CreateCpuMemoryInfo, 69);
+OV_ORT_SLOT(AllocatorFree, 76);
+OV_ORT_SLOT(GetAllocatorWithDefaultOptions, 78);
+OV_ORT_SLOT(ReleaseStatus, 93);
+OV_ORT_SLOT(ReleaseMemoryInfo, 94);
+OV_ORT_SLOT(ReleaseSession, 95);
+OV_ORT_SLOT(ReleaseValue, 96);
+OV_ORT_SLOT(ReleaseTypeInfo, 98);
+OV_ORT_SLOT(ReleaseTensorTypeAndShapeInfo, 99);
+OV_ORT_SLOT(ReleaseSessionOptions, 100);
+OV_ORT_SLOT(SessionGetModelMetadata, 111);
+OV_ORT_SLOT(ModelMetadataGetProducerName, 112);
+OV_ORT_SLOT(ModelMetadataGetGraphName, 113);
+OV_ORT_SLOT(ModelMetadataGetDomain, 114);
+OV_ORT_SLOT(ModelMetadataGetDescription, 115);
+OV_ORT_SLOT(ModelMetadataLookupCustomMetadataMap, 116);
+OV_ORT_SLOT(ModelMetadataGetVersion, 117);
+OV_ORT_SLOT(ReleaseModelMetadata, 118);
+static_assert(sizeof(OrtApi) == 119 * sizeof(void *), "OrtApi prefix must have 119 members");
+#undef OV_ORT_SLOT
+
+// ---------------------------------------------------------------------------------------------
+// Process-wide state. Written once under loadMutex, then published through `api` (acquire/release);
+// never unloaded (ORT objects may live until exit; dlclose of ORT is unsafe anyway).
+
+struct Runtime {
+    void *handle = nullptr;
+    const OrtApiBase *base = nullptr;
+    std::string path;  // resolved path of the loaded library
+    OrtEnv *env = nullptr;
+    OrtMemoryInfo *cpu = nullptr;
+    OrtAllocator *allocator = nullptr;  // ORT's default CPU allocator (not owned)
+};
+
+extern Runtime runtime;                         // guarded by the loader's mutex until `api` is published
+extern std::atomic<const OrtApi *> loadedApi;
+extern const char *const kFix;                  // the fix named in load errors
+
+inline const OrtApi &api() { return *loadedApi.load(std::memory_order_acquire); }
+
+/// Loads the library with the default path (ov_ort_load(NULL)) unless it is loaded.
+ov_status ensureLoaded();
+
+/// Takes ownership of `status`: NULL means success (returns true); otherwise fills message/code,
+/// releases it and returns false.
+bool succeeded(OrtStatus *status, std::string *message = nullptr, OrtErrorCode *code = nullptr);
+
+/// Fails with `status` and "where: ORT's message" when `ortStatus` is an error.
+#define OV_ORT_TRY(call, status, where)                                                 \
+    do {                                                                                \
+        std::string ovOrtMessage_;                                                      \
+        if (!succeeded((call), &ovOrtMessage_))                                         \
+            return ov::fail((status), std::string(where) + ": " + ovOrtMessage_);       \
+    } while (0)
+
+struct ReleaseValue { void operator()(OrtValue *v) const noexcept { if (v) api().ReleaseValue(v); } };
+struct ReleaseTypeInfo { void operator()(OrtTypeInfo *v) const noexcept { if (v) api().ReleaseTypeInfo(v); } };
+struct ReleaseShape {
+    void operator()(OrtTensorTypeAndShapeInfo *v) const noexcept { if (v) api().ReleaseTensorTypeAndShapeInfo(v); }
+};
+struct ReleaseOptions { void operator()(OrtSessionOptions *v) const noexcept { if (v) api().ReleaseSessionOptions(v); } };
+struct ReleaseMetadata { void operator()(OrtModelMetadata *v) const noexcept { if (v) api().ReleaseModelMetadata(v); } };
+struct FreeOrtString {
+    void operator()(char *p) const noexcept {
+        if (p) { OrtStatus *s = api().AllocatorFree(runtime.allocator, p); if (s) api().ReleaseStatus(s); }
+    }
+};
+using ValuePtr = std::unique_ptr<OrtValue, ReleaseValue>;
+using OrtString = std::unique_ptr<char, FreeOrtString>;
+
+// ------------------------------------------------------------------ element types (ov_ort_dtype.cpp)
+
+/// Bytes per element of ORT type `type`; 0 for strings and unknown types.
+size_t elementSize(int type);
+/// "float", "int64", ... ("undefined" if unknown).
+const char *typeName(int type);
+/// Converts float32 input data to the model's element type into `buffer`; false if unsupported.
+bool convertInput(const float *src, size_t n, int type, std::vector<unsigned char> &buffer);
+/// Converts n elements of ORT type `type` to float32; false if unsupported.
+bool convertOutput(const void *src, size_t n, int type, float *dst);
+
+}  // namespace ov::ort
