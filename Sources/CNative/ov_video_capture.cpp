@@ -22,7 +22,7 @@
 #include "ov_video_internal.hpp"
 
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
+#include "ov_videoio.hpp"
 
 #include <linux/videodev2.h>
 #include <unistd.h>
@@ -39,7 +39,7 @@ using namespace ov::video;
 enum class SourceKind { File, Network, Images, Device };
 
 struct ov_capture {
-    cv::VideoCapture cap;
+    ov::videoio::Capture cap;  // built by the lazily loaded videoio module
     SourceKind kind = SourceKind::File;
     std::string source;       // path, redacted URL or device path, for messages
     int readTimeoutMs = 0;    // effective read timeout (ours or the backend default)
@@ -80,13 +80,13 @@ cv::Mat toBgr(cv::Mat frame) {
 
 void fillInfo(ov_capture *c) {
     ov_capture_info info{};
-    info.width = static_cast<int>(c->cap.get(cv::CAP_PROP_FRAME_WIDTH));
-    info.height = static_cast<int>(c->cap.get(cv::CAP_PROP_FRAME_HEIGHT));
-    double fps = c->cap.get(cv::CAP_PROP_FPS);
+    info.width = static_cast<int>(c->cap->get(cv::CAP_PROP_FRAME_WIDTH));
+    info.height = static_cast<int>(c->cap->get(cv::CAP_PROP_FRAME_HEIGHT));
+    double fps = c->cap->get(cv::CAP_PROP_FPS);
     info.fps = (std::isfinite(fps) && fps > 0 && fps <= 1000) ? fps : 0;
-    double count = c->kind == SourceKind::Device ? -1 : c->cap.get(cv::CAP_PROP_FRAME_COUNT);
+    double count = c->kind == SourceKind::Device ? -1 : c->cap->get(cv::CAP_PROP_FRAME_COUNT);
     info.frame_count = (std::isfinite(count) && count > 0 && count < 2e9) ? static_cast<int>(count) : -1;
-    double fourcc = c->cap.get(cv::CAP_PROP_FOURCC);
+    double fourcc = c->cap->get(cv::CAP_PROP_FOURCC);
     std::string tag = std::isfinite(fourcc) && fourcc > 0 ? fourccString(static_cast<uint32_t>(static_cast<int64_t>(fourcc))) : "";
     // Without a container tag OpenCV's FFmpeg backend returns the first 4 letters of the codec name.
     if (tag == "mjpe") tag = "MJPG";
@@ -95,7 +95,7 @@ void fillInfo(ov_capture *c) {
     copyString(info.fourcc, sizeof info.fourcc, tag);
     std::string backend;
     try {
-        backend = c->cap.getBackendName();
+        backend = c->cap.backendName();
     } catch (const cv::Exception &) {
         backend = "";
     }
@@ -113,12 +113,12 @@ bool openFfmpeg(ov_capture *c, const std::string &target, const ov_capture_reque
     auto start = Clock::now();
     bool opened = false;
     try {
-        opened = c->cap.open(target, cv::CAP_FFMPEG, params);
+        opened = c->cap->open(target, cv::CAP_FFMPEG, params);
     } catch (const cv::Exception &) {
         opened = false;
     }
     elapsedMs = msSince(start);
-    return opened && c->cap.isOpened();
+    return opened && c->cap->isOpened();
 }
 
 ov_status openFile(ov_capture *c, const std::string &path, const ov_capture_request &req) {
@@ -152,7 +152,7 @@ ov_status openFile(ov_capture *c, const std::string &path, const ov_capture_requ
     // A cut MP4 whose index survived (moov first) lists samples past the end: its last frame comes from a
     // partial packet and is damaged, so reads look one frame ahead and drop it.
     if (mp4Layout(path).cut) c->truncated = true;
-    if (c->cap.get(cv::CAP_PROP_FRAME_WIDTH) <= 0)
+    if (c->cap->get(cv::CAP_PROP_FRAME_WIDTH) <= 0)
         return ov::fail(OV_ERR_DECODE, "not a video: " + path + " (no decodable video stream)");
     return OV_OK;
 }
@@ -176,18 +176,18 @@ ov_status openImages(ov_capture *c, const std::string &pattern) {
     if (!isDirectory(dir)) return ov::fail(OV_ERR_IO, "cannot open image sequence " + pattern + ": no such directory " + dir);
     bool opened = false;
     try {
-        opened = c->cap.open(pattern, cv::CAP_IMAGES);
+        opened = c->cap->open(pattern, cv::CAP_IMAGES);
     } catch (const cv::Exception &) {
         opened = false;
     }
-    if (!opened || !c->cap.isOpened())
+    if (!opened || !c->cap->isOpened())
         return ov::fail(OV_ERR_IO, "cannot open image sequence " + pattern + ": no file matches" +
                                        (hasSequencePattern(pattern) ? "" : " (use a pattern such as img_%04d.jpg, or a file name ending in a number)"));
     // The backend learns the frame size only from a frame: read the first one now (and validate it).
     cv::Mat first;
     bool got = false;
     try {
-        got = c->cap.read(first) && !first.empty();
+        got = c->cap->read(first) && !first.empty();
     } catch (const cv::Exception &) {
         got = false;
     }
@@ -224,11 +224,11 @@ ov_status openDeviceCapture(ov_capture *c, const std::string &path, const ov_cap
     const int index = deviceIndex(path);
     bool opened = false;
     try {
-        opened = index >= 0 ? c->cap.open(index, cv::CAP_V4L2) : c->cap.open(path, cv::CAP_V4L2);
+        opened = index >= 0 ? c->cap->open(index, cv::CAP_V4L2) : c->cap->open(path, cv::CAP_V4L2);
     } catch (const cv::Exception &) {
         opened = false;
     }
-    if (!opened || !c->cap.isOpened()) return ov::fail(OV_ERR_IO, "cannot open camera " + path + " with V4L2");
+    if (!opened || !c->cap->isOpened()) return ov::fail(OV_ERR_IO, "cannot open camera " + path + " with V4L2");
     c->readTimeoutMs = req.read_timeout_ms > 0 ? req.read_timeout_ms : 10000;  // OpenCV's select() timeout
     c->userReadTimeout = req.read_timeout_ms > 0;
 
@@ -239,8 +239,8 @@ ov_status openDeviceCapture(ov_capture *c, const std::string &path, const ov_cap
     uint32_t fourcc = wantFourcc;
     double fps = req.fps;
     if (!modes.empty()) {
-        int curW = static_cast<int>(c->cap.get(cv::CAP_PROP_FRAME_WIDTH));
-        int curH = static_cast<int>(c->cap.get(cv::CAP_PROP_FRAME_HEIGHT));
+        int curW = static_cast<int>(c->cap->get(cv::CAP_PROP_FRAME_WIDTH));
+        int curH = static_cast<int>(c->cap->get(cv::CAP_PROP_FRAME_HEIGHT));
         bool sized = req.width > 0 || req.height > 0;
         int i = chooseMode(modes, wantFourcc, sized ? req.width : curW, sized ? req.height : curH, req.fps);
         if (i < 0)
@@ -251,16 +251,16 @@ ov_status openDeviceCapture(ov_capture *c, const std::string &path, const ov_cap
         fps = modes[i].fps;
     }
     // Pixel format first (it resets the stream), then the size (applied once both are set), then the rate.
-    if (fourcc) c->cap.set(cv::CAP_PROP_FOURCC, static_cast<double>(fourcc));
+    if (fourcc) c->cap->set(cv::CAP_PROP_FOURCC, static_cast<double>(fourcc));
     if (w > 0 && h > 0) {
-        c->cap.set(cv::CAP_PROP_FRAME_WIDTH, w);
-        c->cap.set(cv::CAP_PROP_FRAME_HEIGHT, h);
+        c->cap->set(cv::CAP_PROP_FRAME_WIDTH, w);
+        c->cap->set(cv::CAP_PROP_FRAME_HEIGHT, h);
     }
-    if (fps > 0) c->cap.set(cv::CAP_PROP_FPS, fps);
+    if (fps > 0) c->cap->set(cv::CAP_PROP_FPS, fps);
 
-    const int gotW = static_cast<int>(c->cap.get(cv::CAP_PROP_FRAME_WIDTH));
-    const int gotH = static_cast<int>(c->cap.get(cv::CAP_PROP_FRAME_HEIGHT));
-    const uint32_t gotFourcc = static_cast<uint32_t>(static_cast<int64_t>(c->cap.get(cv::CAP_PROP_FOURCC)));
+    const int gotW = static_cast<int>(c->cap->get(cv::CAP_PROP_FRAME_WIDTH));
+    const int gotH = static_cast<int>(c->cap->get(cv::CAP_PROP_FRAME_HEIGHT));
+    const uint32_t gotFourcc = static_cast<uint32_t>(static_cast<int64_t>(c->cap->get(cv::CAP_PROP_FOURCC)));
     if ((w > 0 && h > 0 && (gotW != w || gotH != h)) || (fourcc && gotFourcc != fourcc)) {
         char wanted[96];
         std::snprintf(wanted, sizeof wanted, "%s %dx%d", fourccString(fourcc).c_str(), w, h);
@@ -332,11 +332,9 @@ ov_status grab(ov_capture *c, cv::Mat &frame, double &timestamp) {
     const auto start = Clock::now();
     if (c->kind == SourceKind::Device && c->userReadTimeout) {
         // Wait for a filled buffer ourselves: OpenCV's V4L2 grab only gives up after its own 10 s select().
-        std::vector<cv::VideoCapture> streams{c->cap};
-        std::vector<int> ready;
         bool any = false;
         try {
-            any = cv::VideoCapture::waitAny(streams, ready, int64_t(c->readTimeoutMs) * 1000000) && !ready.empty();
+            any = c->cap.waitReady(int64_t(c->readTimeoutMs) * 1000000);
         } catch (const cv::Exception &) {
             any = true;  // not supported: fall back to the backend's own timeout
         }
@@ -345,7 +343,7 @@ ov_status grab(ov_capture *c, cv::Mat &frame, double &timestamp) {
     avlog::Capture log;
     bool got = false;
     try {
-        got = c->cap.read(frame) && !frame.empty();
+        got = c->cap->read(frame) && !frame.empty();
     } catch (const cv::Exception &e) {
         frame.release();
         if (c->kind == SourceKind::File || c->kind == SourceKind::Images)
@@ -360,7 +358,7 @@ ov_status grab(ov_capture *c, cv::Mat &frame, double &timestamp) {
     }
     const long index = c->framesGrabbed++;
     if (c->kind == SourceKind::File || c->kind == SourceKind::Network) {
-        double pos = c->cap.get(cv::CAP_PROP_POS_MSEC);
+        double pos = c->cap->get(cv::CAP_PROP_POS_MSEC);
         // A frame without a timestamp gives 0 (or, in a stream without a start time such as HTTP MJPEG,
         // garbage around -3.7e20); the first frame may legitimately be at 0.
         if (std::isfinite(pos) && pos >= 0 && pos < 1e12 && !(index > 0 && pos == 0)) {
@@ -370,7 +368,7 @@ ov_status grab(ov_capture *c, cv::Mat &frame, double &timestamp) {
             c->info.fps = 0;  // a stream without timestamps: FFmpeg's rate (25) is a placeholder
         }
     } else if (c->kind == SourceKind::Device) {
-        double pos = c->cap.get(cv::CAP_PROP_POS_MSEC);  // driver buffer timestamp (monotonic clock)
+        double pos = c->cap->get(cv::CAP_PROP_POS_MSEC);  // driver buffer timestamp (monotonic clock)
         if (std::isfinite(pos) && pos > 0) {
             if (c->deviceTimeBase < 0) c->deviceTimeBase = pos;
             timestamp = pos - c->deviceTimeBase;

@@ -11,7 +11,7 @@
 #include "ov_video_internal.hpp"
 
 #include <opencv2/imgproc.hpp>
-#include <opencv2/videoio.hpp>
+#include "ov_videoio.hpp"
 
 #include <unistd.h>
 
@@ -22,7 +22,7 @@
 using namespace ov::video;
 
 struct ov_video_writer {
-    cv::VideoWriter writer;
+    ov::videoio::Writer writer;  // built by the lazily loaded videoio module
     cv::Size size;
     std::string path;
     std::mutex mutex;
@@ -69,7 +69,7 @@ ov_status ov_video_writer_open(const char *path, const char *fourcc, double fps,
             } catch (const cv::Exception &) {
                 opened = false;
             }
-            if (opened && w->writer.isOpened()) {
+            if (opened && w->writer->isOpened()) {
                 *out = w.release();
                 return ov::ok();
             }
@@ -90,17 +90,17 @@ ov_status ov_video_writer_write(ov_video_writer *w, const ov_image *frame) {
     return ov::guarded("ov_video_writer_write", [&]() -> ov_status {
         if (!w || !frame || frame->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no writer or frame");
         std::lock_guard<std::mutex> lock(w->mutex);
-        if (!w->writer.isOpened()) return ov::fail(OV_ERR_IO, "the writer for " + w->path + " is closed");
+        if (!w->writer->isOpened()) return ov::fail(OV_ERR_IO, "the writer for " + w->path + " is closed");
         cv::Mat colour;
         if (frame->isGray()) cv::cvtColor(frame->luma, colour, cv::COLOR_GRAY2BGR);
         const cv::Mat &src = frame->isGray() ? colour : frame->bgr;
         if (src.size() == w->size) {
-            w->writer.write(src);
+            w->writer->write(src);
         } else {
             cv::Mat resized;
             bool shrinking = src.cols >= w->size.width && src.rows >= w->size.height;
             cv::resize(src, resized, w->size, 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
-            w->writer.write(resized);
+            w->writer->write(resized);
         }
         return ov::ok();
     });
@@ -109,7 +109,7 @@ ov_status ov_video_writer_write(ov_video_writer *w, const ov_image *frame) {
 void ov_video_writer_free(ov_video_writer *w) {
     if (!w) return;
     try {
-        w->writer.release();
+        w->writer->release();
     } catch (...) {
     }
     try {

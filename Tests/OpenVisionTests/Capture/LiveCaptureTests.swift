@@ -59,6 +59,8 @@ import OpenVision
         #expect(stats.framesCaptured == 60 && stats.framesAnalysed == 60 && stats.framesDropped == 0)
         #expect(stats.state == .ended && stats.captureInfo?.frameCount == 60 && stats.captureInfo?.width == 640)
         #expect(stats.captureInfo?.endedEarly == false)
+        // getBackendName() is looked up in the lazily loaded videoio module (ov_videoio.hpp): a wrong call would show here.
+        #expect(stats.captureInfo?.backend == "FFMPEG")
     }
 
     /// A request that takes 60 ms, so a 30 fps source must drop frames.
