@@ -44,10 +44,11 @@ enum ModelFileChecks {
     }
 
     /// Checks a Darknet `.cfg` and its `.weights` before OpenCV reads them (bounds of every value and
-    /// derived size, the weight count) and returns the `[net]` width and height.
-    static func darknet(cfg: URL, weights: URL) throws(VisionError) -> (width: Int, height: Int) {
+    /// derived size, the weight count; see `DarknetConfig.checkForLoading`) and returns the `[net]`
+    /// width and height when the `.cfg` gives them.
+    static func darknet(cfg: URL, weights: URL) throws(VisionError) -> (Int, Int)? {
         let input = try convertingErrors { try DarknetConfig.checkForLoading(cfg: cfg, weights: weights) }
-        return (input.width, input.height)
+        return input.map { ($0.width, $0.height) }
     }
 
     /// The largest model input side `makeInput` builds (the range the native preprocessing accepts).

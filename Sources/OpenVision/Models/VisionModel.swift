@@ -65,8 +65,7 @@ public final class VisionModel: Sendable {
             }
             // Bounds, overflow and the weight count are checked here: OpenCV would trap, allocate
             // without bound, or run on truncated weights.
-            let size = try ModelFileChecks.darknet(cfg: url, weights: weights)
-            darknetInput = (size.width, size.height)
+            darknetInput = try ModelFileChecks.darknet(cfg: url, weights: weights)
             backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
         case "caffemodel", "pb":
             format = ext == "pb" ? .tensorflow : .caffe

@@ -259,7 +259,7 @@ package struct DarknetConfig: Sendable {
         return try inputSize(net)
     }
 
-    private static func inputSize(_ net: DarknetSection) throws -> (width: Int, height: Int, channels: Int) {
+    static func inputSize(_ net: DarknetSection) throws -> (width: Int, height: Int, channels: Int) {
         (try net.int("width", min: 1, max: DarknetLimits.maxSide),
          try net.int("height", min: 1, max: DarknetLimits.maxSide),
          try net.int("channels", default: 3, min: 1, max: DarknetLimits.maxChannels))
@@ -497,7 +497,9 @@ package struct DarknetSection: Sendable {
 
     /// Splits `.cfg` text into sections the way darknet reads it: whitespace anywhere in a line is
     /// dropped, lines starting with `#` or `;` are comments, section names are lower-cased.
-    static func parse(_ text: String, fileName: String) throws -> [DarknetSection] {
+    /// With `lastKeyWins`, a key set twice in a section takes its last value (OpenCV's reading)
+    /// instead of being an error (the converter's: which one the network was trained with is unclear).
+    static func parse(_ text: String, fileName: String, lastKeyWins: Bool = false) throws -> [DarknetSection] {
         var sections: [DarknetSection] = []
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -528,7 +530,7 @@ package struct DarknetSection: Sendable {
                 throw ConversionError(.syntax, "'\(key)' before the first [section]", file: fileName, line: lineNumber)
             }
             if value.isEmpty { continue }  // darknet and OpenCV treat "key=" as absent
-            if let earlier = sections[sections.count - 1].options[key] {
+            if !lastKeyWins, let earlier = sections[sections.count - 1].options[key] {
                 throw ConversionError(.syntax, "'\(key)' is set twice in [\(sections[sections.count - 1].name)] "
                                    + "(first on line \(earlier.line))", file: fileName, line: lineNumber)
             }

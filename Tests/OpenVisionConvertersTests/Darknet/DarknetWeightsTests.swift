@@ -25,7 +25,7 @@ import Testing
         // The full file passes both checks.
         try DarknetWeights.check(SharedFiles.models.appendingPathComponent("yolo-fastest-1.1-xl.weights"), config: config)
         let size = try DarknetConfig.checkForLoading(cfg: cfg, weights: SharedFiles.models.appendingPathComponent("yolo-fastest-1.1-xl.weights"))
-        #expect(size.width == 320 && size.height == 320 && size.channels == 3)
+        #expect(size?.width == 320 && size?.height == 320 && size?.channels == 3)
     }
 
     @Test func headersThatDoNotFit() throws {
@@ -44,8 +44,21 @@ import Testing
         try "[net]\nwidth=416\nheight=416\n[reorg]\nstride=2\n".write(to: cfg, atomically: true, encoding: .utf8)
         try Data(count: 20).write(to: weights)
         let size = try DarknetConfig.checkForLoading(cfg: cfg, weights: weights)
-        #expect(size.width == 416 && size.height == 416)
-        try "[net]\nwidth=416000\nheight=416\n[reorg]\nstride=2\n".write(to: cfg, atomically: true, encoding: .utf8)
-        #expect(throws: ConversionError.self) { _ = try DarknetConfig.checkForLoading(cfg: cfg, weights: weights) }
+        #expect(size?.width == 416 && size?.height == 416)
+        // A key set twice: OpenCV takes the last value, the converter refuses; loading is left to OpenCV.
+        try "[net]\nwidth=416\nheight=416\nheight=320\n[reorg]\nstride=2\n".write(to: cfg, atomically: true, encoding: .utf8)
+        #expect(try DarknetConfig.checkForLoading(cfg: cfg, weights: weights)?.height == 320)
+        // Sizes are bounded in every section all the same, before and after what the converter cannot read.
+        for text in ["[net]\nwidth=416000\nheight=416\n[reorg]\nstride=2\n",
+                     "[net]\nwidth=416\nheight=416\n[reorg]\nstride=2\n[upsample]\nstride=4611686018427387904\n",
+                     "[net]\nwidth=416\nheight=416\nheight=416\n[convolutional]\nfilters=99999999\n"] {
+            try text.write(to: cfg, atomically: true, encoding: .utf8)
+            do {
+                _ = try DarknetConfig.checkForLoading(cfg: cfg, weights: weights)
+                Issue.record("accepted: \(text)")
+            } catch let error as ConversionError {
+                #expect(error.code == .limitExceeded, "\(error)")
+            }
+        }
     }
 }
