@@ -1,13 +1,18 @@
-// libFuzzer target: the Darknet .cfg parser (OpenVisionConverters/Darknet/DarknetConfig.swift) and,
-// for the networks it accepts, the ONNX graph built from them (with zero weights) read back by the
-// ONNX reader. Any input must parse or give a ConversionError: never a trap (overflow, index),
-// and never a size beyond DarknetLimits.
+// libFuzzer target: the Darknet .cfg parser (OpenVisionConverters/Darknet/DarknetConfig.swift),
+// the lenient bounds pass OpenVision runs before OpenCV reads a network, and, for the networks the
+// parser accepts, the ONNX graph built from them (zero weights) read back by the ONNX reader.
+// Any input must parse or give a ConversionError: never a trap (overflow, index), and never a
+// size beyond DarknetLimits.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDarknetCfg(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     _ = try? DarknetConfig.inputSize(text: text, fileName: "fuzz.cfg")
+    // The lenient pass OpenVision runs on networks the converter cannot read in full.
+    if let sections = try? DarknetSection.parse(text, fileName: "fuzz.cfg", lastKeyWins: true) {
+        _ = try? DarknetConfig.checkBounds(sections, fileName: "fuzz.cfg")
+    }
     guard let config = try? DarknetConfig(text: text, fileName: "fuzz.cfg") else { return 0 }
     precondition(config.width <= DarknetLimits.maxSide && config.height <= DarknetLimits.maxSide)
     precondition(config.weightFloatCount <= DarknetLimits.maxWeightFloats)
