@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenVision", targets: ["OpenVision"]),
+        .library(name: "OpenVisionConverters", targets: ["OpenVisionConverters"]),
         .executable(name: "openvision", targets: ["openvision"]),
     ],
     dependencies: [
@@ -32,9 +33,15 @@ let package = Package(
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),
+        // Pure-Swift model converters (Darknet → ONNX) and the ONNX protobuf reader and writer:
+        // no C module, no OpenVision; fuzzed by scripts/fuzz.
+        .target(
+            name: "OpenVisionConverters",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .target(
             name: "OpenVision",
-            dependencies: ["CNative", "CZXing"],
+            dependencies: ["CNative", "CZXing", "OpenVisionConverters"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
@@ -49,7 +56,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "openvision",
-            dependencies: ["OpenVision", "OpenVisionServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
@@ -72,8 +80,13 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
+            name: "OpenVisionConvertersTests",
+            dependencies: ["OpenVisionConverters"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
             name: "OpenVisionTests",
-            dependencies: ["OpenVision", "OpenVisionServer", "OpenVisionTestSupport"],
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The raw C layer called directly: builds, links, one call per library.

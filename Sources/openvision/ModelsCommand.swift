@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenVision
+import OpenVisionConverters
 
 /// `openvision models list|info|convert`.
 struct ModelsCommand: AsyncParsableCommand {

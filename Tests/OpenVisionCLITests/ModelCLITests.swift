@@ -20,4 +20,27 @@ import OpenVisionTestSupport
         #expect(fallback.status == 0, "\(fallback.stderr)")
         #expect(fallback.stdout.contains("malamute"))
     }
+
+    /// Issue 14, finding 5: an upsample stride of 2⁶² trapped on arithmetic overflow (SIGILL) in
+    /// `models convert`; it is a one-line error naming the line, and the process exits with status 1.
+    @Test func convertRejectsAnOverflowingCfg() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let xl = Fixtures.shared.appendingPathComponent("models/yolo-fastest-1.1-coco/yolo-fastest-1.1-xl")
+        var inUpsample = false
+        let text = try String(contentsOf: xl.appendingPathExtension("cfg"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                if line.hasPrefix("[") { inUpsample = line == "[upsample]" }
+                return inUpsample && line.hasPrefix("stride") ? "stride=4611686018427387904" : String(line)
+            }.joined(separator: "\n")
+        let cfg = dir.appendingPathComponent("ovf.cfg"), out = dir.appendingPathComponent("ovf.onnx")
+        try text.write(to: cfg, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("ovf.weights"),
+                                                   withDestinationURL: xl.appendingPathExtension("weights"))
+        let run = try await CLIProcess.run(["models", "convert", cfg.path, "-o", out.path])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("openvision: error: ovf.cfg:") && run.stderr.contains("stride=4611686018427387904"),
+                "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 }

@@ -26,8 +26,9 @@ public final class VisionModel: Sendable {
     public let modelDescription: ModelDescription
     let backend: any InferenceBackend
 
-    /// Loads the model at `url`. Throws `fileNotFound`, `invalidModel` (corrupt file, .cfg
-    /// without weights), or `unsupported` (ONNX Runtime asked for but not installed).
+    /// Loads the model at `url`. Throws `fileNotFound`, `missingModelData` (.cfg without weights),
+    /// `invalidModel` (corrupt file, weights that do not fit the .cfg, an input side outside
+    /// 1...16384), or `unsupported` (ONNX Runtime asked for but not installed).
     public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
@@ -62,7 +63,9 @@ public final class VisionModel: Sendable {
             guard FileManager.default.fileExists(atPath: weights.path) else {
                 throw VisionError(.missingModelData, "no weights for \(url.lastPathComponent): expected \(weights.path)")
             }
-            darknetInput = Self.darknetInputSize(url)
+            // Bounds, overflow and the weight count are checked here: OpenCV would trap, allocate
+            // without bound, or run on truncated weights.
+            darknetInput = try ModelFileChecks.darknet(cfg: url, weights: weights)
             backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
         case "caffemodel", "pb":
             format = ext == "pb" ? .tensorflow : .caffe
@@ -88,6 +91,8 @@ public final class VisionModel: Sendable {
         if (format == .darknet || metadata["source"] == "darknet") && configuration.preprocessing == nil {
             preprocessing.cropAndScale = .scaleFill
         }
+        // Before anything is allocated for an input of this size (makeInput, the native preprocessing).
+        try ModelFileChecks.checkInputSize(preprocessing, model: url)
         let (labels, source) = try Self.labels(configuration: configuration, metadata: metadata, modelURL: url)
         modelDescription = ModelDescription(format: format, backend: backend.name, inputs: backend.inputs, outputs: backend.outputs,
                                             labels: labels, labelsSource: source, preprocessing: preprocessing, metadata: metadata)
@@ -127,21 +132,6 @@ public final class VisionModel: Sendable {
 
     static func floats(_ text: String) -> [Float] {
         text.split(whereSeparator: { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E") }).compactMap { Float($0) }
-    }
-
-    /// The `[net]` width and height of a Darknet .cfg.
-    static func darknetInputSize(_ cfg: URL) -> (Int, Int)? {
-        guard let text = try? String(contentsOf: cfg, encoding: .utf8) else { return nil }
-        var inNet = false, w: Int?, h: Int?
-        for raw in text.split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("[") { if inNet { break }; inNet = line == "[net]" || line == "[network]"; continue }
-            guard inNet, let eq = line.firstIndex(of: "=") else { continue }
-            let key = line[..<eq].trimmingCharacters(in: .whitespaces), value = Int(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
-            if key == "width" { w = value } else if key == "height" { h = value }
-        }
-        guard let w, let h else { return nil }
-        return (w, h)
     }
 
     /// Labels: given, else model metadata ("names" as Ultralytics writes it, or a JSON "labels" list),
@@ -203,6 +193,7 @@ public final class VisionModel: Sendable {
     public func makeInput(from image: VisionImage, cropAndScale: ImageCropAndScaleOption? = nil) throws(VisionError) -> (Tensor, InputMapping) {
         let p = modelDescription.preprocessing
         let mode = cropAndScale ?? p.cropAndScale
+        try ModelFileChecks.checkInputSize(p, model: url)  // checked at load time; never allocate unbounded
         var buffer = [Float](repeating: 0, count: p.width * p.height * 3)
         let mapping = try ModelInputBuilder.fill(&buffer, from: image, preprocessing: p, mode: mode)
         let shape = p.layout == .nchw ? [1, 3, p.height, p.width] : [1, p.height, p.width, 3]

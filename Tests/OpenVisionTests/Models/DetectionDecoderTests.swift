@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionConverters
 import OpenVisionTestSupport
 
 /// Output decoders, NMS and input mappings on tensors whose meaning is known.

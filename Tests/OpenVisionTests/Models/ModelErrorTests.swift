@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionConverters
 import OpenVisionTestSupport
 
 /// Bad models and a missing or wrong ONNX Runtime give typed errors, never a crash.
@@ -51,6 +52,52 @@ import OpenVisionTestSupport
         #expect(throws: (any Error).self) {
             _ = try DarknetConverter.convert(cfg: cfg, weights: dir.appendingPathComponent("net.weights"), names: nil,
                                              to: dir.appendingPathComponent("net.onnx"))
+        }
+    }
+
+    /// Issue 14, finding 4: an input of 100000 × 100000 made `makeInput` allocate 120 GB and abort the
+    /// process; it is an `invalidModel` error when the model is loaded.
+    @Test func hugeModelInputIsRejectedAtLoad() throws {
+        let shape: [ONNXWriter.Dimension] = [.value(1), .value(3), .value(100_000), .value(100_000)]
+        var graph = ONNXWriter.Graph(name: "huge")
+        graph.inputs = [ONNXWriter.ValueInfo(name: "images", elementType: .float, shape: shape)]
+        graph.outputs = [ONNXWriter.ValueInfo(name: "out", elementType: .float, shape: shape)]
+        graph.nodes = [ONNXWriter.Node(opType: "Identity", name: "id", inputs: ["images"], outputs: ["out"])]
+        let onnx = try Self.temp("hugein.onnx", ONNXWriter.Model(graph: graph).serialized())
+        defer { try? FileManager.default.removeItem(at: onnx) }
+        for backend in [BackendChoice.onnxRuntime, .openCV] {
+            var c = VisionModel.Configuration()
+            c.backend = backend
+            Self.expectError(.invalidModel, containing: "1...16384") { _ = try VisionModel(contentsOf: onnx, configuration: c) }
+        }
+
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-huge-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let xl = ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1-xl")
+        let text = try String(contentsOf: xl.appendingPathExtension("cfg"), encoding: .utf8)
+            .replacingOccurrences(of: "width=320", with: "width=100000")
+        #expect(text.contains("width=100000"))
+        try text.write(to: dir.appendingPathComponent("huge.cfg"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("huge.weights"),
+                                                   withDestinationURL: xl.appendingPathExtension("weights"))
+        Self.expectError(.invalidModel, containing: "width=100000") {
+            _ = try VisionModel(contentsOf: dir.appendingPathComponent("huge.cfg"))
+        }
+    }
+
+    /// Issue 14, finding 6: OpenCV ran a truncated `.weights` as if the rest were zeros (300 boxes of
+    /// "class0 0.25"); the weight count is checked against the `.cfg` when the model is loaded.
+    @Test func truncatedDarknetWeightsAreRejectedAtLoad() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-truncw-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let xl = ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1-xl")
+        try FileManager.default.copyItem(at: xl.appendingPathExtension("cfg"), to: dir.appendingPathComponent("net.cfg"))
+        try Data(contentsOf: xl.appendingPathExtension("weights")).prefix(2_000_000)
+            .write(to: dir.appendingPathComponent("net.weights"))
+        Self.expectError(.invalidModel, containing: "has 499995 floats, the cfg needs 923486") {
+            _ = try VisionModel(contentsOf: dir.appendingPathComponent("net.cfg"))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+import OpenVisionConverters
 import OpenVisionTestSupport
 
 /// Yolo-Fastest (Darknet, COCO-80) on real photos, on OpenCV DNN and, converted, on ONNX Runtime.

@@ -13,7 +13,7 @@ final class OpenCVDNNBackend: InferenceBackend, @unchecked Sendable {
     /// Loads `model` (+ `config`); for .onnx files the declared inputs, outputs and metadata are
     /// read from the file, since OpenCV does not report them.
     init(model: String, config: String?, threads: Int) throws(VisionError) {
-        let info = model.lowercased().hasSuffix(".onnx") ? try ONNXFileInfo(url: URL(fileURLWithPath: model)) : nil
+        let info = model.lowercased().hasSuffix(".onnx") ? try ModelFileChecks.onnxInfo(URL(fileURLWithPath: model)) : nil
         var handle: OpaquePointer?
         let status = ov_dnn_load(model, config, Int32(threads), &handle)
         guard status == OV_OK, let handle else { throw NativeError.error(for: status) }

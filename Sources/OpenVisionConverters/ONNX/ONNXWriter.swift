@@ -6,15 +6,15 @@ import Foundation
 /// Field numbers are those of onnx/onnx `onnx/onnx.proto` (ModelProto, GraphProto, NodeProto,
 /// AttributeProto, TensorProto, ValueInfoProto, TypeProto, TensorShapeProto, OperatorSetIdProto,
 /// StringStringEntryProto).
-enum ONNXWriter {
+package enum ONNXWriter {
     /// `TensorProto.DataType`.
-    enum DataType: Int64, Sendable {
+    package enum DataType: Int64, Sendable {
         case float = 1
         case int64 = 7
     }
 
     /// A constant tensor (an initializer, or the value of a tensor attribute).
-    struct Tensor {
+    package struct Tensor {
         enum Storage {
             /// Written as little-endian `raw_data`.
             case float([Float])
@@ -26,14 +26,14 @@ enum ONNXWriter {
         var dims: [Int]
         var storage: Storage
 
-        init(name: String, dims: [Int], floats: [Float]) {
+        package init(name: String, dims: [Int], floats: [Float]) {
             precondition(dims.reduce(1, *) == floats.count, "tensor \(name): \(floats.count) values for dims \(dims)")
             self.name = name
             self.dims = dims
             storage = .float(floats)
         }
 
-        init(name: String, dims: [Int], int64s: [Int64]) {
+        package init(name: String, dims: [Int], int64s: [Int64]) {
             precondition(dims.reduce(1, *) == int64s.count, "tensor \(name): \(int64s.count) values for dims \(dims)")
             self.name = name
             self.dims = dims
@@ -42,7 +42,7 @@ enum ONNXWriter {
     }
 
     /// `AttributeProto` values.
-    enum AttributeValue {
+    package enum AttributeValue {
         case float(Float)
         case int(Int)
         case string(String)
@@ -51,47 +51,63 @@ enum ONNXWriter {
         case ints([Int])
     }
 
-    struct Attribute {
+    package struct Attribute {
         var name: String
         var value: AttributeValue
-        init(_ name: String, _ value: AttributeValue) {
+        package init(_ name: String, _ value: AttributeValue) {
             self.name = name
             self.value = value
         }
     }
 
-    struct Node {
+    package struct Node {
         var opType: String
         var name: String
         var inputs: [String]
         var outputs: [String]
         var attributes: [Attribute] = []
+
+        package init(opType: String, name: String, inputs: [String], outputs: [String], attributes: [Attribute] = []) {
+            self.opType = opType
+            self.name = name
+            self.inputs = inputs
+            self.outputs = outputs
+            self.attributes = attributes
+        }
     }
 
     /// A dimension of a declared input or output shape.
-    enum Dimension {
+    package enum Dimension {
         case value(Int)
         case param(String)
     }
 
     /// `ValueInfoProto` for a dense tensor.
-    struct ValueInfo {
+    package struct ValueInfo {
         var name: String
         var elementType: DataType
         var shape: [Dimension]
+
+        package init(name: String, elementType: DataType, shape: [Dimension]) {
+            self.name = name
+            self.elementType = elementType
+            self.shape = shape
+        }
     }
 
-    struct Graph {
+    package struct Graph {
         var name: String
-        var nodes: [Node] = []
-        var initializers: [Tensor] = []
-        var inputs: [ValueInfo] = []
-        var outputs: [ValueInfo] = []
+        package var nodes: [Node] = []
+        package var initializers: [Tensor] = []
+        package var inputs: [ValueInfo] = []
+        package var outputs: [ValueInfo] = []
         var valueInfo: [ValueInfo] = []
         var docString: String?
+
+        package init(name: String) { self.name = name }
     }
 
-    struct Model {
+    package struct Model {
         var irVersion: Int = 7
         /// Version of the default (`ai.onnx`) operator set.
         var opsetVersion: Int = 11
@@ -101,8 +117,16 @@ enum ONNXWriter {
         /// `metadata_props`, in order.
         var metadata: [(key: String, value: String)] = []
 
+        package init(opsetVersion: Int = 11, producerName: String = "openvision", graph: Graph,
+                     metadata: [(key: String, value: String)] = []) {
+            self.opsetVersion = opsetVersion
+            self.producerName = producerName
+            self.graph = graph
+            self.metadata = metadata
+        }
+
         /// The protobuf encoding of `ModelProto`.
-        func serialized() -> Data {
+        package func serialized() -> Data {
             var e = ONNXProtobufEncoder()
             e.int64(1, Int64(irVersion))                      // ir_version
             e.string(2, producerName)                         // producer_name

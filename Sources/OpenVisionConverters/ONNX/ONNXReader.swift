@@ -1,24 +1,45 @@
 import Foundation
 
-/// Reads what an .onnx file declares without running it: graph inputs and outputs with their
-/// shapes, and `metadata_props`. Used where the backend (OpenCV DNN) does not report them.
-/// A small protobuf reader over onnx.proto's ModelProto (field 7 graph, 14 metadata_props),
-/// GraphProto (11 input, 12 output, 5 initializer), ValueInfoProto and TypeProto.
-struct ONNXFileInfo {
-    var inputs: [TensorDescription] = []
-    var outputs: [TensorDescription] = []
-    var metadata: [String: String] = [:]
+/// What an .onnx file declares, read without running it: graph inputs and outputs with their
+/// shapes, and `metadata_props`. A small protobuf reader over onnx.proto's ModelProto (field 7
+/// graph, 14 metadata_props), GraphProto (11 input, 12 output, 5 initializer), ValueInfoProto and
+/// TypeProto; malformed input is an error, never a trap, and nothing is allocated in proportion
+/// to a declared size.
+package struct ONNXModelInfo: Sendable {
+    /// A graph input or output.
+    package struct Value: Sendable, Equatable {
+        package var name: String
+        /// Dimensions; nil for a symbolic or missing one (and for values ≤ 0).
+        package var shape: [Int?]
+        /// `TensorProto.DataType` (1 float32, 7 int64, ...).
+        package var elementType: Int32
+    }
 
-    init(url: URL) throws(VisionError) {
+    /// Graph inputs that are not initializers (older exporters list weights among the inputs too).
+    package var inputs: [Value] = []
+    package var outputs: [Value] = []
+    package var metadata: [String: String] = [:]
+
+    /// Reads the file at `url` (memory-mapped).
+    package init(url: URL) throws {
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
-            throw VisionError(.ioError, "cannot read \(url.path): \(error.localizedDescription)")
+            throw ConversionError.unreadable(url, what: "ONNX model", error)
         }
-        let parsed: ONNXFileInfo? = data.withUnsafeBytes { raw in
+        do {
+            try self.init(data: data)
+        } catch let error as ConversionError {
+            throw ConversionError(error.code, "\(url.lastPathComponent) \(error.message)")
+        }
+    }
+
+    /// Parses a serialized ModelProto. Throws `syntax` for malformed protobuf or a model without inputs.
+    package init(data: Data) throws {
+        let parsed: ONNXModelInfo? = data.withUnsafeBytes { raw in
             var reader = ProtoReader(raw[...])
-            var info = ONNXFileInfo(empty: ())
+            var info = ONNXModelInfo()
             var initializers = Set<String>()
             while let (field, value) = reader.next() {
                 guard case .bytes(let body) = value else { continue }
@@ -38,17 +59,16 @@ struct ONNXFileInfo {
                 if reader.failed { return nil }
             }
             guard !reader.failed else { return nil }
-            // Older exporters list weights among the inputs too.
             info.inputs.removeAll { initializers.contains($0.name) }
             return info
         }
         guard let parsed, !parsed.inputs.isEmpty else {
-            throw VisionError(.invalidModel, "\(url.lastPathComponent) is not a readable ONNX model")
+            throw ConversionError(.syntax, "is not a readable ONNX model")
         }
         self = parsed
     }
 
-    private init(empty: Void) {}
+    private init() {}
 
     private static func keyValue(_ body: Slice<UnsafeRawBufferPointer>) -> (String, String)? {
         var r = ProtoReader(body)
@@ -71,7 +91,7 @@ struct ONNXFileInfo {
     }
 
     /// ValueInfoProto: name 1, type 2 → TypeProto.tensor_type 1 → elem_type 1, shape 2 → dim 1 → dim_value 1.
-    private static func valueInfo(_ body: Slice<UnsafeRawBufferPointer>) -> TensorDescription? {
+    private static func valueInfo(_ body: Slice<UnsafeRawBufferPointer>) -> Value? {
         var r = ProtoReader(body)
         var name = ""
         var shape: [Int?] = []
@@ -101,12 +121,12 @@ struct ONNXFileInfo {
                 }
             }
         }
-        return name.isEmpty ? nil : TensorDescription(name: name, shape: shape, elementType: ONNXRuntimeBackend.typeName(elementType))
+        return name.isEmpty ? nil : Value(name: name, shape: shape, elementType: elementType)
     }
 }
 
 /// Iterates protobuf fields of a buffer; sets `failed` on malformed input instead of trapping.
-private struct ProtoReader {
+struct ProtoReader {
     enum Value {
         case varint(UInt64)
         case bytes(Slice<UnsafeRawBufferPointer>)

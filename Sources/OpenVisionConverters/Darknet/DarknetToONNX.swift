@@ -35,7 +35,7 @@ public enum DarknetConverter {
             let folder = output.deletingLastPathComponent().path
             let reason = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? error.localizedDescription : "the folder \(folder) does not exist"
-            throw DarknetError(.io, "cannot write the ONNX model: \(reason)", file: output.path)
+            throw ConversionError(.io, "cannot write the ONNX model: \(reason)", file: output.path)
         }
     }
 
@@ -47,7 +47,7 @@ public enum DarknetConverter {
         if let names, let classNames {
             for layer in config.layers {
                 guard case .yolo(let yolo) = layer.kind, yolo.classes != classNames.count else { continue }
-                throw DarknetError(.names, "the names file lists \(classNames.count) classes, the [yolo] layer "
+                throw ConversionError(.names, "the names file lists \(classNames.count) classes, the [yolo] layer "
                                    + "\(layer.index) of \(config.fileName) has \(yolo.classes)", file: names.path)
             }
         }
@@ -61,13 +61,13 @@ public enum DarknetConverter {
         do {
             let data = try Data(contentsOf: url)
             guard let decoded = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
-                throw DarknetError(.names, "the names file is not text", file: url.path)
+                throw ConversionError(.names, "the names file is not text", file: url.path)
             }
             text = decoded
-        } catch let error as DarknetError {
+        } catch let error as ConversionError {
             throw error
         } catch {
-            throw DarknetError.unreadable(url, what: "names", error)
+            throw ConversionError.unreadable(url, what: "names", error)
         }
         return text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -162,13 +162,13 @@ struct DarknetToONNX {
             tensors.append(output)
         }
         guard !heads.isEmpty else {
-            throw DarknetError(.unsupported, "the network has no [yolo] layer: only YOLO detectors are converted",
+            throw ConversionError(.unsupported, "the network has no [yolo] layer: only YOLO detectors are converted",
                                file: config.fileName)
         }
         let classes = Set(heads.map(\.yolo.classes))
         if let classNames {
             for head in heads where head.yolo.classes != classNames.count {
-                throw DarknetError(.names, "the names file lists \(classNames.count) classes, \(head.name) has "
+                throw ConversionError(.names, "the names file lists \(classNames.count) classes, \(head.name) has "
                                    + "\(head.yolo.classes)")
             }
         }

@@ -1,0 +1,65 @@
+import Foundation
+internal import OpenVisionConverters
+
+// The one place where OpenVision calls the converters' parsers (OpenVisionConverters) and turns
+// their `ConversionError` into a `VisionError`.
+
+extension VisionError {
+    /// A converter's error as a `VisionError`: unreadable files are `ioError`, layers or options no
+    /// reader supports are `unsupported`, everything else (syntax, bounds, weights that do not fit
+    /// the `.cfg`, a malformed ONNX file) is `invalidModel`. The message is the converter's one
+    /// line (file and line first), the cause the `ConversionError` itself.
+    init(_ error: ConversionError) {
+        let code: Code
+        switch error.code {
+        case .io: code = .ioError
+        case .unsupported: code = .unsupported
+        default: code = .invalidModel
+        }
+        self.init(code, error.description, cause: error)
+    }
+}
+
+/// Runs one of the converters' parsers, mapping its errors.
+private func convertingErrors<T>(_ body: () throws -> T) throws(VisionError) -> T {
+    do {
+        return try body()
+    } catch let error as ConversionError {
+        throw VisionError(error)
+    } catch {
+        throw VisionError(.internalError, "model file check: \(error)")
+    }
+}
+
+/// Model dimension checks done when a model is loaded, before anything is allocated for it.
+enum ModelFileChecks {
+    /// The declared inputs, outputs and metadata of an .onnx file (for backends that do not report them).
+    static func onnxInfo(_ url: URL) throws(VisionError)
+        -> (inputs: [TensorDescription], outputs: [TensorDescription], metadata: [String: String]) {
+        let info = try convertingErrors { try ONNXModelInfo(url: url) }
+        func describe(_ value: ONNXModelInfo.Value) -> TensorDescription {
+            TensorDescription(name: value.name, shape: value.shape, elementType: ONNXRuntimeBackend.typeName(value.elementType))
+        }
+        return (info.inputs.map(describe), info.outputs.map(describe), info.metadata)
+    }
+
+    /// Checks a Darknet `.cfg` and its `.weights` before OpenCV reads them (bounds of every value and
+    /// derived size, the weight count; see `DarknetConfig.checkForLoading`) and returns the `[net]`
+    /// width and height when the `.cfg` gives them.
+    static func darknet(cfg: URL, weights: URL) throws(VisionError) -> (Int, Int)? {
+        let input = try convertingErrors { try DarknetConfig.checkForLoading(cfg: cfg, weights: weights) }
+        return input.map { ($0.width, $0.height) }
+    }
+
+    /// The largest model input side `makeInput` builds (the range the native preprocessing accepts).
+    static let maxInputSide = DarknetLimits.maxSide
+
+    /// Throws `invalidModel` unless `preprocessing` describes an input of 1...`maxInputSide` on each side.
+    static func checkInputSize(_ preprocessing: ModelPreprocessing, model: URL) throws(VisionError) {
+        let range = 1...maxInputSide
+        guard range.contains(preprocessing.width), range.contains(preprocessing.height) else {
+            throw VisionError(.invalidModel, "\(model.lastPathComponent): the model input is \(preprocessing.width)×"
+                              + "\(preprocessing.height); each side must be 1...\(maxInputSide)")
+        }
+    }
+}
