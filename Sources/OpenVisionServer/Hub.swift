@@ -259,6 +259,16 @@ final class Hub: Sendable {
         return result
     }
 
+    /// Bytes NIO holds un-written for every open connection, streams or not (its outbound buffer).
+    func connectionBufferedBytes() async -> [Int] {
+        let channels = state.withLock { Array($0.connections.values) }
+        var result: [Int] = []
+        for channel in channels {
+            if let n = try? await channel.getOption(.bufferedWritableBytes).get() { result.append(n) }
+        }
+        return result
+    }
+
     // MARK: encoding
 
     /// The stream starts with a boundary line and every part ends with the next boundary, so a

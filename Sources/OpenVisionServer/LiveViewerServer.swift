@@ -164,11 +164,11 @@ public final class LiveViewerServer: Sendable {
         for connection in connections {
             connection.pipeline.fireUserInboundEventTriggered(ViewerShutdown())
         }
-        for connection in connections {
-            let forced = connection.eventLoop.scheduleTask(in: .seconds(2)) { connection.close(promise: nil) }
-            try? await connection.closeFuture.get()
-            forced.cancel()
+        let forced = connections.map { connection in
+            connection.eventLoop.scheduleTask(in: .seconds(2)) { connection.close(promise: nil) }
         }
+        for connection in connections { try? await connection.closeFuture.get() }
+        for task in forced { task.cancel() }
         try? await group?.shutdownGracefully()
     }
 
