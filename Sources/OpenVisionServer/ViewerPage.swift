@@ -139,7 +139,6 @@ let viewerPageHTML = #"""
   // Reconnect the MJPEG preview; the cache-buster makes the browser open a new request.
   function reloadPreview() {
     if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
-    watch = null;
     img.src = "stream.mjpg?t=" + Date.now();
   }
 
@@ -185,8 +184,11 @@ let viewerPageHTML = #"""
     });
   }
 
-  // Stall watchdog: every 3 s, sample the picture; if it has not changed over three samples
-  // while the analysis moved on (so frames are being captured), reload the preview.
+  // Stall watchdog: every 3 s, sample the picture; if it has not changed over `patience`
+  // samples while the analysis moved on (so frames are being captured), reload the preview.
+  // A scene that is really still would reload again and again: each reload that leaves the
+  // picture unchanged doubles the patience (up to ~2 min); a changing picture resets it.
+  let patience = 3;
   const probe = document.createElement("canvas");
   probe.width = probe.height = 8;
   function samplePicture() {
@@ -200,9 +202,17 @@ let viewerPageHTML = #"""
     if (ended || !opened) { watch = null; return; }
     const sample = samplePicture();
     if (sample === null) return;
-    if (!watch || watch.sample !== sample) { watch = { sample: sample, index: lastIndex, same: 0 }; return; }
+    if (!watch || watch.sample !== sample) {
+      if (watch) patience = 3;
+      watch = { sample: sample, index: lastIndex, same: 0 };
+      return;
+    }
     watch.same += 1;
-    if (watch.same >= 3 && lastIndex !== watch.index) reloadPreview();
+    if (watch.same >= patience && lastIndex !== watch.index) {
+      patience = Math.min(patience * 2, 40);
+      reloadPreview();
+      watch = { sample: sample, index: lastIndex, same: 0 };
+    }
   }, 3000);
 
   // If the MJPEG stream fails (server down), retry it.
