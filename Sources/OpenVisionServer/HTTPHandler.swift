@@ -106,6 +106,8 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A streaming connection answers nothing more: what it sends is dropped.
+        guard sink == nil else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             requestHead = head
@@ -115,7 +117,7 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head = requestHead else { return }
             requestHead = nil
-            guard sink == nil, !shuttingDown else { return }
+            guard !shuttingDown else { return }
             pending = head
             answerPending()
         }
@@ -292,6 +294,22 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         self.sink = sink
         hub.addSink(sink)
+        keepReadingDuringStream(context: context)
+    }
+
+    /// The pipelining handler stops reading while a response is pending, and a stream's
+    /// response never ends: the server would not see a client that went away until a write
+    /// failed, and an idle `/events` client would hold its connection slot forever. Removing
+    /// it (on the next tick, out of its own call stack) lets reads flow again: EOF closes the
+    /// connection, and anything else the client sends is read and dropped by ``channelRead``.
+    private func keepReadingDuringStream(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline
+        context.eventLoop.execute {
+            let operations = pipeline.syncOperations
+            if let pipelining = try? operations.handler(type: HTTPServerPipelineHandler.self) {
+                operations.removeHandler(pipelining, promise: nil)
+            }
+        }
     }
 
     /// On the event loop: write the newest waiting message unless a write is still in flight.

@@ -56,7 +56,6 @@ struct ServerHardeningTests {
         try pipeliner.send(String(repeating: "GET /snapshot.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 50))
         let viewer = try RawHTTPClient(port: server.boundPort, receiveBufferSize: 4096)
         try viewer.get("/stream.mjpg")
-        try await waitFor("the stream client") { server.streamingClientCount == 1 }
         // Keep publishing: the kernel's socket buffers absorb the first frames.
         var index = 2
         try await waitFor("both stalled connections to be closed", timeout: 60) {
@@ -64,7 +63,7 @@ struct ServerHardeningTests {
             if index % 20 == 0 {
                 server.publish(frame: PreviewFrame(jpeg: jpeg, width: 320, height: 240, index: index, timestamp: 0))
             }
-            return server.hub.connectionCount == 0
+            return server.hub.events.writeStalls >= 2 && server.hub.connectionCount == 0
         }
         #expect(server.hub.events.writeStalls == 2)
         #expect(server.streamingClientCount == 0)
@@ -103,8 +102,11 @@ struct ServerHardeningTests {
         let server = try await startedServer(limits)
         let port = server.boundPort
 
-        let silent = try (0..<4).map { _ in try RawHTTPClient(port: port) }
-        try await waitFor("four connections") { server.hub.connectionCount == 4 }
+        // The cap, with four streams holding the slots (streams never time out, so this part
+        // does not race the short timeouts on a slow machine).
+        let streams = try (0..<4).map { _ in try RawHTTPClient(port: port) }
+        for c in streams { try c.get("/events") }
+        try await waitFor("four streams") { server.streamingClientCount == 4 }
         let extra = try RawHTTPClient(port: port)
         try extra.get("/health")
         let (refusal, body) = try extra.readResponse(deadline: deadline(20))
@@ -112,8 +114,13 @@ struct ServerHardeningTests {
         #expect(String(decoding: body, as: UTF8.self).contains("too many connections"))
         #expect(extra.waitForClose(deadline: deadline(20)), "a refused connection is closed")
         #expect(server.hub.events.refusedConnections >= 1)
+        // Streams whose clients leave free their slots at once, even with nothing published
+        // (the server keeps reading a streaming connection, so it sees the EOF).
+        for c in streams { c.close() }
+        try await waitFor("the streams to go") { server.hub.connectionCount == 0 }
 
-        // The silent ones are closed for not sending a request head; the slots come back.
+        // Silent connections are closed for not sending a request head; the slots come back.
+        let silent = try (0..<4).map { _ in try RawHTTPClient(port: port) }
         for c in silent { #expect(c.waitForClose(deadline: deadline(30)), "silent connection left open") }
         try await waitFor("the slots to be freed") { server.hub.connectionCount == 0 }
         #expect(server.hub.events.headerTimeouts >= 4)
