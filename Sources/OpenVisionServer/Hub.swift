@@ -24,6 +24,8 @@ final class ClientSink: Sendable {
         var inFlightBytes = 0
         var delivered = 0
         var skipped = 0
+        /// Wake-up tasks publishers scheduled on the event loop (a stalled client costs one).
+        var wakeups = 0
     }
 
     let id: Int
@@ -46,6 +48,7 @@ final class ClientSink: Sendable {
             s.pending = message
             if s.handlerWillPoll { return false }
             s.handlerWillPoll = true
+            s.wakeups += 1
             return true
         }
         if needsWake { wake() }
@@ -81,6 +84,7 @@ struct ClientBufferStats: Sendable {
     var inFlightBytes: Int
     var delivered: Int
     var skipped: Int
+    var wakeups: Int
 }
 
 /// Shared state of one server: the latest frame and overlay, the streaming clients and every
@@ -91,6 +95,9 @@ final class Hub: Sendable {
     private struct State {
         var latestFrame: PreviewFrame?
         var latestEvent: ByteBuffer?
+        var latestStatus: ViewerStatus?
+        var latestStatusEvent: ByteBuffer?
+        var events = ServerEvents()
         var sinks: [Int: ClientSink] = [:]
         var connections: [Int: any Channel] = [:]
         var nextID = 0
@@ -121,18 +128,50 @@ final class Hub: Sendable {
         for sink in sinks { sink.offer(event) }
     }
 
+    /// Sends `status` to every `/events` client as an SSE `status` event; new clients get the
+    /// latest one when they connect.
+    func publish(status: ViewerStatus) {
+        guard let event = sseEvent(status, name: "status") else { return }
+        let sinks = state.withLock { s -> [ClientSink] in
+            s.latestStatus = status
+            s.latestStatusEvent = event
+            return s.sinks.values.filter { $0.kind == .events }
+        }
+        for sink in sinks { sink.offer(event) }
+    }
+
     var latestFrame: PreviewFrame? { state.withLock { $0.latestFrame } }
+
+    /// The last event an `/events` client gets before the server closes it: the published
+    /// `ended` status if there is one, else `stopped`.
+    func finalStatusEvent() -> ByteBuffer? {
+        let latest = state.withLock { $0.latestStatus }
+        if let latest, latest.state == .ended { return sseEvent(latest, name: "status") }
+        return sseEvent(ViewerStatus(state: .stopped, detail: "server stopped"), name: "status")
+    }
 
     // MARK: connections (event loop threads)
 
-    /// Registers an open connection; nil once the server is stopping (the caller closes it).
-    func addConnection(_ channel: any Channel) -> Int? {
-        state.withLock { s -> Int? in
-            guard !s.closed else { return nil }
+    /// Registers an open connection unless `limit` connections are open or the server is stopping.
+    func addConnection(_ channel: any Channel, limit: Int) -> ConnectionAdmission {
+        state.withLock { s -> ConnectionAdmission in
+            guard !s.closed else { return .closed }
+            guard s.connections.count < limit else {
+                s.events.refusedConnections += 1
+                return .full
+            }
             s.nextID += 1
             s.connections[s.nextID] = channel
-            return s.nextID
+            return .accepted(id: s.nextID)
         }
+    }
+
+    var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    var events: ServerEvents { state.withLock { $0.events } }
+
+    func record(_ update: @Sendable (inout ServerEvents) -> Void) {
+        state.withLock { update(&$0.events) }
     }
 
     func removeConnection(_ id: Int) {
@@ -145,14 +184,20 @@ final class Hub: Sendable {
     /// Registers a streaming client and primes its mailbox with the latest frame or overlay,
     /// so a new viewer shows something at once.
     func addSink(_ sink: ClientSink) {
-        let (frame, event) = state.withLock { s -> (PreviewFrame?, ByteBuffer?) in
-            guard !s.closed else { return (nil, nil) }
+        let (frame, event, status) = state.withLock { s -> (PreviewFrame?, ByteBuffer?, ByteBuffer?) in
+            guard !s.closed else { return (nil, nil, nil) }
             s.sinks[sink.id] = sink
-            return (s.latestFrame, s.latestEvent)
+            return (s.latestFrame, s.latestEvent, s.latestStatusEvent)
         }
         switch sink.kind {
-        case .mjpeg: if let frame { sink.offer(mjpegPart(frame)) }
-        case .events: if let event { sink.offer(event) }
+        case .mjpeg:
+            if let frame { sink.offer(mjpegPart(frame)) }
+        case .events:
+            // One message (the mailbox holds one): the latest overlay, then the latest status.
+            var primer = allocator.buffer(capacity: 0)
+            if var event { primer.writeBuffer(&event) }
+            if var status { primer.writeBuffer(&status) }
+            if primer.readableBytes > 0 { sink.offer(primer) }
         }
     }
 
@@ -175,7 +220,8 @@ final class Hub: Sendable {
             sink.state.withLock { s in
                 ClientBufferStats(
                     id: sink.id, kind: sink.kind, pendingBytes: s.pending?.readableBytes ?? 0,
-                    inFlightBytes: s.inFlightBytes, delivered: s.delivered, skipped: s.skipped)
+                    inFlightBytes: s.inFlightBytes, delivered: s.delivered, skipped: s.skipped,
+                    wakeups: s.wakeups)
             }
         }.sorted { $0.id < $1.id }
     }
@@ -186,6 +232,16 @@ final class Hub: Sendable {
         var result: [Int] = []
         for sink in sinks {
             if let n = try? await sink.channel.getOption(.bufferedWritableBytes).get() { result.append(n) }
+        }
+        return result
+    }
+
+    /// Bytes NIO holds un-written for every open connection, streams or not (its outbound buffer).
+    func connectionBufferedBytes() async -> [Int] {
+        let channels = state.withLock { Array($0.connections.values) }
+        var result: [Int] = []
+        for channel in channels {
+            if let n = try? await channel.getOption(.bufferedWritableBytes).get() { result.append(n) }
         }
         return result
     }
@@ -212,11 +268,17 @@ final class Hub: Sendable {
     }
 
     private func sseEvent(_ overlay: OverlayUpdate) -> ByteBuffer? {
+        sseEvent(overlay.sanitized(), name: nil)
+    }
+
+    /// `event: name` (when given) and one `data:` line of `value`'s JSON.
+    private func sseEvent(_ value: some Encodable, name: String?) -> ByteBuffer? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(overlay.sanitized()) else { return nil }
+        guard let json = try? encoder.encode(value) else { return nil }
         // JSONEncoder never emits raw newlines, so the update fits one `data:` line.
-        var buffer = allocator.buffer(capacity: json.count + 8)
+        var buffer = allocator.buffer(capacity: json.count + 24)
+        if let name { buffer.writeString("event: \(name)\n") }
         buffer.writeString("data: ")
         buffer.writeBytes(json)
         buffer.writeString("\n\n")

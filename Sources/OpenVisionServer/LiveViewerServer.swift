@@ -8,12 +8,15 @@ public enum LiveViewerServerError: Error, CustomStringConvertible, Sendable {
     case alreadyStarted
     case stopped
     case bindFailed(host: String, port: Int, reason: String)
+    /// A listen address that is not `ADDR:PORT` with a port in 0...65535 (see ``ListenAddress``).
+    case invalidAddress(String, reason: String)
 
     public var description: String {
         switch self {
         case .alreadyStarted: "the live viewer server is already running"
         case .stopped: "the live viewer server was stopped and cannot be restarted"
         case .bindFailed(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        case .invalidAddress(let text, let reason): "invalid listen address '\(text)': \(reason)"
         }
     }
 }
@@ -26,12 +29,17 @@ public enum LiveViewerServerError: Error, CustomStringConvertible, Sendable {
 /// - `GET /snapshot.jpg` the latest frame
 /// - `GET /health`       `ok`
 ///
-/// Binds to 127.0.0.1 by default. The publish methods are thread-safe and never wait for a
-/// client: each streaming client holds at most the newest message waiting plus one being
-/// written, so a slow client skips frames instead of queueing them.
+/// Binds to 127.0.0.1 by default; bound to a loopback address it answers only requests whose
+/// `Host` is a loopback address or `localhost` (403 otherwise: DNS-rebinding protection).
+/// The publish methods are thread-safe and never wait for a client: each streaming client
+/// holds at most the newest message waiting plus one being written, so a slow client skips
+/// frames instead of queueing them. Connections, timeouts and per-connection queues are
+/// bounded by ``Configuration`` (see `docs/server-limits.md`).
 public final class LiveViewerServer: Sendable {
+    /// The host as given, without brackets for IPv6.
     public let host: String
     public let port: Int
+    public let configuration: Configuration
 
     private struct Running {
         var group: MultiThreadedEventLoopGroup?
@@ -47,14 +55,26 @@ public final class LiveViewerServer: Sendable {
     /// - Parameters:
     ///   - host: address to listen on; keep a loopback address unless the viewer must be
     ///     reachable from elsewhere (the streams have no authentication).
-    ///   - port: TCP port; 0 picks a free one (see ``boundPort``).
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
-        self.host = host
+    ///   - port: TCP port 0...65535; 0 picks a free one (see ``boundPort``). Others make
+    ///     ``start()`` throw ``LiveViewerServerError/invalidAddress(_:reason:)``.
+    ///   - configuration: connection limits and timeouts.
+    public init(host: String = "127.0.0.1", port: Int = 8080, configuration: Configuration = .init()) {
+        // Accept `[::1]` as well as `::1`.
+        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         self.port = port
+        self.configuration = configuration
+    }
+
+    /// A server listening at `address` (e.g. parsed from `--serve` by ``ListenAddress/init(parsing:)``).
+    public convenience init(address: ListenAddress, configuration: Configuration = .init()) {
+        self.init(host: address.host, port: address.port, configuration: configuration)
     }
 
     /// Starts listening; returns once the socket is bound. A server starts once.
     public func start() async throws {
+        guard (0...65535).contains(port) else {
+            throw LiveViewerServerError.invalidAddress("\(host):\(port)", reason: "port \(port) is out of range 0...65535")
+        }
         try running.withLock { r in
             if r.stopped { throw LiveViewerServerError.stopped }
             if r.started { throw LiveViewerServerError.alreadyStarted }
@@ -63,17 +83,32 @@ public final class LiveViewerServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = self.hub
         let checkHost = Self.isLoopbackAddress(host)
+        let configuration = self.configuration
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    var encoder = HTTPResponseEncoder.Configuration()
-                    encoder.automaticallySetFramingHeaders = false
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                        withEncoderConfiguration: encoder)
-                    try channel.pipeline.syncOperations.addHandler(ViewerHTTPHandler(hub: hub, checkHost: checkHost))
+                    let pipeline = channel.pipeline.syncOperations
+                    switch hub.addConnection(channel, limit: configuration.maxConnections) {
+                    case .closed:
+                        throw LiveViewerServerError.stopped
+                    case .full:
+                        try pipeline.addHandler(ConnectionRefusalHandler())
+                    case .accepted(let id):
+                        channel.closeFuture.whenComplete { _ in hub.removeConnection(id) }
+                        var encoder = HTTPResponseEncoder.Configuration()
+                        encoder.automaticallySetFramingHeaders = false
+                        var limits = NIOHTTPDecoderLimitConfiguration()
+                        limits.maxHeaderFieldSize = configuration.maxRequestHeadSize
+                        limits.maxHeaderListSize = configuration.maxRequestHeadSize
+                        try pipeline.addHandler(InboundActivityHandler())
+                        try pipeline.configureHTTPServerPipeline(
+                            withEncoderConfiguration: encoder, withDecoderLimitConfiguration: limits)
+                        try pipeline.addHandler(ViewerHTTPHandler(
+                            hub: hub, checkHost: checkHost, configuration: configuration, connectionID: id))
+                    }
                 }
             }
         let channel: any Channel
@@ -108,7 +143,16 @@ public final class LiveViewerServer: Sendable {
         hub.publish(overlay: overlay)
     }
 
+    /// Tells every `/events` client (and each one that connects later) what the viewer shows:
+    /// publish `.ended` when the source ends, so pages show that instead of a frozen frame.
+    /// Never blocks on clients.
+    public func publish(status: ViewerStatus) {
+        hub.publish(status: status)
+    }
+
     /// Stops listening, closes every connection (streams included) and ends the server's thread.
+    /// `/events` clients first get a final `status` event (the published `ended` status, else
+    /// `stopped`); a client that does not read it within 2 s is closed anyway.
     public func stop() async {
         let (group, channel) = running.withLock { r -> (MultiThreadedEventLoopGroup?, (any Channel)?) in
             r.stopped = true
@@ -116,13 +160,21 @@ public final class LiveViewerServer: Sendable {
             return (r.group, r.channel)
         }
         try? await channel?.close()
-        for connection in hub.closeAll() {
-            try? await connection.close()
+        let connections = hub.closeAll()
+        for connection in connections {
+            connection.pipeline.fireUserInboundEventTriggered(ViewerShutdown())
         }
+        let forced = connections.map { connection in
+            connection.eventLoop.scheduleTask(in: .seconds(2)) { connection.close(promise: nil) }
+        }
+        for connection in connections { try? await connection.closeFuture.get() }
+        for task in forced { task.cancel() }
         try? await group?.shutdownGracefully()
     }
 
+    /// Whether `host` (as listened on) is loopback: `localhost`, 127.0.0.0/8, `::1`.
     static func isLoopbackAddress(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return HostHeader(bracketed)?.isLoopback ?? false
     }
 }

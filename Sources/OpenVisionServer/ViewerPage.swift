@@ -3,6 +3,12 @@
 /// The preview is the MJPEG stream in an `<img>`; a `<canvas>` sized to the image's displayed
 /// box (device-pixel exact) sits on top and redraws the latest SSE overlay with Vision's
 /// transform: normalised lower-left `(x, y)` maps to `(x * W, (1 - y) * H)`.
+///
+/// Liveness: a multipart stream that ends cleanly fires no `error` on the `<img>`, so the page
+/// reloads the preview (with a cache-buster) whenever the event stream reopens after a drop
+/// (the server restarted) and when a watchdog sees the picture frozen while analysis goes on.
+/// An SSE `status` event (``ViewerStatus``) of `ended` or `stopped` switches the page to an
+/// explicit ended state: badge, dimmed last frame, no overlay, stats replaced by the reason.
 let viewerPageHTML = #"""
 <!doctype html>
 <html lang="en">
@@ -17,6 +23,8 @@ let viewerPageHTML = #"""
   h1 { margin: 0; font-size: 15px; font-weight: 600; color: #fff; }
   #status { font-size: 12px; padding: 1px 7px; border-radius: 9px; background: #553; color: #fe9; }
   #status.live { background: #1f4d2b; color: #8f8; }
+  #status.ended { background: #4d2323; color: #f99; }
+  body.ended #preview { opacity: 0.45; filter: grayscale(1); }
   #stats { font: 13px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; color: #aeb6bf; }
   main { display: flex; justify-content: center; padding: 0 12px 12px; }
   #stage { position: relative; line-height: 0; }
@@ -121,18 +129,93 @@ let viewerPageHTML = #"""
       "dropped " + (s.dropped ?? "–") + " · frame #" + u.frameIndex;
   }
 
+  let opened = false;      // the event stream has been open before
+  let ended = false;       // the server said the source ended or the server stopped
+  let lastIndex = -1;      // frameIndex of the newest overlay
+  let watch = null;        // stall watchdog: a tiny sample of the picture and the analysis position
+
+  function setBadge(text, cls) { statusEl.textContent = text; statusEl.className = cls; }
+
+  // Reconnect the MJPEG preview; the cache-buster makes the browser open a new request.
+  function reloadPreview() {
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+    img.src = "stream.mjpg?t=" + Date.now();
+  }
+
+  function showLive() {
+    ended = false;
+    document.body.classList.remove("ended");
+    setBadge("live", "live");
+  }
+
+  function showEnded(status) {
+    ended = true;
+    document.body.classList.add("ended");
+    setBadge(status.state === "stopped" ? "server stopped" : "source ended", "ended");
+    latest = null;
+    draw();
+    statsEl.textContent = (status.detail ? status.detail + " · " : "") + "the picture shown is the last frame";
+  }
+
   function connectEvents() {
     const es = new EventSource("events");
-    es.onopen = () => { statusEl.textContent = "live"; statusEl.className = "live"; };
-    es.onerror = () => { statusEl.textContent = "reconnecting…"; statusEl.className = ""; };
+    es.onopen = () => {
+      // Back after a drop: the old preview stream ended without an error event, so reload it.
+      if (opened) reloadPreview();
+      opened = true;
+      showLive();
+    };
+    es.onerror = () => {
+      if (!ended) setBadge("reconnecting…", "");
+      // Refused (503, 403): browsers give up on the stream; try again later ourselves.
+      if (es.readyState === EventSource.CLOSED) { es.close(); setTimeout(connectEvents, 2000); }
+    };
     es.onmessage = (e) => {
       try { latest = JSON.parse(e.data); } catch (_) { return; }
+      if (ended) showLive();
+      if (typeof latest.frameIndex === "number") lastIndex = latest.frameIndex;
       showStats(latest);
       draw();
     };
+    es.addEventListener("status", (e) => {
+      let status;
+      try { status = JSON.parse(e.data); } catch (_) { return; }
+      if (status.state === "live") showLive(); else showEnded(status);
+    });
   }
 
-  // If the MJPEG stream ends (server restarted), reconnect it.
+  // Stall watchdog: every 3 s, sample the picture; if it has not changed over `patience`
+  // samples while the analysis moved on (so frames are being captured), reload the preview.
+  // A scene that is really still would reload again and again: each reload that leaves the
+  // picture unchanged doubles the patience (up to ~2 min); a changing picture resets it.
+  let patience = 3;
+  const probe = document.createElement("canvas");
+  probe.width = probe.height = 8;
+  function samplePicture() {
+    try {
+      const p = probe.getContext("2d");
+      p.drawImage(img, 0, 0, 8, 8);
+      return Array.from(p.getImageData(0, 0, 8, 8).data).join(",");
+    } catch (_) { return null; }
+  }
+  setInterval(() => {
+    if (ended || !opened) { watch = null; return; }
+    const sample = samplePicture();
+    if (sample === null) return;
+    if (!watch || watch.sample !== sample) {
+      if (watch) patience = 3;
+      watch = { sample: sample, index: lastIndex, same: 0 };
+      return;
+    }
+    watch.same += 1;
+    if (watch.same >= patience && lastIndex !== watch.index) {
+      patience = Math.min(patience * 2, 40);
+      reloadPreview();
+      watch = { sample: sample, index: lastIndex, same: 0 };
+    }
+  }, 3000);
+
+  // If the MJPEG stream fails (server down), retry it.
   img.addEventListener("error", () => {
     if (retryTimer) return;
     retryTimer = setTimeout(() => { retryTimer = null; img.src = "stream.mjpg?t=" + Date.now(); }, 1000);

@@ -102,3 +102,27 @@ extension OverlayUpdate {
         return copy
     }
 }
+
+/// The state of what the viewer shows, sent to browsers as an SSE `status` event
+/// (`event: status`, one `data:` line of this JSON). A page that receives `ended` or
+/// `stopped` shows that state instead of a frozen last frame; it goes back to live when
+/// updates flow again (after the server or the source restarts).
+public struct ViewerStatus: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable {
+        /// Frames and overlays are being published.
+        case live
+        /// The source ended (end of file, stream gone); no more frames will come.
+        case ended
+        /// The server is shutting down.
+        case stopped
+    }
+
+    public var state: State
+    /// A short human-readable reason, shown next to the state.
+    public var detail: String?
+
+    public init(state: State, detail: String? = nil) {
+        self.state = state
+        self.detail = detail
+    }
+}

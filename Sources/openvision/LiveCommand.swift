@@ -15,7 +15,8 @@ struct LiveCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, help: "The source.") var source: String
     @OptionGroup var analysis: AnalysisOptions
-    @Option(help: "Serve the live viewer at ADDR:PORT (default 127.0.0.1:8080 when given without a value).")
+    @Option(help: ArgumentHelp("Serve the live viewer at ADDR:PORT: 127.0.0.1:8080, 8080 (loopback), [::1]:8080 (IPv6), 0.0.0.0:8080 (all interfaces, unauthenticated); port 0 picks a free one.",
+                               valueName: "addr:port"))
     var serve: String?
     @Option(help: "Stop after this many seconds.") var duration: Double?
     @Option(help: "Annotated output video.") var out: String?
@@ -26,6 +27,12 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: "Camera pixel format to request (MJPG, YUYV).") var fourcc: String = ""
     @Option(help: "How the camera is mounted: up, right, left, down, …") var orientation: String = "up"
     @Option(help: "Stream reconnect window in seconds (0 = fail on the first drop).") var reconnect: Double = 30
+
+    func validate() throws {
+        if let serve {
+            do { _ = try ListenAddress(parsing: serve) } catch { throw ValidationError("--serve: \(error)") }
+        }
+    }
 
     func run() async throws {
         let interruption = Interruption()
@@ -88,6 +95,7 @@ struct LiveCommand: AsyncParsableCommand {
         let outcome = await task.result
         output?.finish()
         lines?.close()
+        if case .success = outcome { server?.publish(status: ViewerStatus(state: .ended, detail: "end of source")) }
         await server?.stop()
         let stats = analyzer.stats()
         FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))
@@ -97,12 +105,10 @@ struct LiveCommand: AsyncParsableCommand {
     /// Starts the viewer when --serve was given.
     private func startServer() async throws -> LiveViewerServer? {
         guard let serve else { return nil }
-        let parts = serve.split(separator: ":", omittingEmptySubsequences: false)
-        let host = parts.count == 2 && !parts[0].isEmpty ? String(parts[0]) : "127.0.0.1"
-        guard let port = Int(parts.last ?? "8080") else { throw ValidationError("--serve takes ADDR:PORT, e.g. 127.0.0.1:8080") }
-        let server = LiveViewerServer(host: host, port: port)
+        let address = try ListenAddress(parsing: serve)
+        let server = LiveViewerServer(address: address)
         try await server.start()
-        FileHandle.standardError.write(Data("live viewer: http://\(host):\(server.boundPort)/\n".utf8))
+        FileHandle.standardError.write(Data("live viewer: http://\(ListenAddress(host: address.host, port: server.boundPort))/\n".utf8))
         return server
     }
 

@@ -22,28 +22,43 @@ final class RawHTTPClient {
         var headers: [String: String]  // lower-cased names
     }
 
-    /// - Parameter receiveBufferSize: SO_RCVBUF set before connecting (a small one makes a stalled
-    ///   reader back-pressure the server quickly).
-    init(port: Int, receiveBufferSize: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// - Parameters:
+    ///   - receiveBufferSize: SO_RCVBUF set before connecting (a small one makes a stalled
+    ///     reader back-pressure the server quickly).
+    ///   - ipv6: connect to `[::1]` instead of 127.0.0.1.
+    init(port: Int, receiveBufferSize: Int32? = nil, ipv6: Bool = false) throws {
+        fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestError("socket() failed") }
         if var size = receiveBufferSize {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        let rc: Int32
+        if ipv6 {
+            var addr = sockaddr_in6()
+            addr.sin6_family = sa_family_t(AF_INET6)
+            addr.sin6_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin6_addr = in6addr_loopback
+            rc = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            rc = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         guard rc == 0 else {
             let e = errno
             Glibc.close(fd)
             fd = -1
-            throw TestError("connect() to 127.0.0.1:\(port) failed: errno \(e)")
+            throw TestError("connect() to \(ipv6 ? "[::1]" : "127.0.0.1"):\(port) failed: errno \(e)")
         }
     }
 
@@ -61,6 +76,13 @@ final class RawHTTPClient {
             guard n > 0 else { throw TestError("send() failed") }
             sent += n
         }
+    }
+
+    /// Sends without blocking; false once the peer has closed or reset the connection.
+    func sendIfOpen(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
     }
 
     func get(_ path: String, host: String = "127.0.0.1", keepAlive: Bool = false) throws {
