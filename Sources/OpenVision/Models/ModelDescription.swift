@@ -4,7 +4,11 @@ import Foundation
 /// `MLModelDescription`.
 public struct ModelDescription: Sendable, Hashable, Codable {
     /// The file format the model came from.
-    public enum Format: String, Sendable, Hashable, Codable { case onnx, darknet, caffe, tensorflow }
+    public enum Format: String, Sendable, Hashable, Codable {
+        case onnx, darknet, caffe, tensorflow
+        /// A model wrapped around an `InferenceBackend` of the caller's (`VisionModel(backend:url:)`).
+        case custom
+    }
 
     public var format: Format
     /// The backend running it ("onnxruntime 1.20.1", "opencv-dnn 4.6.0").

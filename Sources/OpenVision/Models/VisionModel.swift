@@ -29,12 +29,27 @@ public final class VisionModel: Sendable {
     /// Loads the model at `url`. Throws `fileNotFound`, `missingModelData` (.cfg without weights),
     /// `invalidModel` (corrupt file, weights that do not fit the .cfg, an input side outside
     /// 1...16384), or `unsupported` (ONNX Runtime asked for but not installed).
-    public init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
+    public convenience init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
+        let (format, backend, darknetInput) = try Self.openBackend(url, configuration: configuration)
+        try self.init(url: url, format: format, backend: backend, darknetInput: darknetInput, configuration: configuration)
+    }
+
+    /// Wraps an inference engine of your own (another runtime, an accelerator, a remote server) as a
+    /// model that every model request accepts. The description, labels and preprocessing are read
+    /// from the backend's inputs and metadata as for files (labels files are looked for beside `url`,
+    /// which names the model in messages). Throws `invalidModel` for a backend without inputs or with
+    /// an input side outside 1...16384.
+    public convenience init(backend: any InferenceBackend, url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
+        try self.init(url: url, format: .custom, backend: backend, darknetInput: nil, configuration: configuration)
+    }
+
+    /// The backend for the file at `url`, chosen by its extension and `configuration.backend`.
+    private static func openBackend(_ url: URL, configuration: Configuration) throws(VisionError)
+        -> (ModelDescription.Format, any InferenceBackend, (Int, Int)?) {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw VisionError(.fileNotFound, "no model file at \(path)")
         }
-        self.url = url
         let ext = url.pathExtension.lowercased()
         let format: ModelDescription.Format
         let backend: any InferenceBackend
@@ -76,6 +91,12 @@ public final class VisionModel: Sendable {
         default:
             throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, a Darknet .cfg, .caffemodel or .pb)")
         }
+        return (format, backend, darknetInput)
+    }
+
+    private init(url: URL, format: ModelDescription.Format, backend: any InferenceBackend, darknetInput: (Int, Int)?,
+                 configuration: Configuration) throws(VisionError) {
+        self.url = url
         self.backend = backend
         guard let input = backend.inputs.first else {
             throw VisionError(.invalidModel, "\(url.lastPathComponent) has no inputs")

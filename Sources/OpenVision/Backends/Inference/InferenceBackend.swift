@@ -1,5 +1,6 @@
-/// An engine that runs a loaded model: ONNX Runtime or OpenCV DNN. Implementations are
-/// loaded once and safe to run from many tasks at once.
+/// An engine that runs a loaded model: ONNX Runtime or OpenCV DNN here, or one of yours wrapped
+/// with `VisionModel(backend:url:)`. Implementations are loaded once and must be safe to run from
+/// many tasks at once.
 public protocol InferenceBackend: Sendable {
     /// "onnxruntime 1.20.1", "opencv-dnn 4.6.0".
     var name: String { get }
