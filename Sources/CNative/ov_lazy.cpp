@@ -1,5 +1,6 @@
 // Loads OpenCV modules on first use (see ov_lazy.hpp for why).
 #include "ov_lazy.hpp"
+#include "ov_internal.hpp"
 
 #include <opencv2/core/version.hpp>
 
@@ -11,9 +12,10 @@
 namespace ov::lazy {
 
 namespace {
-
 std::mutex modulesLock;
 std::map<std::string, void *> modules;  // module name → dlopen handle, never closed
+
+}  // namespace
 
 void *load(const std::string &module) {
     std::lock_guard<std::mutex> lock(modulesLock);
@@ -33,8 +35,6 @@ void *load(const std::string &module) {
     return handle;
 }
 
-}  // namespace
-
 void *symbol(const char *module, const char *mangled) {
     void *handle = load(module);
     dlerror();
@@ -46,3 +46,13 @@ void *symbol(const char *module, const char *mangled) {
 }
 
 }  // namespace ov::lazy
+
+extern "C" ov_status ov_preload_module(const char *module) {
+    return ov::guarded("ov_preload_module", [&]() -> ov_status {
+        const std::string name = module ? module : "";
+        if (name != "imgcodecs" && name != "videoio")
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "not a module loaded on first use: '" + name + "'");
+        ov::lazy::load(name);
+        return ov::ok();
+    });
+}

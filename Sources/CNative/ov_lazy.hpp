@@ -25,6 +25,10 @@ struct Failure : std::runtime_error {
 
 namespace lazy {
 
+/// Loads OpenCV module `module` (libopencv_<module>.so.<major><minor>) once and returns its handle;
+/// throws `Failure(OV_ERR_UNSUPPORTED)` when it cannot be loaded.
+void *load(const std::string &module);
+
 /// The address of `mangled` in OpenCV module `module` ("imgcodecs", "videoio"), loading the module
 /// (libopencv_<module>.so.<major><minor>) once. Throws `Failure(OV_ERR_UNSUPPORTED)` when the
 /// module or the symbol is missing.

@@ -48,6 +48,8 @@ struct LiveCommand: AsyncParsableCommand {
         }
         options.orientation = mounted
 
+        // Video and codec modules load before the viewer accepts clients: its memory is steady from the first request.
+        try LiveAnalyzer.prewarm()
         let server = try await startServer()
 
         let output = out.map(AnnotatedVideoOutput.init(path:))

@@ -23,6 +23,13 @@ import CZXing
         #expect(ov_image_width(decoded) == 64)
     }
 
+    @Test func onlyTheLazyModulesCanBePreloaded() {
+        #expect(ov_preload_module("videoio") == OV_OK)
+        #expect(ov_preload_module("imgcodecs") == OV_OK)
+        #expect(ov_preload_module("../../evil") == OV_ERR_INVALID_ARGUMENT)
+        #expect(ov_preload_module(nil) == OV_ERR_INVALID_ARGUMENT)
+    }
+
     @Test func corruptBytesAreADecodeErrorWithAMessage() {
         var decoded: OpaquePointer?
         let junk: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]

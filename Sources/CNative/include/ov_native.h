@@ -59,6 +59,10 @@ typedef struct ov_image ov_image;
  * ceil(side / reduction)); 1 decodes full size. EXIF orientation is NOT applied (callers do it). */
 ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, ov_image **out);
 
+/* Loads an OpenCV module that is otherwise loaded on first use ("imgcodecs", "videoio"; see
+ * ov_lazy.hpp), so that its start-up cost is paid now. OV_ERR_UNSUPPORTED when it is missing. */
+ov_status ov_preload_module(const char *module);
+
 /* Copies raw pixels (row stride in bytes) into a new BGR image. */
 ov_status ov_image_from_pixels(const void *data, int width, int height, size_t stride,
                                ov_pixel_format format, ov_image **out);
