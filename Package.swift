@@ -19,14 +19,12 @@ let package = Package(
         // videoio are loaded on first use; see Sources/CNative/ov_lazy.hpp).
         .systemLibrary(name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "openvision-opencv",
                        providers: [.apt(["libopencv-dev"])]),
-        .systemLibrary(name: "CTesseract", path: "Sources/CTesseract", pkgConfig: "tesseract",
-                       providers: [.apt(["libtesseract-dev"])]),
         // zxing-cpp 3.1.1's own C API (built by scripts/setup into /usr/local).
         .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),
         // The only C++: OpenCV, dlib and Tesseract behind a pure C header (ov_native.h).
         .target(
             name: "CNative",
-            dependencies: ["COpenCV", "CTesseract"],
+            dependencies: ["COpenCV"],
             path: "Sources/CNative",
             linkerSettings: [
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),

@@ -36,8 +36,7 @@
 //     opens a new line / word, so items come out as line, its words, each word's symbols.
 #include "ov_internal.hpp"
 
-#include <tesseract/baseapi.h>
-#include <tesseract/resultiterator.h>
+#include "ov_tesseract.hpp"  // Tesseract via its C API, loaded on first use
 
 #include <opencv2/imgproc.hpp>
 
@@ -55,7 +54,7 @@
 #include <vector>
 
 struct ov_ocr {
-    tesseract::TessBaseAPI api;
+    ov::tess::API api;
     std::string datapath;   // folder actually used, with trailing '/'
     std::string languages;  // as passed to Init
 };
@@ -208,14 +207,13 @@ std::string packageHint(const std::string &language) {
 void silenceTesseractOnce() {
     static std::once_flag once;
     std::call_once(once, [] {
-        tesseract::TessBaseAPI api;  // any instance reaches the global parameter
+        ov::tess::API api;  // any instance reaches the global parameter
         api.SetVariable("debug_file", "/dev/null");
     });
 }
 
-std::string utf8Text(tesseract::ResultIterator &it, tesseract::PageIteratorLevel level) {
-    std::unique_ptr<char[]> raw(it.GetUTF8Text(level));
-    std::string s = raw ? std::string(raw.get()) : std::string();
+std::string utf8Text(const ov::tess::ResultIterator &it, tesseract::PageIteratorLevel level) {
+    std::string s = it.text(level);
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
         s.pop_back();
     return s;
@@ -230,20 +228,17 @@ bool isBlank(const std::string &s) {
 // thread, and those threads' spinning and contention made recognition 4-6x slower here (a 640x120
 // line: 60 ms vs 10 ms). Setting max-active-levels to 0 makes every parallel region run on the
 // calling thread (in libgomp the setting belongs to the calling thread's data environment, so it
-// is applied before each recognition). Looked up with dlsym so nothing links against libgomp; if
+// is applied before each recognition). Looked up in libtesseract's dependencies (ov_tesseract.hpp); if
 // the user set OMP_THREAD_LIMIT or OMP_NUM_THREADS, their choice is left alone.
 void keepOpenMPOnCallingThread() {
-    using SetLevels = void (*)(int);
-    static const SetLevels setLevels = []() -> SetLevels {
-        if (std::getenv("OMP_THREAD_LIMIT") || std::getenv("OMP_NUM_THREADS")) return nullptr;
-        return reinterpret_cast<SetLevels>(::dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
-    }();
-    if (setLevels) setLevels(0);
+    static const bool userChose = std::getenv("OMP_THREAD_LIMIT") || std::getenv("OMP_NUM_THREADS");
+    if (userChose) return;
+    if (auto setLevels = ov::tess::Functions::get().ompSetMaxActiveLevels) setLevels(0);
 }
 
 // Clears the engine's image and results on every exit path so that the next image starts clean.
 struct ClearOnExit {
-    tesseract::TessBaseAPI &api;
+    ov::tess::API &api;
     ~ClearOnExit() { api.Clear(); }
 };
 
@@ -327,13 +322,13 @@ void splitAtGaps(LineRecord &&line, int minimumHeight, std::vector<LineRecord> &
 
 // Runs Tesseract on `gray` (8-bit, any stride) and appends its non-empty lines that are at least
 // minimumHeight tall, shifted by `offset`. Returns false if Tesseract's Recognize failed.
-bool recognisePass(tesseract::TessBaseAPI &api, const cv::Mat &gray, cv::Point offset, int minimumHeight,
+bool recognisePass(ov::tess::API &api, const cv::Mat &gray, cv::Point offset, int minimumHeight,
                    std::vector<LineRecord> &output) {
     ClearOnExit clear{api};
     api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step[0]));
     api.SetSourceResolution(kUnknownResolution);
-    if (api.Recognize(nullptr) != 0) return false;
-    std::unique_ptr<tesseract::ResultIterator> it(api.GetIterator());
+    if (api.Recognize() != 0) return false;
+    ov::tess::ResultIterator it = api.GetIterator();
     if (!it) return true;  // nothing found
     std::vector<LineRecord> lines;
 
@@ -347,13 +342,13 @@ bool recognisePass(tesseract::TessBaseAPI &api, const cv::Mat &gray, cv::Point o
         item.level = kind;
         item.parent = parent;
         int left = 0, top = 0, right = 0, bottom = 0;
-        if (it->BoundingBox(level, &left, &top, &right, &bottom)) {
+        if (it.BoundingBox(level, &left, &top, &right, &bottom)) {
             item.x = left + offset.x;
             item.y = top + offset.y;
             item.width = std::max(0, right - left);
             item.height = std::max(0, bottom - top);
         }
-        item.confidence = std::clamp(it->Confidence(level) / 100.0f, 0.0f, 1.0f);
+        item.confidence = std::clamp(it.Confidence(level) / 100.0f, 0.0f, 1.0f);
         item.text_offset = static_cast<int>(line->text.size());
         item.text_length = static_cast<int>(s.size());
         line->text += s;
@@ -365,12 +360,12 @@ bool recognisePass(tesseract::TessBaseAPI &api, const cv::Mat &gray, cv::Point o
     // the first symbol of a line (word), so each line is followed by its words and each word by
     // its symbols.
     do {
-        if (it->IsAtBeginningOf(RIL_TEXTLINE)) {
+        if (it.IsAtBeginningOf(RIL_TEXTLINE)) {
             line = nullptr;
             word = -1;
-            std::string lineText = utf8Text(*it, RIL_TEXTLINE);
+            std::string lineText = utf8Text(it, RIL_TEXTLINE);
             int left = 0, top = 0, right = 0, bottom = 0;
-            bool hasBox = it->BoundingBox(RIL_TEXTLINE, &left, &top, &right, &bottom);
+            bool hasBox = it.BoundingBox(RIL_TEXTLINE, &left, &top, &right, &bottom);
             if (hasBox && !isBlank(lineText) && (minimumHeight <= 0 || bottom - top >= minimumHeight)) {
                 lines.emplace_back();
                 line = &lines.back();
@@ -378,21 +373,21 @@ bool recognisePass(tesseract::TessBaseAPI &api, const cv::Mat &gray, cv::Point o
             }
         }
         if (!line) continue;
-        if (it->IsAtBeginningOf(RIL_WORD)) {
-            std::string wordText = utf8Text(*it, RIL_WORD);
+        if (it.IsAtBeginningOf(RIL_WORD)) {
+            std::string wordText = utf8Text(it, RIL_WORD);
             word = isBlank(wordText) ? -1 : add(RIL_WORD, OV_TEXT_WORD, 0, wordText);
         }
         if (word < 0) continue;
-        std::string symbolText = utf8Text(*it, RIL_SYMBOL);
+        std::string symbolText = utf8Text(it, RIL_SYMBOL);
         if (!isBlank(symbolText)) add(RIL_SYMBOL, OV_TEXT_SYMBOL, word, symbolText);
-    } while (it->Next(RIL_SYMBOL));
+    } while (it.Next(RIL_SYMBOL));
     for (LineRecord &record : lines) splitAtGaps(std::move(record), minimumHeight, output);
     return true;
 }
 
 // Reads pieces of split mixed-size lines again from a crop around each piece (a view of `page`),
 // keeping the new lines centred in the piece if they are more confident than the piece.
-void rereadMixedPieces(tesseract::TessBaseAPI &api, const cv::Mat &page, int minimumHeight,
+void rereadMixedPieces(ov::tess::API &api, const cv::Mat &page, int minimumHeight,
                        std::vector<LineRecord> &lines) {
     std::vector<LineRecord> result;
     result.reserve(lines.size());
@@ -651,7 +646,7 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
         }
 
         keepOpenMPOnCallingThread();
-        tesseract::TessBaseAPI &api = ocr->api;
+        ov::tess::API &api = ocr->api;
         std::vector<LineRecord> lines;
         // Pass 1: the whole page.
         if (!recognisePass(api, page, cv::Point(0, 0), minimum_text_height, lines))

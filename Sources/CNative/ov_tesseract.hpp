@@ -1,0 +1,113 @@
+// Tesseract through its C API, loaded on first use. Never included by Swift.
+//
+// Why: libtesseract brings libarchive, libcurl, GnuTLS and more (about 13 MB of every process's
+// start, for a request most runs never make). Like ONNX Runtime, it is dlopen'ed when the first
+// OCR engine is made and called through the stable `extern "C"` functions of <tesseract/capi.h>,
+// whose declarations (only, never their symbols) give the function-pointer types. CNative does not
+// link libtesseract: calling a capi.h function directly is an undefined-reference error at link time.
+#pragma once
+
+#include "ov_lazy.hpp"
+
+#include <tesseract/capi.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+namespace ov::tess {
+
+/// The capi.h functions the OCR layer calls, looked up once (throws `Failure(OV_ERR_UNSUPPORTED)`
+/// when libtesseract.so.5 or a function is missing).
+struct Functions {
+#define OV_TESS_FUNCTION(name) decltype(&::name) name;
+    OV_TESS_FUNCTION(TessBaseAPICreate)
+    OV_TESS_FUNCTION(TessBaseAPIDelete)
+    OV_TESS_FUNCTION(TessBaseAPISetVariable)
+    OV_TESS_FUNCTION(TessBaseAPIInit2)
+    OV_TESS_FUNCTION(TessBaseAPISetPageSegMode)
+    OV_TESS_FUNCTION(TessBaseAPISetImage)
+    OV_TESS_FUNCTION(TessBaseAPISetSourceResolution)
+    OV_TESS_FUNCTION(TessBaseAPIRecognize)
+    OV_TESS_FUNCTION(TessBaseAPIGetIterator)
+    OV_TESS_FUNCTION(TessBaseAPIClear)
+    OV_TESS_FUNCTION(TessBaseAPIEnd)
+    OV_TESS_FUNCTION(TessResultIteratorDelete)
+    OV_TESS_FUNCTION(TessResultIteratorNext)
+    OV_TESS_FUNCTION(TessResultIteratorGetUTF8Text)
+    OV_TESS_FUNCTION(TessResultIteratorConfidence)
+    OV_TESS_FUNCTION(TessResultIteratorGetPageIteratorConst)
+    OV_TESS_FUNCTION(TessPageIteratorIsAtBeginningOf)
+    OV_TESS_FUNCTION(TessPageIteratorBoundingBox)
+    OV_TESS_FUNCTION(TessDeleteText)
+#undef OV_TESS_FUNCTION
+    /// libgomp's omp_set_max_active_levels from libtesseract's dependencies, or null (see ov_text.cpp).
+    void (*ompSetMaxActiveLevels)(int) = nullptr;
+
+    /// The table, loaded on first call.
+    static const Functions &get();
+};
+
+/// A ResultIterator over one recognition (owned; deleted with this object).
+class ResultIterator {
+public:
+    explicit ResultIterator(TessResultIterator *it) : it_(it) {}
+    ~ResultIterator() {
+        if (it_) Functions::get().TessResultIteratorDelete(it_);
+    }
+    ResultIterator(const ResultIterator &) = delete;
+    ResultIterator &operator=(const ResultIterator &) = delete;
+
+    explicit operator bool() const { return it_ != nullptr; }
+    /// The text at `level`, as Tesseract gives it (trailing newlines included).
+    std::string text(TessPageIteratorLevel level) const {
+        const auto &f = Functions::get();
+        char *raw = f.TessResultIteratorGetUTF8Text(it_, level);
+        std::string s = raw ? std::string(raw) : std::string();
+        if (raw) f.TessDeleteText(raw);
+        return s;
+    }
+    bool BoundingBox(TessPageIteratorLevel level, int *left, int *top, int *right, int *bottom) const {
+        const auto &f = Functions::get();
+        return f.TessPageIteratorBoundingBox(f.TessResultIteratorGetPageIteratorConst(it_), level, left, top, right, bottom);
+    }
+    float Confidence(TessPageIteratorLevel level) const { return Functions::get().TessResultIteratorConfidence(it_, level); }
+    bool IsAtBeginningOf(TessPageIteratorLevel level) const {
+        const auto &f = Functions::get();
+        return f.TessPageIteratorIsAtBeginningOf(f.TessResultIteratorGetPageIteratorConst(it_), level);
+    }
+    bool Next(TessPageIteratorLevel level) { return Functions::get().TessResultIteratorNext(it_, level); }
+
+private:
+    TessResultIterator *it_;
+};
+
+/// A TessBaseAPI made through the C API, with the members the OCR layer uses.
+class API {
+public:
+    API() : handle_(Functions::get().TessBaseAPICreate()) {
+        if (!handle_) throw std::bad_alloc();
+    }
+    ~API() { Functions::get().TessBaseAPIDelete(handle_); }
+    API(const API &) = delete;
+    API &operator=(const API &) = delete;
+
+    bool SetVariable(const char *name, const char *value) { return Functions::get().TessBaseAPISetVariable(handle_, name, value); }
+    int Init(const char *datapath, const char *language, TessOcrEngineMode mode) {
+        return Functions::get().TessBaseAPIInit2(handle_, datapath, language, mode);
+    }
+    void SetPageSegMode(TessPageSegMode mode) { Functions::get().TessBaseAPISetPageSegMode(handle_, mode); }
+    void SetImage(const unsigned char *data, int width, int height, int bytesPerPixel, int bytesPerLine) {
+        Functions::get().TessBaseAPISetImage(handle_, data, width, height, bytesPerPixel, bytesPerLine);
+    }
+    void SetSourceResolution(int ppi) { Functions::get().TessBaseAPISetSourceResolution(handle_, ppi); }
+    int Recognize() { return Functions::get().TessBaseAPIRecognize(handle_, nullptr); }
+    ResultIterator GetIterator() { return ResultIterator(Functions::get().TessBaseAPIGetIterator(handle_)); }
+    void Clear() { Functions::get().TessBaseAPIClear(handle_); }
+    void End() { Functions::get().TessBaseAPIEnd(handle_); }
+
+private:
+    TessBaseAPI *handle_;
+};
+
+}  // namespace ov::tess

@@ -1,1 +1,0 @@
-/* CTesseract carries `pkg-config tesseract` flags (include and link) to the C++ layer. */
