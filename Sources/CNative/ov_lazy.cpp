@@ -19,20 +19,24 @@ std::map<std::string, void *> modules;  // module name → dlopen handle, never 
 
 }  // namespace
 
+void *openLibrary(const std::string &soname, const std::string &devLink, const std::string &what, const std::string &fix) {
+    void *handle = dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) handle = dlopen(devLink.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        throw Failure(OV_ERR_UNSUPPORTED, what + " could not be loaded (" + soname + ": " + (why ? why : "not found") + "); " + fix);
+    }
+    return handle;
+}
+
 void *load(const std::string &module) {
     std::lock_guard<std::mutex> lock(modulesLock);
     auto found = modules.find(module);
     if (found != modules.end()) return found->second;
     // Debian's soname: libopencv_imgcodecs.so.406 for 4.6; then the development symlink.
     const std::string base = "libopencv_" + module + ".so";
-    const std::string versioned = base + "." + std::to_string(CV_VERSION_MAJOR * 100 + CV_VERSION_MINOR);
-    void *handle = dlopen(versioned.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) handle = dlopen(base.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        throw Failure(OV_ERR_UNSUPPORTED, "OpenCV's " + module + " module could not be loaded (" + versioned + ": " +
-                                              (why ? why : "not found") + "); install libopencv-dev (scripts/setup)");
-    }
+    void *handle = openLibrary(base + "." + std::to_string(CV_VERSION_MAJOR * 100 + CV_VERSION_MINOR), base,
+                               "OpenCV's " + module + " module", "install libopencv-dev (scripts/setup)");
     modules[module] = handle;
     return handle;
 }
@@ -64,13 +68,7 @@ namespace ov::tess {
 const Functions &Functions::get() {
     static const Functions table = [] {
         // Debian's libtesseract5 soname; then the development symlink.
-        void *library = dlopen("libtesseract.so.5", RTLD_NOW | RTLD_LOCAL);
-        if (!library) library = dlopen("libtesseract.so", RTLD_NOW | RTLD_LOCAL);
-        if (!library) {
-            const char *why = dlerror();
-            throw Failure(OV_ERR_UNSUPPORTED, std::string("Tesseract could not be loaded (libtesseract.so.5: ") +
-                                                  (why ? why : "not found") + "); install libtesseract5 (scripts/setup)");
-        }
+        void *library = lazy::openLibrary("libtesseract.so.5", "libtesseract.so", "Tesseract", "install libtesseract5 (scripts/setup)");
         Functions f{};
         auto bind = [&](auto &slot, const char *name) {
             slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(dlsym(library, name));

@@ -25,6 +25,10 @@ struct Failure : std::runtime_error {
 
 namespace lazy {
 
+/// dlopen()s `soname`, then `devLink` (RTLD_NOW | RTLD_LOCAL), never closed; throws
+/// `Failure(OV_ERR_UNSUPPORTED)` naming `what`, the loader's reason and `fix` when neither loads.
+void *openLibrary(const std::string &soname, const std::string &devLink, const std::string &what, const std::string &fix);
+
 /// Loads OpenCV module `module` (libopencv_<module>.so.<major><minor>) once and returns its handle;
 /// throws `Failure(OV_ERR_UNSUPPORTED)` when it cannot be loaded.
 void *load(const std::string &module);
