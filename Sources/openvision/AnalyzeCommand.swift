@@ -17,8 +17,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Argument(help: "Image files or directories (JPEG, PNG, WebP, BMP, TIFF).")
     var inputs: [String]
 
-    @Option(name: .shortAndLong, parsing: .upToNextOption,
-            help: "Requests to run, comma-separated: barcodes, rectangles, faces, landmarks, text.")
+    @Option(name: .shortAndLong, parsing: .singleValue,
+            help: "Requests to run, comma-separated (repeatable): barcodes, rectangles, faces, landmarks, text.")
     var requests: [String] = ["barcodes,rectangles,faces,landmarks,text"]
 
     @Option(name: .shortAndLong, help: "Output format: json or text (table).")
