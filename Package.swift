@@ -28,6 +28,8 @@ let package = Package(
             path: "Sources/CNative",
             linkerSettings: [
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                // libjpeg62-turbo (the one OpenCV's imgcodecs uses): JPEGs are decoded with their warnings.
+                .linkedLibrary("jpeg"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),

@@ -39,6 +39,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(help: "Include per-request timings in the output.")
     var timings = false
 
+    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    var strict = false
+
     func run() async throws {
         let kinds = try RequestKind.parse(requests)
         let orientation = try orientation.map { name in
@@ -59,7 +62,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
         let clock = ContinuousClock()
-        let handler = ImageRequestHandler(file, orientation: orientation)
+        let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
         let start = clock.now
         // Colour only when an annotated copy is wanted: the built-in requests read the gray plane.
         let image = annotateTo != nil ? try handler.image() : try handler.grayImage()
@@ -93,6 +96,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             overlay += OverlayItem.items(for: outcome)
         }
         if timings { report.timingsMs = times }
+        report.warnings = ReportOutput.warnings(of: handler)
         if let annotateTo {
             try image.annotated(with: overlay).write(to: annotateTo)
         }

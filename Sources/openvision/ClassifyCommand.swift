@@ -17,6 +17,9 @@ struct ClassifyCommand: AsyncParsableCommand {
     @Option(help: "Output format: json or table.") var format: OutputFormat = .json
     @Flag(help: "Include per-stage timings.") var timings = false
 
+    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    var strict = false
+
     func run() async throws {
         let model = try ModelOptions.load(model ?? "efficientnet-lite0.onnx", backend: backend, threads: threads)
         var request = ClassifyImageRequest(model: model)
@@ -24,7 +27,7 @@ struct ClassifyCommand: AsyncParsableCommand {
         let files = try ImageFiles.expand(inputs)
         try await BatchRunner.run(files) { file in
             // The handler decodes a large JPEG only at the scale the model's input needs.
-            let handler = ImageRequestHandler(file)
+            let handler = ImageRequestHandler(file, strictDecoding: strict)
             let (labels, stages) = try request.performWithTimings(in: handler.context)
             var report = try ReportOutput.report(for: file, handler: handler, stages: stages, timings: timings)
             report.add(labels)

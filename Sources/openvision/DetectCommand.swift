@@ -25,6 +25,9 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Write annotated images: a file for one image, a directory for several.") var annotate: String?
     @Flag(help: "Include per-stage timings (decode, preprocess, inference, postprocess).") var timings = false
 
+    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    var strict = false
+
     func run() async throws {
         let model = try ModelOptions.load(model, backend: backend, threads: threads)
         var request = DetectObjectsRequest(model: model)
@@ -36,7 +39,7 @@ struct DetectCommand: AsyncParsableCommand {
         try await BatchRunner.run(files) { file in
             // The handler decodes a large JPEG only at the scale the model's input needs; annotating
             // decodes it again at full size.
-            let handler = ImageRequestHandler(file)
+            let handler = ImageRequestHandler(file, strictDecoding: strict)
             let (objects, stages) = try request.performWithTimings(in: handler.context)
             var report = try ReportOutput.report(for: file, handler: handler, stages: stages, timings: timings)
             report.add(objects)
