@@ -82,7 +82,7 @@ import OpenVisionTestSupport
     @Test func missingFileAndUnknownRequest() async throws {
         let missing = try await Self.run(["analyze", "/nonexistent.png"])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("no such file") && missing.stderr.contains("fileNotFound"))
+        #expect(missing.stderr.contains("no such image file") && missing.stderr.contains("fileNotFound"))
         let unknown = try await Self.run(["analyze", Fixtures.sharedImage("dog.jpg").path, "-r", "teleport"])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("unknown request 'teleport'"))

@@ -148,16 +148,16 @@ public final class VisionImage: @unchecked Sendable {
 
     static func readFile(_ url: URL) throws(VisionError) -> Data {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw VisionError(.fileNotFound, "no such file: \(path)")
-        }
-        guard !isDirectory.boolValue else { throw VisionError(.ioError, "\(path) is a directory, not an image file") }
+        // Missing, a symlink loop, unreadable or a directory: each says so.
+        let size = try FileStatus.requireFile(path, what: "image file")
         // An empty file is simply empty (Foundation's reader leaks its 4 KiB buffer on one).
-        if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 { return Data() }
+        if size == 0 { return Data() }
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
+            if let posix = error as? CocoaError, let underlying = posix.underlying as? POSIXError {
+                throw FileStatus.error(underlying.code.rawValue, path: path, what: "image file")
+            }
             throw VisionError(.ioError, "cannot read \(path): \(error.localizedDescription)")
         }
     }
