@@ -95,6 +95,9 @@ struct LiveCommand: AsyncParsableCommand {
             }
         }
         let outcome = await task.result
+        // The frame in analysis finishes and the threads return before anything is closed or the
+        // process exits (exit's static destructors must not run under a native call).
+        _ = await analyzer.waitUntilStopped(timeout: .seconds(10))
         output?.finish()
         lines?.close()
         if case .success = outcome { server?.publish(status: ViewerStatus(state: .ended, detail: "end of source")) }

@@ -63,6 +63,9 @@ struct VideoCommand: AsyncParsableCommand {
         }
         interruption.cancels(task)
         let outcome = await task.result
+        // The frame in analysis finishes and the threads return before anything is closed or the
+        // process exits (exit's static destructors must not run under a native call).
+        _ = await analyzer.waitUntilStopped(timeout: .seconds(10))
         // Whatever ended the run (the end, an error, a signal), the outputs are completed.
         output?.finish()
         lines?.close()
