@@ -100,7 +100,13 @@ struct LiveCommand: AsyncParsableCommand {
         _ = await analyzer.waitUntilStopped(timeout: .seconds(10))
         output?.finish()
         lines?.close()
-        if case .success = outcome { server?.publish(status: ViewerStatus(state: .ended, detail: "end of source")) }
+        switch outcome {
+        case .success: server?.publish(status: ViewerStatus(state: .ended, detail: "end of source"))
+        case .failure(let error) where !(error is CancellationError) && interruption.received == nil:
+            // Viewers see why, not just "server stopped".
+            server?.publish(status: ViewerStatus(state: .failed, detail: (error as? VisionError)?.message ?? "\(error)"))
+        case .failure: break
+        }
         await server?.stop()
         let stats = analyzer.stats()
         FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))

@@ -222,6 +222,21 @@ struct ServerHardeningTests {
         #expect(c.waitForClose(deadline: deadline(20)))
     }
 
+    /// A source that fails: its error is the last event viewers get, not "server stopped".
+    @Test func aFailedSourceIsTheFinalStatus() async throws {
+        let server = try await startedServer()
+        let c = try RawHTTPClient(port: server.boundPort)
+        try c.get("/events")
+        #expect(try c.readHead(deadline: deadline(20)).status == 200)
+        try await waitFor("the events client") { server.streamingClientCount == 1 }
+        server.publish(status: ViewerStatus(state: .failed, detail: "cannot reopen rtsp://cam/1"))
+        _ = try c.readThrough("\"failed\"}\n\n", deadline: deadline(20))
+        await server.stop()
+        let last = String(decoding: try c.readThrough("\n\n", deadline: deadline(20)), as: UTF8.self)
+        #expect(last == "event: status\ndata: {\"detail\":\"cannot reopen rtsp://cam/1\",\"state\":\"failed\"}\n\n")
+        #expect(c.waitForClose(deadline: deadline(20)))
+    }
+
     /// Finding 7, the page: it listens for `status`, shows `ended`, and reloads the preview
     /// (with a cache-buster) when the event stream reopens or the preview stalls.
     @Test func viewerPageReconnectsThePreviewAndShowsTheEnd() throws {
