@@ -77,14 +77,15 @@ final class VideoCapture: @unchecked Sendable {
 
     deinit { ov_capture_free(handle) }
 
-    /// The next frame (not yet oriented) and its source timestamp, nil at the end; throws `ioError` when the source fails.
+    /// The next frame (not yet oriented) and its source timestamp, nil at the end; throws `ioError` when the source fails,
+    /// and for an image sequence the decoding error of a file (`ImageSequence.image(at:)`).
     func read() throws(VisionError) -> (VisionImage, Double?)? {
         guard let handle else {
             if let first = pending {
                 pending = nil
                 return (first, nil)
             }
-            // A file that fails to decode ends the sequence with its error, as a bad frame of a video file does.
+            // A file that fails to decode ends the sequence with its error: a non-live source's read error is not skipped.
             guard let sequence, fileIndex < sequence.files.count else { return nil }
             defer { fileIndex += 1 }
             return (try sequence.image(at: fileIndex), nil)
