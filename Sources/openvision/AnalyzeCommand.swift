@@ -50,12 +50,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
             return o
         }
-        let files = try ImageFiles.expand(inputs)
-        guard !files.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: ", "))") }
-        let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
-        try await BatchRunner.run(files) { file in
+        let images = ImageFiles(expanding: inputs)
+        let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: images.files.count) }
+        try await BatchRunner.run(images) { file in
             let report = try await analyze(file, kinds: kinds, orientation: orientation, annotateTo: annotateTarget?.url(for: file))
-            try ReportOutput.emit(report, format: format, pretty: files.count == 1)
+            try ReportOutput.emit(report, format: format, pretty: images.files.count == 1)
             return report.errors == nil
         }
     }

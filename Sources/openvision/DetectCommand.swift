@@ -34,9 +34,9 @@ struct DetectCommand: AsyncParsableCommand {
         request.confidenceThreshold = confidence
         request.iouThreshold = iou
         if let classes { request.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        let files = try ImageFiles.expand(inputs)
-        let target = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
-        try await BatchRunner.run(files) { file in
+        let images = ImageFiles(expanding: inputs)
+        let target = try annotate.map { try AnnotationTarget(path: $0, imageCount: images.files.count) }
+        try await BatchRunner.run(images) { file in
             // The handler decodes a large JPEG only at the scale the model's input needs; annotating
             // decodes it again at full size.
             let handler = ImageRequestHandler(file, strictDecoding: strict)
@@ -47,7 +47,7 @@ struct DetectCommand: AsyncParsableCommand {
                 try handler.image().annotated(with: objects.overlayItems)
                     .write(to: url)
             }
-            try ReportOutput.emit(report, format: format, pretty: files.count == 1)
+            try ReportOutput.emit(report, format: format, pretty: images.files.count == 1)
             return true
         }
     }
