@@ -158,8 +158,9 @@ struct ServerHardeningTests {
         await server.stop()
     }
 
-    /// `maxRequestHeadSize` bounds the request target plus headers: a larger head gets 400 and
-    /// the connection is closed; one under it is served.
+    /// `maxRequestHeadSize` bounds the request target plus headers: a larger head gets 431
+    /// (Request Header Fields Too Large) and the connection is closed; one under it is served; a
+    /// malformed request still gets 400.
     @Test func oversizedRequestHeadsAreRefused() async throws {
         var small = LiveViewerServer.Configuration()
         small.maxRequestHeadSize = 1024
@@ -173,9 +174,13 @@ struct ServerHardeningTests {
         ] {
             let big = try RawHTTPClient(port: server.boundPort)
             try big.send(request)
-            #expect(try big.readResponse(deadline: deadline(20)).0.status == 400)
+            #expect(try big.readResponse(deadline: deadline(20)).0.status == 431)
             #expect(big.waitForClose(deadline: deadline(20)))
         }
+        let malformed = try RawHTTPClient(port: server.boundPort)
+        try malformed.send("GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n")
+        #expect(try malformed.readResponse(deadline: deadline(20)).0.status == 400)
+        #expect(malformed.waitForClose(deadline: deadline(20)))
         await server.stop()
     }
 
