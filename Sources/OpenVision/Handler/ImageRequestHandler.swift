@@ -24,13 +24,9 @@ public final class ImageRequestHandler: Sendable {
     private let analysisContext: ImageAnalysisContext
 
     /// A handler for the image file at `url` (a file URL).
-    public init(_ url: URL, orientation: ImageOrientation? = nil,
-                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
-        self.source = .url(url)
-        self.orientation = orientation
-        self.maximumPixelCount = maximumPixelCount
-        self.strictDecoding = strictDecoding
-        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount, strictDecoding)
+    public convenience init(_ url: URL, orientation: ImageOrientation? = nil,
+                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
+        self.init(source: .url(url), orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
     }
 
     /// A handler for the image file at `path`.
@@ -41,32 +37,28 @@ public final class ImageRequestHandler: Sendable {
     }
 
     /// A handler for encoded image bytes (JPEG, PNG, WebP, BMP, TIFF).
-    public init(data: Data, orientation: ImageOrientation? = nil,
-                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
-        self.source = .data(data)
+    public convenience init(data: Data, orientation: ImageOrientation? = nil,
+                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
+        self.init(source: .data(data), orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
+    }
+
+    /// A handler for raw pixels; `orientation` says how they relate to upright (default `.up`).
+    public convenience init(pixels: PixelBuffer, orientation: ImageOrientation = .up,
+                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
+        self.init(source: .pixels(pixels), orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: false)
+    }
+
+    /// A handler for an image already decoded and upright.
+    public convenience init(image: VisionImage) {
+        self.init(source: .image(image), orientation: nil, maximumPixelCount: .max, strictDecoding: false)
+    }
+
+    private init(source: Source, orientation: ImageOrientation?, maximumPixelCount: Int, strictDecoding: Bool) {
+        self.source = source
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
         self.strictDecoding = strictDecoding
         self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount, strictDecoding)
-    }
-
-    /// A handler for raw pixels; `orientation` says how they relate to upright (default `.up`).
-    public init(pixels: PixelBuffer, orientation: ImageOrientation = .up,
-                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
-        self.source = .pixels(pixels)
-        self.orientation = orientation
-        self.maximumPixelCount = maximumPixelCount
-        self.strictDecoding = false
-        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount, false)
-    }
-
-    /// A handler for an image already decoded and upright.
-    public init(image: VisionImage) {
-        self.source = .image(image)
-        self.orientation = nil
-        self.maximumPixelCount = .max
-        self.strictDecoding = false
-        self.analysisContext = Self.makeContext(source, nil, .max, false)
     }
 
     /// The decoded upright image in colour (decoded on first call, then shared).
