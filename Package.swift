@@ -27,6 +27,10 @@ let package = Package(
             dependencies: ["COpenCV"],
             path: "Sources/CNative",
             linkerSettings: [
+                // OpenCV contrib's saliency module (ov_saliency.cpp) needs only core and imgproc, so
+                // linking it adds one small library at start-up. Named here rather than in
+                // openvision-opencv.pc, which every checkout on a machine shares.
+                .linkedLibrary("opencv_saliency"),
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]

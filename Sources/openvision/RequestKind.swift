@@ -1,8 +1,34 @@
 import ArgumentParser
+import OpenVision
 
 /// The built-in requests the CLI can run, by name.
 enum RequestKind: String, CaseIterable {
     case barcodes, rectangles, faces, landmarks, text
+    case contours, horizon, saliency, objectness, textrects, document
+
+    /// Every name, comma-separated, for help texts.
+    static let names = allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The request with Vision's defaults (commands adjust some, e.g. `analyze --max-rectangles`).
+    var defaultRequest: any VisionRequest {
+        switch self {
+        case .barcodes: DetectBarcodesRequest()
+        case .rectangles: DetectRectanglesRequest()
+        case .faces: DetectFaceRectanglesRequest()
+        case .landmarks: DetectFaceLandmarksRequest()
+        case .text: RecognizeTextRequest()
+        case .contours: DetectContoursRequest()
+        case .horizon: DetectHorizonRequest()
+        case .saliency: GenerateAttentionBasedSaliencyImageRequest()
+        case .objectness: GenerateObjectnessBasedSaliencyImageRequest()
+        case .textrects: {
+            var r = DetectTextRectanglesRequest()
+            r.reportCharacterBoxes = true
+            return r
+        }()
+        case .document: DetectDocumentSegmentationRequest()
+        }
+    }
 
     static func parse(_ values: [String]) throws -> [RequestKind] {
         var kinds: [RequestKind] = []

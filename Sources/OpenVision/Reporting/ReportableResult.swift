@@ -64,3 +64,34 @@ extension FeaturePrintObservation: ReportableResult {
     public func add(to report: inout AnalysisReport) { report.add(self) }
     public var overlayItems: [OverlayItem] { [] }
 }
+
+/// A request that may find nothing (horizon, document): nil adds nothing and draws nothing.
+extension Optional: ReportableResult where Wrapped: ReportableResult {
+    public func add(to report: inout AnalysisReport) { self?.add(to: &report) }
+    public var overlayItems: [OverlayItem] { self?.overlayItems ?? [] }
+}
+
+extension ContoursObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension HorizonObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension SaliencyImageObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension TextObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension DetectedDocumentObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
