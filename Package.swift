@@ -32,6 +32,8 @@ let package = Package(
                 // openvision-opencv.pc, which every checkout on a machine shares.
                 .linkedLibrary("opencv_saliency"),
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                // libjpeg62-turbo (the one OpenCV's imgcodecs uses): JPEGs are decoded with their warnings.
+                .linkedLibrary("jpeg"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),

@@ -50,7 +50,7 @@ const char *ov_last_error(void) { return lastError.c_str(); }
 
 void ov_free(void *p) { std::free(p); }
 
-ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, ov_image **out) {
+ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, int strict, ov_image **out) {
     return ov::guarded("ov_image_decode", [&]() -> ov_status {
         if (!data || !out || length == 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image bytes");
         int mode = luma_only ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR;
@@ -63,6 +63,23 @@ ov_status ov_image_decode(const void *data, size_t length, int luma_only, int re
         }
         if (length > static_cast<size_t>(INT32_MAX))
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "image data larger than 2 GiB");
+        if (ov::jpeg::isJpeg(data, length)) {
+            cv::Mat pixels;
+            std::vector<std::string> warnings;
+            std::string error;
+            switch (ov::jpeg::decode(data, length, luma_only != 0, reduction, pixels, warnings, error)) {
+                case ov::jpeg::DecodeResult::failed:
+                    return ov::fail(OV_ERR_DECODE, "the image could not be decoded: " + error);
+                case ov::jpeg::DecodeResult::decoded: {
+                    if (strict && !warnings.empty())
+                        return ov::fail(OV_ERR_DECODE, "the JPEG is damaged (strict decoding): " + warnings.front());
+                    *out = ov::wrap(std::move(pixels));
+                    (*out)->warnings = std::move(warnings);
+                    return ov::ok();
+                }
+                case ov::jpeg::DecodeResult::unsupported: break;  // OpenCV below
+            }
+        }
         cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<void *>(data));
         cv::Mat decoded;
         try {
@@ -187,6 +204,13 @@ const uint8_t *ov_image_bgr(const ov_image *image, size_t *stride) {
     if (!image || image->isGray()) return nullptr;
     if (stride) *stride = image->bgr.step[0];
     return image->bgr.data;
+}
+
+size_t ov_image_warning_count(const ov_image *image) { return image ? image->warnings.size() : 0; }
+
+const char *ov_image_warning(const ov_image *image, size_t index) {
+    if (!image || index >= image->warnings.size()) return nullptr;
+    return image->warnings[index].c_str();
 }
 
 const uint8_t *ov_image_gray(const ov_image *image, size_t *stride) {

@@ -20,6 +20,8 @@
 struct ov_image {
     cv::Mat bgr;   // CV_8UC3, continuous; empty for a luma-only image
     cv::Mat luma;  // CV_8UC1, continuous; set only for a luma-only image
+    /// What the decoder warned about while making these pixels (a damaged JPEG), first ones first.
+    std::vector<std::string> warnings;
 
     bool isGray() const { return bgr.empty(); }
     bool empty() const { return bgr.empty() && luma.empty(); }
@@ -43,6 +45,16 @@ private:
     mutable std::once_flag grayOnce;
     mutable cv::Mat grayCache;
 };
+
+namespace ov::jpeg {
+enum class DecodeResult { decoded, failed, unsupported };
+/// True for bytes that start like a JPEG (SOI + a marker).
+bool isJpeg(const void *data, size_t length);
+/// Decodes a JPEG with libjpeg itself (ov_jpeg.cpp): the pixels OpenCV's imdecode would give, plus
+/// the decoder's warnings. `unsupported`: leave the file to OpenCV (CMYK); `failed`: `error` says why.
+DecodeResult decode(const void *data, size_t length, bool lumaOnly, int reduction, cv::Mat &out,
+                    std::vector<std::string> &warnings, std::string &error);
+}  // namespace ov::jpeg
 
 struct ov_tensors {
     struct Tensor {

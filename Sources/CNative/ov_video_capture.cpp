@@ -1,11 +1,11 @@
-// Video capture (ov_capture_*): files, network streams, image sequences and V4L2 cameras through OpenCV
-// videoio (FFmpeg, V4L2 and image-sequence backends).
+// Video capture (ov_capture_*): files, network streams and V4L2 cameras through OpenCV videoio (FFmpeg
+// and V4L2 backends). Image sequences (folders, printf patterns) are read in Swift (ImageSequence.swift).
 //
 // What it holds
 //   - ov_capture_open: the source kind from the URL (or the requested API), then per kind: a file is
 //     checked (exists, readable, not empty) before FFmpeg sees it, and diagnosed if FFmpeg refuses it
 //     (ov_ffmpeg_diagnose.cpp); a network stream gets our open/read timeouts; a camera is probed and its
-//     mode chosen (ov_v4l2.cpp); an image sequence reads its first frame to learn the size.
+//     mode chosen (ov_v4l2.cpp).
 //   - ov_capture_read: one BGR frame and its timestamp; the end of a file is OV_OK with no frame, and a
 //     failed read says why (timeout, dropped stream, unplugged device).
 //
@@ -36,7 +36,7 @@
 
 using namespace ov::video;
 
-enum class SourceKind { File, Network, Images, Device };
+enum class SourceKind { File, Network, Device };
 
 struct ov_capture {
     ov::videoio::Capture cap;  // built by the lazily loaded videoio module
@@ -48,12 +48,11 @@ struct ov_capture {
     mutable std::mutex infoMutex;
     ov_capture_info info{};
     bool ended = false;
-    bool stopAtCount = false; // CAP_IMAGES: end at the counted number of files (avoids a warning per read)
     bool truncated = false;   // a file known to be cut short: hold one frame back, drop the last (damaged) one
     long framesRead = 0;      // returned to the caller
     long framesGrabbed = 0;   // decoded from the backend
     double deviceTimeBase = -1;
-    cv::Mat pending;          // a frame read ahead (image sequences at open, truncated files), returned next
+    cv::Mat pending;          // a frame read ahead (truncated files), returned next
     double pendingTimestamp = -1;
     bool hasPending = false;
 };
@@ -122,16 +121,6 @@ bool openFfmpeg(ov_capture *c, const std::string &target, const ov_capture_reque
 }
 
 ov_status openFile(ov_capture *c, const std::string &path, const ov_capture_request &req) {
-    if (hasSequencePattern(path) && !pathExists(path)) {  // OV_CAPTURE_FFMPEG with a pattern: FFmpeg's image2
-        const std::string dir = directoryOf(path);
-        if (!isDirectory(dir)) return ov::fail(OV_ERR_IO, "cannot open image sequence " + path + ": no such directory " + dir);
-        avlog::Capture log;
-        double elapsed = 0;
-        if (!openFfmpeg(c, path, req, elapsed))
-            return ov::fail(OV_ERR_IO, "cannot open image sequence " + path + ": no file matches" + log.suffix());
-        c->kind = SourceKind::Images;  // ends cleanly like a sequence; no timestamps
-        return OV_OK;
-    }
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
         return ov::fail(OV_ERR_IO, "cannot open video file " + path + ": " +
@@ -168,34 +157,6 @@ ov_status openNetwork(ov_capture *c, const std::string &url, const ov_capture_re
             return ov::fail(OV_ERR_DECODE, "not a video: " + redact(url) + log.suffix());
         return ov::fail(OV_ERR_IO, what + (log.text.empty() ? ": unreachable, or not a video stream FFmpeg can read" : log.suffix()));
     }
-    return OV_OK;
-}
-
-ov_status openImages(ov_capture *c, const std::string &pattern) {
-    const std::string dir = directoryOf(pattern);
-    if (!isDirectory(dir)) return ov::fail(OV_ERR_IO, "cannot open image sequence " + pattern + ": no such directory " + dir);
-    bool opened = false;
-    try {
-        opened = c->cap->open(pattern, cv::CAP_IMAGES);
-    } catch (const cv::Exception &) {
-        opened = false;
-    }
-    if (!opened || !c->cap->isOpened())
-        return ov::fail(OV_ERR_IO, "cannot open image sequence " + pattern + ": no file matches" +
-                                       (hasSequencePattern(pattern) ? "" : " (use a pattern such as img_%04d.jpg, or a file name ending in a number)"));
-    // The backend learns the frame size only from a frame: read the first one now (and validate it).
-    cv::Mat first;
-    bool got = false;
-    try {
-        got = c->cap->read(first) && !first.empty();
-    } catch (const cv::Exception &) {
-        got = false;
-    }
-    if (!got) return ov::fail(OV_ERR_DECODE, "not an image sequence: the first file of " + pattern + " could not be decoded");
-    c->pending = toBgr(first);
-    c->hasPending = true;
-    c->framesGrabbed = 1;
-    c->stopAtCount = true;
     return OV_OK;
 }
 
@@ -275,10 +236,8 @@ ov_status openDeviceCapture(ov_capture *c, const std::string &path, const ov_cap
 ov_status readFailure(ov_capture *c, double elapsedMs, const std::string &ffmpegLog) {
     const std::string log = ffmpegLog.empty() ? "" : " (FFmpeg: " + ffmpegLog + ")";
     switch (c->kind) {
-        case SourceKind::File:
-        case SourceKind::Images: {
+        case SourceKind::File: {
             c->ended = true;  // end of file, or the last good frame of a truncated one
-            if (c->kind != SourceKind::File) return ov::ok();
             // Cut short or damaged: a packet was cut by the end of the file, or fewer frames decoded than the
             // container lists (its count is estimated for some formats, hence the margin).
             std::lock_guard<std::mutex> lock(c->infoMutex);
@@ -317,18 +276,6 @@ ov_status readFailure(ov_capture *c, double elapsedMs, const std::string &ffmpeg
 /// c->ended set) and its timestamp; an error status when the source failed.
 ov_status grab(ov_capture *c, cv::Mat &frame, double &timestamp) {
     timestamp = -1;
-    // An image sequence ends at its counted length (reading past it only makes OpenCV log a warning).
-    if (c->stopAtCount) {
-        int count;
-        {
-            std::lock_guard<std::mutex> lock(c->infoMutex);
-            count = c->info.frame_count;
-        }
-        if (count > 0 && c->framesGrabbed >= count) {
-            c->ended = true;
-            return ov::ok();
-        }
-    }
     const auto start = Clock::now();
     if (c->kind == SourceKind::Device && c->userReadTimeout) {
         // Wait for a filled buffer ourselves: OpenCV's V4L2 grab only gives up after its own 10 s select().
@@ -346,7 +293,7 @@ ov_status grab(ov_capture *c, cv::Mat &frame, double &timestamp) {
         got = c->cap->read(frame) && !frame.empty();
     } catch (const cv::Exception &e) {
         frame.release();
-        if (c->kind == SourceKind::File || c->kind == SourceKind::Images)
+        if (c->kind == SourceKind::File)
             return ov::fail(OV_ERR_DECODE, "cannot decode a frame of " + c->source + ": " + e.what());
         return ov::fail(OV_ERR_IO, "cannot read a frame from " + c->source + ": " + e.what());
     }
@@ -391,7 +338,7 @@ ov_status ov_capture_open(const char *url, int device, ov_capture_api api, const
         req.fourcc[4] = '\0';
         if (req.width < 0 || req.height < 0 || !(req.fps >= 0) || req.open_timeout_ms < 0 || req.read_timeout_ms < 0)
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "negative value in the capture request");
-        if (api < OV_CAPTURE_AUTO || api > OV_CAPTURE_IMAGES) return ov::fail(OV_ERR_INVALID_ARGUMENT, "unknown capture API");
+        if (api < OV_CAPTURE_AUTO || api > OV_CAPTURE_V4L2) return ov::fail(OV_ERR_INVALID_ARGUMENT, "unknown capture API");
 
         std::string source;
         if (url) {
@@ -399,7 +346,7 @@ ov_status ov_capture_open(const char *url, int device, ov_capture_api api, const
             if (source.empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "empty url");
         } else {
             if (device < 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no url and no device index");
-            if (api == OV_CAPTURE_FFMPEG || api == OV_CAPTURE_IMAGES)
+            if (api == OV_CAPTURE_FFMPEG)
                 return ov::fail(OV_ERR_INVALID_ARGUMENT, "a device index needs OV_CAPTURE_AUTO or OV_CAPTURE_V4L2");
             source = "/dev/video" + std::to_string(device);
         }
@@ -408,12 +355,10 @@ ov_status ov_capture_open(const char *url, int device, ov_capture_api api, const
         SourceKind kind;
         switch (api) {
             case OV_CAPTURE_V4L2: kind = SourceKind::Device; break;
-            case OV_CAPTURE_IMAGES: kind = SourceKind::Images; break;
             case OV_CAPTURE_FFMPEG: kind = isUrl(source) ? SourceKind::Network : SourceKind::File; break;
             default:
                 if (!url || deviceIndex(source) >= 0) kind = SourceKind::Device;
                 else if (isUrl(source)) kind = SourceKind::Network;
-                else if (hasSequencePattern(source) && !pathExists(source)) kind = SourceKind::Images;
                 else kind = SourceKind::File;
         }
 
@@ -424,17 +369,10 @@ ov_status ov_capture_open(const char *url, int device, ov_capture_api api, const
         switch (kind) {
             case SourceKind::File: s = openFile(c.get(), source, req); break;
             case SourceKind::Network: s = openNetwork(c.get(), source, req); break;
-            case SourceKind::Images: s = openImages(c.get(), source); break;
             case SourceKind::Device: s = openDeviceCapture(c.get(), source, req); break;
         }
         if (s != OV_OK) return s;
         fillInfo(c.get());
-        if (kind == SourceKind::Images) {  // the frame read at open gives the size; a rate is meaningless
-            std::lock_guard<std::mutex> lock(c->infoMutex);
-            c->info.width = c->pending.cols;
-            c->info.height = c->pending.rows;
-            c->info.fps = 0;
-        }
         *out = c.release();
         return ov::ok();
     });

@@ -98,17 +98,6 @@ inline bool isUrl(const std::string &s) {
     return true;
 }
 
-/// A printf-style frame-number pattern: %d, %4d, %04d.
-inline bool hasSequencePattern(const std::string &s) {
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '%') continue;
-        size_t j = i + 1;
-        while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
-        if (j < s.size() && s[j] == 'd') return true;
-    }
-    return false;
-}
-
 /// The URL with any "user:password@" replaced, for error messages.
 inline std::string redact(const std::string &url) {
     size_t p = url.find("://");

@@ -64,10 +64,13 @@ extension ConversionError {
     static func unreadable(_ url: URL, what: String, _ error: any Error) -> ConversionError {
         var isDirectory: ObjCBool = false
         let reason: String
-        if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            reason = "no such file"
-        } else if isDirectory.boolValue {
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError {
+            // What the system said: "Too many levels of symbolic links", "Permission denied", …
+            reason = String(cString: strerror(posix.code.rawValue))
+        } else if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             reason = "it is a directory"
+        } else if !FileManager.default.fileExists(atPath: url.path) {
+            reason = "no such file"
         } else {
             reason = error.localizedDescription
         }

@@ -143,10 +143,10 @@ final class Hub: Sendable {
     var latestFrame: PreviewFrame? { state.withLock { $0.latestFrame } }
 
     /// The last event an `/events` client gets before the server closes it: the published
-    /// `ended` status if there is one, else `stopped`.
+    /// `ended` or `failed` status if there is one, else `stopped`.
     func finalStatusEvent() -> ByteBuffer? {
         let latest = state.withLock { $0.latestStatus }
-        if let latest, latest.state == .ended { return sseEvent(latest, name: "status") }
+        if let latest, latest.state == .ended || latest.state == .failed { return sseEvent(latest, name: "status") }
         return sseEvent(ViewerStatus(state: .stopped, detail: "server stopped"), name: "status")
     }
 

@@ -105,7 +105,8 @@ public final class LiveViewerServer: Sendable {
                         limits.maxHeaderListSize = configuration.maxRequestHeadSize
                         try pipeline.addHandler(InboundActivityHandler())
                         try pipeline.configureHTTPServerPipeline(
-                            withEncoderConfiguration: encoder, withDecoderLimitConfiguration: limits)
+                            withErrorHandling: false, withEncoderConfiguration: encoder, withDecoderLimitConfiguration: limits)
+                        try pipeline.addHandler(ProtocolErrorHandler())
                         try pipeline.addHandler(ViewerHTTPHandler(
                             hub: hub, checkHost: checkHost, configuration: configuration, connectionID: id))
                     }

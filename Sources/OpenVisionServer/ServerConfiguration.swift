@@ -28,7 +28,7 @@ extension LiveViewerServer {
         public var maxQueuedResponses: Int = 16
 
         /// Bytes of the request target plus header names and values of one request. A larger
-        /// head gets `400 Bad Request` and the connection is closed. Default 16 KiB.
+        /// head gets `431 Request Header Fields Too Large` and the connection is closed. Default 16 KiB.
         public var maxRequestHeadSize: Int = 16 * 1024
 
         /// The defaults above.

@@ -7,7 +7,7 @@
 /// Liveness: a multipart stream that ends cleanly fires no `error` on the `<img>`, so the page
 /// reloads the preview (with a cache-buster) whenever the event stream reopens after a drop
 /// (the server restarted) and when a watchdog sees the picture frozen while analysis goes on.
-/// An SSE `status` event (``ViewerStatus``) of `ended` or `stopped` switches the page to an
+/// An SSE `status` event (``ViewerStatus``) of `ended`, `failed` or `stopped` switches the page to an
 /// explicit ended state: badge, dimmed last frame, no overlay, stats replaced by the reason.
 let viewerPageHTML = #"""
 <!doctype html>
@@ -151,7 +151,7 @@ let viewerPageHTML = #"""
   function showEnded(status) {
     ended = true;
     document.body.classList.add("ended");
-    setBadge(status.state === "stopped" ? "server stopped" : "source ended", "ended");
+    setBadge(status.state === "stopped" ? "server stopped" : status.state === "failed" ? "source failed" : "source ended", "ended");
     latest = null;
     draw();
     statsEl.textContent = (status.detail ? status.detail + " · " : "") + "the picture shown is the last frame";

@@ -115,6 +115,8 @@ public struct ViewerStatus: Sendable, Codable, Equatable {
         case ended
         /// The server is shutting down.
         case stopped
+        /// The source failed (a stream that could not be reopened, a read error); `detail` says why.
+        case failed
     }
 
     public var state: State

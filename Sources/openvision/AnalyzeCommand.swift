@@ -17,8 +17,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Argument(help: "Image files or directories (JPEG, PNG, WebP, BMP, TIFF).")
     var inputs: [String]
 
-    @Option(name: .shortAndLong, parsing: .upToNextOption,
-            help: "Requests to run, comma-separated: barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document.")
+    @Option(name: .shortAndLong, parsing: .singleValue,
+            help: "Requests to run, comma-separated (repeatable): barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document.")
     var requests: [String] = ["barcodes,rectangles,faces,landmarks,text"]
 
     @Option(name: .shortAndLong, help: "Output format: json or text (table).")
@@ -42,6 +42,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(help: "Include per-request timings in the output.")
     var timings = false
 
+    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    var strict = false
+
     func run() async throws {
         let kinds = try RequestKind.parse(requests)
         let orientation = try orientation.map { name in
@@ -50,19 +53,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
             return o
         }
-        let files = try ImageFiles.expand(inputs)
-        guard !files.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: ", "))") }
-        let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
-        try await BatchRunner.run(files) { file in
+        let images = ImageFiles(expanding: inputs)
+        let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: images.files.count) }
+        try await BatchRunner.run(images) { file in
             let report = try await analyze(file, kinds: kinds, orientation: orientation, annotateTo: annotateTarget?.url(for: file))
-            try ReportOutput.emit(report, format: format, pretty: files.count == 1)
+            try ReportOutput.emit(report, format: format, pretty: images.files.count == 1)
             return report.errors == nil
         }
     }
 
     private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
         let clock = ContinuousClock()
-        let handler = ImageRequestHandler(file, orientation: orientation)
+        let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
         let start = clock.now
         // Colour only when an annotated copy is wanted: the built-in requests read the gray plane.
         let image = annotateTo != nil ? try handler.image() : try handler.grayImage()
@@ -97,6 +99,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
         }
         if timings { report.timingsMs = times }
+        report.warnings = ReportOutput.warnings(of: handler)
         if let annotateTo {
             try image.annotated(with: overlay).write(to: annotateTo)
         }

@@ -3,12 +3,17 @@ import Foundation
 import OpenVision
 
 /// Runs a command's work over image files: a progress bar on a terminal, one line on standard
-/// error per image that fails, and exit status 1 at the end if any failed.
+/// error per input directory or image that fails, and exit status 1 at the end if any failed.
 enum BatchRunner {
-    /// Calls `body` for each file; it returns false for an image that produced a partial failure.
-    static func run(_ files: [URL], _ body: (URL) async throws -> Bool) async throws {
+    /// Reports `inputs.failures`, then calls `body` for each file; it returns false for an image that
+    /// produced a partial failure.
+    static func run(_ inputs: ImageFiles, _ body: (URL) async throws -> Bool) async throws {
+        for error in inputs.failures {
+            FileHandle.standardError.write(Data("openvision: error: \(error.message) [\(error.code)]\n".utf8))
+        }
+        let files = inputs.files
         let progress = ProgressBar(total: files.count, enabled: files.count > 1)
-        var failures = 0
+        var failures = inputs.failures.count
         for (index, file) in files.enumerated() {
             progress.update(index, label: file.lastPathComponent)
             do {

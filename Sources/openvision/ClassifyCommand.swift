@@ -17,18 +17,21 @@ struct ClassifyCommand: AsyncParsableCommand {
     @Option(help: "Output format: json or table.") var format: OutputFormat = .json
     @Flag(help: "Include per-stage timings.") var timings = false
 
+    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    var strict = false
+
     func run() async throws {
         let model = try ModelOptions.load(model ?? "efficientnet-lite0.onnx", backend: backend, threads: threads)
         var request = ClassifyImageRequest(model: model)
         request.maximumObservations = top
-        let files = try ImageFiles.expand(inputs)
-        try await BatchRunner.run(files) { file in
+        let images = ImageFiles(expanding: inputs)
+        try await BatchRunner.run(images) { file in
             // The handler decodes a large JPEG only at the scale the model's input needs.
-            let handler = ImageRequestHandler(file)
+            let handler = ImageRequestHandler(file, strictDecoding: strict)
             let (labels, stages) = try request.performWithTimings(in: handler.context)
             var report = try ReportOutput.report(for: file, handler: handler, stages: stages, timings: timings)
             report.add(labels)
-            try ReportOutput.emit(report, format: format, pretty: files.count == 1)
+            try ReportOutput.emit(report, format: format, pretty: images.files.count == 1)
             return true
         }
     }

@@ -25,18 +25,21 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Write annotated images: a file for one image, a directory for several.") var annotate: String?
     @Flag(help: "Include per-stage timings (decode, preprocess, inference, postprocess).") var timings = false
 
+    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    var strict = false
+
     func run() async throws {
         let model = try ModelOptions.load(model, backend: backend, threads: threads)
         var request = DetectObjectsRequest(model: model)
         request.confidenceThreshold = confidence
         request.iouThreshold = iou
         if let classes { request.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        let files = try ImageFiles.expand(inputs)
-        let target = try annotate.map { try AnnotationTarget(path: $0, imageCount: files.count) }
-        try await BatchRunner.run(files) { file in
+        let images = ImageFiles(expanding: inputs)
+        let target = try annotate.map { try AnnotationTarget(path: $0, imageCount: images.files.count) }
+        try await BatchRunner.run(images) { file in
             // The handler decodes a large JPEG only at the scale the model's input needs; annotating
             // decodes it again at full size.
-            let handler = ImageRequestHandler(file)
+            let handler = ImageRequestHandler(file, strictDecoding: strict)
             let (objects, stages) = try request.performWithTimings(in: handler.context)
             var report = try ReportOutput.report(for: file, handler: handler, stages: stages, timings: timings)
             report.add(objects)
@@ -44,7 +47,7 @@ struct DetectCommand: AsyncParsableCommand {
                 try handler.image().annotated(with: objects.overlayItems)
                     .write(to: url)
             }
-            try ReportOutput.emit(report, format: format, pretty: files.count == 1)
+            try ReportOutput.emit(report, format: format, pretty: images.files.count == 1)
             return true
         }
     }

@@ -1,24 +1,31 @@
 import Foundation
 import OpenVision
 
-/// Expands command-line inputs: files as given, directories to their image files (sorted).
-enum ImageFiles {
-    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"]
+/// Command-line inputs expanded: files as given, directories to their image files as an image
+/// sequence lists them (`ImageSequence.imageFiles(inDirectory:)`: the image extensions, natural
+/// name order).
+struct ImageFiles {
+    /// The files to process, in input order; a missing file stays in, to be reported as that image's error.
+    let files: [URL]
+    /// Directories that gave no files (unreadable, or without image files), each reported like an image that failed.
+    let failures: [VisionError]
 
-    static func expand(_ inputs: [String]) throws -> [URL] {
-        var files: [URL] = []
+    init(expanding inputs: [String]) {
+        var files: [URL] = [], failures: [VisionError] = []
         for input in inputs {
             var isDirectory: ObjCBool = false
-            let url = URL(fileURLWithPath: input)
-            if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
-                let entries = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? []
-                files += entries.filter { extensions.contains($0.pathExtension.lowercased()) }
-                    .sorted { $0.lastPathComponent < $1.lastPathComponent }
-            } else {
-                files.append(url)  // missing files are reported per image
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(URL(fileURLWithPath: input))
+                continue
+            }
+            do {
+                files += try ImageSequence.imageFiles(inDirectory: input)
+            } catch {
+                failures.append(error)
             }
         }
-        return files
+        self.files = files
+        self.failures = failures
     }
 }
 

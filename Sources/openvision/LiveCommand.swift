@@ -10,7 +10,7 @@ struct LiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live",
         abstract: "Analyse a camera, stream, video file or image folder live; watch it in a browser with --serve.",
-        discussion: "SOURCE: 0 or /dev/video0 (camera), rtsp:// or http(s):// (stream), a video file, or an image folder. Stops at the end of the source, after --duration, or on Ctrl-C (SIGINT) or SIGTERM; the output video and JSON Lines are finished either way. Prints stats on standard error each second. Exit status as for `openvision video`: 0, 1 error, \(ExitStatus.sourceEndedEarly) a video file that ended early, 130 / 143 after SIGINT / SIGTERM."
+        discussion: "SOURCE: 0 or /dev/video0 (camera), rtsp:// or http(s):// (stream), a video file, or an image folder or printf pattern (frames/img_%04d.jpg). Stops at the end of the source, after --duration, or on Ctrl-C (SIGINT) or SIGTERM; the output video and JSON Lines are finished either way. Prints stats on standard error each second. Exit status as for `openvision video`: 0, 1 error, \(ExitStatus.sourceEndedEarly) a video file that ended early, 130 / 143 after SIGINT / SIGTERM."
     )
 
     @Option(name: .shortAndLong, help: "The source.") var source: String
@@ -95,9 +95,18 @@ struct LiveCommand: AsyncParsableCommand {
             }
         }
         let outcome = await task.result
+        // The frame in analysis finishes and the threads return before anything is closed or the
+        // process exits (exit's static destructors must not run under a native call).
+        _ = await analyzer.waitUntilStopped(timeout: .seconds(10))
         output?.finish()
         lines?.close()
-        if case .success = outcome { server?.publish(status: ViewerStatus(state: .ended, detail: "end of source")) }
+        switch outcome {
+        case .success: server?.publish(status: ViewerStatus(state: .ended, detail: "end of source"))
+        case .failure(let error) where !(error is CancellationError) && interruption.received == nil:
+            // Viewers see why, not just "server stopped".
+            server?.publish(status: ViewerStatus(state: .failed, detail: (error as? VisionError)?.message ?? "\(error)"))
+        case .failure: break
+        }
         await server?.stop()
         let stats = analyzer.stats()
         FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))

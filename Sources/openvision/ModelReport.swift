@@ -48,7 +48,14 @@ enum ReportOutput {
         let size = try handler.imageSize()
         var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
         if timings { report.timingsMs = Self.timings(stages) }
+        report.warnings = warnings(of: handler)
         return report
+    }
+
+    /// The handler's decoder warnings, nil when there are none (the JSON key is then absent).
+    static func warnings(of handler: ImageRequestHandler) -> [String]? {
+        let warnings = handler.decoderWarnings()
+        return warnings.isEmpty ? nil : warnings
     }
 
     private static func timings(_ t: InferenceTimings) -> [String: Double] {

@@ -23,6 +23,7 @@ enum TextSummary {
                                                   o.box.pixels.x, o.box.pixels.y, o.box.pixels.width, o.box.pixels.height))
         }
         for c in r.classifications ?? [] { lines.append(String(format: "  %.3f  %@", c.confidence, c.identifier)) }
+        for w in r.warnings ?? [] { lines.append("  warning: \(w)") }
         for (name, e) in (r.errors ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append("  error \(name): \(e.message) [\(e.code)]") }
         for (name, ms) in (r.timingsMs ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append(String(format: "  time %@ %.1f ms", name, ms)) }
         return lines.joined(separator: "\n")

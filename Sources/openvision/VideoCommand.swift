@@ -7,7 +7,7 @@ import Synchronization
 struct VideoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "video",
-        abstract: "Analyse a video file: annotated video (boxes, labels, landmarks) and JSON Lines per frame.",
+        abstract: "Analyse a video file or image sequence: annotated video (boxes, labels, landmarks) and JSON Lines per frame.",
         discussion: """
             By default every frame is analysed. With --realtime the file plays at its own frame rate through the live pipeline (one frame in flight, newer frames replace the waiting one) and every frame is drawn with the latest observations.
 
@@ -17,7 +17,8 @@ struct VideoCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The input video (mp4, avi, mkv, webm, …).") var input: String
+    @Argument(help: "The input video (mp4, avi, mkv, webm, …), or an image folder or printf pattern (frames/img_%04d.jpg) read as a frame sequence.")
+    var input: String
     @Option(name: .shortAndLong, help: "Annotated output video (.mp4, .avi, .mkv).") var out: String?
     @Option(help: "JSON Lines output, one object per analysed frame.") var jsonl: String?
     @Flag(help: "Play at the file's pace and drop frames while analysis is busy, as live sources do.") var realtime = false
@@ -37,7 +38,10 @@ struct VideoCommand: AsyncParsableCommand {
         if realtime, let output {
             configuration.preview = { frame in output.write(frame.image, items: latest.withLock { $0 }, fps: fpsBox.withLock { $0 }) }
         }
-        let analyzer = LiveAnalyzer(source: .file(URL(fileURLWithPath: input)), options: options, requests: requests,
+        // A folder or pattern is an image sequence (at CaptureOptions.imageSequenceFPS); anything else a video file.
+        let parsed = FrameSource(parsing: input)
+        let source: FrameSource = if case .images = parsed { parsed } else { .file(URL(fileURLWithPath: input)) }
+        let analyzer = LiveAnalyzer(source: source, options: options, requests: requests,
                                     configuration: configuration)
         let lines = try jsonl.map { try JSONLinesWriter(path: $0) }
         let realtime = realtime
@@ -63,6 +67,9 @@ struct VideoCommand: AsyncParsableCommand {
         }
         interruption.cancels(task)
         let outcome = await task.result
+        // The frame in analysis finishes and the threads return before anything is closed or the
+        // process exits (exit's static destructors must not run under a native call).
+        _ = await analyzer.waitUntilStopped(timeout: .seconds(10))
         // Whatever ended the run (the end, an error, a signal), the outputs are completed.
         output?.finish()
         lines?.close()

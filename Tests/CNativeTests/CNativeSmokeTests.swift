@@ -18,7 +18,7 @@ import CZXing
         defer { ov_free(bytes) }
         #expect(length > 8 && bytes?[1] == UInt8(ascii: "P"))  // \x89PNG
         var decoded: OpaquePointer?
-        #expect(ov_image_decode(bytes, length, 0, 1, &decoded) == OV_OK)
+        #expect(ov_image_decode(bytes, length, 0, 1, 0, &decoded) == OV_OK)
         defer { ov_image_free(decoded) }
         #expect(ov_image_width(decoded) == 64)
     }
@@ -33,7 +33,7 @@ import CZXing
     @Test func corruptBytesAreADecodeErrorWithAMessage() {
         var decoded: OpaquePointer?
         let junk: [UInt8] = [0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]
-        #expect(ov_image_decode(junk, junk.count, 0, 1, &decoded) == OV_ERR_DECODE)
+        #expect(ov_image_decode(junk, junk.count, 0, 1, 0, &decoded) == OV_ERR_DECODE)
         #expect(!String(cString: ov_last_error()).isEmpty)
     }
 

@@ -24,6 +24,26 @@ import OpenVisionTestSupport
         #expect(face.landmarks?["leftEye"]?.count == 6 && face.landmarks?["outerLips"]?.count == 12)
     }
 
+    /// A truncated JPEG: rc 0 with the decoder's warnings in JSON `warnings`; `--strict` makes it an error (rc 1).
+    @Test func damagedJPEGWarnsAndStrictFails() async throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try Data(contentsOf: Fixtures.sharedImage("dog.jpg"))
+        let cut = dir.appendingPathComponent("cut.jpg")
+        try (whole.prefix(whole.count / 2) + Data([0xFF, 0xD9])).write(to: cut)
+        let lenient = try await Self.run(["analyze", cut.path, "--requests", "barcodes"])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(lenient.stdout.utf8))
+        #expect(report.warnings?.first == "Corrupt JPEG data: premature end of data segment")
+        #expect(!lenient.stderr.contains("Corrupt JPEG data"))  // no longer only on stderr
+        let strict = try await Self.run(["analyze", cut.path, "--requests", "barcodes", "--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("premature end of data segment") && strict.stderr.contains("invalidImage"))
+        let clean = try await Self.run(["analyze", "--requests", "barcodes", "--strict", Fixtures.sharedImage("dog.jpg").path])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(try JSONDecoder().decode(AnalysisReport.self, from: Data(clean.stdout.utf8)).warnings == nil)
+    }
+
     @Test func barcodeRoundTripAndAnnotation() async throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -62,7 +82,7 @@ import OpenVisionTestSupport
     @Test func missingFileAndUnknownRequest() async throws {
         let missing = try await Self.run(["analyze", "/nonexistent.png"])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("no such file") && missing.stderr.contains("fileNotFound"))
+        #expect(missing.stderr.contains("no such image file") && missing.stderr.contains("fileNotFound"))
         let unknown = try await Self.run(["analyze", Fixtures.sharedImage("dog.jpg").path, "-r", "teleport"])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("unknown request 'teleport'"))

@@ -158,8 +158,9 @@ struct ServerHardeningTests {
         await server.stop()
     }
 
-    /// `maxRequestHeadSize` bounds the request target plus headers: a larger head gets 400 and
-    /// the connection is closed; one under it is served.
+    /// `maxRequestHeadSize` bounds the request target plus headers: a larger head gets 431
+    /// (Request Header Fields Too Large) and the connection is closed; one under it is served; a
+    /// malformed request still gets 400.
     @Test func oversizedRequestHeadsAreRefused() async throws {
         var small = LiveViewerServer.Configuration()
         small.maxRequestHeadSize = 1024
@@ -173,9 +174,13 @@ struct ServerHardeningTests {
         ] {
             let big = try RawHTTPClient(port: server.boundPort)
             try big.send(request)
-            #expect(try big.readResponse(deadline: deadline(20)).0.status == 400)
+            #expect(try big.readResponse(deadline: deadline(20)).0.status == 431)
             #expect(big.waitForClose(deadline: deadline(20)))
         }
+        let malformed = try RawHTTPClient(port: server.boundPort)
+        try malformed.send("GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n")
+        #expect(try malformed.readResponse(deadline: deadline(20)).0.status == 400)
+        #expect(malformed.waitForClose(deadline: deadline(20)))
         await server.stop()
     }
 
@@ -219,6 +224,21 @@ struct ServerHardeningTests {
         _ = try c.readThrough("retry: 1000\n\n", deadline: deadline(20))
         let last = String(decoding: try c.readThrough("\n\n", deadline: deadline(20)), as: UTF8.self)
         #expect(last == "event: status\ndata: {\"detail\":\"server stopped\",\"state\":\"stopped\"}\n\n")
+        #expect(c.waitForClose(deadline: deadline(20)))
+    }
+
+    /// A source that fails: its error is the last event viewers get, not "server stopped".
+    @Test func aFailedSourceIsTheFinalStatus() async throws {
+        let server = try await startedServer()
+        let c = try RawHTTPClient(port: server.boundPort)
+        try c.get("/events")
+        #expect(try c.readHead(deadline: deadline(20)).status == 200)
+        try await waitFor("the events client") { server.streamingClientCount == 1 }
+        server.publish(status: ViewerStatus(state: .failed, detail: "cannot reopen rtsp://cam/1"))
+        _ = try c.readThrough("\"failed\"}\n\n", deadline: deadline(20))
+        await server.stop()
+        let last = String(decoding: try c.readThrough("\n\n", deadline: deadline(20)), as: UTF8.self)
+        #expect(last == "event: status\ndata: {\"detail\":\"cannot reopen rtsp://cam/1\",\"state\":\"failed\"}\n\n")
         #expect(c.waitForClose(deadline: deadline(20)))
     }
 

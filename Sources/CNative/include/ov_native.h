@@ -56,8 +56,15 @@ typedef struct ov_image ov_image;
 
 /* Decodes JPEG/PNG/WebP/BMP/TIFF bytes to BGR, or to gray only when luma_only is non-zero.
  * reduction 2, 4 or 8 decodes a JPEG at that fraction of its size (libjpeg's DCT scaling: each side
- * ceil(side / reduction)); 1 decodes full size. EXIF orientation is NOT applied (callers do it). */
-ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, ov_image **out);
+ * ceil(side / reduction)); 1 decodes full size. EXIF orientation is NOT applied (callers do it).
+ * A damaged JPEG that still decodes (truncated, corrupt entropy data) carries the decoder's warnings
+ * (ov_image_warning*); with strict non-zero, the first warning is an OV_ERR_DECODE instead. */
+ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, int strict, ov_image **out);
+
+/* The decoder's warnings for an image ov_image_decode made (0 for any other image); each string
+ * lives as long as the image. */
+size_t ov_image_warning_count(const ov_image *image);
+const char *ov_image_warning(const ov_image *image, size_t index);
 
 /* Loads an OpenCV module that is otherwise loaded on first use ("imgcodecs", "videoio"; see
  * ov_lazy.hpp), so that its start-up cost is paid now. OV_ERR_UNSUPPORTED when it is missing. */

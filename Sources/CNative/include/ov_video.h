@@ -1,6 +1,7 @@
 /*
- * ov_video.h: video capture (files, network streams, image sequences, V4L2 cameras), video file
- * writing and V4L2 camera enumeration, on OpenCV's videoio (FFmpeg, V4L2 and image-sequence backends).
+ * ov_video.h: video capture (files, network streams, V4L2 cameras), video file writing and V4L2
+ * camera enumeration, on OpenCV's videoio (FFmpeg and V4L2 backends). Image sequences are read in
+ * Swift (ImageSequence), not here.
  * Same rules as ov_native.h: every function returns an ov_status with ov_last_error() set on failure,
  * no C++ exception escapes, handles are freed with their *_free function.
  * A capture or writer handle may be used from one thread at a time (calls on one handle are
@@ -20,10 +21,9 @@ extern "C" {
 typedef struct ov_capture ov_capture;
 
 typedef enum {
-    OV_CAPTURE_AUTO = 0,   /* device / "/dev/videoN" -> V4L2; "...%04d..." pattern -> images; anything else -> FFmpeg */
+    OV_CAPTURE_AUTO = 0,   /* device / "/dev/videoN" -> V4L2; anything else -> FFmpeg */
     OV_CAPTURE_FFMPEG = 1, /* files, rtsp://, http(s):// (MJPEG multipart, HLS .m3u8, progressive files), ... */
-    OV_CAPTURE_V4L2 = 2,   /* /dev/video* cameras */
-    OV_CAPTURE_IMAGES = 3  /* image sequences: "dir/img_%04d.jpg" (or the first file "dir/img_0001.jpg") */
+    OV_CAPTURE_V4L2 = 2    /* /dev/video* cameras */
 } ov_capture_api;
 
 /* Every field 0 (or fourcc "") = don't care; a NULL request = all don't care.
@@ -39,9 +39,9 @@ typedef struct {
     int read_timeout_ms;
 } ov_capture_request;
 
-/* url: a file path, rtsp://, http(s):// (MJPEG, HLS .m3u8, ...), an image sequence pattern
- * ("dir/img_%04d.jpg"), or "/dev/videoN"; or url NULL and device >= 0 for /dev/video<device>.
- * Errors: OV_ERR_IO for a missing file/device/directory, an unreachable stream, a busy device
+/* url: a file path, rtsp://, http(s):// (MJPEG, HLS .m3u8, ...), or "/dev/videoN"; or url NULL and
+ * device >= 0 for /dev/video<device>.
+ * Errors: OV_ERR_IO for a missing file/device, an unreachable stream, a busy device
  * ("device busy"); OV_ERR_DECODE for a file that exists but holds no decodable video ("not a video: ...",
  * including an MP4 cut short before its index was written); OV_ERR_UNSUPPORTED for a V4L2 mode or
  * pixel format the camera / OpenCV cannot provide (the message lists the supported modes). */
@@ -51,7 +51,7 @@ ov_status ov_capture_open(const char *url, int device, ov_capture_api api, const
 /* Grabs and decodes the next frame into a new BGR ov_image (*out, free with ov_image_free).
  * *timestamp_ms (may be NULL): the stream position in ms (CAP_PROP_POS_MSEC) for files and streams that
  * carry timestamps; for cameras the time since the first frame (driver buffer timestamps); else -1.
- * OV_OK with *out NULL: clean end of stream (end of a file or image sequence, including the last good
+ * OV_OK with *out NULL: clean end of stream (end of a file, including the last good
  * frame of a truncated file, or the end of a finite network stream); repeated calls keep returning it.
  * OV_ERR_IO: the source failed (live network stream dropped or ended, device unplugged, read timeout).
  * A later call tries again, but an FFmpeg network stream does not recover from a drop or a timeout
@@ -65,7 +65,7 @@ typedef struct {
     int frame_count;    /* -1 unknown / live; from the container, so approximate for some formats */
     char fourcc[5];     /* codec: the container's tag ("mp4v", "avc1", "MJPG"), else the start of FFmpeg's codec
                            name ("mpeg", "H264"); the pixel format for V4L2 ("YUYV"); "" if unknown */
-    char backend[32];   /* "FFMPEG", "V4L2", "CV_IMAGES" */
+    char backend[32];   /* "FFMPEG", "V4L2" */
     int ended_early;    /* files: 1 once reading reached the end before the end the container promises (fewer
                            frames than frame_count, or a packet cut short): the file is truncated or damaged and
                            the frames read are all it had that decodes; 0 otherwise and until the end */

@@ -10,7 +10,15 @@ public enum FrameSource: Sendable, Hashable, CustomStringConvertible {
     case file(URL)
     /// A network stream: rtsp://, http(s):// MJPEG, HLS .m3u8.
     case stream(URL)
-    /// Image files as a frame sequence: a directory (sorted by name) or a printf pattern `dir/img_%04d.jpg`.
+    /// Image files as a frame sequence: a directory (its .jpg, .jpeg, .png, .webp, .bmp, .tif, .tiff
+    /// files in natural name order, so `f2` before `f10`) or a printf pattern `dir/img_%04d.jpg`
+    /// (`%d`, `%Nd`, `%0Nd`: every matching file of the directory, ordered by its number; gaps are
+    /// skipped). `CaptureInfo`: `frameCount` the number of files, `fps` `CaptureOptions.imageSequenceFPS`,
+    /// `backend` "images". Opening fails with `fileNotFound` (missing directory, no image files, a
+    /// pattern matching nothing), `ioError` (a directory that cannot be read) or `invalidArgument`
+    /// (a file, an unsupported pattern). A file that fails to decode ends the sequence with its
+    /// error (`invalidImage`, …) naming the frame and file: like any read error of a non-live
+    /// source, it is not skipped.
     case images(String)
 
     /// Parses a command-line source: `0` (camera), `/dev/video0`, `rtsp://…`/`http://…`, a directory

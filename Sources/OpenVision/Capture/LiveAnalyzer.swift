@@ -39,6 +39,8 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
     public let configuration: Configuration
     private let counters = LiveCounterStore()
     private let started = Atomic<Bool>(false)
+    /// The pipeline's two threads (see `waitUntilStopped(timeout:)`).
+    private let pipelineThreads = DispatchGroup()
 
     public init(source: FrameSource, options: CaptureOptions = CaptureOptions(), requests: [any VisionRequest],
                 configuration: Configuration = Configuration()) {
@@ -94,10 +96,26 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
             continuation.finish(throwing: VisionError(.invalidArgument, "a LiveAnalyzer can be iterated once"))
             return Iterator(base: stream.makeAsyncIterator(), credits: nil)
         }
-        let pipeline = LivePipeline(settings: settings, counters: counters, continuation: continuation, credits: credits)
+        let pipeline = LivePipeline(settings: settings, counters: counters, continuation: continuation, credits: credits,
+                                    threads: pipelineThreads)
         continuation.onTermination = { @Sendable _ in pipeline.stop() }
         pipeline.start()
         return Iterator(base: stream.makeAsyncIterator(), credits: credits)
+    }
+
+    /// Waits until the capture and analysis threads have returned, once iteration has ended (the
+    /// source ended or failed, or the consumer stopped iterating: the frame in analysis is finished
+    /// first). True at once if iteration never started; false if `timeout` passed first. Call it
+    /// before exiting a process, so that no native call is still running while the process's
+    /// static destructors run.
+    public func waitUntilStopped(timeout: Duration = .seconds(30)) async -> Bool {
+        let threads = pipelineThreads
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: threads.wait(timeout: .now() + Swift.max(0, seconds)) == .success)
+            }
+        }
     }
 
     /// Runs to the end of the source, calling `handler` with each result (the callback style).

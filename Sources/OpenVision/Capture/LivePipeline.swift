@@ -23,6 +23,8 @@ final class LivePipeline: @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     /// Every-frame mode: one credit per result the consumer may still take before analysis waits.
     private let credits: DispatchSemaphore?
+    /// Entered once per thread at start, left when the thread returns.
+    private let threads: DispatchGroup
 
     struct Mailbox {
         var frame: Frame?
@@ -30,18 +32,28 @@ final class LivePipeline: @unchecked Sendable {
         var error: VisionError?
     }
 
+    /// `threads` is entered for each of the two threads and left as each returns.
     init(settings: Settings, counters: LiveCounterStore, continuation: AsyncThrowingStream<LiveResult, any Error>.Continuation,
-         credits: DispatchSemaphore?) {
+         credits: DispatchSemaphore?, threads: DispatchGroup) {
         self.settings = settings
         self.counters = counters
         self.continuation = continuation
         self.credits = credits
+        self.threads = threads
     }
 
     func start() {
-        let capture = Thread { [self] in captureLoop() }
+        threads.enter()
+        threads.enter()
+        let capture = Thread { [self] in
+            defer { threads.leave() }
+            captureLoop()
+        }
         capture.name = "openvision-capture"
-        let analysis = Thread { [self] in analysisLoop() }
+        let analysis = Thread { [self] in
+            defer { threads.leave() }
+            analysisLoop()
+        }
         analysis.name = "openvision-analysis"
         capture.start()
         analysis.start()

@@ -1,12 +1,15 @@
 import Foundation
 internal import CNative
 
-/// An open source: a native capture handle (OpenCV videoio) or a sorted image folder.
-/// Used by one reader thread at a time.
+/// An open source: a native capture handle (OpenCV videoio) for cameras, files and streams, or an
+/// `ImageSequence` for `.images` sources. Used by one reader thread at a time.
 final class VideoCapture: @unchecked Sendable {
     private var handle: OpaquePointer?
-    private var files: [URL] = []
-    private var fileIndex = 0
+    private var sequence: ImageSequence?
+    /// The next frame of `sequence` to decode.
+    private var fileIndex = 1
+    /// The sequence's first frame, decoded at open and returned by the first read.
+    private var pending: VisionImage?
     private let openedInfo: CaptureInfo
 
     /// What the source delivers, as granted at open; `endedEarly` is current.
@@ -48,20 +51,15 @@ final class VideoCapture: @unchecked Sendable {
             }
             url = file.path; api = OV_CAPTURE_FFMPEG
         case .stream(let stream): url = stream.absoluteString; api = OV_CAPTURE_FFMPEG
-        case .images(let pattern):
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: pattern, isDirectory: &isDirectory), isDirectory.boolValue {
-                // A folder: its image files in name order, decoded by OpenVision itself.
-                let names = ((try? FileManager.default.contentsOfDirectory(atPath: pattern)) ?? []).sorted()
-                files = names.filter { ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"].contains(($0 as NSString).pathExtension.lowercased()) }
-                    .map { URL(fileURLWithPath: pattern).appendingPathComponent($0) }
-                guard !files.isEmpty else { throw VisionError(.fileNotFound, "no images in \(pattern)") }
-                let first = try VisionImage(contentsOf: files[0])
-                openedInfo = CaptureInfo(width: first.width, height: first.height, fps: options.imageSequenceFPS,
-                                         frameCount: files.count, fourcc: "", backend: "images", endedEarly: false)
-                return
-            }
-            url = pattern; api = OV_CAPTURE_IMAGES
+        case .images(let source):
+            // Decoded by OpenVision itself; the first frame now, for the size (and to fail early).
+            let sequence = try ImageSequence(resolving: source)
+            let first = try sequence.image(at: 0)
+            self.sequence = sequence
+            pending = first
+            openedInfo = CaptureInfo(width: first.width, height: first.height, fps: options.imageSequenceFPS,
+                                     frameCount: sequence.files.count, fourcc: "", backend: "images", endedEarly: false)
+            return
         }
         var h: OpaquePointer?
         let status = ov_capture_open(url, device, api, &request, &h)
@@ -79,12 +77,18 @@ final class VideoCapture: @unchecked Sendable {
 
     deinit { ov_capture_free(handle) }
 
-    /// The next frame (not yet oriented) and its source timestamp, nil at the end; throws `ioError` when the source fails.
+    /// The next frame (not yet oriented) and its source timestamp, nil at the end; throws `ioError` when the source fails,
+    /// and for an image sequence the decoding error of a file (`ImageSequence.image(at:)`).
     func read() throws(VisionError) -> (VisionImage, Double?)? {
         guard let handle else {
-            guard fileIndex < files.count else { return nil }
+            if let first = pending {
+                pending = nil
+                return (first, nil)
+            }
+            // A file that fails to decode ends the sequence with its error: a non-live source's read error is not skipped.
+            guard let sequence, fileIndex < sequence.files.count else { return nil }
             defer { fileIndex += 1 }
-            return (try VisionImage(contentsOf: files[fileIndex]), nil)
+            return (try sequence.image(at: fileIndex), nil)
         }
         var image: OpaquePointer?
         var timestamp = -1.0
@@ -106,7 +110,7 @@ public struct CaptureInfo: Sendable, Hashable {
     public var frameCount: Int
     /// Codec or pixel format ("MJPG", "h264"), "" if unknown.
     public var fourcc: String
-    /// "FFMPEG", "V4L2", "CV_IMAGES", "images".
+    /// "FFMPEG", "V4L2" (OpenCV videoio), or "images" for an image sequence (read by `ImageSequence`).
     public var backend: String
     /// Files: true once the file ended before the end its container promises (fewer frames than
     /// `frameCount`, or a packet cut short): it is truncated or damaged, and the frames delivered

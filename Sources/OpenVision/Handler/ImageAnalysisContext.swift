@@ -55,6 +55,18 @@ public final class ImageAnalysisContext: Sendable {
         self.source = source
     }
 
+    /// The decoder's warnings of every image decoded so far (colour, luma, reduced), each once.
+    public func decoderWarnings() -> [String] {
+        state.withLock { state in
+            let decoded = [state.color, state.luma] + state.reduced.sorted { $0.key < $1.key }.map { Optional($0.value) }
+            var seen: [String] = []
+            for case .success(let image)? in decoded {
+                for warning in image.decoderWarnings where !seen.contains(warning) { seen.append(warning) }
+            }
+            return seen
+        }
+    }
+
     /// The upright size of the whole image in pixels, from the file's header when nothing is decoded yet.
     public func imageSize() throws(VisionError) -> CGSize {
         if let g = try geometry() { return CGSize(width: g.width, height: g.height) }

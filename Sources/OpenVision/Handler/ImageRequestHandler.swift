@@ -18,30 +18,36 @@ public final class ImageRequestHandler: Sendable {
     public let orientation: ImageOrientation?
     /// Images declaring more pixels than this are refused before decoding.
     public let maximumPixelCount: Int
+    /// True: a damaged JPEG that the decoder warns about is an `invalidImage` error for every
+    /// request, instead of gray-padded pixels reported in `decoderWarnings()`.
+    public let strictDecoding: Bool
     private let analysisContext: ImageAnalysisContext
 
     /// A handler for the image file at `url` (a file URL).
     public init(_ url: URL, orientation: ImageOrientation? = nil,
-                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
+                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
         self.source = .url(url)
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
-        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount)
+        self.strictDecoding = strictDecoding
+        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount, strictDecoding)
     }
 
     /// A handler for the image file at `path`.
     public convenience init(path: String, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
-        self.init(URL(fileURLWithPath: path), orientation: orientation, maximumPixelCount: maximumPixelCount)
+                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
+        self.init(URL(fileURLWithPath: path), orientation: orientation, maximumPixelCount: maximumPixelCount,
+                  strictDecoding: strictDecoding)
     }
 
     /// A handler for encoded image bytes (JPEG, PNG, WebP, BMP, TIFF).
     public init(data: Data, orientation: ImageOrientation? = nil,
-                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
+                maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
         self.source = .data(data)
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
-        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount)
+        self.strictDecoding = strictDecoding
+        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount, strictDecoding)
     }
 
     /// A handler for raw pixels; `orientation` says how they relate to upright (default `.up`).
@@ -50,7 +56,8 @@ public final class ImageRequestHandler: Sendable {
         self.source = .pixels(pixels)
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
-        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount)
+        self.strictDecoding = false
+        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount, false)
     }
 
     /// A handler for an image already decoded and upright.
@@ -58,7 +65,8 @@ public final class ImageRequestHandler: Sendable {
         self.source = .image(image)
         self.orientation = nil
         self.maximumPixelCount = .max
-        self.analysisContext = Self.makeContext(source, nil, .max)
+        self.strictDecoding = false
+        self.analysisContext = Self.makeContext(source, nil, .max, false)
     }
 
     /// The decoded upright image in colour (decoded on first call, then shared).
@@ -70,6 +78,12 @@ public final class ImageRequestHandler: Sendable {
     /// otherwise a luma-only decode (cheaper; what barcode, text, face and rectangle requests read).
     public func grayImage() throws(VisionError) -> VisionImage {
         try analysisContext.lumaImage()
+    }
+
+    /// The decoder's warnings for what this handler has decoded so far (see
+    /// `VisionImage.decoderWarnings`): empty for a clean image. Read it after performing requests.
+    public func decoderWarnings() -> [String] {
+        analysisContext.decoderWarnings()
     }
 
     /// The upright image's size in pixels, read from the file's header when nothing is decoded yet.
@@ -98,7 +112,8 @@ public final class ImageRequestHandler: Sendable {
         return analysisContext
     }
 
-    private static func makeContext(_ source: Source, _ orientation: ImageOrientation?, _ limit: Int) -> ImageAnalysisContext {
+    private static func makeContext(_ source: Source, _ orientation: ImageOrientation?, _ limit: Int,
+                                    _ strict: Bool) -> ImageAnalysisContext {
         switch source {
         case .image(let image):
             return ImageAnalysisContext(image: image)
@@ -114,13 +129,13 @@ public final class ImageRequestHandler: Sendable {
                     throw VisionError(.invalidArgument, "only file URLs can be read, not \(url.absoluteString)")
                 }
                 return try VisionImage.readFile(url)
-            }, orientation)
+            }, orientation, strict)
         case .data(let data):
-            return encodedContext(EncodedImage(path: nil, limit: limit) { () throws(VisionError) in data }, orientation)
+            return encodedContext(EncodedImage(path: nil, limit: limit) { () throws(VisionError) in data }, orientation, strict)
         }
     }
 
-    private static func encodedContext(_ encoded: EncodedImage, _ orientation: ImageOrientation?) -> ImageAnalysisContext {
+    private static func encodedContext(_ encoded: EncodedImage, _ orientation: ImageOrientation?, _ strict: Bool) -> ImageAnalysisContext {
         ImageAnalysisContext(source: .init(
             geometry: { () throws(VisionError) in
                 let header = try encoded.load().header
@@ -131,7 +146,8 @@ public final class ImageRequestHandler: Sendable {
             decode: { lumaOnly, reduction throws(VisionError) in
                 let (data, header) = try encoded.load()
                 return try encoded.attributing { () throws(VisionError) in
-                    try VisionImage(data: data, header: header, orientation: orientation, lumaOnly: lumaOnly, reduction: reduction)
+                    try VisionImage(data: data, header: header, orientation: orientation, lumaOnly: lumaOnly, reduction: reduction,
+                                    strictDecoding: strict)
                 }
             }))
     }

@@ -12,6 +12,11 @@ public final class VisionImage: @unchecked Sendable {
     public let width: Int
     /// Height in pixels.
     public let height: Int
+    /// What the decoder warned about while decoding this image from a file or bytes: a damaged
+    /// JPEG that still decodes (truncated, corrupt data) has its missing part filled with gray and
+    /// says so here, e.g. "Premature end of JPEG file". Empty for a clean decode and for images made
+    /// any other way. `strictDecoding` turns the first warning into an `invalidImage` error instead.
+    public let decoderWarnings: [String]
 
     /// The size in pixels.
     public var size: CGSize { CGSize(width: width, height: height) }
@@ -25,6 +30,7 @@ public final class VisionImage: @unchecked Sendable {
         self.handle = handle
         self.width = Int(ov_image_width(handle))
         self.height = Int(ov_image_height(handle))
+        self.decoderWarnings = []
     }
 
     deinit { ov_image_free(handle) }
@@ -36,10 +42,14 @@ public final class VisionImage: @unchecked Sendable {
     /// - Parameters:
     ///   - orientation: overrides the file's EXIF orientation when given.
     ///   - maximumPixelCount: images whose header declares more pixels are refused before decoding.
+    ///   - strictDecoding: a decoder warning (a damaged JPEG) is an `invalidImage` error, not a
+    ///     gray-padded image with `decoderWarnings`.
     public convenience init(data: Data, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) throws(VisionError) {
+                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount,
+                            strictDecoding: Bool = false) throws(VisionError) {
         let header = try Self.checkedHeader(data, maximumPixelCount: maximumPixelCount)
-        try self.init(data: data, header: header, orientation: orientation, lumaOnly: false, reduction: 1)
+        try self.init(data: data, header: header, orientation: orientation, lumaOnly: false, reduction: 1,
+                      strictDecoding: strictDecoding)
     }
 
     /// The header of `data`, refused when it declares an empty size or more than `maximumPixelCount` pixels.
@@ -58,28 +68,32 @@ public final class VisionImage: @unchecked Sendable {
 
     /// Decodes `data` whose checked header is `header`; `reduction` 2, 4 or 8 decodes a JPEG at that
     /// fraction of its size (each side rounded up), which skips most of the decoding work.
-    init(data: Data, header: ImageHeader, orientation: ImageOrientation?, lumaOnly: Bool, reduction: Int) throws(VisionError) {
+    init(data: Data, header: ImageHeader, orientation: ImageOrientation?, lumaOnly: Bool, reduction: Int,
+         strictDecoding: Bool) throws(VisionError) {
         var decoded: OpaquePointer?
         let status = data.withUnsafeBytes {
-            ov_image_decode($0.baseAddress, $0.count, lumaOnly ? 1 : 0, Int32(reduction), &decoded)
+            ov_image_decode($0.baseAddress, $0.count, lumaOnly ? 1 : 0, Int32(reduction), strictDecoding ? 1 : 0, &decoded)
         }
         guard status == OV_OK, let decoded else {
             var error = NativeError.error(for: status, codes: [OV_ERR_INTERNAL: .invalidImage, OV_ERR_INVALID_ARGUMENT: .invalidImage])
             error.message = "cannot decode \(header.format.rawValue.uppercased()) image: \(error.message)"
             throw error
         }
+        let warnings = (0..<ov_image_warning_count(decoded)).compactMap { ov_image_warning(decoded, $0).map { String(cString: $0) } }
         let handle = try Self.upright(decoded, orientation: orientation ?? header.orientation ?? .up)
         self.handle = handle
         self.width = Int(ov_image_width(handle))
         self.height = Int(ov_image_height(handle))
+        self.decoderWarnings = warnings
     }
 
     /// Reads and decodes the image file at `url` (see `init(data:orientation:maximumPixelCount:)`).
     public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) throws(VisionError) {
+                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount,
+                            strictDecoding: Bool = false) throws(VisionError) {
         let data = try Self.readFile(url)
         do {
-            try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount)
+            try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
         } catch {
             throw error.attributed(to: url.path)
         }
@@ -134,16 +148,16 @@ public final class VisionImage: @unchecked Sendable {
 
     static func readFile(_ url: URL) throws(VisionError) -> Data {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw VisionError(.fileNotFound, "no such file: \(path)")
-        }
-        guard !isDirectory.boolValue else { throw VisionError(.ioError, "\(path) is a directory, not an image file") }
+        // Missing, a symlink loop, unreadable or a directory: each says so.
+        let size = try FileStatus.requireFile(path, what: "image file")
         // An empty file is simply empty (Foundation's reader leaks its 4 KiB buffer on one).
-        if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 { return Data() }
+        if size == 0 { return Data() }
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
+            if let posix = error as? CocoaError, let underlying = posix.underlying as? POSIXError {
+                throw FileStatus.error(underlying.code.rawValue, path: path, what: "image file")
+            }
             throw VisionError(.ioError, "cannot read \(path): \(error.localizedDescription)")
         }
     }

@@ -47,9 +47,7 @@ public final class VisionModel: Sendable {
     private static func openBackend(_ url: URL, configuration: Configuration) throws(VisionError)
         -> (ModelDescription.Format, any InferenceBackend, (Int, Int)?) {
         let path = url.path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw VisionError(.fileNotFound, "no model file at \(path)")
-        }
+        try FileStatus.requireFile(path, what: "model file")
         let ext = url.pathExtension.lowercased()
         let format: ModelDescription.Format
         let backend: any InferenceBackend
@@ -75,8 +73,14 @@ public final class VisionModel: Sendable {
                 throw VisionError(.unsupported, "ONNX Runtime cannot read Darknet files; convert it first: openvision models convert \(path)")
             }
             let weights = url.deletingPathExtension().appendingPathExtension("weights")
-            guard FileManager.default.fileExists(atPath: weights.path) else {
-                throw VisionError(.missingModelData, "no weights for \(url.lastPathComponent): expected \(weights.path)")
+            switch FileStatus.of(weights.path, what: "weights file") {
+            case .file: break
+            case .unreachable(let error) where error.code == .fileNotFound:
+                let detail = error.message.hasPrefix("no such") ? "" : " (\(error.message))"
+                throw VisionError(.missingModelData, "no weights for \(url.lastPathComponent): expected \(weights.path)\(detail)")
+            case .unreachable(let error): throw error
+            case .directory: throw VisionError(.ioError, "\(weights.path) is a directory, not a Darknet .weights file")
+            case .other: throw VisionError(.ioError, "\(weights.path) is not a regular file")
             }
             // Bounds, overflow and the weight count are checked here: OpenCV would trap, allocate
             // without bound, or run on truncated weights.

@@ -7,7 +7,8 @@ public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
     /// 1.0 for every decoded symbol: the payload passed its error checks.
     public var confidence: Float
     public var symbology: BarcodeSymbology
-    /// The payload as text, when it is text (nil for binary content).
+    /// The payload as text: zxing-cpp's plain text (binary content as ISO 8859-1 characters, one
+    /// per byte, as Python zxing-cpp's `text`); nil only when the decoder gave none. Exact bytes: `payloadData`.
     public var payloadString: String?
     /// The raw payload bytes.
     public var payloadData: Data

@@ -1,10 +1,16 @@
 /// Barcode symbologies, named as Vision's `BarcodeSymbology` where Vision has the symbology.
+/// `allCases` is every symbology zxing-cpp 3.1 reads; the ones Vision lacks (rMQR, MaxiCode, DX film
+/// edge, Telepen, Code 32, PZN) are extensions.
 public enum BarcodeSymbology: String, Sendable, Hashable, Codable, CaseIterable {
     case aztec
     case codabar
     case code39
     /// Code 39 with the full ASCII extension.
     case code39FullASCII
+    /// Code 32 (Italian pharmacode), a Code 39 variant; the payload is the 9-digit code.
+    case code32
+    /// Pharmazentralnummer (German pharmacode), a Code 39 variant.
+    case pzn
     case code93
     case code128
     case dataMatrix
@@ -26,9 +32,11 @@ public enum BarcodeSymbology: String, Sendable, Hashable, Codable, CaseIterable 
     case rmQR
     case maxiCode
     case dxFilmEdge
+    /// Telepen (alpha and numeric).
+    case telepen
 
     /// Symbologies the barcode generator can write (for tests and labels).
     public static let creatable: [BarcodeSymbology] = [
-        .aztec, .codabar, .code39, .code93, .code128, .dataMatrix, .ean8, .ean13, .upca, .upce, .i2of5, .pdf417, .qr,
+        .aztec, .codabar, .code39, .code93, .code128, .dataMatrix, .ean8, .ean13, .upca, .upce, .i2of5, .pdf417, .qr, .telepen,
     ]
 }

@@ -174,6 +174,9 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var timestamp: Double?
     /// Request name → error, for requests that failed.
     public var errors: [String: Failure]?
+    /// The decoder's warnings: the image is damaged (e.g. a truncated JPEG, its missing part gray)
+    /// and results may be incomplete. Absent for a clean image.
+    public var warnings: [String]?
     /// Stage name → milliseconds.
     public var timingsMs: [String: Double]?
 

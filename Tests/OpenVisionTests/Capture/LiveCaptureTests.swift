@@ -174,10 +174,13 @@ import OpenVision
             results += 1
             if results == 5 { break }  // ends the iteration: the pipeline stops
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Both threads return (the frame in analysis finishes first); nothing runs after that.
+        #expect(await analyzer.waitUntilStopped(timeout: .seconds(120)))
         let stats = analyzer.stats()
         #expect(stats.state == .cancelled)
         #expect(previews.withLock { $0 } == stats.framesCaptured)
+        // Not iterated: nothing to wait for.
+        #expect(await LiveAnalyzer(source: .file(url), requests: []).waitUntilStopped(timeout: .zero))
         #expect(stats.framesCaptured < 60, "capture stopped early: \(stats.framesCaptured)")
     }
 

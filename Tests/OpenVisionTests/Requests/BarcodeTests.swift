@@ -9,6 +9,7 @@ import OpenVisionTestSupport
         (.qr, "Hello OpenVision"), (.dataMatrix, "DM-2026-11-22"), (.aztec, "AZTEC 123"), (.pdf417, "PDF417 payload"),
         (.code128, "CODE128-abc"), (.code39, "CODE39"), (.code93, "CODE93"), (.codabar, "A12345B"),
         (.ean13, "4006381333931"), (.ean8, "96385074"), (.upca, "036000291452"), (.i2of5, "12345678"),
+        (.telepen, "TELEPEN-1"),
     ]
 
     /// Generates a code, places it on a larger white canvas (rotated by `degrees`), and returns the canvas.
@@ -95,6 +96,27 @@ import OpenVisionTestSupport
         // Results are relative to the region; mapped back they lie in the right half.
         let full = try #require(right.first).boundingBox.toFullImage(fromRegionOfInterest: rightHalf.regionOfInterest)
         #expect(full.minX > 0.5)
+    }
+
+    /// Binary content keeps its exact bytes, and its text is one ISO 8859-1 character per byte, as
+    /// Python zxing-cpp 3.1.1 reads the same code:
+    /// `zxingcpp.read_barcodes(img, text_mode=zxingcpp.TextMode.Plain)[0].text == '\x80\x81\x01ABÿ'`.
+    @Test(arguments: [BarcodeSymbology.dataMatrix, .qr, .aztec])
+    func binaryPayloadKeepsBytesAndText(_ symbology: BarcodeSymbology) async throws {
+        let bytes = Data([0x80, 0x81, 0x01, 0x41, 0x42, 0xFF])
+        let code = try BarcodeGenerator.image(for: bytes, symbology: symbology, moduleSize: 4)
+        let results = try await ImageRequestHandler(image: code).perform(DetectBarcodesRequest())
+        #expect(results.count == 1)
+        #expect(results.first?.symbology == symbology)
+        #expect(results.first?.payloadData == bytes)
+        #expect(results.first?.payloadString == "\u{80}\u{81}\u{01}AB\u{FF}")
+    }
+
+    /// Every symbology zxing-cpp reads is on: Telepen (not in Vision) is read and named.
+    @Test func telepenIsReadAndFilterable() async throws {
+        let image = try Self.scene("TELEPEN-1", .telepen)
+        #expect(try await ImageRequestHandler(image: image).perform(DetectBarcodesRequest(symbologies: [.telepen])).map(\.payloadString) == ["TELEPEN-1"])
+        #expect(try await ImageRequestHandler(image: image).perform(DetectBarcodesRequest(symbologies: [.qr])).isEmpty)
     }
 
     @Test func emptyImageHasNoCodes() async throws {

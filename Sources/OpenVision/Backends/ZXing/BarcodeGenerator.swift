@@ -7,19 +7,34 @@ public enum BarcodeGenerator {
     /// Throws `invalidArgument` for a payload the symbology cannot hold and `unsupported` for a
     /// symbology without a writer (see `BarcodeSymbology.creatable`).
     public static func image(for payload: String, symbology: BarcodeSymbology, moduleSize: Int = 4) throws(VisionError) -> VisionImage {
+        try image(symbology: symbology, moduleSize: moduleSize, describing: "'\(payload)'") { creator in
+            let utf8 = Array(payload.utf8)
+            return utf8.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    ZXing_CreateBarcodeFromText($0, Int32(buffer.count), creator)
+                }
+            }
+        }
+    }
+
+    /// An image of the raw bytes `payload` (binary mode: QR, Data Matrix, Aztec, PDF417), as
+    /// `image(for:symbology:moduleSize:)` otherwise.
+    public static func image(for payload: Data, symbology: BarcodeSymbology, moduleSize: Int = 4) throws(VisionError) -> VisionImage {
+        try image(symbology: symbology, moduleSize: moduleSize, describing: "\(payload.count) bytes") { creator in
+            payload.withUnsafeBytes { ZXing_CreateBarcodeFromBytes($0.baseAddress, Int32($0.count), creator) }
+        }
+    }
+
+    private static func image(symbology: BarcodeSymbology, moduleSize: Int, describing payload: String,
+                              create: (OpaquePointer) -> OpaquePointer?) throws(VisionError) -> VisionImage {
         guard let format = ZXingFormats.creatorFormat(for: symbology) else {
             throw VisionError(.unsupported, "cannot create \(symbology) barcodes (creatable: \(BarcodeSymbology.creatable.map(\.rawValue).joined(separator: ", ")))")
         }
         guard (1...64).contains(moduleSize) else { throw VisionError(.invalidArgument, "moduleSize must be 1...64") }
         guard let creator = ZXing_CreatorOptions_new(format) else { throw VisionError(.outOfMemory, "zxing-cpp creator") }
         defer { ZXing_CreatorOptions_delete(creator) }
-        let utf8 = Array(payload.utf8)
-        guard let barcode = utf8.withUnsafeBufferPointer({ buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                ZXing_CreateBarcodeFromText($0, Int32(buffer.count), creator)
-            }
-        }) else {
-            throw VisionError(.invalidArgument, "cannot encode '\(payload)' as \(symbology): \(ZXingReader.lastError())")
+        guard let barcode = create(creator) else {
+            throw VisionError(.invalidArgument, "cannot encode \(payload) as \(symbology): \(ZXingReader.lastError())")
         }
         defer { ZXing_Barcode_delete(barcode) }
         guard let writer = ZXing_WriterOptions_new() else { throw VisionError(.outOfMemory, "zxing-cpp writer") }

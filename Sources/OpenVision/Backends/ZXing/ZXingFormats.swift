@@ -9,6 +9,8 @@ enum ZXingFormats {
         case .codabar: [ZXing_BarcodeFormat_Codabar]
         case .code39: [ZXing_BarcodeFormat_Code39Std]
         case .code39FullASCII: [ZXing_BarcodeFormat_Code39Ext]
+        case .code32: [ZXing_BarcodeFormat_Code32]
+        case .pzn: [ZXing_BarcodeFormat_PZN]
         case .code93: [ZXing_BarcodeFormat_Code93]
         case .code128: [ZXing_BarcodeFormat_Code128]
         case .dataMatrix: [ZXing_BarcodeFormat_DataMatrix]
@@ -28,6 +30,7 @@ enum ZXingFormats {
         case .rmQR: [ZXing_BarcodeFormat_RMQRCode]
         case .maxiCode: [ZXing_BarcodeFormat_MaxiCode]
         case .dxFilmEdge: [ZXing_BarcodeFormat_DXFilmEdge]
+        case .telepen: [ZXing_BarcodeFormat_TelepenAlpha, ZXing_BarcodeFormat_TelepenNumeric]
         }
     }
 
@@ -47,6 +50,7 @@ enum ZXingFormats {
         case .i2of5: ZXing_BarcodeFormat_ITF
         case .pdf417: ZXing_BarcodeFormat_PDF417
         case .qr: ZXing_BarcodeFormat_QRCode
+        case .telepen: ZXing_BarcodeFormat_Telepen
         default: nil
         }
     }
@@ -64,6 +68,7 @@ enum ZXingFormats {
         case ZXing_BarcodeFormat_Aztec: return .aztec
         case ZXing_BarcodeFormat_DataBar: return .gs1DataBar
         case ZXing_BarcodeFormat_ITF: return .i2of5
+        case ZXing_BarcodeFormat_Telepen: return .telepen
         default: return nil
         }
     }

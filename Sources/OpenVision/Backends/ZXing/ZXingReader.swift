@@ -51,11 +51,10 @@ enum ZXingReader {
             let text = textPointer.map { String(cString: $0) }
             ZXing_free(textPointer)
             let contentType = ZXing_Barcode_contentType(barcode)
-            let isText = contentType != ZXing_ContentType_Binary
             let p = ZXing_Barcode_position(barcode)
             observations.append(BarcodeObservation(
                 symbology: symbology,
-                payloadString: isText ? text : nil,
+                payloadString: text,
                 payloadData: bytes,
                 isColorInverted: ZXing_Barcode_isInverted(barcode),
                 isMirrored: ZXing_Barcode_isMirrored(barcode),
