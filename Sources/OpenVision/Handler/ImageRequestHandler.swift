@@ -69,6 +69,15 @@ public final class ImageRequestHandler: Sendable {
         self.analysisContext = Self.makeContext(source, nil, .max, false)
     }
 
+    /// A handler for one frame of a sequence at `frameTime` (see `ImageAnalysisContext.frameTime`).
+    init(image: VisionImage, frameTime: Duration?) {
+        self.source = .image(image)
+        self.orientation = nil
+        self.maximumPixelCount = .max
+        self.strictDecoding = false
+        self.analysisContext = ImageAnalysisContext(image: image, frameTime: frameTime)
+    }
+
     /// The decoded upright image in colour (decoded on first call, then shared).
     public func image() throws(VisionError) -> VisionImage {
         try analysisContext.colorImage()

@@ -134,6 +134,34 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var characters: [Box]?
     }
 
+    /// A translation aligning a target image (or frame) with its reference (`ImageTranslationAlignmentObservation`).
+    public struct Translation: Sendable, Codable, Hashable {
+        /// Pixels, lower-left origin, y up (Vision's convention).
+        public var tx: Double
+        public var ty: Double
+        public var confidence: Float
+    }
+
+    /// A homography aligning a target image (or frame) with its reference (`ImageHomographicAlignmentObservation`).
+    public struct Homography: Sendable, Codable, Hashable {
+        /// Target → reference, row-major, lower-left pixel coordinates (Vision's `warpTransform`).
+        public var warpTransform: [Double]
+        /// The same in top-left pixel coordinates (OpenCV's, for `cv2.warpPerspective`).
+        public var openCVTransform: [Double]
+        public var confidence: Float
+    }
+
+    /// A dense optical-flow field: its size and files (`--maps`) and summary statistics.
+    public struct Flow: Sendable, Codable, Hashable {
+        /// 2 channels: dx, dy in pixels (y down).
+        public var field: Map
+        /// Mean displacement in pixels (y down).
+        public var meanDx: Double
+        public var meanDy: Double
+        /// The largest displacement's length in pixels.
+        public var maximumMagnitude: Double
+    }
+
     /// Model outputs larger than this many values are reported by name and shape only.
     public static let maximumReportedValues = 4096
 
@@ -169,6 +197,12 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var textRectangles: [TextRegion]?
     /// `DetectDocumentSegmentationRequest` (absent when there is no document).
     public var document: Rectangle?
+    /// `TranslationalImageRegistrationRequest` / `TrackTranslationalImageRegistrationRequest` (absent when there is none).
+    public var translation: Translation?
+    /// `HomographicImageRegistrationRequest` / `TrackHomographicImageRegistrationRequest` (absent when there is none).
+    public var homography: Homography?
+    /// `GenerateOpticalFlowRequest` / `TrackOpticalFlowRequest` (absent on a sequence's first frame).
+    public var opticalFlow: Flow?
     /// For video frames: the frame index and the source's timestamp in seconds.
     public var frame: Int?
     public var timestamp: Double?
@@ -302,6 +336,24 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     /// Adds a document's quadrilateral.
     public mutating func add(_ observation: DetectedDocumentObservation) {
         document = Rectangle(confidence: observation.confidence, box: box(observation.boundingBox), corners: observation.corners.map(point))
+    }
+
+    /// Adds a translation.
+    public mutating func add(_ observation: ImageTranslationAlignmentObservation) {
+        translation = Translation(tx: observation.tx, ty: observation.ty, confidence: observation.confidence)
+    }
+
+    /// Adds a homography.
+    public mutating func add(_ observation: ImageHomographicAlignmentObservation) {
+        homography = Homography(warpTransform: observation.warpTransform.rowMajor, openCVTransform: observation.openCVTransform.rowMajor,
+                                confidence: observation.confidence)
+    }
+
+    /// Adds an optical-flow field (a 2-channel pixel buffer) with its mean and largest displacement.
+    public mutating func add(flow observation: PixelBufferObservation) {
+        let stats = observation.flowStatistics
+        opticalFlow = Flow(field: Map(width: observation.width, height: observation.height, channels: observation.channels),
+                           meanDx: stats.meanDx, meanDy: stats.meanDy, maximumMagnitude: stats.maximumMagnitude)
     }
 
     /// Adds one request's outcome: its results (relative to its region of interest, as returned)
