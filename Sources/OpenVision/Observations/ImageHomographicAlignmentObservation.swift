@@ -24,9 +24,11 @@ public struct ImageHomographicAlignmentObservation: VisionObservation {
         self.imageHeight = imageHeight
     }
 
-    /// Target → reference in OpenCV's pixel coordinates (top-left origin, y down).
+    /// Target → reference in OpenCV's pixel coordinates (top-left origin, y down), normalised so that the last element is 1.
     public var openCVTransform: Matrix3x3 {
         let flip = Matrix3x3.flipY(height: imageHeight)
-        return flip * warpTransform * flip
+        let m = flip * warpTransform * flip
+        let scale = m[2, 2]
+        return scale == 0 ? m : Matrix3x3(rowMajor: m.rowMajor.map { $0 / scale })
     }
 }

@@ -36,4 +36,17 @@ extension OverlayItem {
         if !items.isEmpty { items[0].label = String(format: "flow ×%.1f", scale) }
         return items
     }
+
+    /// The fitted parabola across the detected points' x range (orange) and the detected points (red).
+    public static func items(for trajectory: TrajectoryObservation) -> [OverlayItem] {
+        let xs = trajectory.detectedPoints.map(\.x)
+        guard let lo = xs.min(), let hi = xs.max(), hi > lo else { return [] }
+        let curve = (0...24).map { i -> NormalizedPoint in
+            let x = lo + (hi - lo) * Double(i) / 24
+            return NormalizedPoint(x: x, y: trajectory.y(at: x))
+        }
+        return [OverlayItem(shape: .polygon(curve, closed: false), color: .orange,
+                            label: String(format: "trajectory %.2f", trajectory.confidence), lineWidth: 2),
+                OverlayItem(shape: .points(trajectory.detectedPoints), color: .red, lineWidth: 2)]
+    }
 }

@@ -162,6 +162,23 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var maximumMagnitude: Double
     }
 
+    /// An object moving along a parabola (`TrajectoryObservation`).
+    public struct Trajectory: Sendable, Codable, Hashable {
+        /// Stable while the trajectory is followed.
+        public var id: String
+        public var confidence: Float
+        /// Oldest first.
+        public var detectedPoints: [Point]
+        public var projectedPoints: [Point]
+        /// [a, b, c] of y = a·x² + b·x + c in normalised coordinates (lower-left origin).
+        public var equationCoefficients: [Float]
+        /// Fraction of the image width.
+        public var movingAverageRadius: Double
+        /// Seconds (frame times).
+        public var start: Double
+        public var end: Double
+    }
+
     /// Model outputs larger than this many values are reported by name and shape only.
     public static let maximumReportedValues = 4096
 
@@ -203,6 +220,8 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var homography: Homography?
     /// `GenerateOpticalFlowRequest` / `TrackOpticalFlowRequest` (absent on a sequence's first frame).
     public var opticalFlow: Flow?
+    /// `DetectTrajectoriesRequest` (an empty array on frames that continue no trajectory).
+    public var trajectories: [Trajectory]?
     /// For video frames: the frame index and the source's timestamp in seconds.
     public var frame: Int?
     public var timestamp: Double?
@@ -354,6 +373,18 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         let stats = observation.flowStatistics
         opticalFlow = Flow(field: Map(width: observation.width, height: observation.height, channels: observation.channels),
                            meanDx: stats.meanDx, meanDy: stats.meanDy, maximumMagnitude: stats.maximumMagnitude)
+    }
+
+    /// Adds trajectories.
+    public mutating func add(_ observations: [TrajectoryObservation]) {
+        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        trajectories = observations.map {
+            Trajectory(id: $0.uuid.uuidString, confidence: $0.confidence, detectedPoints: $0.detectedPoints.map(point),
+                       projectedPoints: $0.projectedPoints.map(point),
+                       equationCoefficients: [$0.equationCoefficients.x, $0.equationCoefficients.y, $0.equationCoefficients.z],
+                       movingAverageRadius: $0.movingAverageRadius, start: seconds($0.timeRange.lowerBound),
+                       end: seconds($0.timeRange.upperBound))
+        }
     }
 
     /// Adds one request's outcome: its results (relative to its region of interest, as returned)

@@ -118,3 +118,8 @@ extension PixelBufferObservation: ReportableResult {
         featureName == GenerateOpticalFlowRequest.featureName && channels == 2 ? OverlayItem.flowArrows(for: self) : []
     }
 }
+
+extension TrajectoryObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
