@@ -47,6 +47,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kinds = try RequestKind.parse(requests)
+        try RequestKind.requireStill(kinds)
         let orientation = try orientation.map { name in
             guard let o = ImageOrientation.allCases.first(where: { $0.description.lowercased() == name.lowercased() }) else {
                 throw ValidationError("unknown orientation '\(name)'")

@@ -5,6 +5,8 @@ import OpenVision
 enum RequestKind: String, CaseIterable {
     case barcodes, rectangles, faces, landmarks, text
     case contours, horizon, saliency, objectness, textrects, document
+    /// Sequence requests (`video`, `live`): each frame against the previous one.
+    case flow, registration, homography, trajectories
 
     /// Every name, comma-separated, for help texts.
     static let names = allCases.map(\.rawValue).joined(separator: ", ")
@@ -27,6 +29,22 @@ enum RequestKind: String, CaseIterable {
             return r
         }()
         case .document: DetectDocumentSegmentationRequest()
+        case .flow: TrackOpticalFlowRequest()
+        case .registration: TrackTranslationalImageRegistrationRequest()
+        case .homography: TrackHomographicImageRegistrationRequest()
+        case .trajectories: DetectTrajectoriesRequest(trajectoryLength: 10)
+        }
+    }
+
+    /// True for the requests that compare each frame with earlier ones: a fresh instance each run, and
+    /// only `video` and `live` (which feed them a sequence) accept them.
+    var isSequence: Bool { [.flow, .registration, .homography, .trajectories].contains(self) }
+
+    /// Still-image commands refuse the sequence requests with a pointer to where they work.
+    static func requireStill(_ kinds: [RequestKind]) throws {
+        if let kind = kinds.first(where: \.isSequence) {
+            throw ValidationError("'\(kind.rawValue)' compares frames of a sequence: use `openvision video IN --requests \(kind.rawValue)`" +
+                                  (kind == .flow ? " or `openvision flow A B`" : kind == .trajectories ? "" : " or `openvision register A B`"))
         }
     }
 

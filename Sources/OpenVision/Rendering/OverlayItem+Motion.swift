@@ -33,7 +33,7 @@ extension OverlayItem {
             }
             y += step
         }
-        if !items.isEmpty { items[0].label = String(format: "flow ×%.1f", scale) }
+        if !items.isEmpty { items[0].label = String(format: "flow x%.1f", scale) }
         return items
     }
 
