@@ -121,3 +121,17 @@ import OpenVisionTestSupport
         #expect(try await sequence.perform(translation, on: base) == nil)
     }
 }
+
+extension RegistrationTests {
+    /// The region of interest applies to both images of a pair: a shift measured inside the same crop.
+    @Test func regionOfInterestCropsBothImages() async throws {
+        let reference = try VisionImage(contentsOf: Self.dog)
+        let target = try Self.shifted(reference, dx: 5, dy: 2)
+        var request = TranslationalImageRegistrationRequest(targetImage: target)
+        request.regionOfInterest = NormalizedRect(x: 0.2, y: 0.2, width: 0.6, height: 0.6)
+        let alignment = try #require(try await ImageRequestHandler(image: reference).perform(request))
+        #expect(abs(alignment.tx - -5) < 0.5 && abs(alignment.ty - 2) < 0.5, "\(alignment.tx), \(alignment.ty)")
+        request.regionOfInterest = NormalizedRect(x: 0.5, y: 0.5, width: 0.8, height: 0.8)
+        await #expect(throws: VisionError.self) { _ = try await ImageRequestHandler(image: reference).perform(request) }
+    }
+}

@@ -114,3 +114,31 @@ import OpenVisionTestSupport
         }
     }
 }
+
+extension TrajectoryTests {
+    /// frameAnalysisSpacing 80 ms over 40 ms frames analyses every other frame; frames without a time are
+    /// `targetFrameTime` apart.
+    @Test func spacingSkipsFramesAndUntimedFramesUseTheTargetFrameTime() async throws {
+        let spaced = Self.request()
+        spaced.trajectoryLength = 10
+        spaced.frameAnalysisSpacing = .milliseconds(80)
+        let untimed = Self.request()
+        untimed.trajectoryLength = 10
+        untimed.targetFrameTime = .milliseconds(50)
+        let sequence = SequenceRequestHandler()
+        var spacedLast: [TrajectoryObservation] = [], untimedLast: [TrajectoryObservation] = []
+        for i in 0..<40 {
+            let frame = try Self.frame(i)
+            let r = try await sequence.perform(spaced, on: frame, frameTime: .milliseconds(40 * i))
+            if i % 2 == 1 { #expect(r.isEmpty, "frame \(i) is skipped") } else { spacedLast = r }
+            untimedLast = try await sequence.perform(untimed, on: frame)
+        }
+        let s = try #require(spacedLast.first), u = try #require(untimedLast.first)
+        // Every other frame: consecutive detected points are two frames (19.2 px) apart.
+        let step = (s.detectedPoints[1].x - s.detectedPoints[0].x) * Double(Self.width)
+        #expect(abs(step - 19.2) < 1.5, "\(step)")
+        #expect(s.timeRange.upperBound == .milliseconds(40 * 38))
+        #expect(u.timeRange.upperBound == .milliseconds(50 * 39))
+        #expect(spaced.frameCount == 40)
+    }
+}
