@@ -12,6 +12,7 @@
 //   openvision-bench pipeline-overhead VIDEO               per-frame cost of capture + mailbox + overlay, no model
 //   openvision-bench make-motion-set DIR PHOTO...          per photo: a shifted and a warped copy (JPEG q95) + DIR/manifest.txt
 //   openvision-bench motion RUNS DIR                        per manifest pair: files → registration / flow observation
+//   openvision-bench trajectories RUNS DIR                  a frame folder through DetectTrajectoriesRequest: ms per frame
 import Foundation
 import OpenVision
 
@@ -357,6 +358,36 @@ func benchMotion(runs: Int, dir: URL) async throws {
     }
 }
 
+/// The frames of `dir` (PNG, name order) through one DetectTrajectoriesRequest (length 30, radii 0.005...0.05 of
+/// the width, as Benchmarks/python/bench_trajectories.py): median ms per frame (file → observations) and of the
+/// request alone, and the last frame's trajectory coefficients to 2 decimals.
+func benchTrajectories(runs: Int, dir: URL) async throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".png") }.sorted()
+        .map { dir.appendingPathComponent($0) }
+    guard !files.isEmpty else { fail("no PNG frames in \(dir.path)") }
+    var times: [Double] = [], requestTimes: [Double] = [], payloads: [String] = []
+    for _ in 0..<runs {
+        let request = DetectTrajectoriesRequest(trajectoryLength: 30)
+        request.objectMinimumNormalizedRadius = 0.005
+        request.objectMaximumNormalizedRadius = 0.05
+        var spent = Duration.zero
+        var last: [TrajectoryObservation] = []
+        let start = clock.now
+        for file in files {
+            let handler = ImageRequestHandler(file)
+            _ = try handler.grayImage()
+            let t0 = clock.now
+            last = try request.perform(in: handler.context)  // synchronously, frames in order
+            spent += clock.now - t0
+        }
+        times.append(ms(clock.now - start) / Double(files.count))
+        requestTimes.append(ms(spent) / Double(files.count))
+        payloads = last.first.map { c in [c.equationCoefficients.x, c.equationCoefficients.y, c.equationCoefficients.z].map { String(format: "%.2f", $0) } } ?? []
+    }
+    emit(["file": dir.lastPathComponent + ":trajectories", "median_ms": median(times), "read_median_ms": median(requestTimes),
+          "count": payloads.count, "payloads": payloads])
+}
+
 // MARK: Main
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -404,6 +435,9 @@ do {
     case "motion":
         guard args.count == 3, let runs = Int(args[1]), runs > 0 else { fail("motion RUNS DIR") }
         try await benchMotion(runs: runs, dir: URL(fileURLWithPath: args[2]))
+    case "trajectories":
+        guard args.count == 3, let runs = Int(args[1]), runs > 0 else { fail("trajectories RUNS DIR") }
+        try await benchTrajectories(runs: runs, dir: URL(fileURLWithPath: args[2]))
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))
