@@ -27,6 +27,14 @@ let package = Package(
             dependencies: ["COpenCV"],
             path: "Sources/CNative",
             linkerSettings: [
+                // OpenCV contrib's saliency module (ov_saliency.cpp) needs only core and imgproc, so
+                // linking it adds one small library at start-up. Named here rather than in
+                // openvision-opencv.pc, which every checkout on a machine shares.
+                .linkedLibrary("opencv_saliency"),
+                // The motion requests (ov_registration.cpp, ov_optical_flow.cpp): video (DIS optical flow,
+                // pyramidal Lucas-Kanade), calib3d (findHomography) and features2d (ORB); with flann behind
+                // them, four small libraries at start-up.
+                .linkedLibrary("opencv_video"), .linkedLibrary("opencv_calib3d"), .linkedLibrary("opencv_features2d"),
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                 // libjpeg62-turbo (the one OpenCV's imgcodecs uses): JPEGs are decoded with their warnings.
                 .linkedLibrary("jpeg"),

@@ -10,6 +10,9 @@
 //   openvision-bench live MODEL VIDEO [fastest]            live pipeline at the video's pace (or unpaced): analysed fps, latency, CPU
 //   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles on every frame, unpaced)
 //   openvision-bench pipeline-overhead VIDEO               per-frame cost of capture + mailbox + overlay, no model
+//   openvision-bench make-motion-set DIR PHOTO...          per photo: a shifted and a warped copy (JPEG q95) + DIR/manifest.txt
+//   openvision-bench motion RUNS DIR                        per manifest pair: files → registration / flow observation
+//   openvision-bench trajectories RUNS DIR                  a frame folder through DetectTrajectoriesRequest: ms per frame
 import Foundation
 import OpenVision
 
@@ -290,6 +293,101 @@ func benchPipelineOverhead(video: String) async throws {
           "pipeline_cpu_ms_per_frame": pipelineCPU, "overhead_cpu_ms_per_frame": pipelineCPU - captureCPU])
 }
 
+// MARK: Motion (registration, optical flow)
+
+/// The shift (dx, dy, y down) and the warp (top-left pixel coordinates) the motion pairs are made with;
+/// Benchmarks/python/bench_motion.py reads the pairs from the manifest, not these values.
+let motionShift = (7.3, -4.6)
+let motionWarp = Matrix3x3(rowMajor: [1.05, 0.04, -12, -0.03, 0.98, 9, 2e-5, -3e-5, 1])
+
+func makeMotionSet(_ dir: URL, photos: [String]) throws {
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    var manifest = ""
+    for photo in photos {
+        let url = URL(fileURLWithPath: photo)
+        let image = try VisionImage(contentsOf: url)
+        let name = url.deletingPathExtension().lastPathComponent
+        let shifted = dir.appendingPathComponent("\(name)-shift.jpg"), warped = dir.appendingPathComponent("\(name)-warp.jpg")
+        try image.warpedPerspective(by: Matrix3x3(rowMajor: [1, 0, motionShift.0, 0, 1, motionShift.1, 0, 0, 1]), width: image.width,
+                                    height: image.height, origin: .upperLeft).write(to: shifted, quality: 95)
+        try image.warpedPerspective(by: motionWarp, width: image.width, height: image.height, origin: .upperLeft)
+            .write(to: warped, quality: 95)
+        manifest += "translation \(photo) \(shifted.path)\nflow \(photo) \(shifted.path)\nhomography \(photo) \(warped.path)\n"
+    }
+    try manifest.write(to: dir.appendingPathComponent("manifest.txt"), atomically: true, encoding: .utf8)
+}
+
+/// Per manifest line: both files decoded (gray plane only, as the requests read) and the request run; the
+/// median ms of `runs`, the request alone's median, and the result rounded for comparison with Python:
+/// the shift (dx, dy, y down) to 0.1 px, the warped image corners to 1 px, the mean flow to 0.1 px.
+func benchMotion(runs: Int, dir: URL) async throws {
+    let manifest = try String(contentsOf: dir.appendingPathComponent("manifest.txt"), encoding: .utf8)
+    for line in manifest.split(separator: "\n") {
+        let parts = line.split(separator: " ").map(String.init)
+        guard parts.count == 3 else { continue }
+        let (kind, ref, target) = (parts[0], parts[1], parts[2])
+        var times: [Double] = [], requestTimes: [Double] = [], payloads: [String] = []
+        for _ in 0..<runs {
+            let start = clock.now
+            let handler = ImageRequestHandler(URL(fileURLWithPath: ref))
+            let other = try ImageRequestHandler(URL(fileURLWithPath: target)).grayImage()
+            _ = try handler.grayImage()
+            let decoded = clock.now
+            switch kind {
+            case "translation":
+                let t = try await handler.perform(TranslationalImageRegistrationRequest(targetImage: other))
+                payloads = t.map { [String(format: "%.1f", -$0.tx), String(format: "%.1f", $0.ty)] } ?? []
+            case "homography":
+                let h = try await handler.perform(HomographicImageRegistrationRequest(targetImage: other))
+                let (w, hh) = (Double(other.width), Double(other.height))
+                payloads = (h?.openCVTransform).map { m in
+                    [CGPoint(x: 0, y: 0), CGPoint(x: w, y: 0), CGPoint(x: w, y: hh), CGPoint(x: 0, y: hh)].compactMap { m.apply(to: $0) }
+                        .map { String(format: "%.0f,%.0f", $0.x, $0.y) }
+                } ?? []
+            default:
+                let f = try await handler.perform(GenerateOpticalFlowRequest(targetImage: other)).flowStatistics
+                payloads = [String(format: "%.1f", f.meanDx), String(format: "%.1f", f.meanDy)]
+            }
+            let end = clock.now
+            times.append(ms(end - start))
+            requestTimes.append(ms(end - decoded))
+        }
+        let name = URL(fileURLWithPath: ref).deletingPathExtension().lastPathComponent
+        emit(["file": "\(name):\(kind)", "median_ms": median(times), "read_median_ms": median(requestTimes), "count": payloads.count,
+              "payloads": payloads])
+    }
+}
+
+/// The frames of `dir` (PNG, name order) through one DetectTrajectoriesRequest (length 30, radii 0.005...0.05 of
+/// the width, as Benchmarks/python/bench_trajectories.py): median ms per frame (file → observations) and of the
+/// request alone, and the last frame's trajectory coefficients to 2 decimals.
+func benchTrajectories(runs: Int, dir: URL) async throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".png") }.sorted()
+        .map { dir.appendingPathComponent($0) }
+    guard !files.isEmpty else { fail("no PNG frames in \(dir.path)") }
+    var times: [Double] = [], requestTimes: [Double] = [], payloads: [String] = []
+    for _ in 0..<runs {
+        let request = DetectTrajectoriesRequest(trajectoryLength: 30)
+        request.objectMinimumNormalizedRadius = 0.005
+        request.objectMaximumNormalizedRadius = 0.05
+        var spent = Duration.zero
+        var last: [TrajectoryObservation] = []
+        let start = clock.now
+        for file in files {
+            let handler = ImageRequestHandler(file)
+            _ = try handler.grayImage()
+            let t0 = clock.now
+            last = try request.perform(in: handler.context)  // synchronously, frames in order
+            spent += clock.now - t0
+        }
+        times.append(ms(clock.now - start) / Double(files.count))
+        requestTimes.append(ms(spent) / Double(files.count))
+        payloads = last.first.map { c in [c.equationCoefficients.x, c.equationCoefficients.y, c.equationCoefficients.z].map { String(format: "%.2f", $0) } } ?? []
+    }
+    emit(["file": dir.lastPathComponent + ":trajectories", "median_ms": median(times), "read_median_ms": median(requestTimes),
+          "count": payloads.count, "payloads": payloads])
+}
+
 // MARK: Main
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -331,6 +429,15 @@ do {
     case "pipeline-overhead":
         guard args.count == 2 else { fail("pipeline-overhead VIDEO") }
         try await benchPipelineOverhead(video: args[1])
+    case "make-motion-set":
+        guard args.count >= 3 else { fail("make-motion-set DIR PHOTO...") }
+        try makeMotionSet(URL(fileURLWithPath: args[1]), photos: Array(args.dropFirst(2)))
+    case "motion":
+        guard args.count == 3, let runs = Int(args[1]), runs > 0 else { fail("motion RUNS DIR") }
+        try await benchMotion(runs: runs, dir: URL(fileURLWithPath: args[2]))
+    case "trajectories":
+        guard args.count == 3, let runs = Int(args[1]), runs > 0 else { fail("trajectories RUNS DIR") }
+        try await benchTrajectories(runs: runs, dir: URL(fileURLWithPath: args[2]))
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))

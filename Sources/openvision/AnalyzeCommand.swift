@@ -6,7 +6,7 @@ import OpenVision
 struct AnalyzeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Detect barcodes, rectangles, faces, landmarks and text in images.",
+        abstract: "Detect barcodes, rectangles, faces, landmarks, text, contours, horizons, saliency, text regions and documents in images.",
         discussion: """
         Prints one JSON object per image (pretty for one image, one line each for several); the
         schema is in docs/json-schema.md. Boxes are given normalised (0...1, lower-left origin, as
@@ -18,7 +18,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var inputs: [String]
 
     @Option(name: .shortAndLong, parsing: .singleValue,
-            help: "Requests to run, comma-separated (repeatable): barcodes, rectangles, faces, landmarks, text.")
+            help: "Requests to run, comma-separated (repeatable): barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document.")
     var requests: [String] = ["barcodes,rectangles,faces,landmarks,text"]
 
     @Option(name: .shortAndLong, help: "Output format: json or text (table).")
@@ -36,6 +36,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Maximum barcode/rectangle observations (rectangles default to 16 here; 0 = no limit).")
     var maxRectangles: Int = 16
 
+    @Option(help: "Write image-valued results (saliency heat maps) into this directory as PNG and .npy; their paths go into the JSON.")
+    var maps: String?
+
     @Flag(help: "Include per-request timings in the output.")
     var timings = false
 
@@ -44,6 +47,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kinds = try RequestKind.parse(requests)
+        try RequestKind.requireStill(kinds)
         let orientation = try orientation.map { name in
             guard let o = ImageOrientation.allCases.first(where: { $0.description.lowercased() == name.lowercased() }) else {
                 throw ValidationError("unknown orientation '\(name)'")
@@ -69,17 +73,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
         var requestList: [any VisionRequest] = []
         for kind in kinds {
             switch kind {
-            case .barcodes: requestList.append(DetectBarcodesRequest())
             case .rectangles:
                 var r = DetectRectanglesRequest()
                 r.maximumObservations = maxRectangles
                 requestList.append(r)
-            case .faces: requestList.append(DetectFaceRectanglesRequest())
-            case .landmarks: requestList.append(DetectFaceLandmarksRequest())
             case .text:
                 var r = RecognizeTextRequest()
                 if let languages { r.recognitionLanguages = languages.split(whereSeparator: { $0 == "," || $0 == "+" }).map(String.init) }
                 requestList.append(r)
+            default: requestList.append(kind.defaultRequest)
             }
         }
         let outcomes = await handler.performAll(requestList)
@@ -93,6 +95,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
             if kind == .faces && facesCovered && outcome.error == nil { continue }
             report.add(outcome)
             overlay += OverlayItem.items(for: outcome)
+            if let maps, case .success(let value) = outcome.result, let saliency = value as? SaliencyImageObservation {
+                try writeMap(saliency.heatMap, for: file, kind: kind, into: URL(fileURLWithPath: maps), report: &report)
+            }
         }
         if timings { report.timingsMs = times }
         report.warnings = ReportOutput.warnings(of: handler)
@@ -100,6 +105,23 @@ struct AnalyzeCommand: AsyncParsableCommand {
             try image.annotated(with: overlay).write(to: annotateTo)
         }
         return report
+    }
+}
+
+extension AnalyzeCommand {
+    /// Writes `map` as `<image>.<request>.png` and `.npy` in `directory` and records the paths in `report`.
+    private func writeMap(_ map: PixelBufferObservation, for file: URL, kind: RequestKind, into directory: URL,
+                          report: inout AnalysisReport) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let base = directory.appendingPathComponent(file.deletingPathExtension().lastPathComponent + "." + kind.rawValue)
+        let png = base.appendingPathExtension("png"), npy = base.appendingPathExtension("npy")
+        try map.makeImage().write(to: png)
+        try map.writeNPY(to: npy)
+        switch kind {
+        case .saliency: report.saliency?.heatMap.png = png.path; report.saliency?.heatMap.npy = npy.path
+        case .objectness: report.objectness?.heatMap.png = png.path; report.objectness?.heatMap.npy = npy.path
+        default: break
+        }
     }
 }
 

@@ -7,7 +7,7 @@ struct AnalysisOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Object detector model (ONNX or Darknet .cfg).")
     var model: String?
 
-    @Option(name: .shortAndLong, help: "Built-in requests, comma-separated: barcodes, rectangles, faces, landmarks, text (default: none with --model, else barcodes,faces).")
+    @Option(name: .shortAndLong, help: "Built-in requests, comma-separated: barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document; sequence requests comparing each analysed frame with the previous one: flow, registration, homography, trajectories (default: none with --model, else barcodes,faces).")
     var requests: String?
 
     @Option(help: "Minimum detection confidence.") var confidence: Float = 0.25
@@ -24,13 +24,7 @@ struct AnalysisOptions: ParsableArguments {
         }
         let names = requests ?? (model == nil ? "barcodes,faces" : "")
         for kind in names.isEmpty ? [] : try RequestKind.parse([names]) {
-            switch kind {
-            case .barcodes: list.append(DetectBarcodesRequest())
-            case .rectangles: list.append(DetectRectanglesRequest())
-            case .faces: list.append(DetectFaceRectanglesRequest())
-            case .landmarks: list.append(DetectFaceLandmarksRequest())
-            case .text: list.append(RecognizeTextRequest())
-            }
+            list.append(kind.defaultRequest)
         }
         guard !list.isEmpty else { throw ValidationError("nothing to analyse: give --model and/or --requests") }
         return list

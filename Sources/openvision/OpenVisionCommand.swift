@@ -7,6 +7,7 @@ struct OpenVisionCommand: AsyncParsableCommand {
         abstract: "Apple Vision-style image analysis on Linux: barcodes, rectangles, faces, landmarks, text, objects, classes.",
         version: "0.1.0",
         subcommands: [AnalyzeCommand.self, DetectCommand.self, ClassifyCommand.self, VideoCommand.self, LiveCommand.self,
-                      CamerasCommand.self, ModelsCommand.self, GenerateBarcodeCommand.self]
+                      CamerasCommand.self, ModelsCommand.self, GenerateBarcodeCommand.self,
+                      RegisterCommand.self, FlowCommand.self]
     )
 }

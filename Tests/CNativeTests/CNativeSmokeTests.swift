@@ -68,3 +68,40 @@ import CZXing
         ZXing_ReaderOptions_delete(options)
     }
 }
+
+/// The motion entry points (ov_motion.h: OpenCV video, calib3d, features2d), called directly.
+@Suite struct CNativeMotionSmokeTests {
+    @Test func registrationAndFlowAnswerOnFlatImagesAndRefuseMismatchedSizes() {
+        var a: OpaquePointer?, b: OpaquePointer?, c: OpaquePointer?
+        #expect(ov_image_create_filled(64, 48, 90, 90, 90, &a) == OV_OK)
+        #expect(ov_image_create_filled(64, 48, 90, 90, 90, &b) == OV_OK)
+        #expect(ov_image_create_filled(32, 48, 90, 90, 90, &c) == OV_OK)
+        defer { ov_image_free(a); ov_image_free(b); ov_image_free(c) }
+        var found: Int32 = -1
+        var dx = 0.0, dy = 0.0, response = 0.0
+        #expect(ov_register_translation(a, b, &found, &dx, &dy, &response) == OV_OK)
+        #expect(found == 0)  // flat: nothing to correlate
+        var h = [Double](repeating: 0, count: 9)
+        var ratio = 0.0
+        #expect(ov_register_homography(a, c, &found, &h, &ratio) == OV_ERR_INVALID_ARGUMENT)
+        #expect(String(cString: ov_last_error()).contains("differ in size"))
+        var flow = [Float](repeating: 1, count: 64 * 48 * 2)
+        #expect(ov_optical_flow(a, b, OV_FLOW_LOW, &flow) == OV_OK)
+        #expect(flow.allSatisfy { $0 == 0 })
+    }
+
+    @Test func motionDetectorRefusesAChangedFrameSize() {
+        var detector: OpaquePointer?
+        #expect(ov_motion_detector_create(&detector) == OV_OK)
+        defer { ov_motion_detector_release(detector) }
+        var a: OpaquePointer?, c: OpaquePointer?
+        #expect(ov_image_create_filled(64, 48, 90, 90, 90, &a) == OV_OK)
+        #expect(ov_image_create_filled(32, 48, 90, 90, 90, &c) == OV_OK)
+        defer { ov_image_free(a); ov_image_free(c) }
+        var blobs = [ov_motion_blob](repeating: ov_motion_blob(), count: 4)
+        var count: Int32 = -1
+        for _ in 0..<6 { #expect(ov_motion_detector_add(detector, a, 0, 100, &blobs, 4, &count) == OV_OK) }
+        #expect(count == 0)
+        #expect(ov_motion_detector_add(detector, c, 0, 100, &blobs, 4, &count) == OV_ERR_INVALID_ARGUMENT)
+    }
+}

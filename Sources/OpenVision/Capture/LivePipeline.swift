@@ -198,7 +198,10 @@ final class LivePipeline: @unchecked Sendable {
             let start = clock.now
             let image = (try? downscale(frame.image, to: maxDimension)) ?? frame.image
             let scaled = clock.now
-            let outcomes = RequestRunner.performAllBlocking(settings.requests, in: ImageAnalysisContext(image: image))
+            // Stateful requests (flow, registration, trajectories) are the same instances every frame and
+            // keep the previous analysed frame themselves; frames reach them in order, one at a time.
+            let frameTime = frame.sourceTimestamp.map { Duration.seconds($0) }
+            let outcomes = RequestRunner.performAllBlocking(settings.requests, in: ImageAnalysisContext(image: image, frameTime: frameTime))
             let end = clock.now
             let result = LiveResult(frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
                                     image: frame.image, outcomes: outcomes, latency: end - frame.captureTime,

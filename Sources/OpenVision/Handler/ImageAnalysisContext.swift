@@ -43,16 +43,22 @@ public final class ImageAnalysisContext: Sendable {
 
     private let source: Source
     private let state = Mutex(State())
+    /// For a frame of a sequence: its time in the sequence (the source's timestamp), when known.
+    /// Stateful requests (`DetectTrajectoriesRequest`) time their observations with it; nil for a still
+    /// image or a frame without a timestamp.
+    public let frameTime: Duration?
 
-    /// A context over an already decoded image.
-    public init(image: VisionImage) {
+    /// A context over an already decoded image; `frameTime` for a frame of a sequence.
+    public init(image: VisionImage, frameTime: Duration? = nil) {
         self.source = Source(geometry: { () throws(VisionError) in Geometry(width: image.width, height: image.height, reducible: false) },
                              decode: { _, _ throws(VisionError) in image })
+        self.frameTime = frameTime
     }
 
     /// A context that decodes on demand.
     init(source: Source) {
         self.source = source
+        self.frameTime = nil
     }
 
     /// The decoder's warnings of every image decoded so far (colour, luma, reduced), each once.

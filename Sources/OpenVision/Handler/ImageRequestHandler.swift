@@ -53,12 +53,19 @@ public final class ImageRequestHandler: Sendable {
         self.init(source: .image(image), orientation: nil, maximumPixelCount: .max, strictDecoding: false)
     }
 
-    private init(source: Source, orientation: ImageOrientation?, maximumPixelCount: Int, strictDecoding: Bool) {
+    private init(source: Source, orientation: ImageOrientation?, maximumPixelCount: Int, strictDecoding: Bool,
+                 context: ImageAnalysisContext? = nil) {
         self.source = source
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
         self.strictDecoding = strictDecoding
-        self.analysisContext = Self.makeContext(source, orientation, maximumPixelCount, strictDecoding)
+        self.analysisContext = context ?? Self.makeContext(source, orientation, maximumPixelCount, strictDecoding)
+    }
+
+    /// A handler for one frame of a sequence at `frameTime` (see `ImageAnalysisContext.frameTime`).
+    convenience init(image: VisionImage, frameTime: Duration?) {
+        self.init(source: .image(image), orientation: nil, maximumPixelCount: .max, strictDecoding: false,
+                  context: ImageAnalysisContext(image: image, frameTime: frameTime))
     }
 
     /// The decoded upright image in colour (decoded on first call, then shared).

@@ -87,6 +87,98 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var values: [Float]?
     }
 
+    /// `DetectContoursRequest`'s tree, flattened (parents before children).
+    public struct Contours: Sendable, Codable, Hashable {
+        public var contourCount: Int
+        public var topLevelContourCount: Int
+        public var contours: [ContourEntry]
+    }
+
+    public struct ContourEntry: Sendable, Codable, Hashable {
+        /// Position in the tree: [i] top level, [i, j] its j-th child, …
+        public var indexPath: [Int]
+        public var box: Box
+        /// The outline's points, normalised only ([x, y], lower-left origin), closed.
+        public var points: [[Float]]
+    }
+
+    public struct Horizon: Sendable, Codable, Hashable {
+        /// Counter-clockwise as seen, -45...45.
+        public var angleDegrees: Double
+        public var angleRadians: Double
+        /// The levelling rotation about the origin: [m11, m12, m21, m22, tX, tY] (Foundation's `AffineTransform`).
+        public var transform: [Double]
+    }
+
+    /// An image-valued result: its size and, when written (`--maps DIR`), the files holding it.
+    public struct Map: Sendable, Codable, Hashable {
+        public var width: Int
+        public var height: Int
+        public var channels: Int
+        /// An 8-bit PNG of the values (0...1 → 0...255).
+        public var png: String?
+        /// The exact Float32 values as a NumPy `.npy` file.
+        public var npy: String?
+    }
+
+    public struct Saliency: Sendable, Codable, Hashable {
+        public var heatMap: Map
+        /// Most confident first.
+        public var salientObjects: [Rectangle]
+    }
+
+    public struct TextRegion: Sendable, Codable, Hashable {
+        public var confidence: Float
+        public var box: Box
+        /// Character boxes, left to right; present when `reportCharacterBoxes` was set.
+        public var characters: [Box]?
+    }
+
+    /// A translation aligning a target image (or frame) with its reference (`ImageTranslationAlignmentObservation`).
+    public struct Translation: Sendable, Codable, Hashable {
+        /// Pixels, lower-left origin, y up (Vision's convention).
+        public var tx: Double
+        public var ty: Double
+        public var confidence: Float
+    }
+
+    /// A homography aligning a target image (or frame) with its reference (`ImageHomographicAlignmentObservation`).
+    public struct Homography: Sendable, Codable, Hashable {
+        /// Target → reference, row-major, lower-left pixel coordinates (Vision's `warpTransform`).
+        public var warpTransform: [Double]
+        /// The same in top-left pixel coordinates (OpenCV's, for `cv2.warpPerspective`).
+        public var openCVTransform: [Double]
+        public var confidence: Float
+    }
+
+    /// A dense optical-flow field: its size and files (`--maps`) and summary statistics.
+    public struct Flow: Sendable, Codable, Hashable {
+        /// 2 channels: dx, dy in pixels (y down).
+        public var field: Map
+        /// Mean displacement in pixels (y down).
+        public var meanDx: Double
+        public var meanDy: Double
+        /// The largest displacement's length in pixels.
+        public var maximumMagnitude: Double
+    }
+
+    /// An object moving along a parabola (`TrajectoryObservation`).
+    public struct Trajectory: Sendable, Codable, Hashable {
+        /// Stable while the trajectory is followed.
+        public var id: String
+        public var confidence: Float
+        /// Oldest first.
+        public var detectedPoints: [Point]
+        public var projectedPoints: [Point]
+        /// [a, b, c] of y = a·x² + b·x + c in normalised coordinates (lower-left origin).
+        public var equationCoefficients: [Float]
+        /// Fraction of the image width.
+        public var movingAverageRadius: Double
+        /// Seconds (frame times).
+        public var start: Double
+        public var end: Double
+    }
+
     /// Model outputs larger than this many values are reported by name and shape only.
     public static let maximumReportedValues = 4096
 
@@ -110,6 +202,26 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var featurePrint: [Float]?
     /// Raw model outputs (`RunModelRequest`).
     public var outputs: [Output]?
+    /// `DetectContoursRequest`.
+    public var contours: Contours?
+    /// `DetectHorizonRequest` (absent when there is no horizon).
+    public var horizon: Horizon?
+    /// `GenerateAttentionBasedSaliencyImageRequest`.
+    public var saliency: Saliency?
+    /// `GenerateObjectnessBasedSaliencyImageRequest`.
+    public var objectness: Saliency?
+    /// `DetectTextRectanglesRequest`.
+    public var textRectangles: [TextRegion]?
+    /// `DetectDocumentSegmentationRequest` (absent when there is no document).
+    public var document: Rectangle?
+    /// `TranslationalImageRegistrationRequest` / `TrackTranslationalImageRegistrationRequest` (absent when there is none).
+    public var translation: Translation?
+    /// `HomographicImageRegistrationRequest` / `TrackHomographicImageRegistrationRequest` (absent when there is none).
+    public var homography: Homography?
+    /// `GenerateOpticalFlowRequest` / `TrackOpticalFlowRequest` (absent on a sequence's first frame).
+    public var opticalFlow: Flow?
+    /// `DetectTrajectoriesRequest` (an empty array on frames that continue no trajectory).
+    public var trajectories: [Trajectory]?
     /// For video frames: the frame index and the source's timestamp in seconds.
     public var frame: Int?
     public var timestamp: Double?
@@ -204,6 +316,74 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public mutating func add(_ observations: [FeatureValueObservation]) {
         outputs = observations.map {
             Output(name: $0.featureName, shape: $0.shape, values: $0.values.count <= Self.maximumReportedValues ? $0.values : nil)
+        }
+    }
+
+    /// Adds a contour tree.
+    public mutating func add(_ observation: ContoursObservation) {
+        contours = Contours(contourCount: observation.contourCount, topLevelContourCount: observation.topLevelContourCount,
+                            contours: observation.allContours.map {
+                                ContourEntry(indexPath: Array($0.indexPath), box: box($0.boundingBox),
+                                             points: $0.normalizedPoints.map { [$0.x, $0.y] })
+                            })
+    }
+
+    /// Adds a horizon.
+    public mutating func add(_ observation: HorizonObservation) {
+        let t = observation.transform
+        horizon = Horizon(angleDegrees: observation.angle.converted(to: .degrees).value, angleRadians: observation.radians,
+                          transform: [t.m11, t.m12, t.m21, t.m22, t.tX, t.tY])
+    }
+
+    /// Adds a saliency result, under `objectness` when its heat map's feature name says so, else `saliency`.
+    public mutating func add(_ observation: SaliencyImageObservation) {
+        let m = observation.heatMap
+        let entry = Saliency(heatMap: Map(width: m.width, height: m.height, channels: m.channels),
+                             salientObjects: observation.salientObjects.map {
+                                 Rectangle(confidence: $0.confidence, box: box($0.boundingBox), corners: $0.corners.map(point))
+                             })
+        if m.featureName == SaliencyImageObservation.objectnessFeatureName { objectness = entry } else { saliency = entry }
+    }
+
+    /// Adds text regions.
+    public mutating func add(_ observations: [TextObservation]) {
+        textRectangles = observations.map {
+            TextRegion(confidence: $0.confidence, box: box($0.boundingBox), characters: $0.characterBoxes?.map { box($0.boundingBox) })
+        }
+    }
+
+    /// Adds a document's quadrilateral.
+    public mutating func add(_ observation: DetectedDocumentObservation) {
+        document = Rectangle(confidence: observation.confidence, box: box(observation.boundingBox), corners: observation.corners.map(point))
+    }
+
+    /// Adds a translation.
+    public mutating func add(_ observation: ImageTranslationAlignmentObservation) {
+        translation = Translation(tx: observation.tx, ty: observation.ty, confidence: observation.confidence)
+    }
+
+    /// Adds a homography.
+    public mutating func add(_ observation: ImageHomographicAlignmentObservation) {
+        homography = Homography(warpTransform: observation.warpTransform.rowMajor, openCVTransform: observation.openCVTransform.rowMajor,
+                                confidence: observation.confidence)
+    }
+
+    /// Adds an optical-flow field (a 2-channel pixel buffer) with its mean and largest displacement.
+    public mutating func add(flow observation: PixelBufferObservation) {
+        let stats = observation.flowStatistics
+        opticalFlow = Flow(field: Map(width: observation.width, height: observation.height, channels: observation.channels),
+                           meanDx: stats.meanDx, meanDy: stats.meanDy, maximumMagnitude: stats.maximumMagnitude)
+    }
+
+    /// Adds trajectories.
+    public mutating func add(_ observations: [TrajectoryObservation]) {
+        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        trajectories = observations.map {
+            Trajectory(id: $0.uuid.uuidString, confidence: $0.confidence, detectedPoints: $0.detectedPoints.map(point),
+                       projectedPoints: $0.projectedPoints.map(point),
+                       equationCoefficients: [$0.equationCoefficients.x, $0.equationCoefficients.y, $0.equationCoefficients.z],
+                       movingAverageRadius: $0.movingAverageRadius, start: seconds($0.timeRange.lowerBound),
+                       end: seconds($0.timeRange.upperBound))
         }
     }
 

@@ -64,3 +64,62 @@ extension FeaturePrintObservation: ReportableResult {
     public func add(to report: inout AnalysisReport) { report.add(self) }
     public var overlayItems: [OverlayItem] { [] }
 }
+
+/// A request that may find nothing (horizon, document): nil adds nothing and draws nothing.
+extension Optional: ReportableResult where Wrapped: ReportableResult {
+    public func add(to report: inout AnalysisReport) { self?.add(to: &report) }
+    public var overlayItems: [OverlayItem] { self?.overlayItems ?? [] }
+}
+
+extension ContoursObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension HorizonObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension SaliencyImageObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension TextObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension DetectedDocumentObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
+extension ImageTranslationAlignmentObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    /// A translation has no place in the image: nothing to draw.
+    public var overlayItems: [OverlayItem] { [] }
+}
+
+extension ImageHomographicAlignmentObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) { report.add(self) }
+    public var overlayItems: [OverlayItem] { [] }
+}
+
+/// Pixel buffers report as what their feature name says: an optical-flow field (JSON `opticalFlow`,
+/// drawn as arrows); other maps are reported by the observation that holds them (saliency).
+extension PixelBufferObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport) {
+        if featureName == GenerateOpticalFlowRequest.featureName, channels == 2 { report.add(flow: self) }
+    }
+
+    public var overlayItems: [OverlayItem] {
+        featureName == GenerateOpticalFlowRequest.featureName && channels == 2 ? OverlayItem.flowArrows(for: self) : []
+    }
+}
+
+extension TrajectoryObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}

@@ -1,0 +1,87 @@
+// Horizon: the angle of an image's horizon, in the spirit of Vision's VNDetectHorizonRequest (OpenCV).
+//
+// Algorithm
+//   1. The gray image is shrunk (INTER_AREA) to a longer side of at most 640 px and smoothed (Gaussian,
+//      sigma 1.5): the horizon is a large-scale structure, texture is noise here.
+//   2. Canny edges (thresholds 30 / 90, as the rectangles' candidates): a flat image has none.
+//   3. cv::HoughLines over normals within +-45 degrees of vertical (lines within +-45 degrees of
+//      horizontal), 1 px x 0.25 degree bins. The strongest line is the candidate.
+//   4. Refinement: the edge pixels within 2 px of the candidate are fitted with cv::fitLine (Huber); the
+//      angle is that line's, measured counter-clockwise as seen (y up), corrected for any unequal
+//      shrinking of the two axes.
+//
+// Decisions
+//   - "A horizon" means one straight, nearly horizontal line across the image: the candidate's edge
+//     pixels must span at least half the working image's width and number at least a third of it.
+//     Otherwise (flat images, clutter without a dominant line) there is no result.
+//   - Lines steeper than 45 degrees are not horizons: the angle is always within -45...45 degrees.
+//   - Vision's algorithm is not documented (likely learned); ours finds the dominant straight edge, so a
+//     long straight edge that is not the horizon (a table edge, a roof line) is reported as one.
+#include "ov_internal.hpp"
+#include "ov_catalogue.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace {
+constexpr int kMaxSide = 640;
+constexpr double kCannyLow = 30, kCannyHigh = 90;
+constexpr double kPi = 3.14159265358979323846;
+}  // namespace
+
+extern "C" ov_status ov_detect_horizon(const ov_image *image, int *found, double *angle) {
+    return ov::guarded("ov_detect_horizon", [&]() -> ov_status {
+        if (!image || !found || !angle) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_detect_horizon: missing argument");
+        *found = 0;
+        *angle = 0;
+        const cv::Mat &gray = image->gray();
+        if (gray.empty() || gray.cols < 16 || gray.rows < 16) return ov::ok();
+
+        cv::Mat work = gray;
+        const int longer = std::max(gray.cols, gray.rows);
+        if (longer > kMaxSide) {
+            const double f = static_cast<double>(kMaxSide) / longer;
+            cv::resize(gray, work, cv::Size(std::max(1, cvRound(gray.cols * f)), std::max(1, cvRound(gray.rows * f))), 0, 0,
+                       cv::INTER_AREA);
+        }
+        cv::Mat smooth, edges;
+        cv::GaussianBlur(work, smooth, cv::Size(0, 0), 1.5);
+        cv::Canny(smooth, edges, kCannyLow, kCannyHigh);
+
+        std::vector<cv::Vec3f> lines;  // rho, theta, votes
+        const int threshold = std::max(10, work.cols / 3);
+        cv::HoughLines(edges, lines, 1, kPi / 720, threshold, 0, 0, kPi / 4, 3 * kPi / 4);
+        if (lines.empty()) return ov::ok();
+        const float rho = lines[0][0], theta = lines[0][1];
+        const double c = std::cos(theta), s = std::sin(theta);
+
+        std::vector<cv::Point2f> inliers;
+        float minX = 1e9f, maxX = -1e9f;
+        for (int y = 0; y < edges.rows; ++y) {
+            const uchar *row = edges.ptr<uchar>(y);
+            for (int x = 0; x < edges.cols; ++x) {
+                if (!row[x] || std::abs(x * c + y * s - rho) > 2) continue;
+                inliers.emplace_back(static_cast<float>(x), static_cast<float>(y));
+                minX = std::min(minX, static_cast<float>(x));
+                maxX = std::max(maxX, static_cast<float>(x));
+            }
+        }
+        if (static_cast<int>(inliers.size()) < threshold || maxX - minX < 0.5 * work.cols) return ov::ok();
+
+        cv::Vec4f fit;
+        cv::fitLine(inliers, fit, cv::DIST_HUBER, 0, 0.01, 0.01);
+        // Back to the original pixel grid (the two axes may have shrunk by slightly different factors).
+        const double vx = fit[0] * (static_cast<double>(gray.cols) / work.cols);
+        const double vy = fit[1] * (static_cast<double>(gray.rows) / work.rows);
+        double a = std::atan2(-vy, vx);  // y up: counter-clockwise positive
+        if (a > kPi / 2) a -= kPi;
+        if (a <= -kPi / 2) a += kPi;
+        if (std::abs(a) > kPi / 4 + 1e-9) return ov::ok();
+        *angle = a;
+        *found = 1;
+        return ov::ok();
+    });
+}

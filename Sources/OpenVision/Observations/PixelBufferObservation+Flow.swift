@@ -1,0 +1,66 @@
+import Foundation
+
+/// Optical-flow fields (2 channels: dx, dy in pixels, y down): statistics and the Middlebury colour rendering.
+extension PixelBufferObservation {
+    /// Mean displacement and largest displacement length of a 2-channel flow field (zeros otherwise).
+    public var flowStatistics: (meanDx: Double, meanDy: Double, maximumMagnitude: Double) {
+        guard channels == 2, !values.isEmpty else { return (0, 0, 0) }
+        var sx = 0.0, sy = 0.0, maxSquared: Float = 0
+        values.withUnsafeBufferPointer { v in
+            var i = 0
+            while i + 1 < v.count {
+                let dx = v[i], dy = v[i + 1]
+                sx += Double(dx)
+                sy += Double(dy)
+                maxSquared = max(maxSquared, dx * dx + dy * dy)
+                i += 2
+            }
+        }
+        let n = Double(width * height)
+        return (sx / n, sy / n, Double(maxSquared.squareRoot()))
+    }
+
+    /// The flow field drawn with the Middlebury colour wheel (Baker et al., "A Database and Evaluation
+    /// Methodology for Optical Flow", 2011): hue is the direction, saturation the length relative to
+    /// `maximumMagnitude` (default: the field's largest finite displacement), white for no motion.
+    /// Throws `unsupported` for a buffer without 2 channels.
+    public func flowColorImage(maximumMagnitude: Double? = nil) throws(VisionError) -> VisionImage {
+        guard channels == 2 else { throw VisionError(.unsupported, "a flow image needs 2 channels, not \(channels)") }
+        let wheel = Self.colorWheel
+        let scale = Float(maximumMagnitude ?? flowStatistics.maximumMagnitude)
+        var bytes = [UInt8](repeating: 255, count: width * height * 3)
+        values.withUnsafeBufferPointer { v in
+            for p in 0..<(width * height) {
+                var u = v[2 * p], w = v[2 * p + 1]
+                guard u.isFinite, w.isFinite else { bytes[3 * p] = 0; bytes[3 * p + 1] = 0; bytes[3 * p + 2] = 0; continue }
+                if scale > 0 { u /= scale; w /= scale } else { u = 0; w = 0 }
+                let radius = (u * u + w * w).squareRoot()
+                let angle = atan2(-w, -u) / Float.pi
+                let fk = (angle + 1) / 2 * Float(wheel.count - 1)
+                let k0 = Int(fk) % wheel.count, k1 = (k0 + 1) % wheel.count
+                let f = fk - Float(Int(fk))
+                for c in 0..<3 {
+                    let col0 = Float(wheel[k0][c]) / 255, col1 = Float(wheel[k1][c]) / 255
+                    var col = (1 - f) * col0 + f * col1
+                    col = radius <= 1 ? 1 - radius * (1 - col) : col * 0.75
+                    bytes[3 * p + c] = UInt8(max(0, min(255, (255 * col).rounded())))
+                }
+            }
+        }
+        return try VisionImage(pixels: PixelBuffer(data: Data(bytes), width: width, height: height, format: .rgb8))
+    }
+
+    /// The Middlebury wheel's 55 RGB colours: red → yellow → green → cyan → blue → magenta → red.
+    private static let colorWheel: [[UInt8]] = {
+        let ry = 15, yg = 6, gc = 4, cb = 11, bm = 13, mr = 6
+        var wheel: [[UInt8]] = []
+        func ramp(_ i: Int, _ n: Int) -> UInt8 { UInt8(255 * i / n) }
+        for i in 0..<ry { wheel.append([255, ramp(i, ry), 0]) }
+        for i in 0..<yg { wheel.append([255 - ramp(i, yg), 255, 0]) }
+        for i in 0..<gc { wheel.append([0, 255, ramp(i, gc)]) }
+        for i in 0..<cb { wheel.append([0, 255 - ramp(i, cb), 255]) }
+        for i in 0..<bm { wheel.append([ramp(i, bm), 0, 255]) }
+        for i in 0..<mr { wheel.append([255, 0, 255 - ramp(i, mr)]) }
+        return wheel
+    }()
+}

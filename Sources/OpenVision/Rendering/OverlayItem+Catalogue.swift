@@ -1,0 +1,55 @@
+import Foundation
+
+/// Overlays for the classic catalogue requests: contours by nesting depth (green, then cyan, then
+/// yellow, repeating), the horizon as a red line through the centre, saliency regions orange
+/// (attention) or purple (objectness), text regions red with character boxes purple, the document blue.
+extension OverlayItem {
+    private static let depthColors: [OverlayColor] = [.green, .cyan, .yellow]
+
+    /// Every contour as a closed polygon, thin, coloured by depth.
+    public static func items(for contours: ContoursObservation) -> [OverlayItem] {
+        var items: [OverlayItem] = []
+        items.reserveCapacity(contours.contourCount)
+        func visit(_ c: Contour, depth: Int) {
+            if c.pointCount > 1 {
+                items.append(OverlayItem(shape: .polygon(c.points, closed: true), color: depthColors[depth % depthColors.count],
+                                         lineWidth: 1))
+            }
+            for child in c.childContours { visit(child, depth: depth + 1) }
+        }
+        contours.topLevelContours.forEach { visit($0, depth: 0) }
+        return items
+    }
+
+    /// The horizon line across the analysed region, labelled with its angle.
+    public static func items(for horizon: HorizonObservation) -> [OverlayItem] {
+        let (a, b) = horizon.lineEndpoints(aspectRatio: horizon.regionAspectRatio)
+        let degrees = horizon.angle.converted(to: .degrees).value
+        return [OverlayItem(shape: .polygon([a, b], closed: false), color: .red, label: String(format: "horizon %.1f°", degrees))]
+    }
+
+    /// The salient regions' boxes with their confidences.
+    public static func items(for saliency: SaliencyImageObservation) -> [OverlayItem] {
+        let objectness = saliency.heatMap.featureName == SaliencyImageObservation.objectnessFeatureName
+        let name = objectness ? "object" : "salient"
+        return saliency.salientObjects.map {
+            .box($0.boundingBox, color: objectness ? .purple : .orange, label: String(format: "%@ %.2f", name, $0.confidence))
+        }
+    }
+
+    /// A text region's box and, when present, its characters' boxes.
+    public static func items(for text: TextObservation) -> [OverlayItem] {
+        var items: [OverlayItem] = (text.characterBoxes ?? []).map {
+            var item = OverlayItem.box($0.boundingBox, color: .purple)
+            item.lineWidth = 1
+            return item
+        }
+        items.append(OverlayItem(shape: .polygon(text.corners, closed: true), color: .red, label: String(format: "text %.2f", text.confidence)))
+        return items
+    }
+
+    /// The document's outline.
+    public static func items(for document: DetectedDocumentObservation) -> [OverlayItem] {
+        [OverlayItem(shape: .polygon(document.corners, closed: true), color: .blue, label: String(format: "document %.2f", document.confidence))]
+    }
+}

@@ -1,0 +1,21 @@
+/// Finds a document (page, card, receipt) and its four corners, as Vision's
+/// `DetectDocumentSegmentationRequest`. Vision's is a network; ours is classic: OpenCV edges and
+/// contours give convex quadrilaterals (the rectangles backend, corners refined to sub-pixel) and the
+/// largest well-supported one is the page (see `OpenCVDocumentSegmentation`). Nil when there is none.
+public struct DetectDocumentSegmentationRequest: CompletionHandlingRequest {
+    public typealias Result = DetectedDocumentObservation?
+    public var reportName: String { "document" }
+
+    public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
+    public var completionHandler: RequestCompletionHandler<Result>?
+
+    public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
+        self.completionHandler = completionHandler
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        try OpenCVDocumentSegmentation.detect(in: try imageForRegionOfInterest(in: context))
+    }
+}

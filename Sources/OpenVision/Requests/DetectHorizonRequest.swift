@@ -1,0 +1,21 @@
+/// Finds the horizon's tilt, as Vision's `DetectHorizonRequest`. Vision's algorithm is not documented
+/// (likely learned); ours takes the dominant nearly horizontal straight edge (Canny + Hough lines,
+/// refined by a line fit; see `ov_horizon.cpp`), so any long straight edge within 45° of level counts.
+/// Nil when there is none (a flat image, clutter without a dominant line).
+public struct DetectHorizonRequest: CompletionHandlingRequest {
+    public typealias Result = HorizonObservation?
+    public var reportName: String { "horizon" }
+
+    public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
+    public var completionHandler: RequestCompletionHandler<Result>?
+
+    public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
+        self.completionHandler = completionHandler
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        try OpenCVHorizon.detect(in: try imageForRegionOfInterest(in: context))
+    }
+}

@@ -1,0 +1,21 @@
+/// A heat map of where attention goes, as Vision's `GenerateAttentionBasedSaliencyImageRequest`: one
+/// `SaliencyImageObservation` with a 68 × 68 map and the salient regions. Vision's is a network; ours is
+/// OpenCV's spectral residual saliency (Hou & Zhang 2007) on the gray image shrunk to 68 × 68 (see
+/// `ov_saliency.cpp`). A flat image gives an all-zero map and no regions.
+public struct GenerateAttentionBasedSaliencyImageRequest: CompletionHandlingRequest {
+    public typealias Result = SaliencyImageObservation
+    public var reportName: String { "saliency" }
+
+    public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
+    public var completionHandler: RequestCompletionHandler<Result>?
+
+    public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
+        self.completionHandler = completionHandler
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        try OpenCVSaliency.generate(.attention, in: try imageForRegionOfInterest(in: context))
+    }
+}

@@ -1,0 +1,23 @@
+/// A heat map of where objects are, as Vision's `GenerateObjectnessBasedSaliencyImageRequest`: one
+/// `SaliencyImageObservation` with a 68 × 68 map and the salient regions. Vision's is a network; OpenCV's
+/// objectness proposal (BING) needs trained files Debian does not ship, so ours is OpenCV's fine-grained
+/// centre-surround saliency (Montabone & Soto 2010) on the gray image shrunk to at most 272 px, which
+/// favours compact regions that stand out from their surroundings (see `ov_saliency.cpp`). A flat image
+/// gives an all-zero map and no regions.
+public struct GenerateObjectnessBasedSaliencyImageRequest: CompletionHandlingRequest {
+    public typealias Result = SaliencyImageObservation
+    public var reportName: String { "objectness" }
+
+    public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
+    public var completionHandler: RequestCompletionHandler<Result>?
+
+    public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
+        self.completionHandler = completionHandler
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        try OpenCVSaliency.generate(.objectness, in: try imageForRegionOfInterest(in: context))
+    }
+}

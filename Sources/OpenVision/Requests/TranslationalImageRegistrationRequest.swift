@@ -1,0 +1,31 @@
+/// Finds the translation that aligns `targetImage` with the handler's image, as Vision's
+/// `TranslationalImageRegistrationRequest`. Vision's algorithm is not documented; ours is classic phase
+/// correlation (`cv::phaseCorrelate` with a Hann window, sub-pixel; see `ov_registration.cpp`) on the
+/// gray planes at full resolution.
+///
+/// The handler's image is the reference, `targetImage` the one to move; both are cropped to
+/// `regionOfInterest` and must then have the same size (`invalidArgument` otherwise: resize first).
+/// Nil when either image is flat (nothing to align).
+public struct TranslationalImageRegistrationRequest: CompletionHandlingRequest {
+    public typealias Result = ImageTranslationAlignmentObservation?
+    public var reportName: String { "translation" }
+
+    public var regionOfInterest: NormalizedRect = .fullImage
+    /// False: reads only the gray planes.
+    public var requiresColor: Bool { false }
+    public var completionHandler: RequestCompletionHandler<Result>?
+    /// The image to align with the handler's image (Vision's targeted image).
+    public var targetImage: VisionImage
+
+    public init(targetImage: VisionImage, completionHandler: RequestCompletionHandler<Result>? = nil) {
+        self.targetImage = targetImage
+        self.completionHandler = completionHandler
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        let reference = try imageForRegionOfInterest(in: context)
+        let target = try targetRegion(of: targetImage)
+        try requireSameSize(reference, target, what: "translational registration")
+        return try OpenCVRegistration.translation(reference: reference, floating: target)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import OpenVision
+import OpenVisionTestSupport
+
+@Suite struct OpticalFlowTests {
+    // Reference (Python, Debian's cv2 4.6): a=cv2.imread('dog.jpg',0); b = a shifted by (7.3, -4.6) as in
+    // RegistrationTests.shifted; f=cv2.DISOpticalFlow_create(p).calc(a,b,None); f[...,0].mean(), f[...,1].mean()
+    //   → ULTRAFAST (7.3651, -4.4998), FAST (7.3322, -4.4852), MEDIUM (7.3457, -4.5854);
+    //   veryHigh (MEDIUM with setFinestScale(0), setPatchSize(8), setPatchStride(3),
+    //   setGradientDescentIterations(25), setVariationalRefinementIterations(10)) → (7.2488, -4.6199)
+    @Test(arguments: GenerateOpticalFlowRequest.ComputationAccuracy.allCases)
+    func meanFlowOfAKnownShiftWithinPointTwoPixels(_ accuracy: GenerateOpticalFlowRequest.ComputationAccuracy) async throws {
+        let reference = try VisionImage(contentsOf: RegistrationTests.dog)
+        let target = try RegistrationTests.shifted(reference, dx: 7.3, dy: -4.6)
+        var request = GenerateOpticalFlowRequest(targetImage: target)
+        request.computationAccuracy = accuracy
+        let flow = try await ImageRequestHandler(image: reference).perform(request)
+        #expect(flow.width == reference.width && flow.height == reference.height && flow.channels == 2)
+        #expect(flow.featureName == GenerateOpticalFlowRequest.featureName)
+        let stats = flow.flowStatistics
+        #expect(abs(stats.meanDx - 7.3) < 0.2 && abs(stats.meanDy - -4.6) < 0.2, "\(accuracy): \(stats.meanDx), \(stats.meanDy)")
+        // The middle of the image moved by the shift too.
+        #expect(abs(flow[reference.width / 2, reference.height / 2, 0] - 7.3) < 0.5)
+    }
+
+    @Test func identicalFramesHaveZeroFlow() async throws {
+        let image = try VisionImage(contentsOf: RegistrationTests.dog)
+        for accuracy in GenerateOpticalFlowRequest.ComputationAccuracy.allCases {
+            var request = GenerateOpticalFlowRequest(targetImage: image)
+            request.computationAccuracy = accuracy
+            let flow = try await ImageRequestHandler(image: image).perform(request)
+            #expect(flow.flowStatistics.maximumMagnitude == 0, "\(accuracy)")
+        }
+        let flat = try Fixtures.canvas(width: 64, height: 48, gray: 90).makeImage()
+        let flatFlow = try await ImageRequestHandler(image: flat).perform(GenerateOpticalFlowRequest(targetImage: flat))
+        #expect(flatFlow.flowStatistics.maximumMagnitude == 0)
+    }
+
+    @Test func trackingGivesTheFlowBetweenConsecutiveFrames() async throws {
+        let base = try VisionImage(contentsOf: RegistrationTests.dog).resized(width: 384, height: 288)
+        let request = TrackOpticalFlowRequest(computationAccuracy: .high)
+        let sequence = SequenceRequestHandler()
+        #expect(try await sequence.perform(request, on: base) == nil)
+        let next = try RegistrationTests.shifted(base, dx: -4, dy: 3)
+        let flow = try #require(try await sequence.perform(request, on: next))
+        #expect(abs(flow.flowStatistics.meanDx - -4) < 0.2 && abs(flow.flowStatistics.meanDy - 3) < 0.2)
+        await #expect(throws: VisionError.self) { _ = try await sequence.perform(request, on: try base.resized(width: 100, height: 80)) }
+    }
+
+    @Test func flowRendersWithTheColourWheelAndArrows() async throws {
+        let reference = try VisionImage(contentsOf: RegistrationTests.dog).resized(width: 320, height: 240)
+        let target = try RegistrationTests.shifted(reference, dx: 5, dy: 0)
+        let flow = try await ImageRequestHandler(image: reference).perform(GenerateOpticalFlowRequest(targetImage: target))
+        let picture = try flow.flowColorImage()
+        #expect(picture.width == 320 && picture.height == 240)
+        // The Middlebury wheel (flow_vis's a = atan2(-v, -u) / pi): motion to the right is red, so the
+        // centre pixel is red, not white (no motion) nor another hue.
+        let rgb = picture.rgbData()
+        let centre = (120 * 320 + 160) * 3
+        #expect(Int(rgb[centre]) > Int(rgb[centre + 2]) + 80 && Int(rgb[centre]) > Int(rgb[centre + 1]) + 80,
+                "\(rgb[centre]), \(rgb[centre + 1]), \(rgb[centre + 2])")
+        let arrows = flow.overlayItems
+        #expect(!arrows.isEmpty)
+        var report = AnalysisReport(image: "x", width: 320, height: 240)
+        flow.add(to: &report)
+        #expect(abs((report.opticalFlow?.meanDx ?? 0) - 5) < 0.3)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import OpenVision
+import OpenVisionTestSupport
+
+@Suite struct SaliencyTests {
+    /// 640 × 480 mid-gray with faint stripes, and one dark disc (r 50) at (460, 150) pixels.
+    static func scene() throws -> VisionImage {
+        var canvas = try Fixtures.canvas(width: 640, height: 480, gray: 150)
+        for x in stride(from: 0.0, to: 640, by: 16) {
+            try Fixtures.fill([(x, 0), (x + 8, 0), (x + 8, 480), (x, 480)], on: &canvas, gray: 140)
+        }
+        try canvas.dot(at: CGPoint(x: 460, y: 150), radius: 50, color: Fixtures.grayColor(20))
+        return canvas.makeImage()
+    }
+
+    static let disc = NormalizedPoint(x: 460.0 / 640, y: 1 - 150.0 / 480)
+
+    @Test func attentionFindsTheOddOneOut() async throws {
+        let result = try await ImageRequestHandler(image: try Self.scene()).perform(GenerateAttentionBasedSaliencyImageRequest())
+        #expect(result.heatMap.width == 68 && result.heatMap.height == 68 && result.heatMap.channels == 1)
+        #expect(result.heatMap.values.allSatisfy { (0...1).contains($0) })
+        // Hottest cell near the disc (within its radius: 50 px = 0.1 of the width).
+        let (index, _) = result.heatMap.values.enumerated().max { $0.element < $1.element }!
+        let hot = NormalizedPoint(x: (Double(index % 68) + 0.5) / 68, y: 1 - (Double(index / 68) + 0.5) / 68)
+        #expect(hypot(hot.x - Self.disc.x, hot.y - Self.disc.y) < 0.12, "hottest at \(hot)")
+        let first = try #require(result.salientObjects.first)
+        #expect(first.boundingBox.insetBy(-0.03).contains(Self.disc), "\(result.salientObjects.map(\.boundingBox))")
+    }
+
+    @Test func objectnessBoxesTheDisc() async throws {
+        let result = try await ImageRequestHandler(image: try Self.scene()).perform(GenerateObjectnessBasedSaliencyImageRequest())
+        #expect(result.heatMap.width == 68 && result.heatMap.featureName == SaliencyImageObservation.objectnessFeatureName)
+        #expect(result.heatMap.value(at: Self.disc) > result.heatMap.value(at: NormalizedPoint(x: 0.15, y: 0.2)))
+        #expect(result.salientObjects.contains { $0.boundingBox.insetBy(-0.03).contains(Self.disc) },
+                "\(result.salientObjects.map(\.boundingBox))")
+    }
+
+    @Test func flatImageGivesAnEmptyMap() async throws {
+        let flat = try Fixtures.canvas(width: 320, height: 240, gray: 77).makeImage()
+        for result in [try await ImageRequestHandler(image: flat).perform(GenerateAttentionBasedSaliencyImageRequest()),
+                       try await ImageRequestHandler(image: flat).perform(GenerateObjectnessBasedSaliencyImageRequest())] {
+            #expect(result.heatMap.values.count == 68 * 68 && result.heatMap.values.allSatisfy { $0 == 0 })
+            #expect(result.salientObjects.isEmpty)
+        }
+    }
+
+    /// OpenCV 4.10 from Python on horses.jpg, the same calls:
+    /// g=cv2.imread('horses.jpg',0); s=cv2.saliency.StaticSaliencySpectralResidual_create(); s.setImageWidth(68); s.setImageHeight(68)
+    /// ok,m=s.computeSaliency(cv2.resize(g,(68,68),interpolation=cv2.INTER_AREA)); m/=m.max()
+    /// m.mean(), m[20,20], m[50,10], np.unravel_index(m.argmax(),m.shape) → 0.052330, 0.006472, 0.022407, (33, 0)
+    /// fg=cv2.saliency.StaticSaliencyFineGrained_create(); ok,f=fg.computeSaliency(cv2.resize(g,(272,180),interpolation=cv2.INTER_AREA))
+    /// f=cv2.resize(f.astype(np.float32),(68,68),interpolation=cv2.INTER_AREA); (f/f.max()).mean() → 0.195010
+    @Test func matchesOpenCVFromPythonOnAPhoto() async throws {
+        let url = Fixtures.sharedImage("horses.jpg")
+        let attention = try await GenerateAttentionBasedSaliencyImageRequest().perform(on: url).heatMap
+        let mean = attention.values.reduce(0, +) / Float(attention.values.count)
+        #expect(abs(mean - 0.052330) < 0.002)
+        #expect(abs(attention[20, 20] - 0.006472) < 0.003 && abs(attention[10, 50] - 0.022407) < 0.003)
+        let (index, _) = attention.values.enumerated().max { $0.element < $1.element }!
+        #expect(index / 68 == 33 && index % 68 == 0)
+        let objectness = try await GenerateObjectnessBasedSaliencyImageRequest().perform(on: url).heatMap
+        #expect(abs(objectness.values.reduce(0, +) / Float(objectness.values.count) - 0.195010) < 0.003)
+    }
+}
+
+extension NormalizedRect {
+    /// Grown by `-d` on every side when `d` is negative (shrunk when positive).
+    func insetBy(_ d: Double) -> NormalizedRect { NormalizedRect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d) }
+
+    func contains(_ p: NormalizedPoint) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
+}
