@@ -8,7 +8,7 @@ struct RegisterCommand: AsyncParsableCommand {
         commandName: "register",
         abstract: "Find the translation (or homography) that aligns the second image with the first.",
         discussion: """
-            Prints JSON (docs/json-schema.md): "translation" {tx, ty} or "homography" {warpTransform, openCVTransform},
+            Prints JSON (docs/json-schema.md; --format text for a line): "translation" {tx, ty} or "homography" {warpTransform, openCVTransform},
             in pixels; warpTransform and tx/ty use Vision's lower-left origin (y up), openCVTransform top-left.
             Both images must have the same size. Exit status 1 on an error, 2 when no alignment was found
             (a flat image, or too few matching features for --homographic).
@@ -21,6 +21,8 @@ struct RegisterCommand: AsyncParsableCommand {
     var homographic = false
     @Option(name: .shortAndLong, help: "Write the target warped onto the reference here (PNG, JPEG, …).")
     var out: String?
+    @Option(name: .shortAndLong, help: "Output format: json (default) or text.")
+    var format: OutputFormat = .json
 
     func run() async throws {
         do {
@@ -38,7 +40,7 @@ struct RegisterCommand: AsyncParsableCommand {
                 result.add(to: &report)
                 warp = result.map { Matrix3x3(rowMajor: [1, 0, $0.tx, 0, 1, $0.ty, 0, 0, 1]) }
             }
-            try ReportOutput.emit(report, format: .json, pretty: true)
+            try ReportOutput.emit(report, format: format, pretty: true)
             guard let warp else {
                 FileHandle.standardError.write(Data("openvision: no alignment found (flat image or no matching features)\n".utf8))
                 throw ExitCode(2)

@@ -23,6 +23,11 @@ enum TextSummary {
                                                   o.box.pixels.x, o.box.pixels.y, o.box.pixels.width, o.box.pixels.height))
         }
         for c in r.classifications ?? [] { lines.append(String(format: "  %.3f  %@", c.confidence, c.identifier)) }
+        if let t = r.translation { lines.append(String(format: "  translation tx=%.2f ty=%.2f (lower-left origin) confidence %.2f", t.tx, t.ty, t.confidence)) }
+        if let h = r.homography {
+            lines.append("  homography (lower-left origin) " + h.warpTransform.map { String(format: "%.4g", $0) }.joined(separator: " ")
+                         + String(format: " confidence %.2f", h.confidence))
+        }
         for w in r.warnings ?? [] { lines.append("  warning: \(w)") }
         for (name, e) in (r.errors ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append("  error \(name): \(e.message) [\(e.code)]") }
         for (name, ms) in (r.timingsMs ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append(String(format: "  time %@ %.1f ms", name, ms)) }

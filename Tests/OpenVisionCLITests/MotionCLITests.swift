@@ -30,6 +30,18 @@ import OpenVisionTestSupport
         #expect(homographic.status == 0, "\(homographic.stderr)")
         let h = try #require(try JSONDecoder().decode(AnalysisReport.self, from: Data(homographic.stdout.utf8)).homography)
         #expect(abs(h.openCVTransform[2] - -6) < 0.5 && abs(h.openCVTransform[5] - -4) < 0.5, "\(h.openCVTransform)")
+
+        let text = try await CLIProcess.run(["register", Fixtures.sharedImage("dog.jpg").path, target.path, "--format", "text"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let numbers = text.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { word -> (String, Double)? in
+            let parts = word.split(separator: "=")
+            guard parts.count == 2, let value = Double(parts[1]) else { return nil }
+            return (String(parts[0]), value)
+        }
+        let tx = numbers.first { $0.0 == "tx" }?.1, ty = numbers.first { $0.0 == "ty" }?.1
+        #expect(text.stdout.contains("translation") && abs((tx ?? 0) - -6) < 0.5 && abs((ty ?? 0) - 4) < 0.5, "\(text.stdout)")
+        let json = try await CLIProcess.run(["register", Fixtures.sharedImage("dog.jpg").path, target.path, "--format", "json"])
+        #expect(try JSONDecoder().decode(AnalysisReport.self, from: Data(json.stdout.utf8)).translation != nil)
     }
 
     @Test func registerRefusesDifferentSizes() async throws {
