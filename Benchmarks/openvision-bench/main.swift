@@ -10,6 +10,7 @@
 //   openvision-bench live MODEL VIDEO [fastest]            live pipeline at the video's pace (or unpaced): analysed fps, latency, CPU
 //   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles on every frame, unpaced)
 //   openvision-bench pipeline-overhead VIDEO               per-frame cost of capture + mailbox + overlay, no model
+//   openvision-bench catalogue RUNS REQUEST FILE...        contours|horizon|saliency|objectness|textrects|document (Catalogue.swift)
 import Foundation
 import OpenVision
 
@@ -331,6 +332,9 @@ do {
     case "pipeline-overhead":
         guard args.count == 2 else { fail("pipeline-overhead VIDEO") }
         try await benchPipelineOverhead(video: args[1])
+    case "catalogue":
+        guard args.count >= 4, let runs = Int(args[1]), runs > 0 else { fail("catalogue RUNS REQUEST FILE...") }
+        try await benchCatalogue(runs: runs, name: args[2], files: Array(args.dropFirst(3)))
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))

@@ -68,7 +68,10 @@ std::vector<Line> linesIn(const cv::Mat &binary) {
         parts.push_back({x, y, x + w, y + h});  // small parts (dots) are kept for merging
     }
     // Merge parts stacked over the same columns (i, j, accents) into characters.
-    std::sort(parts.begin(), parts.end(), [](const Box &a, const Box &b) { return a.h() > b.h(); });
+    // Tallest first; ties in a fixed order (the Python peer in Benchmarks/python/bench_catalogue.py sorts alike).
+    std::sort(parts.begin(), parts.end(), [](const Box &a, const Box &b) {
+        return a.h() != b.h() ? a.h() > b.h() : a.x0 != b.x0 ? a.x0 < b.x0 : a.y0 < b.y0;
+    });
     std::vector<Box> chars;
     for (const Box &p : parts) {
         bool merged = false;
@@ -83,7 +86,7 @@ std::vector<Line> linesIn(const cv::Mat &binary) {
         }
         if (!merged && p.h() >= kMinCharHeight) chars.push_back(p);
     }
-    std::sort(chars.begin(), chars.end(), [](const Box &a, const Box &b) { return a.x0 < b.x0; });
+    std::sort(chars.begin(), chars.end(), [](const Box &a, const Box &b) { return a.x0 != b.x0 ? a.x0 < b.x0 : a.y0 < b.y0; });
 
     // Chain characters into lines, left to right.
     std::vector<int> lineOf(chars.size(), -1);

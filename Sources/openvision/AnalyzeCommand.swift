@@ -63,10 +63,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
         let clock = ContinuousClock()
         let handler = ImageRequestHandler(file, orientation: orientation)
-        let start = clock.now
-        // Colour only when an annotated copy is wanted: the built-in requests read the gray plane.
-        let image = annotateTo != nil ? try handler.image() : try handler.grayImage()
-        let decodeTime = clock.now - start
         var requestList: [any VisionRequest] = []
         for kind in kinds {
             switch kind {
@@ -81,8 +77,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
             default: requestList.append(kind.defaultRequest)
             }
         }
+        // Decode once, timed apart: colour only when an annotated copy is wanted (the built-in requests read
+        // the gray plane, some at reduced JPEG scale).
+        let start = clock.now
+        let image: VisionImage? = annotateTo != nil ? try handler.image() : nil
+        try handler.decode(for: requestList)
+        let decodeTime = clock.now - start
+        let size = try image?.size ?? handler.imageSize()
         let outcomes = await handler.performAll(requestList)
-        var report = AnalysisReport(image: file.path, width: image.width, height: image.height)
+        var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
         var overlay: [OverlayItem] = []
         var times: [String: Double] = ["decode": decodeTime.milliseconds]
         // Landmark results carry the face boxes too: with both requests, they stand for the faces.
@@ -97,7 +100,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
         }
         if timings { report.timingsMs = times }
-        if let annotateTo {
+        if let annotateTo, let image {
             try image.annotated(with: overlay).write(to: annotateTo)
         }
         return report
