@@ -3,7 +3,8 @@
 them: cv2.imread(path, IMREAD_GRAYSCALE) at full size, then each request's pipeline (see the
 "Algorithm" headers of Sources/CNative/ov_contours.cpp, ov_horizon.cpp, ov_saliency.cpp, ov_textrects.cpp).
 textrects groups the components into lines in plain Python (the OpenCV calls are the same).
-Usage: bench_catalogue.py RUNS REQUEST FILE...   (REQUEST: contours|horizon|saliency|objectness|textrects)
+Usage: bench_catalogue.py RUNS REQUEST FILE...   (REQUEST: contours|horizon|saliency|objectness|textrects|textrects-cv;
+textrects-cv: only the OpenCV calls of textrects, no grouping)
 """
 import json
 import math
@@ -49,6 +50,8 @@ def horizon(g):
     vx, vy = cv2.fitLine(np.stack([xs[near], ys[near]], 1).astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01)[:2, 0]
     a = math.atan2(-vy * g.shape[0] / w.shape[0], vx * g.shape[1] / w.shape[1])
     a = a - math.pi if a > math.pi / 2 else a + math.pi if a <= -math.pi / 2 else a
+    if abs(a) > math.pi / 4 + 1e-9:  # steeper than 45 degrees: no horizon
+        return 0, ["none"]
     return 1, [f"{round(math.degrees(a), 1) + 0.0:.1f}"]  # + 0.0: no "-0.0"
 
 
@@ -96,18 +99,20 @@ def text_lines(binary):
             continue
         parts.append([x, y, x + w, y + h])
     parts.sort(key=lambda b: (-(b[3] - b[1]), b[0], b[1]))
-    chars = []
+    chars = []  # [x0, y0, x1, y1, core height]
     for p in parts:
         for c in chars:
             ov = max(0, min(p[2], c[2]) - max(p[0], c[0]))
             gap = max(p[1] - c[3], c[1] - p[3])
-            if ov >= 0.6 * min(p[2] - p[0], c[2] - c[0]) and gap <= max(2, (c[3] - c[1]) // 2) and p[3] - p[1] < c[3] - c[1]:
-                c[:] = [min(c[0], p[0]), min(c[1], p[1]), max(c[2], p[2]), max(c[3], p[3])]
+            merged = max(c[3], p[3]) - min(c[1], p[1])
+            if (ov >= 0.6 * min(p[2] - p[0], c[2] - c[0]) and gap <= max(2, c[4] // 2) and p[3] - p[1] < c[4]
+                    and merged <= min(max_h, 1.6 * c[4])):
+                c[:4] = [min(c[0], p[0]), min(c[1], p[1]), max(c[2], p[2]), max(c[3], p[3])]
                 break
         else:
             if p[3] - p[1] >= 6:
-                chars.append(list(p))
-    chars.sort(key=lambda b: (b[0], b[1]))
+                chars.append(list(p) + [p[3] - p[1]])
+    chars = [c[:4] for c in sorted(chars, key=lambda b: (b[0], b[1]))]
     used = [False] * len(chars)
     lines = []
     for i, ci in enumerate(chars):
@@ -160,9 +165,21 @@ def textrects(g):
     return len(lines), [str(len(lines)), str(sum(n for _, n in lines))]
 
 
+def textrects_cv(g):
+    """Only the OpenCV calls of textrects (thresholds and components, no grouping): a lower bound."""
+    w = shrink(g, 2048)
+    block = max(15, (min(w.shape) // 16) | 1)
+    n = 0
+    for mode, offset in ((cv2.THRESH_BINARY_INV, 12), (cv2.THRESH_BINARY, -12)):
+        n += cv2.connectedComponentsWithStats(cv2.adaptiveThreshold(w, 255, cv2.ADAPTIVE_THRESH_MEAN_C, mode, block, offset),
+                                              8, cv2.CV_32S)[0]
+    return n, [str(n)]
+
+
 def main() -> None:
     runs, name = int(sys.argv[1]), sys.argv[2]
-    fn = {"contours": contours, "horizon": horizon, "saliency": saliency, "objectness": objectness, "textrects": textrects}[name]
+    fn = {"contours": contours, "horizon": horizon, "saliency": saliency, "objectness": objectness, "textrects": textrects,
+          "textrects-cv": textrects_cv}[name]
     for path in sys.argv[3:]:
         times, result = [], (0, [])
         for i in range(runs + 1):  # run 0 warms up

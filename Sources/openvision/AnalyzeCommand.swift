@@ -96,7 +96,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             report.add(outcome)
             overlay += OverlayItem.items(for: outcome)
             if let maps, case .success(let value) = outcome.result, let saliency = value as? SaliencyImageObservation {
-                try writeMap(saliency.heatMap, for: file, kind: kind, into: URL(fileURLWithPath: maps), report: &report)
+                try writeMap(saliency.heatMap, for: file, kind: kind, into: maps, report: &report)
             }
         }
         if timings { report.timingsMs = times }
@@ -108,17 +108,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
 }
 
 extension AnalyzeCommand {
-    /// Writes `map` as `<image>.<request>.png` and `.npy` in `directory` and records the paths in `report`.
-    private func writeMap(_ map: PixelBufferObservation, for file: URL, kind: RequestKind, into directory: URL,
+    /// Writes `map` as `<image>.<request>.png` and `.npy` in `directory` and records their paths in `report`
+    /// (as given: relative when `directory` is).
+    private func writeMap(_ map: PixelBufferObservation, for file: URL, kind: RequestKind, into directory: String,
                           report: inout AnalysisReport) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let base = directory.appendingPathComponent(file.deletingPathExtension().lastPathComponent + "." + kind.rawValue)
-        let png = base.appendingPathExtension("png"), npy = base.appendingPathExtension("npy")
-        try map.makeImage().write(to: png)
-        try map.writeNPY(to: npy)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let base = (directory as NSString).appendingPathComponent(file.deletingPathExtension().lastPathComponent + "." + kind.rawValue)
+        let png = base + ".png", npy = base + ".npy"
+        try map.makeImage().write(to: URL(fileURLWithPath: png))
+        try map.writeNPY(to: URL(fileURLWithPath: npy))
         switch kind {
-        case .saliency: report.saliency?.heatMap.png = png.path; report.saliency?.heatMap.npy = npy.path
-        case .objectness: report.objectness?.heatMap.png = png.path; report.objectness?.heatMap.npy = npy.path
+        case .saliency: report.saliency?.heatMap.png = png; report.saliency?.heatMap.npy = npy
+        case .objectness: report.objectness?.heatMap.png = png; report.objectness?.heatMap.npy = npy
         default: break
         }
     }
