@@ -100,7 +100,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
         }
         if timings { report.timingsMs = times }
-        if let annotateTo, let image {
+        if let annotateTo, var image {
+            // Saliency heat maps are blended under the boxes (attention first, then objectness).
+            for outcome in outcomes {
+                guard case .success(let value) = outcome.result, let saliency = value as? SaliencyImageObservation else { continue }
+                image = try image.blended(with: saliency.heatMap, over: outcome.request.regionOfInterest, opacity: 0.5)
+            }
             try image.annotated(with: overlay).write(to: annotateTo)
         }
         return report

@@ -45,6 +45,21 @@ import OpenVisionTestSupport
         }
     }
 
+    @Test func heatMapBlendsOnlyWhereItIsHot() throws {
+        // 4 × 4 map, hot in its top-left cell only, over a 200 × 100 gray image.
+        var values = [Float](repeating: 0, count: 16)
+        values[0] = 1
+        let map = try PixelBufferObservation(width: 4, height: 4, values: values)
+        let gray = try Fixtures.canvas(width: 200, height: 100, gray: 128).makeImage()
+        let blended = try gray.blended(with: map, opacity: 1)
+        let before = [UInt8](gray.rgbData()), after = [UInt8](blended.rgbData())
+        func pixel(_ b: [UInt8], _ x: Int, _ y: Int) -> [UInt8] { Array(b[(y * 200 + x) * 3..<(y * 200 + x) * 3 + 3]) }
+        #expect(pixel(after, 5, 5) != pixel(before, 5, 5))      // under the hot cell: coloured (JET red)
+        #expect(pixel(after, 5, 5)[0] > 100 && pixel(after, 5, 5)[2] < 60)
+        #expect(pixel(after, 190, 90) == pixel(before, 190, 90))  // cold: unchanged
+        #expect(throws: VisionError.self) { try gray.blended(with: map, opacity: 2) }
+    }
+
     /// OpenCV 4.10 from Python on horses.jpg (773 × 512), the same calls on the same input: the request lets
     /// the JPEG decode at 1/4 scale for the attention map (both sides stay >= 68 px) and 1/2 for objectness:
     /// g=cv2.imread('horses.jpg',cv2.IMREAD_REDUCED_GRAYSCALE_4); s=cv2.saliency.StaticSaliencySpectralResidual_create()
