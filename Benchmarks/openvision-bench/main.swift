@@ -13,6 +13,7 @@
 //   openvision-bench make-motion-set DIR PHOTO...          per photo: a shifted and a warped copy (JPEG q95) + DIR/manifest.txt
 //   openvision-bench motion RUNS DIR                        per manifest pair: files → registration / flow observation
 //   openvision-bench trajectories RUNS DIR                  a frame folder through DetectTrajectoriesRequest: ms per frame
+//   openvision-bench catalogue RUNS REQUEST FILE...        contours|horizon|saliency|objectness|textrects|document (Catalogue.swift)
 import Foundation
 import OpenVision
 
@@ -438,6 +439,9 @@ do {
     case "trajectories":
         guard args.count == 3, let runs = Int(args[1]), runs > 0 else { fail("trajectories RUNS DIR") }
         try await benchTrajectories(runs: runs, dir: URL(fileURLWithPath: args[2]))
+    case "catalogue":
+        guard args.count >= 4, let runs = Int(args[1]), runs > 0 else { fail("catalogue RUNS REQUEST FILE...") }
+        try await benchCatalogue(runs: runs, name: args[2], files: Array(args.dropFirst(3)))
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))

@@ -29,6 +29,7 @@
 #include <opencv2/saliency.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,36 @@ extern "C" ov_status ov_saliency(const ov_image *image, ov_saliency_kind kind, i
                          [](const ov_salient_box &a, const ov_salient_box &b) { return a.confidence > b.confidence; });
         for (size_t i = 0; i < found.size() && static_cast<int>(i) < capacity; ++i) boxes[i] = found[i];
         *box_count = static_cast<int>(found.size());
+        return ov::ok();
+    });
+}
+
+extern "C" ov_status ov_image_blend_heat_map(ov_image *image, const float *map, int map_width, int map_height, int x, int y,
+                                             int width, int height, float opacity) {
+    return ov::guarded("ov_image_blend_heat_map", [&]() -> ov_status {
+        if (!image || !map || map_width <= 0 || map_height <= 0)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_image_blend_heat_map: missing image or map");
+        if (!std::isfinite(opacity) || opacity < 0 || opacity > 1)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_image_blend_heat_map: opacity must be in 0...1");
+        image->ensureColor();
+        const cv::Rect target = cv::Rect(x, y, width, height) & cv::Rect(0, 0, image->bgr.cols, image->bgr.rows);
+        if (target.empty()) return ov::ok();
+        const cv::Mat values(map_height, map_width, CV_32F, const_cast<float *>(map));
+        cv::Mat stretched, bytes, colours;
+        cv::resize(values, stretched, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
+        stretched = stretched(cv::Rect(target.x - x, target.y - y, target.width, target.height));
+        stretched.convertTo(bytes, CV_8U, 255);
+        cv::applyColorMap(bytes, colours, cv::COLORMAP_JET);
+        cv::Mat roi = image->bgr(target);
+        for (int r = 0; r < roi.rows; ++r) {
+            cv::Vec3b *dst = roi.ptr<cv::Vec3b>(r);
+            const cv::Vec3b *src = colours.ptr<cv::Vec3b>(r);
+            const float *v = stretched.ptr<float>(r);
+            for (int c = 0; c < roi.cols; ++c) {
+                const float a = opacity * std::clamp(v[c], 0.0f, 1.0f);
+                for (int k = 0; k < 3; ++k) dst[c][k] = cv::saturate_cast<uchar>(dst[c][k] * (1 - a) + src[c][k] * a);
+            }
+        }
         return ov::ok();
     });
 }

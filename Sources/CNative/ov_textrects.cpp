@@ -7,8 +7,9 @@
 //      12 gray levels) marks pixels clearly darker (dark text) or clearly lighter (light text) than their
 //      surroundings.
 //   3. Character candidates: 8-connected components 6 px...1/6 of the shorter image side high, at most 2x
-//      as wide as high (touching glyphs), filling 15...90 % of their box (narrow ones, as I, l, 1, may be solid). Components stacked over the same column
-//      span (the dot of an i, accents) are merged into one character.
+//      as wide as high (touching glyphs), filling 15...90 % of their box (narrow ones, as I, l, 1, may be
+//      solid). Smaller components over a character's columns (the dot of an i, accents: within half its
+//      height, the union at most 1.6x its height) are merged into it, tallest characters first.
 //   4. Lines: characters are chained left to right when their heights differ by at most 2x, they overlap
 //      vertically by at least half the smaller height and the gap between them is at most 1.2x the
 //      larger height. A line needs at least 3 characters, bottoms aligned (standard deviation <= 1/4 of
@@ -40,6 +41,7 @@ constexpr double kOffset = 12;
 
 struct Box {
     int x0, y0, x1, y1;  // inclusive-exclusive
+    int core = 0;        // a character's height before parts (dots, accents) were merged into it
     int w() const { return x1 - x0; }
     int h() const { return y1 - y0; }
     void add(const Box &b) { x0 = std::min(x0, b.x0), y0 = std::min(y0, b.y0), x1 = std::max(x1, b.x1), y1 = std::max(y1, b.y1); }
@@ -68,22 +70,52 @@ std::vector<Line> linesIn(const cv::Mat &binary) {
         parts.push_back({x, y, x + w, y + h});  // small parts (dots) are kept for merging
     }
     // Merge parts stacked over the same columns (i, j, accents) into characters.
-    std::sort(parts.begin(), parts.end(), [](const Box &a, const Box &b) { return a.h() > b.h(); });
+    // Tallest first; ties in a fixed order (the Python peer in Benchmarks/python/bench_catalogue.py sorts alike).
+    std::sort(parts.begin(), parts.end(), [](const Box &a, const Box &b) {
+        return a.h() != b.h() ? a.h() > b.h() : a.x0 != b.x0 ? a.x0 < b.x0 : a.y0 < b.y0;
+    });
+    // A part joins the first character (in creation order) it fits; a grid of 32 px cells finds the
+    // candidates (a photo has thousands of parts).
+    constexpr int kCell = 32;
+    const int gridW = binary.cols / kCell + 1, gridH = binary.rows / kCell + 1;
+    std::vector<std::vector<int>> grid(static_cast<size_t>(gridW) * gridH);
+    auto enter = [&](int index, const Box &b) {
+        for (int gy = b.y0 / kCell; gy <= (b.y1 - 1) / kCell; ++gy)
+            for (int gx = b.x0 / kCell; gx <= (b.x1 - 1) / kCell; ++gx) {
+                auto &cell = grid[static_cast<size_t>(gy) * gridW + gx];
+                if (cell.empty() || cell.back() != index) cell.push_back(index);
+            }
+    };
+    int tallest = 0;  // the tallest character core so far: a merge allows a gap of up to half of it
     std::vector<Box> chars;
     for (const Box &p : parts) {
-        bool merged = false;
-        for (Box &c : chars) {
-            const double ov = overlap1D(p.x0, p.x1, c.x0, c.x1);
-            const int gap = std::max(p.y0 - c.y1, c.y0 - p.y1);
-            if (ov >= 0.6 * std::min(p.w(), c.w()) && gap <= std::max(2, c.h() / 2) && p.h() < c.h()) {
-                c.add(p);
-                merged = true;
-                break;
-            }
+        int match = -1;
+        const int reach = std::max(2, tallest / 2);
+        const int gy0 = std::max(0, (p.y0 - reach) / kCell), gy1 = std::min(gridH - 1, (p.y1 - 1 + reach) / kCell);
+        for (int gy = gy0; gy <= gy1; ++gy)
+            for (int gx = p.x0 / kCell; gx <= (p.x1 - 1) / kCell; ++gx)
+                for (int index : grid[static_cast<size_t>(gy) * gridW + gx]) {
+                    if (match >= 0 && index >= match) continue;
+                    const Box &c = chars[index];
+                    const double ov = overlap1D(p.x0, p.x1, c.x0, c.x1);
+                    const int gap = std::max(p.y0 - c.y1, c.y0 - p.y1);
+                    const int merged = std::max(c.y1, p.y1) - std::min(c.y0, p.y0);
+                    if (ov >= 0.6 * std::min(p.w(), c.w()) && gap <= std::max(2, c.core / 2) && p.h() < c.core &&
+                        merged <= std::min(static_cast<double>(maxHeight), 1.6 * c.core))
+                        match = index;
+                }
+        if (match >= 0) {
+            chars[match].add(p);
+            enter(match, chars[match]);
+        } else if (p.h() >= kMinCharHeight) {
+            Box c = p;
+            c.core = p.h();
+            chars.push_back(c);
+            enter(static_cast<int>(chars.size()) - 1, c);
+            tallest = std::max(tallest, c.core);
         }
-        if (!merged && p.h() >= kMinCharHeight) chars.push_back(p);
     }
-    std::sort(chars.begin(), chars.end(), [](const Box &a, const Box &b) { return a.x0 < b.x0; });
+    std::sort(chars.begin(), chars.end(), [](const Box &a, const Box &b) { return a.x0 != b.x0 ? a.x0 < b.x0 : a.y0 < b.y0; });
 
     // Chain characters into lines, left to right.
     std::vector<int> lineOf(chars.size(), -1);

@@ -66,10 +66,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
         let clock = ContinuousClock()
         let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
-        let start = clock.now
-        // Colour only when an annotated copy is wanted: the built-in requests read the gray plane.
-        let image = annotateTo != nil ? try handler.image() : try handler.grayImage()
-        let decodeTime = clock.now - start
         var requestList: [any VisionRequest] = []
         for kind in kinds {
             switch kind {
@@ -84,8 +80,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
             default: requestList.append(kind.defaultRequest)
             }
         }
+        // Decode once, timed apart: colour only when an annotated copy is wanted (the built-in requests read
+        // the gray plane, some at reduced JPEG scale).
+        let start = clock.now
+        let image: VisionImage? = annotateTo != nil ? try handler.image() : nil
+        try handler.decode(for: requestList)
+        let decodeTime = clock.now - start
+        let size = try image?.size ?? handler.imageSize()
         let outcomes = await handler.performAll(requestList)
-        var report = AnalysisReport(image: file.path, width: image.width, height: image.height)
+        var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
         var overlay: [OverlayItem] = []
         var times: [String: Double] = ["decode": decodeTime.milliseconds]
         // Landmark results carry the face boxes too: with both requests, they stand for the faces.
@@ -96,12 +99,17 @@ struct AnalyzeCommand: AsyncParsableCommand {
             report.add(outcome)
             overlay += OverlayItem.items(for: outcome)
             if let maps, case .success(let value) = outcome.result, let saliency = value as? SaliencyImageObservation {
-                try writeMap(saliency.heatMap, for: file, kind: kind, into: URL(fileURLWithPath: maps), report: &report)
+                try writeMap(saliency.heatMap, for: file, kind: kind, into: maps, report: &report)
             }
         }
         if timings { report.timingsMs = times }
         report.warnings = ReportOutput.warnings(of: handler)
-        if let annotateTo {
+        if let annotateTo, var image {
+            // Saliency heat maps are blended under the boxes (attention first, then objectness).
+            for outcome in outcomes {
+                guard case .success(let value) = outcome.result, let saliency = value as? SaliencyImageObservation else { continue }
+                image = try image.blended(with: saliency.heatMap, over: outcome.request.regionOfInterest, opacity: 0.5)
+            }
             try image.annotated(with: overlay).write(to: annotateTo)
         }
         return report
@@ -109,17 +117,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
 }
 
 extension AnalyzeCommand {
-    /// Writes `map` as `<image>.<request>.png` and `.npy` in `directory` and records the paths in `report`.
-    private func writeMap(_ map: PixelBufferObservation, for file: URL, kind: RequestKind, into directory: URL,
+    /// Writes `map` as `<image>.<request>.png` and `.npy` in `directory` and records their paths in `report`
+    /// (as given: relative when `directory` is).
+    private func writeMap(_ map: PixelBufferObservation, for file: URL, kind: RequestKind, into directory: String,
                           report: inout AnalysisReport) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let base = directory.appendingPathComponent(file.deletingPathExtension().lastPathComponent + "." + kind.rawValue)
-        let png = base.appendingPathExtension("png"), npy = base.appendingPathExtension("npy")
-        try map.makeImage().write(to: png)
-        try map.writeNPY(to: npy)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let base = (directory as NSString).appendingPathComponent(file.deletingPathExtension().lastPathComponent + "." + kind.rawValue)
+        let png = base + ".png", npy = base + ".npy"
+        try map.makeImage().write(to: URL(fileURLWithPath: png))
+        try map.writeNPY(to: URL(fileURLWithPath: npy))
         switch kind {
-        case .saliency: report.saliency?.heatMap.png = png.path; report.saliency?.heatMap.npy = npy.path
-        case .objectness: report.objectness?.heatMap.png = png.path; report.objectness?.heatMap.npy = npy.path
+        case .saliency: report.saliency?.heatMap.png = png; report.saliency?.heatMap.npy = npy
+        case .objectness: report.objectness?.heatMap.png = png; report.objectness?.heatMap.npy = npy
         default: break
         }
     }

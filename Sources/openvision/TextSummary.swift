@@ -28,6 +28,17 @@ enum TextSummary {
             lines.append("  homography (lower-left origin) " + h.warpTransform.map { String(format: "%.4g", $0) }.joined(separator: " ")
                          + String(format: " confidence %.2f", h.confidence))
         }
+        if let c = r.contours { lines.append("  contours \(c.contourCount) (\(c.topLevelContourCount) top-level)") }
+        if let h = r.horizon { lines.append(String(format: "  horizon %.1f°", h.angleDegrees)) }
+        for (name, s) in [("saliency", r.saliency), ("objectness", r.objectness)] {
+            guard let s else { continue }
+            lines.append("  \(name) \(s.heatMap.width)×\(s.heatMap.height) map" + (s.heatMap.png.map { " → \($0)" } ?? ""))
+            for o in s.salientObjects { lines.append(String(format: "    salient %.2f ", o.confidence) + box(o.box)) }
+        }
+        for t in r.textRectangles ?? [] {
+            lines.append(String(format: "  text region %.2f ", t.confidence) + box(t.box) + (t.characters.map { " \($0.count) characters" } ?? ""))
+        }
+        if let d = r.document { lines.append(String(format: "  document %.2f ", d.confidence) + box(d.box)) }
         for w in r.warnings ?? [] { lines.append("  warning: \(w)") }
         for (name, e) in (r.errors ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append("  error \(name): \(e.message) [\(e.code)]") }
         for (name, ms) in (r.timingsMs ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append(String(format: "  time %@ %.1f ms", name, ms)) }

@@ -37,6 +37,28 @@ import CZXing
         #expect(!String(cString: ov_last_error()).isEmpty)
     }
 
+    /// OpenCV contrib's saliency module (linked by name in Package.swift) answers, and the catalogue's
+    /// buffers come back released.
+    @Test func saliencyAndContoursOnAFlatImage() {
+        var image: OpaquePointer?
+        #expect(ov_image_create_filled(80, 60, 128, 128, 128, &image) == OV_OK)
+        defer { ov_image_free(image) }
+        var map = [Float](repeating: 1, count: 68 * 68)
+        var count: Int32 = -1
+        #expect(ov_saliency(image, OV_SALIENCY_SPECTRAL_RESIDUAL, 68, &map, nil, 0, &count) == OV_OK)
+        #expect(count == 0 && map.allSatisfy { $0 == 0 })
+        var params = ov_contour_params(contrast_adjustment: 2, contrast_pivot: 0.5, has_contrast_pivot: 1,
+                                       detects_dark_on_light: 1, maximum_image_dimension: 0)
+        var set = ov_contour_set()
+        #expect(ov_detect_contours(image, &params, &set) == OV_ERR_INVALID_ARGUMENT)
+        #expect(String(cString: ov_last_error()).contains("maximum_image_dimension"))
+        params.maximum_image_dimension = 512
+        #expect(ov_detect_contours(image, &params, &set) == OV_OK)
+        #expect(set.contour_count == 0 && set.width == 80 && set.height == 60)
+        ov_contour_set_release(&set)
+        #expect(set.points == nil && set.point_offsets == nil)
+    }
+
     @Test func dlibFindsNoFaceInABlankImage() {
         var image: OpaquePointer?
         #expect(ov_image_create_filled(80, 80, 255, 255, 255, &image) == OV_OK)

@@ -62,6 +62,12 @@ typedef struct ov_salient_box {
 ov_status ov_saliency(const ov_image *image, ov_saliency_kind kind, int map_size, float *map,
                       ov_salient_box *boxes, int capacity, int *box_count);
 
+/* Blends a one-channel map (map_width x map_height values in 0...1, row-major) over the pixel rectangle
+ * (x, y, width, height) of `image` (made colour): the map is stretched over the rectangle (bilinear),
+ * coloured with OpenCV's JET colour map, and mixed in with weight opacity x value per pixel. */
+ov_status ov_image_blend_heat_map(ov_image *image, const float *map, int map_width, int map_height, int x, int y,
+                                  int width, int height, float opacity);
+
 /* ------------------------------------------------------------------ text rectangles (ov_textrects.cpp) */
 
 typedef struct ov_text_rects {

@@ -31,6 +31,8 @@ public final class ImageAnalysisContext: Sendable {
         var luma: Result<VisionImage, VisionError>?
         /// Colour images decoded at reduced scale, by reduction factor (2, 4, 8).
         var reduced: [Int: Result<VisionImage, VisionError>] = [:]
+        /// Luma-only images decoded at reduced scale, by reduction factor (2, 4, 8).
+        var reducedLuma: [Int: Result<VisionImage, VisionError>] = [:]
         var crops: [CropKey: VisionImage] = [:]
     }
 
@@ -132,6 +134,27 @@ public final class ImageAnalysisContext: Sendable {
         try crop(regionOfInterest, color: false, reduction: 1)
     }
 
+    /// The image inside `regionOfInterest` with at least its gray plane, at no less than
+    /// `minimumScale(width, height)` of its full resolution (see `image(for:minimumScale:)`): gray
+    /// requests whose work is bounded by a maximum image dimension let a JPEG decode at 1/2, 1/4 or
+    /// 1/8 scale. Any image already decoded at full resolution is used instead.
+    public func lumaImage(for regionOfInterest: NormalizedRect,
+                          minimumScale: (_ width: Double, _ height: Double) -> Double) throws(VisionError) -> VisionImage {
+        guard regionOfInterest.isWithinUnitSquare else { return try lumaImage(for: regionOfInterest) }
+        return try crop(regionOfInterest, color: false, reduction: try reduction(for: regionOfInterest, minimumScale, luma: true))
+    }
+
+    /// Decodes once what `lumaImage(for:minimumScale:)` will read for each (region, minimum scale): the
+    /// luma plane at the smallest reduction any of them needs.
+    func prepareLuma(for needs: [(region: NormalizedRect, minimumScale: (_ width: Double, _ height: Double) -> Double)]) throws(VisionError) {
+        var reduction = 8
+        for need in needs {
+            let region = need.region.isWithinUnitSquare ? need.region : .fullImage
+            reduction = min(reduction, try self.reduction(for: region, need.minimumScale, luma: true))
+        }
+        _ = try wholeLumaImage(reduction: reduction)
+    }
+
     /// Decodes once what `image(for:minimumScale:)` will read for each (region, minimum scale): the
     /// colour image at the smallest reduction any of them needs. Handlers call it before running
     /// requests, so that a decoding error surfaces once and every request shares one decode.
@@ -146,8 +169,10 @@ public final class ImageAnalysisContext: Sendable {
 
     /// The largest reduction (1, 2, 4, 8) that keeps `region` at no less than `minimumScale` of
     /// full resolution, or 1 when the colour image is already decoded or the source can't reduce.
-    private func reduction(for region: NormalizedRect, _ minimumScale: (Double, Double) -> Double) throws(VisionError) -> Int {
-        if state.withLock({ $0.color != nil }) { return 1 }
+    /// For `luma` readers a full-resolution luma decode counts as decoded too.
+    private func reduction(for region: NormalizedRect, _ minimumScale: (Double, Double) -> Double,
+                           luma: Bool = false) throws(VisionError) -> Int {
+        if state.withLock({ $0.color != nil || (luma && $0.luma != nil) }) { return 1 }
         guard let g = try geometry(), g.reducible else { return 1 }
         let scale = minimumScale(region.width * Double(g.width), region.height * Double(g.height))
         guard scale.isFinite, scale > 0 else { return 1 }
@@ -170,11 +195,28 @@ public final class ImageAnalysisContext: Sendable {
         }
     }
 
+    /// The whole image with at least its gray plane at 1/`reduction` scale: an already decoded image
+    /// (full resolution, or reduced by no more than asked, colour or luma) if there is one, else a new
+    /// luma-only decode.
+    private func wholeLumaImage(reduction: Int) throws(VisionError) -> VisionImage {
+        if reduction == 1 { return try lumaImage() }
+        return try state.withLock { state throws(VisionError) -> VisionImage in
+            if let color = state.color { return try color.get() }
+            if let luma = state.luma { return try luma.get() }
+            for cache in [state.reducedLuma, state.reduced] {
+                if let cached = cache.keys.filter({ $0 <= reduction }).max(), let image = cache[cached] { return try image.get() }
+            }
+            let made = Result { () throws(VisionError) -> VisionImage in try source.decode(true, reduction) }
+            state.reducedLuma[reduction] = made
+            return try made.get()
+        }
+    }
+
     private func crop(_ region: NormalizedRect, color: Bool, reduction: Int) throws(VisionError) -> VisionImage {
         guard region.isWithinUnitSquare else {
             throw VisionError(.invalidArgument, "regionOfInterest \(region) must have positive size and lie within 0...1")
         }
-        let whole = color ? try wholeColorImage(reduction: reduction) : try lumaImage()
+        let whole = color ? try wholeColorImage(reduction: reduction) : try wholeLumaImage(reduction: reduction)
         if region == .fullImage { return whole }
         let key = CropKey(region: region, color: !whole.isGrayscale, sourceWidth: whole.width)
         if let cached = state.withLock({ $0.crops[key] }) { return cached }

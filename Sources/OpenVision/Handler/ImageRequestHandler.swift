@@ -94,13 +94,21 @@ public final class ImageRequestHandler: Sendable {
     /// `performWithTimings(in:)` to run it synchronously on this handler's image.
     public var context: ImageAnalysisContext { analysisContext }
 
+    /// Decodes now what `requests` will read, as `perform` would (e.g. to time decoding apart from the
+    /// requests); later `perform`s of these requests reuse it.
+    public func decode(for requests: [any VisionRequest]) throws(VisionError) {
+        _ = try prepare(requests)
+    }
+
     /// Decodes what `requests` will read, so that a decoding error surfaces once, before any runs:
-    /// luma only when none needs colour; one full colour decode when gray and colour readers mix (it
+    /// luma only when none needs colour (at the smallest JPEG scale every request accepts); one full colour decode when gray and colour readers mix (it
     /// serves both); otherwise the colour image at the smallest JPEG scale every request accepts.
     private func prepare(_ requests: [any VisionRequest]) throws(VisionError) -> ImageAnalysisContext {
         let colour = requests.filter { $0.requiresColor }
         if colour.isEmpty {
-            _ = try analysisContext.lumaImage()
+            try analysisContext.prepareLuma(for: requests.map { request in
+                (request.regionOfInterest, { request.minimumImageScale(width: $0, height: $1) })
+            })
         } else if colour.count < requests.count {
             _ = try analysisContext.colorImage()
         } else {

@@ -40,6 +40,24 @@ public struct ImageCanvas: ~Copyable {
                                                       Int32(color.green), Int32(color.blue), Int32(lineWidth)), "stroke")
     }
 
+    /// Blends a one-channel map (values 0...1, e.g. a saliency heat map) stretched over `region`
+    /// (normalised, lower-left origin), coloured blue → red, each pixel mixed in with weight
+    /// `opacity` × value. Throws `invalidArgument` for a map that is not one channel or an opacity outside 0...1.
+    public mutating func blend(heatMap: PixelBufferObservation, over region: NormalizedRect = .fullImage,
+                               opacity: Double = 0.6) throws(VisionError) {
+        guard heatMap.channels == 1 else {
+            throw VisionError(.invalidArgument, "a heat map has one channel, not \(heatMap.channels)")
+        }
+        let r = region.toImageCoordinates(CGSize(width: width, height: height), origin: .upperLeft)
+        let handle = image.handle
+        let status = heatMap.withUnsafeBufferPointer { values in
+            ov_image_blend_heat_map(handle, values.baseAddress, Int32(heatMap.width), Int32(heatMap.height),
+                                    Int32(r.minX.rounded()), Int32(r.minY.rounded()), Int32(max(1, r.width.rounded())),
+                                    Int32(max(1, r.height.rounded())), Float(opacity))
+        }
+        try NativeError.check(status, "blend heat map")
+    }
+
     /// A filled dot of `radius` pixels at `centre`.
     public mutating func dot(at centre: CGPoint, radius: Double, color: OverlayColor) throws(VisionError) {
         try NativeError.check(ov_image_draw_circle(image.handle, Float(centre.x), Float(centre.y), Float(radius),

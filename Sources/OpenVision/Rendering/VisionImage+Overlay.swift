@@ -1,6 +1,14 @@
 import Foundation
 
 extension VisionImage {
+    /// A copy of this image with `heatMap` blended over `region` (see `ImageCanvas.blend(heatMap:over:opacity:)`).
+    public func blended(with heatMap: PixelBufferObservation, over region: NormalizedRect = .fullImage,
+                        opacity: Double = 0.6) throws(VisionError) -> VisionImage {
+        var canvas = try ImageCanvas(copying: self)
+        try canvas.blend(heatMap: heatMap, over: region, opacity: opacity)
+        return canvas.makeImage()
+    }
+
     /// A copy of this image with `items` drawn on it (items in this image's normalised coordinates).
     public func annotated(with items: [OverlayItem]) throws(VisionError) -> VisionImage {
         var canvas = try ImageCanvas(copying: self)

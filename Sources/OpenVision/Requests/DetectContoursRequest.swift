@@ -20,6 +20,12 @@ public struct DetectContoursRequest: CompletionHandlingRequest {
     public var maximumImageDimension = 512
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// `maximumImageDimension` / the longer side: a JPEG may be decoded at 1/2...1/8 scale when that keeps it.
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        guard maximumImageDimension > 0 else { return 1 }
+        return min(1, Double(maximumImageDimension) / max(width, height, 1))
+    }
+
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }

@@ -11,6 +11,11 @@ public struct DetectDocumentSegmentationRequest: CompletionHandlingRequest {
     public var requiresColor: Bool { false }
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Corners are refined on at most 1024 px: a JPEG may be decoded at 1/2...1/8 scale when that keeps it.
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        min(1, 1024 / max(width, height, 1))
+    }
+
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }

@@ -11,6 +11,11 @@ public struct DetectHorizonRequest: CompletionHandlingRequest {
     public var requiresColor: Bool { false }
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// The horizon is found on an image of at most 640 px: a JPEG may be decoded at 1/2...1/8 scale when that keeps it.
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        min(1, 640 / max(width, height, 1))
+    }
+
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }

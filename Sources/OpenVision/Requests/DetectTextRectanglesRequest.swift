@@ -13,6 +13,11 @@ public struct DetectTextRectanglesRequest: CompletionHandlingRequest {
     public var reportCharacterBoxes = false
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Text is looked for on at most 2048 px: a JPEG may be decoded at 1/2...1/8 scale when that keeps it.
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        min(1, 2048 / max(width, height, 1))
+    }
+
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }

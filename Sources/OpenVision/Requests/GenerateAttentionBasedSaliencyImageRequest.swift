@@ -11,6 +11,11 @@ public struct GenerateAttentionBasedSaliencyImageRequest: CompletionHandlingRequ
     public var requiresColor: Bool { false }
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// The map is 68 × 68: a JPEG may be decoded at 1/2...1/8 scale while both sides stay at least 68 px.
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        min(1, 68 / max(min(width, height), 1))
+    }
+
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }

@@ -13,6 +13,11 @@ public struct GenerateObjectnessBasedSaliencyImageRequest: CompletionHandlingReq
     public var requiresColor: Bool { false }
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// The map is computed on at most 272 px: a JPEG may be decoded at 1/2...1/8 scale when that keeps it.
+    public func minimumImageScale(width: Double, height: Double) -> Double {
+        min(1, 272 / max(width, height, 1))
+    }
+
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }

@@ -45,9 +45,12 @@ extension VisionRequest {
     public var reportName: String { String(describing: Self.self) }
 
     /// Validates the region of interest and returns the image region to analyse, gray-only when the
-    /// request needs no colour and nothing else decoded colour.
+    /// request needs no colour and nothing else decoded colour, at reduced JPEG scale when
+    /// `minimumImageScale` allows it.
     func imageForRegionOfInterest(in context: ImageAnalysisContext) throws(VisionError) -> VisionImage {
-        guard requiresColor else { return try context.lumaImage(for: regionOfInterest) }
+        guard requiresColor else {
+            return try context.lumaImage(for: regionOfInterest) { minimumImageScale(width: $0, height: $1) }
+        }
         return try context.image(for: regionOfInterest) { minimumImageScale(width: $0, height: $1) }
     }
 

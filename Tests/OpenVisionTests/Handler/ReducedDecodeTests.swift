@@ -106,4 +106,26 @@ import OpenVisionTestSupport
         #expect(timings.decode > .zero)
         #expect(try handler.imageSize() == CGSize(width: 3072, height: 2304))
     }
+
+    @Test func grayRequestsBoundedByAnImageDimensionDecodeReduced() throws {
+        // Gray plane at reduced scale; gray requests that need full resolution keep it.
+        let context = ImageRequestHandler(Self.dog).context
+        let gray = try context.lumaImage(for: .fullImage) { _, _ in 0.25 }
+        #expect(gray.isGrayscale && gray.width == 192 && gray.height == 144)
+        _ = try context.lumaImage()
+        #expect(try context.lumaImage(for: .fullImage) { _, _ in 0.1 }.width == 768)
+        // What the catalogue requests ask for on a 768 × 576 photo.
+        #expect(DetectContoursRequest().minimumImageScale(width: 768, height: 576) == 512.0 / 768)
+        #expect(GenerateAttentionBasedSaliencyImageRequest().minimumImageScale(width: 768, height: 576) == 68.0 / 576)
+        #expect(DetectHorizonRequest().minimumImageScale(width: 4000, height: 3000) == 640.0 / 4000)
+        #expect(DetectTextRectanglesRequest().minimumImageScale(width: 1000, height: 800) == 1)
+        // A handler running only such requests decodes the gray plane once, at the scale all accept:
+        // attention alone at 1/8 (96 × 72 keeps both sides ≥ 68 px); with contours (512 / 768) at full size.
+        let handler = ImageRequestHandler(Self.dog)
+        try handler.decode(for: [GenerateAttentionBasedSaliencyImageRequest()])
+        #expect(try handler.context.lumaImage(for: .fullImage) { _, _ in 68.0 / 576 }.width == 96)
+        let both = ImageRequestHandler(Self.dog)
+        try both.decode(for: [GenerateAttentionBasedSaliencyImageRequest(), DetectContoursRequest()])
+        #expect(try both.context.lumaImage(for: .fullImage) { _, _ in 68.0 / 576 }.width == 768)
+    }
 }

@@ -42,4 +42,18 @@ import OpenVisionTestSupport
         let flat = try Fixtures.canvas(width: 300, height: 200, gray: 128).makeImage()
         #expect(try await ImageRequestHandler(image: flat).perform(DetectTextRectanglesRequest()).isEmpty)
     }
+
+    /// The same OpenCV calls (adaptiveThreshold both ways, connectedComponentsWithStats) and grouping from
+    /// Python give the same lines and characters on the shared photos:
+    /// Benchmarks/python/bench_catalogue.py 1 textrects person.jpg horses.jpg → payloads ["13", "45"], ["18", "65"]
+    /// (lines, characters; on these photos, which hold no text, they are texture: the classic detector's
+    /// false positives, which Vision's network would not report).
+    @Test func matchesTheOpenCVPipelineFromPythonOnPhotos() async throws {
+        var request = DetectTextRectanglesRequest()
+        request.reportCharacterBoxes = true
+        for (name, lines, characters) in [("person.jpg", 13, 45), ("horses.jpg", 18, 65)] {
+            let found = try await request.perform(on: Fixtures.sharedImage(name))
+            #expect(found.count == lines && found.reduce(0) { $0 + ($1.characterBoxes?.count ?? 0) } == characters, "\(name)")
+        }
+    }
 }

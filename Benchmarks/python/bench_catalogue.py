@@ -1,0 +1,195 @@
+"""Peer for the catalogue benchmark: the same OpenCV calls with the same parameters from Python
+(opencv-contrib-python-headless 4.10, which has cv2.saliency), file -> result, as a user would write
+them: cv2.imread(path, IMREAD_GRAYSCALE) at full size, then each request's pipeline (see the
+"Algorithm" headers of Sources/CNative/ov_contours.cpp, ov_horizon.cpp, ov_saliency.cpp, ov_textrects.cpp).
+textrects groups the components into lines in plain Python (the OpenCV calls are the same).
+Usage: bench_catalogue.py RUNS REQUEST FILE...   (REQUEST: contours|horizon|saliency|objectness|textrects|textrects-cv;
+textrects-cv: only the OpenCV calls of textrects, no grouping)
+"""
+import json
+import math
+import statistics
+import sys
+import time
+
+import cv2
+import numpy as np
+
+
+def shrink(g, max_side):
+    longer = max(g.shape)
+    if longer <= max_side:
+        return g
+    f = max_side / longer
+    return cv2.resize(g, (max(1, round(g.shape[1] * f)), max(1, round(g.shape[0] * f))), interpolation=cv2.INTER_AREA)
+
+
+def contours(g):
+    w = shrink(g, 512)
+    if int(w.max()) - int(w.min()) < 2:
+        return 0, ["0", "0"]
+    a = np.clip(w.astype(np.float32) * 2.0 - 127.5, 0, 255).round().astype(np.uint8)  # contrast 2 about 0.5
+    _, b = cv2.threshold(a, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    c, h = cv2.findContours(b, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    top = 0 if h is None else int((h[0][:, 3] < 0).sum())
+    return len(c), [str(len(c)), str(top)]
+
+
+def horizon(g):
+    w = shrink(g, 640)
+    e = cv2.Canny(cv2.GaussianBlur(w, (0, 0), 1.5), 30, 90)
+    threshold = max(10, w.shape[1] // 3)
+    lines = cv2.HoughLines(e, 1, np.pi / 720, threshold, min_theta=np.pi / 4, max_theta=3 * np.pi / 4)
+    if lines is None:
+        return 0, ["none"]
+    rho, theta = lines[0][0][:2]
+    ys, xs = np.nonzero(e)
+    near = np.abs(xs * math.cos(theta) + ys * math.sin(theta) - rho) <= 2
+    if near.sum() < threshold or xs[near].max() - xs[near].min() < 0.5 * w.shape[1]:
+        return 0, ["none"]
+    vx, vy = cv2.fitLine(np.stack([xs[near], ys[near]], 1).astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01)[:2, 0]
+    a = math.atan2(-vy * g.shape[0] / w.shape[0], vx * g.shape[1] / w.shape[1])
+    a = a - math.pi if a > math.pi / 2 else a + math.pi if a <= -math.pi / 2 else a
+    if abs(a) > math.pi / 4 + 1e-9:  # steeper than 45 degrees: no horizon
+        return 0, ["none"]
+    return 1, [f"{round(math.degrees(a), 1) + 0.0:.1f}"]  # + 0.0: no "-0.0"
+
+
+def salient_boxes(m):
+    b = (m * 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(b, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    _, binary = cv2.threshold(b, max(otsu, 0.25 * 255), 255, cv2.THRESH_BINARY)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(binary, 8, cv2.CV_32S)
+    count = int((stats[1:, cv2.CC_STAT_AREA] >= max(1, 68 * 68 // 100)).sum())
+    return count, [str(count)]
+
+
+SR = cv2.saliency.StaticSaliencySpectralResidual_create()
+SR.setImageWidth(68)
+SR.setImageHeight(68)
+FG = cv2.saliency.StaticSaliencyFineGrained_create()
+
+
+def saliency(g):
+    small = cv2.resize(g, (68, 68), interpolation=cv2.INTER_AREA)
+    if int(small.max()) - int(small.min()) < 2:
+        return 0, ["0"]
+    _, m = SR.computeSaliency(small)
+    return salient_boxes(np.maximum(m / m.max(), 0))
+
+
+def objectness(g):
+    small = shrink(g, 272)
+    if int(small.max()) - int(small.min()) < 2:
+        return 0, ["0"]
+    _, m = FG.computeSaliency(small)
+    m = cv2.resize(m.astype(np.float32), (68, 68), interpolation=cv2.INTER_AREA)
+    return salient_boxes(np.maximum(m / m.max(), 0))
+
+
+def text_lines(binary):
+    n, _, stats, _ = cv2.connectedComponentsWithStats(binary, 8, cv2.CV_32S)
+    max_h = max(6, min(binary.shape) // 6)
+    parts = []
+    for x, y, w, h, area in stats[1:]:
+        if h > max_h or w > 2 * max(h, 6) or w * h < 4:
+            continue
+        fill = area / (w * h)
+        if h >= 6 and (fill < 0.15 or (fill > 0.9 and 2 * w > h)):
+            continue
+        parts.append([x, y, x + w, y + h])
+    parts.sort(key=lambda b: (-(b[3] - b[1]), b[0], b[1]))
+    chars = []  # [x0, y0, x1, y1, core height]
+    for p in parts:
+        for c in chars:
+            ov = max(0, min(p[2], c[2]) - max(p[0], c[0]))
+            gap = max(p[1] - c[3], c[1] - p[3])
+            merged = max(c[3], p[3]) - min(c[1], p[1])
+            if (ov >= 0.6 * min(p[2] - p[0], c[2] - c[0]) and gap <= max(2, c[4] // 2) and p[3] - p[1] < c[4]
+                    and merged <= min(max_h, 1.6 * c[4])):
+                c[:4] = [min(c[0], p[0]), min(c[1], p[1]), max(c[2], p[2]), max(c[3], p[3])]
+                break
+        else:
+            if p[3] - p[1] >= 6:
+                chars.append(list(p) + [p[3] - p[1]])
+    chars = [c[:4] for c in sorted(chars, key=lambda b: (b[0], b[1]))]
+    used = [False] * len(chars)
+    lines = []
+    for i, ci in enumerate(chars):
+        if used[i]:
+            continue
+        used[i] = True
+        line, box, last = [ci], list(ci), ci
+        for j in range(i + 1, len(chars)):
+            if used[j]:
+                continue
+            a, b = last, chars[j]
+            hmin, hmax = min(a[3] - a[1], b[3] - b[1]), max(a[3] - a[1], b[3] - b[1])
+            if b[0] - a[2] > 1.2 * hmax:
+                if b[0] - box[2] > 1.2 * (box[3] - box[1]):
+                    break
+                continue
+            if hmax > 2 * hmin or max(0, min(a[3], b[3]) - max(a[1], b[1])) < 0.5 * hmin:
+                continue
+            line.append(b)
+            box = [min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])]
+            used[j], last = True, b
+        if len(line) < 3:
+            continue
+        hs = np.array([c[3] - c[1] for c in line], float)
+        bottoms = np.array([c[3] for c in line], float)
+        if bottoms.std() / hs.mean() > 0.25 or box[3] - box[1] > 1.6 * hs.mean():
+            continue
+        lines.append((box, len(line)))
+    return lines
+
+
+def textrects(g):
+    w = shrink(g, 2048)
+    if int(w.max()) - int(w.min()) < 12:
+        return 0, ["0", "0"]
+    block = max(15, (min(w.shape) // 16) | 1)
+    dark = cv2.adaptiveThreshold(w, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 12)
+    light = cv2.adaptiveThreshold(w, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -12)
+    lines = text_lines(dark)
+    for l in text_lines(light):
+        for k, m in enumerate(lines):
+            inter = max(0, min(l[0][2], m[0][2]) - max(l[0][0], m[0][0])) * max(0, min(l[0][3], m[0][3]) - max(l[0][1], m[0][1]))
+            smaller = min((l[0][2] - l[0][0]) * (l[0][3] - l[0][1]), (m[0][2] - m[0][0]) * (m[0][3] - m[0][1]))
+            if inter > 0.5 * smaller:
+                if l[1] > m[1]:
+                    lines[k] = l
+                break
+        else:
+            lines.append(l)
+    return len(lines), [str(len(lines)), str(sum(n for _, n in lines))]
+
+
+def textrects_cv(g):
+    """Only the OpenCV calls of textrects (thresholds and components, no grouping): a lower bound."""
+    w = shrink(g, 2048)
+    block = max(15, (min(w.shape) // 16) | 1)
+    n = 0
+    for mode, offset in ((cv2.THRESH_BINARY_INV, 12), (cv2.THRESH_BINARY, -12)):
+        n += cv2.connectedComponentsWithStats(cv2.adaptiveThreshold(w, 255, cv2.ADAPTIVE_THRESH_MEAN_C, mode, block, offset),
+                                              8, cv2.CV_32S)[0]
+    return n, [str(n)]
+
+
+def main() -> None:
+    runs, name = int(sys.argv[1]), sys.argv[2]
+    fn = {"contours": contours, "horizon": horizon, "saliency": saliency, "objectness": objectness, "textrects": textrects,
+          "textrects-cv": textrects_cv}[name]
+    for path in sys.argv[3:]:
+        times, result = [], (0, [])
+        for i in range(runs + 1):  # run 0 warms up
+            t0 = time.perf_counter()
+            result = fn(cv2.imread(path, cv2.IMREAD_GRAYSCALE))
+            if i:
+                times.append((time.perf_counter() - t0) * 1000)
+        print(json.dumps({"file": path, "median_ms": statistics.median(times), "count": result[0], "payloads": result[1]},
+                         sort_keys=True), flush=True)
+
+
+if __name__ == "__main__":
+    main()
