@@ -103,9 +103,10 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     }
 
     public struct Horizon: Sendable, Codable, Hashable {
-        /// Counter-clockwise as seen, -45...45.
+        /// Counter-clockwise as seen, in degrees, -45...45.
         public var angleDegrees: Double
-        public var angleRadians: Double
+        /// The same in radians (Vision's `VNHorizonObservation.angle`).
+        public var angle: Double
         /// The levelling rotation about the origin: [m11, m12, m21, m22, tX, tY] (Foundation's `AffineTransform`).
         public var transform: [Double]
     }
@@ -331,7 +332,7 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     /// Adds a horizon.
     public mutating func add(_ observation: HorizonObservation) {
         let t = observation.transform
-        horizon = Horizon(angleDegrees: observation.angle.converted(to: .degrees).value, angleRadians: observation.radians,
+        horizon = Horizon(angleDegrees: observation.angle.converted(to: .degrees).value, angle: observation.radians,
                           transform: [t.m11, t.m12, t.m21, t.m22, t.tX, t.tY])
     }
 
