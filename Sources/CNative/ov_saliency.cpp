@@ -24,12 +24,15 @@
 //   - Gray only (as both OpenCV algorithms convert colour to gray themselves).
 #include "ov_internal.hpp"
 #include "ov_catalogue.h"
+#include "ov_imgcodecs.hpp"
 
 #include <opencv2/imgproc.hpp>
 #include <opencv2/saliency.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -142,6 +145,31 @@ extern "C" ov_status ov_image_blend_heat_map(ov_image *image, const float *map, 
                 for (int k = 0; k < 3; ++k) dst[c][k] = cv::saturate_cast<uchar>(dst[c][k] * (1 - a) + src[c][k] * a);
             }
         }
+        return ov::ok();
+    });
+}
+
+extern "C" ov_status ov_heat_map_png(const float *map, int map_width, int map_height, uint8_t **out, size_t *length) {
+    return ov::guarded("ov_heat_map_png", [&]() -> ov_status {
+        if (!map || map_width <= 0 || map_height <= 0 || !out || !length)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_heat_map_png: missing map or output");
+        cv::Mat bytes(map_height, map_width, CV_8U);
+        for (int r = 0; r < map_height; ++r) {
+            const float *v = map + static_cast<size_t>(r) * map_width;
+            uchar *b = bytes.ptr<uchar>(r);
+            for (int c = 0; c < map_width; ++c) b[c] = std::isnan(v[c]) ? 0 : cv::saturate_cast<uchar>(std::clamp(v[c], 0.0f, 1.0f) * 255);
+        }
+        cv::Mat colours, bgra;
+        cv::applyColorMap(bytes, colours, cv::COLORMAP_JET);
+        cv::cvtColor(colours, bgra, cv::COLOR_BGR2BGRA);
+        cv::insertChannel(bytes, bgra, 3);
+        std::vector<uchar> png;
+        if (!ov::imgcodecs::imencode(".png", bgra, png, {})) return ov::fail(OV_ERR_IO, "ov_heat_map_png: encoding failed");
+        auto *buffer = static_cast<uint8_t *>(std::malloc(png.size()));
+        if (!buffer) return ov::fail(OV_ERR_OUT_OF_MEMORY, "out of memory");
+        std::memcpy(buffer, png.data(), png.size());
+        *out = buffer;
+        *length = png.size();
         return ov::ok();
     });
 }

@@ -2,7 +2,10 @@
 ///
 /// The preview is the MJPEG stream in an `<img>`; a `<canvas>` sized to the image's displayed
 /// box (device-pixel exact) sits on top and redraws the latest SSE overlay with Vision's
-/// transform: normalised lower-left `(x, y)` maps to `(x * W, (1 - y) * H)`.
+/// transform: normalised lower-left `(x, y)` maps to `(x * W, (1 - y) * H)`. Image items (saliency
+/// heat maps: small RGBA PNGs as data URLs) are drawn first, stretched over their points' box with
+/// their opacity, so lines and labels stay on top; while a new frame's image decodes, the previous
+/// one stays up (no flicker).
 ///
 /// Liveness: a multipart stream that ends cleanly fires no `error` on the `<img>`, so the page
 /// reloads the preview (with a cache-buster) whenever the event stream reopens after a drop
@@ -54,6 +57,8 @@ let viewerPageHTML = #"""
   const statusEl = document.getElementById("status");
   const statsEl = document.getElementById("stats");
   let latest = null;      // last OverlayUpdate
+  let images = [];        // decoded image items of `latest`, by item index
+  let fallback = [];      // the last decoded image per index, drawn while a newer one decodes
   let retryTimer = null;
 
   // Keep the canvas exactly over the image's displayed box, at device-pixel resolution.
@@ -76,6 +81,34 @@ let viewerPageHTML = #"""
     return (0.299 * r + 0.587 * g + 0.114 * b) > 140 ? "#000" : "#fff";
   }
 
+  function ready(im) { return !!(im && im.complete && im.naturalWidth > 0); }
+
+  // Image items (heat maps) of a new update: decode them; each redraws when ready.
+  function loadImages(u) {
+    fallback = images.map((im, i) => ready(im) ? im : fallback[i]);
+    images = ((u && u.items) || []).map(item => {
+      if (!item || typeof item.image !== "string") return null;
+      const im = document.createElement("img");
+      im.onload = draw;
+      im.src = item.image;
+      return im;
+    });
+  }
+
+  function drawImages(W, H) {
+    (latest.items || []).forEach((item, i) => {
+      if (!item || typeof item.image !== "string" || !(item.points || []).length) return;
+      const im = ready(images[i]) ? images[i] : ready(fallback[i]) ? fallback[i] : null;
+      if (!im) return;
+      const xs = item.points.map(p => p[0] * W), ys = item.points.map(p => (1 - p[1]) * H);
+      const x0 = Math.min(...xs), y0 = Math.min(...ys);
+      ctx.globalAlpha = typeof item.opacity === "number" ? Math.min(1, Math.max(0, item.opacity)) : 0.5;
+      ctx.imageSmoothingEnabled = true;
+      ctx.drawImage(im, x0, y0, Math.max(...xs) - x0, Math.max(...ys) - y0);
+      ctx.globalAlpha = 1;
+    });
+  }
+
   function draw() {
     const dpr = window.devicePixelRatio || 1;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -87,7 +120,9 @@ let viewerPageHTML = #"""
     ctx.lineJoin = "round";
     ctx.font = "600 13px system-ui, 'DejaVu Sans', sans-serif";
     ctx.textBaseline = "top";
+    drawImages(W, H);
     for (const item of latest.items || []) {
+      if (!item || typeof item.image === "string") continue;
       const color = item.color || "#00ff66";
       // Vision's normalised lower-left coordinates -> canvas pixels.
       const pts = (item.points || []).map(p => [p[0] * W, (1 - p[1]) * H]);
@@ -152,7 +187,7 @@ let viewerPageHTML = #"""
     ended = true;
     document.body.classList.add("ended");
     setBadge(status.state === "stopped" ? "server stopped" : status.state === "failed" ? "source failed" : "source ended", "ended");
-    latest = null;
+    latest = null; images = []; fallback = [];
     draw();
     statsEl.textContent = (status.detail ? status.detail + " · " : "") + "the picture shown is the last frame";
   }
@@ -172,6 +207,7 @@ let viewerPageHTML = #"""
     };
     es.onmessage = (e) => {
       try { latest = JSON.parse(e.data); } catch (_) { return; }
+      loadImages(latest);
       if (ended) showLive();
       if (typeof latest.frameIndex === "number") lastIndex = latest.frameIndex;
       showStats(latest);

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A frame to show in the live viewer: the JPEG bytes of the full-resolution preview,
 /// its pixel size, and the capture index and timestamp (seconds, any monotonic origin).
 public struct PreviewFrame: Sendable {
@@ -34,7 +36,8 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         self.stats = stats
     }
 
-    /// A polyline or polygon (a box is a closed polygon of four points) with an optional label.
+    /// A polyline or polygon (a box is a closed polygon of four points) with an optional label, or an
+    /// image (a heat map) stretched over its points' bounding box.
     public struct Item: Sendable, Codable, Equatable {
         /// `[[x, y], ...]`, normalised, lower-left origin.
         public var points: [[Double]]
@@ -44,12 +47,31 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         public var color: String
         /// Drawn with a filled background at the item's top-left corner.
         public var label: String?
+        /// An image item: a `data:image/png;base64,…` URL drawn stretched over the points' bounding box,
+        /// before (under) every line and label, with `opacity`; nothing is stroked. Absent for lines.
+        public var image: String?
+        /// The image's opacity, 0...1 (its PNG alpha multiplies it); absent means 0.5.
+        public var opacity: Double?
 
-        public init(points: [[Double]], closed: Bool = true, color: String = "#00ff66", label: String? = nil) {
+        public init(points: [[Double]], closed: Bool = true, color: String = "#00ff66", label: String? = nil,
+                    image: String? = nil, opacity: Double? = nil) {
             self.points = points
             self.closed = closed
             self.color = color
             self.label = label
+            self.image = image
+            self.opacity = opacity
+        }
+
+        /// An image item: `png` drawn stretched over the normalised rect (`x, y` its lower-left corner) with
+        /// `opacity`, e.g. a saliency heat map whose PNG alpha is its value.
+        public static func image(
+            png: [UInt8], x: Double, y: Double, width: Double, height: Double, opacity: Double = 0.5
+        ) -> Item {
+            Item(
+                points: [[x, y], [x + width, y], [x + width, y + height], [x, y + height]],
+                closed: true, color: "#ffffff",
+                image: "data:image/png;base64," + Data(png).base64EncodedString(), opacity: opacity)
         }
 
         /// A box from a Vision-style normalised rect (origin lower-left): `x, y` is the
@@ -93,6 +115,7 @@ extension OverlayUpdate {
         copy.items = items.map { item in
             var i = item
             i.points = item.points.map { $0.map(f) }
+            i.opacity = item.opacity.map { min(1, max(0, f($0))) }
             return i
         }
         copy.stats.captureFPS = f(stats.captureFPS)

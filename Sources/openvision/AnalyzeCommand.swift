@@ -104,12 +104,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         if timings { report.timingsMs = times }
         report.warnings = ReportOutput.warnings(of: handler)
-        if let annotateTo, var image {
-            // Saliency heat maps are blended under the boxes (attention first, then objectness).
-            for outcome in outcomes {
-                guard case .success(let value) = outcome.result, let saliency = value as? SaliencyImageObservation else { continue }
-                image = try image.blended(with: saliency.heatMap, over: outcome.request.regionOfInterest, opacity: 0.5)
-            }
+        if let annotateTo, let image {
+            // Saliency heat maps are overlay items too: `annotated(with:)` blends them under the boxes.
             try image.annotated(with: overlay).write(to: annotateTo)
         }
         return report

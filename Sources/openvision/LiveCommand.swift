@@ -75,7 +75,7 @@ struct LiveCommand: AsyncParsableCommand {
                 latest.withLock { $0 = items }
                 let stats = analyzer.stats()
                 server?.publish(overlay: OverlayUpdate(frameIndex: result.frameIndex, timestamp: (result.captureTime - start).milliseconds / 1000,
-                                                       items: items.map(Self.serverItem),
+                                                       items: items.compactMap(Self.serverItem),
                                                        stats: .init(captureFPS: stats.captureFPS, analysedFPS: stats.analysedFPS,
                                                                     dropped: stats.framesDropped, latencyP50Ms: stats.latencyP50Ms,
                                                                     latencyP99Ms: stats.latencyP99Ms)))
@@ -129,13 +129,18 @@ struct LiveCommand: AsyncParsableCommand {
                s.latencyP50Ms, s.latencyP99Ms, s.reconnects)
     }
 
-    static func serverItem(_ item: OverlayItem) -> OverlayUpdate.Item {
+    /// The viewer's form of an overlay item; nil for a heat map that cannot be encoded.
+    static func serverItem(_ item: OverlayItem) -> OverlayUpdate.Item? {
         let color = String(format: "#%02x%02x%02x", item.color.red, item.color.green, item.color.blue)
         switch item.shape {
         case .polygon(let points, let closed):
             return .init(points: points.map { [$0.x, $0.y] }, closed: closed, color: color, label: item.label)
         case .points(let points):
             return .init(points: points.map { [$0.x, $0.y] }, closed: false, color: color, label: item.label)
+        case .heatMap(let map, let region, let opacity):
+            // A 68 × 68 RGBA PNG, a few KB in the event; a map that cannot be encoded is left out (nil).
+            guard let png = try? map.heatMapPNGData() else { return nil }
+            return .image(png: [UInt8](png), x: region.x, y: region.y, width: region.width, height: region.height, opacity: opacity)
         }
     }
 }

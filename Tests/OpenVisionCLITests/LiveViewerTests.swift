@@ -98,4 +98,95 @@ import OpenVisionTestSupport
         process.terminate()
         try await blocking { process.waitUntilExit() }
     }
+    /// `live --requests saliency --serve`: each overlay event carries the heat map as a small RGBA PNG
+    /// (68 × 68, a data URL) over the whole frame, before the salient regions' boxes.
+    @Test func saliencyHeatMapReachesTheViewerEvents() async throws {
+        let curl = try #require(["/usr/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                "curl reads the event stream")
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 20 s of mid gray with one dark disc at (460, 150): the salient region.
+        let video = dir.appendingPathComponent("disc.avi")
+        let writer = try VideoFileWriter(url: video, fps: 30, width: 640, height: 480)
+        var canvas = try ImageCanvas(width: 640, height: 480, color: OverlayColor(red: 150, green: 150, blue: 150))
+        try canvas.dot(at: CGPoint(x: 460, y: 150), radius: 50, color: OverlayColor(red: 20, green: 20, blue: 20))
+        let frame = canvas.makeImage()
+        for _ in 0..<600 { try writer.write(frame) }
+        writer.finish()
+
+        let process = Process()
+        process.executableURL = CLIProcess.binary
+        process.arguments = ["live", "--source", video.path, "--requests", "saliency", "--serve", "127.0.0.1:0", "--duration", "60"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let reader = stderr.fileHandleForReading
+        let page = try #require(try await blocking { () -> String? in
+            var buffer = Data()
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                buffer += chunk
+                let text = String(decoding: buffer, as: UTF8.self)
+                if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { return String(text[range]) }
+            }
+            return nil
+        }, "no viewer URL on stderr")
+
+        // The first overlay event with items (a new client gets the latest update at once).
+        let events = Process()
+        events.executableURL = URL(fileURLWithPath: curl)
+        events.arguments = ["-sN", "--max-time", "30", page + "events"]
+        let out = Pipe()
+        events.standardOutput = out
+        events.standardError = FileHandle.nullDevice
+        try events.run()
+        defer { if events.isRunning { events.terminate() } }
+        let eventReader = out.fileHandleForReading
+        let line = try await blocking { () -> String? in
+            var buffer = Data()
+            while true {
+                let chunk = eventReader.availableData
+                if chunk.isEmpty { return nil }
+                buffer += chunk
+                let text = String(decoding: buffer, as: UTF8.self)
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // the last may be partial
+                if let found = lines.first(where: { $0.hasPrefix("data: ") && $0.contains("\"image\"") }) { return String(found.dropFirst(6)) }
+            }
+        }
+        events.terminate()
+        let json = try #require(line, "no overlay event with an image item")
+        #expect(json.utf8.count < 32_000, "the event stays small: \(json.utf8.count) bytes")
+        let update = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let items = try #require(update["items"] as? [[String: Any]])
+        let heat = try #require(items.first, "the heat map is the first item")
+        let url = try #require(heat["image"] as? String)
+        #expect(url.hasPrefix("data:image/png;base64,"))
+        #expect(heat["opacity"] as? Double == 0.5)
+        // Over the whole frame: (0, 0) … (1, 1).
+        let points = try #require(heat["points"] as? [[Double]])
+        #expect(points.flatMap { $0 }.map { $0.rounded() } == [0, 0, 1, 0, 1, 1, 0, 1], "\(points)")
+        let png = try #require(Data(base64Encoded: String(url.dropFirst("data:image/png;base64,".count))))
+        // An RGBA PNG (IHDR colour type 6), 68 × 68.
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let ihdr = [UInt8](png.prefix(26))
+        #expect(ihdr.count == 26 && ihdr[16..<24] == [0, 0, 0, 68, 0, 0, 0, 68] && ihdr[25] == 6, "\(ihdr)")
+        let image = try VisionImage(data: png)
+        #expect(image.width == 68 && image.height == 68)
+        // The hottest cell (reddest in JET) is on the disc: its centre (460, 150) of 640 × 480 is cell (48.9, 21.25),
+        // its radius 50 px 5.3 cells; the spectral residual peaks on its rim (8.5 cells off on this machine).
+        let rgb = [UInt8](image.rgbData())
+        let hottest = (0..<68 * 68).max { Int(rgb[$0 * 3]) - Int(rgb[$0 * 3 + 2]) < Int(rgb[$1 * 3]) - Int(rgb[$1 * 3 + 2]) }!
+        #expect(hypot(Double(hottest % 68) - 48.9, Double(hottest / 68) - 21.25) < 10, "hottest cell \(hottest % 68), \(hottest / 68)")
+        #expect(rgb[hottest * 3] > 150, "the hottest cell is red: \(rgb[hottest * 3...hottest * 3 + 2])")
+        let corner = (60 * 68 + 5) * 3
+        #expect(rgb[corner + 2] > rgb[corner], "a cold corner is blue: \(rgb[corner...corner + 2])")
+        // Then the salient region's box, labelled.
+        #expect(items.dropFirst().contains { ($0["label"] as? String)?.hasPrefix("salient") == true && $0["image"] == nil })
+        process.terminate()
+        try await blocking { process.waitUntilExit() }
+    }
 }

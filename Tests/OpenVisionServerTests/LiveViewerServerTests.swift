@@ -126,6 +126,44 @@ struct LiveViewerServerTests {
         await server.stop()
     }
 
+    /// A heat-map image item (a saliency map as a small PNG) travels in the overlay event as a data URL
+    /// with its rect and opacity, on one `data:` line, and the bytes come back unchanged.
+    @Test func eventsStreamCarriesHeatMapImages() async throws {
+        let server = try await startedServer()
+        // A stand-in for a 68 × 68 RGBA PNG of a few KB (the server passes the bytes through).
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<6000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var update = sampleOverlay(3)
+        update.items.insert(.image(png: png, x: 0.25, y: 0, width: 0.5, height: 1, opacity: 0.5), at: 0)
+        server.publish(overlay: update)
+
+        let c = try RawHTTPClient(port: server.boundPort)
+        try c.get("/events")
+        #expect(try c.readHead(deadline: deadline(20)).status == 200)
+        var json: Data?
+        while json == nil {
+            let event = String(decoding: try c.readThrough("\n\n", deadline: deadline(20)), as: UTF8.self)
+            let dataLines = event.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+            if dataLines.isEmpty { continue }
+            #expect(dataLines.count == 1, "one data line per update, the image included")
+            json = Data(dataLines[0].dropFirst(6).utf8)
+        }
+        let body = try #require(json)
+        #expect(body.count < 10_000, "6 KB of PNG is about 8 KB of base64: \(body.count) bytes")
+        let decoded = try JSONDecoder().decode(OverlayUpdate.self, from: body)
+        #expect(decoded == update)
+        let heat = decoded.items[0]
+        let prefix = "data:image/png;base64,"
+        let url = try #require(heat.image)
+        #expect(url.hasPrefix(prefix))
+        #expect(Data(base64Encoded: String(url.dropFirst(prefix.count))) == Data(png))
+        #expect(heat.opacity == 0.5 && heat.points == [[0.25, 0], [0.75, 0], [0.75, 1], [0.25, 1]])
+        // Line items carry no image fields at all.
+        let raw = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        let items = try #require(raw["items"] as? [[String: Any]])
+        #expect(items.count == 3 && items[1]["image"] == nil && items[1]["opacity"] == nil)
+        await server.stop()
+    }
+
     @Test func slowClientNeitherBlocksPublishNorBuffersUnboundedly() async throws {
         // A stalled client must survive the whole test (however slow the machine), so the
         // write-stall timeout is out of the way here; `ServerHardeningTests` covers it.

@@ -90,14 +90,91 @@ check(img.src.startsWith("stream.mjpg?t="), "watchdog reloaded a frozen preview 
 console.log(failures.length ? failures.join("\n") : "OK");
 """#
 
+/// Feeds the page an update with a heat-map image item under a box, decodes the image and records
+/// the canvas calls: the image is drawn stretched over its rect at its opacity, before any line.
+private let heatMapHarness = #"""
+const script = require("fs").readFileSync(0, "utf8");
+const failures = [];
+function check(ok, what) { if (!ok) failures.push(what); }
+const calls = [];
+const state = { globalAlpha: 1 };
+const ctx = new Proxy({}, {
+  get: (t, k) => k in state ? state[k]
+    : k === "measureText" ? () => ({ width: 10 })
+    : k === "getImageData" ? () => ({ data: [1, 2, 3, 4] })
+    : (...args) => { calls.push({ name: k, args, alpha: state.globalAlpha }); },
+  set: (t, k, v) => { if (k === "globalAlpha") state.globalAlpha = v; return true; },
+});
+function element(id) {
+  return {
+    id, textContent: "", className: "", style: {}, src: "", width: 0, height: 0, complete: false, naturalWidth: 0,
+    clientWidth: 320, clientHeight: 240, offsetLeft: 0, offsetTop: 0, listeners: {},
+    classList: { add() {}, remove() {}, contains() { return false; } },
+    addEventListener(type, f) { (this.listeners[type] = this.listeners[type] || []).push(f); },
+    getContext() { return ctx; },
+  };
+}
+const els = { preview: element("preview"), overlay: element("overlay"), status: element("status"), stats: element("stats") };
+const created = [];
+const document = { getElementById: (id) => els[id], body: element("body"),
+                   createElement: (tag) => { const e = element(tag); e.tag = tag; created.push(e); return e; } };
+const window = { devicePixelRatio: 1, addEventListener() {} };
+const sources = [];
+class EventSource {
+  constructor(url) { this.url = url; this.readyState = 0; this.listeners = {}; sources.push(this); }
+  addEventListener(type, f) { (this.listeners[type] = this.listeners[type] || []).push(f); }
+  close() { this.readyState = 2; }
+}
+EventSource.CLOSED = 2;
+new Function("window", "document", "EventSource", "setTimeout", "clearTimeout", "setInterval", script)(
+  window, document, EventSource, () => 0, () => {}, () => 0);
+
+const es = sources[0];
+es.readyState = 1; es.onopen();
+const png = "data:image/png;base64,iVBORw0KGgo=";
+const update = { frameIndex: 1, timestamp: 0, stats: {}, items: [
+  { points: [[0.25, 0.5], [0.75, 0.5], [0.75, 1], [0.25, 1]], closed: true, color: "#ffffff", image: png, opacity: 0.5 },
+  { points: [[0.1, 0.1], [0.2, 0.1], [0.2, 0.2], [0.1, 0.2]], closed: true, color: "#ff8c00", label: "salient 0.80" },
+] };
+es.onmessage({ data: JSON.stringify(update) });
+const imgs = created.filter((e) => e.tag === "img");
+check(imgs.length === 1, "one image decoded for the heat map (" + imgs.length + ")");
+check(imgs[0] && imgs[0].src === png, "the image is the item's data URL");
+check(!calls.some((c) => c.name === "drawImage"), "nothing drawn before the image decodes");
+calls.length = 0;
+if (imgs[0]) { imgs[0].complete = true; imgs[0].naturalWidth = 68; imgs[0].onload(); }
+const draws = calls.filter((c) => c.name === "drawImage");
+check(draws.length === 1, "drawImage once after decoding (" + draws.length + ")");
+const d = draws[0] || { args: [], alpha: -1 };
+check(d.args[0] === imgs[0], "the decoded image is drawn");
+check(d.alpha === 0.5, "drawn at the item's opacity (" + d.alpha + ")");
+const rect = d.args.slice(1);
+const want = [80, 0, 160, 120];
+check(rect.length === 4 && rect.every((v, i) => Math.abs(v - want[i]) < 1e-9), "stretched over its rect " + JSON.stringify(rect));
+const firstDraw = calls.findIndex((c) => c.name === "drawImage"), firstStroke = calls.findIndex((c) => c.name === "stroke");
+check(firstStroke > firstDraw, "the box is stroked after (over) the heat map");
+check(calls.filter((c) => c.name === "stroke").length === 1, "the image item itself is not stroked");
+check(state.globalAlpha === 1, "opacity restored after the image");
+
+// The next frame: its image still decoding, the previous one stays up.
+calls.length = 0;
+es.onmessage({ data: JSON.stringify(Object.assign({}, update, { frameIndex: 2 })) });
+const again = calls.filter((c) => c.name === "drawImage");
+check(again.length === 1 && again[0].args[0] === imgs[0], "the previous heat map is drawn while the new one decodes");
+console.log(failures.length ? failures.join("\n") : "OK");
+"""#
+
 @Suite struct ViewerPageScriptTests {
-    /// Finding 7: after a server restart the preview froze while the badge said live, and an
-    /// ended source left the last frame and stats up under "reconnecting…".
-    @Test(.enabled(if: nodePath != nil, "needs Node.js"))
-    func pageReconnectsThePreviewAndShowsTheEnd() throws {
+    /// The page's script, as served.
+    private func pageScript() throws -> String {
         let html = viewerPageHTML
         let start = try #require(html.range(of: "<script>\n")), end = try #require(html.range(of: "</script>"))
-        let script = String(html[start.upperBound..<end.lowerBound])
+        return String(html[start.upperBound..<end.lowerBound])
+    }
+
+    /// Runs `harness` in Node with the page's script on standard input; its output.
+    private func runInNode(_ harness: String) throws -> (status: Int32, output: String) {
+        let script = try pageScript()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("viewer-page-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -116,7 +193,23 @@ console.log(failures.length ? failures.join("\n") : "OK");
         try input.fileHandleForWriting.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "node: \(text)")
+        return (process.terminationStatus, text)
+    }
+
+    /// Finding 7: after a server restart the preview froze while the badge said live, and an
+    /// ended source left the last frame and stats up under "reconnecting…".
+    @Test(.enabled(if: nodePath != nil, "needs Node.js"))
+    func pageReconnectsThePreviewAndShowsTheEnd() throws {
+        let (status, text) = try runInNode(harness)
+        #expect(status == 0, "node: \(text)")
+        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "OK", "\(text)")
+    }
+
+    /// A saliency heat map (an image item) is drawn with its opacity, stretched over its rect, under the boxes.
+    @Test(.enabled(if: nodePath != nil, "needs Node.js"))
+    func pageDrawsHeatMapsUnderTheBoxes() throws {
+        let (status, text) = try runInNode(heatMapHarness)
+        #expect(status == 0, "node: \(text)")
         #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "OK", "\(text)")
     }
 }

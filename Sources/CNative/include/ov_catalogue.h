@@ -68,6 +68,11 @@ ov_status ov_saliency(const ov_image *image, ov_saliency_kind kind, int map_size
 ov_status ov_image_blend_heat_map(ov_image *image, const float *map, int map_width, int map_height, int x, int y,
                                   int width, int height, float opacity);
 
+/* The same colouring as a small RGBA PNG for a browser to composite: each map value (0...1, clamped; NaN
+ * is 0) becomes one pixel of OpenCV's JET colour with alpha = value x 255, so drawing it with opacity a
+ * equals ov_image_blend_heat_map's mix. Free *out with ov_free. */
+ov_status ov_heat_map_png(const float *map, int map_width, int map_height, uint8_t **out, size_t *length);
+
 /* ------------------------------------------------------------------ text rectangles (ov_textrects.cpp) */
 
 typedef struct ov_text_rects {

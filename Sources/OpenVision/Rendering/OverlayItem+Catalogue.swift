@@ -1,8 +1,9 @@
 import Foundation
 
 /// Overlays for the classic catalogue requests: contours by nesting depth (green, then cyan, then
-/// yellow, repeating), the horizon as a red line through the centre, saliency regions orange
-/// (attention) or purple (objectness), text regions red with character boxes purple, the document blue.
+/// yellow, repeating), the horizon as a red line through the centre, the saliency heat map (JET, half
+/// opacity) under its regions' boxes, orange (attention) or purple (objectness), text regions red with
+/// character boxes purple, the document blue.
 extension OverlayItem {
     private static let depthColors: [OverlayColor] = [.green, .cyan, .yellow]
 
@@ -28,11 +29,11 @@ extension OverlayItem {
         return [OverlayItem(shape: .polygon([a, b], closed: false), color: .red, label: String(format: "horizon %.1f°", degrees))]
     }
 
-    /// The salient regions' boxes with their confidences.
+    /// The heat map over the analysed region at half opacity, then the salient regions' boxes with their confidences.
     public static func items(for saliency: SaliencyImageObservation) -> [OverlayItem] {
         let objectness = saliency.heatMap.featureName == SaliencyImageObservation.objectnessFeatureName
         let name = objectness ? "object" : "salient"
-        return saliency.salientObjects.map {
+        return [.heatMap(saliency.heatMap, over: .fullImage, opacity: 0.5)] + saliency.salientObjects.map {
             .box($0.boundingBox, color: objectness ? .purple : .orange, label: String(format: "%@ %.2f", name, $0.confidence))
         }
     }

@@ -29,6 +29,10 @@ public struct OverlayItem: Sendable, Hashable, Codable {
         case polygon([NormalizedPoint], closed: Bool)
         /// Dots at the points.
         case points([NormalizedPoint])
+        /// A one-channel map (values 0...1, e.g. a saliency heat map) stretched over `region`, coloured
+        /// blue → red (OpenCV's JET) and mixed in with weight `opacity` × value per pixel. Drawn before
+        /// (under) every line, box and label of the same drawing; `color`, `label` and `lineWidth` are unused.
+        case heatMap(PixelBufferObservation, over: NormalizedRect, opacity: Double)
     }
 
     public var shape: Shape
@@ -53,6 +57,12 @@ public struct OverlayItem: Sendable, Hashable, Codable {
                     color: color, label: label)
     }
 
+    /// A heat map (see `Shape.heatMap`) over `region`, mixed in at up to `opacity`.
+    public static func heatMap(_ map: PixelBufferObservation, over region: NormalizedRect = .fullImage,
+                               opacity: Double = 0.5) -> OverlayItem {
+        OverlayItem(shape: .heatMap(map, over: region, opacity: opacity), color: .white)
+    }
+
     /// This item moved from region-of-interest coordinates to full-image coordinates.
     public func toFullImage(fromRegionOfInterest roi: NormalizedRect) -> OverlayItem {
         guard roi != .fullImage else { return self }
@@ -62,6 +72,8 @@ public struct OverlayItem: Sendable, Hashable, Codable {
             copy.shape = .polygon(points.map { $0.toFullImage(fromRegionOfInterest: roi) }, closed: closed)
         case .points(let points):
             copy.shape = .points(points.map { $0.toFullImage(fromRegionOfInterest: roi) })
+        case .heatMap(let map, let region, let opacity):
+            copy.shape = .heatMap(map, over: region.toFullImage(fromRegionOfInterest: roi), opacity: opacity)
         }
         return copy
     }

@@ -9,11 +9,16 @@ extension VisionImage {
         return canvas.makeImage()
     }
 
-    /// A copy of this image with `items` drawn on it (items in this image's normalised coordinates).
+    /// A copy of this image with `items` drawn on it (items in this image's normalised coordinates): heat maps
+    /// first, in order, then lines, dots and labels in order, so a heat map never covers a box.
     public func annotated(with items: [OverlayItem]) throws(VisionError) -> VisionImage {
         var canvas = try ImageCanvas(copying: self)
         let scale = max(0.5, Double(max(width, height)) / 1000)
         let size = self.size
+        for item in items {
+            guard case .heatMap(let map, let region, let opacity) = item.shape else { continue }
+            try canvas.blend(heatMap: map, over: region, opacity: min(1, max(0, opacity.isNaN ? 0 : opacity)))
+        }
         for item in items {
             let lineWidth = Int(max(1, (item.lineWidth * scale).rounded()))
             var labelAnchor: CGPoint?
@@ -27,6 +32,8 @@ extension VisionImage {
                 for p in points.map({ $0.toImageCoordinates(size, origin: .upperLeft) }) {
                     try canvas.dot(at: p, radius: Double(lineWidth) * 1.2, color: item.color)
                 }
+            case .heatMap:
+                continue
             }
             if let label = item.label, !label.isEmpty, let anchor = labelAnchor {
                 // Dark text on light label backgrounds, white on dark ones.

@@ -60,6 +60,48 @@ import OpenVisionTestSupport
         #expect(throws: VisionError.self) { try gray.blended(with: map, opacity: 2) }
     }
 
+    /// The overlay: the heat map first (over the analysed region, half opacity), then the boxes;
+    /// `annotated(with:)` blends it under them exactly as `blended(with:opacity: 0.5)` would.
+    @Test func overlayItemsBlendTheHeatMapUnderTheBoxes() async throws {
+        let scene = try Self.scene()
+        let result = try await ImageRequestHandler(image: scene).perform(GenerateAttentionBasedSaliencyImageRequest())
+        let items = OverlayItem.items(for: result)
+        #expect(items.count == 1 + result.salientObjects.count)
+        guard case .heatMap(let map, let region, let opacity) = items.first?.shape else {
+            Issue.record("the first item is not the heat map: \(String(describing: items.first?.shape))")
+            return
+        }
+        #expect(map == result.heatMap && region == .fullImage && opacity == 0.5)
+        // Heat maps go under lines whatever their place in the list.
+        let expected = try scene.blended(with: result.heatMap, opacity: 0.5).annotated(with: Array(items.dropFirst()))
+        #expect(try scene.annotated(with: items).rgbData() == expected.rgbData())
+        #expect(try scene.annotated(with: Array(items.dropFirst()) + [items[0]]).rgbData() == expected.rgbData())
+        #expect(try scene.annotated(with: items).rgbData() != scene.annotated(with: Array(items.dropFirst())).rgbData())
+        // In a region of interest the map covers that region.
+        let roi = NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.5)
+        guard case .heatMap(_, let moved, _) = items[0].toFullImage(fromRegionOfInterest: roi).shape else {
+            Issue.record("moved item is not a heat map")
+            return
+        }
+        #expect(moved == roi)
+    }
+
+    /// The viewer's form of a heat map: a 68 × 68 RGBA PNG of a few KB, JET colours, alpha = value.
+    @Test func heatMapPNGIsSmallRGBA() async throws {
+        let result = try await ImageRequestHandler(image: try Self.scene()).perform(GenerateAttentionBasedSaliencyImageRequest())
+        let png = try result.heatMap.heatMapPNGData()
+        #expect(png.count > 100 && png.count < 16_000, "\(png.count) bytes")
+        let ihdr = [UInt8](png.prefix(26))
+        #expect(ihdr[16..<24] == [0, 0, 0, 68, 0, 0, 0, 68] && ihdr[24] == 8 && ihdr[25] == 6, "8-bit RGBA: \(ihdr)")
+        // Colours (alpha dropped on decoding): red where the map is 1, dark blue where it is 0.
+        let rgb = [UInt8](try VisionImage(data: png).rgbData())
+        let hot = result.heatMap.values.firstIndex(of: 1)!, cold = result.heatMap.values.firstIndex(of: 0) ?? 0
+        #expect(rgb[hot * 3] > 100 && rgb[hot * 3 + 2] < 10, "\(rgb[hot * 3...hot * 3 + 2])")
+        #expect(rgb[cold * 3] == 0 && rgb[cold * 3 + 2] > 100, "\(rgb[cold * 3...cold * 3 + 2])")
+        let flow = try PixelBufferObservation(width: 2, height: 2, channels: 2, values: [Float](repeating: 0, count: 8))
+        #expect(throws: VisionError.self) { try flow.heatMapPNGData() }
+    }
+
     /// OpenCV 4.10 from Python on horses.jpg (773 × 512), the same calls on the same input: the request lets
     /// the JPEG decode at 1/4 scale for the attention map (both sides stay >= 68 px) and 1/2 for objectness:
     /// g=cv2.imread('horses.jpg',cv2.IMREAD_REDUCED_GRAYSCALE_4); s=cv2.saliency.StaticSaliencySpectralResidual_create()
