@@ -70,7 +70,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "openvision-bench",
-            dependencies: ["OpenVision"],
+            // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set).
+            dependencies: ["OpenVision", "OpenVisionTestSupport"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

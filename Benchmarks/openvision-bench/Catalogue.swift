@@ -1,17 +1,22 @@
 // openvision-bench catalogue RUNS REQUEST FILE...
-//   REQUEST: contours | horizon | saliency | objectness | textrects | document
+//   REQUEST: contours | horizon | saliency | objectness | textrects | document (with "corners": pixels, TL TR BR BL)
+// openvision-bench make-document-set DIR
+//   The document tests' warped pages (DocumentScenes) as DIR/page-N.png and their corners as DIR/truth.json.
 //   Per file: median ms of file → observations (a new handler each run, so decoding is included: gray
 //   only, at reduced JPEG scale when the request's working size allows), the result's size ("count") and
 //   a summary compared with the Python peer's ("payloads"). OPENVISION_BENCH_FULL_DECODE=1 decodes the
 //   gray plane at full size first, to show what the reduced decode saves.
 import Foundation
 import OpenVision
+import OpenVisionTestSupport
 
 /// One catalogue request, and how to summarise its result for the side-by-side comparison.
 struct CatalogueBench {
     let request: any VisionRequest
     /// (count, summary) of a result.
     let summarise: @Sendable (any Sendable) -> (Int, [String])
+    /// Extra fields of a result's row (document: its corners in pixels).
+    var extra: @Sendable (any Sendable, CGSize) -> [String: Any] = { _, _ in [:] }
 
     init?(_ name: String) {
         switch name {
@@ -45,6 +50,13 @@ struct CatalogueBench {
         case "document":
             request = DetectDocumentSegmentationRequest()
             summarise = { r in (r as? DetectedDocumentObservation == nil ? 0 : 1, [r as? DetectedDocumentObservation == nil ? "none" : "found"]) }
+            extra = { r, size in
+                guard let d = r as? DetectedDocumentObservation else { return ["corners": NSNull()] }
+                return ["corners": d.corners.map {
+                    let p = $0.toImageCoordinates(size, origin: .upperLeft)
+                    return [(Double(p.x) * 10).rounded() / 10, (Double(p.y) * 10).rounded() / 10]
+                }]
+            }
         default:
             return nil
         }
@@ -58,6 +70,7 @@ func benchCatalogue(runs: Int, name: String, files: [String]) async throws {
         let url = URL(fileURLWithPath: file)
         var times: [Double] = []
         var summary: (Int, [String]) = (0, [])
+        var extra: [String: Any] = [:]
         for run in 0...runs {  // run 0 warms up (lazy module loading, caches)
             let start = clock.now
             let handler = ImageRequestHandler(url)
@@ -66,8 +79,21 @@ func benchCatalogue(runs: Int, name: String, files: [String]) async throws {
             let end = clock.now
             guard case .success(let value) = outcome.result else { fail("\(file): \(outcome.error.map { "\($0)" } ?? "failed")") }
             summary = bench.summarise(value)
+            extra = bench.extra(value, try handler.imageSize())
             if run > 0 { times.append(ms(end - start)) }
         }
-        emit(["file": file, "median_ms": median(times), "count": summary.0, "payloads": summary.1])
+        emit(["file": file, "median_ms": median(times), "count": summary.0, "payloads": summary.1].merging(extra) { $1 })
     }
+}
+
+/// Writes the document tests' scenes and their true corners (pixels, TL TR BR BL) for the Python peer.
+func makeDocumentSet(_ dir: URL) throws {
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    var truth: [String: [[Double]]] = [:]
+    for (i, corners) in DocumentScenes.pages.enumerated() {
+        let file = dir.appendingPathComponent("page-\(i).png")
+        try DocumentScenes.scene(corners).write(to: file)
+        truth[file.path] = corners.map { [$0.0, $0.1] }
+    }
+    try JSONSerialization.data(withJSONObject: truth, options: [.sortedKeys]).write(to: dir.appendingPathComponent("truth.json"))
 }

@@ -2,6 +2,7 @@
 //
 //   openvision-bench make-barcode-set DIR          writes generated barcode scenes (PNG + JPEG)
 //   openvision-bench make-text-set DIR             writes rendered text images (PNG)
+//   openvision-bench make-document-set DIR         writes the document tests' warped pages (PNG) and truth.json
 //   openvision-bench barcodes RUNS FILE...         per file: median ms (file → observations), count, payloads
 //   openvision-bench text RUNS FILE...             per file: median ms with a warm engine, cold first-call ms, text
 //   openvision-bench decode-once RUNS FILE...      several requests on one handler vs one handler each
@@ -439,6 +440,9 @@ do {
     case "trajectories":
         guard args.count == 3, let runs = Int(args[1]), runs > 0 else { fail("trajectories RUNS DIR") }
         try await benchTrajectories(runs: runs, dir: URL(fileURLWithPath: args[2]))
+    case "make-document-set":
+        guard args.count == 2 else { fail("make-document-set DIR") }
+        try makeDocumentSet(URL(fileURLWithPath: args[1]))
     case "catalogue":
         guard args.count >= 4, let runs = Int(args[1]), runs > 0 else { fail("catalogue RUNS REQUEST FILE...") }
         try await benchCatalogue(runs: runs, name: args[2], files: Array(args.dropFirst(3)))

@@ -3,7 +3,11 @@
 them: cv2.imread(path, IMREAD_GRAYSCALE) at full size, then each request's pipeline (see the
 "Algorithm" headers of Sources/CNative/ov_contours.cpp, ov_horizon.cpp, ov_saliency.cpp, ov_textrects.cpp).
 textrects groups the components into lines in plain Python (the OpenCV calls are the same).
-Usage: bench_catalogue.py RUNS REQUEST FILE...   (REQUEST: contours|horizon|saliency|objectness|textrects|textrects-cv;
+document is not our algorithm (ours is the rectangles backend with sub-pixel refinement): it is the classic
+document finder a Python user writes (blur, Canny, dilate, findContours, approxPolyDP, the largest convex
+quadrilateral), at our working size (longer side <= 1024 px); its "corners" (pixels, TL TR BR BL) are compared
+with the truth on the warped-page fixtures (openvision-bench make-document-set).
+Usage: bench_catalogue.py RUNS REQUEST FILE...   (REQUEST: contours|horizon|saliency|objectness|textrects|textrects-cv|document;
 textrects-cv: only the OpenCV calls of textrects, no grouping)
 """
 import json
@@ -176,10 +180,41 @@ def textrects_cv(g):
     return n, [str(n)]
 
 
+def order_corners(q):
+    """TL, TR, BR, BL of a convex quadrilateral (image coordinates, y down), as Vision names them upright."""
+    c = q.mean(0)
+    q = sorted(q, key=lambda p: math.atan2(p[1] - c[1], p[0] - c[0]))  # clockwise from the left on screen
+    start = min(range(4), key=lambda i: q[i][0] + q[i][1])              # top-left: smallest x + y
+    return [q[(start + k) % 4] for k in range(4)]
+
+
+def document(g):
+    """The classic OpenCV document finder: blur, Canny, dilate, external contours by area, approxPolyDP at 2 % of
+    the perimeter; the largest convex quadrilateral of at least 4 % of the image (short side >= 20 %) is the page."""
+    w = shrink(g, 1024)
+    e = cv2.dilate(cv2.Canny(cv2.GaussianBlur(w, (5, 5), 0), 50, 150), np.ones((3, 3), np.uint8))
+    cs, _ = cv2.findContours(e, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    h, wd = w.shape
+    for c in sorted(cs, key=cv2.contourArea, reverse=True)[:10]:
+        a = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
+        if len(a) != 4 or not cv2.isContourConvex(a) or cv2.contourArea(a) < 0.04 * h * wd:
+            continue
+        q = a.reshape(4, 2).astype(np.float64)
+        if q[:, 0].min() <= 1 and q[:, 1].min() <= 1 and q[:, 0].max() >= wd - 2 and q[:, 1].max() >= h - 2:
+            continue  # the frame
+        sides = [np.hypot(*(q[i] - q[(i + 1) % 4])) for i in range(4)]
+        if min(sides) < 0.2 * min(h, wd):
+            continue
+        sx, sy = g.shape[1] / wd, g.shape[0] / h
+        corners = [[round(float((p[0] + 0.5) * sx - 0.5), 1), round(float((p[1] + 0.5) * sy - 0.5), 1)] for p in order_corners(q)]
+        return 1, ["found"], corners
+    return 0, ["none"], None
+
+
 def main() -> None:
     runs, name = int(sys.argv[1]), sys.argv[2]
     fn = {"contours": contours, "horizon": horizon, "saliency": saliency, "objectness": objectness, "textrects": textrects,
-          "textrects-cv": textrects_cv}[name]
+          "textrects-cv": textrects_cv, "document": document}[name]
     for path in sys.argv[3:]:
         times, result = [], (0, [])
         for i in range(runs + 1):  # run 0 warms up
@@ -187,8 +222,10 @@ def main() -> None:
             result = fn(cv2.imread(path, cv2.IMREAD_GRAYSCALE))
             if i:
                 times.append((time.perf_counter() - t0) * 1000)
-        print(json.dumps({"file": path, "median_ms": statistics.median(times), "count": result[0], "payloads": result[1]},
-                         sort_keys=True), flush=True)
+        row = {"file": path, "median_ms": statistics.median(times), "count": result[0], "payloads": result[1]}
+        if name == "document":
+            row["corners"] = result[2]
+        print(json.dumps(row, sort_keys=True), flush=True)
 
 
 if __name__ == "__main__":
