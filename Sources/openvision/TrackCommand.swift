@@ -10,7 +10,7 @@ struct TrackCommand: AsyncParsableCommand {
         discussion: """
             Reads frame,id,x,y,w,h,score,… lines (id -1; pixels; frames from 1; frames with no line are frames
             without detections) and writes frame,id,x,y,w,h,score,-1,-1,-1 per confirmed track and frame, the box
-            being the Kalman filter's, as py-motmetrics and the MOTChallenge tools read. Defaults are ByteTrack's.
+            being the Kalman filter's (to 0.001 px), as py-motmetrics and the MOTChallenge tools read. Defaults are ByteTrack's.
             Prints one summary line on stderr: frames, tracks, and the tracker's time per frame (reading and
             writing excluded). A malformed line is an error naming its line number (exit status 1).
             """
@@ -64,8 +64,11 @@ struct TrackCommand: AsyncParsableCommand {
                 for track in update.tracks {
                     ids.insert(track.id)
                     let box = track.boundingBox
-                    output.append(MOTRecord(frame: frame, id: track.id, x: box.minX, y: box.minY, width: box.width,
-                                            height: box.height, score: Double(track.confidence)))
+                    // Millipixels and six score digits (Float's precision) keep the file short.
+                    func rounded(_ v: Double, _ scale: Double) -> Double { (v * scale).rounded() / scale }
+                    output.append(MOTRecord(frame: frame, id: track.id, x: rounded(box.minX, 1000), y: rounded(box.minY, 1000),
+                                            width: rounded(box.width, 1000), height: rounded(box.height, 1000),
+                                            score: rounded(Double(track.confidence), 1e6)))
                 }
             }
             let text = MOTFormat.format(output)

@@ -140,6 +140,16 @@ import OpenVision
         #expect(updates.allSatisfy { update in update.tracks.allSatisfy { $0.label == (ids[0].contains($0.id) ? "person" : "dog") } })
     }
 
+    @Test func detectionsFromObjectObservations() throws {
+        let observations = [RecognizedObjectObservation(boundingBox: NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4),
+                                                        labels: [ClassificationObservation(identifier: "dog", confidence: 0.9)])]
+        let detections = observations.map(ObjectTracker.Detection.init)
+        #expect(detections == [ObjectTracker.Detection(boundingBox: CGRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4), confidence: 0.9, label: "dog")])
+        var tracker = try ObjectTracker()
+        let track = try #require(tracker.update(detections).tracks.first)
+        #expect(track.id == 1 && track.label == "dog" && abs(track.boundingBox.minX - 0.1) < 1e-12 && abs(track.boundingBox.height - 0.4) < 1e-12)
+    }
+
     @Test func unusableDetectionsAreIgnored() throws {
         var tracker = try ObjectTracker()
         let update = tracker.update([
