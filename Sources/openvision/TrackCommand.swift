@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import OpenVision
+
+/// `openvision track --detections det.txt --out tracks.txt`: ByteTrack over a MOTChallenge detections file.
+struct TrackCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track",
+        abstract: "Track objects through a MOTChallenge detections file (ByteTrack) and write the tracks in the same format.",
+        discussion: """
+            Reads frame,id,x,y,w,h,score,… lines (id -1; pixels; frames from 1; frames with no line are frames
+            without detections) and writes frame,id,x,y,w,h,score,-1,-1,-1 per confirmed track and frame, the box
+            being the Kalman filter's (to 0.001 px), as py-motmetrics and the MOTChallenge tools read. Defaults are ByteTrack's.
+            Prints one summary line on stderr: frames, tracks, and the tracker's time per frame (reading and
+            writing excluded). A malformed line is an error naming its line number (exit status 1).
+            """
+    )
+
+    @Option(help: "The detections file (MOTChallenge det.txt format).") var detections: String
+    @Option(name: .shortAndLong, help: "Write the tracks here (MOTChallenge format); - for stdout.") var out: String
+    @Option(help: "Score above which a detection is high (first association). ByteTrack's track_thresh.")
+    var highThreshold: Double = 0.5
+    @Option(help: "Score above which a detection is kept as low (second association).")
+    var lowThreshold: Double = 0.1
+    @Option(help: "Lowest score that starts a new track.") var newTrackThreshold: Double = 0.6
+    @Option(help: "Largest 1 - IoU×score accepted in the first association. ByteTrack's match_thresh.")
+    var matchThreshold: Double = 0.8
+    @Option(help: "Largest 1 - IoU accepted in the second (low-score) association.") var secondMatchThreshold: Double = 0.5
+    @Option(help: "Largest 1 - IoU×score accepted between a tentative track and a detection.")
+    var tentativeMatchThreshold: Double = 0.7
+    @Option(help: "Frames (at 30 fps) a lost track is kept. ByteTrack's track_buffer.") var trackBuffer: Int = 30
+    @Option(help: "The sequence's frame rate (scales --track-buffer).") var frameRate: Double = 30
+    @Flag(help: "Do not multiply IoU by the score (ByteTrack's --mot20).") var noFuseScore = false
+
+    func run() async throws {
+        var options = ObjectTracker.Configuration()
+        options.highThreshold = highThreshold
+        options.lowThreshold = lowThreshold
+        options.newTrackThreshold = newTrackThreshold
+        options.matchThreshold = matchThreshold
+        options.secondMatchThreshold = secondMatchThreshold
+        options.tentativeMatchThreshold = tentativeMatchThreshold
+        options.trackBuffer = trackBuffer
+        options.frameRate = frameRate
+        options.fuseScore = !noFuseScore
+        do {
+            var tracker = try ObjectTracker(configuration: options)
+            let records = try MOTFormat.read(contentsOf: URL(fileURLWithPath: detections))
+            var byFrame: [Int: [ObjectTracker.Detection]] = [:]
+            for r in records {
+                byFrame[r.frame, default: []].append(ObjectTracker.Detection(
+                    boundingBox: CGRect(x: r.x, y: r.y, width: r.width, height: r.height), confidence: Float(r.score)))
+            }
+            let lastFrame = byFrame.keys.max() ?? 0
+            var output: [MOTRecord] = []
+            var ids = Set<Int>()
+            let clock = ContinuousClock()
+            var elapsed = Duration.zero
+            for frame in stride(from: 1, through: lastFrame, by: 1) {
+                let frameDetections = byFrame[frame] ?? []
+                let start = clock.now
+                let update = tracker.update(frameDetections)
+                elapsed += clock.now - start
+                for track in update.tracks {
+                    ids.insert(track.id)
+                    let box = track.boundingBox
+                    // Millipixels and six score digits (Float's precision) keep the file short.
+                    func rounded(_ v: Double, _ scale: Double) -> Double { (v * scale).rounded() / scale }
+                    output.append(MOTRecord(frame: frame, id: track.id, x: rounded(box.minX, 1000), y: rounded(box.minY, 1000),
+                                            width: rounded(box.width, 1000), height: rounded(box.height, 1000),
+                                            score: rounded(Double(track.confidence), 1e6)))
+                }
+            }
+            let text = MOTFormat.format(output)
+            if out == "-" {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            } else {
+                do {
+                    try Data(text.utf8).write(to: URL(fileURLWithPath: out))
+                } catch {
+                    throw VisionError(.ioError, "\(out): cannot write the tracks (\(error.localizedDescription))")
+                }
+            }
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let perFrame = lastFrame > 0 ? seconds * 1000 / Double(lastFrame) : 0
+            FileHandle.standardError.write(Data(
+                "openvision: \(lastFrame) frames, \(records.count) detections, \(ids.count) tracks, \(String(format: "%.4f", perFrame)) ms per frame\n".utf8))
+        } catch let error as VisionError {
+            FileHandle.standardError.write(Data("openvision: error: \(error.message)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import OpenVision
+import OpenVisionTestSupport
+
+/// `openvision track`, run as a user would, on MOTChallenge files.
+@Suite struct TrackCLITests {
+    /// Three pedestrians (pixels): two walking towards each other (crossing with a 40 px vertical offset), one
+    /// occluded on frames 20...24; 60 frames; ids −1 as in det.txt files.
+    static func detections() -> String {
+        var lines: [String] = []
+        for frame in 1...60 {
+            let t = Double(frame - 1)
+            let boxes: [(Int, Double, Double)] = [(0, 100 + 7 * t, 300), (1, 600 - 7 * t, 340), (2, 900, 100 + 4 * t)]
+            for (object, x, y) in boxes where !(object == 2 && (20...24).contains(frame)) {
+                lines.append("\(frame),-1,\(x),\(y),50,110,0.9,-1,-1,-1")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func tracksAMOTDetectionsFile() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dets = dir.appendingPathComponent("det.txt"), out = dir.appendingPathComponent("tracks.txt")
+        try Data(Self.detections().utf8).write(to: dets)
+        let run = try await CLIProcess.run(["track", "--detections", dets.path, "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("60 frames, 175 detections, 3 tracks"), "\(run.stderr)")
+        let tracks = try MOTFormat.read(contentsOf: out)
+        // Every detection is reported (3 per frame, 2 on the occluded frames), with one ID per object.
+        #expect(tracks.count == 175)
+        var idsOfObject: [Int: Set<Int>] = [:]
+        for record in tracks {
+            let object = record.x > 850 ? 2 : (record.y < 320 ? 0 : 1)
+            idsOfObject[object, default: []].insert(record.id)
+            #expect(record.extra == [-1, -1, -1] && abs(record.width - 50) < 1 && abs(record.height - 110) < 1)
+        }
+        #expect(idsOfObject.values.map(\.count) == [1, 1, 1], "\(idsOfObject)")
+        #expect(Set(idsOfObject.values.flatMap { $0 }) == [1, 2, 3])
+    }
+
+    @Test func thresholdsChangeWhatIsTracked() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dets = dir.appendingPathComponent("det.txt")
+        try Data(Self.detections().utf8).write(to: dets)
+        // Scores of 0.9 never start a track above 0.95: nothing is written.
+        let run = try await CLIProcess.run(["track", "--detections", dets.path, "--out", "-", "--new-track-threshold", "0.95"])
+        #expect(run.status == 0 && run.stdout.isEmpty, "\(run.stderr)")
+        let bad = try await CLIProcess.run(["track", "--detections", dets.path, "--out", "-", "--match-threshold", "1.5"])
+        #expect(bad.status == 1 && bad.stderr.contains("matchThreshold must be in 0...1"), "\(bad.stderr)")
+    }
+
+    @Test func aMalformedLineIsAnErrorWithItsNumber() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dets = dir.appendingPathComponent("det.txt")
+        try Data("1,-1,10,20,30,40,0.9\n\n2,-1,10,20,-30,40,0.9\n".utf8).write(to: dets)
+        let run = try await CLIProcess.run(["track", "--detections", dets.path, "--out", dir.appendingPathComponent("t.txt").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("det.txt: line 3: width and height must not be negative"), "\(run.stderr)")
+        let missing = try await CLIProcess.run(["track", "--detections", dir.appendingPathComponent("none.txt").path, "--out", "-"])
+        #expect(missing.status == 1 && missing.stderr.contains("none.txt"))
+    }
+}
