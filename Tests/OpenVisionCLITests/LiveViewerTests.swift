@@ -9,22 +9,24 @@ import OpenVisionTestSupport
     @Test func overlayBoxIsDrawnOverThePreview() async throws {
         let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                     "chromium is installed by scripts/setup")
-        // 10 s of a still scene: the code at a known place (its centre at 0.38, 0.5 of the frame).
+        // A still scene, the code at a known place (its centre at 0.38, 0.5 of the frame): 900 frames at
+        // 5 fps, so the paced source keeps the server up for 3 minutes however slowly Chromium starts
+        // (under AddressSanitizer on a loaded machine a 30 s source ended before the page loaded).
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-viewer-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let video = dir.appendingPathComponent("still.avi")
-        let writer = try VideoFileWriter(url: video, fps: 30, width: 640, height: 480)
+        let writer = try VideoFileWriter(url: video, fps: 5, width: 640, height: 480)
         var canvas = try ImageCanvas(width: 640, height: 480, color: OverlayColor(red: 200, green: 200, blue: 200))
         let code = try BarcodeGenerator.image(for: "viewer", symbology: .qr, moduleSize: 6)
         try canvas.draw(code, at: CGPoint(x: 243 - Double(code.width) / 2, y: 240 - Double(code.height) / 2))
         let frame = canvas.makeImage()
-        for _ in 0..<900 { try writer.write(frame) }  // 30 s
+        for _ in 0..<900 { try writer.write(frame) }  // 180 s
         writer.finish()
 
         let process = Process()
         process.executableURL = CLIProcess.binary
-        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "60"]
+        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "600"]
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
@@ -107,7 +109,7 @@ import OpenVisionTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         // 20 s of mid gray with one dark disc at (460, 150): the salient region.
         let video = dir.appendingPathComponent("disc.avi")
-        let writer = try VideoFileWriter(url: video, fps: 30, width: 640, height: 480)
+        let writer = try VideoFileWriter(url: video, fps: 5, width: 640, height: 480)
         var canvas = try ImageCanvas(width: 640, height: 480, color: OverlayColor(red: 150, green: 150, blue: 150))
         try canvas.dot(at: CGPoint(x: 460, y: 150), radius: 50, color: OverlayColor(red: 20, green: 20, blue: 20))
         let frame = canvas.makeImage()
@@ -116,7 +118,7 @@ import OpenVisionTestSupport
 
         let process = Process()
         process.executableURL = CLIProcess.binary
-        process.arguments = ["live", "--source", video.path, "--requests", "saliency", "--serve", "127.0.0.1:0", "--duration", "60"]
+        process.arguments = ["live", "--source", video.path, "--requests", "saliency", "--serve", "127.0.0.1:0", "--duration", "600"]
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
