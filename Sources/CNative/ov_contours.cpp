@@ -42,13 +42,6 @@ const char *validate(const ov_contour_params &p) {
     return nullptr;
 }
 
-template <typename T>
-T *allocate(size_t count) {
-    void *p = std::calloc(count == 0 ? 1 : count, sizeof(T));
-    if (!p) throw std::bad_alloc();
-    return static_cast<T *>(p);
-}
-
 }  // namespace
 
 extern "C" void ov_contour_set_release(ov_contour_set *set) {
@@ -68,16 +61,10 @@ extern "C" ov_status ov_detect_contours(const ov_image *image, const ov_contour_
 
         const cv::Mat &gray = image->gray();
         if (gray.empty()) return ov::ok();
-        cv::Mat work = gray;
-        const int longer = std::max(gray.cols, gray.rows);
-        if (longer > params->maximum_image_dimension) {
-            const double f = static_cast<double>(params->maximum_image_dimension) / longer;
-            cv::resize(gray, work, cv::Size(std::max(1, cvRound(gray.cols * f)), std::max(1, cvRound(gray.rows * f))), 0, 0,
-                       cv::INTER_AREA);
-        }
+        const cv::Mat work = ov::fitWithin(gray, params->maximum_image_dimension);
         out->width = work.cols;
         out->height = work.rows;
-        out->point_offsets = allocate<int>(1);
+        out->point_offsets = ov::callocArray<int>(1);
 
         double lo = 0, hi = 0;
         cv::minMaxLoc(work, &lo, &hi);
@@ -101,9 +88,9 @@ extern "C" ov_status ov_detect_contours(const ov_image *image, const ov_contour_
         size_t total = 0;
         for (const auto &c : contours) total += c.size();
         std::free(out->point_offsets);
-        out->point_offsets = allocate<int>(n + 1);
-        out->parents = allocate<int>(n);
-        out->points = allocate<float>(2 * total);
+        out->point_offsets = ov::callocArray<int>(n + 1);
+        out->parents = ov::callocArray<int>(n);
+        out->points = ov::callocArray<float>(2 * total);
         size_t k = 0;
         for (size_t i = 0; i < n; ++i) {
             out->parents[i] = hierarchy[i][3];

@@ -48,13 +48,7 @@ extern "C" ov_status ov_detect_horizon(const ov_image *image, int *found, double
         const cv::Mat &gray = image->gray();
         if (gray.empty() || gray.cols < 16 || gray.rows < 16) return ov::ok();
 
-        cv::Mat work = gray;
-        const int longer = std::max(gray.cols, gray.rows);
-        if (longer > kMaxSide) {
-            const double f = static_cast<double>(kMaxSide) / longer;
-            cv::resize(gray, work, cv::Size(std::max(1, cvRound(gray.cols * f)), std::max(1, cvRound(gray.rows * f))), 0, 0,
-                       cv::INTER_AREA);
-        }
+        const cv::Mat work = ov::fitWithin(gray, kMaxSide);
         cv::Mat smooth, edges;
         cv::GaussianBlur(work, smooth, cv::Size(0, 0), 1.5);
         cv::Canny(smooth, edges, kCannyLow, kCannyHigh);

@@ -34,6 +34,16 @@ ov_image *wrap(cv::Mat &&pixels) {
     return image;
 }
 
+cv::Mat fitWithin(const cv::Mat &image, int maxSide) {
+    const int longer = std::max(image.cols, image.rows);
+    if (maxSide <= 0 || longer <= maxSide) return image;
+    const double f = static_cast<double>(maxSide) / longer;
+    cv::Mat out;
+    cv::resize(image, out, cv::Size(std::max(1, cvRound(image.cols * f)), std::max(1, cvRound(image.rows * f))), 0, 0,
+               cv::INTER_AREA);
+    return out;
+}
+
 }  // namespace ov
 
 void ov_image::computeGray() const { cv::cvtColor(bgr, grayCache, cv::COLOR_BGR2GRAY); }

@@ -7,6 +7,7 @@
 #include <opencv2/core.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -69,6 +70,19 @@ struct ov_tensors {
 };
 
 namespace ov {
+
+/// `image` shrunk with INTER_AREA so that its longer side is at most `maxSide` (each side at least 1);
+/// `image` itself (shared, not copied) when it already fits.
+cv::Mat fitWithin(const cv::Mat &image, int maxSide);
+
+/// A zeroed array of `count` Ts (room for at least one) for a C result struct that the caller frees
+/// with free(); throws std::bad_alloc (ov::guarded turns it into OV_ERR_OUT_OF_MEMORY).
+template <typename T>
+T *callocArray(size_t count) {
+    void *p = std::calloc(count == 0 ? 1 : count, sizeof(T));
+    if (!p) throw std::bad_alloc();
+    return static_cast<T *>(p);
+}
 
 /// Stores `message` as this thread's last error and returns `status`.
 ov_status fail(ov_status status, const std::string &message);

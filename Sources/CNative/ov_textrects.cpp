@@ -160,13 +160,6 @@ std::vector<Line> linesIn(const cv::Mat &binary) {
     return kept;
 }
 
-template <typename T>
-T *allocate(size_t count) {
-    void *p = std::calloc(count == 0 ? 1 : count, sizeof(T));
-    if (!p) throw std::bad_alloc();
-    return static_cast<T *>(p);
-}
-
 }  // namespace
 
 extern "C" void ov_text_rects_release(ov_text_rects *rects) {
@@ -181,16 +174,10 @@ extern "C" ov_status ov_detect_text_rectangles(const ov_image *image, ov_text_re
     return ov::guarded("ov_detect_text_rectangles", [&]() -> ov_status {
         if (!image || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_detect_text_rectangles: missing argument");
         *out = ov_text_rects{};
-        out->char_offsets = allocate<int>(1);
+        out->char_offsets = ov::callocArray<int>(1);
         const cv::Mat &gray = image->gray();
         if (gray.empty() || gray.cols < kMinCharHeight || gray.rows < kMinCharHeight) return ov::ok();
-        cv::Mat work = gray;
-        const int longer = std::max(gray.cols, gray.rows);
-        if (longer > kMaxSide) {
-            const double f = static_cast<double>(kMaxSide) / longer;
-            cv::resize(gray, work, cv::Size(std::max(1, cvRound(gray.cols * f)), std::max(1, cvRound(gray.rows * f))), 0, 0,
-                       cv::INTER_AREA);
-        }
+        const cv::Mat work = ov::fitWithin(gray, kMaxSide);
         double lo = 0, hi = 0;
         cv::minMaxLoc(work, &lo, &hi);
         if (hi - lo < kOffset) return ov::ok();
@@ -219,9 +206,9 @@ extern "C" ov_status ov_detect_text_rectangles(const ov_image *image, ov_text_re
         size_t total = 0;
         for (const auto &l : lines) total += l.chars.size();
         std::free(out->char_offsets);
-        out->char_offsets = allocate<int>(lines.size() + 1);
-        out->lines = allocate<float>(5 * lines.size());
-        out->chars = allocate<float>(4 * total);
+        out->char_offsets = ov::callocArray<int>(lines.size() + 1);
+        out->lines = ov::callocArray<float>(5 * lines.size());
+        out->chars = ov::callocArray<float>(4 * total);
         size_t k = 0;
         auto put = [&](float *dst, const Box &b) {
             dst[0] = static_cast<float>(b.x0 * sx), dst[1] = static_cast<float>(b.y0 * sy);

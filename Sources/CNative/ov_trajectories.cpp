@@ -83,15 +83,8 @@ extern "C" ov_status ov_motion_detector_add(ov_motion_detector *detector, const 
                                                          std::to_string(detector->original.height) + " to " +
                                                          std::to_string(gray.cols) + "x" + std::to_string(gray.rows));
         }
-        cv::Mat work;
-        double f = 1;
-        const int longer = std::max(gray.cols, gray.rows);
-        if (longer > kMaxSide) {
-            f = static_cast<double>(kMaxSide) / longer;
-            cv::resize(gray, work, cv::Size(std::max(1, cvRound(gray.cols * f)), std::max(1, cvRound(gray.rows * f))), 0, 0, cv::INTER_AREA);
-        } else {
-            work = gray.clone();
-        }
+        cv::Mat work = ov::fitWithin(gray, kMaxSide);
+        if (work.data == gray.data) work = gray.clone();  // kept as the next frame's background sample
         const double fx = static_cast<double>(gray.cols) / work.cols, fy = static_cast<double>(gray.rows) / work.rows;
         detector->frames.push_back(work);
         if (static_cast<int>(detector->frames.size()) > kHistory) detector->frames.pop_front();
