@@ -5,11 +5,11 @@
 //      on which corners are refined, and a "coarse" one (longer side <= 640 px) on which candidates are
 //      found.
 //   2. Candidates: contours (outer boundaries and holes, so both polarities) of three binarisations of
-//      the coarse image: Canny edges dilated 3x3, an Otsu threshold (opened 3x3) and a local-mean
+//      the coarse image (found in parallel): Canny edges dilated 3x3, an Otsu threshold (opened 3x3) and a local-mean
 //      threshold. Each contour, or failing that its convex hull, is approximated with approxPolyDP at 2 %
 //      (else 3.5 %) of its perimeter; convex 4-gons whose area matches the contour's are kept if they are
 //      roughly (15 % slack) within the requested geometry.
-//   3. Refinement on the fine image, per side: 8...48 samples along the side, each reading the intensity
+//   3. Refinement on the fine image (candidates in parallel), per side: 8...48 samples along the side, each reading the intensity
 //      profile across it (+-reach px) for gradient peaks (sub-pixel centroids). A peak is an edge reading
 //      (rising or falling); two close, opposite, comparable peaks also give a stroke reading (the
 //      centre line of a drawn line). A Hough vote over line offset and slope near the initial side, per
@@ -515,19 +515,29 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
         const double coarseMargin = std::max(3.0, 0.01 * std::min(coarse.cols, coarse.rows));
         const double fineMargin = std::max(3.0, 0.01 * std::min(fine.cols, fine.rows));
 
-        // Candidates from several binarisations of the detection image.
-        std::vector<Quad> raw;
-        cv::Mat binary, edges;
+        // Candidates from several binarisations of the detection image, found in parallel (each into its own
+        // list; concatenated in a fixed order, so the result does not depend on the scheduling).
+        std::array<std::vector<Quad>, 3> found;
         const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
-        cv::Canny(coarse, edges, 30, 90);
-        cv::dilate(edges, binary, kernel);
-        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
-        cv::threshold(coarse, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
-        cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);  // speckle (flat, noisy images) costs time
-        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
-        const int block = std::max(3, (std::min(coarse.cols, coarse.rows) / 8) | 1);
-        cv::adaptiveThreshold(coarse, binary, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block, 4);
-        collectQuads(binary, s, coarseMinSide, coarseMargin, raw);
+        cv::parallel_for_(cv::Range(0, 3), [&](const cv::Range &range) {
+            for (int i = range.start; i < range.end; ++i) {
+                cv::Mat binary;
+                if (i == 0) {
+                    cv::Mat edges;
+                    cv::Canny(coarse, edges, 30, 90);
+                    cv::dilate(edges, binary, kernel);
+                } else if (i == 1) {
+                    cv::threshold(coarse, binary, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+                    cv::morphologyEx(binary, binary, cv::MORPH_OPEN, kernel);  // speckle (flat, noisy images) costs time
+                } else {
+                    const int block = std::max(3, (std::min(coarse.cols, coarse.rows) / 8) | 1);
+                    cv::adaptiveThreshold(coarse, binary, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, block, 4);
+                }
+                collectQuads(binary, s, coarseMinSide, coarseMargin, found[i]);
+            }
+        });
+        std::vector<Quad> raw;
+        for (const auto &list : found) raw.insert(raw.end(), list.begin(), list.end());
 
         // Drop raw duplicates (they would refine to the same quad), then refine on the fine image.
         std::vector<Quad> unique;
@@ -544,17 +554,25 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
         }
         const Sampler sampler{fine};
         const double slack = std::max(cx, cy);
+        // Each candidate is refined independently, in parallel; slots keep the candidates' order.
+        std::vector<Candidate> slots(unique.size());
+        std::vector<char> passed(unique.size(), 0);
+        cv::parallel_for_(cv::Range(0, static_cast<int>(unique.size())), [&](const cv::Range &range) {
+            Workspace workspace;
+            for (int i = range.start; i < range.end; ++i) {
+                Quad q = unique[i];
+                for (auto &p : q) p = {(p.x + 0.5) * cx - 0.5, (p.y + 0.5) * cy - 0.5};
+                Candidate &c = slots[i];
+                if (!refineQuad(sampler, q, slack, c, workspace)) continue;
+                if (!passesGeometry(c.q, s, fineMinSide, 0)) continue;
+                if (touchesBorder(c.q, fine.cols, fine.rows, fineMargin)) continue;
+                if (c.confidence < s.minConfidence) continue;
+                passed[i] = 1;
+            }
+        });
         std::vector<Candidate> refined;
-        Workspace workspace;
-        for (Quad q : unique) {
-            for (auto &p : q) p = {(p.x + 0.5) * cx - 0.5, (p.y + 0.5) * cy - 0.5};
-            Candidate c;
-            if (!refineQuad(sampler, q, slack, c, workspace)) continue;
-            if (!passesGeometry(c.q, s, fineMinSide, 0)) continue;
-            if (touchesBorder(c.q, fine.cols, fine.rows, fineMargin)) continue;
-            if (c.confidence < s.minConfidence) continue;
-            refined.push_back(c);
-        }
+        for (size_t i = 0; i < slots.size(); ++i)
+            if (passed[i]) refined.push_back(slots[i]);
 
         // Merge near-duplicates (and drop weak quads mostly overlapping a much stronger one, typically a
         // real rectangle with one side dragged along an edge): keep the most confident of each group.

@@ -5,7 +5,7 @@
 //   Translation: cv::phaseCorrelate of the two gray planes (as float) under a Hann window (which
 //     suppresses the edges where shifted content enters and leaves); sub-pixel from the peak's centroid.
 //   Homography:
-//     1. ORB (1000 features) on both gray planes, brute-force Hamming matching, Lowe's ratio test (0.8).
+//     1. ORB (1000 features) on both gray planes (in parallel), brute-force Hamming matching, Lowe's ratio test (0.8).
 //     2. cv::findHomography with RANSAC (3 px) on the matches: a first estimate (ORB keypoints sit on a
 //        pyramid grid, good to ~1-2 px).
 //     3. Refinement: up to 500 corners of the floating image (cv::goodFeaturesToTrack) are tracked into
@@ -86,11 +86,13 @@ extern "C" ov_status ov_register_homography(const ov_image *reference, const ov_
         if (ref.cols < 16 || ref.rows < 16 || isFlat(ref) || isFlat(flo)) return ov::ok();
 
         // 1-2: ORB matches and a first RANSAC estimate (floating -> reference).
-        cv::Ptr<cv::ORB> orb = cv::ORB::create(1000);
+        // The two images' features are independent: computed in parallel (one ORB each; same results).
         std::vector<cv::KeyPoint> kr, kf;
         cv::Mat dr, df;
-        orb->detectAndCompute(ref, cv::noArray(), kr, dr);
-        orb->detectAndCompute(flo, cv::noArray(), kf, df);
+        cv::parallel_for_(cv::Range(0, 2), [&](const cv::Range &range) {
+            for (int i = range.start; i < range.end; ++i)
+                cv::ORB::create(1000)->detectAndCompute(i == 0 ? ref : flo, cv::noArray(), i == 0 ? kr : kf, i == 0 ? dr : df);
+        });
         if (dr.rows < 2 || df.rows < 2) return ov::ok();
         std::vector<std::vector<cv::DMatch>> knn;
         cv::BFMatcher(cv::NORM_HAMMING).knnMatch(df, dr, knn, 2);
