@@ -319,7 +319,7 @@ func makeMotionSet(_ dir: URL, photos: [String]) throws {
     try manifest.write(to: dir.appendingPathComponent("manifest.txt"), atomically: true, encoding: .utf8)
 }
 
-/// Per manifest line: both files decoded (gray plane only, as the requests read) and the request run; the
+/// Per manifest line: both files decoded (gray plane only, as the requests read; concurrently) and the request run; the
 /// median ms of `runs`, the request alone's median, and the result rounded for comparison with Python:
 /// the shift (dx, dy, y down) to 0.1 px, the warped image corners to 1 px, the mean flow to 0.1 px.
 func benchMotion(runs: Int, dir: URL) async throws {
@@ -331,9 +331,11 @@ func benchMotion(runs: Int, dir: URL) async throws {
         var times: [Double] = [], requestTimes: [Double] = [], payloads: [String] = []
         for _ in 0..<runs {
             let start = clock.now
+            // Both decoded concurrently, as `openvision register` / `flow` do (Sources/openvision/ImagePair.swift).
             let handler = ImageRequestHandler(URL(fileURLWithPath: ref))
-            let other = try ImageRequestHandler(URL(fileURLWithPath: target)).grayImage()
+            async let decodedOther = ImageRequestHandler(URL(fileURLWithPath: target)).grayImage()
             _ = try handler.grayImage()
+            let other = try await decodedOther
             let decoded = clock.now
             switch kind {
             case "translation":

@@ -32,8 +32,8 @@ struct FlowCommand: AsyncParsableCommand {
             throw ValidationError("--max-magnitude must be a positive number")
         }
         do {
-            let from = try VisionImage(contentsOf: URL(fileURLWithPath: first))
-            let to = try VisionImage(contentsOf: URL(fileURLWithPath: second))
+            let pair = try await ImagePair(first, second, color: false)
+            let (from, to) = (pair.first, pair.second)
             var request = GenerateOpticalFlowRequest(targetImage: to)
             request.computationAccuracy = level
             let flow = try await ImageRequestHandler(image: from).perform(request)

@@ -26,8 +26,8 @@ struct RegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let referenceImage = try VisionImage(contentsOf: URL(fileURLWithPath: reference))
-            let targetImage = try VisionImage(contentsOf: URL(fileURLWithPath: target))
+            let pair = try await ImagePair(reference, target, color: out != nil)
+            let (referenceImage, targetImage) = (pair.first, pair.second)
             let handler = ImageRequestHandler(image: referenceImage)
             var report = AnalysisReport(image: reference, width: referenceImage.width, height: referenceImage.height)
             let warp: Matrix3x3?
