@@ -50,8 +50,19 @@ let package = Package(
         .target(
             name: "OpenVision",
             dependencies: ["CNative", "CZXing", "OpenVisionConverters"],
+            // The default detector's Darknet files (public domain, sha256 in SHA256SUMS, checked by
+            // scripts/setup) are not bundled as such: DefaultDetectorPlugin converts them to the ONNX resource.
+            exclude: ["DefaultDetector"],
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: ["DefaultDetectorPlugin"]
+        ),
+        // Build-time Darknet → ONNX conversion of the default detector (our converter, no OpenVision).
+        .executableTarget(
+            name: "openvision-darknet2onnx",
+            dependencies: ["OpenVisionConverters"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .plugin(name: "DefaultDetectorPlugin", capability: .buildTool(), dependencies: ["openvision-darknet2onnx"]),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
         .target(
             name: "OpenVisionServer",

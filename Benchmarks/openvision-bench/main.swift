@@ -411,7 +411,7 @@ do {
         let request = DetectObjectsRequest(model: try loadModel(args[2], backend: backend))
         try benchModel(runs: runs, files: Array(args.dropFirst(4))) { context in
             let (objects, t) = try request.performWithTimings(in: context)
-            let labels = request.model.modelDescription.labels
+            let labels = try request.resolvedModel().modelDescription.labels
             return (objects.map { o in
                 let index = labels.firstIndex(of: o.labels[0].identifier) ?? -1
                 return "\(index):\(String(format: "%.2f", o.confidence))"

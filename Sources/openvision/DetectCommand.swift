@@ -10,8 +10,8 @@ struct DetectCommand: AsyncParsableCommand {
         discussion: "Prints JSON (one object per image; boxes normalised lower-left and in pixels top-left) or a table."
     )
 
-    @Option(name: .shortAndLong, help: "Model: a path, or a file name in the model search path.")
-    var model: String
+    @Option(name: .shortAndLong, help: "Model: a path, or a file name in the model search path (default: the built-in COCO-80 detector, Yolo-Fastest-1.1-XL).")
+    var model: String?
 
     @Argument(help: "Image files or directories.")
     var inputs: [String]
@@ -29,7 +29,8 @@ struct DetectCommand: AsyncParsableCommand {
     var strict = false
 
     func run() async throws {
-        let model = try ModelOptions.load(model, backend: backend, threads: threads)
+        let model = try model.map { try ModelOptions.load($0, backend: backend, threads: threads) }
+            ?? ModelOptions.loadDefaultDetector(backend: backend, threads: threads)
         var request = DetectObjectsRequest(model: model)
         request.confidenceThreshold = confidence
         request.iouThreshold = iou

@@ -5,12 +5,25 @@ import OpenVision
 /// Loads a model named on the command line, with a one-line error for bad input.
 enum ModelOptions {
     static func load(_ name: String, backend: String, threads: Int) throws -> VisionModel {
-        guard let choice = BackendChoice(rawValue: backend) else {
-            throw ValidationError("unknown backend '\(backend)'; choose from \(BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         guard let url = ModelLocator.find(name) else {
             FileHandle.standardError.write(Data("openvision: error: model '\(name)' not found (searched \(ModelLocator.searchPaths.map(\.path).joined(separator: ", ")))\n".utf8))
             throw ExitCode(1)
+        }
+        return try load(url, backend: backend, threads: threads)
+    }
+
+    /// The built-in detector (`VisionModel.defaultDetectorURL`) with the command's backend and threads.
+    static func loadDefaultDetector(backend: String, threads: Int) throws -> VisionModel {
+        guard let url = VisionModel.defaultDetectorURL else {
+            FileHandle.standardError.write(Data("openvision: error: the built-in detector is missing from OpenVision's resources; rebuild, or pass --model\n".utf8))
+            throw ExitCode(1)
+        }
+        return try load(url, backend: backend, threads: threads)
+    }
+
+    private static func load(_ url: URL, backend: String, threads: Int) throws -> VisionModel {
+        guard let choice = BackendChoice(rawValue: backend) else {
+            throw ValidationError("unknown backend '\(backend)'; choose from \(BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var configuration = VisionModel.Configuration()
         configuration.backend = choice

@@ -5,6 +5,8 @@ import OpenVision
 enum RequestKind: String, CaseIterable {
     case barcodes, rectangles, faces, landmarks, text
     case contours, horizon, saliency, objectness, textrects, document
+    /// The built-in detector's cats and dogs, and people.
+    case animals, humans
     /// Sequence requests (`video`, `live`): each frame against the previous one.
     case flow, registration, homography, trajectories
 
@@ -29,6 +31,8 @@ enum RequestKind: String, CaseIterable {
             return r
         }()
         case .document: DetectDocumentSegmentationRequest()
+        case .animals: RecognizeAnimalsRequest()
+        case .humans: DetectHumanRectanglesRequest()
         case .flow: TrackOpticalFlowRequest()
         case .registration: TrackTranslationalImageRegistrationRequest()
         case .homography: TrackHomographicImageRegistrationRequest()

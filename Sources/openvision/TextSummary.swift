@@ -22,6 +22,10 @@ enum TextSummary {
             lines.append("  \(label)" + String(format: " %.2f  x=%4.0f y=%4.0f w=%4.0f h=%4.0f", o.confidence,
                                                   o.box.pixels.x, o.box.pixels.y, o.box.pixels.width, o.box.pixels.height))
         }
+        for a in r.animals ?? [] { lines.append(String(format: "  animal %@ %.2f ", a.label, a.confidence) + box(a.box)) }
+        for h in r.humans ?? [] {
+            lines.append(String(format: "  human%@ %.2f ", h.upperBodyOnly ? " (upper body)" : "", h.confidence) + box(h.box))
+        }
         for c in r.classifications ?? [] { lines.append(String(format: "  %.3f  %@", c.confidence, c.identifier)) }
         if let t = r.translation { lines.append(String(format: "  translation tx=%.2f ty=%.2f (lower-left origin) confidence %.2f", t.tx, t.ty, t.confidence)) }
         if let h = r.homography {

@@ -74,6 +74,13 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var labels: [Label]
     }
 
+    public struct Human: Sendable, Codable, Hashable {
+        public var confidence: Float
+        public var box: Box
+        /// True when the box covers head and torso only.
+        public var upperBodyOnly: Bool
+    }
+
     public struct Label: Sendable, Codable, Hashable {
         public var identifier: String
         public var confidence: Float
@@ -198,6 +205,10 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var faces: [Face]?
     public var text: [TextLine]?
     public var objects: [Object]?
+    /// `RecognizeAnimalsRequest`: objects labelled `Cat` or `Dog`.
+    public var animals: [Object]?
+    /// `DetectHumanRectanglesRequest`.
+    public var humans: [Human]?
     public var classifications: [Label]?
     /// The feature print vector (`GenerateImageFeaturePrintRequest`).
     public var featurePrint: [Float]?
@@ -303,6 +314,18 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         }
     }
 
+    /// Adds animals (`RecognizeAnimalsRequest`) under `animals`.
+    public mutating func addAnimals(_ observations: [RecognizedObjectObservation]) {
+        var other = AnalysisReport(image: image, width: width, height: height)
+        other.add(observations)
+        animals = other.objects
+    }
+
+    /// Adds people (`DetectHumanRectanglesRequest`).
+    public mutating func add(_ observations: [HumanObservation]) {
+        humans = observations.map { Human(confidence: $0.confidence, box: box($0.boundingBox), upperBodyOnly: $0.upperBodyOnly) }
+    }
+
     /// Adds classifications.
     public mutating func add(_ observations: [ClassificationObservation]) {
         classifications = observations.map { Label(identifier: $0.identifier, confidence: $0.confidence) }
@@ -393,8 +416,14 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public mutating func add(_ outcome: VisionRequestOutcome, name: String? = nil) {
         switch outcome.result {
         case .failure(let error): addFailure(name ?? outcome.request.reportName, error)
-        case .success(let value): (value as? any ReportableResult)?.add(to: &self)
+        case .success(let value): Self.addResults(value, of: outcome.request, to: &self)
         }
+    }
+
+    /// The request's own way of reporting its results (`VisionRequest.addResults`), with its type opened.
+    private static func addResults<R: VisionRequest>(_ value: any Sendable, of request: R, to report: inout AnalysisReport) {
+        guard let results = value as? R.Result else { return }
+        request.addResults(results, to: &report)
     }
 
     /// Records a failed request.

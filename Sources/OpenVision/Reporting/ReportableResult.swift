@@ -49,6 +49,13 @@ extension RecognizedObjectObservation: ReportableObservation {
     }
 }
 
+extension HumanObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] {
+        [.box(boundingBox, label: upperBodyOnly ? "upper body" : "person", confidence: confidence)]
+    }
+}
+
 extension ClassificationObservation: ReportableObservation {
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
     /// Classes cover the whole image: nothing to draw.

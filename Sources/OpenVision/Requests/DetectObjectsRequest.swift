@@ -1,11 +1,14 @@
 /// Finds objects with a detector model (any YOLO/SSD ONNX export or Darknet YOLO), as Vision's
 /// `CoreMLRequest` with an object-detection model: `RecognizedObjectObservation`s with boxes in
 /// the analysed image (letterboxing and crops undone) and labels sorted by confidence.
+/// Without a model it uses the built-in COCO-80 detector (Yolo-Fastest-1.1-XL, public domain, bundled
+/// with OpenVision and run on ONNX Runtime), as `yolo predict` works out of the box.
 public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = [RecognizedObjectObservation]
     public var reportName: String { "objects" }
 
-    public let model: VisionModel
+    /// The detector; nil uses the built-in COCO-80 detector (loaded once per process on first use).
+    public let model: VisionModel?
     public var regionOfInterest: NormalizedRect = .fullImage
     /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default).
     public var confidenceThreshold: Float = 0.25
@@ -23,12 +26,16 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     public var outputFormat: DetectionOutputFormat?
     public var completionHandler: RequestCompletionHandler<Result>?
 
-    public init(model: VisionModel, completionHandler: RequestCompletionHandler<Result>? = nil) {
+    public init(model: VisionModel? = nil, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.model = model
         self.completionHandler = completionHandler
     }
 
-    public func resolvedModel() throws(VisionError) -> VisionModel { model }
+    /// The given model, or the built-in detector.
+    public func resolvedModel() throws(VisionError) -> VisionModel {
+        if let model { return model }
+        return try DefaultModels.detector()
+    }
 
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
@@ -39,12 +46,16 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     }
 
     public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
-        try observations(fromOutputs: outputs, mapping: mapping)
+        try observations(fromOutputs: outputs, mapping: mapping, model: model)
     }
 
     /// Decodes raw detector outputs (from this model, or computed elsewhere) into observations:
     /// threshold, NMS, and mapping from input pixels back to the image described by `mapping`.
     public func observations(fromOutputs outputs: [Tensor], mapping: InputMapping) throws(VisionError) -> Result {
+        try observations(fromOutputs: outputs, mapping: mapping, model: try resolvedModel())
+    }
+
+    func observations(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         guard let format = outputFormat ?? DetectionOutputFormat.infer(from: outputs) else {
             throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
                 + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")

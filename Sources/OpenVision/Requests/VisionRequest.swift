@@ -24,6 +24,11 @@ public protocol VisionRequest: Sendable {
     /// Runs the request on the handler's decoded image. Called by handlers, possibly concurrently
     /// with other requests on the same image; implementations must not mutate shared state.
     func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result
+
+    /// Puts this request's results into `report`. Default: the results' own entry (`ReportableResult`);
+    /// a request whose results share a type with another's but not its meaning (animals are objects)
+    /// reports them under its own key.
+    func addResults(_ results: Result, to report: inout AnalysisReport)
 }
 
 /// Called with a request's results (or its error) after a handler runs it, as the
@@ -43,6 +48,10 @@ extension VisionRequest {
     public func minimumImageScale(width: Double, height: Double) -> Double { 1 }
 
     public var reportName: String { String(describing: Self.self) }
+
+    public func addResults(_ results: Result, to report: inout AnalysisReport) {
+        (results as? any ReportableResult)?.add(to: &report)
+    }
 
     /// Validates the region of interest and returns the image region to analyse, gray-only when the
     /// request needs no colour and nothing else decoded colour, at reduced JPEG scale when

@@ -1,0 +1,52 @@
+/// Finds people, as Vision's `DetectHumanRectanglesRequest`: the built-in COCO-80 detector's `person`
+/// class (Yolo-Fastest-1.1-XL; Vision's is its own network), most confident first.
+///
+/// With `upperBodyOnly` (the default, as in Vision) each box keeps the top of the person's box: head and
+/// torso are about 55 % of a standing adult's height (head to hip), and a box less than ~1.8× as tall as
+/// wide (a seated or already cropped figure) keeps 1.2× its width or all of itself. So the upper-body
+/// height is `min(h, max(0.55 h, 1.2 w))` in pixels, same top, same width. A body-pose model could refine
+/// this later.
+public struct DetectHumanRectanglesRequest: ModelRequest, CompletionHandlingRequest {
+    public typealias Result = [HumanObservation]
+    public var reportName: String { "humans" }
+
+    public var regionOfInterest: NormalizedRect = .fullImage
+    /// Boxes around head and torso only (true, Vision's default) or the whole figure.
+    public var upperBodyOnly = true
+    /// People scoring below this are dropped. Default 0.25 (the detector's default).
+    public var confidenceThreshold: Float = 0.25
+    public var completionHandler: RequestCompletionHandler<Result>?
+
+    public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
+        self.completionHandler = completionHandler
+    }
+
+    public func resolvedModel() throws(VisionError) -> VisionModel { try DefaultModels.detector() }
+    public var inputFitting: ImageCropAndScaleOption? { nil }
+
+    public func validateOptions() throws(VisionError) {
+        guard (0...1).contains(confidenceThreshold) else {
+            throw VisionError(.invalidArgument, "confidenceThreshold must be 0...1")
+        }
+    }
+
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+        var people = DetectObjectsRequest(model: model)
+        people.confidenceThreshold = confidenceThreshold
+        people.allowedLabels = ["person"]
+        return try people.observations(fromOutputs: outputs, mapping: mapping, model: model).map { person in
+            var box = person.boundingBox
+            if upperBodyOnly {
+                box = Self.upperBody(of: box, width: Double(mapping.sourceWidth), height: Double(mapping.sourceHeight))
+            }
+            return HumanObservation(boundingBox: box, confidence: person.confidence, upperBodyOnly: upperBodyOnly)
+        }
+    }
+
+    /// The head-and-torso part of a person's box (normalised, lower-left origin) in an image of `width` × `height` pixels.
+    static func upperBody(of box: NormalizedRect, width: Double, height: Double) -> NormalizedRect {
+        let w = box.width * width, h = box.height * height
+        let upper = min(h, max(0.55 * h, 1.2 * w)) / height
+        return NormalizedRect(x: box.x, y: box.maxY - upper, width: box.width, height: upper)
+    }
+}
