@@ -61,14 +61,21 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
                 + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")
                 + " (supported: Darknet YOLO, YOLOv5 [1,N,5+C], YOLOv8/11 [1,4+C,N], NMS-included [1,N,6]/[N,7], SSD boxes+scores)")
         }
-        let labels = model.modelDescription.labels
+        var labels = model.modelDescription.labels
         let p = model.modelDescription.preprocessing
+        var background = false
+        if format == .ssd, let columns = DetectionDecoder.ssdPair(outputs)?.scores.squeezedShape.last, columns > 1 {
+            let namedBackground = ["background", "__background__", "bg"].contains(labels.first?.lowercased() ?? "")
+            background = labels.count == columns - 1 || namedBackground || (labels.isEmpty && columns == 2)
+            if namedBackground && labels.count == columns { labels.removeFirst() }
+        }
         var allowed: Set<Int>?
         if let allowedLabels {
             allowed = Set(allowedLabels.compactMap { name in labels.firstIndex(of: name) ?? Int(name) })
         }
-        let decoder = DetectionDecoder(format: format, inputWidth: Float(p.width), inputHeight: Float(p.height),
+        var decoder = DetectionDecoder(format: format, inputWidth: Float(p.width), inputHeight: Float(p.height),
                                        threshold: confidenceThreshold, allowedClasses: allowed)
+        decoder.backgroundColumn = background
         let (candidates, classCount) = try decoder.candidates(from: outputs)
         if classCount > 0 && !labels.isEmpty && labels.count != classCount {
             throw VisionError(.invalidModel, "the model has \(classCount) classes but \(labels.count) labels"

@@ -98,6 +98,47 @@ import OpenVisionTestSupport
                     [("car", CGRect(x: 160, y: 180, width: 80, height: 40))])
     }
 
+    /// The same converted model with other labels.
+    static func model(labels: [String]) throws -> VisionModel {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ov-decoder-\(UUID()).onnx")
+        let dir = ObjectDetectionTests.models
+        try DarknetConverter.convert(cfg: dir.appendingPathComponent("yolo-fastest-1.1.cfg"),
+                                     weights: dir.appendingPathComponent("yolo-fastest-1.1.weights"), names: nil, to: out)
+        defer { try? FileManager.default.removeItem(at: out) }
+        var configuration = VisionModel.Configuration()
+        configuration.labels = labels
+        return try VisionModel(contentsOf: out, configuration: configuration)
+    }
+
+    /// UltraFace (Linzaer's version-RFB-320 / slim-320): `scores [1, N, 2]` (background, face) first, then
+    /// `boxes [1, N, 4]` (normalised corners). The background column is skipped; one label, "face".
+    @Test func ultraFaceScoresFirstWithABackgroundColumn() throws {
+        let scores = Tensor(name: "scores", shape: [1, 3, 2], scalars: [0.98, 0.02, 0.1, 0.9, 0.6, 0.4])
+        let boxes = Tensor(name: "boxes", shape: [1, 3, 4], scalars: [0, 0, 1, 1, 0.25, 130.0 / 320, 0.375, 150.0 / 320,
+                                                                     0.5, 0.5, 0.6, 0.6])
+        #expect(DetectionOutputFormat.allCases.contains(.ssd))
+        var request = DetectObjectsRequest(model: try Self.model(labels: ["face"]))
+        request.confidenceThreshold = 0.5
+        let faces = try request.observations(fromOutputs: [scores, boxes], mapping: Self.letterbox)
+        Self.expect(faces, [("face", CGRect(x: 160, y: 180, width: 80, height: 40))])
+        #expect(abs((faces.first?.confidence ?? 0) - 0.9) < 1e-6)
+    }
+
+    /// An SSD whose labels start with "background" (TF Object Detection API / torchvision style).
+    @Test func ssdWithANamedBackgroundLabel() throws {
+        let boxes = Tensor(name: "boxes", shape: [1, 2, 4], scalars: [0.25, 130.0 / 320, 0.375, 150.0 / 320, 0.1, 0.1, 0.2, 0.2])
+        let scores = Tensor(name: "scores", shape: [1, 2, 4], scalars: [0.02, 0.03, 0.05, 0.9, 0.7, 0.1, 0.1, 0.1])
+        let request = DetectObjectsRequest(model: try Self.model(labels: ["background"] + Self.labels))
+        // Row 1 is background (0.7): no detection; row 0 is a car (column 3).
+        Self.expect(try request.observations(fromOutputs: [boxes, scores], mapping: Self.letterbox),
+                    [("car", CGRect(x: 160, y: 180, width: 80, height: 40))])
+        var cars = request
+        cars.allowedLabels = ["car"]
+        #expect(try cars.observations(fromOutputs: [boxes, scores], mapping: Self.letterbox).count == 1)
+        cars.allowedLabels = ["person"]
+        #expect(try cars.observations(fromOutputs: [boxes, scores], mapping: Self.letterbox).isEmpty)
+    }
+
     @Test func darknetRows() throws {
         // [cx, cy, w, h] normalised to the input, objectness, class scores (objectness applied).
         let rows = Tensor(name: "yolo_16", shape: [2, 8], scalars: [100.0 / 320, 140.0 / 320, 40.0 / 320, 20.0 / 320, 0.95, 0, 0, 0.9,

@@ -6,6 +6,9 @@ struct DetectionDecoder: Sendable {
     var inputHeight: Float
     var threshold: Float
     var allowedClasses: Set<Int>?
+    /// SSD only: the scores' first column is a background class (softmax over background + classes, as
+    /// TF/torchvision SSDs and UltraFace): it is skipped and class indices count from the next column.
+    var backgroundColumn = false
 
     func candidates(from outputs: [Tensor]) throws(VisionError) -> (candidates: [DetectionCandidate], classCount: Int) {
         switch format {
@@ -131,17 +134,28 @@ struct DetectionDecoder: Sendable {
         return (result, 0)
     }
 
+    /// The boxes (`[N, 4]`) and scores (`[N, C]`) of an SSD's two outputs, in either order.
+    static func ssdPair(_ outputs: [Tensor]) -> (boxes: Tensor, scores: Tensor)? {
+        guard outputs.count == 2 else { return nil }
+        let (a, b) = (outputs[0], outputs[1])
+        let (sa, sb) = (a.squeezedShape, b.squeezedShape)
+        guard sa.count == 2, sb.count == 2, sa[0] == sb[0] else { return nil }
+        if sa[1] == 4 { return (a, b) }
+        if sb[1] == 4 { return (b, a) }
+        return nil
+    }
+
     private func ssd(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
-        guard outputs.count == 2 else { throw shapeError(outputs) }
-        let boxes = outputs[0], scores = outputs[1]
-        let n = boxes.squeezedShape[0], classes = scores.squeezedShape[1]
-        guard scores.squeezedShape[0] == n else { throw shapeError(outputs) }
+        guard let (boxes, scores) = Self.ssdPair(outputs) else { throw shapeError(outputs) }
+        let n = boxes.squeezedShape[0], columns = scores.squeezedShape[1]
+        let first = backgroundColumn && columns > 1 ? 1 : 0
+        let classes = columns - first
         let normalised = (boxes.scalars.max() ?? 0) <= 1.5
         let sx = normalised ? inputWidth : 1, sy = normalised ? inputHeight : 1
         var result: [DetectionCandidate] = []
         scores.scalars.withUnsafeBufferPointer { p in
             for i in 0..<n {
-                guard let (c, s, top) = best(UnsafeBufferPointer(rebasing: p[(i * classes)...]), count: classes) else { continue }
+                guard let (c, s, top) = best(UnsafeBufferPointer(rebasing: p[(i * columns + first)...]), count: classes) else { continue }
                 let b = boxes.scalars[(i * 4)..<(i * 4 + 4)].map { $0 }
                 result.append(DetectionCandidate(x1: b[0] * sx, y1: b[1] * sy, x2: b[2] * sx, y2: b[3] * sy,
                                                  score: s, classIndex: c, classScores: top))

@@ -12,16 +12,16 @@ public enum DetectionOutputFormat: String, Sendable, Hashable, Codable, CaseIter
     /// Exports with NMS included: `[1, N, 6]` rows `x1, y1, x2, y2, score, class` (input pixels),
     /// or `[N, 7]` rows `batch, x1, y1, x2, y2, class, score`.
     case endToEnd
-    /// SSD-style two outputs: boxes `[1, N, 4]` (`x1, y1, x2, y2`, normalised or pixels) and
-    /// scores `[1, N, C]`.
+    /// SSD-style two outputs, in either order: boxes `[1, N, 4]` (`x1, y1, x2, y2`, normalised or
+    /// pixels) and scores `[1, N, C]`. A first score column is background (skipped) when the model's
+    /// labels say so (one label fewer than columns, or a first label "background"), or when an
+    /// unlabelled model has two columns (UltraFace: background, face).
     case ssd
 
     /// The format the output shapes imply, or nil when no decoder understands them.
     static func infer(from outputs: [Tensor]) -> DetectionOutputFormat? {
         let shapes = outputs.map(\.squeezedShape)
-        if shapes.count == 2, shapes[0].count == 2, shapes[1].count == 2, shapes[0][1] == 4, shapes[0][0] == shapes[1][0] {
-            return .ssd
-        }
+        if DetectionDecoder.ssdPair(outputs) != nil { return .ssd }
         if shapes.count >= 1, shapes.allSatisfy({ $0.count == 2 }) {
             let columns = shapes[0][1]
             if shapes.count == 1 && columns == 7 && outputs[0].shape.count == 2 { return .endToEnd }
