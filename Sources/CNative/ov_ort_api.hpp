@@ -50,7 +50,7 @@ enum ONNXTensorElementDataType : int {
     T_COMPLEX64 = 14, T_COMPLEX128 = 15, T_BFLOAT16 = 16
 };
 enum ONNXType : int { ONNX_TYPE_UNKNOWN = 0, ONNX_TYPE_TENSOR = 1 };
-enum OrtLoggingLevel : int { ORT_LOGGING_LEVEL_WARNING = 2 };
+enum OrtLoggingLevel : int { ORT_LOGGING_LEVEL_VERBOSE = 0, ORT_LOGGING_LEVEL_WARNING = 2, ORT_LOGGING_LEVEL_ERROR = 3 };
 enum GraphOptimizationLevel : int {};
 enum OrtAllocatorType : int { OrtDeviceAllocator = 0 };
 enum OrtMemType : int { OrtMemTypeDefault = 0 };
@@ -81,7 +81,7 @@ struct OrtApi {
     void *DisableCpuMemArena;                                                            //  19
     void *SetSessionLogId;                                                               //  20
     void *SetSessionLogVerbosityLevel;                                                   //  21
-    void *SetSessionLogSeverityLevel;                                                    //  22
+    S (*SetSessionLogSeverityLevel)(OrtSessionOptions *, int) noexcept;                  //  22
     S (*SetSessionGraphOptimizationLevel)(OrtSessionOptions *, GraphOptimizationLevel) noexcept;  // 23
     S (*SetIntraOpNumThreads)(OrtSessionOptions *, int) noexcept;                        //  24
     S (*SetInterOpNumThreads)(OrtSessionOptions *, int) noexcept;                        //  25
@@ -195,6 +195,7 @@ OV_ORT_SLOT(CreateEnv, 3);
 OV_ORT_SLOT(CreateSession, 7);
 OV_ORT_SLOT(Run, 9);
 OV_ORT_SLOT(CreateSessionOptions, 10);
+OV_ORT_SLOT(SetSessionLogSeverityLevel, 22);
 OV_ORT_SLOT(SetSessionGraphOptimizationLevel, 23);
 OV_ORT_SLOT(SetIntraOpNumThreads, 24);
 OV_ORT_SLOT(SetInterOpNumThreads, 25);
@@ -256,6 +257,12 @@ inline const OrtApi &api() { return *loadedApi.load(std::memory_order_acquire); 
 
 /// Loads the library with the default path (ov_ort_load(NULL)) unless it is loaded.
 ov_status ensureLoaded();
+
+/// ONNX Runtime's log severity for the environment and every session: errors only (3) by default, so
+/// old-style models (initializers listed as graph inputs) don't print a warning a weight on every
+/// load; OPENVISION_ORT_LOG_LEVEL=verbose|info|warning|error|fatal (or 0...4) changes it (the CLI's
+/// --verbose sets warning). Read when first needed.
+int logSeverity();
 
 /// Takes ownership of `status`: NULL means success (returns true); otherwise fills message/code,
 /// releases it and returns false.

@@ -21,6 +21,19 @@
 
 namespace ov::ort {
 
+int logSeverity() {
+    static const int level = [] {
+        const char *value = std::getenv("OPENVISION_ORT_LOG_LEVEL");
+        if (!value || !*value) return 3;
+        const std::string v(value);
+        const char *names[] = {"verbose", "info", "warning", "error", "fatal"};
+        for (int i = 0; i < 5; ++i)
+            if (v == names[i] || v == std::to_string(i)) return i;
+        return 3;
+    }();
+    return level;
+}
+
 Runtime runtime;
 std::atomic<const OrtApi *> loadedApi{nullptr};
 const char *const kFix = "run scripts/setup or set OPENVISION_ORT_LIBRARY to the path of libonnxruntime.so";
@@ -109,7 +122,7 @@ ov_status loadLocked(const char *requested) {
     };
     std::string message;
     OrtEnv *env = nullptr;
-    if (!release(candidate->CreateEnv(ORT_LOGGING_LEVEL_WARNING, "OpenVision", &env), &message))
+    if (!release(candidate->CreateEnv(static_cast<OrtLoggingLevel>(logSeverity()), "OpenVision", &env), &message))
         return ov::fail(OV_ERR_INTERNAL, "ONNX Runtime " + std::string(version) + ": cannot create the environment: " + message);
     OrtMemoryInfo *cpu = nullptr;
     if (!release(candidate->CreateCpuMemoryInfo(OrtDeviceAllocator, OrtMemTypeDefault, &cpu), &message))

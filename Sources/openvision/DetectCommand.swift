@@ -24,14 +24,33 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Output format: json or table.") var format: OutputFormat = .json
     @Option(help: "Write annotated images: a file for one image, a directory for several.") var annotate: String?
     @Flag(help: "Include per-stage timings (decode, preprocess, inference, postprocess).") var timings = false
+    @Option(help: "Input normalisation (pixel × scale − mean) / std: the pixel multiplier (default the model's, usually 1/255).")
+    var pixelScale: Float?
+    @Option(help: "Per-channel mean after scaling: one number or R,G,B (UltraFace: --pixel-scale 1 --pixel-mean 127 --pixel-std 128).")
+    var pixelMean: String?
+    @Option(help: "Per-channel divisor: one number or R,G,B.")
+    var pixelStd: String?
+    @Option(help: "How images fit the input: scaleFit (letterbox), scaleFill (stretch) or centerCrop (default: the model's; stretch for Darknet, letterbox otherwise).")
+    var cropAndScale: String?
+    @Flag(help: "Show the inference runtime's warnings (ONNX Runtime logs errors only by default).")
+    var verbose = false
 
     @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
     var strict = false
 
     func run() async throws {
-        let model = try model.map { try ModelOptions.load($0, backend: backend, threads: threads) }
+        if verbose { setenv("OPENVISION_ORT_LOG_LEVEL", "warning", 1) }
+        let normalization = ModelOptions.Normalization(scale: pixelScale, mean: pixelMean, std: pixelStd)
+        let model = try model.map { try ModelOptions.load($0, backend: backend, threads: threads, normalization: normalization) }
             ?? ModelOptions.loadDefaultDetector(backend: backend, threads: threads)
         var request = DetectObjectsRequest(model: model)
+        if let cropAndScale {
+            guard let option = ImageCropAndScaleOption(rawValue: cropAndScale) else {
+                throw ValidationError("unknown --crop-and-scale '\(cropAndScale)'; choose from "
+                                      + ImageCropAndScaleOption.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            request.imageCropAndScaleOption = option
+        }
         request.confidenceThreshold = confidence
         request.iouThreshold = iou
         if let classes { request.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }

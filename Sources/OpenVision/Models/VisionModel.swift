@@ -16,6 +16,12 @@ public final class VisionModel: Sendable {
         public var labels: [String]?
         /// Preprocessing to use instead of what the model describes.
         public var preprocessing: ModelPreprocessing?
+        /// Pixel normalisation to use instead of the model's, keeping the rest of its preprocessing:
+        /// the input is `(pixel × scale − mean) / std` per channel (one value applies to all three).
+        /// UltraFace's `(x − 127) / 128` is `pixelScale 1, pixelMean [127], pixelStd [128]`.
+        public var pixelScale: Float?
+        public var pixelMean: [Float]?
+        public var pixelStd: [Float]?
 
         public init() {}
     }
@@ -115,6 +121,14 @@ public final class VisionModel: Sendable {
         // Darknet networks (and their ONNX conversions) are trained on stretched, not letterboxed, inputs.
         if (format == .darknet || metadata["source"] == "darknet") && configuration.preprocessing == nil {
             preprocessing.cropAndScale = .scaleFill
+        }
+        if let scale = configuration.pixelScale { preprocessing.scale = scale }
+        if let mean = configuration.pixelMean { preprocessing.mean = mean.count == 1 ? Array(repeating: mean[0], count: 3) : mean }
+        if let std = configuration.pixelStd { preprocessing.std = std.count == 1 ? Array(repeating: std[0], count: 3) : std }
+        guard preprocessing.mean.count == 3, preprocessing.std.count == 3, preprocessing.std.allSatisfy({ $0 != 0 && $0.isFinite }),
+              preprocessing.mean.allSatisfy(\.isFinite), preprocessing.scale.isFinite, preprocessing.scale != 0 else {
+            throw VisionError(.invalidArgument, "\(url.lastPathComponent): pixel normalisation needs a finite non-zero scale, "
+                + "1 or 3 finite means and 1 or 3 finite non-zero stds")
         }
         // Before anything is allocated for an input of this size (makeInput, the native preprocessing).
         try ModelFileChecks.checkInputSize(preprocessing, model: url)
