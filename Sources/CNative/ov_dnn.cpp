@@ -62,7 +62,9 @@ ov_status ov_dnn_run(ov_dnn_net *net, const float *input, const int64_t *shape, 
                 net->net.setInput(blob);
                 net->net.forward(results, net->outputNames);
             } catch (const cv::Exception &e) {
-                return ov::fail(OV_ERR_INTERNAL, std::string("OpenCV DNN forward failed: ") + e.err);
+                // OpenCV DNN builds its layers on the first forward: a layer it cannot create or a graph that
+                // does not fit its text file fails here. The input was checked above, so this is the model's fault.
+                return ov::fail(OV_ERR_MODEL, std::string("OpenCV DNN cannot run this model: ") + e.err);
             }
         }
         std::vector<ov::TensorOut> tensors;

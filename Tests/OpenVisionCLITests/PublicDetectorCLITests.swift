@@ -56,6 +56,11 @@ import OpenVisionTestSupport
         #expect(abs(face.box.pixels.x - 160) < 1 && abs(face.box.pixels.width - 160) < 1)
         #expect(abs(face.box.pixels.y - 84.8) < 1 && abs(face.box.pixels.height - 169.6) < 1)
 
+        // Recognised as UltraFace (outputs scores + boxes, 320 × 240 input): its preprocessing without the flags.
+        let plain = try await CLIProcess.run(["detect", "--model", model.path, image])
+        let auto = try JSONDecoder().decode(AnalysisReport.self, from: Data(plain.stdout.utf8))
+        #expect(auto.objects?.first?.box == face.box, "\(plain.stdout)")
+
         // --verbose shows them.
         let verbose = try await CLIProcess.run(["detect", "--verbose", "--model", model.path, image] + flags)
         #expect(verbose.status == 0)

@@ -94,9 +94,7 @@ public final class VisionModel: Sendable {
             backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
         case "caffemodel", "pb":
             format = ext == "pb" ? .tensorflow : .caffe
-            let config = [url.deletingPathExtension().appendingPathExtension("prototxt"),
-                          url.deletingPathExtension().appendingPathExtension("pbtxt")]
-                .first { FileManager.default.fileExists(atPath: $0.path) }
+            let config = Self.textGraph(beside: url)
             backend = try OpenCVDNNBackend(model: path, config: config?.path, threads: configuration.threads)
         default:
             throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, a Darknet .cfg, .caffemodel or .pb)")
@@ -122,6 +120,13 @@ public final class VisionModel: Sendable {
         if (format == .darknet || metadata["source"] == "darknet") && configuration.preprocessing == nil {
             preprocessing.cropAndScale = .scaleFill
         }
+        // Public detectors whose files don't say how to feed them (UltraFace, YuNet, FastestDet, OpenCV's face SSD).
+        if configuration.preprocessing == nil, metadata["mean"] == nil,
+           let (family, known) = KnownDetectorFamilies.preprocessing(inputs: backend.inputs, outputs: backend.outputs,
+                                                                       default: preprocessing) {
+            preprocessing = known
+            metadata["family"] = family
+        }
         if let scale = configuration.pixelScale { preprocessing.scale = scale }
         if let mean = configuration.pixelMean { preprocessing.mean = mean.count == 1 ? Array(repeating: mean[0], count: 3) : mean }
         if let std = configuration.pixelStd { preprocessing.std = std.count == 1 ? Array(repeating: std[0], count: 3) : std }
@@ -135,6 +140,22 @@ public final class VisionModel: Sendable {
         let (labels, source) = try Self.labels(configuration: configuration, metadata: metadata, modelURL: url)
         modelDescription = ModelDescription(format: format, backend: backend.name, inputs: backend.inputs, outputs: backend.outputs,
                                             labels: labels, labelsSource: source, preprocessing: preprocessing, metadata: metadata)
+    }
+
+    /// The text graph of a Caffe / TensorFlow model: `MODEL.prototxt` / `MODEL.pbtxt`, else the one in the
+    /// folder whose name begins the model's (`opencv_face_detector.pbtxt` for `opencv_face_detector_uint8.pb`),
+    /// else the folder's only one.
+    static func textGraph(beside url: URL) -> URL? {
+        let base = url.deletingPathExtension()
+        if let same = [base.appendingPathExtension("prototxt"), base.appendingPathExtension("pbtxt")]
+            .first(where: { FileManager.default.fileExists(atPath: $0.path) }) { return same }
+        let dir = url.deletingLastPathComponent()
+        let graphs = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
+            .filter { $0.hasSuffix(".pbtxt") || $0.hasSuffix(".prototxt") }.sorted()
+        let stem = base.lastPathComponent
+        let prefixed = graphs.filter { stem.hasPrefix(($0 as NSString).deletingPathExtension) }
+            .max { ($0 as NSString).deletingPathExtension.count < ($1 as NSString).deletingPathExtension.count }
+        return (prefixed ?? (graphs.count == 1 ? graphs[0] : nil)).map { dir.appendingPathComponent($0) }
     }
 
     // MARK: Description helpers

@@ -59,7 +59,8 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
         guard let format = outputFormat ?? DetectionOutputFormat.infer(from: outputs) else {
             throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
                 + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")
-                + " (supported: Darknet YOLO, YOLOv5 [1,N,5+C], YOLOv8/11 [1,4+C,N], NMS-included [1,N,6]/[N,7], SSD boxes+scores)")
+                + " (supported: Darknet YOLO, YOLOv5 [1,N,5+C], YOLOv8/11 [1,4+C,N], NMS-included [1,N,6]/[N,7], SSD boxes+scores, "
+                + "SSD DetectionOutput [1,1,N,7], YuNet cls/obj/bbox/kps, FastestDet [1,5+C,H,W])")
         }
         var labels = model.modelDescription.labels
         let p = model.modelDescription.preprocessing
@@ -68,6 +69,10 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
             let namedBackground = ["background", "__background__", "bg"].contains(labels.first?.lowercased() ?? "")
             background = labels.count == columns - 1 || namedBackground || (labels.isEmpty && columns == 2)
             if namedBackground && labels.count == columns { labels.removeFirst() }
+        }
+        // DetectionOutput rows count classes from 1 (0 is the background): labels listing the background drop it.
+        if format == .detectionOutput, ["background", "__background__", "bg"].contains(labels.first?.lowercased() ?? "") {
+            labels.removeFirst()
         }
         var allowed: Set<Int>?
         if let allowedLabels {

@@ -139,6 +139,68 @@ import OpenVisionTestSupport
         #expect(try cars.observations(fromOutputs: [boxes, scores], mapping: Self.letterbox).isEmpty)
     }
 
+    /// OpenCV's face detector (res10 SSD) and other Caffe/TF SSDs: `[1, 1, N, 7]` DetectionOutput rows.
+    @Test func ssdDetectionOutputRows() throws {
+        let rows = Tensor(name: "detection_out", shape: [1, 1, 3, 7], scalars: [
+            0, 1, 0.95, 0.25, 130.0 / 320, 0.375, 150.0 / 320,  // label 1 → class 0
+            0, 0, 0.99, 0.1, 0.1, 0.2, 0.2,                     // background: never reported
+            0, 3, 0.1, 0.5, 0.5, 0.6, 0.6,                      // below the threshold
+        ])
+        #expect(DetectionOutputFormat.infer(from: [rows]) == .detectionOutput)
+        Self.expect(try Self.request(nil).observations(fromOutputs: [rows], mapping: Self.letterbox),
+                    [("person", CGRect(x: 160, y: 180, width: 80, height: 40))])
+        // Labels that list the background first (as the face detector's do) name label 1 "face".
+        let faces = DetectObjectsRequest(model: try Self.model(labels: ["background", "face"]))
+        Self.expect(try faces.observations(fromOutputs: [rows], mapping: Self.letterbox),
+                    [("face", CGRect(x: 160, y: 180, width: 80, height: 40))])
+    }
+
+    /// YuNet (2023): per stride cls/obj/bbox/kps; one face at stride 16, cell (row 10, col 12) of the
+    /// 320 × 320 input: centre ((12 + 0.5) × 16, (10 + 0) × 16) = (200, 160), size (16 e^ln5, 16 e^ln2.5) = 80 × 40,
+    /// score sqrt(0.81 × 1) = 0.9 (OpenCV 4.8 FaceDetectorYN's decoding).
+    @Test func yunetPerStrideOutputs() throws {
+        var outputs: [Tensor] = []
+        for stride in [8, 16, 32] {
+            let cells = (320 / stride) * (320 / stride)
+            var cls = [Float](repeating: 0, count: cells), obj = cls, bbox = [Float](repeating: 0, count: 4 * cells)
+            if stride == 16 {
+                let i = 10 * 20 + 12
+                cls[i] = 0.81; obj[i] = 1
+                bbox[4 * i] = 0.5; bbox[4 * i + 2] = log(5); bbox[4 * i + 3] = log(2.5)
+            }
+            outputs += [Tensor(name: "cls_\(stride)", shape: [1, cells, 1], scalars: cls),
+                        Tensor(name: "obj_\(stride)", shape: [1, cells, 1], scalars: obj),
+                        Tensor(name: "bbox_\(stride)", shape: [1, cells, 4], scalars: bbox),
+                        Tensor(name: "kps_\(stride)", shape: [1, cells, 10], scalars: [Float](repeating: 0, count: 10 * cells))]
+        }
+        #expect(DetectionOutputFormat.infer(from: outputs) == .yunet)
+        let faces = try DetectObjectsRequest(model: try Self.model(labels: ["face"])).observations(fromOutputs: outputs, mapping: Self.letterbox)
+        Self.expect(faces, [("face", CGRect(x: 320, y: 200, width: 160, height: 80))])
+        #expect(abs((faces.first?.confidence ?? 0) - 0.9) < 1e-5)
+    }
+
+    /// FastestDet `[1, 5 + C, H, W]` on a 2 × 2 grid: cell (row 1, col 1) holds a car at input centre
+    /// ((1 + tanh(atanh 0.25)) / 2, (1 + tanh 0) / 2) = (0.625, 0.5), size (σ(−ln 3), σ(−ln 7)) = (0.25, 0.125);
+    /// score 0.9^0.6 × 1^0.4 (its demo's obj^0.6 × cls^0.4).
+    @Test func fastestDetGrid() throws {
+        let (plane, cell) = (4, 3)
+        var v = [Float](repeating: 0, count: 8 * plane)
+        v[0 * plane + cell] = 0.9
+        v[1 * plane + cell] = atanh(0.25)
+        v[2 * plane + cell] = 0
+        v[3 * plane + cell] = -log(3)
+        v[4 * plane + cell] = -log(7)
+        v[(5 + 2) * plane + cell] = 1  // car
+        v[0 * plane + 0] = 0.01        // a weak cell elsewhere
+        v[5 * plane + 0] = 1
+        let grid = Tensor(name: "output", shape: [1, 8, 2, 2], scalars: v)
+        #expect(DetectionOutputFormat.infer(from: [grid]) == .fastestDet)
+        let found = try Self.request(nil).observations(fromOutputs: [grid], mapping: Self.letterbox)
+        // Input box 160...240 × 140...180, back through the letterbox (scale 0.5, 40 px band).
+        Self.expect(found, [("car", CGRect(x: 320, y: 200, width: 160, height: 80))])
+        #expect(abs((found.first?.confidence ?? 0) - pow(0.9, 0.6)) < 1e-5)
+    }
+
     @Test func darknetRows() throws {
         // [cx, cy, w, h] normalised to the input, objectness, class scores (objectness applied).
         let rows = Tensor(name: "yolo_16", shape: [2, 8], scalars: [100.0 / 320, 140.0 / 320, 40.0 / 320, 20.0 / 320, 0.95, 0, 0, 0.9,

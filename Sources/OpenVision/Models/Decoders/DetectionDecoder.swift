@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns detector outputs into candidates (model-input pixels) above a score threshold.
 struct DetectionDecoder: Sendable {
     var format: DetectionOutputFormat
@@ -17,6 +19,9 @@ struct DetectionDecoder: Sendable {
         case .yolov8: return try yolov8(outputs)
         case .endToEnd: return try endToEnd(outputs)
         case .ssd: return try ssd(outputs)
+        case .detectionOutput: return try detectionOutput(outputs)
+        case .yunet: return try yunet(outputs)
+        case .fastestDet: return try fastestDet(outputs)
         }
     }
 
@@ -27,8 +32,8 @@ struct DetectionDecoder: Sendable {
 
     /// Top-k (class, score) of a row of class scores, skipping classes not allowed.
     @inline(__always)
-    private func best(_ scores: UnsafeBufferPointer<Float>, stride: Int = 1, count: Int, multiplier: Float = 1)
-        -> (Int, Float, [DetectionCandidate.ClassScore])? {
+    private func best(_ scores: UnsafeBufferPointer<Float>, stride: Int = 1, count: Int, multiplier: Float = 1,
+                      minimum: Float? = nil) -> (Int, Float, [DetectionCandidate.ClassScore])? {
         var bestIndex = -1
         var bestScore: Float = -.infinity
         if let allowed = allowedClasses {
@@ -43,7 +48,7 @@ struct DetectionDecoder: Sendable {
             }
             bestScore *= multiplier
         }
-        guard bestIndex >= 0, bestScore >= threshold else { return nil }
+        guard bestIndex >= 0, bestScore >= (minimum ?? threshold) else { return nil }
         var top: [DetectionCandidate.ClassScore] = []
         for c in 0..<count {
             if let allowed = allowedClasses, !allowed.contains(c) { continue }
@@ -159,6 +164,81 @@ struct DetectionDecoder: Sendable {
                 let b = boxes.scalars[(i * 4)..<(i * 4 + 4)].map { $0 }
                 result.append(DetectionCandidate(x1: b[0] * sx, y1: b[1] * sy, x2: b[2] * sx, y2: b[3] * sy,
                                                  score: s, classIndex: c, classScores: top))
+            }
+        }
+        return (result, classes)
+    }
+
+    /// `[1, 1, N, 7]`: image, label, confidence, x1, y1, x2, y2 (normalised). Label 0 (background) is
+    /// skipped; class index = label − 1 unless `backgroundColumn` says the labels include the background.
+    private func detectionOutput(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        guard let output = outputs.first, output.shape.count == 4, output.shape[3] == 7 else { throw shapeError(outputs) }
+        let rows = output.count / 7
+        var result: [DetectionCandidate] = []
+        var classCount = 0
+        let v = output.scalars
+        for r in 0..<rows {
+            let label = Int(v[r * 7 + 1]), score = v[r * 7 + 2]
+            guard label >= 1 else { continue }  // background, or the -1 padding rows of some exports
+            let cls = label - 1
+            classCount = max(classCount, cls + 1)
+            guard score >= threshold, allowedClasses?.contains(cls) ?? true else { continue }
+            result.append(DetectionCandidate(x1: v[r * 7 + 3] * inputWidth, y1: v[r * 7 + 4] * inputHeight,
+                                             x2: v[r * 7 + 5] * inputWidth, y2: v[r * 7 + 6] * inputHeight,
+                                             score: score, classIndex: cls))
+        }
+        return (result, 0)  // the class count is not known from the rows: labels are not checked against it
+    }
+
+    /// YuNet's per-stride cls/obj/bbox outputs (see `DetectionOutputFormat.yunet`).
+    private func yunet(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        let byName = Dictionary(outputs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var result: [DetectionCandidate] = []
+        for stride in [8, 16, 32] {
+            guard let cls = byName["cls_\(stride)"], let obj = byName["obj_\(stride)"], let bbox = byName["bbox_\(stride)"] else {
+                throw shapeError(outputs)
+            }
+            let cols = Int(inputWidth) / stride, rows = Int(inputHeight) / stride
+            guard cols > 0, rows > 0, cls.count == rows * cols, obj.count == rows * cols, bbox.count == 4 * rows * cols else {
+                throw shapeError(outputs)
+            }
+            guard allowedClasses?.contains(0) ?? true else { continue }
+            let s = Float(stride)
+            for i in 0..<(rows * cols) {
+                let score = (max(0, min(1, cls.scalars[i])) * max(0, min(1, obj.scalars[i]))).squareRoot()
+                guard score >= threshold else { continue }
+                let (row, col) = (i / cols, i % cols)
+                let b = bbox.scalars[(4 * i)..<(4 * i + 4)].map { $0 }
+                let cx = (Float(col) + b[0]) * s, cy = (Float(row) + b[1]) * s
+                let w = exp(b[2]) * s, h = exp(b[3]) * s
+                result.append(DetectionCandidate(x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2,
+                                                 score: score, classIndex: 0))
+            }
+        }
+        return (result, 1)
+    }
+
+    /// FastestDet's `[1, 5 + C, H, W]` grid (see `DetectionOutputFormat.fastestDet`).
+    private func fastestDet(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        guard let output = outputs.first, output.shape.count == 4, output.shape[1] > 5 else { throw shapeError(outputs) }
+        let (channels, rows, cols) = (output.shape[1], output.shape[2], output.shape[3])
+        let classes = channels - 5, plane = rows * cols
+        var result: [DetectionCandidate] = []
+        output.scalars.withUnsafeBufferPointer { p in
+            for i in 0..<plane {
+                let objectness = p[i]
+                guard objectness > 0 else { continue }
+                // Class scores of cell i are at p[(5 + c) * plane + i]; score = obj^0.6 * cls^0.4.
+                guard let (c, _, _) = best(UnsafeBufferPointer(rebasing: p[(5 * plane + i)...]), stride: plane, count: classes,
+                                           multiplier: 1, minimum: 0) else { continue }
+                let score = pow(objectness, 0.6) * pow(max(0, p[(5 + c) * plane + i]), 0.4)
+                guard score >= threshold else { continue }
+                let (row, col) = (i / cols, i % cols)
+                let cx = (Float(col) + tanh(p[plane + i])) / Float(cols), cy = (Float(row) + tanh(p[2 * plane + i])) / Float(rows)
+                let w = 1 / (1 + exp(-p[3 * plane + i])), h = 1 / (1 + exp(-p[4 * plane + i]))
+                result.append(DetectionCandidate(x1: (cx - w / 2) * inputWidth, y1: (cy - h / 2) * inputHeight,
+                                                 x2: (cx + w / 2) * inputWidth, y2: (cy + h / 2) * inputHeight,
+                                                 score: score, classIndex: c))
             }
         }
         return (result, classes)

@@ -17,11 +17,32 @@ public enum DetectionOutputFormat: String, Sendable, Hashable, Codable, CaseIter
     /// labels say so (one label fewer than columns, or a first label "background"), or when an
     /// unlabelled model has two columns (UltraFace: background, face).
     case ssd
+    /// The SSD `DetectionOutput` layer (Caffe / TensorFlow models on OpenCV DNN, e.g. OpenCV's face
+    /// detector): `[1, 1, N, 7]` rows `image, label, confidence, x1, y1, x2, y2` (normalised). Label 0 is
+    /// the background and never reported; label k is class k − 1 (or `labels[k]` when the labels start
+    /// with "background").
+    case detectionOutput
+    /// YuNet (OpenCV Zoo's face detector, 2023): twelve outputs `cls_8/16/32 [1, HW, 1]`,
+    /// `obj_* [1, HW, 1]`, `bbox_* [1, HW, 4]`, `kps_* [1, HW, 10]`, anchor-free per stride; score
+    /// `sqrt(cls × obj)`, box centre `(col + dx, row + dy) × stride`, size `exp(dw, dh) × stride`, as
+    /// OpenCV 4.8's `FaceDetectorYN` decodes it. One class (face). Landmarks are not reported.
+    case yunet
+    /// FastestDet `[1, 5 + C, H, W]`: per cell objectness (sigmoid applied), `tx, ty` (tanh offsets),
+    /// `tw, th` (sigmoid sizes, fractions of the input), class scores (softmax applied); score
+    /// `obj^0.6 × cls^0.4`, as its reference demo.
+    case fastestDet
 
     /// The format the output shapes imply, or nil when no decoder understands them.
-    static func infer(from outputs: [Tensor]) -> DetectionOutputFormat? {
+    public static func infer(from outputs: [Tensor]) -> DetectionOutputFormat? {
         let shapes = outputs.map(\.squeezedShape)
         if DetectionDecoder.ssdPair(outputs) != nil { return .ssd }
+        if outputs.count == 12, Set(outputs.map(\.name)).isSuperset(of: ["cls_8", "obj_8", "bbox_8", "kps_8", "cls_32", "bbox_32"]) {
+            return .yunet
+        }
+        if outputs.count == 1, let raw = outputs.first?.shape {
+            if raw.count == 4 && raw[0] == 1 && raw[1] == 1 && raw[3] == 7 { return .detectionOutput }
+            if raw.count == 4 && raw[0] == 1 && raw[1] > 5 && raw[2] > 1 && raw[3] > 1 && raw[1] > raw[2] { return .fastestDet }
+        }
         if shapes.count >= 1, shapes.allSatisfy({ $0.count == 2 }) {
             let columns = shapes[0][1]
             if shapes.count == 1 && columns == 7 && outputs[0].shape.count == 2 { return .endToEnd }
