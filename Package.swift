@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "OpenVision", targets: ["OpenVision"]),
         .library(name: "OpenVisionConverters", targets: ["OpenVisionConverters"]),
+        // Apple's older API for code written against it (VN* classes, MLModel): thin classes over OpenVision.
+        .library(name: "Vision", targets: ["Vision", "CoreML"]),
         .executable(name: "openvision", targets: ["openvision"]),
     ],
     dependencies: [
@@ -63,6 +65,19 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .plugin(name: "DefaultDetectorPlugin", capability: .buildTool(), dependencies: ["openvision-darknet2onnx"]),
+        // Apple's `Vision` and `CoreML` module names with their VN*/ML* classes, over OpenVision (Swift 5
+        // language mode, as the code written against them). Not built on Apple platforms, which have the real ones.
+        .target(
+            name: "CoreML",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "Vision",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreML", condition: .when(platforms: [.linux]))],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
         .target(
             name: "OpenVisionServer",
@@ -114,6 +129,12 @@ let package = Package(
             name: "CNativeTests",
             dependencies: ["CNative", "CZXing"],
             swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The seeds' Vision / Core ML code compiled against the compatibility modules (Swift 5 mode, as written).
+        .testTarget(
+            name: "VisionCompatTests",
+            dependencies: ["Vision", "CoreML", "OpenVisionTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Runs the built `openvision` binary as a user would.
         .testTarget(

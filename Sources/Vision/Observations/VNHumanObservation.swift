@@ -1,0 +1,11 @@
+import OpenVision
+
+/// A person, as Vision's (`VNDetectHumanRectanglesRequest`).
+open class VNHumanObservation: VNDetectedObjectObservation {
+    public let upperBodyOnly: Bool
+
+    init(_ o: HumanObservation) {
+        upperBodyOnly = o.upperBodyOnly
+        super.init(uuid: o.uuid, confidence: o.confidence, boundingBox: o.boundingBox)
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Vision's abstract result: an identifier and a confidence (0...1).
+open class VNObservation {
+    public let uuid: UUID
+    public let confidence: VNConfidence
+
+    init(uuid: UUID = UUID(), confidence: VNConfidence) {
+        self.uuid = uuid
+        self.confidence = confidence
+    }
+}
+
+/// Observations are objects: equal and hashed by identity.
+extension VNObservation: Hashable {
+    public static func == (lhs: VNObservation, rhs: VNObservation) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

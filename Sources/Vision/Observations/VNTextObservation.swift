@@ -1,0 +1,11 @@
+import OpenVision
+
+/// A region of text, with character boxes when asked for (`VNDetectTextRectanglesRequest`).
+open class VNTextObservation: VNRectangleObservation {
+    public let characterBoxes: [VNRectangleObservation]?
+
+    init(_ o: TextObservation) {
+        characterBoxes = o.characterBoxes?.map(VNRectangleObservation.init)
+        super.init(o)
+    }
+}

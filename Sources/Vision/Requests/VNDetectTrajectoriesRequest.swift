@@ -1,0 +1,23 @@
+import OpenVision
+
+/// Vision's trajectories of thrown objects (OpenVision's `DetectTrajectoriesRequest`).
+open class VNDetectTrajectoriesRequest: VNStatefulRequest {
+    let native: DetectTrajectoriesRequest
+    public var objectMinimumNormalizedRadius: Float {
+        get { native.objectMinimumNormalizedRadius } set { native.objectMinimumNormalizedRadius = newValue }
+    }
+    public var objectMaximumNormalizedRadius: Float {
+        get { native.objectMaximumNormalizedRadius } set { native.objectMaximumNormalizedRadius = newValue }
+    }
+    public var trajectoryLength: Int { native.trajectoryLength }
+
+    public init(frameAnalysisSpacing: CMTime, trajectoryLength: Int, completionHandler: CompletionHandler? = nil) {
+        native = DetectTrajectoriesRequest(frameAnalysisSpacing: frameAnalysisSpacing.duration, trajectoryLength: trajectoryLength)
+        super.init(completionHandler: completionHandler)
+        self.frameAnalysisSpacing = frameAnalysisSpacing
+    }
+
+    override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
+        try perform(native, in: context).map(VNTrajectoryObservation.init)
+    }
+}

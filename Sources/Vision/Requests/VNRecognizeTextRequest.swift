@@ -1,0 +1,28 @@
+import OpenVision
+
+/// How text is read (Vision's `VNRequestTextRecognitionLevel`).
+public enum VNRequestTextRecognitionLevel: Int, Sendable {
+    case accurate = 0
+    case fast = 1
+}
+
+/// Vision's text recogniser (OpenVision's `RecognizeTextRequest`: Tesseract for `.fast`; `.accurate` where
+/// OpenVision has it).
+open class VNRecognizeTextRequest: VNImageBasedRequest {
+    /// Default `.accurate`, as Vision.
+    public var recognitionLevel: VNRequestTextRecognitionLevel = .accurate
+    public var recognitionLanguages: [String] = ["en-US"]
+    /// Accepted for compatibility; see OpenVision's `RecognizeTextRequest` for what each level does with it.
+    public var usesLanguageCorrection = true
+    public var customWords: [String] = []
+    public var minimumTextHeight: Float = 0
+
+    override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
+        var request = RecognizeTextRequest()
+        let level = recognitionLevel == .accurate ? "accurate" : "fast"
+        request.recognitionLevel = RecognizeTextRequest.RecognitionLevel(rawValue: level) ?? .fast
+        request.recognitionLanguages = recognitionLanguages
+        request.minimumTextHeight = minimumTextHeight
+        return try perform(request, in: context).map(VNRecognizedTextObservation.init)
+    }
+}

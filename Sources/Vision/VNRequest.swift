@@ -1,0 +1,88 @@
+import Foundation
+import OpenVision
+
+/// Vision's abstract request: options, `results` after a handler performs it, and a completion handler
+/// called with `(request, error)`. Each subclass builds the matching OpenVision request when performed.
+open class VNRequest {
+    public typealias CompletionHandler = (VNRequest, Error?) -> Void
+
+    public var completionHandler: CompletionHandler?
+    /// The observations of the last perform, nil before one or after an error.
+    public internal(set) var results: [VNObservation]?
+    public var revision: Int = 1
+    public var preferBackgroundProcessing = false
+    /// All requests run on the CPU here.
+    public var usesCPUOnly = false
+
+    public init(completionHandler: CompletionHandler? = nil) {
+        self.completionHandler = completionHandler
+    }
+
+    /// Runs the request on one image; subclasses override.
+    func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
+        throw VisionError(.unsupported, "\(type(of: self)) cannot be performed on its own")
+    }
+
+    /// Performs and records the outcome, calling the completion handler; returns the error, if any.
+    func run(in context: ImageAnalysisContext) -> Error? {
+        do {
+            results = try observations(in: context)
+            completionHandler?(self, nil)
+            return nil
+        } catch {
+            results = nil
+            let vnError = VNError(error)
+            completionHandler?(self, vnError)
+            return vnError
+        }
+    }
+
+    /// Requests are not cancellable once running here; a no-op, as Vision's on a finished request.
+    public func cancel() {}
+}
+
+/// A request on an image, with Vision's `regionOfInterest` (normalised, lower-left origin).
+open class VNImageBasedRequest: VNRequest {
+    public var regionOfInterest: CGRect = VNNormalizedIdentityRect
+
+    var nativeRegion: NormalizedRect { NormalizedRect(regionOfInterest) }
+
+    /// Runs `request` with this request's region of interest.
+    func perform<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) throws(VisionError) -> R.Result {
+        var request = request
+        request.regionOfInterest = nativeRegion
+        return try request.perform(in: context)
+    }
+}
+
+/// How images fit a Core ML model's input (Vision's `VNImageCropAndScaleOption`).
+public enum VNImageCropAndScaleOption: UInt, Sendable {
+    case centerCrop = 0
+    case scaleFit = 1
+    case scaleFill = 2
+    case scaleFitRotate90CCW = 257
+    case scaleFillRotate90CCW = 258
+
+    var native: ImageCropAndScaleOption {
+        switch self {
+        case .centerCrop: .centerCrop
+        case .scaleFit, .scaleFitRotate90CCW: .scaleFit
+        case .scaleFill, .scaleFillRotate90CCW: .scaleFill
+        }
+    }
+}
+
+/// Options for request handlers (Vision's `VNImageOption`); none change results here.
+public struct VNImageOption: Hashable, RawRepresentable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let properties = VNImageOption(rawValue: "VNImageOptionProperties")
+    public static let cameraIntrinsics = VNImageOption(rawValue: "VNImageOptionCameraIntrinsics")
+    public static let ciContext = VNImageOption(rawValue: "VNImageOptionCIContext")
+}
+
+/// Requests are objects (`NSObject`s in Apple's Vision): equal and hashed by identity, so they can key dictionaries.
+extension VNRequest: Hashable {
+    public static func == (lhs: VNRequest, rhs: VNRequest) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
