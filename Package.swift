@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "openvision-bench",
             // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set).
-            dependencies: ["OpenVision", "OpenVisionTestSupport"],
+            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

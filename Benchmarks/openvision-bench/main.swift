@@ -2,6 +2,7 @@
 //
 //   openvision-bench make-barcode-set DIR          writes generated barcode scenes (PNG + JPEG)
 //   openvision-bench make-text-set DIR             writes rendered text images (PNG)
+//   openvision-bench vn RUNS FILE...                       VN* (Vision compatibility module) vs OpenVision's requests (VisionCompat.swift)
 //   openvision-bench make-document-set DIR         writes the document tests' warped pages (PNG) and truth.json
 //   openvision-bench barcodes RUNS FILE...         per file: median ms (file → observations), count, payloads
 //   openvision-bench text RUNS FILE...             per file: median ms with a warm engine, cold first-call ms, text
@@ -442,6 +443,9 @@ do {
     case "trajectories":
         guard args.count == 3, let runs = Int(args[1]), runs > 0 else { fail("trajectories RUNS DIR") }
         try await benchTrajectories(runs: runs, dir: URL(fileURLWithPath: args[2]))
+    case "vn":
+        guard args.count >= 3, let runs = Int(args[1]) else { fail("vn RUNS FILE...") }
+        try benchVisionCompat(runs: runs, files: Array(args.dropFirst(2)))
     case "make-document-set":
         guard args.count == 2 else { fail("make-document-set DIR") }
         try makeDocumentSet(URL(fileURLWithPath: args[1]))
