@@ -6,7 +6,7 @@
 /// wide (a seated or already cropped figure) keeps 1.2× its width or all of itself. So the upper-body
 /// height is `min(h, max(0.55 h, 1.2 w))` in pixels, same top, same width. A body-pose model could refine
 /// this later.
-public struct DetectHumanRectanglesRequest: ModelRequest, CompletionHandlingRequest {
+public struct DetectHumanRectanglesRequest: BuiltInDetectorRequest, CompletionHandlingRequest {
     public typealias Result = [HumanObservation]
     public var reportName: String { "humans" }
 
@@ -21,20 +21,8 @@ public struct DetectHumanRectanglesRequest: ModelRequest, CompletionHandlingRequ
         self.completionHandler = completionHandler
     }
 
-    public func resolvedModel() throws(VisionError) -> VisionModel { try DefaultModels.detector() }
-    public var inputFitting: ImageCropAndScaleOption? { nil }
-
-    public func validateOptions() throws(VisionError) {
-        guard (0...1).contains(confidenceThreshold) else {
-            throw VisionError(.invalidArgument, "confidenceThreshold must be 0...1")
-        }
-    }
-
     public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
-        var people = DetectObjectsRequest(model: model)
-        people.confidenceThreshold = confidenceThreshold
-        people.allowedLabels = ["person"]
-        return try people.observations(fromOutputs: outputs, mapping: mapping, model: model).map { person in
+        try detections(outputs, mapping: mapping, model: model, labels: ["person"]).map { person in
             var box = person.boundingBox
             if upperBodyOnly {
                 box = Self.upperBody(of: box, width: Double(mapping.sourceWidth), height: Double(mapping.sourceHeight))
