@@ -56,6 +56,7 @@ struct LiveCommand: AsyncParsableCommand {
         let latest = Mutex<[OverlayItem]>([])
         var configuration = LiveAnalyzer.Configuration()
         configuration.analysisMaxDimension = analysis.analysisSize
+        try analysis.configureTracking(&configuration)
         let start = ContinuousClock.now
         configuration.preview = { [server] frame in
             // Full-rate preview: every frame to the browser and the video, with the latest overlays.
@@ -71,7 +72,7 @@ struct LiveCommand: AsyncParsableCommand {
         let task = Task {
             var lastReport = ContinuousClock.now
             for try await result in analyzer {
-                let items = result.outcomes.flatMap(OverlayItem.items(for:))
+                let items = OverlayItem.items(for: result)
                 latest.withLock { $0 = items }
                 let stats = analyzer.stats()
                 server?.publish(overlay: OverlayUpdate(frameIndex: result.frameIndex, timestamp: (result.captureTime - start).milliseconds / 1000,

@@ -29,6 +29,14 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         public var resultBufferSize = 8
         /// Called with every captured frame (upright, full resolution) on the capture thread; keep it short.
         public var preview: (@Sendable (Frame) -> Void)?
+        /// Multi-object tracking (ByteTrack, `ObjectTracker`) of the objects the first object-detecting request
+        /// (`DetectObjectsRequest`, or any request whose results are `[RecognizedObjectObservation]`) finds on
+        /// each analysed frame: `LiveResult.tracking` then carries the track IDs. Nil (default): no tracking.
+        /// The tracker counts analysed frames, so with dropped frames its `frameRate` is the analysed rate.
+        public var tracking: ObjectTracker.Configuration?
+        /// Counts tracks crossing a line (normalised, lower-left origin): `LiveResult.lineCrossings` and
+        /// `lineCounts`. Needs tracking; when `tracking` is nil it runs with ByteTrack's defaults. Default nil.
+        public var lineCounter: LineCounter?
 
         public init() {}
     }
@@ -96,6 +104,12 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
             continuation.finish(throwing: VisionError(.invalidArgument, "a LiveAnalyzer can be iterated once"))
             return Iterator(base: stream.makeAsyncIterator(), credits: nil)
         }
+        if let tracking = settings.tracking {
+            do { try tracking.validate() } catch {
+                continuation.finish(throwing: error)
+                return Iterator(base: stream.makeAsyncIterator(), credits: nil)
+            }
+        }
         let pipeline = LivePipeline(settings: settings, counters: counters, continuation: continuation, credits: credits,
                                     threads: pipelineThreads)
         continuation.onTermination = { @Sendable _ in pipeline.stop() }
@@ -133,6 +147,8 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
     /// What the pipeline reads, fixed when iteration starts.
     var settings: LivePipeline.Settings {
         LivePipeline.Settings(source: source, options: options, requests: requests, preview: configuration.preview,
-                              captureWaitsForAnalysis: captureWaitsForAnalysis, analysisMaxDimension: analysisMaxDimension)
+                              captureWaitsForAnalysis: captureWaitsForAnalysis, analysisMaxDimension: analysisMaxDimension,
+                              tracking: configuration.tracking ?? (configuration.lineCounter != nil ? ObjectTracker.Configuration() : nil),
+                              lineCounter: configuration.lineCounter)
     }
 }

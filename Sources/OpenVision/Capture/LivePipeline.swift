@@ -12,6 +12,9 @@ final class LivePipeline: @unchecked Sendable {
         let preview: (@Sendable (Frame) -> Void)?
         let captureWaitsForAnalysis: Bool
         let analysisMaxDimension: Int
+        /// Set when tracking runs (validated before the pipeline starts).
+        let tracking: ObjectTracker.Configuration?
+        let lineCounter: LineCounter?
     }
 
     let settings: Settings
@@ -174,6 +177,9 @@ final class LivePipeline: @unchecked Sendable {
     private func analysisLoop() {
         let clock = ContinuousClock()
         let maxDimension = settings.analysisMaxDimension
+        // Frame-to-frame state of the analysis step, owned by this thread.
+        var tracker = settings.tracking.flatMap { try? ObjectTracker(configuration: $0) }
+        var counter = settings.lineCounter
         while true {
             itemReady.wait()
             if isStopped { break }
@@ -202,10 +208,25 @@ final class LivePipeline: @unchecked Sendable {
             // keep the previous analysed frame themselves; frames reach them in order, one at a time.
             let frameTime = frame.sourceTimestamp.map { Duration.seconds($0) }
             let outcomes = RequestRunner.performAllBlocking(settings.requests, in: ImageAnalysisContext(image: image, frameTime: frameTime))
+            let analysed = clock.now
+            var tracking: ObjectTracker.Update?
+            var crossings: [LineCounter.Crossing] = []
+            if tracker != nil {
+                // A frame whose detector failed is a frame where nothing was detected.
+                let objects = LiveResult.detectedObjects(in: outcomes)?.objects ?? []
+                let update = tracker!.update(objects.map(ObjectTracker.Detection.init))
+                tracking = update
+                if counter != nil { crossings = counter!.update(tracks: update.tracks, ended: update.ended) }
+            }
             let end = clock.now
-            let result = LiveResult(frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
+            var result = LiveResult(frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
                                     image: frame.image, outcomes: outcomes, latency: end - frame.captureTime,
-                                    downscale: scaled - start, analysis: end - scaled)
+                                    downscale: scaled - start, analysis: analysed - scaled)
+            result.tracking = tracking
+            result.lineCrossings = crossings
+            result.lineCounts = counter?.counts
+            result.lineSegment = counter.map { ($0.start, $0.end) }
+            result.postAnalysis = end - analysed
             counters.update {
                 $0.inFlight -= 1
                 $0.analysed += 1
