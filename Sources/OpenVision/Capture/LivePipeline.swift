@@ -15,6 +15,9 @@ final class LivePipeline: @unchecked Sendable {
         /// Set when tracking runs (validated before the pipeline starts).
         let tracking: ObjectTracker.Configuration?
         let lineCounter: LineCounter?
+        let labelClassifier: ClassifyImageRequest?
+        let labelClassifierInterval: Int
+        let anchors: LiveAnchorStore
     }
 
     let settings: Settings
@@ -180,6 +183,7 @@ final class LivePipeline: @unchecked Sendable {
         // Frame-to-frame state of the analysis step, owned by this thread.
         var tracker = settings.tracking.flatMap { try? ObjectTracker(configuration: $0) }
         var counter = settings.lineCounter
+        var analysedCount = 0
         while true {
             itemReady.wait()
             if isStopped { break }
@@ -207,7 +211,8 @@ final class LivePipeline: @unchecked Sendable {
             // Stateful requests (flow, registration, trajectories) are the same instances every frame and
             // keep the previous analysed frame themselves; frames reach them in order, one at a time.
             let frameTime = frame.sourceTimestamp.map { Duration.seconds($0) }
-            let outcomes = RequestRunner.performAllBlocking(settings.requests, in: ImageAnalysisContext(image: image, frameTime: frameTime))
+            let context = ImageAnalysisContext(image: image, frameTime: frameTime)
+            let outcomes = RequestRunner.performAllBlocking(settings.requests, in: context)
             let analysed = clock.now
             var tracking: ObjectTracker.Update?
             var crossings: [LineCounter.Crossing] = []
@@ -218,6 +223,17 @@ final class LivePipeline: @unchecked Sendable {
                 tracking = update
                 if counter != nil { crossings = counter!.update(tracks: update.tracks, ended: update.ended) }
             }
+            // The corner label: the label classifier on its frames, else a classification among the requests.
+            var top: ClassificationObservation?
+            if let classifier = settings.labelClassifier {
+                if analysedCount % settings.labelClassifierInterval == 0 {
+                    top = RequestRunner.performAllBlocking([classifier], in: context).first?.results(as: ClassifyImageRequest.self)?.first
+                }
+            } else {
+                top = outcomes.lazy.compactMap { $0.results(as: ClassifyImageRequest.self)?.first }.first
+            }
+            analysedCount += 1
+            let pinned = settings.anchors.update(with: image, topLabel: top)
             let end = clock.now
             var result = LiveResult(frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
                                     image: frame.image, outcomes: outcomes, latency: end - frame.captureTime,
@@ -226,6 +242,8 @@ final class LivePipeline: @unchecked Sendable {
             result.lineCrossings = crossings
             result.lineCounts = counter?.counts
             result.lineSegment = counter.map { ($0.start, $0.end) }
+            result.anchors = pinned.anchors
+            result.topLabel = pinned.topLabel
             result.postAnalysis = end - analysed
             counters.update {
                 $0.inFlight -= 1

@@ -20,7 +20,7 @@ public struct LiveResult: Sendable {
     public var downscale: Duration
     /// Time spent running the requests.
     public var analysis: Duration
-    /// Time spent after the requests: tracking, counting.
+    /// Time spent after the requests: tracking, counting, the label classifier and the pinned labels.
     public var postAnalysis: Duration = .zero
     /// The multi-object tracker's update for this frame (`LiveAnalyzer.Configuration.tracking`); nil when
     /// tracking is off. Its tracks' `detectionIndex` points into `detectedObjects`; see `trackID(ofObjectAt:)`.
@@ -31,6 +31,11 @@ public struct LiveResult: Sendable {
     public var lineCounts: LineCounter.Counts?
     /// The counting line's ends (normalised, lower-left origin); nil without a line counter.
     public var lineSegment: (start: CGPoint, end: CGPoint)?
+    /// The pinned labels tracked into this frame (`LiveAnalyzer.pinLabel(at:label:)`), in the order they were
+    /// pinned, each with its point (normalised, lower-left origin) and state.
+    public var anchors: [Anchor] = []
+    /// The latest top classification (`LiveAnalyzer.Configuration.labelClassifier`), nil before the first.
+    public var topLabel: ClassificationObservation?
 
     /// The objects the tracker was fed: the results of the first request producing `[RecognizedObjectObservation]`
     /// (empty when it failed on this frame); nil when no request detects objects.

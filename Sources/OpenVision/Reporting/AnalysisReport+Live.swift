@@ -76,5 +76,12 @@ extension AnalysisReport {
             counting = Counting(line: [[line.start.x, line.start.y], [line.end.x, line.end.y]], totalIn: counts.totalIn,
                                 totalOut: counts.totalOut, inByLabel: counts.inByLabel, outByLabel: counts.outByLabel)
         }
+        if !result.anchors.isEmpty {
+            anchors = result.anchors.map { anchor in
+                PinnedLabel(id: anchor.id, label: anchor.label,
+                            point: point(NormalizedPoint(x: anchor.point.x, y: anchor.point.y)), state: anchor.state.rawValue)
+            }
+        }
+        topLabel = result.topLabel.map { Label(identifier: $0.identifier, confidence: $0.confidence) }
     }
 }
