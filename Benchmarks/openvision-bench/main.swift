@@ -15,6 +15,7 @@
 //   openvision-bench motion RUNS DIR                        per manifest pair: files → registration / flow observation
 //   openvision-bench trajectories RUNS DIR                  a frame folder through DetectTrajectoriesRequest: ms per frame
 //   openvision-bench catalogue RUNS REQUEST FILE...        contours|horizon|saliency|objectness|textrects|document (Catalogue.swift)
+//   openvision-bench live-extras MODEL CLASSIFIER IMAGES DIR  per-frame cost of tracking, counting, pinned labels, corner classifier (LiveExtras.swift)
 import Foundation
 import OpenVision
 
@@ -446,6 +447,10 @@ do {
     case "catalogue":
         guard args.count >= 4, let runs = Int(args[1]), runs > 0 else { fail("catalogue RUNS REQUEST FILE...") }
         try await benchCatalogue(runs: runs, name: args[2], files: Array(args.dropFirst(3)))
+    case "live-extras":
+        guard args.count == 5 else { fail("live-extras MODEL CLASSIFIER SHARED_IMAGES DIR") }
+        try await benchLiveExtras(model: args[1], classifier: args[2], images: URL(fileURLWithPath: args[3]),
+                                  dir: URL(fileURLWithPath: args[4]))
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))
