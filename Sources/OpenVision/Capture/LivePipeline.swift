@@ -216,12 +216,16 @@ final class LivePipeline: @unchecked Sendable {
             let analysed = clock.now
             var tracking: ObjectTracker.Update?
             var crossings: [LineCounter.Crossing] = []
-            if tracker != nil {
+            if var running = tracker {
                 // A frame whose detector failed is a frame where nothing was detected.
                 let objects = LiveResult.detectedObjects(in: outcomes)?.objects ?? []
-                let update = tracker!.update(objects.map(ObjectTracker.Detection.init))
+                let update = running.update(objects.map(ObjectTracker.Detection.init))
+                tracker = running
                 tracking = update
-                if counter != nil { crossings = counter!.update(tracks: update.tracks, ended: update.ended) }
+                if var line = counter {
+                    crossings = line.update(tracks: update.tracks, ended: update.ended)
+                    counter = line
+                }
             }
             // The corner label: the label classifier on its frames, else a classification among the requests.
             var top: ClassificationObservation?
