@@ -62,6 +62,10 @@ import OpenVisionTestSupport
         ActionChains(d).move_to_element_with_offset(img, (cx - 0.5) * r[2], (0.5 - cy) * r[3]).click().perform()
         el = wait("the pinned label", 60, lambda: d.find_elements(By.CSS_SELECTOR, ".anchor"))[0]
         out["label"] = el.find_element(By.CSS_SELECTOR, ".text").text
+        # The element first shows the POST's answer; wait for an overlay update that tracked it.
+        pinned_at = int(d.execute_script("return document.body.dataset.frame"))
+        wait("an update after the pin", 120, lambda: int(d.execute_script("return document.body.dataset.frame")) > pinned_at
+             and d.find_elements(By.CSS_SELECTOR, ".anchor"))
         start = int(d.execute_script("return document.body.dataset.frame"))
         def sample():
             s = d.execute_script("""
