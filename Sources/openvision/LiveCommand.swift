@@ -27,7 +27,7 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: "Camera pixel format to request (MJPG, YUYV).") var fourcc: String = ""
     @Option(help: "How the camera is mounted: up, right, left, down, …") var orientation: String = "up"
     @Option(help: "Stream reconnect window in seconds (0 = fail on the first drop).") var reconnect: Double = 30
-    @Flag(help: "Pinned labels (Apple's 'Recognizing and Labeling Arbitrary Objects'): classify each analysed frame with the default classifier (EfficientNet-Lite0, ImageNet) and show the top class in the viewer's corner; a click on the preview pins that label there, tracked frame to frame; POST/GET /anchors, DELETE /anchors/{id} do the same over HTTP. Anchors and the top class are in the JSON Lines.")
+    @Flag(help: "Pinned labels (Apple's 'Recognizing and Labeling Arbitrary Objects'): classify the analysed frames with the default classifier (EfficientNet-Lite0, ImageNet; every 5th, see --classify-every) and show the top class in the viewer's corner; a click on the preview pins that label there, tracked frame to frame; with --serve, POST/GET /anchors and DELETE /anchors/{id} do the same over HTTP. Anchors and the top class are in the JSON Lines.")
     var pinLabels = false
     @Option(help: "With --pin-labels: classify every N-th analysed frame; the corner label holds in between (EfficientNet-Lite0 costs about what Yolo-Fastest does per analysed frame: 27 vs 25 ms at 640×480, openvision-bench live-extras).")
     var classifyEvery: Int = 5
