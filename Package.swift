@@ -37,6 +37,8 @@ let package = Package(
                 // pyramidal Lucas-Kanade), calib3d (findHomography) and features2d (ORB); with flann behind
                 // them, four small libraries at start-up.
                 .linkedLibrary("opencv_video"), .linkedLibrary("opencv_calib3d"), .linkedLibrary("opencv_features2d"),
+                // Contrib's tracking module: the CSRT and KCF trackers of TrackObjectRequest (ov_object_tracker.cpp).
+                .linkedLibrary("opencv_tracking"),
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                 // libjpeg62-turbo (the one OpenCV's imgcodecs uses): JPEGs are decoded with their warnings.
                 .linkedLibrary("jpeg"),

@@ -16,6 +16,8 @@
 //   openvision-bench motion RUNS DIR                        per manifest pair: files → registration / flow observation
 //   openvision-bench trajectories RUNS DIR                  a frame folder through DetectTrajectoriesRequest: ms per frame
 //   openvision-bench catalogue RUNS REQUEST FILE...        contours|horizon|saliency|objectness|textrects|document (Catalogue.swift)
+//   openvision-bench make-sot-set DIR [FRAMES [DEGREES SCALE]] | sot RUNS DIR LEVEL | anchors RUNS    tracking (Tracking.swift)
+//   openvision-bench live-extras MODEL CLASSIFIER IMAGES DIR  per-frame cost of tracking, counting, pinned labels, corner classifier (LiveExtras.swift)
 import Foundation
 import OpenVision
 
@@ -452,6 +454,23 @@ do {
     case "catalogue":
         guard args.count >= 4, let runs = Int(args[1]), runs > 0 else { fail("catalogue RUNS REQUEST FILE...") }
         try await benchCatalogue(runs: runs, name: args[2], files: Array(args.dropFirst(3)))
+    case "make-sot-set":
+        let numbers = args.dropFirst(2).compactMap { Double($0) }
+        guard args.count == 2 || ((args.count == 3 || args.count == 5) && numbers.count == args.count - 2 && numbers[0] >= 2) else {
+            fail("make-sot-set DIR [FRAMES [DEGREES SCALE]]")
+        }
+        try makeSOTSet(URL(fileURLWithPath: args[1]), frames: numbers.first.map { Int($0) } ?? 120, degrees: numbers.count == 3 ? numbers[1] : 0,
+                       scale: numbers.count == 3 ? numbers[2] : 1)
+    case "sot":
+        guard args.count == 4, let runs = Int(args[1]), runs > 0, let level = TrackingLevel(rawValue: args[3]) else { fail("sot RUNS DIR accurate|fast") }
+        try benchSOT(runs: runs, dir: URL(fileURLWithPath: args[2]), level: level)
+    case "anchors":
+        guard args.count == 2, let runs = Int(args[1]), runs > 0 else { fail("anchors RUNS") }
+        try benchAnchors(runs: runs)
+    case "live-extras":
+        guard args.count == 5 else { fail("live-extras MODEL CLASSIFIER SHARED_IMAGES DIR") }
+        try await benchLiveExtras(model: args[1], classifier: args[2], images: URL(fileURLWithPath: args[3]),
+                                  dir: URL(fileURLWithPath: args[4]))
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))

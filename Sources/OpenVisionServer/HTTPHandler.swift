@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -41,8 +42,15 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let connectionID: Int
     private var context: ChannelHandlerContext?
     private var requestHead: HTTPRequestHead?
-    /// A complete request not answered yet (at most one: the pipelining handler holds the rest).
+    /// The body of the request being read (only `/anchors` reads it), at most `maxBodySize` bytes.
+    private var requestBody: [UInt8] = []
+    private var requestBodyTooLarge = false
+    /// Request bodies larger than this are refused (413) without being kept.
+    static let maxBodySize = 16 * 1024
+    /// A complete request not answered yet (at most one: the pipelining handler holds the rest), and its body.
     private var pending: HTTPRequestHead?
+    private var pendingBody: [UInt8] = []
+    private var pendingBodyTooLarge = false
     private var responding = false
     private var resumeScheduled = false
     private var deferralRecorded = false
@@ -111,14 +119,24 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             requestHead = head
+            requestBody = []
+            requestBodyTooLarge = false
             phase = .busy
-        case .body:
-            break
+        case .body(let buffer):
+            if requestBody.count + buffer.readableBytes > Self.maxBodySize {
+                requestBodyTooLarge = true
+                requestBody = []
+            } else if !requestBodyTooLarge {
+                requestBody += buffer.readableBytesView
+            }
         case .end:
             guard let head = requestHead else { return }
             requestHead = nil
             guard !shuttingDown else { return }
             pending = head
+            pendingBody = requestBody
+            pendingBodyTooLarge = requestBodyTooLarge
+            requestBody = []
             answerPending()
         }
     }
@@ -144,9 +162,11 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         pending = nil
+        let body = pendingBody, bodyTooLarge = pendingBodyTooLarge
+        pendingBody = []
         deferralRecorded = false
         responding = true
-        route(head, context: context)
+        route(head, body: bodyTooLarge ? nil : body, context: context)
         responding = false
         // The pipelining handler may have handed over the next request while we wrote `.end`:
         // answer it on a later tick, so a long pipeline neither deepens the stack nor starves
@@ -189,8 +209,11 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     // MARK: routing
 
-    private func route(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard head.method == .GET || head.method == .HEAD else {
+    /// `body` is nil when it was larger than `maxBodySize`.
+    private func route(_ head: HTTPRequestHead, body: [UInt8]?, context: ChannelHandlerContext) {
+        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        let isAnchors = path == "/anchors" || path.hasPrefix("/anchors/")
+        guard head.method == .GET || head.method == .HEAD || isAnchors else {
             respond(head, status: .methodNotAllowed, type: "text/plain; charset=utf-8",
                     body: Array("method not allowed\n".utf8), extra: [("Allow", "GET, HEAD")], context: context)
             return
@@ -201,7 +224,10 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                     body: Array("forbidden host\n".utf8), context: context)
             return
         }
-        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        if isAnchors {
+            routeAnchors(head, path: path, body: body, context: context)
+            return
+        }
         switch path {
         case "/", "/index.html":
             respond(head, status: .ok, type: "text/html; charset=utf-8", body: Array(viewerPageHTML.utf8), context: context)
@@ -223,6 +249,117 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         default:
             respond(head, status: .notFound, type: "text/plain; charset=utf-8", body: Array("not found\n".utf8), context: context)
         }
+    }
+
+    // MARK: anchors
+
+    /// The JSON a client posts to pin a label.
+    private struct PinRequest: Decodable {
+        var x: Double?
+        var y: Double?
+        var label: String?
+    }
+
+    private func respondJSON(_ request: HTTPRequestHead, status: HTTPResponseStatus, _ value: some Encodable,
+                             extra: [(String, String)] = [], context: ChannelHandlerContext) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        respond(request, status: status, type: "application/json", body: [UInt8](data) + [10], extra: extra, context: context)
+    }
+
+    private func respondError(_ request: HTTPRequestHead, status: HTTPResponseStatus, _ message: String,
+                              extra: [(String, String)] = [], context: ChannelHandlerContext) {
+        respondJSON(request, status: status, ["error": message], extra: extra, context: context)
+    }
+
+    /// `GET|POST /anchors`, `GET|DELETE /anchors/{id}`.
+    private func routeAnchors(_ head: HTTPRequestHead, path: String, body: [UInt8]?, context: ChannelHandlerContext) {
+        guard let service = hub.anchorService else {
+            respondError(head, status: .notFound, "no pinned labels here: run openvision live with --pin-labels", context: context)
+            return
+        }
+        let rest = path.dropFirst("/anchors".count)
+        guard rest.isEmpty || rest == "/" else {
+            let text = rest.dropFirst()
+            guard let id = Int(text) else {
+                respondError(head, status: .notFound, "no anchor '\(text.prefix(40))': anchor IDs are integers", context: context)
+                return
+            }
+            switch head.method {
+            case .GET, .HEAD:
+                if let anchor = service.listAnchors().first(where: { $0.id == id }) {
+                    respondJSON(head, status: .ok, anchor, context: context)
+                } else {
+                    respondError(head, status: .notFound, "no anchor \(id)", context: context)
+                }
+            case .DELETE:
+                if service.removeAnchor(id: id) {
+                    respond(head, status: .noContent, type: "application/json", body: [], context: context)
+                } else {
+                    respondError(head, status: .notFound, "no anchor \(id)", context: context)
+                }
+            default:
+                respondError(head, status: .methodNotAllowed, "use GET or DELETE on /anchors/{id}",
+                             extra: [("Allow", "GET, HEAD, DELETE")], context: context)
+            }
+            return
+        }
+        switch head.method {
+        case .GET, .HEAD:
+            respondJSON(head, status: .ok, ["anchors": service.listAnchors()], context: context)
+        case .POST:
+            // JSON only: a cross-site form or `text/plain` post cannot pin labels (browsers preflight JSON).
+            let type = head.headers.first(name: "content-type")?.lowercased() ?? ""
+            guard type.hasPrefix("application/json") else {
+                respondError(head, status: .unsupportedMediaType, "send the anchor as Content-Type: application/json", context: context)
+                return
+            }
+            guard let body else {
+                respondError(head, status: .payloadTooLarge, "the request body is larger than \(Self.maxBodySize) bytes", context: context)
+                return
+            }
+            switch Self.parsePin(body) {
+            case .failure(let error):
+                respondError(head, status: .badRequest, error.message, context: context)
+            case .success(let pin):
+                do {
+                    let anchor = try service.addAnchor(x: pin.x, y: pin.y, label: pin.label)
+                    respondJSON(head, status: .created, anchor, extra: [("Location", "/anchors/\(anchor.id)")], context: context)
+                } catch {
+                    respondError(head, status: HTTPResponseStatus(statusCode: error.status), error.message, context: context)
+                }
+            }
+        default:
+            respondError(head, status: .methodNotAllowed, "use GET or POST on /anchors, DELETE on /anchors/{id}",
+                         extra: [("Allow", "GET, HEAD, POST")], context: context)
+        }
+    }
+
+    /// A pin request's point (finite, 0...1, lower-left origin) and optional label (1...200 characters after
+    /// trimming), or why it is not one.
+    static func parsePin(_ body: [UInt8]) -> Result<(x: Double, y: Double, label: String?), AnchorServiceError> {
+        func bad(_ message: String) -> Result<(x: Double, y: Double, label: String?), AnchorServiceError> {
+            .failure(AnchorServiceError(status: 400, message: message))
+        }
+        let request: PinRequest
+        do {
+            request = try JSONDecoder().decode(PinRequest.self, from: Data(body))
+        } catch {
+            return bad("the body must be a JSON object {\"x\": number, \"y\": number, \"label\": string (optional)}")
+        }
+        guard let x = request.x, let y = request.y else { return bad("x and y are required (normalised 0...1, origin lower-left)") }
+        for (name, value) in [("x", x), ("y", y)] {
+            guard value.isFinite else { return bad("\(name) must be a finite number") }
+            guard (0...1).contains(value) else { return bad("\(name) must be within 0...1 (normalised), got \(value)") }
+        }
+        var label = request.label?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let text = label {
+            guard !text.isEmpty else { return bad("label must not be empty (leave it out to use the current top class)") }
+            guard text.count <= 200 else { return bad("label is longer than 200 characters") }
+            label = text
+        }
+        return .success((x, y, label))
     }
 
     private func respond(

@@ -102,6 +102,7 @@ final class Hub: Sendable {
         var connections: [Int: any Channel] = [:]
         var nextID = 0
         var closed = false
+        var anchorService: (any AnchorService)?
     }
 
     private let state = Mutex(State())
@@ -141,6 +142,12 @@ final class Hub: Sendable {
     }
 
     var latestFrame: PreviewFrame? { state.withLock { $0.latestFrame } }
+
+    /// What answers `/anchors`; nil: the endpoints answer 404.
+    var anchorService: (any AnchorService)? {
+        get { state.withLock { $0.anchorService } }
+        set { state.withLock { $0.anchorService = newValue } }
+    }
 
     /// The last event an `/events` client gets before the server closes it: the published
     /// `ended` or `failed` status if there is one, else `stopped`.

@@ -28,6 +28,8 @@ public enum LiveViewerServerError: Error, CustomStringConvertible, Sendable {
 /// - `GET /events`       Server-Sent Events, one `data:` line of ``OverlayUpdate`` JSON per update
 /// - `GET /snapshot.jpg` the latest frame
 /// - `GET /health`       `ok`
+/// - `GET /anchors`, `POST /anchors`, `DELETE /anchors/{id}`  pinned labels, when ``serveAnchors(_:)`` gave a
+///   service (JSON; see ``AnchorService`` and docs/json-schema.md); 404 otherwise
 ///
 /// Binds to 127.0.0.1 by default; bound to a loopback address it answers only requests whose
 /// `Host` is a loopback address or `localhost` (403 otherwise: DNS-rebinding protection).
@@ -149,6 +151,13 @@ public final class LiveViewerServer: Sendable {
     /// Never blocks on clients.
     public func publish(status: ViewerStatus) {
         hub.publish(status: status)
+    }
+
+    /// Answers `/anchors` with `service` from now on: `GET` lists the pinned labels, `POST` (a JSON body
+    /// `{"x": 0.4, "y": 0.6, "label": "mug"}`, label optional, `Content-Type: application/json`) pins one,
+    /// `DELETE /anchors/{id}` removes one. Bad input answers 400 with a JSON `{"error": message}`.
+    public func serveAnchors(_ service: any AnchorService) {
+        hub.anchorService = service
     }
 
     /// Stops listening, closes every connection (streams included) and ends the server's thread.

@@ -12,6 +12,13 @@
 /// (the server restarted) and when a watchdog sees the picture frozen while analysis goes on.
 /// An SSE `status` event (``ViewerStatus``) of `ended`, `failed` or `stopped` switches the page to an
 /// explicit ended state: badge, dimmed last frame, no overlay, stats replaced by the reason.
+///
+/// Counting (`live --count-line`): the line is an ordinary item; the totals per label show in the top-right
+/// corner. Pinned labels (`live --pin-labels`): the update's `topLabel` shows in the top-left corner; a click
+/// on the preview posts `{x, y}` (normalised, lower-left) to `/anchors`, which pins that label there; each of
+/// the update's `anchors` is an HTML element (`.anchor`, with `data-id`, `data-state`, `data-x`, `data-y`) drawn
+/// at its tracked point, green / yellow / red for normal / limited / lost, whose × sends `DELETE /anchors/{id}`.
+/// `body[data-frame]` is the frame index of the overlay shown (for tests and debugging).
 let viewerPageHTML = #"""
 <!doctype html>
 <html lang="en">
@@ -34,6 +41,24 @@ let viewerPageHTML = #"""
   #preview { display: block; max-width: calc(100vw - 24px); max-height: calc(100vh - 56px);
     width: auto; height: auto; background: #000; }
   #overlay { position: absolute; left: 0; top: 0; pointer-events: none; }
+  #anchors { position: absolute; left: 0; top: 0; width: 0; height: 0; pointer-events: none; }
+  .anchor { position: absolute; width: 0; height: 0; line-height: 1.3; }
+  .anchor .dot { position: absolute; left: -7px; top: -7px; width: 10px; height: 10px; border-radius: 50%;
+    background: #2f2; border: 2px solid #000; }
+  .anchor[data-state="limited"] .dot { background: #fd0; }
+  .anchor[data-state="lost"] .dot { background: #f33; }
+  .anchor[data-state="lost"] .tag { opacity: 0.6; }
+  .anchor .tag { position: absolute; left: 9px; top: -30px; white-space: nowrap; pointer-events: auto;
+    background: rgba(0, 0, 0, 0.72); color: #fff; font: 600 13px system-ui, 'DejaVu Sans', sans-serif;
+    padding: 2px 4px 2px 7px; border-radius: 4px; }
+  .anchor .remove { margin-left: 6px; border: 0; background: #444; color: #fff; border-radius: 3px;
+    font: 700 13px/1 system-ui, sans-serif; padding: 2px 5px; cursor: pointer; }
+  .corner { position: absolute; top: 8px; padding: 4px 9px; border-radius: 5px; background: rgba(0, 0, 0, 0.65);
+    color: #fff; font: 600 15px/1.35 system-ui, 'DejaVu Sans', sans-serif; pointer-events: none; white-space: pre; }
+  #toplabel { left: 8px; }
+  #counts { right: 8px; font-size: 13px; }
+  .corner:empty { display: none; }
+  body.pinning #preview { cursor: crosshair; }
 </style>
 </head>
 <body>
@@ -46,6 +71,9 @@ let viewerPageHTML = #"""
   <div id="stage">
     <img id="preview" alt="live preview" src="stream.mjpg">
     <canvas id="overlay"></canvas>
+    <div id="anchors"></div>
+    <div id="toplabel" class="corner"></div>
+    <div id="counts" class="corner"></div>
   </div>
 </main>
 <script>
@@ -60,6 +88,9 @@ let viewerPageHTML = #"""
   let images = [];        // decoded image items of `latest`, by item index
   let fallback = [];      // the last decoded image per index, drawn while a newer one decodes
   let retryTimer = null;
+  const anchorsEl = document.getElementById("anchors");
+  const topLabelEl = document.getElementById("toplabel");
+  const countsEl = document.getElementById("counts");
 
   // Keep the canvas exactly over the image's displayed box, at device-pixel resolution.
   function fitCanvas() {
@@ -71,8 +102,85 @@ let viewerPageHTML = #"""
     canvas.style.height = h + "px";
     const bw = Math.max(0, Math.round(w * dpr)), bh = Math.max(0, Math.round(h * dpr));
     if (canvas.width !== bw || canvas.height !== bh) { canvas.width = bw; canvas.height = bh; }
+    if (anchorsEl) {
+      anchorsEl.style.left = img.offsetLeft + "px";
+      anchorsEl.style.top = img.offsetTop + "px";
+    }
     draw();
+    placeAnchors();
   }
+
+  // Pinned labels: one element per anchor, at its tracked point over the preview.
+  let anchorList = [];
+  function placeAnchors() {
+    if (!anchorsEl) return;
+    const W = img.clientWidth, H = img.clientHeight;
+    const seen = new Set();
+    for (const a of anchorList) {
+      if (!a || typeof a.id !== "number") continue;
+      seen.add(String(a.id));
+      let el = anchorsEl.querySelector('.anchor[data-id="' + a.id + '"]');
+      if (!el) {
+        el = document.createElement("div");
+        el.className = "anchor";
+        el.dataset.id = String(a.id);
+        const dot = document.createElement("span"); dot.className = "dot";
+        const tag = document.createElement("span"); tag.className = "tag";
+        const text = document.createElement("span"); text.className = "text";
+        const remove = document.createElement("button"); remove.className = "remove"; remove.type = "button";
+        remove.title = "remove this label"; remove.textContent = "×";
+        remove.addEventListener("click", (e) => {
+          e.stopPropagation();
+          fetch("anchors/" + a.id, { method: "DELETE" }).then(() => {
+            anchorList = anchorList.filter(b => b.id !== a.id);
+            placeAnchors();
+          });
+        });
+        tag.appendChild(text); tag.appendChild(remove);
+        el.appendChild(dot); el.appendChild(tag);
+        anchorsEl.appendChild(el);
+      }
+      el.dataset.state = a.state || "normal";
+      el.dataset.x = String(a.x);
+      el.dataset.y = String(a.y);
+      el.querySelector(".text").textContent = a.label + (a.state && a.state !== "normal" ? " (" + a.state + ")" : "");
+      el.style.left = (a.x * W) + "px";
+      el.style.top = ((1 - a.y) * H) + "px";
+    }
+    for (const el of Array.from(anchorsEl.querySelectorAll(".anchor"))) {
+      if (!seen.has(el.dataset.id)) el.remove();
+    }
+  }
+
+  function showCorners(u) {
+    if (topLabelEl) {
+      const t = u && u.topLabel;
+      topLabelEl.textContent = t ? t.identifier.split(",")[0] + "  " + fmt(t.confidence * 100, 0) + "%" : "";
+    }
+    if (countsEl) {
+      const c = u && u.counting;
+      if (!c) { countsEl.textContent = ""; return; }
+      const labels = Array.from(new Set(Object.keys(c.inByLabel || {}).concat(Object.keys(c.outByLabel || {})))).sort();
+      countsEl.textContent = "in " + c.totalIn + " · out " + c.totalOut +
+        labels.map(l => "\n" + (l || "?") + ": in " + ((c.inByLabel || {})[l] || 0) + " · out " + ((c.outByLabel || {})[l] || 0)).join("");
+    }
+  }
+
+  // A click on the preview pins the current top label there (when the server pins labels).
+  let pinning = false;
+  img.addEventListener("click", (e) => {
+    if (!pinning || ended) return;
+    const r = img.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const x = (e.clientX - r.left) / r.width, y = 1 - (e.clientY - r.top) / r.height;
+    fetch("anchors", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ x: x, y: y }) })
+      .then(res => res.json().then(body => ({ ok: res.ok, body: body })))
+      .then(({ ok, body }) => {
+        if (ok) { anchorList = anchorList.filter(b => b.id !== body.id).concat([body]); placeAnchors(); }
+        else statsEl.textContent = "cannot pin: " + (body.error || "refused");
+      })
+      .catch(() => {});
+  });
 
   function textColorFor(hex) {
     const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
@@ -189,6 +297,7 @@ let viewerPageHTML = #"""
     setBadge(status.state === "stopped" ? "server stopped" : status.state === "failed" ? "source failed" : "source ended", "ended");
     latest = null; images = []; fallback = [];
     draw();
+    showCorners(null);
     statsEl.textContent = (status.detail ? status.detail + " · " : "") + "the picture shown is the last frame";
   }
 
@@ -212,6 +321,14 @@ let viewerPageHTML = #"""
       if (typeof latest.frameIndex === "number") lastIndex = latest.frameIndex;
       showStats(latest);
       draw();
+      if (Array.isArray(latest.anchors)) {
+        pinning = true;
+        if (document.body.classList) document.body.classList.add("pinning");
+        anchorList = latest.anchors;
+        placeAnchors();
+      }
+      if (document.body.dataset) document.body.dataset.frame = String(latest.frameIndex);
+      showCorners(latest);
     };
     es.addEventListener("status", (e) => {
       let status;

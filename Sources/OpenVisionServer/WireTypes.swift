@@ -28,12 +28,48 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
     public var timestamp: Double
     public var items: [Item]
     public var stats: Stats
+    /// The counting line's totals (`live --count-line`); the line itself is one of the items.
+    public var counting: Counting?
+    /// The label classifier's current top class (`live --pin-labels`), shown in a corner.
+    public var topLabel: TopLabel?
+    /// The pinned labels and their states (`live --pin-labels`), drawn with a × that removes them.
+    public var anchors: [PinnedAnchor]?
 
-    public init(frameIndex: Int, timestamp: Double, items: [Item], stats: Stats) {
+    public init(frameIndex: Int, timestamp: Double, items: [Item], stats: Stats, counting: Counting? = nil,
+                topLabel: TopLabel? = nil, anchors: [PinnedAnchor]? = nil) {
         self.frameIndex = frameIndex
         self.timestamp = timestamp
         self.items = items
         self.stats = stats
+        self.counting = counting
+        self.topLabel = topLabel
+        self.anchors = anchors
+    }
+
+    /// Tracks counted crossing the line so far: totals and per label.
+    public struct Counting: Sendable, Codable, Equatable {
+        public var totalIn: Int
+        public var totalOut: Int
+        public var inByLabel: [String: Int]
+        public var outByLabel: [String: Int]
+
+        public init(totalIn: Int, totalOut: Int, inByLabel: [String: Int], outByLabel: [String: Int]) {
+            self.totalIn = totalIn
+            self.totalOut = totalOut
+            self.inByLabel = inByLabel
+            self.outByLabel = outByLabel
+        }
+    }
+
+    /// A classification: its label and confidence (0...1).
+    public struct TopLabel: Sendable, Codable, Equatable {
+        public var identifier: String
+        public var confidence: Double
+
+        public init(identifier: String, confidence: Double) {
+            self.identifier = identifier
+            self.confidence = confidence
+        }
     }
 
     /// A polyline or polygon (a box is a closed polygon of four points) with an optional label, or an
@@ -117,6 +153,13 @@ extension OverlayUpdate {
             i.points = item.points.map { $0.map(f) }
             i.opacity = item.opacity.map { min(1, max(0, f($0))) }
             return i
+        }
+        copy.topLabel?.confidence = f(topLabel?.confidence ?? 0)
+        copy.anchors = anchors?.map { a in
+            var anchor = a
+            anchor.x = f(a.x)
+            anchor.y = f(a.y)
+            return anchor
         }
         copy.stats.captureFPS = f(stats.captureFPS)
         copy.stats.analysedFPS = f(stats.analysedFPS)

@@ -14,6 +14,47 @@ struct AnalysisOptions: ParsableArguments {
     @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
     @Option(help: "Longest side of the analysed copy in pixels (default: twice the model input, or 1280).")
     var analysisSize: Int?
+    @Flag(help: "Track the detected objects (ByteTrack): each object gets a stable track ID in the JSON Lines (trackID), the overlays and the viewer (#ID); tracks starting and ending are events in the JSON Lines. Needs --model.")
+    var track = false
+    @Option(help: ArgumentHelp("Count tracks whose centre crosses the line from (x1, y1) to (x2, y2), normalised 0...1 with the origin LOWER-left (as every normalised coordinate of the CLI), per class and direction: in = from the left of the direction x1,y1 → x2,y2 to its right as seen in the picture (a line drawn left to right counts downward motion as in). Implies --track.",
+                               valueName: "x1,y1,x2,y2"))
+    var countLine: String?
+
+    func validate() throws {
+        if let countLine { _ = try Self.parseCountLine(countLine) }
+        if (track || countLine != nil) && model == nil {
+            throw ValidationError("--track and --count-line follow detected objects: give a detector with --model")
+        }
+    }
+
+    /// `x1,y1,x2,y2` (normalised, lower-left origin) as a counter; a clear error for anything else.
+    static func parseCountLine(_ text: String) throws -> LineCounter {
+        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard fields.count == 4 else {
+            throw ValidationError("--count-line: expected 4 comma-separated numbers x1,y1,x2,y2, got \(fields.count) value\(fields.count == 1 ? "" : "s") in '\(text.prefix(80))'")
+        }
+        var values: [Double] = []
+        for (name, field) in zip(["x1", "y1", "x2", "y2"], fields) {
+            guard let value = Double(field), value.isFinite else {
+                throw ValidationError("--count-line: \(name) is not a number: '\(field.prefix(40))'")
+            }
+            guard (0...1).contains(value) else {
+                throw ValidationError("--count-line: \(name) = \(field) is outside 0...1 (coordinates are normalised)")
+            }
+            values.append(value)
+        }
+        do {
+            return try LineCounter(from: CGPoint(x: values[0], y: values[1]), to: CGPoint(x: values[2], y: values[3]))
+        } catch {
+            throw ValidationError("--count-line: \(error.message)")
+        }
+    }
+
+    /// Turns on tracking and counting in `configuration` as the flags ask.
+    func configureTracking(_ configuration: inout LiveAnalyzer.Configuration) throws {
+        if let countLine { configuration.lineCounter = try Self.parseCountLine(countLine) }
+        if track || countLine != nil { configuration.tracking = ObjectTracker.Configuration() }
+    }
 
     func makeRequests() throws -> [any VisionRequest] {
         var list: [any VisionRequest] = []
@@ -46,10 +87,7 @@ final class JSONLinesWriter: @unchecked Sendable {
     }
 
     func write(_ result: LiveResult) throws {
-        var report = AnalysisReport(image: "frame", width: result.image.width, height: result.image.height)
-        report.frame = result.frameIndex
-        report.timestamp = result.sourceTimestamp
-        for outcome in result.outcomes { report.add(outcome) }
+        var report = AnalysisReport(result)
         report.timingsMs = ["latency": result.latency.milliseconds, "analysis": result.analysis.milliseconds]
         handle.write(try encoder.encode(report) + Data("\n".utf8))
     }

@@ -32,6 +32,7 @@ struct VideoCommand: AsyncParsableCommand {
         var configuration = LiveAnalyzer.Configuration()
         configuration.dropsFrames = realtime
         configuration.analysisMaxDimension = analysis.analysisSize
+        try analysis.configureTracking(&configuration)
         let output = out.map(AnnotatedVideoOutput.init(path:))
         let latest = Mutex<[OverlayItem]>([])
         let fpsBox = Mutex<Double>(30)
@@ -53,7 +54,7 @@ struct VideoCommand: AsyncParsableCommand {
                         fpsBox.withLock { $0 = info.fps > 0 ? info.fps : 30 }
                         if info.frameCount > 0 { progress = ProgressBar(total: info.frameCount, enabled: true) }
                     }
-                    let items = result.outcomes.flatMap(OverlayItem.items(for:))
+                    let items = OverlayItem.items(for: result)
                     if realtime { latest.withLock { $0 = items } } else { output?.write(result.image, items: items, fps: fpsBox.withLock { $0 }) }
                     try lines?.write(result)
                     progress?.update(result.frameIndex + 1, label: "frame \(result.frameIndex)")

@@ -29,6 +29,24 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         public var resultBufferSize = 8
         /// Called with every captured frame (upright, full resolution) on the capture thread; keep it short.
         public var preview: (@Sendable (Frame) -> Void)?
+        /// Multi-object tracking (ByteTrack, `ObjectTracker`) of the objects the first object-detecting request
+        /// (`DetectObjectsRequest`, or any request whose results are `[RecognizedObjectObservation]`) finds on
+        /// each analysed frame: `LiveResult.tracking` then carries the track IDs. Nil (default): no tracking.
+        /// The tracker counts analysed frames, so with dropped frames its `frameRate` is the analysed rate.
+        public var tracking: ObjectTracker.Configuration?
+        /// Counts tracks crossing a line (normalised, lower-left origin): `LiveResult.lineCrossings` and
+        /// `lineCounts`. Needs tracking; when `tracking` is nil it runs with ByteTrack's defaults. Default nil.
+        public var lineCounter: LineCounter?
+        /// The classifier whose top class labels new pins (`pinLabel(at:label:)` without a label; seed 003's
+        /// corner label): run on the analysed frame after the requests, every `labelClassifierInterval`-th
+        /// analysed frame. Nil (default): the first `ClassifyImageRequest` among the requests gives the top
+        /// class, if any.
+        public var labelClassifier: ClassifyImageRequest?
+        /// Run `labelClassifier` on every n-th analysed frame (the first included); the top class holds in
+        /// between. Default 1 (every frame).
+        public var labelClassifierInterval = 1
+        /// How pinned labels are tracked (`AnchorTracker`). Default: its defaults.
+        public var anchorTracking = AnchorTracker.Configuration()
 
         public init() {}
     }
@@ -38,6 +56,7 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
     public let requests: [any VisionRequest]
     public let configuration: Configuration
     private let counters = LiveCounterStore()
+    private let anchorStore: LiveAnchorStore
     private let started = Atomic<Bool>(false)
     /// The pipeline's two threads (see `waitUntilStopped(timeout:)`).
     private let pipelineThreads = DispatchGroup()
@@ -48,7 +67,36 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         self.options = options
         self.requests = requests
         self.configuration = configuration
+        anchorStore = LiveAnchorStore(configuration: configuration.anchorTracking)
     }
+
+    // MARK: Pinned labels (seed 003)
+
+    /// Pins `label` (nil: the current top class, `topLabel`) at `point` (normalised, lower-left origin) of the
+    /// latest analysed frame; from the next analysed frame on, the anchor is tracked in the image (`AnchorTracker`)
+    /// and every `LiveResult.anchors` carries it with its state (normal / limited / lost). Callable from any
+    /// thread while the analyzer runs; waits for an anchor update in progress (milliseconds).
+    ///
+    /// Throws `invalidArgument` for a point that is NaN, infinite or outside 0...1, an empty label, before the
+    /// first frame was analysed, or without a label when there is no top class yet.
+    public func pinLabel(at point: CGPoint, label: String? = nil) throws(VisionError) -> Anchor {
+        try anchorStore.pin(at: point, label: label)
+    }
+
+    /// Removes a pinned label; false when there is none with that ID.
+    @discardableResult
+    public func removeAnchor(id: Int) -> Bool {
+        anchorStore.remove(id: id)
+    }
+
+    /// The pinned labels as of the latest analysed frame, in the order they were pinned.
+    public var anchors: [Anchor] { anchorStore.anchors }
+
+    /// The latest top classification (`Configuration.labelClassifier`), which labels pins given no label.
+    public var topLabel: ClassificationObservation? { anchorStore.topLabel }
+
+    /// Whether a frame has been analysed yet (pins are placed on the latest analysed frame).
+    public var hasAnalysedFrame: Bool { anchorStore.hasFrame }
 
     /// True when capture waits for the analysis of each frame instead of replacing a waiting one:
     /// in every-frame mode, and for files and folders read as fast as they decode, which have no
@@ -96,6 +144,12 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
             continuation.finish(throwing: VisionError(.invalidArgument, "a LiveAnalyzer can be iterated once"))
             return Iterator(base: stream.makeAsyncIterator(), credits: nil)
         }
+        if let tracking = settings.tracking {
+            do { try tracking.validate() } catch {
+                continuation.finish(throwing: error)
+                return Iterator(base: stream.makeAsyncIterator(), credits: nil)
+            }
+        }
         let pipeline = LivePipeline(settings: settings, counters: counters, continuation: continuation, credits: credits,
                                     threads: pipelineThreads)
         continuation.onTermination = { @Sendable _ in pipeline.stop() }
@@ -133,6 +187,9 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
     /// What the pipeline reads, fixed when iteration starts.
     var settings: LivePipeline.Settings {
         LivePipeline.Settings(source: source, options: options, requests: requests, preview: configuration.preview,
-                              captureWaitsForAnalysis: captureWaitsForAnalysis, analysisMaxDimension: analysisMaxDimension)
+                              captureWaitsForAnalysis: captureWaitsForAnalysis, analysisMaxDimension: analysisMaxDimension,
+                              tracking: configuration.tracking ?? (configuration.lineCounter != nil ? ObjectTracker.Configuration() : nil),
+                              lineCounter: configuration.lineCounter, labelClassifier: configuration.labelClassifier,
+                              labelClassifierInterval: Swift.max(1, configuration.labelClassifierInterval), anchors: anchorStore)
     }
 }

@@ -12,6 +12,12 @@ final class LivePipeline: @unchecked Sendable {
         let preview: (@Sendable (Frame) -> Void)?
         let captureWaitsForAnalysis: Bool
         let analysisMaxDimension: Int
+        /// Set when tracking runs (validated before the pipeline starts).
+        let tracking: ObjectTracker.Configuration?
+        let lineCounter: LineCounter?
+        let labelClassifier: ClassifyImageRequest?
+        let labelClassifierInterval: Int
+        let anchors: LiveAnchorStore
     }
 
     let settings: Settings
@@ -174,6 +180,10 @@ final class LivePipeline: @unchecked Sendable {
     private func analysisLoop() {
         let clock = ContinuousClock()
         let maxDimension = settings.analysisMaxDimension
+        // Frame-to-frame state of the analysis step, owned by this thread.
+        var tracker = settings.tracking.flatMap { try? ObjectTracker(configuration: $0) }
+        var counter = settings.lineCounter
+        var analysedCount = 0
         while true {
             itemReady.wait()
             if isStopped { break }
@@ -201,11 +211,44 @@ final class LivePipeline: @unchecked Sendable {
             // Stateful requests (flow, registration, trajectories) are the same instances every frame and
             // keep the previous analysed frame themselves; frames reach them in order, one at a time.
             let frameTime = frame.sourceTimestamp.map { Duration.seconds($0) }
-            let outcomes = RequestRunner.performAllBlocking(settings.requests, in: ImageAnalysisContext(image: image, frameTime: frameTime))
+            let context = ImageAnalysisContext(image: image, frameTime: frameTime)
+            let outcomes = RequestRunner.performAllBlocking(settings.requests, in: context)
+            let analysed = clock.now
+            var tracking: ObjectTracker.Update?
+            var crossings: [LineCounter.Crossing] = []
+            if var running = tracker {
+                // A frame whose detector failed is a frame where nothing was detected.
+                let objects = LiveResult.detectedObjects(in: outcomes)?.objects ?? []
+                let update = running.update(objects.map(ObjectTracker.Detection.init))
+                tracker = running
+                tracking = update
+                if var line = counter {
+                    crossings = line.update(tracks: update.tracks, ended: update.ended)
+                    counter = line
+                }
+            }
+            // The corner label: the label classifier on its frames, else a classification among the requests.
+            var top: ClassificationObservation?
+            if let classifier = settings.labelClassifier {
+                if analysedCount % settings.labelClassifierInterval == 0 {
+                    top = RequestRunner.performAllBlocking([classifier], in: context).first?.results(as: ClassifyImageRequest.self)?.first
+                }
+            } else {
+                top = outcomes.lazy.compactMap { $0.results(as: ClassifyImageRequest.self)?.first }.first
+            }
+            analysedCount += 1
+            let pinned = settings.anchors.update(with: image, topLabel: top)
             let end = clock.now
-            let result = LiveResult(frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
+            var result = LiveResult(frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
                                     image: frame.image, outcomes: outcomes, latency: end - frame.captureTime,
-                                    downscale: scaled - start, analysis: end - scaled)
+                                    downscale: scaled - start, analysis: analysed - scaled)
+            result.tracking = tracking
+            result.lineCrossings = crossings
+            result.lineCounts = counter?.counts
+            result.lineSegment = counter.map { ($0.start, $0.end) }
+            result.anchors = pinned.anchors
+            result.topLabel = pinned.topLabel
+            result.postAnalysis = end - analysed
             counters.update {
                 $0.inFlight -= 1
                 $0.analysed += 1

@@ -20,6 +20,48 @@ public struct LiveResult: Sendable {
     public var downscale: Duration
     /// Time spent running the requests.
     public var analysis: Duration
+    /// Time spent after the requests: tracking, counting, the label classifier and the pinned labels.
+    public var postAnalysis: Duration = .zero
+    /// The multi-object tracker's update for this frame (`LiveAnalyzer.Configuration.tracking`); nil when
+    /// tracking is off. Its tracks' `detectionIndex` points into `detectedObjects`; see `trackID(ofObjectAt:)`.
+    public var tracking: ObjectTracker.Update?
+    /// Tracks that crossed the counting line on this frame (`LiveAnalyzer.Configuration.lineCounter`).
+    public var lineCrossings: [LineCounter.Crossing] = []
+    /// The counting line's totals after this frame; nil without a line counter.
+    public var lineCounts: LineCounter.Counts?
+    /// The counting line's ends (normalised, lower-left origin); nil without a line counter.
+    public var lineSegment: (start: CGPoint, end: CGPoint)?
+    /// The pinned labels tracked into this frame (`LiveAnalyzer.pinLabel(at:label:)`), in the order they were
+    /// pinned, each with its point (normalised, lower-left origin) and state.
+    public var anchors: [Anchor] = []
+    /// The latest top classification (`LiveAnalyzer.Configuration.labelClassifier`), nil before the first.
+    public var topLabel: ClassificationObservation?
+
+    /// The objects the tracker was fed: the results of the first request producing `[RecognizedObjectObservation]`
+    /// (empty when it failed on this frame); nil when no request detects objects.
+    public var detectedObjects: [RecognizedObjectObservation]? { Self.detectedObjects(in: outcomes)?.objects }
+
+    /// The track ID of `detectedObjects[index]`, or nil: tracking is off, or the object is not (yet) a
+    /// confirmed track (a track is confirmed when it is matched on two consecutive frames), or it scored
+    /// below the tracker's `lowThreshold`.
+    public func trackID(ofObjectAt index: Int) -> Int? {
+        tracking?.tracks.first { $0.detectionIndex == index }?.id
+    }
+
+    /// The index (in `outcomes`) and objects of the first request whose results are `[RecognizedObjectObservation]`.
+    static func detectedObjects(in outcomes: [VisionRequestOutcome]) -> (index: Int, objects: [RecognizedObjectObservation])? {
+        for (index, outcome) in outcomes.enumerated() where producesObjects(outcome.request) {
+            if case .success(let value) = outcome.result, let objects = value as? [RecognizedObjectObservation] {
+                return (index, objects)
+            }
+            return (index, [])
+        }
+        return nil
+    }
+
+    private static func producesObjects<R: VisionRequest>(_ request: R) -> Bool {
+        R.Result.self == [RecognizedObjectObservation].self
+    }
 
     /// The results of the first request of type `R`.
     public func results<R: VisionRequest>(for type: R.Type) -> R.Result? {

@@ -72,6 +72,9 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var box: Box
         /// Labels with confidences, best first.
         public var labels: [Label]
+        /// The object's track ID when the live pipeline tracks objects (`video|live --track`); absent for an
+        /// object that is not (yet) a confirmed track.
+        public var trackID: Int?
     }
 
     public struct Human: Sendable, Codable, Hashable {
@@ -237,6 +240,14 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     /// For video frames: the frame index and the source's timestamp in seconds.
     public var frame: Int?
     public var timestamp: Double?
+    /// Live frames: tracks started and ended and line crossings on this frame (see `AnalysisReport+Live.swift`).
+    public var events: [Event]?
+    /// Live frames with a counting line: the line and its totals so far.
+    public var counting: Counting?
+    /// Live frames with pinned labels: every anchor and its state on this frame.
+    public var anchors: [PinnedLabel]?
+    /// Live frames with a label classifier: its latest top classification.
+    public var topLabel: Label?
     /// Request name → error, for requests that failed.
     public var errors: [String: Failure]?
     /// The decoder's warnings: the image is damaged (e.g. a truncated JPEG, its missing part gray)

@@ -1,0 +1,43 @@
+/// A label pinned to a point of the live picture, as the viewer and the `/anchors` endpoints show it.
+/// `x`, `y`: normalised 0...1, origin LOWER-left (as every overlay point); `state`: `normal` (tracked),
+/// `limited` (tracked with little evidence) or `lost` (its spot is out of view or could not be found; the
+/// point is the last known one).
+public struct PinnedAnchor: Sendable, Codable, Equatable {
+    public var id: Int
+    public var label: String
+    public var x: Double
+    public var y: Double
+    public var state: String
+
+    public init(id: Int, label: String, x: Double, y: Double, state: String) {
+        self.id = id
+        self.label = label
+        self.x = x
+        self.y = y
+        self.state = state
+    }
+}
+
+/// Why a pin request was refused: `status` is the HTTP status to answer (400 bad input, 409 nothing to label
+/// with, 503 no frame analysed yet), `message` says why.
+public struct AnchorServiceError: Error, Sendable, Equatable {
+    public var status: Int
+    public var message: String
+
+    public init(status: Int, message: String) {
+        self.status = status
+        self.message = message
+    }
+}
+
+/// What the viewer's `/anchors` endpoints call (`LiveViewerServer.serveAnchors(_:)`): pins, lists and removes
+/// labels. Called on the server's event loop, so each call must return quickly (no waiting for a frame).
+public protocol AnchorService: Sendable {
+    /// Every pinned label, by ascending ID.
+    func listAnchors() -> [PinnedAnchor]
+    /// Pins `label` (nil: the current top classification) at (x, y), already checked finite and within
+    /// 0...1. Throws `AnchorServiceError` to refuse.
+    func addAnchor(x: Double, y: Double, label: String?) throws(AnchorServiceError) -> PinnedAnchor
+    /// Removes the label; false when there is none with that ID.
+    func removeAnchor(id: Int) -> Bool
+}
