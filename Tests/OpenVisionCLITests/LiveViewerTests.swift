@@ -141,7 +141,7 @@ import OpenVisionTestSupport
         // The first overlay event with items (a new client gets the latest update at once).
         let events = Process()
         events.executableURL = URL(fileURLWithPath: curl)
-        events.arguments = ["-sN", "--max-time", "30", page + "events"]
+        events.arguments = ["-sN", "--max-time", "300", page + "events"]  // generous: a loaded machine (ASan, CI) is slow
         let out = Pipe()
         events.standardOutput = out
         events.standardError = FileHandle.nullDevice
