@@ -1,0 +1,41 @@
+import OpenVision
+
+/// Vision's single-object tracker (OpenVision's `TrackObjectRequest`): follows a detected object's box.
+open class VNTrackObjectRequest: VNTrackingRequest {
+    typealias InputObservation = VNDetectedObjectObservation
+    let native: TrackObjectRequest
+
+    /// The box to follow; after each frame, the box found in it.
+    public var inputObservation: VNDetectedObjectObservation {
+        // A caller's new observation restarts the tracker there; the request's own update after a frame does not.
+        didSet { if !updatingFromResult { native.inputObservation = Self.nativeObservation(inputObservation) } }
+    }
+    private var updatingFromResult = false
+
+    public init(detectedObjectObservation observation: VNDetectedObjectObservation, completionHandler: CompletionHandler? = nil) {
+        inputObservation = observation
+        native = TrackObjectRequest(detectedObjectObservation: Self.nativeObservation(observation))
+        super.init(completionHandler: completionHandler)
+    }
+
+    static func nativeObservation(_ o: VNDetectedObjectObservation) -> DetectedObjectObservation {
+        DetectedObjectObservation(boundingBox: NormalizedRect(o.boundingBox), confidence: o.confidence, uuid: o.uuid)
+    }
+
+    override func applyOptions() {
+        native.trackingLevel = trackingLevel.native
+        native.isLastFrame = isLastFrame
+    }
+
+    override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
+        let found = try perform(native, in: context).map {
+            VNDetectedObjectObservation(uuid: $0.uuid, confidence: $0.confidence, boundingBox: $0.boundingBox)
+        }
+        if let latest = found.first as? InputObservation {
+            updatingFromResult = true
+            inputObservation = latest
+            updatingFromResult = false
+        }
+        return found
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import OpenVision
+
+/// Vision's rectangle tracker (OpenVision's `TrackRectangleRequest`): follows a rectangle's four corners.
+open class VNTrackRectangleRequest: VNTrackingRequest {
+    typealias InputObservation = VNRectangleObservation
+    let native: TrackRectangleRequest
+
+    /// The rectangle to follow; after each frame, the rectangle found in it.
+    public var inputObservation: VNRectangleObservation {
+        // A caller's new observation restarts the tracker there; the request's own update after a frame does not.
+        didSet { if !updatingFromResult { native.inputObservation = Self.nativeObservation(inputObservation) } }
+    }
+    private var updatingFromResult = false
+
+    public init(rectangleObservation observation: VNRectangleObservation, completionHandler: CompletionHandler? = nil) {
+        inputObservation = observation
+        native = TrackRectangleRequest(rectangleObservation: Self.nativeObservation(observation))
+        super.init(completionHandler: completionHandler)
+    }
+
+    static func nativeObservation(_ o: VNRectangleObservation) -> RectangleObservation {
+        func p(_ c: CGPoint) -> NormalizedPoint { NormalizedPoint(x: c.x, y: c.y) }
+        return RectangleObservation(topLeft: p(o.topLeft), topRight: p(o.topRight), bottomRight: p(o.bottomRight),
+                                    bottomLeft: p(o.bottomLeft), confidence: o.confidence, uuid: o.uuid)
+    }
+
+    override func applyOptions() {
+        native.trackingLevel = trackingLevel.native
+        native.isLastFrame = isLastFrame
+    }
+
+    override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
+        let found = try perform(native, in: context).map(VNRectangleObservation.init)
+        if let latest = found.first as? InputObservation {
+            updatingFromResult = true
+            inputObservation = latest
+            updatingFromResult = false
+        }
+        return found
+    }
+}

@@ -1,0 +1,22 @@
+import OpenVision
+
+/// How hard a tracker works (Vision's `VNRequestTrackingLevel`): `.accurate` is OpenCV's CSRT, `.fast` KCF.
+public enum VNRequestTrackingLevel: UInt, Sendable {
+    case accurate = 0
+    case fast = 1
+
+    var native: TrackingLevel { self == .accurate ? .accurate : .fast }
+}
+
+/// Vision's abstract tracking request: `inputObservation` (updated to the latest result after each frame, as
+/// Vision does), `trackingLevel`, `isLastFrame` (releases the tracker). Perform it on a `VNSequenceRequestHandler`.
+open class VNTrackingRequest: VNStatefulRequest {
+    public var trackingLevel: VNRequestTrackingLevel = .accurate {
+        didSet { applyOptions() }
+    }
+    public var isLastFrame = false {
+        didSet { applyOptions() }
+    }
+
+    func applyOptions() {}
+}
