@@ -1,7 +1,7 @@
 // The anchor tracker behind pinned labels (seed 003): points of the scene followed frame to frame.
 //
 // Algorithm (per frame, all anchors in one call, one gray pyramid per frame shared by all of them)
-//   1. A pyramid (cv::buildOpticalFlowPyramid, 21x21 windows, 4 levels, with derivatives) of the new
+//   1. A pyramid (cv::buildOpticalFlowPyramid, 15x15 windows, 4 levels, with derivatives) of the new
 //      frame; the previous frame's is kept.
 //   2. One pyramidal Lucas-Kanade pass, previous -> current, over every anchor's local corners (Shi-Tomasi,
 //      within window_radius of the anchor) and the global corners (spread over the whole frame, detected on
@@ -37,7 +37,7 @@
 
 namespace {
 constexpr int kPyramidLevels = 3;  // maxLevel: 4 levels
-const cv::Size kWindow(21, 21);
+const cv::Size kWindow(15, 15);
 constexpr double kForwardBackward = 1.0;
 constexpr int kTemplateRadius = 15;
 constexpr int kSearchRadius = 24;
