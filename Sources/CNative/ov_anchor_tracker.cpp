@@ -4,7 +4,7 @@
 //   0. Everything runs on the half-size gray frame (cv::pyrDown; positions are scaled back): the pyramid
 //      with its derivatives was most of the per-frame cost at full size (about 3 ms of CPU of the 4.3 for 10
 //      anchors at 640x480 on the loaded bench machine), and Lucas-Kanade is sub-pixel at half size too.
-//   1. A pyramid (cv::buildOpticalFlowPyramid, 15x15 windows, 4 levels, with derivatives) of the new
+//   1. A pyramid (cv::buildOpticalFlowPyramid, 15x15 windows, 3 levels, with derivatives) of the new
 //      frame; the previous frame's is kept.
 //   2. One pyramidal Lucas-Kanade pass, previous -> current, over every anchor's local corners (Shi-Tomasi,
 //      within window_radius of the anchor) and the global corners (spread over the whole frame), then one
@@ -39,7 +39,7 @@
 #include <vector>
 
 namespace {
-constexpr int kPyramidLevels = 3;  // maxLevel: 4 levels
+constexpr int kPyramidLevels = 2;  // maxLevel: 3 levels (up to ~28 px of half-size motion per frame)
 const cv::Size kWindow(15, 15);
 constexpr double kForwardBackward = 1.0;
 constexpr int kTemplateRadius = 11;  // working-image pixels (22 px of the frame)

@@ -4,10 +4,10 @@ extension AnchorTracker {
     public struct Configuration: Sendable, Hashable {
         /// Features around an anchor are taken within this many pixels of it (at least 4). Default 40.
         public var windowRadius: Int = 40
-        /// Shi–Tomasi corners tracked per anchor (at least 1). Default 16.
-        public var maximumFeatures: Int = 16
-        /// Inliers of an anchor's own similarity fit for `.normal` (at least `minimumInliers`). Default 8.
-        public var normalInliers: Int = 8
+        /// Shi–Tomasi corners tracked per anchor (at least 1). Default 12.
+        public var maximumFeatures: Int = 12
+        /// Inliers of an anchor's own similarity fit for `.normal` (at least `minimumInliers`). Default 7.
+        public var normalInliers: Int = 7
         /// With fewer inliers the camera motion (a homography of the whole frame) moves the anchor, which is
         /// then `.limited` (at least 2). Default 4.
         public var minimumInliers: Int = 4
