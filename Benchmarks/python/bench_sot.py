@@ -3,8 +3,10 @@ parameters) on the frames `openvision-bench make-sot-set` wrote, decoded before 
 truth box (rounded to pixels, as ov_object_tracker.cpp does).
 
   bench_sot.py RUNS DIR accurate|fast            one JSON line: median_ms (mean ms per tracked frame), boxes
-  bench_sot.py compare OURS.jsonl PEER.jsonl     per level: per-frame IoU of our boxes with the peer's and with
-                                                 the truth, time ratio (ours / peer)
+  bench_sot.py compare OURS PEER DIR              per level: per-frame IoU of our boxes with the peer's and with
+                                                 the truth (DIR/truth.txt), time ratio (ours / peer); OURS and PEER
+                                                 are JSON-lines files, comma-separated for several rounds (the
+                                                 median of the rounds' medians is compared)
 """
 import glob
 import json
@@ -51,10 +53,23 @@ def iou(a, b):
     return iw * ih / union if union > 0 else 0.0
 
 
+def load(paths):
+    rounds = [{row["file"]: row for row in (json.loads(l) for l in open(path) if l.strip())} for path in paths.split(",")]
+    merged = {}
+    for key, row in rounds[0].items():
+        row = dict(row)
+        row["median_ms"] = statistics.median(r[key]["median_ms"] for r in rounds if key in r)
+        row["rounds_ms"] = [round(r[key]["median_ms"], 2) for r in rounds if key in r]
+        merged[key] = row
+    return merged
+
+
 def compare(ours_path, peer_path, truth_dir):
-    ours = {json.loads(l)["file"]: json.loads(l) for l in open(ours_path) if l.strip()}
-    peer = {json.loads(l)["file"]: json.loads(l) for l in open(peer_path) if l.strip()}
+    ours, peer = load(ours_path), load(peer_path)
     truth = [[float(v) for v in line.split()] for line in open(os.path.join(truth_dir, "truth.txt")) if line.strip()]
+    print("\n## Single-object tracking: TrackObjectRequest vs Python OpenCV 4.6 (Debian python3-opencv), same frames, "
+          "mean ms per tracked frame (median of rounds)")
+    print("goal: same boxes (IoU >= 0.95 on every frame), time <= 1.0x")
     print(f"{'level':<22} {'ours ms':>8} {'peer ms':>8} {'ratio':>6} {'min IoU vs peer':>16} {'min IoU vs truth (ours/peer)':>30}")
     for key in sorted(ours):
         if key not in peer:
@@ -65,7 +80,7 @@ def compare(ours_path, peer_path, truth_dir):
         peer_truth = min(iou(a, t) for a, t in zip(p["boxes"], truth))
         ratio = o["median_ms"] / p["median_ms"] if p["median_ms"] else float("nan")
         print(f"{key:<22} {o['median_ms']:>8.2f} {p['median_ms']:>8.2f} {ratio:>5.2f}x {min(vs_peer):>16.3f} "
-              f"{ours_truth:>14.3f} / {peer_truth:.3f}")
+              f"{ours_truth:>14.3f} / {peer_truth:.3f}   rounds ours {o['rounds_ms']} peer {p['rounds_ms']}")
 
 
 if __name__ == "__main__":

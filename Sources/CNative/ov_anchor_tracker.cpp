@@ -1,20 +1,23 @@
 // The anchor tracker behind pinned labels (seed 003): points of the scene followed frame to frame.
 //
 // Algorithm (per frame, all anchors in one call, one gray pyramid per frame shared by all of them)
-//   1. A pyramid (cv::buildOpticalFlowPyramid, 21x21 windows, 4 levels, with derivatives) of the new
+//   0. Everything runs on the half-size gray frame (cv::pyrDown; positions are scaled back): the pyramid
+//      with its derivatives was most of the per-frame cost at full size (about 3 ms of CPU of the 4.3 for 10
+//      anchors at 640x480 on the loaded bench machine), and Lucas-Kanade is sub-pixel at half size too.
+//   1. A pyramid (cv::buildOpticalFlowPyramid, 15x15 windows, 3 levels, with derivatives) of the new
 //      frame; the previous frame's is kept.
 //   2. One pyramidal Lucas-Kanade pass, previous -> current, over every anchor's local corners (Shi-Tomasi,
-//      within window_radius of the anchor) and the global corners (spread over the whole frame, detected on
-//      the half-size frame), then one pass back; a point is kept when it returns within 1 px of where it
+//      within window_radius of the anchor) and the global corners (spread over the whole frame), then one
+//      pass back; a point is kept when it returns within 1 px of where it
 //      started (forward-backward check).
 //   3. Camera motion: a homography fitted with RANSAC (2 px) on the global corners (frame to frame).
-//   4. Each visible anchor moves by a similarity (cv::estimateAffinePartial2D, RANSAC 1.5 px) fitted on
-//      its own corners: "normal" with at least normal_inliers inliers and edge_margin px from the border,
+//   4. Each visible anchor moves by the least-squares similarity of its own corners' inliers (RANSAC,
+//      cv::estimateAffinePartial2D without refinement, 1.5 px): "normal" with at least normal_inliers inliers and edge_margin px from the border,
 //      "limited" with fewer or near the border; with fewer than min_inliers the camera motion moves it
 //      ("limited"); with neither it is "lost". Its corners are detected again around it when half are gone.
 //   5. An anchor whose point leaves the frame is "lost"; its position keeps following the camera motion
 //      (the frame-to-frame homographies accumulate) while outside. When that prediction is back inside the
-//      frame, the anchor's latest template (31x31 px, refreshed while normal) is searched for within 24 px
+//      frame, the anchor's latest template (23x23 working px, refreshed while normal) is searched for within 16 working px
 //      of it (normalised cross-correlation, cv::matchTemplate TM_CCOEFF_NORMED); a peak of at least
 //      reacquire_ncc re-acquires it there. Without camera motion (a flat or unrelated frame), the search is
 //      around its last prediction.
@@ -36,11 +39,12 @@
 #include <vector>
 
 namespace {
-constexpr int kPyramidLevels = 3;  // maxLevel: 4 levels
-const cv::Size kWindow(21, 21);
+constexpr int kPyramidLevels = 2;  // maxLevel: 3 levels (up to ~28 px of half-size motion per frame)
+const cv::Size kWindow(15, 15);
 constexpr double kForwardBackward = 1.0;
-constexpr int kTemplateRadius = 15;
-constexpr int kSearchRadius = 24;
+constexpr int kTemplateRadius = 11;  // working-image pixels (22 px of the frame)
+constexpr int kSearchRadius = 16;
+constexpr double kScale = 0.5;  // the working image: the frame's gray plane shrunk by cv::pyrDown
 
 struct AnchorEntry {
     int id = 0;
@@ -66,6 +70,29 @@ cv::Point2d apply(const cv::Mat &m, const cv::Point2d &p) {
 
 bool finite(const cv::Point2d &p) { return std::isfinite(p.x) && std::isfinite(p.y); }
 
+/// `p` moved by the least-squares similarity taking `a` to `b` (closed form: with points as complex numbers
+/// about their centroids, z = sum(b' conj(a')) / sum(|a'|^2), p -> cb + z (p - ca)).
+cv::Point2d similarityMove(const std::vector<cv::Point2f> &a, const std::vector<cv::Point2f> &b, const cv::Point2d &p) {
+    cv::Point2d ca(0, 0), cb(0, 0);
+    for (size_t i = 0; i < a.size(); ++i) {
+        ca += cv::Point2d(a[i]);
+        cb += cv::Point2d(b[i]);
+    }
+    ca /= static_cast<double>(a.size());
+    cb /= static_cast<double>(b.size());
+    double re = 0, im = 0, norm = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const cv::Point2d u = cv::Point2d(a[i]) - ca, v = cv::Point2d(b[i]) - cb;
+        re += v.x * u.x + v.y * u.y;
+        im += v.y * u.x - v.x * u.y;
+        norm += u.x * u.x + u.y * u.y;
+    }
+    if (norm < 1e-9) return cb + (p - ca);
+    const double zr = re / norm, zi = im / norm;
+    const cv::Point2d d = p - ca;
+    return {cb.x + zr * d.x - zi * d.y, cb.y + zi * d.x + zr * d.y};
+}
+
 cv::Mat patchAround(const cv::Mat &gray, const cv::Point2d &p) {
     cv::Mat patch;
     cv::getRectSubPix(gray, cv::Size(2 * kTemplateRadius + 1, 2 * kTemplateRadius + 1), cv::Point2f(p), patch);
@@ -75,7 +102,8 @@ cv::Mat patchAround(const cv::Mat &gray, const cv::Point2d &p) {
 
 struct ov_anchor_tracker {
     ov_anchor_params params{};
-    cv::Mat previous;                    // gray, owned copy
+    cv::Size frameSize;                  // the frames' (full) size
+    cv::Mat previous;                    // the last working image (half-size gray), owned
     std::vector<cv::Mat> previousPyramid;  // built on demand
     std::vector<cv::Point2f> global;
     std::vector<AnchorEntry> anchors;
@@ -86,12 +114,8 @@ struct ov_anchor_tracker {
     }
 
     void detectGlobal(const cv::Mat &gray) {
-        cv::Mat half;
-        cv::pyrDown(gray, half);
-        std::vector<cv::Point2f> found;
-        if (half.cols >= 8 && half.rows >= 8) cv::goodFeaturesToTrack(half, found, params.global_features, 0.01, 6);
         global.clear();
-        for (const auto &p : found) global.emplace_back(p.x * 2, p.y * 2);
+        if (gray.cols >= 8 && gray.rows >= 8) cv::goodFeaturesToTrack(gray, global, params.global_features, 0.01, 4);
     }
 
     void detectLocal(const cv::Mat &gray, AnchorEntry &anchor, const cv::Point2d &at) {
@@ -101,7 +125,7 @@ struct ov_anchor_tracker {
                                          2 * r + 1) & cv::Rect(0, 0, gray.cols, gray.rows);
         if (window.width < 8 || window.height < 8) return;
         std::vector<cv::Point2f> found;
-        cv::goodFeaturesToTrack(gray(window), found, params.max_features, 0.01, 4);
+        cv::goodFeaturesToTrack(gray(window), found, params.max_features, 0.01, 3);
         for (const auto &p : found) anchor.corners.emplace_back(p.x + window.x, p.y + window.y);
     }
 
@@ -190,14 +214,21 @@ struct ov_anchor_tracker {
             anchor.corners.clear();
             if (static_cast<int>(a.size()) >= std::max(2, params.min_inliers)) {
                 std::vector<unsigned char> mask;
-                cv::Mat m = cv::estimateAffinePartial2D(a, b, mask, cv::RANSAC, 1.5);
+                // RANSAC picks the inliers (no Levenberg-Marquardt refinement: it was most of an anchor's cost);
+                // the least-squares similarity of the inliers moves the point.
+                cv::Mat m = cv::estimateAffinePartial2D(a, b, mask, cv::RANSAC, 1.5, 500, 0.99, 0);
                 if (!m.empty()) {
                     inliers = cv::countNonZero(mask);
                     if (inliers >= params.min_inliers) {
-                        moved = apply(m, anchor.position);
+                        std::vector<cv::Point2f> ia, ib;
                         for (size_t i = 0; i < b.size(); ++i) {
-                            if (mask[i]) anchor.corners.push_back(b[i]);
+                            if (mask[i]) {
+                                ia.push_back(a[i]);
+                                ib.push_back(b[i]);
+                            }
                         }
+                        moved = similarityMove(ia, ib, anchor.position);
+                        anchor.corners = ib;
                     }
                 }
             }
@@ -258,14 +289,18 @@ struct ov_anchor_tracker {
                            : OV_ANCHOR_LIMITED;
     }
 
-    ov_status accept(const ov_image *frame, const char *where, const cv::Mat *&gray) {
+    /// Checks `frame`'s size against the earlier frames' and makes the working image: the half-size gray frame.
+    ov_status accept(const ov_image *frame, const char *where, cv::Mat &work) {
         if (!frame || frame->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string(where) + ": missing frame");
-        gray = &frame->gray();
-        if (!previous.empty() && previous.size() != gray->size()) {
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string(where) + ": the frame size changed from " + std::to_string(previous.cols) +
-                                                         "x" + std::to_string(previous.rows) + " to " + std::to_string(gray->cols) +
-                                                         "x" + std::to_string(gray->rows));
+        const cv::Mat &gray = frame->gray();
+        if (gray.cols < 16 || gray.rows < 16) return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string(where) + ": the frame is smaller than 16x16");
+        if (!frameSize.empty() && frameSize != gray.size()) {
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string(where) + ": the frame size changed from " + std::to_string(frameSize.width) +
+                                                         "x" + std::to_string(frameSize.height) + " to " + std::to_string(gray.cols) +
+                                                         "x" + std::to_string(gray.rows));
         }
+        frameSize = gray.size();
+        cv::pyrDown(gray, work);
         return OV_OK;
     }
 };
@@ -284,7 +319,7 @@ void write(const ov_anchor_tracker &tracker, ov_anchor_result *results, int capa
     const int n = std::min(capacity, static_cast<int>(tracker.anchors.size()));
     for (int i = 0; i < n; ++i) {
         const AnchorEntry &a = tracker.anchors[i];
-        results[i] = ov_anchor_result{a.id, a.state, a.position.x, a.position.y};
+        results[i] = ov_anchor_result{a.id, a.state, a.position.x / kScale, a.position.y / kScale};
     }
     *count = n;
 }
@@ -301,6 +336,9 @@ extern "C" ov_status ov_anchor_tracker_create(const ov_anchor_params *params, ov
         }
         auto tracker = std::make_unique<ov_anchor_tracker>();
         tracker->params = *params;
+        // Pixel tunables are the caller's (full-size frames); the tracker works at half size.
+        tracker->params.window_radius = std::max(4, static_cast<int>(std::lround(params->window_radius * kScale)));
+        tracker->params.edge_margin = params->edge_margin * kScale;
         *out = tracker.release();
         return ov::ok();
     });
@@ -311,11 +349,13 @@ extern "C" void ov_anchor_tracker_release(ov_anchor_tracker *tracker) { delete t
 extern "C" ov_status ov_anchor_tracker_add(ov_anchor_tracker *tracker, const ov_image *frame, int id, double x, double y) {
     return ov::guarded("ov_anchor_tracker_add", [&]() -> ov_status {
         if (!tracker) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_anchor_tracker_add: missing tracker");
-        const cv::Mat *gray = nullptr;
-        if (ov_status s = tracker->accept(frame, "anchor", gray); s != OV_OK) return s;
-        if (!std::isfinite(x) || !std::isfinite(y) || x < 0 || y < 0 || x > gray->cols - 1 || y > gray->rows - 1) {
+        if (!frame || frame->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "anchor: missing frame");
+        if (!std::isfinite(x) || !std::isfinite(y) || x < 0 || y < 0 || x > frame->cols() - 1 || y > frame->rows() - 1) {
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "anchor: the point is outside the frame");
         }
+        cv::Mat work;
+        if (ov_status s = tracker->accept(frame, "anchor", work); s != OV_OK) return s;
+        const cv::Mat *gray = &work;
         if (tracker->previous.empty()) {
             tracker->previous = gray->clone();
             tracker->previousPyramid.clear();
@@ -324,7 +364,7 @@ extern "C" ov_status ov_anchor_tracker_add(ov_anchor_tracker *tracker, const ov_
         }
         AnchorEntry anchor;
         anchor.id = id;
-        anchor.position = anchor.predicted = cv::Point2d(x, y);
+        anchor.position = anchor.predicted = cv::Point2d(x, y) * kScale;
         tracker->detectLocal(tracker->previous, anchor, anchor.position);
         anchor.patch = patchAround(tracker->previous, anchor.position);
         anchor.state = static_cast<int>(anchor.corners.size()) >= tracker->params.normal_inliers &&
@@ -355,8 +395,9 @@ extern "C" ov_status ov_anchor_tracker_update(ov_anchor_tracker *tracker, const 
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_anchor_tracker_update: missing argument");
         }
         *count = 0;
-        const cv::Mat *gray = nullptr;
-        if (ov_status s = tracker->accept(frame, "anchor tracking", gray); s != OV_OK) return s;
+        cv::Mat work;
+        if (ov_status s = tracker->accept(frame, "anchor tracking", work); s != OV_OK) return s;
+        const cv::Mat *gray = &work;
         if (tracker->previous.empty()) {
             tracker->previous = gray->clone();
         } else {

@@ -126,4 +126,35 @@ import CZXing
         #expect(count == 0)
         #expect(ov_motion_detector_add(detector, c, 0, 100, &blobs, 4, &count) == OV_ERR_INVALID_ARGUMENT)
     }
+
+    @Test func trackersOnFlatImagesAndRefuseBadBoxesAndSizes() {
+        var a: OpaquePointer?, c: OpaquePointer?
+        #expect(ov_image_create_filled(64, 48, 90, 90, 90, &a) == OV_OK)
+        #expect(ov_image_create_filled(32, 48, 90, 90, 90, &c) == OV_OK)
+        defer { ov_image_free(a); ov_image_free(c) }
+        var tracker: OpaquePointer?
+        #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [70, 10, 10, 10], nil, &tracker) == OV_ERR_INVALID_ARGUMENT)
+        #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [10, 10, .nan, 10], nil, &tracker) == OV_ERR_INVALID_ARGUMENT)
+        #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [10, 10, 20, 20], nil, &tracker) == OV_OK)
+        defer { ov_object_tracker_release(tracker) }
+        var box = [Double](repeating: 0, count: 4), found: Int32 = 0, confidence = 0.0
+        #expect(ov_object_tracker_update(tracker, c, &box, &found, &confidence, nil) == OV_ERR_INVALID_ARGUMENT)
+
+        var params = ov_anchor_params(window_radius: 40, max_features: 24, normal_inliers: 8, min_inliers: 4, edge_margin: 16,
+                                      global_features: 160, reacquire_ncc: 0.6)
+        var anchors: OpaquePointer?
+        #expect(ov_anchor_tracker_create(&params, &anchors) == OV_OK)
+        defer { ov_anchor_tracker_release(anchors) }
+        #expect(ov_anchor_tracker_add(anchors, a, 1, 100, 10) == OV_ERR_INVALID_ARGUMENT)
+        #expect(ov_anchor_tracker_add(anchors, a, 1, 30, 20) == OV_OK)
+        var results = [ov_anchor_result](repeating: ov_anchor_result(), count: 2)
+        var count: Int32 = 0
+        // A flat frame has nothing to follow: the anchor is kept, not tracked.
+        #expect(ov_anchor_tracker_update(anchors, a, &results, 2, &count) == OV_OK)
+        #expect(count == 1 && results[0].id == 1)
+        #expect(ov_anchor_tracker_update(anchors, c, &results, 2, &count) == OV_ERR_INVALID_ARGUMENT)
+        var removed: Int32 = 0
+        #expect(ov_anchor_tracker_remove(anchors, 7, &removed) == OV_OK && removed == 0)
+        #expect(ov_anchor_tracker_remove(anchors, 1, &removed) == OV_OK && removed == 1)
+    }
 }

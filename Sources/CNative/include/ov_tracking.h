@@ -43,11 +43,11 @@ ov_status ov_object_tracker_update(ov_object_tracker *tracker, const ov_image *f
 
 typedef struct ov_anchor_params {
     int window_radius;       /* features are taken within this many pixels of the anchor (default 40) */
-    int max_features;        /* Shi-Tomasi corners per anchor (default 24) */
-    int normal_inliers;      /* local similarity-fit inliers for "normal" (default 8) */
+    int max_features;        /* Shi-Tomasi corners per anchor (default 12) */
+    int normal_inliers;      /* local similarity-fit inliers for "normal" (default 7) */
     int min_inliers;         /* fewer local inliers: the global motion moves the anchor, "limited" (default 4) */
     double edge_margin;      /* an anchor closer than this many pixels to the frame edge is "limited" (default 16) */
-    int global_features;     /* corners tracked over the whole frame for the camera motion (default 160) */
+    int global_features;     /* corners tracked over the whole frame for the camera motion (default 100) */
     double reacquire_ncc;    /* template correlation that re-acquires a lost anchor back in view (default 0.6) */
 } ov_anchor_params;
 

@@ -4,17 +4,17 @@ extension AnchorTracker {
     public struct Configuration: Sendable, Hashable {
         /// Features around an anchor are taken within this many pixels of it (at least 4). Default 40.
         public var windowRadius: Int = 40
-        /// Shi–Tomasi corners tracked per anchor (at least 1). Default 24.
-        public var maximumFeatures: Int = 24
-        /// Inliers of an anchor's own similarity fit for `.normal` (at least `minimumInliers`). Default 8.
-        public var normalInliers: Int = 8
+        /// Shi–Tomasi corners tracked per anchor (at least 1). Default 12.
+        public var maximumFeatures: Int = 12
+        /// Inliers of an anchor's own similarity fit for `.normal` (at least `minimumInliers`). Default 7.
+        public var normalInliers: Int = 7
         /// With fewer inliers the camera motion (a homography of the whole frame) moves the anchor, which is
         /// then `.limited` (at least 2). Default 4.
         public var minimumInliers: Int = 4
         /// An anchor closer than this many pixels to the frame's edge is `.limited` (at least 0). Default 16.
         public var edgeMargin: Double = 16
-        /// Corners tracked over the whole frame for the camera motion (at least 8). Default 160.
-        public var globalFeatures: Int = 160
+        /// Corners tracked over the whole frame for the camera motion (at least 8). Default 100.
+        public var globalFeatures: Int = 100
         /// The normalised cross-correlation of the anchor's template that re-acquires a lost anchor whose
         /// predicted spot is back in view (in 0.05...1). Default 0.6.
         public var reacquireCorrelation: Double = 0.6
