@@ -26,22 +26,31 @@ final class PPOCRRecognizer: @unchecked Sendable {
     static func shared() throws(VisionError) -> PPOCRRecognizer {
         try cache.withLock { cached throws(VisionError) -> PPOCRRecognizer in
             if let cached { return cached }
-            let engine = try PPOCRRecognizer()
+            let engine = try PPOCRRecognizer(files: files(in: ModelLocator.searchPaths))
             cached = engine
             return engine
         }
     }
 
-    private init() throws(VisionError) {
-        let names = [Self.detectorName, Self.classifierName, Self.recognizerName, Self.dictionaryName]
+    /// The detector, classifier, recogniser and dictionary files, each from the first of `folders` that
+    /// has it; `missingModelData` naming ./scripts/setup when one is nowhere.
+    static func files(in folders: [URL]) throws(VisionError) -> [URL] {
         var urls: [URL] = []
-        for name in names {
-            guard let url = ModelLocator.find(name) else {
+        for name in [detectorName, classifierName, recognizerName, dictionaryName] {
+            guard let url = folders.lazy.map({ $0.appendingPathComponent(name) })
+                .first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
                 throw VisionError(.missingModelData, "the PP-OCR model file \(name) (for recognitionLevel .accurate) is not installed in "
-                    + ModelLocator.searchPaths.map(\.path).joined(separator: ", ") + "; run ./scripts/setup")
+                    + folders.map(\.path).joined(separator: ", ") + "; run ./scripts/setup")
             }
             urls.append(url)
         }
+        return urls
+    }
+
+    /// Loads the engine from `files` (detector, classifier, recogniser, dictionary). Files ONNX Runtime
+    /// cannot read, or a dictionary that does not fit the recogniser, are `invalidModel` naming ./scripts/setup.
+    init(files urls: [URL]) throws(VisionError) {
+        guard urls.count == 4 else { throw VisionError(.invalidArgument, "PP-OCR needs 4 files, not \(urls.count)") }
         try ONNXRuntimeBackend.load()
         var out: OpaquePointer?
         let status = ov_ppocr_create(urls[0].path, urls[1].path, urls[2].path, urls[3].path, Int32(Self.threads), &out)
