@@ -274,15 +274,18 @@ struct Crop {
     cv::Matx33d toImage;  // homogeneous: crop (x, y, 1) → working image
 };
 
-Crop cropLine(const cv::Mat &img, const Quad &box) {
+/// False (and no crop) for a degenerate box whose transform cannot be inverted (clipping at the image
+/// border can make corners collinear).
+bool cropLine(const cv::Mat &img, const Quad &box, Crop &crop) {
     const int cw = static_cast<int>(std::max(cv::norm(box[0] - box[1]), cv::norm(box[2] - box[3])));
     const int ch = static_cast<int>(std::max(cv::norm(box[0] - box[3]), cv::norm(box[1] - box[2])));
     cv::Point2f src[4] = {box[0], box[1], box[2], box[3]};
     cv::Point2f dst[4] = {{0, 0}, {static_cast<float>(cw), 0}, {static_cast<float>(cw), static_cast<float>(ch)}, {0, static_cast<float>(ch)}};
     cv::Mat m = cv::getPerspectiveTransform(src, dst);
-    Crop crop;
+    if (!(std::abs(cv::determinant(m)) > 1e-12) || !cv::checkRange(m)) return false;
     cv::warpPerspective(img, crop.pixels, m, cv::Size(cw, ch), cv::INTER_CUBIC, cv::BORDER_REPLICATE);
     cv::Mat inverse = m.inv();
+    if (!cv::checkRange(inverse)) return false;
     cv::Matx33d toImage = inverse;
     if (crop.pixels.rows >= 1.5 * crop.pixels.cols) {
         // np.rot90: counter-clockwise; a point (x, y) of the turned crop is (W − 1 − y, x)… in
@@ -292,7 +295,7 @@ Crop cropLine(const cv::Mat &img, const Quad &box) {
         toImage = toImage * cv::Matx33d(0, -1, W, 1, 0, 0, 0, 0, 1);
     }
     crop.toImage = toImage;
-    return crop;
+    return true;
 }
 
 /// Indices of `crops` by increasing aspect (width / height), as numpy's argsort.
@@ -546,7 +549,10 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
         std::vector<Quad> boxes = detect(*ocr, img, p);
         std::vector<Crop> crops;
         crops.reserve(boxes.size());
-        for (const Quad &box : boxes) crops.push_back(cropLine(img, box));
+        for (const Quad &box : boxes) {
+            Crop crop;
+            if (cropLine(img, box, crop)) crops.push_back(std::move(crop));
+        }
         if (p.use_cls && !crops.empty()) classify(*ocr, crops, p.cls_thresh);
         std::vector<Recognized> texts = crops.empty() ? std::vector<Recognized>() : recognize(*ocr, crops);
 
