@@ -54,6 +54,13 @@ def main() -> None:
         same_lines += same
         peer_lines += max(len(peer_text), len(ours_text))
         print(f"{name:22} {o['median_ms']:8.1f} {p['median_ms']:8.1f} {ratio:6.2f} {same:>4}/{max(len(peer_text), len(ours_text)):<5}")
+    # Rounds alternate ours and the peer; a ratio per round and image is robust to the machine's load drifting.
+    round_ratios = []
+    for ours_file, peer_file in zip(accurate_path.split(","), peer_path.split(",")):
+        o, p = load(ours_file), load(peer_file)
+        round_ratios += [o[n]["median_ms"] / p[n]["median_ms"] for n in o if n in p]
+    if round_ratios:
+        print(f"median of the {len(round_ratios)} per-round, per-image ratios: {statistics.median(round_ratios):.2f}")
     if ratios:
         print(f"median ratio ours/peer: {statistics.median(ratios):.2f} (goal <= 0.8); lines with the same text: "
               f"{same_lines}/{peer_lines} ({100 * same_lines / max(peer_lines, 1):.1f}%, goal >= 95%)")
