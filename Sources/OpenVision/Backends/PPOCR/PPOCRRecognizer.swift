@@ -106,9 +106,11 @@ final class PPOCRRecognizer: @unchecked Sendable {
                 let char = chars[c]
                 let s = text(char.text_offset, char.text_length)
                 let box = NormalizedRect(boundingPoints: corners(char.quad))
+                guard !s.isEmpty else { continue }
                 string += s
-                // A dictionary entry is one Character (rarely more): one box per Character.
-                boxes += Array(repeating: box, count: max(1, s.count))
+                // A dictionary entry is one Character (rarely more): one box per Character; a combining
+                // mark that merges into the previous Character adds none.
+                boxes += Array(repeating: box, count: max(0, string.count - boxes.count))
                 if s.allSatisfy(\.isWhitespace) {
                     closeWord()
                 } else {
