@@ -58,7 +58,9 @@ typedef struct {
 } ov_ppocr_line;
 
 typedef struct {
-    float quad[8];      /* the character's cell as quad[] above: its CTC time steps' x range across the line height */
+    float quad[8];      /* the character's cell, as quad[] above: across the line's height, from halfway to the
+                         * previous character's centre to halfway to the next (centres from the CTC time steps;
+                         * the first and last cells are as wide on their outer side as on their inner one) */
     float confidence;   /* probability of the character's time step */
     int text_offset;    /* byte range of the character's UTF-8 text */
     int text_length;
