@@ -3,6 +3,8 @@
 //   openvision-bench make-barcode-set DIR          writes generated barcode scenes (PNG + JPEG)
 //   openvision-bench make-text-set DIR             writes rendered text images (PNG)
 //   openvision-bench vn RUNS FILE...                       VN* (Vision compatibility module) vs OpenVision's requests (VisionCompat.swift)
+//   openvision-bench make-ocr-set DIR              the .accurate tests' scenes (OCRScenes): PNGs + truth.json
+//   openvision-bench ocr RUNS fast|accurate FILE...  per file: median ms (file → lines, warm engine), lines with corners
 //   openvision-bench make-document-set DIR         writes the document tests' warped pages (PNG) and truth.json
 //   openvision-bench barcodes RUNS FILE...         per file: median ms (file → observations), count, payloads
 //   openvision-bench text RUNS FILE...             per file: median ms with a warm engine, cold first-call ms, text
@@ -20,6 +22,7 @@
 //   openvision-bench live-extras MODEL CLASSIFIER IMAGES DIR  per-frame cost of tracking, counting, pinned labels, corner classifier (LiveExtras.swift)
 import Foundation
 import OpenVision
+import OpenVisionTestSupport
 
 let clock = ContinuousClock()
 
@@ -109,6 +112,43 @@ func makeTextSet(_ dir: URL) throws {
 }
 
 // MARK: Measurements
+
+func makeOCRSet(_ dir: URL) throws {
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    var truth: [[String: Any]] = []
+    for scene in OCRScenes.all {
+        try scene.make().write(to: dir.appendingPathComponent("\(scene.name).png"))
+        truth.append(["file": "\(scene.name).png", "lines": scene.lines, "set": scene.photoLike ? "photo" : "rendered"])
+    }
+    let data = try JSONSerialization.data(withJSONObject: truth, options: [.prettyPrinted, .sortedKeys])
+    try data.write(to: dir.appendingPathComponent("truth.json"))
+}
+
+/// `.accurate` or `.fast` on each file: the median of `runs` timed runs after one warm-up (file → lines).
+func benchOCR(runs: Int, level: RecognizeTextRequest.RecognitionLevel, files: [String]) async throws {
+    var request = RecognizeTextRequest()
+    request.recognitionLevel = level
+    for file in files {
+        let url = URL(fileURLWithPath: file)
+        var times: [Double] = []
+        var lines: [[String: Any]] = []
+        for run in 0..<(runs + 1) {
+            let start = clock.now
+            let handler = ImageRequestHandler(url)
+            let result = try await handler.perform(request)
+            let t = ms(clock.now - start)
+            if run > 0 { times.append(t) }
+            let size = try handler.imageSize()
+            lines = result.map { line in
+                let corners = [line.topLeft, line.topRight, line.bottomRight, line.bottomLeft].flatMap { p in
+                    [p.x * Double(size.width), (1 - p.y) * Double(size.height)]
+                }
+                return ["text": line.topCandidates(1).first?.string ?? "", "confidence": Double(line.confidence), "quad": corners]
+            }
+        }
+        emit(["file": file, "median_ms": median(times), "lines": lines])
+    }
+}
 
 func benchBarcodes(runs: Int, files: [String]) async throws {
     let request = DetectBarcodesRequest()
@@ -404,6 +444,14 @@ do {
     case "make-barcode-set":
         guard args.count == 2 else { fail("make-barcode-set DIR") }
         try makeBarcodeSet(URL(fileURLWithPath: args[1]))
+    case "make-ocr-set":
+        guard args.count == 2 else { fail("make-ocr-set DIR") }
+        try makeOCRSet(URL(fileURLWithPath: args[1]))
+    case "ocr":
+        guard args.count >= 4, let runs = Int(args[1]), let level = RecognizeTextRequest.RecognitionLevel(rawValue: args[2]) else {
+            fail("ocr RUNS fast|accurate FILE...")
+        }
+        try await benchOCR(runs: runs, level: level, files: Array(args.dropFirst(3)))
     case "make-text-set":
         guard args.count == 2 else { fail("make-text-set DIR") }
         try makeTextSet(URL(fileURLWithPath: args[1]))

@@ -33,6 +33,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Text recognition languages, comma-separated (e.g. en-US,de or eng+deu).")
     var languages: String?
 
+    @Option(help: "Text recognition level: fast (Tesseract) or accurate (PP-OCRv4 on ONNX Runtime: photos, rotated text; en-US and zh-Hans).")
+    var recognitionLevel: RecognizeTextRequest.RecognitionLevel = .fast
+
     @Option(help: "Maximum barcode/rectangle observations (rectangles default to 16 here; 0 = no limit).")
     var maxRectangles: Int = 16
 
@@ -76,6 +79,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             case .text:
                 var r = RecognizeTextRequest()
                 if let languages { r.recognitionLanguages = languages.split(whereSeparator: { $0 == "," || $0 == "+" }).map(String.init) }
+                r.recognitionLevel = recognitionLevel
                 requestList.append(r)
             default: requestList.append(kind.defaultRequest)
             }
@@ -136,3 +140,5 @@ extension Duration {
         return Double(s) * 1000 + Double(atto) / 1e15
     }
 }
+
+extension RecognizeTextRequest.RecognitionLevel: ExpressibleByArgument {}

@@ -10,7 +10,7 @@ public struct RecognizedTextObservation: VisionObservation, QuadrilateralProvidi
     public var topRight: NormalizedPoint
     public var bottomRight: NormalizedPoint
     public var bottomLeft: NormalizedPoint
-    /// Candidates, best first. Tesseract yields one candidate per line.
+    /// Candidates, best first. Both levels (Tesseract, PP-OCR) yield one candidate per line.
     public var candidates: [RecognizedText]
 
     public init(boundingBox: NormalizedRect, candidates: [RecognizedText], uuid: UUID = UUID()) {
@@ -22,6 +22,20 @@ public struct RecognizedTextObservation: VisionObservation, QuadrilateralProvidi
         topRight = NormalizedPoint(x: boundingBox.maxX, y: boundingBox.maxY)
         bottomRight = NormalizedPoint(x: boundingBox.maxX, y: boundingBox.minY)
         bottomLeft = NormalizedPoint(x: boundingBox.minX, y: boundingBox.minY)
+    }
+
+    /// A line with its own corners (a rotated line has a rotated quadrilateral; `topLeft` is the
+    /// text's top-left in reading orientation); `boundingBox` is the box around them.
+    public init(topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint, bottomLeft: NormalizedPoint,
+                candidates: [RecognizedText], uuid: UUID = UUID()) {
+        self.uuid = uuid
+        self.boundingBox = NormalizedRect(boundingPoints: [topLeft, topRight, bottomRight, bottomLeft])
+        self.candidates = candidates
+        self.confidence = candidates.first?.confidence ?? 0
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomRight = bottomRight
+        self.bottomLeft = bottomLeft
     }
 
     /// Up to `maxCandidateCount` candidates, most confident first.

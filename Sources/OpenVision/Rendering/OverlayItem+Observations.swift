@@ -32,7 +32,7 @@ extension OverlayItem {
         return items
     }
 
-    /// A text line's box with its string, and the box of each character.
+    /// A text line's quadrilateral with its string, and the box of each character.
     public static func items(for text: RecognizedTextObservation, characterBoxes: Bool = true) -> [OverlayItem] {
         var items: [OverlayItem] = []
         if characterBoxes, let best = text.candidates.first {
@@ -42,7 +42,9 @@ extension OverlayItem {
                 items.append(item)
             }
         }
-        items.append(.box(text.boundingBox, color: .red, label: text.candidates.first?.string))
+        // The line's quadrilateral: its box for axis-aligned lines, a rotated outline for rotated ones (.accurate).
+        items.append(OverlayItem(shape: .polygon([text.topLeft, text.topRight, text.bottomRight, text.bottomLeft], closed: true),
+                                 color: .red, label: text.candidates.first?.string))
         return items
     }
 

@@ -58,6 +58,9 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var confidence: Float
         public var box: Box
         public var words: [Word]
+        /// topLeft, topRight, bottomRight, bottomLeft in reading order (a rotated quadrilateral for a
+        /// rotated line on `.accurate`; the box's corners on `.fast`).
+        public var corners: [Point]? = nil
     }
 
     public struct Word: Sendable, Codable, Hashable {
@@ -313,7 +316,8 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         text = observations.compactMap { line in
             guard let best = line.candidates.first else { return nil }
             return TextLine(string: best.string, confidence: best.confidence, box: box(line.boundingBox),
-                            words: best.words.map { Word(string: $0.string, confidence: $0.confidence, box: box($0.boundingBox)) })
+                            words: best.words.map { Word(string: $0.string, confidence: $0.confidence, box: box($0.boundingBox)) },
+                            corners: line.corners.map(point))
         }
     }
 

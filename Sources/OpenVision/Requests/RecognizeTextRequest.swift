@@ -1,25 +1,42 @@
 import Foundation
 
-/// Recognises lines of text, as Vision's `RecognizeTextRequest`, with Tesseract 5's LSTM engine.
+/// Recognises lines of text, as Vision's `RecognizeTextRequest`: `.fast` with Tesseract 5's LSTM
+/// engine, `.accurate` with PP-OCRv4 (DB text detection, 0°/180° angle classification, CRNN
+/// recognition with CTC) on ONNX Runtime.
 public struct RecognizeTextRequest: CompletionHandlingRequest {
     public typealias Result = [RecognizedTextObservation]
     public var reportName: String { "text" }
 
-    /// Speed/accuracy trade-off. `.fast` uses the installed (integer, "fast") Tesseract models.
-    public enum RecognitionLevel: String, Sendable, Hashable, Codable {
+    /// Speed/accuracy trade-off.
+    public enum RecognitionLevel: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Tesseract 5 with the installed (integer, "fast") models: documents and scans, 100+ languages,
+        /// axis-aligned lines.
         case fast
+        /// PP-OCRv4 (the models of PyPI `rapidocr-onnxruntime` 1.4.4, installed by scripts/setup): photos of
+        /// signs, screens and receipts, rotated lines (rotated quadrilaterals), text at 90°/180°/270°;
+        /// English and Simplified Chinese only.
+        case accurate
     }
 
     public var regionOfInterest: NormalizedRect = .fullImage
-    /// False: reads only the gray plane.
-    public var requiresColor: Bool { false }
+    /// `.fast` reads only the gray plane; `.accurate` reads colour (the PP-OCR models take BGR).
+    public var requiresColor: Bool { recognitionLevel == .accurate }
     /// Languages in priority order, as BCP-47 codes ("en-US", "de") or Tesseract codes ("eng").
-    /// Default ["en-US"]. A language that is not installed is an `unsupportedLanguage` error.
+    /// Default ["en-US"]. `.fast`: a language whose Tesseract data is not installed is an
+    /// `unsupportedLanguage` error. `.accurate`: PP-OCRv4's one Chinese + English model reads every
+    /// supported language at once; "en…"/"eng" and "zh"/"zh-Hans"/"zh-CN"/"chi_sim" are accepted,
+    /// anything else is `unsupportedLanguage` (see `supportedRecognitionLanguages(for:)`).
     public var recognitionLanguages: [String] = ["en-US"]
     /// Lines shorter than this fraction of the image height are dropped. Default 0 (keep all).
+    /// On `.accurate` the height is the line's text height (across a rotated line, not its box's).
     public var minimumTextHeight: Float = 0
     /// Default `.fast`.
     public var recognitionLevel: RecognitionLevel = .fast
+    /// Vision's language-correction switch, kept for source compatibility. It changes nothing on
+    /// either level: `.fast` always applies Tesseract's own language model (the word lists in its
+    /// traineddata), and `.accurate` has no language model (PP-OCR's CTC decoding reads characters
+    /// only). Default true.
+    public var usesLanguageCorrection: Bool = true
     public var completionHandler: RequestCompletionHandler<Result>?
 
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
@@ -29,6 +46,24 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
     /// Installed languages as Tesseract codes (e.g. "eng"); BCP-47 names map onto them.
     public static func supportedRecognitionLanguages() -> [String] {
         OCREnginePool.installedLanguages()
+    }
+
+    /// The languages a level reads: `.fast` the installed Tesseract languages (as
+    /// `supportedRecognitionLanguages()`), `.accurate` ["en-US", "zh-Hans"] (PP-OCRv4's
+    /// Chinese + English dictionary of 6,623 characters: Latin letters, digits, punctuation, CJK).
+    public static func supportedRecognitionLanguages(for level: RecognitionLevel) -> [String] {
+        switch level {
+        case .fast: supportedRecognitionLanguages()
+        case .accurate: ["en-US", "zh-Hans"]
+        }
+    }
+
+    /// True when `.accurate` (PP-OCRv4's Chinese + English model) reads `language`.
+    static func accurateSupports(_ language: String) -> Bool {
+        let lower = language.lowercased().replacingOccurrences(of: "_", with: "-")
+        if lower == "eng" || lower == "en" || lower.hasPrefix("en-") { return true }
+        if lower == "chi-sim" || lower == "zh" || lower == "zh-hans" || lower.hasPrefix("zh-hans-") || lower == "zh-cn" { return true }
+        return false
     }
 
     private static let bcp47ToTesseract: [String: String] = [
@@ -56,6 +91,14 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
         }
         guard (0...1).contains(minimumTextHeight) else {
             throw VisionError(.invalidArgument, "minimumTextHeight must be 0...1, not \(minimumTextHeight)")
+        }
+        if recognitionLevel == .accurate {
+            for language in recognitionLanguages where !Self.accurateSupports(language) {
+                throw VisionError(.unsupportedLanguage, "'\(language)' is not supported by recognitionLevel .accurate "
+                    + "(PP-OCRv4 reads English and Simplified Chinese: en-US, zh-Hans); use .fast for other languages")
+            }
+            let image = try imageForRegionOfInterest(in: context)
+            return try PPOCRRecognizer.shared().recognize(image, minimumTextHeightPixels: minimumTextHeight * Float(image.height))
         }
         let codes = recognitionLanguages.map(Self.tesseractCode(for:))
         for code in codes where code.isEmpty || code.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") }) {
