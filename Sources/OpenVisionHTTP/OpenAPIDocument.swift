@@ -126,6 +126,7 @@ paths:
           required: true
           description: A model file name listed by GET /v1/models (e.g. yolo-fastest-1.1.cfg).
           schema: {type: string}
+          example: yolo-fastest-1.1.cfg
         - name: confidence
           in: query
           description: Minimum confidence (default 0.25).
@@ -159,6 +160,7 @@ paths:
           in: query
           description: A model file name listed by GET /v1/models.
           schema: {type: string}
+          example: efficientnet-lite0.onnx
         - name: top
           in: query
           description: How many labels (default 5).
@@ -248,5 +250,6 @@ components:
               message: {type: string}
         warnings: {type: array, items: {type: string}}
         timingsMs: {type: object, additionalProperties: {type: number}}
+
 """
 }
