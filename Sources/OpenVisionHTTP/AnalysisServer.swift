@@ -37,9 +37,12 @@ public final class AnalysisServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "openvision.serve")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        let limit = configuration.maximumBodyBytes
         let app = Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(Self.nanoseconds(configuration.idleTimeout))))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ExpectContinueHandler(limit: limit)],
+                idleTimeout: .nanoseconds(Int64(Self.nanoseconds(configuration.idleTimeout))))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "openvision",
                                  availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             onServerRunning: { channel in

@@ -83,6 +83,21 @@ final class HTTPTestClient: @unchecked Sendable {
         }
     }
 
+    /// Reads one interim response head (`HTTP/1.1 100 Continue`), byte by byte so nothing after it is consumed.
+    func readInterim(timeout: Double = 60) throws -> String {
+        var head = Data()
+        let deadline = Date().addingTimeInterval(timeout)
+        var byte: UInt8 = 0
+        while !head.suffix(4).elementsEqual(Data("\r\n\r\n".utf8)) {
+            guard deadline.timeIntervalSinceNow > 0 else { throw ServeTestError("no interim response within \(timeout) s") }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 200) > 0 else { continue }
+            guard recv(fd, &byte, 1, 0) == 1 else { throw ServeTestError("connection closed before an interim response") }
+            head.append(byte)
+        }
+        return String(decoding: head, as: UTF8.self)
+    }
+
     /// True when the server closes the connection (EOF or reset) within `timeout` seconds.
     func waitForClose(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

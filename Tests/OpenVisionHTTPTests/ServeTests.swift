@@ -148,6 +148,28 @@ import Glibc
         #expect(try await Self.get(server.port, "/healthz").status == 200)
     }
 
+    /// `Expect: 100-continue` (curl's way for bodies over 1 MB): `100 Continue` when the announced body is
+    /// within the limit, and straight 413 without it when over.
+    @Test func expectContinue() async throws {
+        let server = try ServeProcess(["--max-body-bytes", "1000000"])
+        let image = try Data(contentsOf: Self.dog)
+        let (interim, response) = try await blocking { () throws -> (String, HTTPTestClient.Response) in
+            let client = try HTTPTestClient(port: server.port)
+            client.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count), "Expect": "100-continue"])
+            let interim = try client.readInterim()
+            client.send(image)
+            return (interim, try client.readResponse())
+        }
+        #expect(interim.hasPrefix("HTTP/1.1 100"))
+        #expect(response.status == 200)
+        let refused = try await blocking { () throws -> HTTPTestClient.Response in
+            let client = try HTTPTestClient(port: server.port)
+            client.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": "5000000", "Expect": "100-continue"])
+            return try client.readResponse()
+        }
+        #expect(refused.status == 413)
+    }
+
     /// 200 MB announced and sent: 413, and the server never holds it (RSS stays far below it).
     @Test func twoHundredMegabytesNeverGrowTheServer() async throws {
         let server = try ServeProcess()
