@@ -114,7 +114,7 @@ public final class AnalysisServer: Sendable {
                     metrics.rejected(reason: "queueFull")
                     throw APIError(.serviceUnavailable, "queueFull",
                                    "all \(queue.workers) workers are busy and \(queue.queueLength) requests are waiting; retry later",
-                                   headers: [.retryAfter: String(configuration.retryAfterSeconds)])
+                                   headers: [.retryAfter: String(configuration.retryAfterSeconds)], closeConnection: true)
                 }
                 defer { queue.leave() }
                 response = try await body(start + configuration.requestTimeout)

@@ -18,9 +18,11 @@ final class ServeProcess: @unchecked Sendable {
     private let errors: URL
 
     /// Starts the server with `arguments` after `serve --port 0` and waits (generously) until it listens.
+    /// Unless `arguments` set one, the request timeout is 600 s: under a loaded test run (ASan, parallel
+    /// suites) a first request that loads a model can take far longer than the 30 s default.
     init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = CLIProcess.binary
-        process.arguments = ["serve", "--port", "0"] + arguments
+        process.arguments = ["serve", "--port", "0"] + (arguments.contains("--timeout") ? [] : ["--timeout", "600"]) + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("ov-serve-\(UUID()).log")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
