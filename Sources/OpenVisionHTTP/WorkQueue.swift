@@ -40,9 +40,6 @@ final class WorkQueue: Sendable {
         metrics.inFlight.decrement()
     }
 
-    /// Admitted requests waiting for a worker.
-    var depth: Int { state.withLock { $0.waiting.count } }
-
     /// Runs `body` on a worker slot, waiting in line for one. The slot is held until `body` returns,
     /// even when the caller has stopped waiting for it (a timed-out request), so at most `workers`
     /// analyses ever run.
