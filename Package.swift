@@ -14,6 +14,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `openvision serve` (OpenVisionHTTP): Hummingbird 2 without its swift-configuration trait,
+        // Prometheus metrics, graceful shutdown, multipart bodies.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // pkg-config carriers: compile and link flags only, no code. openvision-opencv.pc is
@@ -90,9 +98,25 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // `openvision serve`: the HTTP analysis API (Hummingbird 2), kept apart so OpenVision has no server deps.
+        .target(
+            name: "OpenVisionHTTP",
+            dependencies: [
+                "OpenVision",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "openvision",
-            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer",
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionHTTP",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -107,6 +131,12 @@ let package = Package(
             name: "OpenVisionServerTests",
             dependencies: ["OpenVisionServer"],
             exclude: ["Resources"],  // small JPEG frames the tests read by path
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // `openvision serve` over real HTTP clients (raw sockets, URLSession, curl, schemathesis).
+        .testTarget(
+            name: "OpenVisionHTTPTests",
+            dependencies: ["OpenVisionHTTP", "OpenVision", "OpenVisionTestSupport", "openvision"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Paths to ../shared and image builders, shared by the library and CLI tests.

@@ -67,50 +67,28 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
 
     private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
-        let clock = ContinuousClock()
         let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
-        var requestList: [any VisionRequest] = []
-        for kind in kinds {
-            switch kind {
-            case .rectangles:
-                var r = DetectRectanglesRequest()
-                r.maximumObservations = maxRectangles
-                requestList.append(r)
-            case .text:
-                var r = RecognizeTextRequest()
-                if let languages { r.recognitionLanguages = languages.split(whereSeparator: { $0 == "," || $0 == "+" }).map(String.init) }
-                r.recognitionLevel = recognitionLevel
-                requestList.append(r)
-            default: requestList.append(kind.defaultRequest)
-            }
-        }
-        // Decode once, timed apart: colour only when an annotated copy is wanted (the built-in requests read
-        // the gray plane, some at reduced JPEG scale).
-        let start = clock.now
-        let image: VisionImage? = annotateTo != nil ? try handler.image() : nil
-        try handler.decode(for: requestList)
-        let decodeTime = clock.now - start
-        let size = try image?.size ?? handler.imageSize()
-        let outcomes = await handler.performAll(requestList)
-        var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
+        // The same analysis as `openvision serve`'s POST /v1/analyze. Decoded once, timed apart: colour only
+        // when an annotated copy is wanted (the built-in requests read the gray plane, some at reduced JPEG scale).
+        var analysis = try StillAnalysis(kinds: kinds)
+        analysis.maximumRectangles = maxRectangles
+        analysis.recognitionLanguages = languages.map { $0.split(whereSeparator: { $0 == "," || $0 == "+" }).map(String.init) }
+        analysis.includeTimings = timings
+        analysis.recognitionLevel = recognitionLevel
+        let run = try await analysis.run(on: handler, image: file.path, decodeColor: annotateTo != nil)
+        var report = run.report
         var overlay: [OverlayItem] = []
-        var times: [String: Double] = ["decode": decodeTime.milliseconds]
-        // Landmark results carry the face boxes too: with both requests, they stand for the faces.
         let facesCovered = kinds.contains(.landmarks)
-        for (kind, outcome) in zip(kinds, outcomes) {
-            times[kind.rawValue] = outcome.duration.milliseconds
+        for (kind, outcome) in run.outcomes {
             if kind == .faces && facesCovered && outcome.error == nil { continue }
-            report.add(outcome)
             overlay += OverlayItem.items(for: outcome)
             if let maps, case .success(let value) = outcome.result, let saliency = value as? SaliencyImageObservation {
                 try writeMap(saliency.heatMap, for: file, kind: kind, into: maps, report: &report)
             }
         }
-        if timings { report.timingsMs = times }
-        report.warnings = ReportOutput.warnings(of: handler)
-        if let annotateTo, let image {
+        if let annotateTo {
             // Saliency heat maps are overlay items too: `annotated(with:)` blends them under the boxes.
-            try image.annotated(with: overlay).write(to: annotateTo)
+            try handler.image().annotated(with: overlay).write(to: annotateTo)
         }
         return report
     }

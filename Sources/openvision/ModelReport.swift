@@ -69,9 +69,7 @@ enum ReportOutput {
     static func emit(_ report: AnalysisReport, format: OutputFormat, pretty: Bool) throws {
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-            BatchRunner.write(String(decoding: try encoder.encode(report), as: UTF8.self))
+            BatchRunner.write(String(decoding: try report.jsonData(pretty: pretty), as: UTF8.self))
         case .text, .table:
             BatchRunner.write(TextSummary.render(report))
         }

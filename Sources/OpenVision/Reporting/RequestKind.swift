@@ -1,8 +1,7 @@
-import ArgumentParser
-import OpenVision
+import Foundation
 
-/// The built-in requests the CLI can run, by name.
-enum RequestKind: String, CaseIterable {
+/// The built-in requests `openvision analyze` (and `POST /v1/analyze`) can run, by name.
+public enum RequestKind: String, CaseIterable, Sendable {
     case barcodes, rectangles, faces, landmarks, text
     case contours, horizon, saliency, objectness, textrects, document
     /// The built-in detector's cats and dogs, and people.
@@ -11,10 +10,10 @@ enum RequestKind: String, CaseIterable {
     case flow, registration, homography, trajectories
 
     /// Every name, comma-separated, for help texts.
-    static let names = allCases.map(\.rawValue).joined(separator: ", ")
+    public static let names = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// The request with Vision's defaults (commands adjust some, e.g. `analyze --max-rectangles`).
-    var defaultRequest: any VisionRequest {
+    public var defaultRequest: any VisionRequest {
         switch self {
         case .barcodes: DetectBarcodesRequest()
         case .rectangles: DetectRectanglesRequest()
@@ -42,27 +41,28 @@ enum RequestKind: String, CaseIterable {
 
     /// True for the requests that compare each frame with earlier ones: a fresh instance each run, and
     /// only `video` and `live` (which feed them a sequence) accept them.
-    var isSequence: Bool { [.flow, .registration, .homography, .trajectories].contains(self) }
+    public var isSequence: Bool { [.flow, .registration, .homography, .trajectories].contains(self) }
 
-    /// Still-image commands refuse the sequence requests with a pointer to where they work.
-    static func requireStill(_ kinds: [RequestKind]) throws {
+    /// Still-image callers refuse the sequence requests with a pointer to where they work
+    /// (`invalidArgument`).
+    public static func validateStill(_ kinds: [RequestKind]) throws(VisionError) {
         if let kind = kinds.first(where: \.isSequence) {
-            throw ValidationError("'\(kind.rawValue)' compares frames of a sequence: use `openvision video IN --requests \(kind.rawValue)`" +
-                                  (kind == .flow ? " or `openvision flow A B`" : kind == .trajectories ? "" : " or `openvision register A B`"))
+            throw VisionError(.invalidArgument, "'\(kind.rawValue)' compares frames of a sequence: use `openvision video IN --requests \(kind.rawValue)`" +
+                              (kind == .flow ? " or `openvision flow A B`" : kind == .trajectories ? "" : " or `openvision register A B`"))
         }
     }
 
-    static func parse(_ values: [String]) throws -> [RequestKind] {
+    /// The kinds named in `values` (each comma-separated, case-insensitive), without repeats, in order;
+    /// an unknown or missing name is `invalidArgument`.
+    public static func kinds(from values: [String]) throws(VisionError) -> [RequestKind] {
         var kinds: [RequestKind] = []
         for name in values.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !name.isEmpty {
             guard let kind = RequestKind(rawValue: name) else {
-                throw ValidationError("unknown request '\(name)'; choose from \(allCases.map(\.rawValue).joined(separator: ", "))")
+                throw VisionError(.invalidArgument, "unknown request '\(name)'; choose from \(allCases.map(\.rawValue).joined(separator: ", "))")
             }
             if !kinds.contains(kind) { kinds.append(kind) }
         }
-        guard !kinds.isEmpty else { throw ValidationError("no requests given") }
+        guard !kinds.isEmpty else { throw VisionError(.invalidArgument, "no requests given") }
         return kinds
     }
 }
-
-import Foundation

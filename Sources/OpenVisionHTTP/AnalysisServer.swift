@@ -1,0 +1,345 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import OpenVision
+import ServiceLifecycle
+import Synchronization
+
+/// `openvision serve`: the HTTP analysis API (Hummingbird 2), documented in docs/serve.md and
+/// described by the OpenAPI document it serves at `GET /openapi.yaml` (docs/openapi.yaml).
+///
+/// - `POST /v1/analyze?requests=faces,barcodes,…`: the image as the raw body or multipart → the JSON of
+///   `openvision analyze` for one image (docs/json-schema.md); all requested kinds run on one
+///   `ImageRequestHandler` (one decode).
+/// - `POST /v1/detect?model=NAME` and `POST /v1/classify[?model=NAME]`: models from the model search path,
+///   loaded once and shared. `GET /v1/models` lists them.
+/// - `GET /healthz`, `GET /readyz`, `GET /metrics` (Prometheus text), `GET /openapi.yaml`.
+///
+/// Errors are `{"error": {"code", "message"}}` (see `APIError`). `run()` returns after SIGTERM or
+/// SIGINT once in-flight requests are answered (swift-service-lifecycle's graceful shutdown).
+public final class AnalysisServer: Sendable {
+    public let configuration: ServeConfiguration
+    let metrics = ServerMetrics()
+    let queue: WorkQueue
+    let models: ModelStore
+    private let ready = Mutex(false)
+
+    public init(configuration: ServeConfiguration) {
+        self.configuration = configuration
+        self.queue = WorkQueue(workers: configuration.workers, queueLength: configuration.queueLength, metrics: metrics)
+        self.models = ModelStore(metrics: metrics)
+    }
+
+    /// Serves until SIGTERM/SIGINT, then stops accepting, finishes the requests in flight and returns.
+    /// `onListening` gets the bound port (useful with port 0).
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "openvision.serve")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        let limit = configuration.maximumBodyBytes
+        let app = Application(
+            router: makeRouter(),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ExpectContinueHandler(limit: limit)],
+                idleTimeout: .nanoseconds(Int64(Self.nanoseconds(configuration.idleTimeout))))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "openvision",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+            onServerRunning: { channel in
+                self.ready.withLock { $0 = true }
+                await onListening(channel.localAddress?.port ?? 0)
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    // MARK: Routes
+
+    func makeRouter() -> Router<ServeContext> {
+        let router = Router(context: ServeContext.self)
+        router.get("/healthz") { _, _ in Self.json(["status": "ok"]) }
+        router.get("/readyz") { _, _ in
+            self.ready.withLock { $0 } ? Self.json(["status": "ready"]) : Self.error(APIError(.serviceUnavailable, "notReady", "starting"))
+        }
+        router.get("/metrics") { request, context in
+            await self.endpoint("/metrics", request, context) { _ throws(APIError) in
+                var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
+                response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                return response
+            }
+        }
+        router.get("/openapi.yaml") { request, context in
+            await self.endpoint("/openapi.yaml", request, context) { _ throws(APIError) in
+                var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+                response.headers[.contentType] = "application/yaml"
+                return response
+            }
+        }
+        router.get("/v1/models") { request, context in
+            await self.endpoint("/v1/models", request, context) { _ throws(APIError) in
+                struct Listing: Encodable { var models: [ModelStore.Entry]; var searchPath: [String] }
+                return Self.json(Listing(models: await self.models.list(), searchPath: ModelLocator.searchPaths.map(\.path)))
+            }
+        }
+        router.post("/v1/analyze") { request, context in
+            await self.endpoint("/v1/analyze", request, context, admitted: true) { deadline throws(APIError) in
+                try await self.analyze(request, context: context, deadline: deadline)
+            }
+        }
+        router.post("/v1/detect") { request, context in
+            await self.endpoint("/v1/detect", request, context, admitted: true) { deadline throws(APIError) in
+                try await self.detect(request, context: context, deadline: deadline)
+            }
+        }
+        router.post("/v1/classify") { request, context in
+            await self.endpoint("/v1/classify", request, context, admitted: true) { deadline throws(APIError) in
+                try await self.classify(request, context: context, deadline: deadline)
+            }
+        }
+        return router
+    }
+
+    /// Every endpoint but the health checks: the API key, admission (bounded queue) for the analysing
+    /// ones, the answer as JSON errors, and the request metrics.
+    private func endpoint(_ name: String, _ request: Request, _ context: ServeContext, admitted: Bool = false,
+                          _ body: (ContinuousClock.Instant) async throws(APIError) -> Response) async -> Response {
+        let start = ContinuousClock.now
+        var response: Response
+        do throws(APIError) {
+            try authorize(request)
+            if admitted {
+                guard queue.admit() else {
+                    metrics.rejected(reason: "queueFull")
+                    throw APIError(.serviceUnavailable, "queueFull",
+                                   "all \(queue.workers) workers are busy and \(queue.queueLength) requests are waiting; retry later",
+                                   headers: [.retryAfter: String(configuration.retryAfterSeconds)], closeConnection: true)
+                }
+                defer { queue.leave() }
+                response = try await body(start + configuration.requestTimeout)
+            } else {
+                response = try await body(start + configuration.requestTimeout)
+            }
+        } catch {
+            if error.closeConnection {
+                // The body was not read to its end: answer, then close rather than read the rest.
+                let channel = context.channel
+                channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            }
+            if error.status == .contentTooLarge { metrics.rejected(reason: "payloadTooLarge") }
+            if error.status == .unauthorized { metrics.rejected(reason: "unauthorized") }
+            if error.code == "timeout" || error.code == "requestTimeout" { metrics.rejected(reason: error.code) }
+            response = Self.error(error)
+        }
+        metrics.answered(endpoint: name, status: response.status.code, after: ContinuousClock.now - start)
+        return response
+    }
+
+    private func authorize(_ request: Request) throws(APIError) {
+        guard let key = configuration.apiKey else { return }
+        let given = request.headers[.authorization] ?? ""
+        let expected = "Bearer " + key
+        // Constant time in the key's length: compare every byte.
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var diff = a.count == b.count ? 0 : 1
+        for i in 0..<min(a.count, b.count) { diff |= Int(a[i] ^ b[i]) }
+        guard diff == 0 else {
+            throw APIError(.unauthorized, "unauthorized", "a valid API key is required: Authorization: Bearer <key>",
+                           headers: [.wwwAuthenticate: "Bearer"])
+        }
+    }
+
+    // MARK: Endpoints
+
+    private func analyze(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
+        let query = request.uri.queryParameters
+        let names = query["requests"].map(String.init) ?? "barcodes,rectangles,faces,landmarks,text"
+        var analysis: StillAnalysis
+        do {
+            analysis = try StillAnalysis(kinds: RequestKind.kinds(from: [names]))
+        } catch {
+            throw APIError(error)
+        }
+        if let value = query["maxRectangles"] {
+            guard let n = Int(value), (0...1000).contains(n) else { throw Self.badParameter("maxRectangles", value, "an integer in 0...1000") }
+            analysis.maximumRectangles = n
+        }
+        if let value = query["languages"] {
+            analysis.recognitionLanguages = value.split(whereSeparator: { $0 == "," || $0 == "+" }).map(String.init)
+        }
+        analysis.includeTimings = try Self.flag(query["timings"], "timings")
+        let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
+        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
+        let fixed = analysis
+        let run = try await onWorker(deadline: deadline) { () async throws(VisionError) in
+            try await fixed.run(on: handler, image: upload.filename ?? "upload")
+        }
+        for (kind, outcome) in run.outcomes { metrics.ran(request: kind.rawValue, for: outcome.duration) }
+        return try Self.json(report: run.report)
+    }
+
+    private func detect(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
+        let query = request.uri.queryParameters
+        guard let name = query["model"].map(String.init), !name.isEmpty else {
+            throw APIError(.badRequest, "badRequest", "the model query parameter is required (GET /v1/models lists the models)")
+        }
+        let confidence = try Self.unitFloat(query["confidence"], "confidence", default: 0.25)
+        let iou = try Self.unitFloat(query["iou"], "iou", default: 0.45)
+        let model = try await models.model(named: name)
+        var detector = DetectObjectsRequest(model: model)
+        detector.confidenceThreshold = confidence
+        detector.iouThreshold = iou
+        if let classes = query["classes"] {
+            detector.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
+        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
+        let fixed = detector
+        let (report, duration) = try await onWorker(deadline: deadline) { () async throws(VisionError) in
+            let start = ContinuousClock.now
+            let objects = try await handler.perform(fixed)
+            var report = try Self.report(for: handler, image: upload.filename)
+            report.add(objects)
+            return (report, ContinuousClock.now - start)
+        }
+        metrics.ran(request: "detect", for: duration)
+        return try Self.json(report: report)
+    }
+
+    private func classify(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
+        let query = request.uri.queryParameters
+        let name = query["model"].map(String.init) ?? "efficientnet-lite0.onnx"
+        var top = 5
+        if let value = query["top"] {
+            guard let n = Int(value), (1...1000).contains(n) else { throw Self.badParameter("top", value, "an integer in 1...1000") }
+            top = n
+        }
+        let model = try await models.model(named: name)
+        var classifier = ClassifyImageRequest(model: model)
+        classifier.maximumObservations = top
+        let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
+        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
+        let fixed = classifier
+        let (report, duration) = try await onWorker(deadline: deadline) { () async throws(VisionError) in
+            let start = ContinuousClock.now
+            let labels = try await handler.perform(fixed)
+            var report = try Self.report(for: handler, image: upload.filename)
+            report.add(labels)
+            return (report, ContinuousClock.now - start)
+        }
+        metrics.ran(request: "classify", for: duration)
+        return try Self.json(report: report)
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body` on a worker (waiting in the bounded queue), answering `timeout` (503) at `deadline`
+    /// if it has not finished; a timed-out body still runs to its end on its worker, which stays taken
+    /// until then, so the number of analyses never exceeds the workers.
+    private func onWorker<T: Sendable>(deadline: ContinuousClock.Instant,
+                                       _ body: @escaping @Sendable () async throws(VisionError) -> T) async throws(APIError) -> T {
+        let queue = self.queue
+        let outcome: Result<T, VisionError>? = await Self.first(deadline: deadline) {
+            await queue.run { () async -> Result<T, VisionError> in
+                do throws(VisionError) { return .success(try await body()) } catch { return .failure(error) }
+            }
+        }
+        switch outcome {
+        case .some(.success(let value)): return value
+        case .some(.failure(let error)): throw APIError(error)
+        case .none:
+            throw APIError(.serviceUnavailable, "timeout", "the analysis did not finish within the request timeout",
+                           headers: [.retryAfter: String(configuration.retryAfterSeconds)])
+        }
+    }
+
+    /// `work`'s value, or nil if `deadline` comes first (`work` then goes on, unobserved).
+    private static func first<T: Sendable>(deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> T) async -> T? {
+        let slot = Mutex<CheckedContinuation<T?, Never>?>(nil)
+        let resume: @Sendable (T?) -> Void = { value in slot.withLock { c in c.take() }?.resume(returning: value) }
+        let timer = Mutex<Task<Void, Never>?>(nil)
+        let value = await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            slot.withLock { $0 = continuation }
+            timer.withLock {
+                $0 = Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    resume(nil)
+                }
+            }
+            Task { resume(await work()) }
+        }
+        timer.withLock { $0 }?.cancel()
+        return value
+    }
+
+    private static func report(for handler: ImageRequestHandler, image: String?) throws(VisionError) -> AnalysisReport {
+        let size = try handler.imageSize()
+        var report = AnalysisReport(image: image ?? "upload", width: Int(size.width), height: Int(size.height))
+        let warnings = handler.decoderWarnings()
+        report.warnings = warnings.isEmpty ? nil : warnings
+        return report
+    }
+
+    private static func badParameter(_ name: String, _ value: Substring, _ expected: String) -> APIError {
+        APIError(.badRequest, "invalidArgument", "query parameter \(name)='\(value)' must be \(expected)")
+    }
+
+    private static func unitFloat(_ value: Substring?, _ name: String, default fallback: Float) throws(APIError) -> Float {
+        guard let value else { return fallback }
+        guard let f = Float(value), f >= 0, f <= 1 else { throw badParameter(name, value, "a number in 0...1") }
+        return f
+    }
+
+    private static func flag(_ value: Substring?, _ name: String) throws(APIError) -> Bool {
+        switch value?.lowercased() {
+        case nil, "false", "0": return false
+        case "true", "1", "": return true
+        default: throw badParameter(name, value ?? "", "true or false")
+        }
+    }
+
+    static func json(report: AnalysisReport) throws(APIError) -> Response {
+        do {
+            return json(data: try report.jsonData(pretty: false))
+        } catch {
+            throw APIError(error)
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return json(data: (try? encoder.encode(value)) ?? Data("{}".utf8))
+    }
+
+    static func json(data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        var response = Response(status: status, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        response.headers[.contentType] = "application/json"
+        return response
+    }
+
+    static func error(_ error: APIError) -> Response {
+        var response = json(data: error.json, status: error.status)
+        for field in error.headers { response.headers.append(field) }
+        if error.closeConnection { response.headers[.connection] = "close" }
+        return response
+    }
+
+    private static func nanoseconds(_ d: Duration) -> Double {
+        let (s, atto) = d.components
+        return Double(s) * 1e9 + Double(atto) / 1e9
+    }
+}
+
+/// The request context: Hummingbird's core context plus the connection, so that a request whose
+/// body was refused part-way can close it.
+struct ServeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}

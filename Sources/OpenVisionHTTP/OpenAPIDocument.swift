@@ -1,0 +1,255 @@
+/// The OpenAPI 3 document of `openvision serve`, served at `GET /openapi.yaml`. The same text is
+/// docs/openapi.yaml (a test checks they are equal): edit both together.
+enum OpenAPIDocument {
+    static let yaml = """
+openapi: 3.0.3
+info:
+  title: OpenVision analysis API
+  version: "1.0"
+  description: |
+    `openvision serve`: Vision requests over HTTP (docs/serve.md). Images go as the raw request body
+    (image/*, application/octet-stream) or as the `image` part of multipart/form-data. Errors are
+    `{"error": {"code": "...", "message": "..."}}`. With `--api-key`, every path but /healthz and
+    /readyz needs `Authorization: Bearer <key>`.
+servers:
+  - url: http://127.0.0.1:8080
+security:
+  - bearer: []
+paths:
+  /healthz:
+    get:
+      summary: Liveness (always open)
+      security: []
+      responses:
+        "200":
+          description: The process is serving.
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Status"}
+  /readyz:
+    get:
+      summary: Readiness (always open)
+      security: []
+      responses:
+        "200":
+          description: Listening and accepting requests.
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Status"}
+        "503":
+          $ref: "#/components/responses/Error"
+  /metrics:
+    get:
+      summary: Prometheus metrics (text exposition format 0.0.4)
+      responses:
+        "200":
+          description: Metrics.
+          content:
+            text/plain:
+              schema: {type: string}
+        "401": {$ref: "#/components/responses/Error"}
+  /openapi.yaml:
+    get:
+      summary: This document
+      responses:
+        "200":
+          description: The OpenAPI document.
+          content:
+            application/yaml:
+              schema: {type: string}
+        "401": {$ref: "#/components/responses/Error"}
+  /v1/models:
+    get:
+      summary: Models in the model search path
+      responses:
+        "200":
+          description: The installed models and whether each is loaded.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [models, searchPath]
+                properties:
+                  models:
+                    type: array
+                    items:
+                      type: object
+                      required: [name, path, bytes, loaded]
+                      properties:
+                        name: {type: string}
+                        path: {type: string}
+                        bytes: {type: integer}
+                        loaded: {type: boolean}
+                  searchPath:
+                    type: array
+                    items: {type: string}
+        "401": {$ref: "#/components/responses/Error"}
+  /v1/analyze:
+    post:
+      summary: Run built-in requests on one image (the JSON of `openvision analyze`)
+      parameters:
+        - name: requests
+          in: query
+          description: >-
+            Comma-separated request names (default barcodes,rectangles,faces,landmarks,text): barcodes,
+            rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document.
+          schema: {type: string}
+        - name: maxRectangles
+          in: query
+          description: Maximum rectangle observations (0 = no limit; default 16).
+          schema: {type: integer, minimum: 0, maximum: 1000}
+        - name: languages
+          in: query
+          description: Text recognition languages, comma-separated (e.g. en-US,de).
+          schema: {type: string}
+        - name: timings
+          in: query
+          description: Include per-request timings (timingsMs).
+          schema: {type: boolean}
+      requestBody:
+        $ref: "#/components/requestBodies/Image"
+      responses:
+        "200": {$ref: "#/components/responses/Report"}
+        "400": {$ref: "#/components/responses/Error"}
+        "401": {$ref: "#/components/responses/Error"}
+        "408": {$ref: "#/components/responses/Error"}
+        "413": {$ref: "#/components/responses/Error"}
+        "415": {$ref: "#/components/responses/Error"}
+        "422": {$ref: "#/components/responses/Error"}
+        "503": {$ref: "#/components/responses/Error"}
+  /v1/detect:
+    post:
+      summary: Detect objects with a model from the model search path
+      parameters:
+        - name: model
+          in: query
+          required: true
+          description: A model file name listed by GET /v1/models (e.g. yolo-fastest-1.1.cfg).
+          schema: {type: string}
+          example: yolo-fastest-1.1.cfg
+        - name: confidence
+          in: query
+          description: Minimum confidence (default 0.25).
+          schema: {type: number, minimum: 0, maximum: 1}
+        - name: iou
+          in: query
+          description: Non-maximum suppression IoU threshold (default 0.45).
+          schema: {type: number, minimum: 0, maximum: 1}
+        - name: classes
+          in: query
+          description: Only these labels, comma-separated.
+          schema: {type: string}
+      requestBody:
+        $ref: "#/components/requestBodies/Image"
+      responses:
+        "200": {$ref: "#/components/responses/Report"}
+        "400": {$ref: "#/components/responses/Error"}
+        "401": {$ref: "#/components/responses/Error"}
+        "404": {$ref: "#/components/responses/Error"}
+        "408": {$ref: "#/components/responses/Error"}
+        "413": {$ref: "#/components/responses/Error"}
+        "415": {$ref: "#/components/responses/Error"}
+        "422": {$ref: "#/components/responses/Error"}
+        "500": {$ref: "#/components/responses/Error"}
+        "503": {$ref: "#/components/responses/Error"}
+  /v1/classify:
+    post:
+      summary: Classify the image (default model efficientnet-lite0.onnx)
+      parameters:
+        - name: model
+          in: query
+          description: A model file name listed by GET /v1/models.
+          schema: {type: string}
+          example: efficientnet-lite0.onnx
+        - name: top
+          in: query
+          description: How many labels (default 5).
+          schema: {type: integer, minimum: 1, maximum: 1000}
+      requestBody:
+        $ref: "#/components/requestBodies/Image"
+      responses:
+        "200": {$ref: "#/components/responses/Report"}
+        "400": {$ref: "#/components/responses/Error"}
+        "401": {$ref: "#/components/responses/Error"}
+        "404": {$ref: "#/components/responses/Error"}
+        "408": {$ref: "#/components/responses/Error"}
+        "413": {$ref: "#/components/responses/Error"}
+        "415": {$ref: "#/components/responses/Error"}
+        "422": {$ref: "#/components/responses/Error"}
+        "500": {$ref: "#/components/responses/Error"}
+        "503": {$ref: "#/components/responses/Error"}
+components:
+  securitySchemes:
+    bearer:
+      type: http
+      scheme: bearer
+  requestBodies:
+    Image:
+      required: true
+      description: The encoded image (JPEG, PNG, WebP, BMP, TIFF).
+      content:
+        application/octet-stream:
+          schema: {type: string, format: binary}
+        image/jpeg:
+          schema: {type: string, format: binary}
+        image/png:
+          schema: {type: string, format: binary}
+        multipart/form-data:
+          schema:
+            type: object
+            required: [image]
+            properties:
+              image: {type: string, format: binary}
+  responses:
+    Report:
+      description: The analysis report (docs/json-schema.md).
+      content:
+        application/json:
+          schema: {$ref: "#/components/schemas/Report"}
+    Error:
+      description: The error, with the CLI's keys.
+      content:
+        application/json:
+          schema: {$ref: "#/components/schemas/Error"}
+  schemas:
+    Status:
+      type: object
+      required: [status]
+      properties:
+        status: {type: string}
+    Error:
+      type: object
+      required: [error]
+      properties:
+        error:
+          type: object
+          required: [code, message]
+          properties:
+            code: {type: string}
+            message: {type: string}
+    Report:
+      description: One image's report; every box both normalised (lower-left origin) and in pixels (top-left).
+      type: object
+      required: [image, width, height]
+      properties:
+        image: {type: string}
+        width: {type: integer}
+        height: {type: integer}
+        faces: {type: array, items: {type: object}}
+        barcodes: {type: array, items: {type: object}}
+        rectangles: {type: array, items: {type: object}}
+        objects: {type: array, items: {type: object}}
+        classifications: {type: array, items: {type: object}}
+        errors:
+          type: object
+          additionalProperties:
+            type: object
+            required: [code, message]
+            properties:
+              code: {type: string}
+              message: {type: string}
+        warnings: {type: array, items: {type: string}}
+        timingsMs: {type: object, additionalProperties: {type: number}}
+
+"""
+}
