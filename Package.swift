@@ -12,6 +12,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The job queue (OpenVisionJobs): PostgreSQL's wire protocol, and the logger its API takes.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // pkg-config carriers: compile and link flags only, no code. openvision-opencv.pc is
@@ -62,9 +65,19 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Jobs and workers on PostgreSQL (`openvision jobs`, `openvision worker`): the schema, the
+        // lease-based claim, results and streams. No OpenVision: what a job runs is the caller's closure.
+        .target(
+            name: "OpenVisionJobs",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "openvision",
-            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer",
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionJobs",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -102,6 +115,13 @@ let package = Package(
         .testTarget(
             name: "CNativeTests",
             dependencies: ["CNative", "CZXing"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),
+        // and a fleet of real `openvision worker` processes.
+        .testTarget(
+            name: "OpenVisionJobsTests",
+            dependencies: ["OpenVisionJobs", "OpenVisionTestSupport", "openvision"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Runs the built `openvision` binary as a user would.

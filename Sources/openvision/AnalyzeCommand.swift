@@ -63,7 +63,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
     }
 
-    private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
+    /// One image's report with this command's options (also what `openvision worker` runs per job).
+    func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
         let clock = ContinuousClock()
         let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
         var requestList: [any VisionRequest] = []

@@ -33,12 +33,17 @@ enum ReportOutput {
     static func emit(_ report: AnalysisReport, format: OutputFormat, pretty: Bool) throws {
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-            BatchRunner.write(String(decoding: try encoder.encode(report), as: UTF8.self))
+            BatchRunner.write(String(decoding: try encode(report, pretty: pretty), as: UTF8.self))
         case .text, .table:
             BatchRunner.write(TextSummary.render(report))
         }
+    }
+
+    /// The report as JSON (docs/json-schema.md): sorted keys, slashes unescaped; pretty or one line.
+    static func encode(_ report: AnalysisReport, pretty: Bool = false) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(report)
     }
 
     /// The report for `file` analysed through `handler`: the upright image size (from the header
