@@ -108,6 +108,12 @@ struct FleetTests {
             let row = try cluster.psql("SELECT j.state, j.attempts >= 2, coalesce(r.worker, '') <> 'w0' FROM openvision_jobs j LEFT JOIN openvision_results r ON r.job_id = j.id WHERE j.id = \(id)")
             #expect(row == "succeeded|t|t" || row.hasPrefix("failed|t"), "job \(id) held by the killed worker: \(row)")
         }
+        // The survivors saw the restart and reconnected (DatabaseSession's log lines).
+        for n in 1...2 {
+            let log = try String(contentsOf: dir.appendingPathComponent("w\(n).log"), encoding: .utf8)
+            #expect(log.contains("database unavailable") && log.contains("database back"), "w\(n): \(log.suffix(2000))")
+        }
+        print("fleet: w0 held \(orphaned.split(separator: ",").count) job(s) when killed: \(orphaned)")
         // The CLI's read-outs agree.
         let status = try await CLIProcess.run(["jobs", "status", "--db", url])
         #expect(status.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"failed":5,"queued":0,"running":0,"succeeded":495}"#)

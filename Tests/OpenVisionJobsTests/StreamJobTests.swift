@@ -58,13 +58,14 @@ struct StreamJobTests {
         #expect(listed.stdout.split(separator: "\n").count == (try FleetTests.count(cluster, "SELECT count(*) FROM openvision_stream_frames WHERE job_id = 2")))
         #expect(listed.stdout.contains(#""payload": "camera-1""#))
 
-        // SIGTERM: B stops its stream and releases it, without counting the attempt.
-        kill(b.processIdentifier, SIGTERM)
-        try await blocking { b.waitUntilExit() }
-        #expect(b.terminationStatus == 143)
-        #expect(try cluster.psql("SELECT state, coalesce(locked_by, '-'), attempts FROM openvision_jobs WHERE id = 1") == "queued|-|1")
+        // SIGTERM: C (idle) exits; B stops its stream and releases it, without counting the attempt.
         kill(c.processIdentifier, SIGTERM)
         try await blocking { c.waitUntilExit() }
         #expect(c.terminationStatus == 143)
+        kill(b.processIdentifier, SIGTERM)
+        try await blocking { b.waitUntilExit() }
+        #expect(b.terminationStatus == 143)
+        let released = try cluster.psql("SELECT state, coalesce(locked_by, '-'), attempts FROM openvision_jobs WHERE id = 1")
+        #expect(released == "queued|-|1", "\(released); B: \((try? String(contentsOf: dir.appendingPathComponent("B.log"), encoding: .utf8)) ?? "")")
     }
 }
