@@ -41,7 +41,8 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
                 let transient = state.hasPrefix("08") || state.hasPrefix("57P")
                 self.init(transient ? .connection : .database, "\(text) [SQLSTATE \(state)]")
             } else {
-                self.init(.connection, "\(error.code)")
+                // Client side: the connection failed or closed; NIO's error says how (refused, reset, ...).
+                self.init(.connection, error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)")
             }
             return
         }
