@@ -25,9 +25,13 @@ final class DatabaseSession: @unchecked Sendable {
     func once<T>(_ body: (JobStore) async throws -> T) async throws -> T {
         do {
             if store?.isClosed ?? true {
+                // A connection closed while idle (a database restart between statements) is replaced quietly
+                // but for one line; one that fails a statement is reported by `persistently`.
+                let lost = store != nil && !failing
                 await store?.close()
                 store = nil
                 store = try await JobStore.connect(url)
+                if lost { log("\(name): connection lost while idle; reconnected") }
             }
             let value = try await body(store!)
             if failing {

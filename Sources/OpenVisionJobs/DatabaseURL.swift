@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// Where the job database is: a libpq-style URL,
-/// `postgres://[USER[:PASSWORD]@][HOST][:PORT][/DATABASE][?host=/socket/dir&sslmode=disable]`.
+/// `postgres://[USER[:PASSWORD]@][HOST][:PORT][/DATABASE][?host=/socket/dir&port=PORT&sslmode=disable]`.
 ///
 /// `host` in the query (as libpq) names a folder holding the server's Unix socket
 /// (`.s.PGSQL.PORT`); without a host the socket folder is `/var/run/postgresql`. The user defaults
@@ -28,7 +28,7 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
             throw JobsError(.invalidURL, "sslmode=\(mode) is not supported: connect over a trusted network or a Unix socket (sslmode=disable)")
         }
         let host = components.host.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding }
-        port = components.port ?? Int(environment["PGPORT"] ?? "") ?? 5432
+        port = components.port ?? Int(query["port"] ?? "") ?? Int(environment["PGPORT"] ?? "") ?? 5432
         if let dir = query["host"], dir.hasPrefix("/") {
             socketDirectory = dir
             self.host = nil

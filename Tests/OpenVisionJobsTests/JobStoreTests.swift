@@ -34,7 +34,7 @@ struct JobStoreTests {
         #expect(applied.filter(\.isEmpty).count == 5)
         #expect(try await first.migrate() == [])
         let versions = try PostgresCluster.shared.get().psql("SELECT string_agg(version::text, ',') FROM openvision_schema_version",
-                                                             database: String(url.split(separator: "/").last!))
+                                                             database: PostgresCluster.database(in: url))
         #expect(versions == "1")
         #expect(JobSchema.currentVersion == 1)
     }
@@ -42,7 +42,7 @@ struct JobStoreTests {
     @Test func newerSchemaIsRefused() async throws {
         let (store, url) = try await Self.freshStore()
         defer { Task { await store.close() } }
-        try PostgresCluster.shared.get().psql("INSERT INTO openvision_schema_version (version) VALUES (99)", database: String(url.split(separator: "/").last!))
+        try PostgresCluster.shared.get().psql("INSERT INTO openvision_schema_version (version) VALUES (99)", database: PostgresCluster.database(in: url))
         await #expect { try await store.migrate() } throws: { ($0 as? JobsError)?.code == .schemaTooNew }
     }
 
@@ -85,19 +85,21 @@ struct JobStoreTests {
         let (store, _) = try await Self.freshStore()
         defer { Task { await store.close() } }
         let ids = try await store.submit(kind: .image, inputs: ["/a.png"], options: "{}", maxAttempts: 3)
-        let a = try #require(try await store.claim(kind: .image, worker: "A", lease: .seconds(1)))
+        let a = try #require(try await store.claim(kind: .image, worker: "A", lease: .seconds(600)))
         #expect(a.id == ids[0] && a.attempt == 1)
         // Held: nobody else gets it.
         #expect(try await store.claim(kind: .image, worker: "B", lease: .seconds(30)) == nil)
         // Renewal keeps it only for its holder.
-        #expect(try await store.renew([a.id], worker: "B", lease: .seconds(1)) == [])
-        #expect(try await store.renew([a.id], worker: "A", lease: .seconds(1)) == [a.id])
-        // A stops renewing (dies): after the lease, B claims it as attempt 2.
+        #expect(try await store.renew([a.id], worker: "B", lease: .seconds(600)) == [])
+        #expect(try await store.renew([a.id], worker: "A", lease: .seconds(600)) == [a.id])
+        // A stops renewing (dies): its lease runs out (set to end now, so no clock is involved); B claims
+        // it as attempt 2 in a later transaction (now() moves on).
+        #expect(try await store.renew([a.id], worker: "A", lease: .zero) == [a.id])
         var b: ClaimedJob?
         let deadline = ContinuousClock.now + .seconds(60)
         while b == nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            b = try await store.claim(kind: .image, worker: "B", lease: .seconds(30))
+            b = try await store.claim(kind: .image, worker: "B", lease: .seconds(600))
+            if b == nil { try await Task.sleep(for: .milliseconds(10)) }
         }
         let moved = try #require(b)
         #expect(moved.id == a.id && moved.attempt == 2)
@@ -179,6 +181,8 @@ struct JobStoreTests {
         #expect(!tcp.description.contains("s@cret"))
         let socket = try DatabaseURL("postgresql:///jobs?host=/tmp/pg", environment: ["PGUSER": "bob"])
         #expect(socket.socketDirectory == "/tmp/pg" && socket.port == 5432 && socket.username == "bob" && socket.database == "jobs")
+        let port = try DatabaseURL("postgres://u@/jobs?host=/tmp/pg&port=6000", environment: [:])
+        #expect(port.socketDirectory == "/tmp/pg" && port.port == 6000 && port.username == "u" && port.database == "jobs")
         let bare = try DatabaseURL("postgres://", environment: [:])
         #expect(bare.socketDirectory == "/var/run/postgresql" && bare.username == "postgres" && bare.database == nil)
     }

@@ -2,7 +2,7 @@ import Foundation
 import OpenVisionTestSupport
 
 /// A private, throwaway PostgreSQL cluster for the tests: `initdb` into a temporary folder, the
-/// server on a free loopback port (and a Unix socket in that folder), trust authentication, user
+/// server on a Unix socket in that folder (no TCP), trust authentication, user
 /// `postgres`. PostgreSQL refuses to run as root, so under root (CI) the folder is given to the
 /// `postgres` system user (or `nobody`) and every server command runs through `runuser`.
 /// `stop()` shuts the server down and deletes the folder.
@@ -30,8 +30,9 @@ final class PostgresCluster: @unchecked Sendable {
     private let runAs: String?
 
     var data: String { folder.appendingPathComponent("data").path }
-    /// TCP on loopback, user postgres, database `database`.
-    func url(database: String = "postgres") -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
+    /// The Unix socket in the cluster's folder, user postgres, database `database`. (Not TCP: the tests'
+    /// many connections would take ephemeral ports that other tests bind and rebind.)
+    func url(database: String = "postgres") -> String { "postgres://postgres@/\(database)?host=\(folder.path)&port=\(port)" }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -52,7 +53,7 @@ final class PostgresCluster: @unchecked Sendable {
         // Small and quick: no fsync (a test cluster is thrown away), little shared memory.
         let conf = """
 
-            listen_addresses = '127.0.0.1'
+            listen_addresses = ''
             port = \(port)
             unix_socket_directories = '\(folder.path)'
             fsync = off
@@ -86,7 +87,12 @@ final class PostgresCluster: @unchecked Sendable {
     /// Runs SQL through psql; returns its unaligned, tuples-only output.
     @discardableResult
     func psql(_ sql: String, database: String = "postgres") throws -> String {
-        try run("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database, "-X", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        try run("psql", ["-h", folder.path, "-p", String(port), "-U", "postgres", "-d", database, "-X", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+    }
+
+    /// The database a `url(database:)` names.
+    static func database(in url: String) -> String {
+        String(URLComponents(string: url)?.path.dropFirst() ?? "")
     }
 
     /// A new empty database, for a test of its own.

@@ -25,7 +25,8 @@ struct StreamJobTests {
 
         let submit = try await CLIProcess.run(["jobs", "submit-stream", "--db", url, "--requests", "barcodes", video.path])
         #expect(submit.status == 0 && submit.stdout.contains(#""submitted":1"#), "\(submit.stderr)")
-        let streamArgs = ["--concurrency", "0", "--streams", "1", "--lease", "3", "--poll", "0.1"]
+        // A 6 s lease: renewed every 2 s, so a loaded machine does not lose it by a late heartbeat.
+        let streamArgs = ["--concurrency", "0", "--streams", "1", "--lease", "6", "--poll", "0.1"]
         let a = try FleetTests.startWorker("A", url: url, log: dir.appendingPathComponent("A.log"), extra: streamArgs)
         var others: [Process] = []
         defer { for p in [a] + others where p.isRunning { kill(p.processIdentifier, SIGKILL) } }
