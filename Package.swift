@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The job queue (OpenVisionJobs): PostgreSQL's wire protocol, and the logger its API takes.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // pkg-config carriers: compile and link flags only, no code. openvision-opencv.pc is
@@ -111,12 +114,19 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOCore", package: "swift-nio"),
+        // Jobs and workers on PostgreSQL (`openvision jobs`, `openvision worker`): the schema, the
+        // lease-based claim, results and streams. No OpenVision: what a job runs is the caller's closure.
+        .target(
+            name: "OpenVisionJobs",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "openvision",
-            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionHTTP",
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionHTTP", "OpenVisionJobs",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -167,6 +177,12 @@ let package = Package(
             name: "VisionCompatTests",
             dependencies: ["Vision", "CoreML", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),
+        // and a fleet of real `openvision worker` processes.
+        .testTarget(
+            name: "OpenVisionJobsTests",
+            dependencies: ["OpenVisionJobs", "OpenVisionTestSupport", "openvision"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Runs the built `openvision` binary as a user would.
         .testTarget(

@@ -66,7 +66,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
     }
 
-    private func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
+    /// One image's report with this command's options (also what `openvision worker` runs per job).
+    func analyze(_ file: URL, kinds: [RequestKind], orientation: ImageOrientation?, annotateTo: URL?) async throws -> AnalysisReport {
         let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
         // The same analysis as `openvision serve`'s POST /v1/analyze. Decoded once, timed apart: colour only
         // when an annotated copy is wanted (the built-in requests read the gray plane, some at reduced JPEG scale).

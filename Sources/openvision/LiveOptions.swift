@@ -87,9 +87,14 @@ final class JSONLinesWriter: @unchecked Sendable {
     }
 
     func write(_ result: LiveResult) throws {
+        handle.write(try encoder.encode(Self.report(for: result)) + Data("\n".utf8))
+    }
+
+    /// One analysed frame's report (also what `openvision worker` stores per frame of a stream job).
+    static func report(for result: LiveResult) -> AnalysisReport {
         var report = AnalysisReport(result)
         report.timingsMs = ["latency": result.latency.milliseconds, "analysis": result.analysis.milliseconds]
-        handle.write(try encoder.encode(report) + Data("\n".utf8))
+        return report
     }
 
     func close() { try? handle.close() }

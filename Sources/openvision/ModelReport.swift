@@ -75,6 +75,11 @@ enum ReportOutput {
         }
     }
 
+    /// The report as JSON (docs/json-schema.md): sorted keys, slashes unescaped; pretty or one line.
+    static func encode(_ report: AnalysisReport, pretty: Bool = false) throws -> Data {
+        try report.jsonData(pretty: pretty)
+    }
+
     /// The report for `file` analysed through `handler`: the upright image size (from the header
     /// when the model only needed a reduced decode) and, when asked, the request's stage timings.
     static func report(for file: URL, handler: ImageRequestHandler, stages: InferenceTimings,

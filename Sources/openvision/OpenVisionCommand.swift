@@ -8,6 +8,7 @@ struct OpenVisionCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [AnalyzeCommand.self, DetectCommand.self, ClassifyCommand.self, VideoCommand.self, LiveCommand.self,
                       CamerasCommand.self, ModelsCommand.self, GenerateBarcodeCommand.self,
-                      RegisterCommand.self, FlowCommand.self, TrackCommand.self, ServeCommand.self]
+                      RegisterCommand.self, FlowCommand.self, TrackCommand.self, ServeCommand.self,
+                      JobsCommand.self, WorkerCommand.self]
     )
 }

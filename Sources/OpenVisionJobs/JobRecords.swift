@@ -1,0 +1,35 @@
+/// What a job analyses: one image, or a live source held under a lease until it ends.
+public enum JobKind: String, Sendable, CaseIterable {
+    case image, stream
+}
+
+/// A job's state; docs/jobs.md has the transitions.
+///
+/// `queued` → `running` (claimed: `locked_by` set, `locked_until` = now + lease, `attempts` + 1) →
+/// `succeeded` (its result written) or back to `queued` (an error with attempts left, after a
+/// backoff; or its lease expired) or `failed` (an error on the last attempt, or the last attempt's
+/// lease expired). `openvision jobs retry` puts failed jobs back to `queued`.
+public enum JobState: String, Sendable, CaseIterable {
+    case queued, running, succeeded, failed
+}
+
+/// A job a worker holds under a lease.
+public struct ClaimedJob: Sendable, Equatable {
+    public var id: Int64
+    public var kind: JobKind
+    /// A path (image jobs) or a source (stream jobs: a camera, stream URL, video file or image folder).
+    public var input: String
+    /// The job's options as JSON text (the CLI's: requests and analysis flags).
+    public var options: String
+    /// This attempt's number, from 1.
+    public var attempt: Int
+    public var maxAttempts: Int
+}
+
+/// A finished job as `openvision jobs results` prints it: one JSON object (text) per job.
+public struct JobResultLine: Sendable {
+    public var id: Int64
+    /// `{"attempts":…,"error":…,"id":…,"input":…,"result":{…},"state":…,"worker":…}`; `result` for
+    /// a succeeded job, `error` for a failed one.
+    public var json: String
+}

@@ -1,0 +1,254 @@
+import Foundation
+import Synchronization
+
+/// A worker process's loop: `concurrency` slots claiming image jobs and `streams` slots claiming
+/// stream jobs, each on its own connection, and one heartbeat renewing the leases held.
+///
+/// - A job is claimed under a lease (`JobStore.claim`) and the heartbeat extends it every third of
+///   the lease while the job runs; a worker that dies stops renewing, and after at most one lease
+///   another worker claims the job again (at-least-once). Results are written once per job id.
+/// - A lost connection (database restart, network) is retried with a backoff: claims wait, and a
+///   finished job's result or error is kept in memory and written once the database is back.
+/// - `stop()` (SIGTERM) stops claiming; image jobs in flight finish and are written, stream jobs are
+///   cancelled and released (back to `queued` without counting the attempt); then `run()` returns.
+public final class JobWorker: Sendable {
+    public struct Configuration: Sendable {
+        public var database: DatabaseURL
+        /// Written into `locked_by` and `worker`: host:pid:random by default.
+        public var id: String
+        /// Image jobs analysed at once.
+        public var concurrency = 1
+        /// Stream jobs owned at once.
+        public var streams = 1
+        /// How long a claim holds a job without renewal.
+        public var lease: Duration = .seconds(30)
+        /// Wait between claims when the queue has nothing claimable.
+        public var poll: Duration = .milliseconds(500)
+        /// A failed attempt's job is retried after backoff × 2^(attempt−1).
+        public var retryBackoff: Duration = .seconds(1)
+        /// Longest wait between reconnect attempts.
+        public var maxReconnectBackoff: Duration = .seconds(5)
+        /// Return from `run()` once nothing of the kinds this worker runs is queued or running.
+        public var exitWhenDrained = false
+
+        public init(database: DatabaseURL, id: String = JobWorker.defaultID()) {
+            self.database = database
+            self.id = id
+        }
+    }
+
+    /// What this worker has done so far.
+    public struct Stats: Sendable {
+        public var succeeded = 0
+        public var failed = 0
+        public var retried = 0
+        public var lostLeases = 0
+    }
+
+    public let configuration: Configuration
+    private let runner: any JobRunner
+    private let log: @Sendable (String) -> Void
+    private let stopping = Atomic<Bool>(false)
+    private let drained = Atomic<Int>(0)
+    private let held = Mutex<[Int64: Lease]>([:])
+    private let counters = Mutex(Stats())
+
+    private struct Lease {
+        var cancel: (@Sendable () -> Void)?
+        var lost = false
+    }
+
+    public init(configuration: Configuration, runner: any JobRunner, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.runner = runner
+        self.log = log
+    }
+
+    /// host:pid:8 random hex digits.
+    public static func defaultID() -> String {
+        let host = ProcessInfo.processInfo.hostName
+        return "\(host):\(getpid()):\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+
+    public var stats: Stats { counters.withLock { $0 } }
+
+    /// Stops claiming and winds down (see the type's notes); `run()` then returns.
+    public func stop() {
+        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        let cancels = held.withLock { $0.values.compactMap(\.cancel) }
+        for cancel in cancels { cancel() }
+    }
+
+    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+
+    /// Migrates the schema, then claims and runs jobs until `stop()` (or, with `exitWhenDrained`, the queue is done).
+    public func run() async throws {
+        let setup = session("setup")
+        try await setup.persistently(giveUp: { isStopping }) { try await $0.migrate() }
+        await setup.close()
+        let slots = configuration.concurrency + configuration.streams
+        log("worker \(configuration.id): \(configuration.concurrency) image slot(s), \(configuration.streams) stream slot(s), lease \(configuration.lease)")
+        await withTaskGroup(of: Void.self) { group in
+            let heartbeat = Task { await self.heartbeat() }
+            for index in 0..<configuration.concurrency {
+                group.addTask { await self.slot(kind: .image, name: "slot \(index)", slots: slots) }
+            }
+            for index in 0..<configuration.streams {
+                group.addTask { await self.slot(kind: .stream, name: "stream slot \(index)", slots: slots) }
+            }
+            await group.waitForAll()
+            heartbeat.cancel()
+            _ = await heartbeat.result
+        }
+    }
+
+    private func session(_ name: String) -> DatabaseSession {
+        DatabaseSession(url: configuration.database, name: "worker \(configuration.id) \(name)",
+                        maxBackoff: configuration.maxReconnectBackoff, log: log)
+    }
+
+    /// One slot: claim, run, record, until stopping.
+    private func slot(kind: JobKind, name: String, slots: Int) async {
+        let db = session(name)
+        var idle = false
+        claiming: while !isStopping {
+            let job: ClaimedJob?
+            do {
+                job = try await db.persistently(giveUp: { isStopping }) {
+                    try await $0.claim(kind: kind, worker: configuration.id, lease: configuration.lease)
+                }
+            } catch {
+                if !isStopping { log("\(name): claim failed: \(error)") }
+                if !isStopping { try? await Task.sleep(for: configuration.poll) }
+                continue
+            }
+            guard let job else {
+                if configuration.exitWhenDrained, await isDrained(db, kind: kind) {
+                    // Every slot of this worker must see it: a slot alone stops when all have.
+                    if !idle { idle = true; drained.add(1, ordering: .sequentiallyConsistent) }
+                    if drained.load(ordering: .sequentiallyConsistent) >= slots { break claiming }
+                }
+                try? await Task.sleep(for: configuration.poll)
+                continue
+            }
+            if idle { idle = false; drained.subtract(1, ordering: .sequentiallyConsistent) }
+            switch kind {
+            case .image: await runImage(job, db: db)
+            case .stream: await runStream(job, db: db, name: name)
+            }
+        }
+        await db.close()
+    }
+
+    private func isDrained(_ db: DatabaseSession, kind: JobKind) async -> Bool {
+        guard let counts = try? await db.once({ try await $0.counts(kind: kind) }) else { return false }
+        return counts[.queued] == 0 && counts[.running] == 0
+    }
+
+    private func runImage(_ job: ClaimedJob, db: DatabaseSession) async {
+        held.withLock { $0[job.id] = Lease() }
+        defer { _ = held.withLock { $0.removeValue(forKey: job.id) } }
+        let outcome: Result<String, any Error>
+        do { outcome = .success(try await runner.runImage(job)) } catch { outcome = .failure(error) }
+        await record(job, outcome, db: db)
+    }
+
+    private func runStream(_ job: ClaimedJob, db: DatabaseSession, name: String) async {
+        let frames = StreamFrames(job: job.id, worker: configuration.id, session: session("\(name) frames"))
+        let runner = self.runner
+        let task = Task { try await runner.runStream(job, frames: frames) }
+        held.withLock { $0[job.id] = Lease(cancel: { task.cancel() }) }
+        // stop() may have run between the claim and the registration above.
+        if isStopping { task.cancel() }
+        log("\(name): stream job \(job.id) (\(job.input)) started, attempt \(job.attempt)")
+        let outcome = await task.result
+        await frames.close()
+        let lost = held.withLock { $0.removeValue(forKey: job.id)?.lost ?? false }
+        if lost {
+            log("\(name): stream job \(job.id) lease lost; stopped it")
+            return
+        }
+        if isStopping, task.isCancelled {
+            do {
+                try await db.persistently { try await $0.release(job.id, worker: configuration.id) }
+                log("\(name): stream job \(job.id) released")
+            } catch {
+                log("\(name): releasing stream job \(job.id) failed (\(error)); it returns to the queue when its lease expires")
+            }
+            return
+        }
+        await record(job, outcome, db: db)
+    }
+
+    /// Writes a finished attempt: the result, or the error (retried or failed). Retries through
+    /// database outages; a statement the server rejects (e.g. a result that is not JSON) fails the attempt.
+    private func record(_ job: ClaimedJob, _ outcome: Result<String, any Error>, db: DatabaseSession) async {
+        let worker = configuration.id
+        var message: String
+        switch outcome {
+        case .success(let json):
+            do {
+                if try await db.persistently({ try await $0.complete(job.id, worker: worker, result: json) }) {
+                    counters.withLock { $0.succeeded += 1 }
+                } else {
+                    counters.withLock { $0.lostLeases += 1 }
+                    log("job \(job.id): lease lost before its result was written; the worker holding it now writes it")
+                }
+                return
+            } catch {
+                message = "storing the result failed: \(error)"
+            }
+        case .failure(let error):
+            message = "\(error)"
+        }
+        do {
+            let state = try await db.persistently { try await $0.fail(job.id, worker: worker, error: message, backoff: configuration.retryBackoff) }
+            switch state {
+            case .failed?:
+                counters.withLock { $0.failed += 1 }
+                log("job \(job.id) failed after \(job.attempt) attempt(s): \(message)")
+            case .queued?:
+                counters.withLock { $0.retried += 1 }
+                log("job \(job.id) attempt \(job.attempt) of \(job.maxAttempts) failed, retrying: \(message)")
+            default:
+                counters.withLock { $0.lostLeases += 1 }
+            }
+        } catch {
+            log("job \(job.id): recording its error failed (\(error)); it is retried when its lease expires")
+        }
+    }
+
+    /// Renews the leases held every third of the lease; cancels streams whose lease was lost; fails
+    /// jobs whose last attempt's lease expired (`JobStore.failExpired`) about once per lease.
+    private func heartbeat() async {
+        let db = session("heartbeat")
+        let interval = max(configuration.lease / 3, .milliseconds(100))
+        var lastSweep = ContinuousClock.now - configuration.lease
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { break }
+            let ids = held.withLock { Array($0.keys) }
+            do {
+                let kept = try await db.once { try await $0.renew(ids, worker: configuration.id, lease: configuration.lease) }
+                let lost = held.withLock { table -> [@Sendable () -> Void] in
+                    var cancels: [@Sendable () -> Void] = []
+                    for id in ids where !kept.contains(id) {
+                        guard table[id] != nil else { continue }  // finished meanwhile
+                        table[id]?.lost = true
+                        if let cancel = table[id]?.cancel { cancels.append(cancel) }
+                    }
+                    return cancels
+                }
+                for cancel in lost { cancel() }
+                if ContinuousClock.now - lastSweep >= configuration.lease {
+                    lastSweep = ContinuousClock.now
+                    let failed = try await db.once { try await $0.failExpired() }
+                    if failed > 0 { log("heartbeat: \(failed) job(s) failed: their last attempt's lease expired") }
+                }
+            } catch {
+                // The slots report the outage; the next beat reconnects.
+            }
+        }
+        await db.close()
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import OpenVisionJobs
+
+/// `openvision worker`: claims jobs from the PostgreSQL queue and runs them until stopped.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Claim and run queued jobs (`openvision jobs submit`) from PostgreSQL; run as many as you like, on any machine.",
+        discussion: """
+        Each job is claimed under a lease the worker renews while it runs; a worker that dies (kill -9, power \
+        loss) loses nothing: its jobs go back to the queue when the lease expires. A job that fails is retried \
+        (--retry-backoff, doubling) until its --max-attempts, then failed with its error. The database may \
+        restart: the worker reconnects with a backoff and carries on. SIGTERM or Ctrl-C: no more claims, \
+        image jobs in flight finish, stream jobs are released; exit status 143 / 130. A second signal exits at once.
+        """
+    )
+
+    @OptionGroup var database: DatabaseOption
+    @Option(help: "Image jobs analysed at once.") var concurrency: Int = 1
+    @Option(help: "Live stream jobs owned at once (0: images only).") var streams: Int = 1
+    @Option(help: "Lease in seconds: how long a claimed job stays with a worker that stopped renewing it.") var lease: Double = 30
+    @Option(help: "Seconds between claims while the queue is empty.") var poll: Double = 0.5
+    @Option(help: "Seconds before a failed job's first retry (doubling with each attempt).") var retryBackoff: Double = 1
+    @Option(help: "Worker id in locked_by and results (default: host:pid:random).") var id: String?
+    @Flag(help: "Exit (status 0) once no image or stream job is queued or running.") var exitWhenDrained = false
+    @Flag(help: "Print only errors.") var quiet = false
+    @Flag(help: "Benchmarking: complete every image job with an empty result ({}) without analysing it; the queue's own cost.")
+    var noop = false
+
+    func validate() throws {
+        guard concurrency >= 0, streams >= 0, concurrency + streams > 0 else { throw ValidationError("--concurrency plus --streams must be at least 1") }
+        guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
+        guard poll > 0, retryBackoff >= 0 else { throw ValidationError("--poll must be positive, --retry-backoff not negative") }
+    }
+
+    func run() async throws {
+        let interruption = Interruption()
+        var configuration = JobWorker.Configuration(database: try database.url())
+        if let id { configuration.id = id }
+        configuration.concurrency = concurrency
+        configuration.streams = noop ? 0 : streams
+        configuration.lease = .milliseconds(Int(lease * 1000))
+        configuration.poll = .milliseconds(Int(poll * 1000))
+        configuration.retryBackoff = .milliseconds(Int(retryBackoff * 1000))
+        configuration.exitWhenDrained = exitWhenDrained
+        let quiet = self.quiet
+        let worker = JobWorker(configuration: configuration, runner: noop ? NoopRunner() as any JobRunner : AnalysisJobRunner()) { line in
+            if !quiet { FileHandle.standardError.write(Data("openvision worker: \(line)\n".utf8)) }
+        }
+        // The first SIGTERM/SIGINT cancels this task, which stops the worker gracefully.
+        let stopper = Task {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            worker.stop()
+        }
+        interruption.cancels(stopper)
+        do {
+            try await worker.run()
+        } catch {
+            stopper.cancel()
+            FileHandle.standardError.write(Data("openvision: error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        stopper.cancel()
+        let stats = worker.stats
+        if !quiet {
+            FileHandle.standardError.write(Data("openvision worker: \(configuration.id) done: \(stats.succeeded) succeeded, \(stats.failed) failed, \(stats.retried) retried, \(stats.lostLeases) lost leases\n".utf8))
+        }
+        if let status = interruption.exitStatus { throw ExitCode(status) }
+    }
+
+    /// `--noop`: the queue without the work (streams are refused: they would fail after their attempts).
+    struct NoopRunner: JobRunner {
+        func runImage(_ job: ClaimedJob) async throws -> String { "{}" }
+        func runStream(_ job: ClaimedJob, frames: StreamFrames) async throws -> String {
+            throw AnalysisJobRunner.Failure(description: "worker --noop does not run streams")
+        }
+    }
+}
