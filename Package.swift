@@ -114,6 +114,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Jobs and workers on PostgreSQL (`openvision jobs`, `openvision worker`): the schema, the
         // lease-based claim, results and streams. No OpenVision: what a job runs is the caller's closure.
         .target(
@@ -177,6 +180,7 @@ let package = Package(
             name: "VisionCompatTests",
             dependencies: ["Vision", "CoreML", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),
         // and a fleet of real `openvision worker` processes.
         .testTarget(
