@@ -58,7 +58,13 @@ import OpenVision
     /// frames keep coming. The reconnect window is long and the waits generous (events and counts,
     /// not a time budget): under AddressSanitizer on a loaded machine one FFmpeg open can take seconds.
     @Test func mjpegStreamWithReconnect() async throws {
-        let (first, stopFeeding, feeder) = try await Self.streamingServer()
+        // A port below Linux's ephemeral range (32768-60999): between the two servers no outgoing connection of
+        // another test can be given it as its local port (which made the rebind fail with EADDRINUSE).
+        var started: (LiveViewerServer, StopFlag, Task<Void, any Error>)?
+        for _ in 0..<50 where started == nil {
+            started = try? await Self.streamingServer(port: Int.random(in: 20_000..<32_000))
+        }
+        let (first, stopFeeding, feeder) = try #require(started, "no free port in 20000..<32000")
         let port = first.boundPort
         var options = CaptureOptions()
         options.readTimeout = .seconds(2)
@@ -74,7 +80,12 @@ import OpenVision
         stopFeeding.set()
         _ = await feeder.result
         await first.stop()
-        let (second, stopSecond, feeder2) = try await Self.streamingServer(port: port)
+        var restarted: (LiveViewerServer, StopFlag, Task<Void, any Error>)?
+        for _ in 0..<100 where restarted == nil {  // a listener another test left on it goes away with its test
+            restarted = try? await Self.streamingServer(port: port)
+            if restarted == nil { try await Task.sleep(for: .seconds(1)) }
+        }
+        let (second, stopSecond, feeder2) = try #require(restarted, "port \(port) stayed taken")
         try await Self.waitUntil(seconds: 300) { analyzer.stats().reconnects >= 1 && payloads.count > before + 5 }
         let stats = analyzer.stats()
         #expect(stats.reconnects >= 1, "\(stats)")
