@@ -122,8 +122,12 @@ final class PostgresCluster: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // From /tmp: the postgres user may not be allowed into the test's working directory.
-        let wrapped = ["/bin/sh", "-c", "cd /tmp && exec \"$@\"", "sh"] + command
+        // From /tmp: the postgres user may not be allowed into the test's working directory. Nothing else of the
+        // test process goes with it: pg_ctl leaves the postgres server running for the whole suite, and an inherited
+        // descriptor (another test's listening socket) would keep that test's port taken after it closed. (Glibc's
+        // posix_spawn_file_actions_addclosefrom_np is not visible to Swift; bash closes them before the exec.)
+        let closeInherited = "for p in /proc/$$/fd/*; do fd=${p##*/}; if [ \"$fd\" -gt 2 ] 2>/dev/null; then eval \"exec $fd>&-\"; fi; done"
+        let wrapped = ["/bin/bash", "-c", "cd /tmp && { \(closeInherited); } 2>/dev/null; exec \"$@\"", "bash"] + command
         let argv = wrapped.map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var pid: pid_t = 0
