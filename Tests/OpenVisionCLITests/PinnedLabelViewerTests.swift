@@ -187,8 +187,10 @@ import OpenVisionTestSupport
             tracked += 1
         }
         #expect(tracked >= 10, "tracked on \(tracked) frames")
-        let lastFrame = reports.last?.frame ?? 0
-        #expect(abs(Self.truthX(Self.click.x, from: pinFrame, to: lastFrame) - Self.click.x) > 0.1, "the camera moved")
+        // The camera moved under the anchor: the largest displacement of its spot while reported (not the last frame's:
+        // the pan is a triangle wave, and near a turning point the spot comes back to where it was clicked).
+        let moved = reports[firstWith...].compactMap(\.frame).map { abs(Self.truthX(Self.click.x, from: pinFrame, to: $0) - Self.click.x) }.max() ?? 0
+        #expect(moved > 0.05, "the camera moved: at most \(moved) of the width")
 
         // The page: each sample's element sits at its data point, which is the truth for the frame shown.
         let samples = (result["samples"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
