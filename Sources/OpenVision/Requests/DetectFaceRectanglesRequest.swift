@@ -40,11 +40,20 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
             }
         }
 
+        /// The Swift case name ("blazeFaceFullRange").
+        public var caseName: String {
+            switch self {
+            case .hog: "hog"
+            case .blazeFaceShortRange: "blazeFaceShortRange"
+            case .blazeFaceFullRange: "blazeFaceFullRange"
+            }
+        }
+
         /// The revision named `name` (its `description`, its Swift case name or its number), case-insensitive.
         public init?(name: String) {
             let n = name.lowercased()
-            guard let r = Revision.allCases.first(where: { $0.description == n || String(describing: $0.rawValue) == n
-                || "\($0)".lowercased() == n || "revision\($0.rawValue)" == n }) else { return nil }
+            guard let r = Revision.allCases.first(where: { $0.description == n || String($0.rawValue) == n
+                || $0.caseName.lowercased() == n || "revision\($0.rawValue)" == n }) else { return nil }
             self = r
         }
     }

@@ -34,7 +34,7 @@ import OpenVisionTestSupport
             #expect(abs(Double(ours.confidence) - theirs.score) < 0.02, "\(name): \(ours.confidence) vs \(theirs.score)")
             let points = try #require(ours.landmarks).allPoints.pointsInImage(imageSize: CGSize(width: w, height: h), origin: .upperLeft)
             #expect(points.count == 6)
-            let mean = zip(points, theirs.keypoints).map { hypot($0.x - $1[0] * w, $0.y - $1[1] * h) }.reduce(0, +) / 6
+            let mean = zip(points, theirs.keypoints).map { hypot(Double($0.x) - $1[0] * w, Double($0.y) - $1[1] * h) }.reduce(0, +) / 6
             #expect(mean <= 0.01 * hypot(w, h), "\(name): keypoints \(mean) px off")
         }
     }

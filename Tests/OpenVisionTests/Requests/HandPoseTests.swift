@@ -74,7 +74,7 @@ import OpenVisionTestSupport
             _ = try await Self.hands("hands-two.jpg", .full) { $0.maximumHandCount = -1 }
             Issue.record("expected invalidArgument")
         } catch {
-            #expect(error.code == .invalidArgument)
+            #expect((error as? VisionError)?.code == .invalidArgument, "\(error)")
         }
     }
 

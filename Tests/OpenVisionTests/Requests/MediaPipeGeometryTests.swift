@@ -66,7 +66,7 @@ import OpenVisionTestSupport
         #expect(out.count == 2)
         #expect(out[0].score == 0.9 && abs(out[0].xmin - 0.108) < 1e-9 && abs(out[0].width - 0.2) < 1e-9)
         #expect(abs(out[0].keypoints[0].x - 0.224) < 1e-9)
-        #expect(out[1] == c)
+        #expect(out[1].score == 0.7 && abs(out[1].xmin - 0.6) < 1e-12 && abs(out[1].width - 0.1) < 1e-12)
     }
 
     /// `PalmDetectionDetectionToRoi` on a 200 × 100 image: a 0.1 × 0.1 palm box at the centre.
@@ -121,12 +121,26 @@ import OpenVisionTestSupport
     }
 }
 
+extension MediaPipeGeometryTests {
+    /// A model whose input is not an image is `invalidModel`, naming the model and its input.
+    @Test func modelWithoutImageInputIsInvalid() throws {
+        let model = try VisionModel(backend: StubModel.Backend(width: 16, height: 16, shape: [1, 10]), url: URL(fileURLWithPath: "/flat.tflite"))
+        do {
+            _ = try MediaPipeInput.inputGeometry(of: model)
+            Issue.record("expected invalidModel")
+        } catch {
+            #expect(error.code == .invalidModel && error.message.contains("flat.tflite") && error.message.contains("[1×10]"), "\(error.message)")
+        }
+    }
+}
+
 /// A model description without a model file: an NHWC image input of the given size, for the samplers.
 enum StubModel {
     struct Backend: InferenceBackend {
         var width: Int, height: Int
+        var shape: [Int]? = nil
         var name: String { "stub" }
-        var inputs: [TensorDescription] { [TensorDescription(name: "input", shape: [1, height, width, 3])] }
+        var inputs: [TensorDescription] { [TensorDescription(name: "input", shape: shape ?? [1, height, width, 3])] }
         var outputs: [TensorDescription] { [TensorDescription(name: "out", shape: [1, 1])] }
         func metadata(_ key: String) -> String? { nil }
         func run(_ inputs: [Tensor]) throws(VisionError) -> [Tensor] { [Tensor(name: "out", shape: [1, 1], scalars: [0])] }

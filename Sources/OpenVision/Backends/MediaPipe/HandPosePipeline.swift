@@ -85,8 +85,8 @@ struct HandPosePipeline: Sendable {
     /// Up to `maximumCount` hands, in palm-score order.
     func hands(in image: VisionImage, maximumCount: Int) throws(VisionError) -> [Hand] {
         guard maximumCount > 0 else { return [] }
-        let palms = try palms(in: image).prefix(maximumCount)
-        let regions = Self.associate(palms.map { Self.handRegion(palm: $0, imageWidth: image.width, imageHeight: image.height) })
+        let detected = try palms(in: image).prefix(maximumCount)
+        let regions = Self.associate(detected.map { Self.handRegion(palm: $0, imageWidth: image.width, imageHeight: image.height) })
         var hands: [Hand] = []
         for region in regions {
             if let hand = try hand(in: image, region: region) { hands.append(hand) }
