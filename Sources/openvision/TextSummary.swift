@@ -26,6 +26,13 @@ enum TextSummary {
         for h in r.humans ?? [] {
             lines.append(String(format: "  human%@ %.2f ", h.upperBodyOnly ? " (upper body)" : "", h.confidence) + box(h.box))
         }
+        for h in r.hands ?? [] {
+            var line = String(format: "  hand %@ %.2f ", h.chirality, h.confidence) + box(h.box)
+            if let wrist = h.joints.first, let tip = h.joints.first(where: { $0.name == "indexTip" }) {
+                line += String(format: " wrist=(%.0f,%.0f) indexTip=(%.0f,%.0f)", wrist.pixels.x, wrist.pixels.y, tip.pixels.x, tip.pixels.y)
+            }
+            lines.append(line)
+        }
         for c in r.classifications ?? [] { lines.append(String(format: "  %.3f  %@", c.confidence, c.identifier)) }
         if let t = r.translation { lines.append(String(format: "  translation tx=%.2f ty=%.2f (lower-left origin) confidence %.2f", t.tx, t.ty, t.confidence)) }
         if let h = r.homography {
