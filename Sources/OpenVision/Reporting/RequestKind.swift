@@ -6,6 +6,8 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case contours, horizon, saliency, objectness, textrects, document
     /// The built-in detector's cats and dogs, and people.
     case animals, humans
+    /// People's body poses and the person mask (MediaPipe's models).
+    case bodypose, personmask
     /// Sequence requests (`video`, `live`): each frame against the previous one.
     case flow, registration, homography, trajectories
 
@@ -32,6 +34,8 @@ public enum RequestKind: String, CaseIterable, Sendable {
         case .document: DetectDocumentSegmentationRequest()
         case .animals: RecognizeAnimalsRequest()
         case .humans: DetectHumanRectanglesRequest()
+        case .bodypose: DetectHumanBodyPoseRequest()
+        case .personmask: GeneratePersonSegmentationRequest()
         case .flow: TrackOpticalFlowRequest()
         case .registration: TrackTranslationalImageRegistrationRequest()
         case .homography: TrackHomographicImageRegistrationRequest()
