@@ -18,7 +18,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var inputs: [String]
 
     @Option(name: .shortAndLong, parsing: .singleValue,
-            help: "Requests to run, comma-separated (repeatable): barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document, animals, humans, handpose.")
+            help: "Requests to run, comma-separated (repeatable): barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document, animals, humans, handpose (hand poses), bodypose (body poses), personmask (person segmentation).")
     var requests: [String] = ["barcodes,rectangles,faces,landmarks,text"]
 
     @Option(name: .shortAndLong, help: "Output format: json or text (table).")
@@ -45,7 +45,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Maximum barcode/rectangle observations (rectangles default to 16 here; 0 = no limit).")
     var maxRectangles: Int = 16
 
-    @Option(help: "Write image-valued results (saliency heat maps) into this directory as PNG and .npy; their paths go into the JSON.")
+    @Option(help: "Write image-valued results (saliency heat maps, person masks) into this directory as PNG and .npy; their paths go into the JSON.")
     var maps: String?
 
     @Flag(help: "Include per-request timings in the output.")
@@ -94,6 +94,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
             if let maps, case .success(let value) = outcome.result, let saliency = value as? SaliencyImageObservation {
                 try writeMap(saliency.heatMap, for: file, kind: kind, into: maps, report: &report)
             }
+            if let maps, case .success(let value) = outcome.result, let mask = value as? PixelBufferObservation,
+               mask.featureName == GeneratePersonSegmentationRequest.featureName {
+                try writeMap(mask, for: file, kind: kind, into: maps, report: &report)
+            }
         }
         if let annotateTo {
             // Saliency heat maps are overlay items too: `annotated(with:)` blends them under the boxes.
@@ -116,6 +120,7 @@ extension AnalyzeCommand {
         switch kind {
         case .saliency: report.saliency?.heatMap.png = png; report.saliency?.heatMap.npy = npy
         case .objectness: report.objectness?.heatMap.png = png; report.objectness?.heatMap.npy = npy
+        case .personmask: report.personMask?.png = png; report.personMask?.npy = npy
         default: break
         }
     }

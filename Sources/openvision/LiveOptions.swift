@@ -7,7 +7,7 @@ struct AnalysisOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Object detector model (ONNX or Darknet .cfg).")
     var model: String?
 
-    @Option(name: .shortAndLong, help: "Built-in requests, comma-separated: barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document; sequence requests comparing each analysed frame with the previous one: flow, registration, homography, trajectories (default: none with --model, else barcodes,faces).")
+    @Option(name: .shortAndLong, help: "Built-in requests, comma-separated: barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document, animals, humans, bodypose, personmask; sequence requests comparing each analysed frame with the previous one: flow, registration, homography, trajectories (default: none with --model, else barcodes,faces).")
     var requests: String?
 
     @Option(help: "Minimum detection confidence.") var confidence: Float = 0.25

@@ -29,10 +29,21 @@ enum TextSummary {
         for h in r.hands ?? [] {
             var line = String(format: "  hand %@ %.2f ", h.chirality, h.confidence) + box(h.box)
             if let wrist = h.joints.first, let tip = h.joints.first(where: { $0.name == "indexTip" }) {
-                line += String(format: " wrist=(%.0f,%.0f) indexTip=(%.0f,%.0f)", wrist.pixels.x, wrist.pixels.y, tip.pixels.x, tip.pixels.y)
+                line += String(format: " wrist=(%.0f,%.0f) indexTip=(%.0f,%.0f)", wrist.point.pixels.x, wrist.point.pixels.y, tip.point.pixels.x, tip.point.pixels.y)
             }
             lines.append(line)
         }
+        for pose in r.bodyPoses ?? [] {
+            let seen = pose.joints.filter { $0.confidence >= 0.5 }
+            var line = String(format: "  body pose %.2f: %d/%d joints", pose.confidence, seen.count, pose.joints.count)
+            for name in ["nose", "neck", "root"] {
+                if let j = pose.joints.first(where: { $0.name == name }) {
+                    line += String(format: " %@=(%.0f,%.0f)", name, j.point.pixels.x, j.point.pixels.y)
+                }
+            }
+            lines.append(line)
+        }
+        if let m = r.personMask { lines.append("  person mask \(m.width)×\(m.height)" + (m.png.map { " → \($0)" } ?? "")) }
         for c in r.classifications ?? [] { lines.append(String(format: "  %.3f  %@", c.confidence, c.identifier)) }
         if let t = r.translation { lines.append(String(format: "  translation tx=%.2f ty=%.2f (lower-left origin) confidence %.2f", t.tx, t.ty, t.confidence)) }
         if let h = r.homography {

@@ -19,8 +19,8 @@ import OpenVisionTestSupport
         let reference = try #require(try MediaPipeReference.load().images["hand-single.jpg"]?.hands["full"]?.first)
         let wrist = try #require(hand.joints.first)
         #expect(wrist.name == "wrist")
-        #expect(abs(wrist.pixels.x - reference.landmarks[0][0] * 480) < 5 && abs(wrist.pixels.y - reference.landmarks[0][1] * 480) < 5)
-        #expect(abs(wrist.normalized.y - (1 - wrist.pixels.y / 480)) < 1e-9)
+        #expect(abs(wrist.point.pixels.x - reference.landmarks[0][0] * 480) < 5 && abs(wrist.point.pixels.y - reference.landmarks[0][1] * 480) < 5)
+        #expect(abs(wrist.point.normalized.y - (1 - wrist.point.pixels.y / 480)) < 1e-9)
         // The skeleton is drawn: the annotated copy differs from the photo along the bones.
         let original = try VisionImage(contentsOf: image)
         let drawn = try VisionImage(contentsOf: annotated)

@@ -100,12 +100,21 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var joints: [Joint]
     }
 
-    /// A named point with its confidence, both ways.
+    /// A named point with its confidence (a body joint or landmark).
     public struct Joint: Sendable, Codable, Hashable {
         public var name: String
         public var confidence: Float
-        public var normalized: NormalizedPoint
-        public var pixels: PixelPoint
+        public var point: Point
+    }
+
+    /// One person's body pose (`DetectHumanBodyPoseRequest`).
+    public struct BodyPose: Sendable, Codable, Hashable {
+        /// The pose-presence score.
+        public var confidence: Float
+        /// Vision's 19 joints, in `HumanBodyPoseObservation.JointName` order.
+        public var joints: [Joint]
+        /// MediaPipe's 33 landmarks, in the model's order (`HumanBodyPoseObservation.BodyLandmark`).
+        public var landmarks: [Joint]
     }
 
     public struct Label: Sendable, Codable, Hashable {
@@ -238,6 +247,10 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var humans: [Human]?
     /// `DetectHumanHandPoseRequest`.
     public var hands: [Hand]?
+    /// `DetectHumanBodyPoseRequest`: one entry per person.
+    public var bodyPoses: [BodyPose]?
+    /// `GeneratePersonSegmentationRequest`: the mask's size and, with `--maps`, its files.
+    public var personMask: Map?
     public var classifications: [Label]?
     /// The feature print vector (`GenerateImageFeaturePrintRequest`).
     public var featurePrint: [Float]?
@@ -371,10 +384,26 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         hands = observations.map { hand in
             Hand(confidence: hand.confidence, chirality: hand.chirality.rawValue, chiralityConfidence: hand.chiralityConfidence,
                  box: box(hand.boundingBox), joints: hand.joints.map { joint in
-                     let p = point(joint.location)
-                     return Joint(name: joint.identifier, confidence: joint.confidence, normalized: p.normalized, pixels: p.pixels)
+                     Joint(name: joint.identifier, confidence: joint.confidence, point: point(joint.location))
                  })
         }
+    }
+
+    /// Adds body poses.
+    public mutating func add(_ observations: [HumanBodyPoseObservation]) {
+        bodyPoses = observations.map { pose in
+            BodyPose(confidence: pose.confidence,
+                     joints: HumanBodyPoseObservation.JointName.allCases.map {
+                         let p = pose.recognizedPoint($0)
+                         return Joint(name: p.identifier, confidence: p.confidence, point: point(p.location))
+                     },
+                     landmarks: pose.landmarks.map { Joint(name: $0.identifier, confidence: $0.confidence, point: point($0.location)) })
+        }
+    }
+
+    /// Adds a person-segmentation mask's size (its files are added by whoever writes them).
+    public mutating func add(personMask observation: PixelBufferObservation) {
+        personMask = Map(width: observation.width, height: observation.height, channels: observation.channels)
     }
 
     /// Adds classifications.

@@ -120,14 +120,17 @@ extension ImageHomographicAlignmentObservation: ReportableResult {
 }
 
 /// Pixel buffers report as what their feature name says: an optical-flow field (JSON `opticalFlow`,
-/// drawn as arrows); other maps are reported by the observation that holds them (saliency).
+/// drawn as arrows) or a person mask (JSON `personMask`, blended in); other maps are reported by the observation that holds them (saliency).
 extension PixelBufferObservation: ReportableResult {
     public func add(to report: inout AnalysisReport) {
         if featureName == GenerateOpticalFlowRequest.featureName, channels == 2 { report.add(flow: self) }
+        if featureName == GeneratePersonSegmentationRequest.featureName, channels == 1 { report.add(personMask: self) }
     }
 
+    /// Flow fields as arrows; person masks blended in (up to half opacity where the mask is 1).
     public var overlayItems: [OverlayItem] {
-        featureName == GenerateOpticalFlowRequest.featureName && channels == 2 ? OverlayItem.flowArrows(for: self) : []
+        if featureName == GeneratePersonSegmentationRequest.featureName && channels == 1 { return [.heatMap(self, opacity: 0.5)] }
+        return featureName == GenerateOpticalFlowRequest.featureName && channels == 2 ? OverlayItem.flowArrows(for: self) : []
     }
 }
 

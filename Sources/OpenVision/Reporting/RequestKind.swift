@@ -8,6 +8,8 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case animals, humans
     /// Hands and their 21 joints (MediaPipe's hand models).
     case handpose
+    /// People's body poses and the person mask (MediaPipe's models).
+    case bodypose, personmask
     /// Sequence requests (`video`, `live`): each frame against the previous one.
     case flow, registration, homography, trajectories
 
@@ -35,6 +37,8 @@ public enum RequestKind: String, CaseIterable, Sendable {
         case .animals: RecognizeAnimalsRequest()
         case .humans: DetectHumanRectanglesRequest()
         case .handpose: DetectHumanHandPoseRequest()
+        case .bodypose: DetectHumanBodyPoseRequest()
+        case .personmask: GeneratePersonSegmentationRequest()
         case .flow: TrackOpticalFlowRequest()
         case .registration: TrackTranslationalImageRegistrationRequest()
         case .homography: TrackHomographicImageRegistrationRequest()
