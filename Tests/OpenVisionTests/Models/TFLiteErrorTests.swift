@@ -29,9 +29,10 @@ import OpenVisionTestSupport
         Self.expectInvalidModel(url, containing: ["operator 1", "SIN", "not supported"])
     }
 
-    @Test func pngNamedTFLite() throws {
-        let png = try Data(contentsOf: Fixtures.sharedImage("astronaut.png"))
-        let url = try Self.temp("photo.tflite", png)
+    /// A photo renamed .tflite (astronaut.png holds a JPEG).
+    @Test func imageNamedTFLite() throws {
+        let image = try Data(contentsOf: Fixtures.sharedImage("astronaut.png"))
+        let url = try Self.temp("photo.tflite", image)
         defer { try? FileManager.default.removeItem(at: url) }
         Self.expectInvalidModel(url, containing: ["not a TFLite model"])
     }

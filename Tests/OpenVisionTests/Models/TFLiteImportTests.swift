@@ -10,7 +10,8 @@ import OpenVisionTestSupport
 ///
 /// (tflite-runtime 2.14.0 + mediapipe 0.10.14's TFLite schema; see the script's docstring): one tiny
 /// graph per operator with every output value, and each MediaPipe model's raw outputs on
-/// ../shared/images/astronaut.png (a lossless PNG, sampled by nearest neighbour) as a subsample plus the
+/// ../shared/images/astronaut.png (a JPEG despite its name, which PIL and OpenCV 4.6 decode to the same bytes;
+/// sampled by nearest neighbour) as a subsample plus the
 /// full output's min, max, mean and mean |x|. Model outputs must agree within 1e-3, or within twice the
 /// reference's own float32 noise where that is larger (`kernel_spread`: tflite-runtime's XNNPACK kernels vs
 /// its builtin kernels on the same input; 0.65 on pose_landmark_full's segmentation logits, which reach
@@ -107,7 +108,7 @@ import OpenVisionTestSupport
         #expect(abs((255 * p.scale - p.mean[0]) / p.std[0] - 1) < 1e-5, "255 maps to 1")
         #expect(abs((0 - p.mean[0]) / p.std[0] - (signed ? -1 : 0)) < 1e-5, "0 maps to \(signed ? -1 : 0)")
 
-        // Nearest-neighbour sample of the PNG, as the script: row y from source row y*H/h.
+        // Nearest-neighbour sample of the image, as the script: row y from source row y*H/h.
         let image = try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png"))
         let rgb = [UInt8](image.rgbData())
         var input = [Float](repeating: 0, count: h * w * 3)
