@@ -27,7 +27,16 @@ struct ModelsCommand: AsyncParsableCommand {
         @Argument(help: "Model path or name.") var model: String
         @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
         func run() async throws {
-            let loaded = try ModelOptions.load(model, backend: backend, threads: 1)
+            let loaded: VisionModel
+            do {
+                loaded = try ModelOptions.load(model, backend: backend, threads: 1)
+            } catch {
+                // A .tflite that does not convert: still show what it declares and which operators are missing.
+                if model.lowercased().hasSuffix(".tflite"), let url = ModelLocator.find(model) {
+                    try? Self.describeTFLite(url)
+                }
+                throw error
+            }
             let d = loaded.modelDescription
             print("model:    \(loaded.url.path)")
             print("format:   \(d.format.rawValue), backend \(d.backend)")
@@ -50,6 +59,7 @@ struct ModelsCommand: AsyncParsableCommand {
             for i in summary.inputs { print("tflite input:  \(i.name) \(i.shape) \(i.type)") }
             for o in summary.outputs { print("tflite output: \(o.name) \(o.shape) \(o.type)") }
             print("tflite ops:    " + summary.operatorCounts.map { "\($0.name) ×\($0.count)" }.joined(separator: ", "))
+            for op in summary.unsupported { print("tflite unsupported: \(op.name) (first at operator \(op.index))") }
             if !summary.metadataNames.isEmpty { print("tflite metadata entries: " + summary.metadataNames.joined(separator: ", ")) }
             if let m = summary.metadata {
                 if let name = m.name { print("tflite metadata: name \"\(name)\"") }
