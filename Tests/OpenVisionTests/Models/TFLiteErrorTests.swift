@@ -54,4 +54,16 @@ import OpenVisionTestSupport
         defer { try? FileManager.default.removeItem(at: url) }
         Self.expectInvalidModel(url, containing: ["corrupt or truncated"])
     }
+
+    /// The cache of converted models follows the file's content: a file replaced at the same path is converted again.
+    @Test func replacedFileIsConvertedAgain() throws {
+        let ops = TFLiteImportTests.fixtures.appendingPathComponent("ops")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ov-\(UUID())-model.tflite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try FileManager.default.copyItem(at: ops.appendingPathComponent("relu.tflite"), to: url)
+        #expect(try VisionModel(contentsOf: url).modelDescription.outputs.map(\.shape) == [[1, 7, 9, 4]])
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.copyItem(at: ops.appendingPathComponent("conv2d_same_stride2_relu6.tflite"), to: url)
+        #expect(try VisionModel(contentsOf: url).modelDescription.outputs.map(\.shape) == [[1, 4, 5, 6]])
+    }
 }
