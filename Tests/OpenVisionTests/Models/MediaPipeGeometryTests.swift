@@ -63,8 +63,8 @@ import Testing
         let kept = MediaPipeDetection.weightedNonMaxSuppression([b, c, a], threshold: 0.3)
         #expect(kept.count == 2)
         #expect(kept[0].score == 0.9 && kept[1].score == 0.7)
-        // (0 × 0.9 + 0.1 × 0.6) / 1.5 (scores are Float32: 1e-6)
-        #expect(abs(kept[0].xMin - 0.06) < 1e-6 && abs(kept[0].xMax - 1.06) < 1e-6)
+        // (0 × 0.9 + 0.1 × 0.6) / 1.5 = 0.04, (1 × 0.9 + 1.1 × 0.6) / 1.5 = 1.04 (scores are Float32: 1e-6)
+        #expect(abs(kept[0].xMin - 0.04) < 1e-6 && abs(kept[0].xMax - 1.04) < 1e-6)
         #expect(abs(kept[0].keypoints[0].x - 0.12) < 1e-6)
         #expect(kept[1].xMin == 5)
     }
