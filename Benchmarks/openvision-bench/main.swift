@@ -152,6 +152,34 @@ func benchOCR(runs: Int, level: RecognizeTextRequest.RecognitionLevel, files: [S
     }
 }
 
+/// File → hands (`DetectHumanHandPoseRequest`, lite or full models) or faces (`DetectFaceRectanglesRequest` with a
+/// revision): the median of RUNS timed runs after a warm-up, a fresh handler (decode included) each time; the
+/// results as "text" (a count and the first point) for the side-by-side check.
+func benchPeople(runs: Int, kind: String, variant: String, files: [String]) async throws {
+    for file in files {
+        let url = URL(fileURLWithPath: file)
+        var times: [Double] = []
+        var summary = ""
+        for run in 0..<(runs + 1) {
+            let start = clock.now
+            let handler = ImageRequestHandler(url)
+            if kind == "hands" {
+                var request = DetectHumanHandPoseRequest()
+                request.modelComplexity = variant == "lite" ? .lite : .full
+                let hands = try await handler.perform(request)
+                if run > 0 { times.append(ms(clock.now - start)) }
+                summary = "\(hands.count) hands"
+            } else {
+                guard let revision = DetectFaceRectanglesRequest.Revision(name: variant) else { fail("unknown face revision \(variant)") }
+                let faces = try await handler.perform(DetectFaceRectanglesRequest(revision))
+                if run > 0 { times.append(ms(clock.now - start)) }
+                summary = "\(faces.count) faces"
+            }
+        }
+        emit(["file": file, "median_ms": median(times), "text": summary])
+    }
+}
+
 func benchBarcodes(runs: Int, files: [String]) async throws {
     let request = DetectBarcodesRequest()
     for file in files {
@@ -454,6 +482,9 @@ do {
             fail("ocr RUNS fast|accurate FILE...")
         }
         try await benchOCR(runs: runs, level: level, files: Array(args.dropFirst(3)))
+    case "hands", "faces":
+        guard args.count >= 4, let runs = Int(args[1]) else { fail("hands RUNS lite|full FILE... | faces RUNS hog|blazeface-short|blazeface-full FILE...") }
+        try await benchPeople(runs: runs, kind: args[0], variant: args[2], files: Array(args.dropFirst(3)))
     case "make-text-set":
         guard args.count == 2 else { fail("make-text-set DIR") }
         try makeTextSet(URL(fileURLWithPath: args[1]))

@@ -5,6 +5,35 @@
 
 #include <cmath>
 
+namespace {
+
+// (pixel * scale - mean) / std per channel of an 8-bit BGR canvas at model size, in the requested order and layout.
+void write_tensor(const cv::Mat &canvas, const ov_preprocess_params &p, float *out) {
+    const int W = p.width, H = p.height;
+    const int order[3] = {p.rgb ? 2 : 0, 1, p.rgb ? 0 : 2};  // output channel c reads BGR channel order[c]
+    const size_t plane = static_cast<size_t>(W) * H;
+    if (!p.nhwc) {
+        cv::Mat bgr[3];
+        cv::split(canvas, bgr);
+        for (int c = 0; c < 3; ++c) {
+            cv::Mat dst(H, W, CV_32FC1, out + c * plane);
+            const double a = p.scale / p.std[c], b = -p.mean[c] / p.std[c];
+            bgr[order[c]].convertTo(dst, CV_32F, a, b);
+        }
+    } else {
+        float a[3], b[3];
+        for (int c = 0; c < 3; ++c) { a[c] = p.scale / p.std[c]; b[c] = -p.mean[c] / p.std[c]; }
+        for (int y = 0; y < H; ++y) {
+            const uint8_t *row = canvas.ptr<uint8_t>(y);
+            float *o = out + static_cast<size_t>(y) * W * 3;
+            for (int x = 0; x < W; ++x, row += 3, o += 3)
+                for (int c = 0; c < 3; ++c) o[c] = row[order[c]] * a[c] + b[c];
+        }
+    }
+}
+
+}  // namespace
+
 extern "C" ov_status ov_preprocess(const ov_image *image, const ov_preprocess_params *p, float *out, size_t capacity,
                                    ov_input_mapping *mapping) {
     return ov::guarded("ov_preprocess", [&]() -> ov_status {
@@ -66,27 +95,41 @@ extern "C" ov_status ov_preprocess(const ov_image *image, const ov_preprocess_pa
             mapping->offset_y = static_cast<float>(oy);
         }
 
-        // (pixel * scale - mean) / std per channel, in the requested order and layout.
-        const int order[3] = {p->rgb ? 2 : 0, 1, p->rgb ? 0 : 2};  // output channel c reads BGR channel order[c]
-        const size_t plane = static_cast<size_t>(W) * H;
-        if (!p->nhwc) {
-            cv::Mat bgr[3];
-            cv::split(canvas, bgr);
-            for (int c = 0; c < 3; ++c) {
-                cv::Mat dst(H, W, CV_32FC1, out + c * plane);
-                const double a = p->scale / p->std[c], b = -p->mean[c] / p->std[c];
-                bgr[order[c]].convertTo(dst, CV_32F, a, b);
-            }
-        } else {
-            float a[3], b[3];
-            for (int c = 0; c < 3; ++c) { a[c] = p->scale / p->std[c]; b[c] = -p->mean[c] / p->std[c]; }
-            for (int y = 0; y < H; ++y) {
-                const uint8_t *row = canvas.ptr<uint8_t>(y);
-                float *o = out + static_cast<size_t>(y) * W * 3;
-                for (int x = 0; x < W; ++x, row += 3, o += 3)
-                    for (int c = 0; c < 3; ++c) o[c] = row[order[c]] * a[c] + b[c];
-            }
-        }
+        write_tensor(canvas, *p, out);
+        return ov::ok();
+    });
+}
+
+extern "C" ov_status ov_preprocess_warp(const ov_image *image, const double m[9], int border_replicate,
+                                        const ov_preprocess_params *p, float *out, size_t capacity) {
+    return ov::guarded("ov_preprocess_warp", [&]() -> ov_status {
+        if (!image || !p || !out || !m || image->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing image, matrix or parameters");
+        const int W = p->width, H = p->height;
+        if (W <= 0 || H <= 0 || W > 16384 || H > 16384)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "model input size must be 1...16384 on each side");
+        if (capacity < static_cast<size_t>(W) * H * 3)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "output buffer smaller than 3 x width x height floats");
+        for (int c = 0; c < 3; ++c)
+            if (!(p->std[c] != 0.0f) || !std::isfinite(p->std[c]) || !std::isfinite(p->mean[c]))
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, "mean/std must be finite and std non-zero");
+        for (int i = 0; i < 9; ++i)
+            if (!std::isfinite(m[i])) return ov::fail(OV_ERR_INVALID_ARGUMENT, "the warp matrix is not finite");
+        cv::Mat matrix(3, 3, CV_64F);
+        for (int i = 0; i < 9; ++i) matrix.at<double>(i / 3, i % 3) = m[i];
+        if (std::abs(cv::determinant(matrix)) < 1e-12) return ov::fail(OV_ERR_INVALID_ARGUMENT, "the warp matrix is singular");
+
+        cv::Mat src;
+        if (image->isGray()) cv::cvtColor(image->luma, src, cv::COLOR_GRAY2BGR); else src = image->bgr;
+        const int border = border_replicate ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT;
+        cv::Mat canvas;
+        // The matrix maps destination to source (WARP_INVERSE_MAP); affine when its last row is (0, 0, 1).
+        if (m[6] == 0 && m[7] == 0 && m[8] == 1)
+            cv::warpAffine(src, canvas, matrix.rowRange(0, 2), cv::Size(W, H), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                           border, cv::Scalar(0, 0, 0));
+        else
+            cv::warpPerspective(src, canvas, matrix, cv::Size(W, H), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                                border, cv::Scalar(0, 0, 0));
+        write_tensor(canvas, *p, out);
         return ov::ok();
     });
 }

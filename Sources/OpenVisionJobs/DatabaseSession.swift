@@ -11,12 +11,15 @@ final class DatabaseSession: @unchecked Sendable {
     private let maxBackoff: Duration
     private let log: @Sendable (String) -> Void
     private let name: String
+    private let synchronousCommit: Bool
     private var store: JobStore?
     private var failing = false
 
-    init(url: DatabaseURL, name: String, maxBackoff: Duration, log: @escaping @Sendable (String) -> Void) {
+    init(url: DatabaseURL, name: String, maxBackoff: Duration, synchronousCommit: Bool = true,
+         log: @escaping @Sendable (String) -> Void) {
         self.url = url
         self.name = name
+        self.synchronousCommit = synchronousCommit
         self.maxBackoff = maxBackoff
         self.log = log
     }
@@ -30,7 +33,9 @@ final class DatabaseSession: @unchecked Sendable {
                 let lost = store != nil && !failing
                 await store?.close()
                 store = nil
-                store = try await JobStore.connect(url)
+                let fresh = try await JobStore.connect(url)
+                if !synchronousCommit { try await fresh.setSynchronousCommit(false) }
+                store = fresh
                 if lost { log("\(name): connection lost while idle; reconnected") }
             }
             let value = try await body(store!)

@@ -37,6 +37,13 @@ public final class JobStore: Sendable {
         try? await connection.close()
     }
 
+    /// Sets PostgreSQL's `synchronous_commit` for this connection: off, a commit returns before its WAL
+    /// record is flushed (the server flushes within 3 × `wal_writer_delay`); a crash may lose the last
+    /// commits but never corrupts or half-applies one.
+    public func setSynchronousCommit(_ on: Bool) async throws {
+        _ = try await run(PostgresQuery(unsafeSQL: "SET synchronous_commit TO \(on ? "on" : "off")"))
+    }
+
     /// True once the connection is closed (by us, the server, or a network error).
     public var isClosed: Bool { connection.isClosed }
 

@@ -18,7 +18,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var inputs: [String]
 
     @Option(name: .shortAndLong, parsing: .singleValue,
-            help: "Requests to run, comma-separated (repeatable): barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document, animals, humans, bodypose (body poses), personmask (person segmentation).")
+            help: "Requests to run, comma-separated (repeatable): barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document, animals, humans, handpose (hand poses), bodypose (body poses), personmask (person segmentation).")
     var requests: [String] = ["barcodes,rectangles,faces,landmarks,text"]
 
     @Option(name: .shortAndLong, help: "Output format: json or text (table).")
@@ -35,6 +35,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     @Option(help: "Text recognition level: fast (Tesseract) or accurate (PP-OCRv4 on ONNX Runtime: photos, rotated text; en-US and zh-Hans).")
     var recognitionLevel: RecognizeTextRequest.RecognitionLevel = .fast
+
+    @Option(help: "Face detector for 'faces': hog (dlib), blazeface-short or blazeface-full (MediaPipe BlazeFace; default \(DetectFaceRectanglesRequest.Revision.defaultRevision)).")
+    var faceRevision: DetectFaceRectanglesRequest.Revision?
+
+    @Option(help: "Most hands 'handpose' reports (default 2).")
+    var maxHands: Int?
 
     @Option(help: "Maximum barcode/rectangle observations (rectangles default to 16 here; 0 = no limit).")
     var maxRectangles: Int = 16
@@ -76,6 +82,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         analysis.recognitionLanguages = languages.map { $0.split(whereSeparator: { $0 == "," || $0 == "+" }).map(String.init) }
         analysis.includeTimings = timings
         analysis.recognitionLevel = recognitionLevel
+        analysis.faceRevision = faceRevision
+        analysis.maximumHandCount = maxHands
         let run = try await analysis.run(on: handler, image: file.path, decodeColor: annotateTo != nil)
         var report = run.report
         var overlay: [OverlayItem] = []
@@ -126,3 +134,8 @@ extension Duration {
 }
 
 extension RecognizeTextRequest.RecognitionLevel: ExpressibleByArgument {}
+
+extension DetectFaceRectanglesRequest.Revision: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.description) }
+}

@@ -26,6 +26,13 @@ enum TextSummary {
         for h in r.humans ?? [] {
             lines.append(String(format: "  human%@ %.2f ", h.upperBodyOnly ? " (upper body)" : "", h.confidence) + box(h.box))
         }
+        for h in r.hands ?? [] {
+            var line = String(format: "  hand %@ %.2f ", h.chirality, h.confidence) + box(h.box)
+            if let wrist = h.joints.first, let tip = h.joints.first(where: { $0.name == "indexTip" }) {
+                line += String(format: " wrist=(%.0f,%.0f) indexTip=(%.0f,%.0f)", wrist.point.pixels.x, wrist.point.pixels.y, tip.point.pixels.x, tip.point.pixels.y)
+            }
+            lines.append(line)
+        }
         for pose in r.bodyPoses ?? [] {
             let seen = pose.joints.filter { $0.confidence >= 0.5 }
             var line = String(format: "  body pose %.2f: %d/%d joints", pose.confidence, seen.count, pose.joints.count)

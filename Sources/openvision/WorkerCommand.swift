@@ -25,6 +25,8 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Worker id in locked_by and results (default: host:pid:random).") var id: String?
     @Flag(help: "Exit (status 0) once no image or stream job is queued or running.") var exitWhenDrained = false
     @Flag(help: "Print only errors.") var quiet = false
+    @Flag(help: "Make every claim and result wait for PostgreSQL's WAL flush (synchronous_commit on). Off by default: a commit lost in a database crash is re-done, since the job's lease expires and it runs again (docs/jobs.md).")
+    var synchronousCommit = false
     @Flag(help: "Benchmarking: complete every image job with an empty result ({}) without analysing it; the queue's own cost.")
     var noop = false
 
@@ -44,6 +46,7 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.poll = .milliseconds(Int(poll * 1000))
         configuration.retryBackoff = .milliseconds(Int(retryBackoff * 1000))
         configuration.exitWhenDrained = exitWhenDrained
+        configuration.synchronousCommit = synchronousCommit
         let quiet = self.quiet
         let worker = JobWorker(configuration: configuration, runner: noop ? NoopRunner() as any JobRunner : AnalysisJobRunner()) { line in
             if !quiet { FileHandle.standardError.write(Data("openvision worker: \(line)\n".utf8)) }

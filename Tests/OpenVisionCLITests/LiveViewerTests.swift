@@ -7,8 +7,7 @@ import OpenVisionTestSupport
 /// headless Chromium, and the screenshot checked for the barcode's overlay box over the preview.
 @Suite struct LiveViewerTests {
     @Test func overlayBoxIsDrawnOverThePreview() async throws {
-        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                    "chromium is installed by scripts/setup")
+        let chromium = try #require(LiveViewerProcess.chromium, "chromium is installed by scripts/setup")
         // A still scene, the code at a known place (its centre at 0.38, 0.5 of the frame): 900 frames at
         // 5 fps, so the paced source keeps the server up for 3 minutes however slowly Chromium starts
         // (under AddressSanitizer on a loaded machine a 30 s source ended before the page loaded).
@@ -24,29 +23,8 @@ import OpenVisionTestSupport
         for _ in 0..<900 { try writer.write(frame) }  // 180 s
         writer.finish()
 
-        let process = Process()
-        process.executableURL = CLIProcess.binary
-        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--serve", "127.0.0.1:0", "--duration", "600"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        // The first stderr line names the bound port.
-        let reader = stderr.fileHandleForReading
-        let (url, printed) = try await blocking { () -> (String?, String) in
-            var buffer = Data()
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                buffer += chunk
-                let text = String(decoding: buffer, as: UTF8.self)
-                if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { return (String(text[range]), text) }
-            }
-            return (nil, String(decoding: buffer, as: UTF8.self))
-        }
-        let page = try #require(url, "no viewer URL on stderr: \(printed)")
+        let server = try await LiveViewerProcess(["live", "--source", video.path, "--requests", "barcodes", "--duration", "600"], deadline: .seconds(30))
+        let page = server.page
         try await Task.sleep(for: .seconds(2))
 
         let shot = dir.appendingPathComponent("shot.png")
@@ -97,8 +75,7 @@ import OpenVisionTestSupport
         #expect(abs(cx - 243.0 / 640) < 0.05 && abs(cy - 0.5) < 0.07, "box centre at (\(cx), \(cy)) of the preview")
         let symbol = Double(code.width - 8 * 6) / 640
         #expect(abs(box.width / preview.width - symbol) < 0.06, "box width \(box.width / preview.width) vs symbol \(symbol)")
-        process.terminate()
-        try await blocking { process.waitUntilExit() }
+        try await server.stop()
     }
     /// `live --requests saliency --serve`: each overlay event carries the heat map as a small RGBA PNG
     /// (68 × 68, a data URL) over the whole frame, before the salient regions' boxes.
@@ -116,27 +93,8 @@ import OpenVisionTestSupport
         for _ in 0..<600 { try writer.write(frame) }
         writer.finish()
 
-        let process = Process()
-        process.executableURL = CLIProcess.binary
-        process.arguments = ["live", "--source", video.path, "--requests", "saliency", "--serve", "127.0.0.1:0", "--duration", "600"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let reader = stderr.fileHandleForReading
-        let page = try #require(try await blocking { () -> String? in
-            var buffer = Data()
-            let deadline = Date().addingTimeInterval(90)
-            while Date() < deadline {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                buffer += chunk
-                let text = String(decoding: buffer, as: UTF8.self)
-                if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { return String(text[range]) }
-            }
-            return nil
-        }, "no viewer URL on stderr")
+        let server = try await LiveViewerProcess(["live", "--source", video.path, "--requests", "saliency", "--duration", "600"], deadline: .seconds(90))
+        let page = server.page
 
         // The first overlay event with items (a new client gets the latest update at once).
         let events = Process()
@@ -190,7 +148,6 @@ import OpenVisionTestSupport
         #expect(rgb[corner + 2] > rgb[corner], "a cold corner is blue: \(rgb[corner...corner + 2])")
         // Then the salient region's box, labelled.
         #expect(items.dropFirst().contains { ($0["label"] as? String)?.hasPrefix("salient") == true && $0["image"] == nil })
-        process.terminate()
-        try await blocking { process.waitUntilExit() }
+        try await server.stop()
     }
 }

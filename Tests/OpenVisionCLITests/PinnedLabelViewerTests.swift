@@ -98,8 +98,7 @@ import OpenVisionTestSupport
     """#
 
     @Test func aClickPinsTheTopLabelWhichFollowsItsSpot() async throws {
-        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                    "chromium is installed by scripts/setup")
+        let chromium = try #require(LiveViewerProcess.chromium, "chromium is installed by scripts/setup")
         let driver = try #require(["/usr/bin/chromedriver"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                   "chromium-driver is installed by scripts/setup")
         let dir = try CLIProcess.tempDir()
@@ -116,30 +115,9 @@ import OpenVisionTestSupport
         writer.finish()
 
         let jsonl = dir.appendingPathComponent("frames.jsonl")
-        let process = Process()
-        process.executableURL = CLIProcess.binary
-        process.arguments = ["live", "--source", video.path, "--requests", "barcodes", "--pin-labels", "--classify-every", "4",
-                             "--serve", "127.0.0.1:0", "--duration", "600", "--jsonl", jsonl.path]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let reader = stderr.fileHandleForReading
-        let page = try #require(try await blocking { () -> String? in
-            var buffer = Data()
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                buffer += chunk
-                let text = String(decoding: buffer, as: UTF8.self)
-                if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { return String(text[range]) }
-            }
-            return nil
-        }, "no viewer URL on stderr")
-        // Keep draining stderr (stats each second) so the server never blocks on a full pipe.
-        Thread.detachNewThread { while !reader.availableData.isEmpty {} }
+        let server = try await LiveViewerProcess(["live", "--source", video.path, "--requests", "barcodes", "--pin-labels", "--classify-every", "4",
+                                                  "--duration", "600", "--jsonl", jsonl.path])
+        let page = server.page
 
         let scriptURL = dir.appendingPathComponent("drive.py")
         try Data(Self.script.utf8).write(to: scriptURL)
@@ -159,8 +137,7 @@ import OpenVisionTestSupport
         }
         let result = try #require(try? JSONSerialization.jsonObject(with: printed) as? [String: Any],
                                   "the Selenium script failed: \(String(decoding: printed + errors, as: UTF8.self).suffix(1500))")
-        process.terminate()
-        try await blocking { process.waitUntilExit() }
+        try await server.stop()
 
         // The corner showed a class.
         let topLabel = try #require(result["topLabel"] as? String)

@@ -100,7 +100,7 @@ func layerRect(_ objectBounds: CGRect, screenHeight: CGFloat) -> CGRect {
         nativeRects.maximumObservations = 8; nativeRects.minimumConfidence = 0.6; nativeRects.minimumAspectRatio = 0.3
         #expect(rects.map(\.boundingBox) == (try nativeRects.perform(in: handler.context)).map(\.boundingBox.cgRect))
         #expect(faces.count == 1 && landmarks.count == 1)
-        #expect(faces.map(\.boundingBox) == (try DetectFaceRectanglesRequest().perform(in: handler.context)).map(\.boundingBox.cgRect))
+        #expect(faces.map(\.boundingBox) == (try DetectFaceRectanglesRequest(.hog).perform(in: handler.context)).map(\.boundingBox.cgRect))
         #expect(landmarks.first?.landmarks?.leftEye?.pointCount == 6 && landmarks.first?.landmarks?.outerLips?.pointCount == 12)
         #expect(codes.map(\.payloadStringValue) == ["GIFT-CARD-0042"] && codes.first?.symbology == .qr)
         // The text line "OPEN VISION": a region with its 10 character boxes.

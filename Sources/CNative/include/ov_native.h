@@ -154,6 +154,13 @@ typedef struct {
 ov_status ov_preprocess(const ov_image *image, const ov_preprocess_params *params, float *out, size_t capacity,
                         ov_input_mapping *mapping);
 
+/* MediaPipe's ImageToTensorCalculator on the CPU: samples `image` into a params->width x params->height tensor
+ * through `tensor_to_image` (3x3 row-major, maps tensor pixel coordinates to source pixel coordinates: a rotated
+ * region of interest, or a letterbox), bilinear; samples outside the source are 0 (border_replicate 0) or repeat
+ * the edge (1). Then (pixel * scale - mean) / std per channel as ov_preprocess (params->mode and pad_value unused). */
+ov_status ov_preprocess_warp(const ov_image *image, const double tensor_to_image[9], int border_replicate,
+                             const ov_preprocess_params *params, float *out, size_t capacity);
+
 /* ------------------------------------------------------------------ rectangles (OpenCV) */
 
 typedef struct {

@@ -3,7 +3,9 @@ import Foundation
 /// Facial landmarks as Vision's `FaceObservation.Landmarks2D`: named regions whose points are
 /// normalised to the face's bounding box (0...1, lower-left origin). Left and right are the
 /// subject's own (the subject's left eye appears on the image's right in a frontal photo).
-/// Produced from dlib's 68-point model; `allPoints` holds the 68 points in dlib's order.
+/// Produced from dlib's 68-point model (`DetectFaceLandmarksRequest`; `allPoints` holds the 68 points in
+/// dlib's order), or coarse, from BlazeFace's 6 keypoints (`DetectFaceRectanglesRequest`'s BlazeFace
+/// revisions; see `init(blazeFaceKeypoints:faceBoundingBox:confidence:)`).
 public struct FaceLandmarks2D: Sendable, Hashable, Codable {
     /// How a region's points connect.
     public enum PointsClassification: String, Sendable, Hashable, Codable {
@@ -82,5 +84,31 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         innerLips = region(Array(60...67), .closedPath)
         rightPupil = centre(36...41)
         leftPupil = centre(42...47)
+    }
+
+    /// Coarse landmarks from BlazeFace's 6 keypoints, given normalised to the face box in the model's order:
+    /// the subject's right eye, left eye, nose tip, mouth centre, right ear tragion, left ear tragion.
+    /// `allPoints` holds the 6; `rightPupil`/`rightEye` and `leftPupil`/`leftEye` are the eye centres, `nose`
+    /// the nose tip, `outerLips` the mouth centre, `medianLine` nose tip → mouth centre, `faceContour` the two
+    /// ear tragions (right, left); the other regions are empty.
+    public init(blazeFaceKeypoints points: [NormalizedPoint], faceBoundingBox box: NormalizedRect, confidence: Float) {
+        func region(_ indices: [Int], _ kind: PointsClassification) -> Region {
+            Region(normalizedPoints: indices.filter { $0 < points.count }.map { points[$0] }, pointsClassification: kind, faceBoundingBox: box)
+        }
+        let empty = Region(normalizedPoints: [], pointsClassification: .disconnected, faceBoundingBox: box)
+        self.confidence = confidence
+        allPoints = region(Array(0..<points.count), .disconnected)
+        rightEye = region([0], .disconnected)
+        leftEye = region([1], .disconnected)
+        rightPupil = rightEye
+        leftPupil = leftEye
+        nose = region([2], .disconnected)
+        outerLips = region([3], .disconnected)
+        medianLine = region([2, 3], .openPath)
+        faceContour = region([4, 5], .disconnected)
+        leftEyebrow = empty
+        rightEyebrow = empty
+        noseCrest = empty
+        innerLips = empty
     }
 }

@@ -21,14 +21,33 @@ extension OverlayItem {
         if let l = face.landmarks {
             let regions = [l.faceContour, l.leftEyebrow, l.rightEyebrow, l.noseCrest, l.nose, l.leftEye, l.rightEye,
                            l.outerLips, l.innerLips]
-            for region in regions {
+            for region in regions where region.pointCount >= 2 {
                 items.append(OverlayItem(shape: .polygon(region.pointsNormalizedToImage,
                                                          closed: region.pointsClassification == .closedPath),
                                          color: .green, lineWidth: 1.5))
             }
             items.append(OverlayItem(shape: .points(l.leftPupil.pointsNormalizedToImage + l.rightPupil.pointsNormalizedToImage),
                                      color: .red, lineWidth: 2))
+            if l.allPoints.pointCount < 68 {
+                // BlazeFace's coarse keypoints (eyes, nose, mouth, ears).
+                items.append(OverlayItem(shape: .points(l.allPoints.pointsNormalizedToImage), color: .green, lineWidth: 2))
+            }
         }
+        return items
+    }
+
+    /// A hand's skeleton (Vision's joint pairs: wrist to each finger, along each finger), its joints, and a
+    /// label with its chirality at the wrist.
+    public static func items(for hand: HumanHandPoseObservation) -> [OverlayItem] {
+        var items: [OverlayItem] = []
+        let colors: [OverlayColor] = [.orange, .yellow, .green, .cyan, .purple]
+        for (i, (a, b)) in HumanHandPoseObservation.skeletonPairs.enumerated() {
+            items.append(OverlayItem(shape: .polygon([hand.recognizedPoint(a).location, hand.recognizedPoint(b).location], closed: false),
+                                     color: colors[i / 4], lineWidth: 2))
+        }
+        items.append(OverlayItem(shape: .points(hand.joints.map(\.location)), color: .red, lineWidth: 2))
+        items.append(OverlayItem(shape: .points([hand.recognizedPoint(.wrist).location]), color: .white,
+                                 label: String(format: "%@ hand %.2f", hand.chirality.rawValue, hand.confidence), lineWidth: 2))
         return items
     }
 

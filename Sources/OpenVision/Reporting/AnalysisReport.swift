@@ -87,6 +87,19 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
         public var upperBodyOnly: Bool
     }
 
+    /// One hand (`DetectHumanHandPoseRequest`).
+    public struct Hand: Sendable, Codable, Hashable {
+        /// The hand presence score.
+        public var confidence: Float
+        /// "left" or "right" (the person's own hand), or "unknown".
+        public var chirality: String
+        public var chiralityConfidence: Float
+        /// The joints' bounding box.
+        public var box: Box
+        /// Vision's 21 joints, wrist first, then thumb, index, middle, ring and little finger, base to tip.
+        public var joints: [Joint]
+    }
+
     /// A named point with its confidence (a body joint or landmark).
     public struct Joint: Sendable, Codable, Hashable {
         public var name: String
@@ -232,6 +245,8 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var animals: [Object]?
     /// `DetectHumanRectanglesRequest`.
     public var humans: [Human]?
+    /// `DetectHumanHandPoseRequest`.
+    public var hands: [Hand]?
     /// `DetectHumanBodyPoseRequest`: one entry per person.
     public var bodyPoses: [BodyPose]?
     /// `GeneratePersonSegmentationRequest`: the mask's size and, with `--maps`, its files.
@@ -325,7 +340,9 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
                     ("noseCrest", l.noseCrest), ("medianLine", l.medianLine), ("outerLips", l.outerLips),
                     ("innerLips", l.innerLips), ("leftPupil", l.leftPupil), ("rightPupil", l.rightPupil),
                 ]
-                landmarks = Dictionary(uniqueKeysWithValues: regions.map { ($0.0, $0.1.pointsNormalizedToImage.map(point)) })
+                // BlazeFace's coarse landmarks leave some regions empty: those are left out.
+                landmarks = Dictionary(uniqueKeysWithValues: regions.filter { $0.1.pointCount > 0 }
+                    .map { ($0.0, $0.1.pointsNormalizedToImage.map(point)) })
             }
             return Face(confidence: face.confidence, box: box(face.boundingBox), roll: face.roll, yaw: face.yaw,
                         landmarks: landmarks)
@@ -360,6 +377,16 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     /// Adds people (`DetectHumanRectanglesRequest`).
     public mutating func add(_ observations: [HumanObservation]) {
         humans = observations.map { Human(confidence: $0.confidence, box: box($0.boundingBox), upperBodyOnly: $0.upperBodyOnly) }
+    }
+
+    /// Adds hands (`DetectHumanHandPoseRequest`).
+    public mutating func add(_ observations: [HumanHandPoseObservation]) {
+        hands = observations.map { hand in
+            Hand(confidence: hand.confidence, chirality: hand.chirality.rawValue, chiralityConfidence: hand.chiralityConfidence,
+                 box: box(hand.boundingBox), joints: hand.joints.map { joint in
+                     Joint(name: joint.identifier, confidence: joint.confidence, point: point(joint.location))
+                 })
+        }
     }
 
     /// Adds body poses.

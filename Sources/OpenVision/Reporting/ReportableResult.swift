@@ -36,6 +36,11 @@ extension FaceObservation: ReportableObservation {
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }
 
+extension HumanHandPoseObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
+
 extension RecognizedTextObservation: ReportableObservation {
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
     /// The line's box and string; character boxes are left to `OverlayItem.items(for:characterBoxes:)`.

@@ -6,6 +6,8 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case contours, horizon, saliency, objectness, textrects, document
     /// The built-in detector's cats and dogs, and people.
     case animals, humans
+    /// Hands and their 21 joints (MediaPipe's hand models).
+    case handpose
     /// People's body poses and the person mask (MediaPipe's models).
     case bodypose, personmask
     /// Sequence requests (`video`, `live`): each frame against the previous one.
@@ -34,6 +36,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
         case .document: DetectDocumentSegmentationRequest()
         case .animals: RecognizeAnimalsRequest()
         case .humans: DetectHumanRectanglesRequest()
+        case .handpose: DetectHumanHandPoseRequest()
         case .bodypose: DetectHumanBodyPoseRequest()
         case .personmask: GeneratePersonSegmentationRequest()
         case .flow: TrackOpticalFlowRequest()

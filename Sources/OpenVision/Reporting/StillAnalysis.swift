@@ -12,6 +12,10 @@ public struct StillAnalysis: Sendable {
     public var recognitionLanguages: [String]?
     /// Text recognition level: `.fast` (Tesseract, the default) or `.accurate` (PP-OCR).
     public var recognitionLevel: RecognizeTextRequest.RecognitionLevel = .fast
+    /// The face detector for `faces` (`DetectFaceRectanglesRequest.Revision`); nil: the request's default.
+    public var faceRevision: DetectFaceRectanglesRequest.Revision?
+    /// `DetectHumanHandPoseRequest.maximumHandCount`; nil: the request's default (2).
+    public var maximumHandCount: Int?
     /// True: include per-request timings (`timingsMs`, with `decode`) in the report.
     public var includeTimings = false
 
@@ -39,6 +43,12 @@ public struct StillAnalysis: Sendable {
                 var r = RecognizeTextRequest()
                 if let recognitionLanguages { r.recognitionLanguages = recognitionLanguages }
                 r.recognitionLevel = recognitionLevel
+                return r
+            case .faces:
+                return DetectFaceRectanglesRequest(faceRevision)
+            case .handpose:
+                var r = DetectHumanHandPoseRequest()
+                if let maximumHandCount { r.maximumHandCount = maximumHandCount }
                 return r
             default: return kind.defaultRequest
             }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Follows one object through a sequence of frames, as Vision's `TrackObjectRequest`: start it with the
 /// object's box (a detection, or any box), perform it on each next frame in order, read the box back.
 ///
@@ -25,63 +23,26 @@ import Synchronization
 /// of another size than the one the tracker started on (`reset()` or a new `inputObservation` starts over).
 /// Results are normalised with a lower-left origin, relative to the full frame (the region of interest is
 /// not used).
-public final class TrackObjectRequest: StatefulRequest, CompletionHandlingRequest {
-    public typealias Result = [DetectedObjectObservation]
-    public var reportName: String { "trackObject" }
-
-    private let tracking: SingleObjectTracking<DetectedObjectObservation>
+public final class TrackObjectRequest: TrackingRequest<DetectedObjectObservation>, @unchecked Sendable {
+    // @unchecked: adds no stored state to TrackingRequest, whose state is Sendable and behind locks.
 
     public init(detectedObjectObservation: DetectedObjectObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
-        tracking = SingleObjectTracking(input: detectedObjectObservation, what: "object tracking")
-        tracking.completionHandler = completionHandler
-    }
-
-    /// The observation the next frame is tracked from: the latest result after each perform.
-    public var inputObservation: DetectedObjectObservation {
-        get { tracking.input }
-        set { tracking.input = newValue }
-    }
-
-    /// `.accurate` (CSRT, the default) or `.fast` (KCF).
-    public var trackingLevel: TrackingLevel {
-        get { tracking.level }
-        set { tracking.level = newValue }
-    }
-
-    /// True releases the tracker (after the frame being performed).
-    public var isLastFrame: Bool {
-        get { tracking.isLastFrame }
-        set { tracking.isLastFrame = newValue }
-    }
-
-    public var regionOfInterest: NormalizedRect {
-        get { tracking.regionOfInterest }
-        set { tracking.regionOfInterest = newValue }
-    }
-
-    public var completionHandler: RequestCompletionHandler<Result>? {
-        get { tracking.completionHandler }
-        set { tracking.completionHandler = newValue }
-    }
-
-    public var frameCount: Int { tracking.frameCount }
-
-    public func reset() { tracking.reset() }
-
-    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
-        let image = try context.colorImage()
-        return try tracking.track(image, start: { (input: DetectedObjectObservation, image: VisionImage) throws(VisionError) in
-            (try PixelBox(input.boundingBox, in: image, what: "object tracking"), nil)
-        }, result: { input, step, image in
-            let convert = PixelToNormalized(image)
-            guard let step else {
-                let box = (try? PixelBox(input.boundingBox, in: image, what: "")).map {
-                    convert.rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height)
-                } ?? input.boundingBox
-                return DetectedObjectObservation(boundingBox: box, confidence: 1, uuid: input.uuid)
-            }
-            return DetectedObjectObservation(boundingBox: convert.rect(x: step.box.x, y: step.box.y, width: step.box.width, height: step.box.height),
-                                             confidence: Float(step.confidence), uuid: input.uuid)
-        })
+        super.init(input: detectedObjectObservation, what: "object tracking", reportName: "trackObject",
+                   completionHandler: completionHandler,
+                   start: { (input: DetectedObjectObservation, image: VisionImage) throws(VisionError) in
+                       (try PixelBox(input.boundingBox, in: image, what: "object tracking"), nil)
+                   },
+                   result: { input, step, image in
+                       let convert = PixelToNormalized(image)
+                       guard let step else {
+                           let box = (try? PixelBox(input.boundingBox, in: image, what: "")).map {
+                               convert.rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height)
+                           } ?? input.boundingBox
+                           return DetectedObjectObservation(boundingBox: box, confidence: 1, uuid: input.uuid)
+                       }
+                       return DetectedObjectObservation(boundingBox: convert.rect(x: step.box.x, y: step.box.y, width: step.box.width,
+                                                                                  height: step.box.height),
+                                                        confidence: Float(step.confidence), uuid: input.uuid)
+                   })
     }
 }

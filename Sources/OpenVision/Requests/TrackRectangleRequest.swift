@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Follows one rectangle (a quadrilateral: a document, a screen, a sign) through a sequence of frames, as
 /// Vision's `TrackRectangleRequest`: its four corners move with the scene.
 ///
@@ -8,67 +6,29 @@ import Synchronization
 /// gives the confidence); the corners by a homography fitted (RANSAC) on corners of the image inside the
 /// quadrilateral, tracked frame to frame by pyramidal Lucas–Kanade (`ov_object_tracker.cpp`); with too few
 /// of those (a flat quadrilateral) the corners follow the box's translation and scale.
-public final class TrackRectangleRequest: StatefulRequest, CompletionHandlingRequest {
-    public typealias Result = [RectangleObservation]
-    public var reportName: String { "trackRectangle" }
-
-    private let tracking: SingleObjectTracking<RectangleObservation>
+public final class TrackRectangleRequest: TrackingRequest<RectangleObservation>, @unchecked Sendable {
+    // @unchecked: adds no stored state to TrackingRequest, whose state is Sendable and behind locks.
 
     public init(rectangleObservation: RectangleObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
-        tracking = SingleObjectTracking(input: rectangleObservation, what: "rectangle tracking")
-        tracking.completionHandler = completionHandler
-    }
-
-    /// The observation the next frame is tracked from: the latest result after each perform.
-    public var inputObservation: RectangleObservation {
-        get { tracking.input }
-        set { tracking.input = newValue }
-    }
-
-    /// `.accurate` (CSRT, the default) or `.fast` (KCF) for the box; the corners are tracked the same way.
-    public var trackingLevel: TrackingLevel {
-        get { tracking.level }
-        set { tracking.level = newValue }
-    }
-
-    /// True releases the tracker (after the frame being performed).
-    public var isLastFrame: Bool {
-        get { tracking.isLastFrame }
-        set { tracking.isLastFrame = newValue }
-    }
-
-    public var regionOfInterest: NormalizedRect {
-        get { tracking.regionOfInterest }
-        set { tracking.regionOfInterest = newValue }
-    }
-
-    public var completionHandler: RequestCompletionHandler<Result>? {
-        get { tracking.completionHandler }
-        set { tracking.completionHandler = newValue }
-    }
-
-    public var frameCount: Int { tracking.frameCount }
-
-    public func reset() { tracking.reset() }
-
-    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
-        let image = try context.colorImage()
-        return try tracking.track(image, start: { (input: RectangleObservation, image: VisionImage) throws(VisionError) in
-            for corner in input.corners where !(corner.x.isFinite && corner.y.isFinite) {
-                throw VisionError(.invalidArgument, "rectangle tracking: the corner \(corner) is not finite")
-            }
-            let box = try PixelBox(input.boundingBox, in: image, what: "rectangle tracking")
-            let quad = input.corners.map { (x: $0.x * Double(image.width), y: (1 - $0.y) * Double(image.height)) }
-            return (box, quad)
-        }, result: { input, step, image in
-            let convert = PixelToNormalized(image)
-            guard let step else {
-                return RectangleObservation(topLeft: input.topLeft, topRight: input.topRight, bottomRight: input.bottomRight,
-                                            bottomLeft: input.bottomLeft, confidence: 1, uuid: input.uuid)
-            }
-            let c = step.quad.map { convert.point($0.x, $0.y) }
-            return RectangleObservation(topLeft: c[0], topRight: c[1], bottomRight: c[2], bottomLeft: c[3],
-                                        confidence: Float(step.confidence), uuid: input.uuid)
-        })
+        super.init(input: rectangleObservation, what: "rectangle tracking", reportName: "trackRectangle",
+                   completionHandler: completionHandler,
+                   start: { (input: RectangleObservation, image: VisionImage) throws(VisionError) in
+                       for corner in input.corners where !(corner.x.isFinite && corner.y.isFinite) {
+                           throw VisionError(.invalidArgument, "rectangle tracking: the corner \(corner) is not finite")
+                       }
+                       let box = try PixelBox(input.boundingBox, in: image, what: "rectangle tracking")
+                       let quad = input.corners.map { (x: $0.x * Double(image.width), y: (1 - $0.y) * Double(image.height)) }
+                       return (box, quad)
+                   },
+                   result: { input, step, image in
+                       let convert = PixelToNormalized(image)
+                       guard let step else {
+                           return RectangleObservation(topLeft: input.topLeft, topRight: input.topRight, bottomRight: input.bottomRight,
+                                                       bottomLeft: input.bottomLeft, confidence: 1, uuid: input.uuid)
+                       }
+                       let c = step.quad.map { convert.point($0.x, $0.y) }
+                       return RectangleObservation(topLeft: c[0], topRight: c[1], bottomRight: c[2], bottomLeft: c[3],
+                                                   confidence: Float(step.confidence), uuid: input.uuid)
+                   })
     }
 }

@@ -9,7 +9,7 @@ import OpenVisionTestSupport
     /// MediaPipe's landmarks (normalised, top-left origin, with visibility) per image; nil: no pose.
     /// Made with (mediapipe==0.10.14 in a Python 3.11 venv; the solutions API, static_image_mode=True,
     /// model_complexity=1):
-    ///   cd ../shared/images && python Benchmarks/python/mediapipe_reference.py pose person.jpg astronaut.png \
+    ///   cd ../shared/images && python Benchmarks/python/mediapipe_pose_reference.py pose person.jpg astronaut.png \
     ///       dog.jpg eagle.jpg giraffe.jpg horses.jpg > Tests/Fixtures/MediaPipe/pose-reference.json
     struct Reference: Decodable {
         struct Entry: Decodable {

@@ -14,7 +14,7 @@ import OpenVisionTestSupport
 
     @Test func findsTheAstronautsFace() async throws {
         let handler = ImageRequestHandler(Self.astronaut)
-        let faces = try await handler.perform(DetectFaceRectanglesRequest())
+        let faces = try await handler.perform(DetectFaceRectanglesRequest(.hog))
         #expect(faces.count == 1)
         let face = try #require(faces.first)
         let box = face.boundingBox.toImageCoordinates(try handler.image().size, origin: .upperLeft)
@@ -59,7 +59,7 @@ import OpenVisionTestSupport
 
     @Test func landmarksForGivenFaces() async throws {
         let handler = ImageRequestHandler(Self.astronaut)
-        let faces = try await handler.perform(DetectFaceRectanglesRequest())
+        let faces = try await handler.perform(DetectFaceRectanglesRequest(.hog))
         let withLandmarks = try await handler.perform(DetectFaceLandmarksRequest(inputFaceObservations: faces))
         #expect(withLandmarks.count == 1)
         #expect(withLandmarks.first?.uuid == faces.first?.uuid)
@@ -70,7 +70,7 @@ import OpenVisionTestSupport
     func sameFaceInEveryOrientation(_ orientation: ImageOrientation) async throws {
         let upright = try VisionImage(contentsOf: Self.astronaut)
         let stored = try upright.oriented(Fixtures.inverse(orientation)).encoded(as: .png)
-        let faces = try await ImageRequestHandler(data: stored, orientation: orientation).perform(DetectFaceRectanglesRequest())
+        let faces = try await ImageRequestHandler(data: stored, orientation: orientation).perform(DetectFaceRectanglesRequest(.hog))
         let box = try #require(faces.first).boundingBox.toImageCoordinates(upright.size, origin: .upperLeft)
         // Mirrored images give a mirrored detector window: allow a few pixels.
         #expect(abs(box.midX - Self.referenceBox.midX) < 4 && abs(box.midY - Self.referenceBox.midY) < 4, "\(orientation): \(box)")
@@ -78,7 +78,7 @@ import OpenVisionTestSupport
 
     @Test(arguments: ["dog.jpg", "horses.jpg", "giraffe.jpg"])
     func noFacesInAnimalPhotos(_ name: String) async throws {
-        let faces = try await ImageRequestHandler(Fixtures.sharedImage(name)).perform(DetectFaceRectanglesRequest())
+        let faces = try await ImageRequestHandler(Fixtures.sharedImage(name)).perform(DetectFaceRectanglesRequest(.hog))
         #expect(faces.isEmpty)
     }
 

@@ -8,7 +8,7 @@ import OpenVisionTestSupport
 @Suite struct PersonSegmentationTests {
     /// MediaPipe's masks thresholded at 0.5, run-length encoded (row-major, runs of 0 then 1 alternating),
     /// for `model_selection` 0 (selfie_segmentation) and 1 (landscape). Made with (mediapipe==0.10.14):
-    ///   cd ../shared/images && python Benchmarks/python/mediapipe_reference.py mask person.jpg astronaut.png \
+    ///   cd ../shared/images && python Benchmarks/python/mediapipe_pose_reference.py mask person.jpg astronaut.png \
     ///       dog.jpg horses.jpg > Tests/Fixtures/MediaPipe/mask-reference.json
     struct Reference: Decodable {
         struct Mask: Decodable {

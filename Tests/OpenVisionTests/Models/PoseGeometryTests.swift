@@ -5,7 +5,7 @@ import Testing
 /// The MediaPipe graph arithmetic the body-pose and segmentation pipelines follow (anchors, detection
 /// decoding, weighted NMS, the rotated body region, landmark projection, heat-map refinement, the mask's
 /// resize and refinement), checked without a model.
-@Suite struct MediaPipeGeometryTests {
+@Suite struct PoseGeometryTests {
     /// pose_detection_cpu.pbtxt's anchors: 28² × 2 (stride 8) + 14² × 2 (stride 16) + 7² × 6 (three layers of
     /// stride 32 merged) = 2254, the model's box count; centres at cell centres, fixed size 1.
     @Test func poseDetectionAnchors() {

@@ -1,0 +1,48 @@
+import Synchronization
+
+/// What the sequence registration requests share (`TrackTranslationalImageRegistrationRequest`,
+/// `TrackHomographicImageRegistrationRequest`): the previous frame, kept by the request (gray plane, cropped to
+/// `regionOfInterest`), is the reference each new frame is aligned with. Nil on the first frame and for flat
+/// frames; a frame of another size than the previous one throws `invalidArgument`.
+public class SequenceRegistrationRequest<Alignment: Sendable>: StatefulRequest, CompletionHandlingRequest, @unchecked Sendable {
+    // @unchecked: not final only for its two subclasses in this module; every stored property is an immutable
+    // `let` of a Sendable type (the options and the previous frame are behind locks).
+    public typealias Result = Alignment?
+    typealias Align = @Sendable (_ reference: VisionImage, _ current: VisionImage) throws(VisionError) -> Alignment?
+
+    public let reportName: String
+    private let what: String
+    private let options = Mutex(StatefulOptions<Result>())
+    private let previous = PreviousFrame()
+    private let align: Align
+
+    init(what: String, reportName: String, completionHandler: RequestCompletionHandler<Result>?, align: @escaping Align) {
+        self.what = what
+        self.reportName = reportName
+        self.align = align
+        options.withLock { $0.completionHandler = completionHandler }
+    }
+
+    public var regionOfInterest: NormalizedRect {
+        get { options.withLock { $0.regionOfInterest } }
+        set { options.withLock { $0.regionOfInterest = newValue } }
+    }
+
+    public var completionHandler: RequestCompletionHandler<Result>? {
+        get { options.withLock { $0.completionHandler } }
+        set { options.withLock { $0.completionHandler = newValue } }
+    }
+
+    /// False: reads only the gray plane.
+    public var requiresColor: Bool { false }
+
+    public var frameCount: Int { previous.frameCount }
+
+    public func reset() { previous.reset() }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        let current = try imageForRegionOfInterest(in: context)
+        guard let reference = try previous.exchange(current, what: what) else { return nil }
+        return try align(reference, current)
+    }
+}

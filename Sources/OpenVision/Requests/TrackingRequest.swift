@@ -1,0 +1,62 @@
+/// What Vision's tracking requests share (`VNTrackingRequest`): the observation the next frame is tracked from,
+/// the tracking level and `isLastFrame`. `TrackObjectRequest` and `TrackRectangleRequest` are the two kinds;
+/// each says how its input starts a tracker and how a tracker's step becomes its observation.
+public class TrackingRequest<Observation: VisionObservation & BoundingBoxProviding>: StatefulRequest, CompletionHandlingRequest,
+                                                                                     @unchecked Sendable {
+    // @unchecked: not final only for its two subclasses in this module; every stored property is an immutable
+    // `let` of a Sendable type (the tracking state is behind SingleObjectTracking's locks).
+    public typealias Result = [Observation]
+    typealias Start = @Sendable (Observation, VisionImage) throws(VisionError) -> (box: PixelBox, quad: [(x: Double, y: Double)]?)
+    typealias MakeResult = @Sendable (Observation, OpenCVObjectTracker.Step?, VisionImage) -> Observation
+
+    public let reportName: String
+    private let tracking: SingleObjectTracking<Observation>
+    private let start: Start
+    private let result: MakeResult
+
+    init(input: Observation, what: String, reportName: String, completionHandler: RequestCompletionHandler<Result>?,
+         start: @escaping Start, result: @escaping MakeResult) {
+        tracking = SingleObjectTracking(input: input, what: what)
+        tracking.completionHandler = completionHandler
+        self.reportName = reportName
+        self.start = start
+        self.result = result
+    }
+
+    /// The observation the next frame is tracked from: the latest result after each perform; setting it starts the
+    /// tracker again from it on the next frame.
+    public var inputObservation: Observation {
+        get { tracking.input }
+        set { tracking.input = newValue }
+    }
+
+    /// `.accurate` (CSRT, the default) or `.fast` (KCF); a change applies when the tracker next starts.
+    public var trackingLevel: TrackingLevel {
+        get { tracking.level }
+        set { tracking.level = newValue }
+    }
+
+    /// True releases the tracker (after the frame being performed, or at once between frames).
+    public var isLastFrame: Bool {
+        get { tracking.isLastFrame }
+        set { tracking.isLastFrame = newValue }
+    }
+
+    public var regionOfInterest: NormalizedRect {
+        get { tracking.regionOfInterest }
+        set { tracking.regionOfInterest = newValue }
+    }
+
+    public var completionHandler: RequestCompletionHandler<Result>? {
+        get { tracking.completionHandler }
+        set { tracking.completionHandler = newValue }
+    }
+
+    public var frameCount: Int { tracking.frameCount }
+
+    public func reset() { tracking.reset() }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        try tracking.track(try context.colorImage(), start: start, result: result)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import OpenVision
+import OpenVisionTestSupport
+
+/// `DetectFaceRectanglesRequest`'s BlazeFace revisions against MediaPipe Python 0.10.14
+/// (`mp.solutions.face_detection`, model_selection 0 = short range, 1 = full range) on the same images and model
+/// files. Reference: `/work/.venv-mp/bin/python Benchmarks/python/mediapipe_reference.py ../shared/images Tests/Fixtures/MediaPipe`.
+@Suite struct BlazeFaceTests {
+    static let reference = Result { try MediaPipeReference.load() }
+
+    static func iou(_ a: CGRect, _ b: CGRect) -> Double {
+        let i = a.intersection(b)
+        guard !i.isNull, i.width > 0, i.height > 0 else { return 0 }
+        return Double(i.width * i.height) / Double(a.width * a.height + b.width * b.height - i.width * i.height)
+    }
+
+    /// Every image, both ranges: the same faces (the short-range model's false positives on the rendered hands
+    /// included), boxes IoU ≥ 0.9, scores ± 0.02, the 6 keypoints within 1% of the diagonal on average.
+    @Test(arguments: ["astronaut.png", "person.jpg", "hand-single.jpg", "hands-two.jpg", "hand-small.jpg"],
+          [DetectFaceRectanglesRequest.Revision.blazeFaceShortRange, .blazeFaceFullRange])
+    func facesMatchMediaPipe(_ name: String, _ revision: DetectFaceRectanglesRequest.Revision) async throws {
+        let reference = try #require(try Self.reference.get().images[name])
+        let expected = try #require(reference.faces[revision == .blazeFaceShortRange ? "short" : "full"])
+        let faces = try await ImageRequestHandler(MediaPipeReference.imageURL(name)).perform(DetectFaceRectanglesRequest(revision))
+        #expect(faces.count == expected.count, "\(name) \(revision): \(faces.count) faces, MediaPipe \(expected.count)")
+        let (w, h) = (Double(reference.width), Double(reference.height))
+        for theirs in expected {
+            let theirBox = CGRect(x: theirs.box[0] * w, y: theirs.box[1] * h, width: theirs.box[2] * w, height: theirs.box[3] * h)
+            let ours = try #require(faces.max { Self.iou($0.boundingBox.toImageCoordinates(CGSize(width: w, height: h), origin: .upperLeft), theirBox)
+                < Self.iou($1.boundingBox.toImageCoordinates(CGSize(width: w, height: h), origin: .upperLeft), theirBox) })
+            let box = ours.boundingBox.toImageCoordinates(CGSize(width: w, height: h), origin: .upperLeft)
+            #expect(Self.iou(box, theirBox) >= 0.9, "\(name) \(revision): \(box) vs \(theirBox)")
+            #expect(abs(Double(ours.confidence) - theirs.score) < 0.02, "\(name): \(ours.confidence) vs \(theirs.score)")
+            let points = try #require(ours.landmarks).allPoints.pointsInImage(imageSize: CGSize(width: w, height: h), origin: .upperLeft)
+            #expect(points.count == 6)
+            let mean = zip(points, theirs.keypoints).map { hypot(Double($0.x) - $1[0] * w, Double($0.y) - $1[1] * h) }.reduce(0, +) / 6
+            #expect(mean <= 0.01 * hypot(w, h), "\(name): keypoints \(mean) px off")
+        }
+    }
+
+    @Test func coarseLandmarksAndRoll() async throws {
+        let face = try #require(try await ImageRequestHandler(Fixtures.sharedImage("astronaut.png"))
+            .perform(DetectFaceRectanglesRequest(.blazeFaceFullRange)).first)
+        let l = try #require(face.landmarks)
+        #expect(l.leftPupil.pointCount == 1 && l.rightPupil.pointCount == 1 && l.nose.pointCount == 1 && l.innerLips.pointCount == 0)
+        // The subject's right eye is on the image's left; the nose is between the eyes and above the mouth.
+        let size = CGSize(width: 210, height: 210)
+        let right = l.rightPupil.pointsInImage(imageSize: size, origin: .upperLeft)[0]
+        let left = l.leftPupil.pointsInImage(imageSize: size, origin: .upperLeft)[0]
+        let nose = l.nose.pointsInImage(imageSize: size, origin: .upperLeft)[0]
+        let mouth = l.outerLips.pointsInImage(imageSize: size, origin: .upperLeft)[0]
+        #expect(right.x < nose.x && nose.x < left.x && nose.y < mouth.y)
+        #expect(abs(try #require(face.roll)) < 10 * .pi / 180)
+    }
+
+    /// A face turned 45° and one of 40 px on a giraffe photo: BlazeFace full range finds both, HOG neither
+    /// (dlib's frontal detector needs an upright face).
+    @Test func findsRotatedFacesTheHOGDetectorMisses() async throws {
+        let astronaut = try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png"))
+        var canvas = try ImageCanvas(copying: try VisionImage(contentsOf: Fixtures.sharedImage("giraffe.jpg")))
+        try Fixtures.paste(astronaut, on: &canvas, x: 60, y: 60, degrees: 45)
+        let image = canvas.makeImage()
+        // The face box (55, 50, 100, 98) of astronaut.png, turned about the image centre (105, 105) and moved by (60, 60):
+        // its centre (105, 99) goes to (60 + 105 − 6 sin 45°, 60 + 105 − 6 cos 45°) ≈ (160.8, 160.8).
+        let truth = CGRect(x: 160.8 - 50, y: 160.8 - 49, width: 100, height: 98)
+        let size = image.size
+        let blaze = try await ImageRequestHandler(image: image).perform(DetectFaceRectanglesRequest(.blazeFaceFullRange))
+        #expect(blaze.contains { Self.iou($0.boundingBox.toImageCoordinates(size, origin: .upperLeft), truth) >= 0.5 }, "\(blaze.map(\.boundingBox))")
+        let hog = try await ImageRequestHandler(image: image).perform(DetectFaceRectanglesRequest(.hog))
+        #expect(!hog.contains { Self.iou($0.boundingBox.toImageCoordinates(size, origin: .upperLeft), truth) >= 0.5 })
+    }
+
+    @Test(arguments: [1, 5, 100])
+    func smallImagesWork(_ side: Int) async throws {
+        let image = try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png")).resized(width: side, height: side)
+        for revision in [DetectFaceRectanglesRequest.Revision.blazeFaceShortRange, .blazeFaceFullRange] {
+            let faces = try await ImageRequestHandler(image: image).perform(DetectFaceRectanglesRequest(revision))
+            // 100 px: the face is still there; 1 and 5 px: nothing to find.
+            #expect(side == 100 ? faces.count == 1 : faces.isEmpty, "\(side) px \(revision): \(faces.count)")
+        }
+    }
+
+    @Test func revisionsByName() {
+        #expect(DetectFaceRectanglesRequest.Revision(name: "hog") == .hog)
+        #expect(DetectFaceRectanglesRequest.Revision(name: "BlazeFace-Full") == .blazeFaceFullRange)
+        #expect(DetectFaceRectanglesRequest.Revision(name: "2") == .blazeFaceShortRange)
+        #expect(DetectFaceRectanglesRequest.Revision(name: "revision3") == .blazeFaceFullRange)
+        #expect(DetectFaceRectanglesRequest.Revision(name: "cnn") == nil)
+        #expect(DetectFaceRectanglesRequest().revision == DetectFaceRectanglesRequest.Revision.defaultRevision)
+        #expect(DetectFaceRectanglesRequest.Revision.supportedRevisions.count == 3)
+    }
+}
