@@ -11,6 +11,8 @@
 //   openvision-bench decode-once RUNS FILE...      several requests on one handler vs one handler each
 //   openvision-bench detect RUNS MODEL BACKEND FILE...   file → objects, per-stage medians (2 threads)
 //   openvision-bench classify RUNS MODEL FILE...          file → top-5 labels (2 threads, ONNX Runtime)
+//   openvision-bench pose RUNS FILE...                    file → body poses (MediaPipe's models, one person as mp.solutions.pose)
+//   openvision-bench personmask RUNS fast|balanced|accurate FILE...   file → person mask at the image size
 //   openvision-bench live MODEL VIDEO [fastest]            live pipeline at the video's pace (or unpaced): analysed fps, latency, CPU
 //   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles on every frame, unpaced)
 //   openvision-bench pipeline-overhead VIDEO               per-frame cost of capture + mailbox + overlay, no model
@@ -509,6 +511,25 @@ do {
         try benchModel(runs: runs, files: Array(args.dropFirst(3))) { context in
             let (labels, t) = try request.performWithTimings(in: context)
             return (labels.map { String($0.identifier.split(separator: ",")[0]) }, t)
+        }
+    case "pose":
+        guard args.count >= 3, let runs = Int(args[1]) else { fail("pose RUNS FILE...") }
+        var request = DetectHumanBodyPoseRequest()
+        request.maximumBodyCount = 1  // as mp.solutions.pose
+        try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
+            (try request.perform(in: context).map { _ in "pose" }, InferenceTimings())
+        }
+    case "personmask":
+        guard args.count >= 4, let runs = Int(args[1]),
+              let quality = GeneratePersonSegmentationRequest.QualityLevel(rawValue: args[2]) else {
+            fail("personmask RUNS fast|balanced|accurate FILE...")
+        }
+        var request = GeneratePersonSegmentationRequest()
+        request.qualityLevel = quality
+        request.outputPixelFormat = .oneComponent32Float  // MediaPipe's mask is float too
+        try benchModel(runs: runs, files: Array(args.dropFirst(3))) { context in
+            let mask = try request.perform(in: context)
+            return (["mask \(mask.width)x\(mask.height)"], InferenceTimings())
         }
     case "live":
         guard args.count >= 3 else { fail("live MODEL VIDEO [fastest]") }
