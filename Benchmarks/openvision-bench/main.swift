@@ -20,6 +20,7 @@
 //   openvision-bench catalogue RUNS REQUEST FILE...        contours|horizon|saliency|objectness|textrects|document (Catalogue.swift)
 //   openvision-bench make-sot-set DIR [FRAMES [DEGREES SCALE]] | sot RUNS DIR LEVEL | anchors RUNS    tracking (Tracking.swift)
 //   openvision-bench live-extras MODEL CLASSIFIER IMAGES DIR  per-frame cost of tracking, counting, pinned labels, corner classifier (LiveExtras.swift)
+//   openvision-bench tflite RUNS MODEL.tflite...            load (convert) time and median ms of a raw inference, 2 threads (TFLite.swift)
 import Foundation
 import OpenVision
 import OpenVisionTestSupport
@@ -505,6 +506,9 @@ do {
                 return "\(index):\(String(format: "%.2f", o.confidence))"
             }, t)
         }
+    case "tflite":
+        guard args.count >= 3, let runs = Int(args[1]) else { fail("tflite RUNS MODEL.tflite...") }
+        try benchTFLite(runs: runs, models: Array(args.dropFirst(2)))
     case "classify":
         guard args.count >= 4, let runs = Int(args[1]) else { fail("classify RUNS MODEL FILE...") }
         let request = ClassifyImageRequest(model: try loadModel(args[2], backend: .onnxRuntime))

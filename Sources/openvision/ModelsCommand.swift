@@ -27,7 +27,16 @@ struct ModelsCommand: AsyncParsableCommand {
         @Argument(help: "Model path or name.") var model: String
         @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
         func run() async throws {
-            let loaded = try ModelOptions.load(model, backend: backend, threads: 1)
+            let loaded: VisionModel
+            do {
+                loaded = try ModelOptions.load(model, backend: backend, threads: 1)
+            } catch {
+                // A .tflite that does not convert: still show what it declares and which operators are missing.
+                if model.lowercased().hasSuffix(".tflite"), let url = ModelLocator.find(model) {
+                    try? Self.describeTFLite(url)
+                }
+                throw error
+            }
             let d = loaded.modelDescription
             print("model:    \(loaded.url.path)")
             print("format:   \(d.format.rawValue), backend \(d.backend)")
@@ -39,16 +48,48 @@ struct ModelsCommand: AsyncParsableCommand {
             for (k, v) in d.metadata.sorted(by: { $0.key < $1.key }) where k != "names" && k != "labels" {
                 print("metadata: \(k) = \(v.prefix(120))")
             }
+            if loaded.url.pathExtension.lowercased() == "tflite" { try Self.describeTFLite(loaded.url) }
+        }
+
+        /// What the .tflite file itself declares: its tensors' TFLite types, operators and metadata.
+        static func describeTFLite(_ url: URL) throws {
+            let summary = try TFLiteModelSummary(contentsOf: url)
+            print("tflite:   schema \(summary.schemaVersion), \(summary.tensorCount) tensors"
+                  + (summary.description.map { ", \"\($0)\"" } ?? ""))
+            for i in summary.inputs { print("tflite input:  \(i.name) \(i.shape) \(i.type)") }
+            for o in summary.outputs { print("tflite output: \(o.name) \(o.shape) \(o.type)") }
+            print("tflite ops:    " + summary.operatorCounts.map { "\($0.name) ×\($0.count)" }.joined(separator: ", "))
+            for op in summary.unsupported { print("tflite unsupported: \(op.name) (first at operator \(op.index))") }
+            if !summary.metadataNames.isEmpty { print("tflite metadata entries: " + summary.metadataNames.joined(separator: ", ")) }
+            if let m = summary.metadata {
+                if let name = m.name { print("tflite metadata: name \"\(name)\"") }
+                if let mean = m.inputMean, let std = m.inputStd {
+                    print("tflite metadata: input normalisation (pixel - \(mean)) / \(std)"
+                          + (m.inputMin.map { ", range \($0) ... \(m.inputMax ?? [])" } ?? ""))
+                }
+            }
         }
     }
 
     struct Convert: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Convert a Darknet .cfg (+ .weights beside it) to ONNX.")
-        @Argument(help: "The Darknet .cfg file.") var cfg: String
-        @Option(name: .shortAndLong, help: "Output .onnx path (default: beside the .cfg).") var output: String?
-        @Option(help: "Class names file (default: a .names file beside the .cfg).") var names: String?
+        static let configuration = CommandConfiguration(abstract: "Convert a Darknet .cfg (+ .weights beside it) or a TensorFlow Lite .tflite model to ONNX.")
+        @Argument(help: "The Darknet .cfg or .tflite file.") var cfg: String
+        @Option(name: .shortAndLong, help: "Output .onnx path (default: beside the input).") var output: String?
+        @Option(help: "Class names file (Darknet; default: a .names file beside the .cfg).") var names: String?
         func run() async throws {
             let cfgURL = URL(fileURLWithPath: cfg)
+            if cfgURL.pathExtension.lowercased() == "tflite" {
+                let out = URL(fileURLWithPath: output ?? cfgURL.deletingPathExtension().appendingPathExtension("onnx").path)
+                do {
+                    let start = ContinuousClock.now
+                    try TFLiteConverter.convert(cfgURL, to: out)
+                    print("wrote \(out.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
+                } catch {
+                    FileHandle.standardError.write(Data("openvision: error: \(error)\n".utf8))
+                    throw ExitCode(1)
+                }
+                return
+            }
             let weights = cfgURL.deletingPathExtension().appendingPathExtension("weights")
             let out = URL(fileURLWithPath: output ?? cfgURL.deletingPathExtension().appendingPathExtension("onnx").path)
             var namesURL = names.map { URL(fileURLWithPath: $0) }

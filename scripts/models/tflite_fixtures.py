@@ -11,7 +11,8 @@ Writes
   Tests/Fixtures/tflite/ops/<name>.json     its input and tflite-runtime's outputs, every value
   Tests/Fixtures/tflite/models/<model>.json tflite-runtime's raw outputs of each MediaPipe model on the image
 
-Model inputs: the PNG (lossless, so Swift decodes the same bytes) sampled to the model's input size by
+Model inputs: the image (astronaut.png is a JPEG despite its name; PIL and Debian's OpenCV 4.6, which
+OpenVision decodes with, give the same bytes: both sum to 17894365) sampled to the model's input size by
 nearest neighbour, row y from source row y*H//h (x likewise), as float32 p/255 (landmark and segmentation
 models) or p/127.5-1 (pose and face detectors: their metadata's NormalizationOptions 127.5, 127.5).
 Model outputs are stored as a deterministic subsample (every `step`-th value of the flattened output, at

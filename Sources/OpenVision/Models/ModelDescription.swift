@@ -6,6 +6,8 @@ public struct ModelDescription: Sendable, Hashable, Codable {
     /// The file format the model came from.
     public enum Format: String, Sendable, Hashable, Codable {
         case onnx, darknet, caffe, tensorflow
+        /// A TensorFlow Lite file, converted to ONNX on first load (see `VisionModel(contentsOf:)`).
+        case tflite
         /// A model wrapped around an `InferenceBackend` of the caller's (`VisionModel(backend:url:)`).
         case custom
     }

@@ -28,13 +28,13 @@ public enum ModelLocator {
         return nil
     }
 
-    /// Every model file (.onnx, Darknet .cfg with weights) in the search folders.
+    /// Every model file (.onnx, .tflite, Darknet .cfg with weights) in the search folders.
     public static func installedModels() -> [URL] {
         var seen = Set<String>()
         var result: [URL] = []
         for dir in searchPaths {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-            for name in names.sorted() where name.hasSuffix(".onnx") || name.hasSuffix(".cfg") {
+            for name in names.sorted() where name.hasSuffix(".onnx") || name.hasSuffix(".cfg") || name.hasSuffix(".tflite") {
                 guard !seen.contains(name) else { continue }
                 seen.insert(name)
                 result.append(dir.appendingPathComponent(name))

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A loaded model, the counterpart of Vision's `VNCoreMLModel`: an ONNX file or a Darknet
-/// `.cfg` (with its `.weights` beside it), run by ONNX Runtime or OpenCV DNN. Load it once and
+/// A loaded model, the counterpart of Vision's `VNCoreMLModel`: an ONNX file, a Darknet `.cfg`
+/// (with its `.weights` beside it) or a TensorFlow Lite `.tflite` file (converted to ONNX once and
+/// cached by content hash), run by ONNX Runtime or OpenCV DNN. Load it once and
 /// share it: it is immutable and safe to use from many tasks at once.
 public final class VisionModel: Sendable {
     /// Options for loading. Every default is documented on its property.
@@ -33,8 +34,13 @@ public final class VisionModel: Sendable {
     let backend: any InferenceBackend
 
     /// Loads the model at `url`. Throws `fileNotFound`, `missingModelData` (.cfg without weights),
-    /// `invalidModel` (corrupt file, weights that do not fit the .cfg, an input side outside
-    /// 1...16384), or `unsupported` (ONNX Runtime asked for but not installed).
+    /// `invalidModel` (corrupt file, weights that do not fit the .cfg, a `.tflite` file that is not
+    /// one or uses an operation the converter lacks, an input side outside 1...16384), or
+    /// `unsupported` (ONNX Runtime asked for but not installed).
+    ///
+    /// A `.tflite` model's input stays NHWC (`[1, H, W, 3]`, so `preprocessing.layout` is `.nhwc`),
+    /// normalised as its TFLite metadata says (`(pixel − 127.5) / 127.5` for MediaPipe's detectors,
+    /// `pixel / 255` for its landmark models and when the file has no metadata); letterbox padding is black.
     public convenience init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
         let (format, backend, darknetInput) = try Self.openBackend(url, configuration: configuration)
         try self.init(url: url, format: format, backend: backend, darknetInput: darknetInput, configuration: configuration)
@@ -92,12 +98,20 @@ public final class VisionModel: Sendable {
             // without bound, or run on truncated weights.
             darknetInput = try ModelFileChecks.darknet(cfg: url, weights: weights)
             backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
+        case "tflite":
+            format = .tflite
+            let onnx = try TFLiteModelCache.onnxFile(for: url)
+            if configuration.backend == .openCV || (configuration.backend == .automatic && !ONNXRuntimeBackend.isAvailable) {
+                backend = try OpenCVDNNBackend(model: onnx.path, config: nil, threads: configuration.threads)
+            } else {
+                backend = try ONNXRuntimeBackend(path: onnx.path, threads: configuration.threads, optimize: configuration.optimizeGraph)
+            }
         case "caffemodel", "pb":
             format = ext == "pb" ? .tensorflow : .caffe
             let config = Self.textGraph(beside: url)
             backend = try OpenCVDNNBackend(model: path, config: config?.path, threads: configuration.threads)
         default:
-            throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, a Darknet .cfg, .caffemodel or .pb)")
+            throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, .tflite, a Darknet .cfg, .caffemodel or .pb)")
         }
         return (format, backend, darknetInput)
     }
@@ -119,6 +133,10 @@ public final class VisionModel: Sendable {
         // Darknet networks (and their ONNX conversions) are trained on stretched, not letterboxed, inputs.
         if (format == .darknet || metadata["source"] == "darknet") && configuration.preprocessing == nil {
             preprocessing.cropAndScale = .scaleFill
+        }
+        // TFLite models (MediaPipe's) letterbox with black, as MediaPipe's ImageToTensorCalculator does.
+        if metadata["source"] == "tflite" && configuration.preprocessing == nil {
+            preprocessing.padValue = 0
         }
         // Public detectors whose files don't say how to feed them (UltraFace, YuNet, FastestDet, OpenCV's face SSD).
         if configuration.preprocessing == nil, metadata["mean"] == nil,

@@ -103,9 +103,13 @@ import OpenVisionTestSupport
 
     @Test func missingFileAndUnknownFormat() throws {
         Self.expectError(.fileNotFound) { _ = try VisionModel(contentsOf: URL(fileURLWithPath: "/nonexistent/model.onnx")) }
-        let txt = try Self.temp("model.tflite", Data("x".utf8))
-        defer { try? FileManager.default.removeItem(at: txt) }
-        Self.expectError(.unsupported) { _ = try VisionModel(contentsOf: txt) }
+        // Core ML's format is not readable here (.tflite is now: a 1-byte one is invalidModel, not unsupported).
+        let unknown = try Self.temp("model.mlmodel", Data("x".utf8))
+        defer { try? FileManager.default.removeItem(at: unknown) }
+        Self.expectError(.unsupported) { _ = try VisionModel(contentsOf: unknown) }
+        let tflite = try Self.temp("model.tflite", Data("x".utf8))
+        defer { try? FileManager.default.removeItem(at: tflite) }
+        Self.expectError(.invalidModel, containing: "not a TFLite model") { _ = try VisionModel(contentsOf: tflite) }
     }
 
     @Test func labelsThatDoNotMatchTheClasses() async throws {
