@@ -161,6 +161,7 @@ func benchPeople(runs: Int, kind: String, variant: String, files: [String]) asyn
         let url = URL(fileURLWithPath: file)
         var times: [Double] = []
         var summary = ""
+        var boxes: [[Double]] = []
         for run in 0..<(runs + 1) {
             let start = clock.now
             let handler = ImageRequestHandler(url)
@@ -175,9 +176,14 @@ func benchPeople(runs: Int, kind: String, variant: String, files: [String]) asyn
                 let faces = try await handler.perform(DetectFaceRectanglesRequest(revision))
                 if run > 0 { times.append(ms(clock.now - start)) }
                 summary = "\(faces.count) faces"
+                let size = try handler.imageSize()
+                boxes = faces.map { face in
+                    let r = face.boundingBox.toImageCoordinates(size, origin: .upperLeft)
+                    return [Double(r.minX), Double(r.minY), Double(r.width), Double(r.height), Double(face.confidence)]
+                }
             }
         }
-        emit(["file": file, "median_ms": median(times), "text": summary])
+        emit(["file": file, "median_ms": median(times), "text": summary, "boxes": boxes])
     }
 }
 

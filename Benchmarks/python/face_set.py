@@ -159,5 +159,16 @@ if __name__ == "__main__":
         make(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "score":
         score_openvision(sys.argv[2], sys.argv[3], sys.argv[4:] or ["hog", "blazeface-short", "blazeface-full"])
+    elif sys.argv[1] == "score-bench":
+        # face_set.py score-bench OUT_DIR OPENVISION_BENCH REVISION...: the same through `openvision-bench faces 1 R FILE...`
+        out, bench = sys.argv[2], sys.argv[3]
+        truth = json.load(open(os.path.join(out, "truth.json")))
+        for revision in sys.argv[4:]:
+            r = subprocess.run([bench, "faces", "1", revision, *[os.path.join(out, n) for n in sorted(truth)]], capture_output=True, text=True)
+            found = {}
+            for line in r.stdout.splitlines():
+                j = json.loads(line)
+                found[os.path.basename(j["file"])] = [(b[:4], b[4]) for b in j.get("boxes", [])]
+            report(f"openvision {revision}", *score(truth, found))
     elif sys.argv[1] == "mediapipe":
         score_mediapipe(sys.argv[2])

@@ -1,6 +1,5 @@
 internal import CNative
 import Foundation
-internal import OpenVisionConverters
 import Synchronization
 
 /// MediaPipe's TFLite models (from the pinned `mediapipe==0.10.14` wheel, installed by scripts/setup into
@@ -24,29 +23,9 @@ enum MediaPipeModels {
                     + ModelLocator.searchPaths.map(\.path).joined(separator: ", ") + "; run scripts/setup (it extracts the "
                     + "models of the pinned mediapipe 0.10.14 wheel)")
             }
-            let model = try load(url)
+            let model = try VisionModel(contentsOf: url)
             models[name] = model
             return model
-        }
-    }
-}
-
-extension MediaPipeModels {
-    /// `VisionModel(contentsOf:)`; while it does not read `.tflite` itself (the TFLite import lands in its own
-    /// branch), the file is converted with `TFLiteConverter` into a temporary ONNX file first.
-    static func load(_ url: URL) throws(VisionError) -> VisionModel {
-        do {
-            return try VisionModel(contentsOf: url)
-        } catch where error.code == .unsupported && url.pathExtension.lowercased() == "tflite" {
-            let onnx = FileManager.default.temporaryDirectory
-                .appendingPathComponent("openvision-mediapipe-\(getpid())-\(url.deletingPathExtension().lastPathComponent).onnx")
-            do {
-                try TFLiteConverter.convert(url, to: onnx)
-            } catch {
-                throw VisionError(.invalidModel, "\(url.lastPathComponent): \(error)")
-            }
-            defer { try? FileManager.default.removeItem(at: onnx) }
-            return try VisionModel(contentsOf: onnx)
         }
     }
 }
