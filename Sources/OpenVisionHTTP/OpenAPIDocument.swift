@@ -92,7 +92,8 @@ paths:
           in: query
           description: >-
             Comma-separated request names (default barcodes,rectangles,faces,landmarks,text): barcodes,
-            rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document.
+            rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document,
+            animals, humans, handpose, bodypose, personmask.
           schema: {type: string}
         - name: maxRectangles
           in: query
