@@ -22,7 +22,7 @@ struct BlazePosePipeline: Sendable {
     /// The pipeline on the installed models (loaded once per process). Throws `missingModelData` when
     /// they are not installed.
     static func installed() throws(VisionError) -> BlazePosePipeline {
-        BlazePosePipeline(detector: try MediaPipeModelStore.model(detectorName), landmarker: try MediaPipeModelStore.model(landmarkerName))
+        BlazePosePipeline(detector: try MediaPipeModels.model(detectorName), landmarker: try MediaPipeModels.model(landmarkerName))
     }
 
     /// A person found by the detector: its face box and keypoints in image pixels (top-left origin).

@@ -11,7 +11,7 @@ struct SelfieSegmenter: Sendable {
 
     /// The installed model (loaded once per process); throws `missingModelData` when it is not installed.
     static func installed(landscape: Bool) throws(VisionError) -> SelfieSegmenter {
-        SelfieSegmenter(model: try MediaPipeModelStore.model(landscape ? landscapeName : generalName))
+        SelfieSegmenter(model: try MediaPipeModels.model(landscape ? landscapeName : generalName))
     }
 
     /// The person probability of every pixel of `image`, row-major, top row first.
