@@ -9,21 +9,27 @@ import OpenVisionTestSupport
     /// Anchor counts from the graphs' `num_boxes` (palm_detection_cpu.pbtxt 2016, face_detection_short_range.pbtxt
     /// 896, face_detection_full_range.pbtxt 2304) and the grid: 24² × 2 + 12² × 6 for 192 px with strides 8, 16, 16, 16.
     @Test func anchorCountsAndCentres() {
-        let palm = SSDAnchorOptions.palmDetection.anchors()
+        let palm = MediaPipeAnchors(.palmDetection).anchors
         #expect(palm.count == 2016)
-        #expect(SSDAnchorOptions.faceShortRange.anchors().count == 896)
-        let full = SSDAnchorOptions.faceFullRange.anchors()
+        let short = MediaPipeAnchors(.faceShortRange).anchors
+        #expect(short.count == 896)
+        // Short range, 128 px: stride 8 is 16 cells (two anchors each, 512), then stride 16 is 8 cells (six each).
+        #expect(short[0].xCenter == 0.5 / 16 && short[2].xCenter == 1.5 / 16 && short[512].xCenter == 0.5 / 8)
+        #expect(short[895].xCenter == 7.5 / 8 && short[895].yCenter == 7.5 / 8)
+        let full = MediaPipeAnchors(.faceFullRange).anchors
         #expect(full.count == 2304)
         // Stride 8 on 192 px: 24 cells, centres at (i + 0.5) / 24, two anchors per cell.
-        #expect(palm[0].x == 0.5 / 24 && palm[0].y == 0.5 / 24 && palm[1].x == palm[0].x)
-        #expect(palm[2].x == 1.5 / 24 && palm[2].y == 0.5 / 24)
-        #expect(abs(palm[2 * 24].y - 1.5 / 24) < 1e-12)
+        #expect(palm[0].xCenter == 0.5 / 24 && palm[0].yCenter == 0.5 / 24 && palm[1].xCenter == palm[0].xCenter)
+        #expect(palm[2].xCenter == 1.5 / 24 && palm[2].yCenter == 0.5 / 24)
+        #expect(abs(palm[2 * 24].yCenter - 1.5 / 24) < 1e-12)
         // Stride 16 (three layers merged): 12 cells, six anchors per cell, from index 1152.
-        #expect(palm[1152].x == 0.5 / 12 && (1152..<1158).allSatisfy { palm[$0].x == palm[1152].x })
-        #expect(palm[1158].x == 1.5 / 12)
-        #expect(palm[2015].x == 11.5 / 12 && palm[2015].y == 11.5 / 12)
+        #expect(palm[1152].xCenter == 0.5 / 12 && (1152..<1158).allSatisfy { palm[$0].xCenter == palm[1152].xCenter })
+        #expect(palm[1158].xCenter == 1.5 / 12)
+        #expect(palm[2015].xCenter == 11.5 / 12 && palm[2015].yCenter == 11.5 / 12)
         // Full range: one anchor per cell of a 48 × 48 grid.
-        #expect(full[1].x == 1.5 / 48 && full[48].y == 1.5 / 48)
+        #expect(full[1].xCenter == 1.5 / 48 && full[48].yCenter == 1.5 / 48)
+        // fixed_anchor_size: every anchor is 1 × 1.
+        #expect((palm + short + full).allSatisfy { $0.width == 1 && $0.height == 1 })
     }
 
     /// One anchor with score logit 2 (sigmoid 0.8808) and raw box (19.2, -9.6, 38.4, 57.6) px on a 192 px input:
@@ -43,9 +49,9 @@ import OpenVisionTestSupport
         #expect(detections.count == 2)
         let d = try #require(detections.first { abs($0.score - 0.880797) < 1e-5 })
         let a = decoder.anchors[i]
-        #expect(abs(d.xmin - (a.x + 0.1 - 0.1)) < 1e-6 && abs(d.ymin - (a.y - 0.05 - 0.15)) < 1e-6)
+        #expect(abs(d.xmin - (a.xCenter + 0.1 - 0.1)) < 1e-6 && abs(d.ymin - (a.yCenter - 0.05 - 0.15)) < 1e-6)
         #expect(abs(d.width - 0.2) < 1e-6 && abs(d.height - 0.3) < 1e-6)
-        #expect(abs(d.keypoints[0].x - (a.x + 0.05)) < 1e-6 && abs(d.keypoints[0].y - a.y) < 1e-6)
+        #expect(abs(d.keypoints[0].x - (a.xCenter + 0.05)) < 1e-6 && abs(d.keypoints[0].y - a.yCenter) < 1e-6)
         #expect(d.keypoints.count == 7)
         // Tensors that do not fit the anchors are a clear error.
         #expect(throws: VisionError.self) {

@@ -7,7 +7,7 @@ struct BlazeFaceDetector: Sendable {
     enum Range: Sendable { case short, full }
 
     let model: VisionModel
-    let anchors: SSDAnchorOptions
+    let anchors: MediaPipeAnchors.Options
     /// `min_score_thresh` (mp.solutions.face_detection's `min_detection_confidence`, default 0.5).
     var minimumScore: Float = 0.5
 

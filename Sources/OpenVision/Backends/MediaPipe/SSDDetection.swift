@@ -47,7 +47,7 @@ struct SSDDetection: Sendable, Hashable {
 /// MediaPipe's `TensorsToDetectionsCalculator` for the BlazeFace / palm heads (`reverse_output_order`, no
 /// exponential box sizes, sigmoid scores with clipping), and its weighted `NonMaxSuppressionCalculator`.
 struct SSDDecoder: Sendable {
-    var anchors: [(x: Double, y: Double)]
+    var anchors: [MediaPipeAnchors.Anchor]
     /// Values per anchor row: 4 box values, then 2 per keypoint.
     var coordinateCount: Int
     var keypointCount: Int
@@ -58,8 +58,8 @@ struct SSDDecoder: Sendable {
     /// Boxes overlapping a better one by more than this IoU are merged into it.
     var suppressionThreshold: Double = 0.3
 
-    init(anchors: SSDAnchorOptions, keypointCount: Int, minimumScore: Float) {
-        self.anchors = anchors.anchors()
+    init(anchors: MediaPipeAnchors.Options, keypointCount: Int, minimumScore: Float) {
+        self.anchors = MediaPipeAnchors(anchors).anchors
         self.keypointCount = keypointCount
         self.coordinateCount = 4 + 2 * keypointCount
         self.scale = Double(anchors.inputWidth)
@@ -83,8 +83,8 @@ struct SSDDecoder: Sendable {
             guard score >= minimumScore else { continue }
             let o = i * coordinateCount
             let anchor = anchors[i]
-            let cx = Double(b[o]) / scale + anchor.x
-            let cy = Double(b[o + 1]) / scale + anchor.y
+            let cx = Double(b[o]) / scale + anchor.xCenter
+            let cy = Double(b[o + 1]) / scale + anchor.yCenter
             let w = Double(b[o + 2]) / scale
             let h = Double(b[o + 3]) / scale
             // MediaPipe drops boxes the model predicts with a negative (or NaN) size.
@@ -92,7 +92,7 @@ struct SSDDecoder: Sendable {
             var keypoints: [SSDDetection.NormalizedKeypoint] = []
             keypoints.reserveCapacity(keypointCount)
             for k in 0..<keypointCount {
-                keypoints.append(.init(x: Double(b[o + 4 + 2 * k]) / scale + anchor.x, y: Double(b[o + 5 + 2 * k]) / scale + anchor.y))
+                keypoints.append(.init(x: Double(b[o + 4 + 2 * k]) / scale + anchor.xCenter, y: Double(b[o + 5 + 2 * k]) / scale + anchor.yCenter))
             }
             result.append(SSDDetection(xmin: cx - w / 2, ymin: cy - h / 2, width: w, height: h, score: score, keypoints: keypoints))
         }

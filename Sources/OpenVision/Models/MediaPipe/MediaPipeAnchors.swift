@@ -23,6 +23,16 @@ struct MediaPipeAnchors: Sendable, Hashable {
         /// pose_detection_cpu.pbtxt: 224 × 224, five layers of strides 8, 16, 32, 32, 32 (2254 anchors).
         static let poseDetection = Options(numLayers: 5, minScale: 0.1484375, maxScale: 0.75, inputWidth: 224, inputHeight: 224,
                                            strides: [8, 16, 32, 32, 32], fixedAnchorSize: true)
+        /// palm_detection_cpu.pbtxt (palm_detection_{lite,full}.tflite): 192 × 192, strides 8, 16, 16, 16 (2016 anchors).
+        static let palmDetection = Options(numLayers: 4, minScale: 0.1484375, maxScale: 0.75, inputWidth: 192, inputHeight: 192,
+                                           strides: [8, 16, 16, 16], fixedAnchorSize: true)
+        /// face_detection_short_range.pbtxt: 128 × 128, strides 8, 16, 16, 16 (896 anchors).
+        static let faceShortRange = Options(numLayers: 4, minScale: 0.1484375, maxScale: 0.75, inputWidth: 128, inputHeight: 128,
+                                            strides: [8, 16, 16, 16], fixedAnchorSize: true)
+        /// face_detection_full_range.pbtxt (face_detection_full_range_sparse.tflite): 192 × 192, one layer of
+        /// stride 4, no interpolated anchor (2304 anchors).
+        static let faceFullRange = Options(numLayers: 1, minScale: 0.1484375, maxScale: 0.75, inputWidth: 192, inputHeight: 192,
+                                           strides: [4], fixedAnchorSize: true, interpolatedScaleAspectRatio: 0)
     }
 
     struct Anchor: Sendable, Hashable {
