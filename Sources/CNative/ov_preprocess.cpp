@@ -100,6 +100,10 @@ extern "C" ov_status ov_preprocess(const ov_image *image, const ov_preprocess_pa
     });
 }
 
+// The one warp for MediaPipe's models (body pose, segmentation, hands, BlazeFace). The warp is done on 8-bit
+// pixels and rounded before the float conversion, as MediaPipe does: the pose detector's keypoints move by a
+// pixel when the input differs by that rounding (against MediaPipe Python: landmark error 0.04% of the diagonal
+// with this warp, 0.4% with a resize).
 extern "C" ov_status ov_preprocess_warp(const ov_image *image, const double m[9], int border_replicate,
                                         const ov_preprocess_params *p, float *out, size_t capacity) {
     return ov::guarded("ov_preprocess_warp", [&]() -> ov_status {

@@ -49,6 +49,15 @@ enum MediaPipeInput {
     static func tensor(for model: VisionModel, image: VisionImage, sampling: RegionSampling, range: ClosedRange<Float>,
                        borderReplicate: Bool) throws(VisionError) -> Tensor {
         let (w, h, nhwc) = try inputGeometry(of: model)
+        return try warp(image, tensorToImage: sampling.inputToImage, width: w, height: h, nhwc: nhwc, range: range,
+                        borderReplicate: borderReplicate, inputName: model.modelDescription.inputs.first?.name ?? "input")
+    }
+
+    /// `image` sampled into a `width` × `height` tensor (NHWC or NCHW) through `tensorToImage` (3 × 3 row-major, tensor
+    /// pixel → image pixel) by `ov_preprocess_warp`: bilinear on 8-bit pixels, zero or replicated outside the image,
+    /// values mapped linearly from 0...255 to `range`.
+    static func warp(_ image: VisionImage, tensorToImage matrix: [Double], width w: Int, height h: Int, nhwc: Bool,
+                     range: ClosedRange<Float>, borderReplicate: Bool, inputName: String) throws(VisionError) -> Tensor {
         // range = pixel × scale − mean: [0, 1] is 1/255 and 0, [-1, 1] is 2/255 and 1.
         var params = ov_preprocess_params()
         params.width = Int32(w)
@@ -59,7 +68,6 @@ enum MediaPipeInput {
         params.mean = (-range.lowerBound, -range.lowerBound, -range.lowerBound)
         params.std = (1, 1, 1)
         var buffer = [Float](repeating: 0, count: w * h * 3)
-        let matrix = sampling.inputToImage
         let count = buffer.count
         let status = matrix.withUnsafeBufferPointer { m in
             buffer.withUnsafeMutableBufferPointer { out in
@@ -67,7 +75,6 @@ enum MediaPipeInput {
             }
         }
         try NativeError.check(status, "preprocessing")
-        let name = model.modelDescription.inputs.first?.name ?? "input"
-        return Tensor(name: name, shape: nhwc ? [1, h, w, 3] : [1, 3, h, w], scalars: buffer)
+        return Tensor(name: inputName, shape: nhwc ? [1, h, w, 3] : [1, 3, h, w], scalars: buffer)
     }
 }
