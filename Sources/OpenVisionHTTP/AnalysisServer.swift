@@ -193,18 +193,7 @@ public final class AnalysisServer: Sendable {
         if let classes = query["classes"] {
             detector.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
-        let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
-        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
-        let fixed = detector
-        let (report, duration) = try await onWorker(deadline: deadline) { () async throws(VisionError) in
-            let start = ContinuousClock.now
-            let objects = try await handler.perform(fixed)
-            var report = try Self.report(for: handler, image: upload.filename)
-            report.add(objects)
-            return (report, ContinuousClock.now - start)
-        }
-        metrics.ran(request: "detect", for: duration)
-        return try Self.json(report: report)
+        return try await run(detector, named: "detect", for: request, deadline: deadline) { $0.add($1) }
     }
 
     private func classify(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
@@ -218,17 +207,23 @@ public final class AnalysisServer: Sendable {
         let model = try await models.model(named: name)
         var classifier = ClassifyImageRequest(model: model)
         classifier.maximumObservations = top
+        return try await run(classifier, named: "classify", for: request, deadline: deadline) { $0.add($1) }
+    }
+
+    /// One model request on the uploaded image, on a worker: reads the body, runs `vision` on its own handler, puts
+    /// its results into the report with `add`, and records the run's duration under `name`.
+    private func run<V: VisionRequest>(_ vision: V, named name: String, for request: Request, deadline: ContinuousClock.Instant,
+                                       add: @escaping @Sendable (inout AnalysisReport, V.Result) -> Void) async throws(APIError) -> Response {
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
         let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
-        let fixed = classifier
         let (report, duration) = try await onWorker(deadline: deadline) { () async throws(VisionError) in
             let start = ContinuousClock.now
-            let labels = try await handler.perform(fixed)
+            let results = try await handler.perform(vision)
             var report = try Self.report(for: handler, image: upload.filename)
-            report.add(labels)
+            add(&report, results)
             return (report, ContinuousClock.now - start)
         }
-        metrics.ran(request: "classify", for: duration)
+        metrics.ran(request: name, for: duration)
         return try Self.json(report: report)
     }
 
