@@ -9,7 +9,8 @@
 //     to the input size.
 //   - Objectness (OV_SALIENCY_FINE_GRAINED): the gray image shrunk (INTER_AREA) to a longer side of at most
 //     4 x map_size, cv::saliency::StaticSaliencyFineGrained (Montabone & Soto 2010: centre-surround
-//     differences over several scales), then shrunk (INTER_AREA) to map_size x map_size.
+//     differences over several scales), then shrunk (INTER_AREA) to map_size x map_size. The fine-grained
+//     map is OpenCV contrib's arithmetic, bit for bit, computed by `fineGrained` below (see Decisions).
 //   - Both maps are scaled to 0...1 by their maximum.
 //   - Salient regions: the map thresholded at the larger of its Otsu level and 0.25; 8-connected
 //     components of at least 1 % of the map; box = the component's bounding box, confidence = the mean
@@ -22,6 +23,15 @@
 //   - A flat image (max - min < 2 gray levels after shrinking) gives an all-zero map and no regions; the
 //     spectral residual of a constant image is otherwise log(0).
 //   - Gray only (as both OpenCV algorithms convert colour to gray themselves).
+//   - `fineGrained` replays StaticSaliencyFineGrained::computeSaliency (opencv_contrib
+//     modules/saliency/src/staticSaliencyFineGrained.cpp, 4.6) instead of calling it: OpenCV's version
+//     passes a cv::Mat by value per pixel and per scale (two atomic reference-count updates each), reads
+//     pixels through Mat::at and runs on one thread, which made it nearly all of objectness's time. The
+//     replay keeps every step in the same order and precision (the same GaussianBlur and integral calls,
+//     the same float sums, clamps, truncations and normalisations, including the byte wrap-around of
+//     on + off above the maximum that OpenCV's conversion produces), computes rows in parallel and is
+//     checked byte for byte against OpenCV's class on the shared photos (ov_fine_grained_saliency with
+//     reference = 1, CNativeTests).
 #include "ov_internal.hpp"
 #include "ov_catalogue.h"
 #include "ov_imgcodecs.hpp"
@@ -45,7 +55,96 @@ cv::Mat shrink(const cv::Mat &src, cv::Size size) {
     return dst;
 }
 
+// OpenCV contrib's StaticSaliencyFineGrained on a CV_8UC1 image (a CV_32F map in 0...1), bit for bit (see Decisions): six
+// centre-surround scales from one float integral image, "on" (brighter than the surround) and "off" (darker)
+// differences summed over the scales, each sum normalised by its maximum, then on + off by their maximum.
+cv::Mat fineGrained(const cv::Mat &input) {
+    cv::Mat gray = input.clone();
+    cv::GaussianBlur(gray, gray, cv::Size(3, 3), 0, 0);  // "smooth at least twice, as done by Frintrop and Itti"
+    cv::GaussianBlur(gray, gray, cv::Size(3, 3), 0, 0);
+    cv::Mat integ;
+    cv::integral(gray, integ, CV_32F);
+    const int w = gray.cols, h = gray.rows;
+    static constexpr int kNeighbourhoods[] = {3 * 4, 3 * 4 * 2, 3 * 4 * 2 * 2, 7 * 4, 7 * 4 * 2, 7 * 4 * 2 * 2};
+    cv::Mat sumOn(h, w, CV_16U), sumOff(h, w, CV_16U);
+    std::vector<int> rowMaxOn(h, 0), rowMaxOff(h, 0);
+    cv::parallel_for_(cv::Range(0, h), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; ++y) {
+            const uchar *g = gray.ptr<uchar>(y);
+            ushort *on = sumOn.ptr<ushort>(y), *off = sumOff.ptr<ushort>(y);
+            int maxOn = 0, maxOff = 0;
+            for (int x = 0; x < w; ++x) {
+                const int centre = g[x];
+                int totalOn = 0, totalOff = 0;
+                for (const int n : kNeighbourhoods) {
+                    // getMean: the window's corners clamped to the integral image (w + 1 by h + 1).
+                    const int x1 = std::clamp(x - n + 1, 0, w), x2 = std::clamp(x + n + 1, 0, w);
+                    const int y1 = std::clamp(y - n + 1, 0, h), y2 = std::clamp(y + n + 1, 0, h);
+                    const float *r1 = integ.ptr<float>(y1), *r2 = integ.ptr<float>(y2);
+                    float value = r2[x2] + r1[x1] - r2[x1] - r1[x2];
+                    value = (value - centre) / ((x2 - x1) * (y2 - y1) - 1);
+                    const float meanOn = centre - value, meanOff = value - centre;
+                    totalOn += meanOn > 0 ? static_cast<uchar>(static_cast<int>(meanOn)) : 0;
+                    totalOff += meanOff > 0 ? static_cast<uchar>(static_cast<int>(meanOff)) : 0;
+                }
+                on[x] = static_cast<ushort>(totalOn), off[x] = static_cast<ushort>(totalOff);
+                maxOn = std::max(maxOn, totalOn), maxOff = std::max(maxOff, totalOff);
+            }
+            rowMaxOn[y] = maxOn, rowMaxOff[y] = maxOff;
+        }
+    });
+    const int maxSumOn = *std::max_element(rowMaxOn.begin(), rowMaxOn.end());
+    const int maxSumOff = *std::max_element(rowMaxOff.begin(), rowMaxOff.end());
+    // mixScales: each sum to 0...255 by its maximum (an all-zero sum stays zero: OpenCV's 0 / 0 converts to 0).
+    cv::Mat intensityOn(h, w, CV_8U), intensityOff(h, w, CV_8U);
+    int maxVal = 0;
+    for (int y = 0; y < h; ++y) {
+        const ushort *on = sumOn.ptr<ushort>(y), *off = sumOff.ptr<ushort>(y);
+        uchar *a = intensityOn.ptr<uchar>(y), *b = intensityOff.ptr<uchar>(y);
+        for (int x = 0; x < w; ++x) {
+            a[x] = maxSumOn > 0 ? static_cast<uchar>(static_cast<int>(255. * static_cast<float>(on[x] / static_cast<float>(maxSumOn)))) : 0;
+            b[x] = maxSumOff > 0 ? static_cast<uchar>(static_cast<int>(255. * static_cast<float>(off[x] / static_cast<float>(maxSumOff)))) : 0;
+            maxVal = std::max({maxVal, static_cast<int>(a[x]), static_cast<int>(b[x])});
+        }
+    }
+    // mixOnOff: on + off by the larger maximum, converted as OpenCV's build does (through int, keeping the low
+    // byte: a pixel whose on + off exceeds that maximum wraps around).
+    cv::Mat intensity(h, w, CV_8U, cv::Scalar(0));
+    if (maxVal > 0)
+        for (int y = 0; y < h; ++y) {
+            const uchar *a = intensityOn.ptr<uchar>(y), *b = intensityOff.ptr<uchar>(y);
+            uchar *r = intensity.ptr<uchar>(y);
+            for (int x = 0; x < w; ++x)
+                r[x] = static_cast<uchar>(static_cast<int>(255. * static_cast<float>(a[x] + b[x]) / static_cast<float>(maxVal)));
+        }
+    cv::Mat result;
+    intensity.convertTo(result, CV_32F, 1.0f / 255.0f);  // computeSaliencyImpl: "values are in range [0; 1]"
+    return result;
+}
+
 }  // namespace
+
+extern "C" ov_status ov_fine_grained_saliency(const uint8_t *gray, int width, int height, size_t stride, int reference,
+                                              float *out) {
+    return ov::guarded("ov_fine_grained_saliency", [&]() -> ov_status {
+        if (!gray || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_fine_grained_saliency: missing argument");
+        if (width < 1 || height < 1 || width > 8192 || height > 8192 || stride < static_cast<size_t>(width))
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_fine_grained_saliency: bad image geometry");
+        const cv::Mat input(height, width, CV_8U, const_cast<uint8_t *>(gray), stride);
+        cv::Mat map;
+        if (reference) {
+            auto fg = cv::saliency::StaticSaliencyFineGrained::create();
+            if (!fg->computeSaliency(input, map)) return ov::fail(OV_ERR_INTERNAL, "ov_fine_grained_saliency: OpenCV failed");
+        } else {
+            map = fineGrained(input);
+        }
+        if (map.type() != CV_32F || map.size() != input.size())
+            return ov::fail(OV_ERR_INTERNAL, "ov_fine_grained_saliency: unexpected map type or size");
+        cv::Mat target(height, width, CV_32F, out);
+        map.copyTo(target);  // same size and type: copies into `out`
+        return ov::ok();
+    });
+}
 
 extern "C" ov_status ov_saliency(const ov_image *image, ov_saliency_kind kind, int map_size, float *map,
                                  ov_salient_box *boxes, int capacity, int *box_count) {
@@ -79,8 +178,7 @@ extern "C" ov_status ov_saliency(const ov_image *image, ov_saliency_kind kind, i
             sr->setImageHeight(map_size);
             if (!sr->computeSaliency(input, raw)) return ov::fail(OV_ERR_INTERNAL, "ov_saliency: spectral residual failed");
         } else {
-            auto fg = cv::saliency::StaticSaliencyFineGrained::create();
-            if (!fg->computeSaliency(input, raw)) return ov::fail(OV_ERR_INTERNAL, "ov_saliency: fine-grained saliency failed");
+            raw = fineGrained(input);
         }
         cv::Mat values;
         raw.convertTo(values, CV_32F);
