@@ -2,8 +2,8 @@
 //
 // Algorithm
 //   1. From the cached gray image: a "fine" image (longer side <= 1024 px, INTER_AREA, Gaussian sigma 1)
-//      on which corners are refined, and a "coarse" one (longer side <= 640 px) on which candidates are
-//      found.
+//      on which corners are refined, and a "coarse" one (longer side <= 640 px, or the caller's
+//      detection_side) on which candidates are found.
 //   2. Candidates: contours (outer boundaries and holes, so both polarities) of three binarisations of
 //      the coarse image (found in parallel): Canny edges dilated 3x3, an Otsu threshold (opened 3x3) and a local-mean
 //      threshold. Each contour, or failing that its convex hull, is approximated with approxPolyDP at 2 %
@@ -195,6 +195,29 @@ struct Sampler {
         double bottom = r1[x0] + (r1[x1] - r1[x0]) * fx;
         return static_cast<float>(top + (bottom - top) * fy);
     }
+    // out[j + half] = at(q + j h n) for j = -half...half: the same values as `at`, without its clamps when the
+    // whole profile lies inside the image (the usual case; the refinement reads ~100 values per sample).
+    void profile(const cv::Point2d &q, const cv::Point2d &n, double h, int half, float *out) const {
+        const double xa = q.x - half * h * n.x, xb = q.x + half * h * n.x;
+        const double ya = q.y - half * h * n.y, yb = q.y + half * h * n.y;
+        const bool inside = std::min(xa, xb) >= 0 && std::max(xa, xb) <= m.cols - 2 && std::min(ya, yb) >= 0 &&
+                            std::max(ya, yb) <= m.rows - 2;
+        if (!inside) {
+            for (int j = -half; j <= half; ++j) out[j + half] = at(q.x + j * h * n.x, q.y + j * h * n.y);
+            return;
+        }
+        const uchar *data = m.data;
+        const size_t step = m.step[0];
+        for (int j = -half; j <= half; ++j) {
+            const double x = q.x + j * h * n.x, y = q.y + j * h * n.y;
+            const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
+            const double fx = x - x0, fy = y - y0;
+            const uchar *r0 = data + y0 * step, *r1 = r0 + step;
+            const double top = r0[x0] + (r0[x0 + 1] - r0[x0]) * fx;
+            const double bottom = r1[x0] + (r1[x0 + 1] - r1[x0]) * fx;
+            out[j + half] = static_cast<float>(top + (bottom - top) * fy);
+        }
+    }
 };
 
 struct Line {
@@ -249,6 +272,7 @@ struct Workspace {
     std::vector<int> votes;
     std::vector<cv::Point2d> pts, kept, origins;
     std::vector<double> nearest;
+    std::vector<double> closeness;  // per offset bin: the mild preference for lines near the initial side
 };
 
 // Local maxima of |d profile / dn| above kEdgeThreshold. Position: centroid of the part of the peak above
@@ -305,7 +329,7 @@ bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &o
             const double t = 0.08 + 0.84 * (k + 0.5) / samples;
             const cv::Point2d q = a + t * ab;
             ws.origins[k] = q;
-            for (int j = -m; j <= m; ++j) ws.profile[j + m] = img.at(q.x + j * h * n.x, q.y + j * h * n.y);
+            img.profile(q, n, h, m, ws.profile.data());
             findPeaks(ws.profile, m, h, ws.peaks);
             for (size_t i = 0; i < ws.peaks.size(); ++i) {
                 const Peak &p = ws.peaks[i];
@@ -329,12 +353,17 @@ bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &o
         }
 
         // Vote: line offset(t) = d + s (t - 0.5), per kind of reading.
+        ws.closeness.resize(nd);
+        for (int di = 0; di < nd; ++di) ws.closeness[di] = 1 - 0.01 * std::abs(di + 0.5 - range);
         ws.votes.assign(static_cast<size_t>(4) * ns * nd, 0);
         for (const Reading &r : ws.readings) {
             int *row = &ws.votes[static_cast<size_t>(r.kind) * ns * nd];
             for (int si = 0; si < ns; ++si) {
-                const int di = static_cast<int>(std::lround(r.offset - (si - 2 * range) * (r.t - 0.5))) + range;
-                if (di >= 0 && di < nd) ++row[si * nd + di];
+                // Nearest offset bin; a negative position is outside the grid (truncation is floor from 0 up).
+                const double x = r.offset - (si - 2 * range) * (r.t - 0.5) + range + 0.5;
+                if (x < 0) continue;
+                const int di = static_cast<int>(x);
+                if (di < nd) ++row[si * nd + di];
             }
         }
 
@@ -343,12 +372,15 @@ bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &o
             // Best cell (two adjacent offset bins), mildly preferring lines close to the initial side.
             const int *row = &ws.votes[static_cast<size_t>(kind) * ns * nd];
             double cellScore = 0, lineD = 0, lineS = 0;
-            for (int si = 0; si < ns; ++si)
+            for (int si = 0; si < ns; ++si) {
+                const int *cells = &row[si * nd];
                 for (int di = 0; di + 1 < nd; ++di) {
-                    const double d = di + 0.5 - range;
-                    const double score = (row[si * nd + di] + row[si * nd + di + 1]) * (1 - 0.01 * std::abs(d));
-                    if (score > cellScore) cellScore = score, lineD = d, lineS = si - 2 * range;
+                    const int votes = cells[di] + cells[di + 1];
+                    if (votes == 0) continue;
+                    const double score = votes * ws.closeness[di];
+                    if (score > cellScore) cellScore = score, lineD = di + 0.5 - range, lineS = si - 2 * range;
                 }
+            }
             if (cellScore < std::max(4, samples / 4)) continue;
             // The reading of this kind nearest to that line, per sample, within 1.5 px.
             ws.nearest.assign(samples, 1e9);
@@ -476,6 +508,8 @@ const char *validate(const ov_rectangle_params &p) {
         return "quadrature_tolerance must be a number of degrees in 0...45";
     if (bad01(p.minimum_size)) return "minimum_size must be a number in 0...1";
     if (bad01(p.minimum_confidence)) return "minimum_confidence must be a number in 0...1";
+    if (p.detection_side < 0 || (p.detection_side > 0 && p.detection_side < 64) || p.detection_side > 4096)
+        return "detection_side must be 0 (default) or 64...4096";
     return nullptr;
 }
 
@@ -507,7 +541,16 @@ extern "C" ov_status ov_detect_rectangles(const ov_image *image, const ov_rectan
         };
         cv::Mat fine;
         cv::GaussianBlur(shrink(gray, kMaxRefineSide, cv::INTER_AREA), fine, cv::Size(5, 5), 1.0);
-        const cv::Mat coarse = shrink(fine, kMaxDetectSide, cv::INTER_LINEAR);  // `fine` is already smooth
+        const int detectSide = params->detection_side > 0 ? params->detection_side : kMaxDetectSide;
+        // `fine` is already smooth (sigma 1): bilinear is enough down to about half size; below that, Gaussian
+        // pyramid halvings first (OpenCV's general area resampling costs more than the whole detection).
+        cv::Mat reduced = fine;
+        while (std::max(reduced.cols, reduced.rows) >= 2 * detectSide) {
+            cv::Mat half;
+            cv::pyrDown(reduced, half);
+            reduced = half;
+        }
+        const cv::Mat coarse = shrink(reduced, detectSide, cv::INTER_LINEAR);
         // Pixel-centre mapping between the images: x_b = (x_a + 0.5) * (b.cols / a.cols) - 0.5.
         const double cx = static_cast<double>(fine.cols) / coarse.cols, cy = static_cast<double>(fine.rows) / coarse.rows;
         const double coarseMinSide = std::max(kMinSidePx, s.minSize * std::min(coarse.cols, coarse.rows));

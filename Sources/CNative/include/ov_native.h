@@ -177,6 +177,7 @@ typedef struct {
     float quadrature_tolerance;   /* degrees each corner may deviate from 90 */
     float minimum_size;           /* shorter side / shorter image dimension, 0...1 */
     float minimum_confidence;     /* 0...1 */
+    int detection_side;           /* longer side of the image candidates are found on (px); 0 = 640 */
 } ov_rectangle_params;
 
 /* Finds quadrilaterals in `image`, most confident first. Writes up to `capacity` into `out`

@@ -7,9 +7,14 @@
 /// printed boxes and tables are smaller). A page cut by or flush with the image border is not found
 /// (the rectangles backend never reports the frame).
 enum OpenCVDocumentSegmentation {
+    /// Candidates are found at this longer side (px): a page's shorter side is at least 20 % of the
+    /// image's, so >= ~48 px here, plenty for its outline; corners are then refined at up to 1024 px.
+    static let detectionSide = 320
+
     static func detect(in image: VisionImage) throws(VisionError) -> DetectedDocumentObservation? {
         let quads = try OpenCVRectangles.detect(in: image, minimumAspectRatio: 0.25, maximumAspectRatio: 1, quadratureTolerance: 45,
-                                                minimumSize: 0.2, minimumConfidence: 0, maximumObservations: 0)
+                                                minimumSize: 0.2, minimumConfidence: 0, maximumObservations: 0,
+                                                detectionSide: detectionSide)
         guard let best = quads.map(\.confidence).max() else { return nil }
         func area(_ q: RectangleObservation) -> Double {
             let p = q.corners

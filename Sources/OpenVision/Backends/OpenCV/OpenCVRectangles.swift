@@ -4,11 +4,14 @@ internal import CNative
 /// "Algorithm / Decisions" header).
 enum OpenCVRectangles {
     /// Quadrilaterals in `image`, most confident first, at most `maximumObservations` (0: all).
+    /// `detectionSide`: the longer side (px) of the image candidates are found on (0: the backend's 640);
+    /// corners are refined at up to 1024 px either way.
     static func detect(in image: VisionImage, minimumAspectRatio: Float, maximumAspectRatio: Float, quadratureTolerance: Float,
-                       minimumSize: Float, minimumConfidence: Float, maximumObservations: Int) throws(VisionError) -> [RectangleObservation] {
+                       minimumSize: Float, minimumConfidence: Float, maximumObservations: Int,
+                       detectionSide: Int = 0) throws(VisionError) -> [RectangleObservation] {
         var params = ov_rectangle_params(minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
                                          quadrature_tolerance: quadratureTolerance, minimum_size: minimumSize,
-                                         minimum_confidence: minimumConfidence)
+                                         minimum_confidence: minimumConfidence, detection_side: Int32(detectionSide))
         var capacity = maximumObservations == 0 ? 64 : maximumObservations
         while true {
             var quads = [ov_quad](repeating: ov_quad(), count: capacity)
