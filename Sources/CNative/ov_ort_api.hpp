@@ -3,9 +3,9 @@
 // runtime the loader fills in.
 //
 // Decisions
-//   - Only a prefix of OrtApi is declared (members 0...118, all present since API 1-2): OrtApi is
-//     append-only, so the prefix is valid for any library serving OV_ORT_API_VERSION. The static_asserts
-//     below pin every member we call to its index.
+//   - Only a prefix of OrtApi is declared (members 0...149, all present since API 5): OrtApi is
+//     append-only, so the prefix is valid for any library serving OV_ORT_API_VERSION (14). The
+//     static_asserts below pin every member we call to its index.
 //   - Everything is in namespace ov::ort.
 #pragma once
 
@@ -22,7 +22,7 @@
 // ---------------------------------------------------------------------------------------------
 // The ORT C API subset, from include/onnxruntime/core/session/onnxruntime_c_api.h
 // (microsoft/onnxruntime). OrtApi is append-only: member N is the N-th function pointer for every
-// API version, so the prefix below (members 0...118, all present since API 1-2) is valid for any
+// API version, so the prefix below (members 0...149, all present since API 5) is valid for any
 // library serving OV_ORT_API_VERSION. Unused members are `void *` placeholders, one per member.
 
 namespace ov::ort {
@@ -38,6 +38,7 @@ struct OrtTensorTypeAndShapeInfo;
 struct OrtMemoryInfo;
 struct OrtModelMetadata;
 struct OrtAllocator;  // a struct of function pointers in ORT; only passed back to ORT here
+struct OrtThreadingOptions;
 
 enum OrtErrorCode : int {
     ORT_OK = 0, ORT_FAIL = 1, ORT_INVALID_ARGUMENT = 2, ORT_NO_SUCHFILE = 3, ORT_NO_MODEL = 4,
@@ -180,6 +181,38 @@ struct OrtApi {
                                               char **) noexcept;                         // 116
     S (*ModelMetadataGetVersion)(const OrtModelMetadata *, int64_t *) noexcept;          // 117
     void (*ReleaseModelMetadata)(OrtModelMetadata *) noexcept;                           // 118
+    S (*CreateEnvWithGlobalThreadPools)(OrtLoggingLevel, const char *, const OrtThreadingOptions *,
+                                        OrtEnv **) noexcept;                             // 119
+    S (*DisablePerSessionThreads)(OrtSessionOptions *) noexcept;                         // 120
+    S (*CreateThreadingOptions)(OrtThreadingOptions **) noexcept;                        // 121
+    void (*ReleaseThreadingOptions)(OrtThreadingOptions *) noexcept;                     // 122
+    void *ModelMetadataGetCustomMetadataMapKeys;                                         // 123
+    void *AddFreeDimensionOverrideByName;                                                // 124
+    void *GetAvailableProviders;                                                         // 125
+    void *ReleaseAvailableProviders;                                                     // 126
+    void *GetStringTensorElementLength;                                                  // 127
+    void *GetStringTensorElement;                                                        // 128
+    void *FillStringTensorElement;                                                       // 129
+    void *AddSessionConfigEntry;                                                         // 130
+    void *CreateAllocator;                                                               // 131
+    void *ReleaseAllocator;                                                              // 132
+    void *RunWithBinding;                                                                // 133
+    void *CreateIoBinding;                                                               // 134
+    void *ReleaseIoBinding;                                                              // 135
+    void *BindInput;                                                                     // 136
+    void *BindOutput;                                                                    // 137
+    void *BindOutputToDevice;                                                            // 138
+    void *GetBoundOutputNames;                                                           // 139
+    void *GetBoundOutputValues;                                                          // 140
+    void *ClearBoundInputs;                                                              // 141
+    void *ClearBoundOutputs;                                                             // 142
+    void *TensorAt;                                                                      // 143
+    void *CreateAndRegisterAllocator;                                                    // 144
+    void *SetLanguageProjection;                                                         // 145
+    void *SessionGetProfilingStartTimeNs;                                                // 146
+    S (*SetGlobalIntraOpNumThreads)(OrtThreadingOptions *, int) noexcept;                // 147
+    S (*SetGlobalInterOpNumThreads)(OrtThreadingOptions *, int) noexcept;                // 148
+    S (*SetGlobalSpinControl)(OrtThreadingOptions *, int) noexcept;                      // 149
 };
 
 struct OrtApiBase {
@@ -233,7 +266,16 @@ OV_ORT_SLOT(ModelMetadataGetDescription, 115);
 OV_ORT_SLOT(ModelMetadataLookupCustomMetadataMap, 116);
 OV_ORT_SLOT(ModelMetadataGetVersion, 117);
 OV_ORT_SLOT(ReleaseModelMetadata, 118);
-static_assert(sizeof(OrtApi) == 119 * sizeof(void *), "OrtApi prefix must have 119 members");
+OV_ORT_SLOT(CreateEnvWithGlobalThreadPools, 119);
+OV_ORT_SLOT(DisablePerSessionThreads, 120);
+OV_ORT_SLOT(CreateThreadingOptions, 121);
+OV_ORT_SLOT(ReleaseThreadingOptions, 122);
+OV_ORT_SLOT(AddSessionConfigEntry, 130);
+OV_ORT_SLOT(SessionGetProfilingStartTimeNs, 146);
+OV_ORT_SLOT(SetGlobalIntraOpNumThreads, 147);
+OV_ORT_SLOT(SetGlobalInterOpNumThreads, 148);
+OV_ORT_SLOT(SetGlobalSpinControl, 149);
+static_assert(sizeof(OrtApi) == 150 * sizeof(void *), "OrtApi prefix must have 150 members");
 #undef OV_ORT_SLOT
 
 // ---------------------------------------------------------------------------------------------

@@ -130,8 +130,13 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
         OV_ORT_TRY(a.SetSessionGraphOptimizationLevel(rawOptions, static_cast<GraphOptimizationLevel>(level)),
                    OV_ERR_INVALID_ARGUMENT, "ONNX Runtime: graph optimization level");
         OV_ORT_TRY(a.SetSessionLogSeverityLevel(rawOptions, logSeverity()), OV_ERR_INTERNAL, "ONNX Runtime: log severity");
-        OV_ORT_TRY(a.SetIntraOpNumThreads(rawOptions, opts.intra_op_threads), OV_ERR_INVALID_ARGUMENT, "ONNX Runtime: intra-op threads");
-        OV_ORT_TRY(a.SetInterOpNumThreads(rawOptions, opts.inter_op_threads), OV_ERR_INVALID_ARGUMENT, "ONNX Runtime: inter-op threads");
+        if (opts.intra_op_threads == 0) {
+            // The process-wide pool (ov_ort_loader.cpp): sessions of a pipeline do not compete for the cores.
+            OV_ORT_TRY(a.DisablePerSessionThreads(rawOptions), OV_ERR_INTERNAL, "ONNX Runtime: shared thread pool");
+        } else {
+            OV_ORT_TRY(a.SetIntraOpNumThreads(rawOptions, opts.intra_op_threads), OV_ERR_INVALID_ARGUMENT, "ONNX Runtime: intra-op threads");
+            OV_ORT_TRY(a.SetInterOpNumThreads(rawOptions, opts.inter_op_threads), OV_ERR_INVALID_ARGUMENT, "ONNX Runtime: inter-op threads");
+        }
 
         auto session = std::make_unique<ov_ort_session>();
         std::string message;

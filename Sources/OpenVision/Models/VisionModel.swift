@@ -9,7 +9,9 @@ public final class VisionModel: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Default `.automatic`: ONNX Runtime for .onnx when installed, else OpenCV DNN.
         public var backend: BackendChoice = .automatic
-        /// Threads one inference may use; 0 (default) lets the backend use every core.
+        /// Threads one inference may use; 0 (default) lets the backend use every core. With ONNX Runtime,
+        /// 0 runs on one thread pool shared by all models (so a pipeline of models does not compete for
+        /// the cores); a positive count gives this model a pool of its own.
         public var threads: Int = 0
         /// ONNX Runtime graph optimisations. Default true (all optimisations).
         public var optimizeGraph: Bool = true
