@@ -52,9 +52,13 @@ public struct GeneratePersonSegmentationRequest: CompletionHandlingRequest {
             mask = GuidedFilter.filter(mask, guide: try image.lumaValues(), width: image.width, height: image.height,
                                        radius: radius, epsilon: 1e-3)
         }
-        for i in mask.indices {
-            let v = min(1, max(0, mask[i]))
-            mask[i] = outputPixelFormat == .oneComponent8 ? (v * 255).rounded() / 255 : v
+        let eightBit = outputPixelFormat == .oneComponent8
+        mask.withUnsafeMutableBufferPointer { m in  // one pass, no per-pixel format test or uniqueness check
+            if eightBit {
+                for i in m.indices { m[i] = (min(1, max(0, m[i])) * 255).rounded() / 255 }
+            } else {
+                for i in m.indices { m[i] = min(1, max(0, m[i])) }
+            }
         }
         return try PixelBufferObservation(width: image.width, height: image.height, values: mask, featureName: Self.featureName)
     }
