@@ -32,23 +32,35 @@ void write_tensor(const cv::Mat &canvas, const ov_preprocess_params &p, float *o
     }
 }
 
+// Why `p` cannot fill a tensor of `capacity` floats, or nullptr when it can.
+const char *checkParams(const ov_preprocess_params &p, size_t capacity) {
+    if (p.width <= 0 || p.height <= 0 || p.width > 16384 || p.height > 16384)
+        return "model input size must be 1...16384 on each side";
+    if (capacity < static_cast<size_t>(p.width) * p.height * 3) return "output buffer smaller than 3 x width x height floats";
+    for (int c = 0; c < 3; ++c)
+        if (!(p.std[c] != 0.0f) || !std::isfinite(p.std[c]) || !std::isfinite(p.mean[c]))
+            return "mean/std must be finite and std non-zero";
+    return nullptr;
+}
+
+// The image's BGR pixels (a gray image expanded to three channels).
+cv::Mat bgrOf(const ov_image &image) {
+    if (!image.isGray()) return image.bgr;
+    cv::Mat bgr;
+    cv::cvtColor(image.luma, bgr, cv::COLOR_GRAY2BGR);
+    return bgr;
+}
+
 }  // namespace
 
 extern "C" ov_status ov_preprocess(const ov_image *image, const ov_preprocess_params *p, float *out, size_t capacity,
                                    ov_input_mapping *mapping) {
     return ov::guarded("ov_preprocess", [&]() -> ov_status {
         if (!image || !p || !out || image->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing image or parameters");
+        if (const char *problem = checkParams(*p, capacity)) return ov::fail(OV_ERR_INVALID_ARGUMENT, problem);
         const int W = p->width, H = p->height;
-        if (W <= 0 || H <= 0 || W > 16384 || H > 16384)
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "model input size must be 1...16384 on each side");
-        if (capacity < static_cast<size_t>(W) * H * 3)
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "output buffer smaller than 3 x width x height floats");
-        for (int c = 0; c < 3; ++c)
-            if (!(p->std[c] != 0.0f) || !std::isfinite(p->std[c]) || !std::isfinite(p->mean[c]))
-                return ov::fail(OV_ERR_INVALID_ARGUMENT, "mean/std must be finite and std non-zero");
 
-        cv::Mat src;
-        if (image->isGray()) cv::cvtColor(image->luma, src, cv::COLOR_GRAY2BGR); else src = image->bgr;
+        const cv::Mat src = bgrOf(*image);
         const double w = src.cols, h = src.rows;
 
         // The 8-bit canvas at model size, and how source pixels map into it.
@@ -108,22 +120,15 @@ extern "C" ov_status ov_preprocess_warp(const ov_image *image, const double m[9]
                                         const ov_preprocess_params *p, float *out, size_t capacity) {
     return ov::guarded("ov_preprocess_warp", [&]() -> ov_status {
         if (!image || !p || !out || !m || image->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing image, matrix or parameters");
+        if (const char *problem = checkParams(*p, capacity)) return ov::fail(OV_ERR_INVALID_ARGUMENT, problem);
         const int W = p->width, H = p->height;
-        if (W <= 0 || H <= 0 || W > 16384 || H > 16384)
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "model input size must be 1...16384 on each side");
-        if (capacity < static_cast<size_t>(W) * H * 3)
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "output buffer smaller than 3 x width x height floats");
-        for (int c = 0; c < 3; ++c)
-            if (!(p->std[c] != 0.0f) || !std::isfinite(p->std[c]) || !std::isfinite(p->mean[c]))
-                return ov::fail(OV_ERR_INVALID_ARGUMENT, "mean/std must be finite and std non-zero");
         for (int i = 0; i < 9; ++i)
             if (!std::isfinite(m[i])) return ov::fail(OV_ERR_INVALID_ARGUMENT, "the warp matrix is not finite");
         cv::Mat matrix(3, 3, CV_64F);
         for (int i = 0; i < 9; ++i) matrix.at<double>(i / 3, i % 3) = m[i];
         if (std::abs(cv::determinant(matrix)) < 1e-12) return ov::fail(OV_ERR_INVALID_ARGUMENT, "the warp matrix is singular");
 
-        cv::Mat src;
-        if (image->isGray()) cv::cvtColor(image->luma, src, cv::COLOR_GRAY2BGR); else src = image->bgr;
+        const cv::Mat src = bgrOf(*image);
         const int border = border_replicate ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT;
         cv::Mat canvas;
         // The matrix maps destination to source (WARP_INVERSE_MAP); affine when its last row is (0, 0, 1).
