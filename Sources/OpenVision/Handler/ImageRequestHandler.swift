@@ -220,16 +220,12 @@ public final class ImageRequestHandler: Sendable {
             // One request: decode and run in one trip to the pool (each trip costs a thread wake-up,
             // a visible share of the time on small images).
             let request = requests[0]
-            if Task.isCancelled {
-                RequestRunner.notifyFailure(request, RequestRunner.cancelledError)
-                return [VisionRequestOutcome(request: request, result: .failure(RequestRunner.cancelledError), duration: .zero)]
-            }
+            if Task.isCancelled { return [RequestRunner.failedOutcome(request, RequestRunner.cancelledError)] }
             return [await RequestRunner.offload { () -> VisionRequestOutcome in
                 do throws(VisionError) {
                     return RequestRunner.runErased(request, in: try self.prepare(requests))
                 } catch {
-                    RequestRunner.notifyFailure(request, error)
-                    return VisionRequestOutcome(request: request, result: .failure(error), duration: .zero)
+                    return RequestRunner.failedOutcome(request, error)
                 }
             }]
         }
@@ -237,18 +233,12 @@ public final class ImageRequestHandler: Sendable {
         do {
             context = try await prepareOffPool(requests)
         } catch {
-            return requests.map { request in
-                RequestRunner.notifyFailure(request, error)
-                return VisionRequestOutcome(request: request, result: .failure(error), duration: .zero)
-            }
+            return requests.map { RequestRunner.failedOutcome($0, error) }
         }
         return await withTaskGroup(of: (Int, VisionRequestOutcome).self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask {
-                    if Task.isCancelled {
-                        RequestRunner.notifyFailure(request, RequestRunner.cancelledError)
-                        return (index, VisionRequestOutcome(request: request, result: .failure(RequestRunner.cancelledError), duration: .zero))
-                    }
+                    if Task.isCancelled { return (index, RequestRunner.failedOutcome(request, RequestRunner.cancelledError)) }
                     return await RequestRunner.offload { (index, RequestRunner.runErased(request, in: context)) }
                 }
             }

@@ -62,8 +62,11 @@ enum RequestRunner {
         call(handling)
     }
 
-    static func notifyFailure(_ request: any VisionRequest, _ error: VisionError) {
+    /// The outcome of a request that did not run (cancelled, or its image failed to decode), after
+    /// calling its completion handler with `error`.
+    static func failedOutcome(_ request: any VisionRequest, _ error: VisionError) -> VisionRequestOutcome {
         func open<R: VisionRequest>(_ r: R) { notify(r, Result<R.Result, VisionError>.failure(error)) }
         open(request)
+        return VisionRequestOutcome(request: request, result: .failure(error), duration: .zero)
     }
 }
