@@ -45,7 +45,7 @@ const char *ov_ort_version(void);
 
 typedef struct {
     int intra_op_threads;         /* threads inside one operator; 0 = the process-wide pool (one thread per physical core) */
-    int inter_op_threads;         /* threads across operators; 0 = ORT default */
+    int inter_op_threads;         /* threads across operators; 0 = ORT default (only with intra_op_threads > 0) */
     int graph_optimization_level; /* 0 disable, 1 basic, 2 extended, 99 all */
 } ov_ort_options;
 
