@@ -187,6 +187,18 @@ ov_status ov_image_resize(const ov_image *src, int width, int height, ov_image *
     });
 }
 
+ov_status ov_resize_float_map(const float *src, int width, int height, float *dst, int out_width, int out_height) {
+    return ov::guarded("ov_resize_float_map", [&]() -> ov_status {
+        if (!src || !dst) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no map");
+        if (width <= 0 || height <= 0 || out_width <= 0 || out_height <= 0)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "sizes must be positive");
+        const cv::Mat in(height, width, CV_32FC1, const_cast<float *>(src));
+        cv::Mat out(out_height, out_width, CV_32FC1, dst);
+        cv::resize(in, out, out.size(), 0, 0, cv::INTER_LINEAR);  // writes into dst: the size and type match
+        return ov::ok();
+    });
+}
+
 ov_status ov_image_create_filled(int width, int height, int r, int g, int b, ov_image **out) {
     return ov::guarded("ov_image_create_filled", [&]() -> ov_status {
         if (!out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no output");

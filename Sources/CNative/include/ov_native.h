@@ -83,6 +83,10 @@ ov_status ov_image_crop(const ov_image *src, int x, int y, int width, int height
 /* A new image resized to width x height (area interpolation when shrinking, linear when growing). */
 ov_status ov_image_resize(const ov_image *src, int width, int height, ov_image **out);
 
+/* cv::resize(INTER_LINEAR) of a one-channel float map: `src` (width x height, row-major) into `dst`
+ * (out_width x out_height), pixel centres aligned, borders replicated. */
+ov_status ov_resize_float_map(const float *src, int width, int height, float *dst, int out_width, int out_height);
+
 /* A new width x height colour image filled with (r, g, b). */
 ov_status ov_image_create_filled(int width, int height, int r, int g, int b, ov_image **out);
 

@@ -111,8 +111,8 @@ import Testing
 
     /// The mask's resize matches OpenCV's bilinear resize:
     /// `python3 -c "import cv2, numpy as np; print(cv2.resize(np.array([[0,1,4],[2,3,8]], np.float32), (5, 4)).tolist())"`
-    @Test func maskResizeMatchesOpenCV() {
-        let out = SelfieSegmenter.resizeBilinear([0, 1, 4, 2, 3, 8], width: 3, height: 2, toWidth: 5, toHeight: 4)
+    @Test func maskResizeMatchesOpenCV() throws {
+        let out = try SelfieSegmenter.resizeBilinear([0, 1, 4, 2, 3, 8], width: 3, height: 2, toWidth: 5, toHeight: 4)
         let expected: [Float] = [0.0, 0.4, 1.0, 2.8, 4.0, 0.5, 0.9, 1.5, 3.6, 5.0,
                                  1.5, 1.9, 2.5, 5.2, 7.0, 2.0, 2.4, 3.0, 6.0, 8.0]
         #expect(zip(out, expected).allSatisfy { abs($0 - $1) < 1e-5 }, "\(out)")

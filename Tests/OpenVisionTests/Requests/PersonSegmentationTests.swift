@@ -57,8 +57,11 @@ import OpenVisionTestSupport
         return try await request.perform(on: Fixtures.sharedImage(name))
     }
 
-    /// `.balanced` is MediaPipe's model 0 and `.fast` its model 1: mask IoU ≥ 0.97 at the image's size.
-    @Test(arguments: ["person.jpg", "astronaut.png"], [GeneratePersonSegmentationRequest.QualityLevel.balanced, .fast])
+    /// `.balanced` is MediaPipe's model 0 and `.fast` its model 1: mask IoU ≥ 0.97 at the image's size. (Decoding
+    /// dog.jpg and horses.jpg at 1/2 scale, which still covers the models' inputs, drops their IoU to 0.27–0.95:
+    /// the masks need the full-size decode that MediaPipe samples.)
+    @Test(arguments: ["person.jpg", "astronaut.png", "dog.jpg", "horses.jpg"],
+          [GeneratePersonSegmentationRequest.QualityLevel.balanced, .fast])
     func maskMatchesMediaPipe(_ name: String, _ quality: GeneratePersonSegmentationRequest.QualityLevel) async throws {
         let entry = try #require(Self.reference.images[name], "\(Self.reference.generator)")
         let mask = try await Self.mask(name, quality)

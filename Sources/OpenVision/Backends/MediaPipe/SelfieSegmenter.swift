@@ -1,4 +1,5 @@
 import Foundation
+internal import CNative
 
 /// MediaPipe's selfie segmentation (selfie_segmentation_cpu.pbtxt) on the wheel's model files: the
 /// image stretched to the model's input (256 × 256, or 256 × 144 for the landscape model), values 0...1;
@@ -24,34 +25,23 @@ struct SelfieSegmenter: Sendable {
             throw VisionError(.invalidModel, "\(model.url.lastPathComponent): expected a \(p.width)×\(p.height) mask output, "
                 + "got \(outputs.map(\.shape))")
         }
-        return Self.resizeBilinear(out.scalars, width: p.width, height: p.height, toWidth: image.width, toHeight: image.height)
+        return try Self.resizeBilinear(out.scalars, width: p.width, height: p.height, toWidth: image.width, toHeight: image.height)
     }
 
-    /// `cv::resize(…, INTER_LINEAR)` of a one-channel float image: pixel centres aligned, borders replicated.
-    static func resizeBilinear(_ src: [Float], width: Int, height: Int, toWidth: Int, toHeight: Int) -> [Float] {
-        var out = [Float](repeating: 0, count: toWidth * toHeight)
-        let sx = Double(width) / Double(toWidth), sy = Double(height) / Double(toHeight)
-        var x0s = [Int](repeating: 0, count: toWidth), x1s = x0s, fxs = [Float](repeating: 0, count: toWidth)
-        for x in 0..<toWidth {
-            let f = max(0, min(Double(width - 1), (Double(x) + 0.5) * sx - 0.5))
-            x0s[x] = Int(f)
-            x1s[x] = min(width - 1, x0s[x] + 1)
-            fxs[x] = Float(f - Double(x0s[x]))
+    /// `cv::resize(…, INTER_LINEAR)` of a one-channel float image (OpenCV's own, vectorised): pixel centres
+    /// aligned, borders replicated.
+    static func resizeBilinear(_ src: [Float], width: Int, height: Int, toWidth: Int, toHeight: Int) throws(VisionError) -> [Float] {
+        guard src.count == width * height, toWidth > 0, toHeight > 0 else {
+            throw VisionError(.invalidArgument, "mask resize: \(src.count) values for \(width)×\(height) to \(toWidth)×\(toHeight)")
         }
-        src.withUnsafeBufferPointer { s in
-            out.withUnsafeMutableBufferPointer { o in
-                for y in 0..<toHeight {
-                    let f = max(0, min(Double(height - 1), (Double(y) + 0.5) * sy - 0.5))
-                    let y0 = Int(f), y1 = min(height - 1, y0 + 1), fy = Float(f - Double(y0))
-                    let r0 = y0 * width, r1 = y1 * width, row = y * toWidth
-                    for x in 0..<toWidth {
-                        let top = s[r0 + x0s[x]] + (s[r0 + x1s[x]] - s[r0 + x0s[x]]) * fxs[x]
-                        let bottom = s[r1 + x0s[x]] + (s[r1 + x1s[x]] - s[r1 + x0s[x]]) * fxs[x]
-                        o[row + x] = top + (bottom - top) * fy
-                    }
-                }
+        var status = OV_OK
+        let out = [Float](unsafeUninitializedCapacity: toWidth * toHeight) { buffer, count in
+            status = src.withUnsafeBufferPointer { s in
+                ov_resize_float_map(s.baseAddress, Int32(width), Int32(height), buffer.baseAddress, Int32(toWidth), Int32(toHeight))
             }
+            count = status == OV_OK ? toWidth * toHeight : 0
         }
+        try NativeError.check(status, "mask resize")
         return out
     }
 }
