@@ -27,7 +27,7 @@ public enum TFLiteConverter {
     public static let opsetVersion = 14
     /// Changes whenever the graphs written for the same file change: caches of converted models
     /// key on it with the file's content hash.
-    public static let revision = 1
+    public static let revision = 2
 
     /// Converts the `.tflite` file at `url` to an ONNX file at `output`.
     public static func convert(_ url: URL, to output: URL) throws {
@@ -279,6 +279,23 @@ struct TFLiteToONNX {
             let rank = model.tensors[x].shape.count
             let pads = try intConstant(try input(1), op: index, opName: opName)
             guard pads.count == 2 * rank else { throw unsupported("paddings of \(pads.count) values for rank \(rank)") }
+            var padValue: Float = 0
+            if opName == "PADV2", let c = optionalInput(2) {
+                guard let v = try constant(c)?.floats?.first else { throw unsupported("a non-constant pad value") }
+                padValue = v
+            }
+            // Zero channels appended to a 4-D value (the residual blocks of BlazeFace and the palm detector): a
+            // 1 × 1 convolution with identity weights gives the same values and keeps ONNX Runtime's blocked (NCHWc)
+            // layout through the Add that follows, where a Pad needs reorders out of and back into it.
+            if opName != "MIRROR_PAD", rank == 4, padValue == 0, pads[7] > 0, pads[0..<7].allSatisfy({ $0 == 0 }),
+               case let cin = model.tensors[x].shape[3], cin > 0 {
+                let cout = cin + Int(pads[7])
+                var identity = [Float](repeating: 0, count: cout * cin)
+                for c in 0..<cin { identity[c * cin + c] = 1 }
+                let w = floatInitializer("\(target)::identity", [cout, cin, 1, 1], identity)
+                try finish(0, out: out, nchwResult: true, "Conv", [try toNCHW(x), w], [.init("kernel_shape", .ints([1, 1]))])
+                break
+            }
             // Padding an NCHW value stays NCHW (ONNX dimension i is NHWC dimension nhwcAxis[i]).
             let inNCHW = rank == 4 && nchwOf[x] != nil
             let order = inNCHW ? Self.nhwcAxis : Array(0..<rank)
@@ -286,10 +303,7 @@ struct TFLiteToONNX {
             let p = int64Initializer("\(target)::pads", onnxPads)
             var inputs = [inNCHW ? try toNCHW(x) : try value(x), p]
             var attributes: [ONNXWriter.Attribute] = []
-            if opName == "PADV2", let c = optionalInput(2) {
-                guard let v = try constant(c)?.floats?.first else { throw unsupported("a non-constant pad value") }
-                inputs.append(scalar(v))
-            }
+            if opName == "PADV2", optionalInput(2) != nil { inputs.append(scalar(padValue)) }
             if opName == "MIRROR_PAD" {
                 guard try model.optionInt8(op, 0) == 0 else { throw unsupported("SYMMETRIC mode") }
                 attributes.append(.init("mode", .string("reflect")))
