@@ -6,7 +6,8 @@
 //     then cv::saliency::StaticSaliencySpectralResidual with its working size set to map_size x map_size
 //     (Hou & Zhang 2007: the log-amplitude spectrum minus its 3x3 local mean, back-transformed, squared,
 //     Gaussian-smoothed). Working at the map size directly skips OpenCV's resize to 64 x 64 and back up
-//     to the input size.
+//     to the input size. Its arithmetic is OpenCV contrib's, bit for bit, computed by `spectralResidual` below
+//     (see Decisions).
 //   - Objectness (OV_SALIENCY_FINE_GRAINED): the gray image shrunk (INTER_AREA) to a longer side of at most
 //     4 x map_size, cv::saliency::StaticSaliencyFineGrained (Montabone & Soto 2010: centre-surround
 //     differences over several scales), then shrunk (INTER_AREA) to map_size x map_size. The fine-grained
@@ -32,6 +33,11 @@
 //     on + off above the maximum that OpenCV's conversion produces), computes rows in parallel and is
 //     checked byte for byte against OpenCV's class on the shared photos (ov_fine_grained_saliency with
 //     reference = 1, CNativeTests).
+//   - `spectralResidual` makes StaticSaliencySpectralResidual's calls itself (the same OpenCV functions, in the
+//     same order and precision) into matrices kept per thread. OpenCV's class makes a dozen new matrices per call
+//     (~0.5 MB for a 68 x 68 map, complex doubles); freeing them let malloc return the heap's top to the kernel,
+//     so every call page-faulted it back in: a fifth of attention saliency's time on a small photo. Checked
+//     byte for byte against OpenCV's class (ov_spectral_residual_saliency with reference = 1, CNativeTests).
 #include "ov_internal.hpp"
 #include "ov_catalogue.h"
 #include "ov_imgcodecs.hpp"
@@ -122,6 +128,44 @@ cv::Mat fineGrained(const cv::Mat &input) {
     return result;
 }
 
+// OpenCV contrib's StaticSaliencySpectralResidual::computeSaliencyImpl on a CV_8UC1 image already at its working
+// size (a CV_32F map in 0...1, the working size), bit for bit (see Decisions): the same calls in the same order
+// and precision, into buffers kept per thread instead of a dozen fresh matrices per call.
+cv::Mat spectralResidual(const cv::Mat &input) {
+    struct Scratch {
+        cv::Mat real, imaginary, combined, spectrum, magnitude, angle, onePlus, logAmplitude, blurred, residual, result;
+        std::vector<cv::Mat> planes;
+    };
+    thread_local Scratch t;
+    const cv::Size size = input.size();
+    // OpenCV resizes the input to the working size first: a copy here (same size).
+    input.convertTo(t.real, CV_64F);
+    t.imaginary.create(size, CV_64F);
+    t.imaginary.setTo(0);
+    t.planes.assign({t.real, t.imaginary});
+    cv::merge(t.planes, t.combined);
+    cv::dft(t.combined, t.spectrum);
+    cv::split(t.spectrum, t.planes);
+    cv::cartToPolar(t.planes[0], t.planes[1], t.magnitude, t.angle, false);
+    cv::add(t.magnitude, cv::Scalar(1), t.onePlus);  // OpenCV's `log(magnitude + Scalar(1), logAmplitude)`
+    cv::log(t.onePlus, t.logAmplitude);
+    cv::blur(t.logAmplitude, t.blurred, cv::Size(3, 3), cv::Point(-1, -1), cv::BORDER_DEFAULT);
+    cv::subtract(t.logAmplitude, t.blurred, t.residual);  // OpenCV's `logAmplitude - logAmplitude_blur`
+    cv::exp(t.residual, t.magnitude);
+    cv::polarToCart(t.magnitude, t.angle, t.planes[0], t.planes[1], false);
+    cv::merge(t.planes, t.spectrum);
+    cv::dft(t.spectrum, t.combined, cv::DFT_INVERSE);
+    cv::split(t.combined, t.planes);
+    cv::cartToPolar(t.planes[0], t.planes[1], t.magnitude, t.angle, false);
+    cv::GaussianBlur(t.magnitude, t.magnitude, cv::Size(5, 5), 8, 0, cv::BORDER_DEFAULT);
+    cv::multiply(t.magnitude, t.magnitude, t.magnitude);  // `magnitude.mul(magnitude)`
+    double minVal = 0, maxVal = 0;
+    cv::minMaxLoc(t.magnitude, &minVal, &maxVal);
+    t.magnitude.convertTo(t.magnitude, -1, 1.0 / maxVal);  // `magnitude / maxVal` (a MatExpr scaling by 1 / maxVal)
+    t.magnitude.convertTo(t.result, CV_32F);
+    return t.result.clone();  // the final resize to the input's size is a copy too (and the scratch stays ours)
+}
+
 }  // namespace
 
 extern "C" ov_status ov_fine_grained_saliency(const uint8_t *gray, int width, int height, size_t stride, int reference,
@@ -140,6 +184,30 @@ extern "C" ov_status ov_fine_grained_saliency(const uint8_t *gray, int width, in
         }
         if (map.type() != CV_32F || map.size() != input.size())
             return ov::fail(OV_ERR_INTERNAL, "ov_fine_grained_saliency: unexpected map type or size");
+        cv::Mat target(height, width, CV_32F, out);
+        map.copyTo(target);  // same size and type: copies into `out`
+        return ov::ok();
+    });
+}
+
+extern "C" ov_status ov_spectral_residual_saliency(const uint8_t *gray, int width, int height, size_t stride, int reference,
+                                                   float *out) {
+    return ov::guarded("ov_spectral_residual_saliency", [&]() -> ov_status {
+        if (!gray || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_spectral_residual_saliency: missing argument");
+        if (width < 1 || height < 1 || width > 4096 || height > 4096 || stride < static_cast<size_t>(width))
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_spectral_residual_saliency: bad image geometry");
+        const cv::Mat input(height, width, CV_8U, const_cast<uint8_t *>(gray), stride);
+        cv::Mat map;
+        if (reference) {
+            auto sr = cv::saliency::StaticSaliencySpectralResidual::create();
+            sr->setImageWidth(width);
+            sr->setImageHeight(height);
+            if (!sr->computeSaliency(input, map)) return ov::fail(OV_ERR_INTERNAL, "ov_spectral_residual_saliency: OpenCV failed");
+        } else {
+            map = spectralResidual(input);
+        }
+        if (map.type() != CV_32F || map.size() != input.size())
+            return ov::fail(OV_ERR_INTERNAL, "ov_spectral_residual_saliency: unexpected map type or size");
         cv::Mat target(height, width, CV_32F, out);
         map.copyTo(target);  // same size and type: copies into `out`
         return ov::ok();
@@ -173,10 +241,7 @@ extern "C" ov_status ov_saliency(const ov_image *image, ov_saliency_kind kind, i
         if (hi - lo < 2) return ov::ok();
 
         if (kind == OV_SALIENCY_SPECTRAL_RESIDUAL) {
-            auto sr = cv::saliency::StaticSaliencySpectralResidual::create();
-            sr->setImageWidth(map_size);
-            sr->setImageHeight(map_size);
-            if (!sr->computeSaliency(input, raw)) return ov::fail(OV_ERR_INTERNAL, "ov_saliency: spectral residual failed");
+            raw = spectralResidual(input);
         } else {
             raw = fineGrained(input);
         }

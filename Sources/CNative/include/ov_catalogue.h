@@ -69,6 +69,13 @@ ov_status ov_saliency(const ov_image *image, ov_saliency_kind kind, int map_size
 ov_status ov_fine_grained_saliency(const uint8_t *gray, int width, int height, size_t stride, int reference,
                                    float *out);
 
+/* Hou & Zhang's spectral residual saliency of an 8-bit gray image (width x height, `stride` bytes per row) at its
+ * own size as the working size, into `out` (width x height floats in 0...1, row-major): OpenCV contrib's
+ * StaticSaliencySpectralResidual with setImageWidth/Height(width, height), bit for bit. reference = 0 computes it
+ * as ov_saliency does (buffers kept per thread); reference != 0 calls OpenCV's class (for tests). */
+ov_status ov_spectral_residual_saliency(const uint8_t *gray, int width, int height, size_t stride, int reference,
+                                        float *out);
+
 /* Blends a one-channel map (map_width x map_height values in 0...1, row-major) over the pixel rectangle
  * (x, y, width, height) of `image` (made colour): the map is stretched over the rectangle (bilinear),
  * coloured with OpenCV's JET colour map, and mixed in with weight opacity x value per pixel. */

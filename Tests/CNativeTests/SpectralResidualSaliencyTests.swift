@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import CNative
+
+/// Attention saliency's spectral residual is computed by a replay of OpenCV contrib's
+/// `StaticSaliencySpectralResidual` into buffers kept per thread (ov_saliency.cpp, "Decisions"); these tests
+/// hold it to OpenCV's own class, byte for byte, on real photos at the 68 × 68 map size attention uses and at
+/// other sizes, one after another on the same thread (so the kept buffers change size), and on edge cases.
+@Suite struct SpectralResidualSaliencyTests {
+    /// Both implementations' maps of one gray image: (ours, OpenCV's).
+    static func maps(_ gray: [UInt8], _ width: Int, _ height: Int, stride: Int? = nil) throws -> ([Float], [Float]) {
+        var ours = [Float](repeating: 7, count: width * height), theirs = ours
+        let rowBytes = stride ?? width
+        try #require(ov_spectral_residual_saliency(gray, Int32(width), Int32(height), rowBytes, 0, &ours) == OV_OK)
+        try #require(ov_spectral_residual_saliency(gray, Int32(width), Int32(height), rowBytes, 1, &theirs) == OV_OK)
+        return (ours, theirs)
+    }
+
+    /// NaN-aware equality (neither should have NaNs: OpenCV takes the log of 1 + the amplitude).
+    static func identical(_ a: [Float], _ b: [Float]) -> Int {
+        zip(a, b).filter { !($0 == $1 || ($0.isNaN && $1.isNaN)) }.count
+    }
+
+    @Test(arguments: ["dog.jpg", "eagle.jpg", "giraffe.jpg", "horses.jpg", "person.jpg", "astronaut.png"])
+    func matchesOpenCVByteForByteOnAPhoto(name: String) throws {
+        // 68 (attention's map), then a larger and a smaller working size on the same thread.
+        for side in [68, 160, 40] {
+            let (photo, w0, h0) = try FineGrainedSaliencyTests.photo(name, longSide: side)
+            // Square, as attention uses it: the top-left side × side block (the photo's longer side is `side`).
+            let n = min(w0, h0)
+            var gray = [UInt8](repeating: 0, count: n * n)
+            for y in 0..<n { for x in 0..<n { gray[y * n + x] = photo[y * w0 + x] } }
+            let (ours, theirs) = try Self.maps(gray, n, n)
+            #expect(Self.identical(ours, theirs) == 0, "\(name) at \(n)x\(n): maps differ")
+            #expect(theirs.contains { $0 > 0.99 } && theirs.contains { $0 < 0.2 }, "\(name): the map should span 0...1")
+        }
+    }
+
+    @Test func matchesOpenCVOnEdgeCases() throws {
+        // A single bright pixel, a non-square image with a padded stride, a thin strip and a tiny image.
+        let dot: [UInt8] = (0..<(33 * 21)).map { (i: Int) -> UInt8 in i == 33 * 10 + 16 ? 255 : 0 }
+        let padded: [UInt8] = (0..<(50 * 20)).map { (i: Int) -> UInt8 in UInt8((i * 37 + i / 50 * 11) % 256) }
+        let strip: [UInt8] = (0..<(300 * 2)).map { (i: Int) -> UInt8 in UInt8((i * 7) % 256) }
+        let tiny: [UInt8] = [10, 200, 30, 40, 250, 60]
+        let cases: [([UInt8], Int, Int, Int)] = [(dot, 33, 21, 33), (padded, 40, 20, 50), (strip, 300, 2, 300), (tiny, 3, 2, 3)]
+        for (gray, w, h, stride) in cases {
+            let (ours, theirs) = try Self.maps(gray, w, h, stride: stride)
+            #expect(Self.identical(ours, theirs) == 0, "\(w)x\(h) stride \(stride)")
+        }
+    }
+
+    @Test func refusesBadGeometry() {
+        var out = [Float](repeating: 0, count: 16)
+        let gray = [UInt8](repeating: 0, count: 16)
+        #expect(ov_spectral_residual_saliency(gray, 4, 4, 3, 0, &out) == OV_ERR_INVALID_ARGUMENT)
+        #expect(ov_spectral_residual_saliency(gray, 0, 4, 4, 0, &out) == OV_ERR_INVALID_ARGUMENT)
+        #expect(ov_spectral_residual_saliency(nil, 4, 4, 4, 0, &out) == OV_ERR_INVALID_ARGUMENT)
+    }
+}
