@@ -166,51 +166,50 @@ cv::Mat spectralResidual(const cv::Mat &input) {
     return t.result.clone();  // the final resize to the input's size is a copy too (and the scratch stays ours)
 }
 
+// The two entry points that tests hold to OpenCV's classes: a gray image's map computed by `ours` or, with
+// `reference`, by OpenCV's class through `theirs(input, map) -> bool`, copied into `out`.
+template <class Ours, class Theirs>
+ov_status mapOfGray(const char *name, const uint8_t *gray, int width, int height, size_t stride, int maxSide, int reference,
+                    float *out, Ours ours, Theirs theirs) {
+    if (!gray || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string(name) + ": missing argument");
+    if (width < 1 || height < 1 || width > maxSide || height > maxSide || stride < static_cast<size_t>(width))
+        return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string(name) + ": bad image geometry");
+    const cv::Mat input(height, width, CV_8U, const_cast<uint8_t *>(gray), stride);
+    cv::Mat map;
+    if (!reference) {
+        map = ours(input);
+    } else if (!theirs(input, map)) {
+        return ov::fail(OV_ERR_INTERNAL, std::string(name) + ": OpenCV failed");
+    }
+    if (map.type() != CV_32F || map.size() != input.size())
+        return ov::fail(OV_ERR_INTERNAL, std::string(name) + ": unexpected map type or size");
+    cv::Mat target(height, width, CV_32F, out);
+    map.copyTo(target);  // same size and type: copies into `out`
+    return ov::ok();
+}
+
 }  // namespace
 
 extern "C" ov_status ov_fine_grained_saliency(const uint8_t *gray, int width, int height, size_t stride, int reference,
                                               float *out) {
     return ov::guarded("ov_fine_grained_saliency", [&]() -> ov_status {
-        if (!gray || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_fine_grained_saliency: missing argument");
-        if (width < 1 || height < 1 || width > 8192 || height > 8192 || stride < static_cast<size_t>(width))
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_fine_grained_saliency: bad image geometry");
-        const cv::Mat input(height, width, CV_8U, const_cast<uint8_t *>(gray), stride);
-        cv::Mat map;
-        if (reference) {
-            auto fg = cv::saliency::StaticSaliencyFineGrained::create();
-            if (!fg->computeSaliency(input, map)) return ov::fail(OV_ERR_INTERNAL, "ov_fine_grained_saliency: OpenCV failed");
-        } else {
-            map = fineGrained(input);
-        }
-        if (map.type() != CV_32F || map.size() != input.size())
-            return ov::fail(OV_ERR_INTERNAL, "ov_fine_grained_saliency: unexpected map type or size");
-        cv::Mat target(height, width, CV_32F, out);
-        map.copyTo(target);  // same size and type: copies into `out`
-        return ov::ok();
+        return mapOfGray("ov_fine_grained_saliency", gray, width, height, stride, 8192, reference, out, fineGrained,
+                         [](const cv::Mat &input, cv::Mat &map) {
+                             return cv::saliency::StaticSaliencyFineGrained::create()->computeSaliency(input, map);
+                         });
     });
 }
 
 extern "C" ov_status ov_spectral_residual_saliency(const uint8_t *gray, int width, int height, size_t stride, int reference,
                                                    float *out) {
     return ov::guarded("ov_spectral_residual_saliency", [&]() -> ov_status {
-        if (!gray || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_spectral_residual_saliency: missing argument");
-        if (width < 1 || height < 1 || width > 4096 || height > 4096 || stride < static_cast<size_t>(width))
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_spectral_residual_saliency: bad image geometry");
-        const cv::Mat input(height, width, CV_8U, const_cast<uint8_t *>(gray), stride);
-        cv::Mat map;
-        if (reference) {
-            auto sr = cv::saliency::StaticSaliencySpectralResidual::create();
-            sr->setImageWidth(width);
-            sr->setImageHeight(height);
-            if (!sr->computeSaliency(input, map)) return ov::fail(OV_ERR_INTERNAL, "ov_spectral_residual_saliency: OpenCV failed");
-        } else {
-            map = spectralResidual(input);
-        }
-        if (map.type() != CV_32F || map.size() != input.size())
-            return ov::fail(OV_ERR_INTERNAL, "ov_spectral_residual_saliency: unexpected map type or size");
-        cv::Mat target(height, width, CV_32F, out);
-        map.copyTo(target);  // same size and type: copies into `out`
-        return ov::ok();
+        return mapOfGray("ov_spectral_residual_saliency", gray, width, height, stride, 4096, reference, out, spectralResidual,
+                         [](const cv::Mat &input, cv::Mat &map) {
+                             auto sr = cv::saliency::StaticSaliencySpectralResidual::create();
+                             sr->setImageWidth(input.cols);
+                             sr->setImageHeight(input.rows);
+                             return sr->computeSaliency(input, map);
+                         });
     });
 }
 

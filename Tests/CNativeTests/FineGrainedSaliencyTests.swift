@@ -12,12 +12,16 @@ import CNative
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
     }()
 
-    /// Both implementations' maps of one gray image: (ours, OpenCV's).
-    static func maps(_ gray: [UInt8], _ width: Int, _ height: Int, stride: Int? = nil) throws -> ([Float], [Float]) {
+    /// A saliency entry point of ov_catalogue.h: (gray, width, height, stride, reference, out) → status.
+    typealias MapFunction = (UnsafePointer<UInt8>?, Int32, Int32, Int, Int32, UnsafeMutablePointer<Float>?) -> ov_status
+
+    /// Both implementations' maps of one gray image by `function` (default the fine-grained one): (ours, OpenCV's).
+    static func maps(_ gray: [UInt8], _ width: Int, _ height: Int, stride: Int? = nil,
+                     using function: MapFunction = ov_fine_grained_saliency) throws -> ([Float], [Float]) {
         var ours = [Float](repeating: 7, count: width * height), theirs = ours
         let rowBytes = stride ?? width
-        try #require(ov_fine_grained_saliency(gray, Int32(width), Int32(height), rowBytes, 0, &ours) == OV_OK)
-        try #require(ov_fine_grained_saliency(gray, Int32(width), Int32(height), rowBytes, 1, &theirs) == OV_OK)
+        try #require(function(gray, Int32(width), Int32(height), rowBytes, 0, &ours) == OV_OK)
+        try #require(function(gray, Int32(width), Int32(height), rowBytes, 1, &theirs) == OV_OK)
         return (ours, theirs)
     }
 

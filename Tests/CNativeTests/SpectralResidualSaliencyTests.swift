@@ -9,11 +9,7 @@ import CNative
 @Suite struct SpectralResidualSaliencyTests {
     /// Both implementations' maps of one gray image: (ours, OpenCV's).
     static func maps(_ gray: [UInt8], _ width: Int, _ height: Int, stride: Int? = nil) throws -> ([Float], [Float]) {
-        var ours = [Float](repeating: 7, count: width * height), theirs = ours
-        let rowBytes = stride ?? width
-        try #require(ov_spectral_residual_saliency(gray, Int32(width), Int32(height), rowBytes, 0, &ours) == OV_OK)
-        try #require(ov_spectral_residual_saliency(gray, Int32(width), Int32(height), rowBytes, 1, &theirs) == OV_OK)
-        return (ours, theirs)
+        try FineGrainedSaliencyTests.maps(gray, width, height, stride: stride, using: ov_spectral_residual_saliency)
     }
 
     /// NaN-aware equality (neither should have NaNs: OpenCV takes the log of 1 + the amplitude).
