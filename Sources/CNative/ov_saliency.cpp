@@ -136,7 +136,10 @@ cv::Mat spectralResidual(const cv::Mat &input) {
         cv::Mat real, imaginary, combined, spectrum, magnitude, angle, onePlus, logAmplitude, blurred, residual, result;
         std::vector<cv::Mat> planes;
     };
-    thread_local Scratch t;
+    // Kept per thread only up to 256 x 256 (attention's map is 68 x 68): at most ~7 MB a thread stays allocated.
+    thread_local Scratch kept;
+    Scratch local;
+    Scratch &t = input.total() <= 256 * 256 ? kept : local;
     const cv::Size size = input.size();
     // OpenCV resizes the input to the working size first: a copy here (same size).
     input.convertTo(t.real, CV_64F);

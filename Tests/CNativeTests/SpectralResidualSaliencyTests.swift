@@ -33,12 +33,15 @@ import CNative
     }
 
     @Test func matchesOpenCVOnEdgeCases() throws {
-        // A single bright pixel, a non-square image with a padded stride, a thin strip and a tiny image.
+        // A single bright pixel, a non-square image with a padded stride, a thin strip, a tiny image, and one above
+        // 256 × 256 (computed without the buffers kept per thread).
         let dot: [UInt8] = (0..<(33 * 21)).map { (i: Int) -> UInt8 in i == 33 * 10 + 16 ? 255 : 0 }
         let padded: [UInt8] = (0..<(50 * 20)).map { (i: Int) -> UInt8 in UInt8((i * 37 + i / 50 * 11) % 256) }
         let strip: [UInt8] = (0..<(300 * 2)).map { (i: Int) -> UInt8 in UInt8((i * 7) % 256) }
         let tiny: [UInt8] = [10, 200, 30, 40, 250, 60]
-        let cases: [([UInt8], Int, Int, Int)] = [(dot, 33, 21, 33), (padded, 40, 20, 50), (strip, 300, 2, 300), (tiny, 3, 2, 3)]
+        let large: [UInt8] = (0..<(300 * 300)).map { (i: Int) -> UInt8 in UInt8((i % 300 * 3 + i / 300 * 5 + (i % 97) * (i % 89)) % 256) }
+        let cases: [([UInt8], Int, Int, Int)] = [(dot, 33, 21, 33), (padded, 40, 20, 50), (strip, 300, 2, 300), (tiny, 3, 2, 3),
+                                                 (large, 300, 300, 300)]
         for (gray, w, h, stride) in cases {
             let (ours, theirs) = try Self.maps(gray, w, h, stride: stride)
             #expect(Self.identical(ours, theirs) == 0, "\(w)x\(h) stride \(stride)")
