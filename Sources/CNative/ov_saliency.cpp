@@ -133,7 +133,7 @@ cv::Mat fineGrained(const cv::Mat &input) {
 // and precision, into buffers kept per thread instead of a dozen fresh matrices per call.
 cv::Mat spectralResidual(const cv::Mat &input) {
     struct Scratch {
-        cv::Mat real, imaginary, combined, spectrum, magnitude, angle, onePlus, logAmplitude, blurred, residual, result;
+        cv::Mat real, imaginary, combined, spectrum, magnitude, angle, onePlus, logAmplitude, blurred, residual;
         std::vector<cv::Mat> planes;
     };
     // Kept per thread only up to 256 x 256 (attention's map is 68 x 68): at most ~7 MB a thread stays allocated.
@@ -165,8 +165,9 @@ cv::Mat spectralResidual(const cv::Mat &input) {
     double minVal = 0, maxVal = 0;
     cv::minMaxLoc(t.magnitude, &minVal, &maxVal);
     t.magnitude.convertTo(t.magnitude, -1, 1.0 / maxVal);  // `magnitude / maxVal` (a MatExpr scaling by 1 / maxVal)
-    t.magnitude.convertTo(t.result, CV_32F);
-    return t.result.clone();  // the final resize to the input's size is a copy too (and the scratch stays ours)
+    cv::Mat result;  // a matrix of its own, not the scratch's; OpenCV's final resize to the input's size is a copy
+    t.magnitude.convertTo(result, CV_32F);
+    return result;
 }
 
 // The two entry points that tests hold to OpenCV's classes: a gray image's map computed by `ours` or, with

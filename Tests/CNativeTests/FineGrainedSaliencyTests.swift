@@ -77,11 +77,16 @@ import CNative
         }
     }
 
-    @Test func refusesBadGeometry() {
+    /// `function` refuses a stride shorter than a row, an empty image and a missing image.
+    static func expectRefusesBadGeometry(_ function: MapFunction) {
         var out = [Float](repeating: 0, count: 16)
         let gray = [UInt8](repeating: 0, count: 16)
-        #expect(ov_fine_grained_saliency(gray, 4, 4, 3, 0, &out) == OV_ERR_INVALID_ARGUMENT)
-        #expect(ov_fine_grained_saliency(gray, 0, 4, 4, 0, &out) == OV_ERR_INVALID_ARGUMENT)
-        #expect(ov_fine_grained_saliency(nil, 4, 4, 4, 0, &out) == OV_ERR_INVALID_ARGUMENT)
+        #expect(function(gray, 4, 4, 3, 0, &out) == OV_ERR_INVALID_ARGUMENT)
+        #expect(function(gray, 0, 4, 4, 0, &out) == OV_ERR_INVALID_ARGUMENT)
+        #expect(function(nil, 4, 4, 4, 0, &out) == OV_ERR_INVALID_ARGUMENT)
+    }
+
+    @Test func refusesBadGeometry() {
+        Self.expectRefusesBadGeometry(ov_fine_grained_saliency)
     }
 }
