@@ -6,8 +6,8 @@
 //     then cv::saliency::StaticSaliencySpectralResidual with its working size set to map_size x map_size
 //     (Hou & Zhang 2007: the log-amplitude spectrum minus its 3x3 local mean, back-transformed, squared,
 //     Gaussian-smoothed). Working at the map size directly skips OpenCV's resize to 64 x 64 and back up
-//     to the input size. Its arithmetic is OpenCV contrib's, bit for bit, computed by `spectralResidual` below
-//     (see Decisions).
+//     to the input size. `spectralResidual` below computes it, within ~1e-4 of OpenCV contrib's class (see
+//     Decisions).
 //   - Objectness (OV_SALIENCY_FINE_GRAINED): the gray image shrunk (INTER_AREA) to a longer side of at most
 //     4 x map_size, cv::saliency::StaticSaliencyFineGrained (Montabone & Soto 2010: centre-surround
 //     differences over several scales), then shrunk (INTER_AREA) to map_size x map_size. The fine-grained
@@ -33,11 +33,16 @@
 //     on + off above the maximum that OpenCV's conversion produces), computes rows in parallel and is
 //     checked byte for byte against OpenCV's class on the shared photos (ov_fine_grained_saliency with
 //     reference = 1, CNativeTests).
-//   - `spectralResidual` makes StaticSaliencySpectralResidual's calls itself (the same OpenCV functions, in the
-//     same order and precision) into matrices kept per thread. OpenCV's class makes a dozen new matrices per call
-//     (~0.5 MB for a 68 x 68 map, complex doubles); freeing them let malloc return the heap's top to the kernel,
-//     so every call page-faulted it back in: a fifth of attention saliency's time on a small photo. Checked
-//     byte for byte against OpenCV's class (ov_spectral_residual_saliency with reference = 1, CNativeTests).
+//   - `spectralResidual` computes StaticSaliencySpectralResidual's steps itself (same order, double precision)
+//     into matrices kept per thread. OpenCV's class makes a dozen new matrices per call (~0.5 MB for a 68 x 68
+//     map, complex doubles); freeing them let malloc return the heap's top to the kernel, so every call
+//     page-faulted it back in: a fifth of attention saliency's time on a small photo. Two steps are cheaper forms
+//     of the class's: the forward DFT takes the real image (DFT_COMPLEX_OUTPUT: the same spectrum as the class's
+//     complex DFT of image + 0i, at about half the cost), and the new spectrum is the old one scaled to the new
+//     magnitude instead of cartToPolar's angle fed to polarToCart (OpenCV's angle is a fast approximation; the
+//     scaling keeps the exact phase). Together ~30 % less time (68 x 68: 268 -> 184 us); the map stays within
+//     5e-5 of the class's (0...1) on the shared photos. Checked against OpenCV's class
+//     (ov_spectral_residual_saliency with reference = 1, CNativeTests: within 1e-4).
 #include "ov_internal.hpp"
 #include "ov_catalogue.h"
 #include "ov_imgcodecs.hpp"
@@ -129,37 +134,44 @@ cv::Mat fineGrained(const cv::Mat &input) {
 }
 
 // OpenCV contrib's StaticSaliencySpectralResidual::computeSaliencyImpl on a CV_8UC1 image already at its working
-// size (a CV_32F map in 0...1, the working size), bit for bit (see Decisions): the same calls in the same order
-// and precision, into buffers kept per thread instead of a dozen fresh matrices per call.
+// size (a CV_32F map in 0...1, the working size), within ~1e-4 of the class (see Decisions): the same steps into
+// buffers kept per thread, with a real-input forward DFT and the phase kept by scaling the spectrum.
 cv::Mat spectralResidual(const cv::Mat &input) {
     struct Scratch {
-        cv::Mat real, imaginary, combined, spectrum, magnitude, angle, onePlus, logAmplitude, blurred, residual;
+        cv::Mat real, spectrum, magnitude, onePlus, logAmplitude, blurred, residual, gain, combined;
         std::vector<cv::Mat> planes;
     };
-    // Kept per thread only up to 256 x 256 (attention's map is 68 x 68): at most ~7 MB a thread stays allocated.
+    // Kept per thread only up to 256 x 256 (attention's map is 68 x 68): at most ~5 MB a thread stays allocated.
     thread_local Scratch kept;
     Scratch local;
     Scratch &t = input.total() <= 256 * 256 ? kept : local;
-    const cv::Size size = input.size();
-    // OpenCV resizes the input to the working size first: a copy here (same size).
+    // The class: merge(image, zeros) and a complex DFT; the same full spectrum from a real-input DFT.
     input.convertTo(t.real, CV_64F);
-    t.imaginary.create(size, CV_64F);
-    t.imaginary.setTo(0);
-    t.planes.assign({t.real, t.imaginary});
-    cv::merge(t.planes, t.combined);
-    cv::dft(t.combined, t.spectrum);
+    cv::dft(t.real, t.spectrum, cv::DFT_COMPLEX_OUTPUT);
     cv::split(t.spectrum, t.planes);
-    cv::cartToPolar(t.planes[0], t.planes[1], t.magnitude, t.angle, false);
+    cv::magnitude(t.planes[0], t.planes[1], t.magnitude);
     cv::add(t.magnitude, cv::Scalar(1), t.onePlus);  // OpenCV's `log(magnitude + Scalar(1), logAmplitude)`
     cv::log(t.onePlus, t.logAmplitude);
     cv::blur(t.logAmplitude, t.blurred, cv::Size(3, 3), cv::Point(-1, -1), cv::BORDER_DEFAULT);
     cv::subtract(t.logAmplitude, t.blurred, t.residual);  // OpenCV's `logAmplitude - logAmplitude_blur`
-    cv::exp(t.residual, t.magnitude);
-    cv::polarToCart(t.magnitude, t.angle, t.planes[0], t.planes[1], false);
-    cv::merge(t.planes, t.spectrum);
+    cv::exp(t.residual, t.gain);
+    // The class: cartToPolar's angle and polarToCart(exp(residual), angle). The same spectrum: each value scaled
+    // to the new magnitude (a zero value has angle 0, so it becomes the new magnitude on the real axis).
+    for (int y = 0; y < t.spectrum.rows; ++y) {
+        cv::Vec2d *value = t.spectrum.ptr<cv::Vec2d>(y);
+        const double *target = t.gain.ptr<double>(y), *current = t.magnitude.ptr<double>(y);
+        for (int x = 0; x < t.spectrum.cols; ++x) {
+            if (current[x] > 0) {
+                const double k = target[x] / current[x];
+                value[x][0] *= k, value[x][1] *= k;
+            } else {
+                value[x] = cv::Vec2d(target[x], 0);
+            }
+        }
+    }
     cv::dft(t.spectrum, t.combined, cv::DFT_INVERSE);
     cv::split(t.combined, t.planes);
-    cv::cartToPolar(t.planes[0], t.planes[1], t.magnitude, t.angle, false);
+    cv::magnitude(t.planes[0], t.planes[1], t.magnitude);
     cv::GaussianBlur(t.magnitude, t.magnitude, cv::Size(5, 5), 8, 0, cv::BORDER_DEFAULT);
     cv::multiply(t.magnitude, t.magnitude, t.magnitude);  // `magnitude.mul(magnitude)`
     double minVal = 0, maxVal = 0;

@@ -2,18 +2,28 @@ import Foundation
 import Testing
 import CNative
 
-/// Attention saliency's spectral residual is computed by a replay of OpenCV contrib's
-/// `StaticSaliencySpectralResidual` into buffers kept per thread (ov_saliency.cpp, "Decisions"); these tests
-/// hold it to OpenCV's own class, byte for byte, on real photos at the 68 × 68 map size attention uses and at
-/// other sizes, one after another on the same thread (so the kept buffers change size), and on edge cases.
+/// Attention saliency's spectral residual is computed by our own form of OpenCV contrib's
+/// `StaticSaliencySpectralResidual` (a real-input DFT, the phase kept by scaling, buffers kept per thread:
+/// ov_saliency.cpp, "Decisions"); these tests hold it to OpenCV's own class, within 1e-4 on its 0...1 map (the
+/// photos measure ≤ 5e-5), on real photos at the 68 × 68 map size attention uses and at other sizes, one after
+/// another on the same thread (so the kept buffers change size), and on edge cases.
 @Suite struct SpectralResidualSaliencyTests {
+    /// The largest difference allowed between the two maps (values in 0...1).
+    static let tolerance: Float = 1e-4
+
+    /// The number of values further apart than `tolerance`, and the largest difference.
+    static func compare(_ ours: [Float], _ theirs: [Float]) -> (differing: Int, largest: Float) {
+        let gaps = zip(ours, theirs).map { abs($0 - $1) }
+        return (gaps.filter { !($0 <= tolerance) }.count, gaps.max() ?? 0)
+    }
+
     /// Both implementations' maps of one gray image: (ours, OpenCV's).
     static func maps(_ gray: [UInt8], _ width: Int, _ height: Int, stride: Int? = nil) throws -> ([Float], [Float]) {
         try FineGrainedSaliencyTests.maps(gray, width, height, stride: stride, using: ov_spectral_residual_saliency)
     }
 
     @Test(arguments: ["dog.jpg", "eagle.jpg", "giraffe.jpg", "horses.jpg", "person.jpg", "astronaut.png"])
-    func matchesOpenCVByteForByteOnAPhoto(name: String) throws {
+    func matchesOpenCVOnAPhoto(name: String) throws {
         // 68 (attention's map), then a larger and a smaller working size on the same thread.
         for side in [68, 160, 40] {
             let (photo, w0, h0) = try FineGrainedSaliencyTests.photo(name, longSide: side)
@@ -22,8 +32,8 @@ import CNative
             var gray = [UInt8](repeating: 0, count: n * n)
             for y in 0..<n { for x in 0..<n { gray[y * n + x] = photo[y * w0 + x] } }
             let (ours, theirs) = try Self.maps(gray, n, n)
-            let differing = zip(ours, theirs).filter { $0 != $1 }.count
-            #expect(differing == 0, "\(name) at \(n)x\(n): \(differing) pixels differ")
+            let (differing, largest) = Self.compare(ours, theirs)
+            #expect(ours.count == theirs.count && differing == 0, "\(name) at \(n)x\(n): \(differing) pixels differ, by up to \(largest)")
             #expect(theirs.contains { $0 > 0.99 } && theirs.contains { $0 < 0.2 }, "\(name): the map should span 0...1")
         }
     }
@@ -40,7 +50,8 @@ import CNative
                                                  (large, 300, 300, 300)]
         for (gray, w, h, stride) in cases {
             let (ours, theirs) = try Self.maps(gray, w, h, stride: stride)
-            #expect(ours == theirs, "\(w)x\(h) stride \(stride)")
+            let (differing, largest) = Self.compare(ours, theirs)
+            #expect(ours.count == theirs.count && differing == 0, "\(w)x\(h) stride \(stride): differs by up to \(largest)")
         }
     }
 
