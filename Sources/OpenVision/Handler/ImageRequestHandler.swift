@@ -161,6 +161,34 @@ public final class ImageRequestHandler: Sendable {
 
     // MARK: Performing
 
+    /// An encoded image up to this many bytes may be read on the caller's task to learn its size (a
+    /// small read); a larger one is left to the pool.
+    static let inlineReadLimit = 64 << 10
+
+    /// Whether `request`, run alone, runs on the caller's task: it has a `maximumInlinePixelCount` and
+    /// the image is known to be no larger (decoded already, raw pixels, or the header of small bytes).
+    /// Anything unknown or failing (a missing file, a bad header) goes to the pool, which reports it.
+    func runsInline(_ request: any VisionRequest) -> Bool {
+        let limit = request.maximumInlinePixelCount
+        guard limit > 0 else { return false }
+        let width: Int, height: Int
+        switch source {
+        case .image(let image):
+            (width, height) = (image.width, image.height)
+        case .pixels(let pixels):
+            (width, height) = (pixels.width, pixels.height)
+        case .data(let data):
+            guard data.count <= Self.inlineReadLimit, let size = try? analysisContext.imageSize() else { return false }
+            (width, height) = (Int(size.width), Int(size.height))
+        case .url(let url):
+            guard url.isFileURL, case .file(let bytes) = FileStatus.of(url.path), bytes <= Self.inlineReadLimit,
+                  let size = try? analysisContext.imageSize() else { return false }
+            (width, height) = (Int(size.width), Int(size.height))
+        }
+        let (pixels, overflow) = max(width, 0).multipliedReportingOverflow(by: max(height, 0))
+        return !overflow && pixels <= limit
+    }
+
     /// `prepare` on the global pool.
     private func prepareOffPool(_ requests: [any VisionRequest]) async throws(VisionError) -> ImageAnalysisContext {
         try await RequestRunner.offload { Result { () throws(VisionError) in try self.prepare(requests) } }.get()
@@ -221,13 +249,16 @@ public final class ImageRequestHandler: Sendable {
             // a visible share of the time on small images).
             let request = requests[0]
             if Task.isCancelled { return [RequestRunner.failedOutcome(request, RequestRunner.cancelledError)] }
-            return [await RequestRunner.offload { () -> VisionRequestOutcome in
+            let run = { @Sendable () -> VisionRequestOutcome in
                 do throws(VisionError) {
                     return RequestRunner.runErased(request, in: try self.prepare(requests))
                 } catch {
                     return RequestRunner.failedOutcome(request, error)
                 }
-            }]
+            }
+            // Short work on a small image stays on this task (see `VisionRequest.maximumInlinePixelCount`).
+            if runsInline(request) { return [run()] }
+            return [await RequestRunner.offload(run)]
         }
         let context: ImageAnalysisContext
         do {

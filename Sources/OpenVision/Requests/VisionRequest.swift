@@ -17,6 +17,12 @@ public protocol VisionRequest: Sendable {
     /// needs, so handlers may decode a JPEG at 1/2, 1/4 or 1/8 scale for them.
     func minimumImageScale(width: Double, height: Double) -> Double
 
+    /// The largest image, in pixels, on which this request's work is short (about a millisecond or less),
+    /// so that a handler running it alone runs it on the caller's task instead of hopping to Dispatch's
+    /// pool and back (two thread wake-ups, a visible share of such short work). 0 (the default): always
+    /// on the pool, as for requests whose time does not shrink with the image (models, OCR).
+    var maximumInlinePixelCount: Int { get }
+
     /// The name reports use for this request's errors and timings ("barcodes", "faces", …).
     /// Default: the type's name.
     var reportName: String { get }
@@ -46,6 +52,8 @@ extension VisionRequest {
     public var requiresColor: Bool { true }
 
     public func minimumImageScale(width: Double, height: Double) -> Double { 1 }
+
+    public var maximumInlinePixelCount: Int { 0 }
 
     public var reportName: String { String(describing: Self.self) }
 
