@@ -5,19 +5,33 @@ extension PixelBufferObservation {
     /// Mean displacement and largest displacement length of a 2-channel flow field (zeros otherwise).
     public var flowStatistics: (meanDx: Double, meanDy: Double, maximumMagnitude: Double) {
         guard channels == 2, !values.isEmpty else { return (0, 0, 0) }
-        var sx = 0.0, sy = 0.0, maxSquared: Float = 0
+        // Lanes (dx, dy, dx, dy) summed in Double, two vectors a step: independent additions that pipeline,
+        // where one running sum per component waits on each previous addition.
+        var sums = (SIMD4<Double>(repeating: 0), SIMD4<Double>(repeating: 0))
+        var maxSquared = SIMD4<Float>(repeating: 0)
         values.withUnsafeBufferPointer { v in
+            let n = v.count & ~1
             var i = 0
-            while i + 1 < v.count {
+            while i + 8 <= n {
+                let a = SIMD4<Float>(v[i], v[i + 1], v[i + 2], v[i + 3])
+                let b = SIMD4<Float>(v[i + 4], v[i + 5], v[i + 6], v[i + 7])
+                sums.0 += SIMD4<Double>(a)
+                sums.1 += SIMD4<Double>(b)
+                let qa = a * a, qb = b * b
+                maxSquared = pointwiseMax(maxSquared, SIMD4(qa[0] + qa[1], qa[2] + qa[3], qb[0] + qb[1], qb[2] + qb[3]))
+                i += 8
+            }
+            while i < n {
                 let dx = v[i], dy = v[i + 1]
-                sx += Double(dx)
-                sy += Double(dy)
-                maxSquared = max(maxSquared, dx * dx + dy * dy)
+                sums.0[0] += Double(dx)
+                sums.0[1] += Double(dy)
+                maxSquared[0] = max(maxSquared[0], dx * dx + dy * dy)
                 i += 2
             }
         }
+        let total = sums.0 + sums.1
         let n = Double(width * height)
-        return (sx / n, sy / n, Double(maxSquared.squareRoot()))
+        return ((total[0] + total[2]) / n, (total[1] + total[3]) / n, Double(maxSquared.max().squareRoot()))
     }
 
     /// The flow field drawn with the Middlebury colour wheel (Baker et al., "A Database and Evaluation

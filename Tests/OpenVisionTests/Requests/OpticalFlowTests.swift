@@ -37,6 +37,23 @@ import OpenVisionTestSupport
         #expect(flatFlow.flowStatistics.maximumMagnitude == 0)
     }
 
+    @Test func flowStatisticsOfKnownFields() throws {
+        // Fields of 1...9 vectors: the 4-vector blocks and the tail, the largest vector in either.
+        for count in 1...9 {
+            for largest in [0, count - 1] {
+                var values = [Float]()
+                for k in 0..<count { values += k == largest ? [-6, 8] : [Float(k) * 0.5, -Float(k)] }
+                let field = try PixelBufferObservation(width: count, height: 1, channels: 2, values: values)
+                let stats = field.flowStatistics
+                let dx = (0..<count).map { $0 == largest ? -6.0 : Double($0) * 0.5 }.reduce(0, +) / Double(count)
+                let dy = (0..<count).map { $0 == largest ? 8.0 : -Double($0) }.reduce(0, +) / Double(count)
+                #expect(abs(stats.meanDx - dx) < 1e-12 && abs(stats.meanDy - dy) < 1e-12, "\(count) vectors")
+                let others = (0..<count).filter { $0 != largest }.map { hypot(Double($0) * 0.5, Double($0)) }.max() ?? 0
+                #expect(abs(stats.maximumMagnitude - max(10, others)) < 1e-5, "\(count) vectors, largest at \(largest)")
+            }
+        }
+    }
+
     @Test func trackingGivesTheFlowBetweenConsecutiveFrames() async throws {
         let base = try VisionImage(contentsOf: RegistrationTests.dog).resized(width: 384, height: 288)
         let request = TrackOpticalFlowRequest(computationAccuracy: .high)
