@@ -138,10 +138,10 @@ cv::Mat fineGrained(const cv::Mat &input) {
 // buffers kept per thread, with a real-input forward DFT and the phase kept by scaling the spectrum.
 cv::Mat spectralResidual(const cv::Mat &input) {
     struct Scratch {
-        cv::Mat real, spectrum, magnitude, onePlus, logAmplitude, blurred, residual, gain, combined;
+        cv::Mat real, spectrum, magnitude, logAmplitude, blurred, residual, combined;
         std::vector<cv::Mat> planes;
     };
-    // Kept per thread only up to 256 x 256 (attention's map is 68 x 68): at most ~5 MB a thread stays allocated.
+    // Kept per thread only up to 256 x 256 (attention's map is 68 x 68): at most ~5.5 MB a thread stays allocated.
     thread_local Scratch kept;
     Scratch local;
     Scratch &t = input.total() <= 256 * 256 ? kept : local;
@@ -150,16 +150,16 @@ cv::Mat spectralResidual(const cv::Mat &input) {
     cv::dft(t.real, t.spectrum, cv::DFT_COMPLEX_OUTPUT);
     cv::split(t.spectrum, t.planes);
     cv::magnitude(t.planes[0], t.planes[1], t.magnitude);
-    cv::add(t.magnitude, cv::Scalar(1), t.onePlus);  // OpenCV's `log(magnitude + Scalar(1), logAmplitude)`
-    cv::log(t.onePlus, t.logAmplitude);
+    cv::add(t.magnitude, cv::Scalar(1), t.logAmplitude);  // OpenCV's `log(magnitude + Scalar(1), logAmplitude)`
+    cv::log(t.logAmplitude, t.logAmplitude);
     cv::blur(t.logAmplitude, t.blurred, cv::Size(3, 3), cv::Point(-1, -1), cv::BORDER_DEFAULT);
     cv::subtract(t.logAmplitude, t.blurred, t.residual);  // OpenCV's `logAmplitude - logAmplitude_blur`
-    cv::exp(t.residual, t.gain);
+    cv::exp(t.residual, t.residual);  // the new magnitude
     // The class: cartToPolar's angle and polarToCart(exp(residual), angle). The same spectrum: each value scaled
     // to the new magnitude (a zero value has angle 0, so it becomes the new magnitude on the real axis).
     for (int y = 0; y < t.spectrum.rows; ++y) {
         cv::Vec2d *value = t.spectrum.ptr<cv::Vec2d>(y);
-        const double *target = t.gain.ptr<double>(y), *current = t.magnitude.ptr<double>(y);
+        const double *target = t.residual.ptr<double>(y), *current = t.magnitude.ptr<double>(y);
         for (int x = 0; x < t.spectrum.cols; ++x) {
             if (current[x] > 0) {
                 const double k = target[x] / current[x];

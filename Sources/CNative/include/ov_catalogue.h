@@ -71,8 +71,9 @@ ov_status ov_fine_grained_saliency(const uint8_t *gray, int width, int height, s
 
 /* Hou & Zhang's spectral residual saliency of an 8-bit gray image (width x height, `stride` bytes per row) at its
  * own size as the working size, into `out` (width x height floats in 0...1, row-major): OpenCV contrib's
- * StaticSaliencySpectralResidual with setImageWidth/Height(width, height), bit for bit. reference = 0 computes it
- * as ov_saliency does (buffers kept per thread); reference != 0 calls OpenCV's class (for tests). */
+ * StaticSaliencySpectralResidual with setImageWidth/Height(width, height), within 1e-4 (ov_saliency.cpp,
+ * Decisions). reference = 0 computes it as ov_saliency does (buffers kept per thread); reference != 0 calls
+ * OpenCV's class (for tests). */
 ov_status ov_spectral_residual_saliency(const uint8_t *gray, int width, int height, size_t stride, int reference,
                                         float *out);
 
