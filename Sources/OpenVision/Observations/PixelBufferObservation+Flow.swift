@@ -10,9 +10,9 @@ extension PixelBufferObservation {
         var sums = (SIMD4<Double>(repeating: 0), SIMD4<Double>(repeating: 0))
         var maxSquared = SIMD4<Float>(repeating: 0)
         values.withUnsafeBufferPointer { v in
-            let n = v.count & ~1
+            let end = v.count & ~1  // whole vectors
             var i = 0
-            while i + 8 <= n {
+            while i + 8 <= end {
                 let a = SIMD4<Float>(v[i], v[i + 1], v[i + 2], v[i + 3])
                 let b = SIMD4<Float>(v[i + 4], v[i + 5], v[i + 6], v[i + 7])
                 sums.0 += SIMD4<Double>(a)
@@ -21,7 +21,7 @@ extension PixelBufferObservation {
                 maxSquared = pointwiseMax(maxSquared, SIMD4(qa[0] + qa[1], qa[2] + qa[3], qb[0] + qb[1], qb[2] + qb[3]))
                 i += 8
             }
-            while i < n {
+            while i < end {
                 let dx = v[i], dy = v[i + 1]
                 sums.0[0] += Double(dx)
                 sums.0[1] += Double(dy)

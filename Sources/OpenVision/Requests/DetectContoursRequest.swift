@@ -10,7 +10,7 @@ public struct DetectContoursRequest: CompletionHandlingRequest {
     /// False: reads only the gray plane.
     public var requiresColor: Bool { false }
     /// Runs on the caller's task up to 256 × 256 pixels (about a millisecond there; see the protocol).
-    public var maximumInlinePixelCount: Int { 256 * 256 }
+    public var maximumInlinePixelCount: Int { classicInlinePixelCount }
     /// How much to stretch contrast about `contrastPivot` before binarising, 0...3. Default 2.
     public var contrastAdjustment: Float = 2
     /// The intensity (0...1) contrast is stretched about; nil picks it from the image (Otsu's threshold). Default 0.5.

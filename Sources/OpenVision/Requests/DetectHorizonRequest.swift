@@ -10,7 +10,7 @@ public struct DetectHorizonRequest: CompletionHandlingRequest {
     /// False: reads only the gray plane.
     public var requiresColor: Bool { false }
     /// Runs on the caller's task up to 256 × 256 pixels (about a millisecond there; see the protocol).
-    public var maximumInlinePixelCount: Int { 256 * 256 }
+    public var maximumInlinePixelCount: Int { classicInlinePixelCount }
     public var completionHandler: RequestCompletionHandler<Result>?
 
     /// The horizon is found on an image of at most 640 px: a JPEG may be decoded at 1/2...1/8 scale when that keeps it.

@@ -8,7 +8,7 @@ public struct DetectRectanglesRequest: CompletionHandlingRequest {
     /// False: reads only the gray plane.
     public var requiresColor: Bool { false }
     /// Runs on the caller's task up to 256 × 256 pixels (about a millisecond there; see the protocol).
-    public var maximumInlinePixelCount: Int { 256 * 256 }
+    public var maximumInlinePixelCount: Int { classicInlinePixelCount }
     /// Smallest accepted aspect ratio (shorter side / longer side), 0...1. Default 0.5.
     public var minimumAspectRatio: Float = 0.5
     /// Largest accepted aspect ratio (shorter side / longer side), 0...1. Default 1.0.

@@ -10,7 +10,7 @@ public struct GenerateAttentionBasedSaliencyImageRequest: CompletionHandlingRequ
     /// False: reads only the gray plane.
     public var requiresColor: Bool { false }
     /// Runs on the caller's task up to 256 × 256 pixels (about a millisecond there; see the protocol).
-    public var maximumInlinePixelCount: Int { 256 * 256 }
+    public var maximumInlinePixelCount: Int { classicInlinePixelCount }
     public var completionHandler: RequestCompletionHandler<Result>?
 
     /// The map is 68 × 68: a JPEG may be decoded at 1/2...1/8 scale while both sides stay at least 68 px.

@@ -37,6 +37,10 @@ public protocol VisionRequest: Sendable {
     func addResults(_ results: Result, to report: inout AnalysisReport)
 }
 
+/// The `maximumInlinePixelCount` of the classic requests whose time scales with the image (contours,
+/// horizon, saliency, rectangles, documents): about a millisecond of work at 256 × 256 on a small machine.
+let classicInlinePixelCount = 256 * 256
+
 /// Called with a request's results (or its error) after a handler runs it, as the
 /// completion handlers of Vision's requests are.
 public typealias RequestCompletionHandler<Result: Sendable> = @Sendable (Swift.Result<Result, VisionError>) -> Void
