@@ -53,6 +53,8 @@ let package = Package(
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                 // libjpeg62-turbo (the one OpenCV's imgcodecs uses): JPEGs are decoded with their warnings.
                 .linkedLibrary("jpeg"),
+                // libdeflate (Debian's libdeflate0): the image data of common PNGs (ov_png.cpp), 13x faster than zlib.
+                .linkedLibrary("deflate"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),

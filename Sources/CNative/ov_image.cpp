@@ -54,6 +54,23 @@ void ov_image::ensureColor() {
     luma.release();
 }
 
+namespace {
+// cv::imdecode with `mode` (IMREAD_*), EXIF orientation ignored; its failures as OV_ERR_DECODE.
+ov_status decodeWithOpenCV(const void *data, size_t length, int mode, ov_image **out) {
+    cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<void *>(data));
+    cv::Mat decoded;
+    try {
+        decoded = ov::imgcodecs::imdecode(buffer, mode | cv::IMREAD_IGNORE_ORIENTATION);
+    } catch (const cv::Exception &e) {
+        return ov::fail(OV_ERR_DECODE, std::string("the image could not be decoded: ") + e.what());
+    }
+    if (decoded.empty())
+        return ov::fail(OV_ERR_DECODE, "the image could not be decoded (corrupt, truncated or unsupported data)");
+    *out = ov::wrap(std::move(decoded));
+    return ov::ok();
+}
+}  // namespace
+
 extern "C" {
 
 const char *ov_last_error(void) { return lastError.c_str(); }
@@ -90,16 +107,33 @@ ov_status ov_image_decode(const void *data, size_t length, int luma_only, int re
                 case ov::jpeg::DecodeResult::unsupported: break;  // OpenCV below
             }
         }
-        cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<void *>(data));
-        cv::Mat decoded;
-        try {
-            decoded = ov::imgcodecs::imdecode(buffer, mode | cv::IMREAD_IGNORE_ORIENTATION);
-        } catch (const cv::Exception &e) {
-            return ov::fail(OV_ERR_DECODE, std::string("the image could not be decoded: ") + e.what());
+        if (ov::png::isPng(data, length)) {
+            cv::Mat pixels;
+            if (ov::png::decode(data, length, luma_only != 0, reduction, pixels) == ov::png::DecodeResult::decoded) {
+                *out = ov::wrap(std::move(pixels));
+                return ov::ok();
+            }
         }
-        if (decoded.empty())
-            return ov::fail(OV_ERR_DECODE, "the image could not be decoded (corrupt, truncated or unsupported data)");
-        *out = ov::wrap(std::move(decoded));
+        return decodeWithOpenCV(data, length, mode, out);
+    });
+}
+
+ov_status ov_image_decode_opencv(const void *data, size_t length, int luma_only, ov_image **out) {
+    return ov::guarded("ov_image_decode_opencv", [&]() -> ov_status {
+        if (!data || !out || length == 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image bytes");
+        if (length > static_cast<size_t>(INT32_MAX))
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "image data larger than 2 GiB");
+        return decodeWithOpenCV(data, length, luma_only ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR, out);
+    });
+}
+
+ov_status ov_image_decode_png(const void *data, size_t length, int luma_only, ov_image **out) {
+    return ov::guarded("ov_image_decode_png", [&]() -> ov_status {
+        if (!data || !out || length == 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image bytes");
+        cv::Mat pixels;
+        if (ov::png::decode(data, length, luma_only != 0, 1, pixels) != ov::png::DecodeResult::decoded)
+            return ov::fail(OV_ERR_UNSUPPORTED, "left to OpenCV: not a PNG this decoder takes exactly");
+        *out = ov::wrap(std::move(pixels));
         return ov::ok();
     });
 }

@@ -57,6 +57,16 @@ DecodeResult decode(const void *data, size_t length, bool lumaOnly, int reductio
                     std::vector<std::string> &warnings, std::string &error);
 }  // namespace ov::jpeg
 
+namespace ov::png {
+enum class DecodeResult { decoded, unsupported };
+/// True for bytes that start with the PNG signature.
+bool isPng(const void *data, size_t length);
+/// Decodes a common PNG (8-bit gray/RGB(A), not interlaced, reduction 1) with libdeflate (ov_png.cpp):
+/// the pixels OpenCV's imdecode would give. `unsupported`: leave the file to OpenCV, which also reports
+/// every error (this path never fails on its own).
+DecodeResult decode(const void *data, size_t length, bool lumaOnly, int reduction, cv::Mat &out);
+}  // namespace ov::png
+
 struct ov_tensors {
     struct Tensor {
         std::string name;

@@ -58,8 +58,18 @@ typedef struct ov_image ov_image;
  * reduction 2, 4 or 8 decodes a JPEG at that fraction of its size (libjpeg's DCT scaling: each side
  * ceil(side / reduction)); 1 decodes full size. EXIF orientation is NOT applied (callers do it).
  * A damaged JPEG that still decodes (truncated, corrupt entropy data) carries the decoder's warnings
- * (ov_image_warning*); with strict non-zero, the first warning is an OV_ERR_DECODE instead. */
+ * (ov_image_warning*); with strict non-zero, the first warning is an OV_ERR_DECODE instead.
+ * Common PNGs (8-bit gray/RGB(A), not interlaced) at full size are inflated by libdeflate (ov_png.cpp),
+ * to the pixels OpenCV would give; every other file, and every error, is OpenCV's. */
 ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, int strict, ov_image **out);
+
+/* OpenCV's cv::imdecode alone (full size, EXIF orientation ignored), without ov_image_decode's own
+ * JPEG and PNG decoders: the reference those are tested against (same pixels). */
+ov_status ov_image_decode_opencv(const void *data, size_t length, int luma_only, ov_image **out);
+
+/* ov_image_decode's PNG decoder alone (libdeflate, ov_png.cpp), full size: OV_ERR_UNSUPPORTED when it
+ * leaves the file to OpenCV (other PNG kinds, colorimetry, any damage). For tests and benchmarks. */
+ov_status ov_image_decode_png(const void *data, size_t length, int luma_only, ov_image **out);
 
 /* The decoder's warnings for an image ov_image_decode made (0 for any other image); each string
  * lives as long as the image. */
