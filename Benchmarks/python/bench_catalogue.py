@@ -7,8 +7,10 @@ document is not our algorithm (ours is the rectangles backend with sub-pixel ref
 document finder a Python user writes (blur, Canny, dilate, findContours, approxPolyDP, the largest convex
 quadrilateral), at our working size (longer side <= 1024 px); its "corners" (pixels, TL TR BR BL) are compared
 with the truth on the warped-page fixtures (openvision-bench make-document-set).
-Usage: bench_catalogue.py RUNS REQUEST FILE...   (REQUEST: contours|horizon|saliency|objectness|textrects|textrects-cv|document;
-textrects-cv: only the OpenCV calls of textrects, no grouping)
+document-calls is ours: the same OpenCV calls as our document segmentation (three binarisations, the same contour
+filtering), everything but the sub-pixel refinement, which has no OpenCV call.
+Usage: bench_catalogue.py RUNS REQUEST FILE...   (REQUEST: contours|horizon|saliency|objectness|textrects|textrects-cv|document|
+document-calls; textrects-cv: only the OpenCV calls of textrects, no grouping)
 """
 import json
 import math
@@ -213,10 +215,123 @@ def document(g):
     return 0, ["none"], None
 
 
+def _signed_area(q):
+    return 0.5 * sum(q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1] for i in range(4))
+
+
+def _side_lengths(q):
+    a = (np.hypot(*(q[1] - q[0])) + np.hypot(*(q[3] - q[2]))) / 2
+    b = (np.hypot(*(q[2] - q[1])) + np.hypot(*(q[0] - q[3]))) / 2
+    return min(a, b), max(a, b)
+
+
+def _max_angle_deviation(q):
+    worst = 0.0
+    for i in range(4):
+        a, b = q[(i + 3) % 4] - q[i], q[(i + 1) % 4] - q[i]
+        na, nb = np.hypot(*a), np.hypot(*b)
+        if na <= 0 or nb <= 0:
+            return 90.0
+        c = min(1.0, max(-1.0, float(a @ b) / (na * nb)))
+        worst = max(worst, abs(math.degrees(math.acos(c)) - 90))
+    return worst
+
+
+def _passes_geometry(q, min_side, slack, min_aspect=0.25, max_aspect=1.0, tolerance=45.0):
+    short, long_ = _side_lengths(q)
+    if long_ <= 0 or short < min_side * (1 - slack):
+        return False
+    if any(np.hypot(*(q[(i + 1) % 4] - q[i])) < 0.5 * short * (1 - slack) for i in range(4)):
+        return False
+    aspect = short / long_
+    if aspect < min_aspect * (1 - slack) - 1e-6 or aspect > min(1.0, max_aspect * (1 + slack)) + 1e-6:
+        return False
+    return _max_angle_deviation(q) <= tolerance + slack * 60 + 1e-6
+
+
+def _touches_border(q, w, h, margin):
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        if (a[0] <= margin and b[0] <= margin) or (a[1] <= margin and b[1] <= margin) or \
+                (a[0] >= w - 1 - margin and b[0] >= w - 1 - margin) or (a[1] >= h - 1 - margin and b[1] >= h - 1 - margin):
+            return True
+    return False
+
+
+def _collect_quads(binary, min_side, margin):
+    """ov_rectangles.cpp collectQuads: contours whose outline (or convex hull) is a convex quadrilateral."""
+    cs, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = binary.shape
+    min_perimeter = 0.9 * 2 * (min_side + min_side / 1.0)
+    out = []
+    for c in cs:
+        if len(c) < 4:
+            continue
+        _, _, bw, bh = cv2.boundingRect(c)
+        if bw < 0.85 * min_side or bh < 0.85 * min_side:
+            continue
+        area = abs(cv2.contourArea(c))
+        if area < 0.5 * min_side * min_side:
+            continue
+        perimeter = cv2.arcLength(c, True)
+        if perimeter < min_perimeter:
+            continue
+        found, q = False, None
+        for hull in (False, True):
+            shape = cv2.convexHull(c) if hull else c
+            length = cv2.arcLength(shape, True) if hull else perimeter
+            for eps in (0.02, 0.035):
+                approx = cv2.approxPolyDP(shape, eps * length, True)
+                if len(approx) <= 4 or len(approx) > 8:
+                    break
+            if len(approx) != 4 or not cv2.isContourConvex(approx):
+                continue
+            q = approx.reshape(4, 2).astype(np.float64)
+            quad_area = abs(_signed_area(q))
+            if quad_area <= 0:
+                continue
+            ratio = area / quad_area
+            found = (0.75 if hull else 0.85) < ratio < 1.2
+            if found:
+                break
+        if found and not _touches_border(q, w, h, margin) and _passes_geometry(q, min_side, 0.15):
+            out.append(q)
+    return out
+
+
+def document_calls(g):
+    """Our document segmentation's OpenCV calls, from Python (ov_rectangles.cpp with the document's parameters:
+    aspect 0.25...1, 45 degrees, minimum size 0.2, detection side 320): the fine image (longer side <= 1024,
+    INTER_AREA, Gaussian 5x5 sigma 1), the coarse one (pyrDown halvings, then bilinear to <= 320), its three
+    binarisations (Canny 30/90 dilated 3x3; Otsu opened 3x3; local mean, block min side / 8 | 1, C 4), each one's
+    contour quadrilaterals as collectQuads keeps them, raw duplicates (corners within 1.5 px) dropped. Ours then
+    refines each candidate sub-pixel, which has no OpenCV call (not done here); the count is the candidates'."""
+    fine = cv2.GaussianBlur(shrink(g, 1024), (5, 5), 1.0)
+    reduced = fine
+    while max(reduced.shape) >= 2 * 320:
+        reduced = cv2.pyrDown(reduced)
+    f = 320 / max(reduced.shape)
+    coarse = reduced if f >= 1 else cv2.resize(
+        reduced, (max(1, round(reduced.shape[1] * f)), max(1, round(reduced.shape[0] * f))), interpolation=cv2.INTER_LINEAR)
+    shorter = min(coarse.shape)
+    min_side, margin = max(8.0, 0.2 * shorter), max(3.0, 0.01 * shorter)
+    kernel = np.ones((3, 3), np.uint8)
+    edges = cv2.dilate(cv2.Canny(coarse, 30, 90), kernel)
+    _, otsu = cv2.threshold(coarse, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    otsu = cv2.morphologyEx(otsu, cv2.MORPH_OPEN, kernel)
+    local = cv2.adaptiveThreshold(coarse, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, max(3, (shorter // 8) | 1), 4)
+    unique = []
+    for q in _collect_quads(edges, min_side, margin) + _collect_quads(otsu, min_side, margin) + _collect_quads(local, min_side, margin):
+        if not any(min(np.hypot(*(np.roll(u, s, axis=0) - q).T).max() for s in range(4)) <= 1.5 for u in unique):
+            unique.append(q)
+    return len(unique), None, None
+
+
 def main() -> None:
     runs, name = int(sys.argv[1]), sys.argv[2]
     fn = {"contours": contours, "horizon": horizon, "saliency": saliency, "objectness": objectness, "textrects": textrects,
-          "textrects-cv": textrects_cv, "document": document}[name]
+          "textrects-cv": textrects_cv, "document": document,
+          "document-calls": document_calls}[name]
     for path in sys.argv[3:]:
         times, result = [], (0, [])
         for i in range(runs + 1):  # run 0 warms up
@@ -227,6 +342,8 @@ def main() -> None:
         row = {"file": path, "median_ms": statistics.median(times), "count": result[0], "payloads": result[1]}
         if name == "document":
             row["corners"] = result[2]
+        if name == "document-calls":
+            row["payloads"] = None  # candidates, not pages: no result to compare
         print(json.dumps(row, sort_keys=True), flush=True)
 
 

@@ -28,7 +28,7 @@ def main() -> None:
     ours, theirs = load(ours_path), load(theirs_path)
     print(f"\n## {title}: OpenVision vs {peer} (median ms per image)")
     print(f"{'file':34} {'ours':>9} {'peer':>9} {'ratio':>6} {'count ours/peer':>16}  {'read ours':>9} {'read peer':>9}")
-    ratios, read_ratios, same = [], [], 0
+    ratios, read_ratios, same, compared = [], [], 0, 0
     for file in sorted(ours):
         o, t = ours[file], theirs.get(file)
         if not t:
@@ -37,15 +37,18 @@ def main() -> None:
         ratios.append(ratio)
         rr = o["read_median_ms"] / t["read_median_ms"] if o.get("read_median_ms") and t.get("read_median_ms") else float("nan")
         read_ratios.append(rr)
+        # A peer row with "payloads": null has no result comparable with ours (e.g. candidates, not pages).
+        comparable = t.get("payloads", t.get("text")) is not None or "payloads" not in t
         match = o.get("payloads", o.get("text")) == t.get("payloads", t.get("text"))
-        same += match
-        count = f"{o.get('count', '-')}/{t.get('count', '-')}" + ("" if match else " DIFF")
+        compared += comparable
+        same += comparable and match
+        count = f"{o.get('count', '-')}/{t.get('count', '-')}" + ("" if match or not comparable else " DIFF")
         name = file.rsplit("/", 1)[-1][:34]
         print(f"{name:34} {o['median_ms']:9.2f} {t['median_ms']:9.2f} {ratio:6.2f} {count:>16}  "
               f"{o.get('read_median_ms') or float('nan'):9.2f} {t.get('read_median_ms') or float('nan'):9.2f}")
     total_o = sum(ours[f]["median_ms"] for f in ours if f in theirs)
     total_t = sum(theirs[f]["median_ms"] for f in ours if f in theirs)
-    print(f"files: {len(ratios)}, identical results: {same}/{len(ratios)}; "
+    print(f"files: {len(ratios)}, identical results: {same}/{compared}; "
           f"median ratio {statistics.median(ratios):.2f}, total-time ratio {total_o / total_t:.2f} "
           f"({total_o:.1f} ms vs {total_t:.1f} ms)")
 
