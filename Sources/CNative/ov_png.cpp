@@ -18,8 +18,9 @@
 //   returns `unsupported`, and OpenCV decodes the file, so damaged files give
 //   libpng's errors exactly as before, at the cost of one failed fast attempt.
 // - Memory: one buffer of the filtered rows (height x (1 + width x channels) + 16 bytes) beside the
-//   output. Refused (left to OpenCV) above OpenCV's 2^30 pixels, libpng's 10^6 rows or columns, or
-//   when the rows could not come from the data present (more than deflate's 1032:1 expansion).
+//   output, at most 64 MiB (~21 MP of RGB): larger images are left to libpng, which streams row by row
+//   instead of doubling the peak. Also left to OpenCV: more than libpng's 10^6 rows or columns, and rows
+//   that could not come from the data present (more than deflate's 1032:1 expansion).
 // - Checked by a differential fuzzer (scripts/fuzz png-decoder): any file it decodes must give
 //   OpenCV's pixels exactly.
 // - Unfiltering follows the PNG specification. Sub (the filter of every row of OpenCV's own PNGs of
@@ -42,6 +43,7 @@ constexpr size_t kMaxSide = 1000000;          // libpng's default user limit on 
 constexpr size_t kMaxPixels = size_t(1) << 30;  // OpenCV's CV_IO_MAX_IMAGE_PIXELS
 constexpr size_t kMaxDeflateRatio = 1032;     // deflate's largest expansion (258-byte matches in ~2 bits)
 constexpr size_t kMaxChunk = 8000000;         // libpng's PNG_USER_CHUNK_MALLOC_MAX: longer chunks are errors
+constexpr size_t kMaxFiltered = size_t(64) << 20;  // larger images go to libpng, which streams its rows
 
 const uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};
 
@@ -286,6 +288,7 @@ DecodeResult decode(const void *data, size_t length, bool lumaOnly, int reductio
     const size_t rowBytes = width * channels, stride = rowBytes + 1, filtered = stride * height;
     const uint8_t *stream = dataChunks == 1 ? firstData : joined.data();
     const size_t streamLength = dataChunks == 1 ? firstDataLength : joined.size();
+    if (filtered > kMaxFiltered) return DecodeResult::unsupported;
     if (filtered / kMaxDeflateRatio > streamLength) return DecodeResult::unsupported;  // truncated
 
     std::unique_ptr<libdeflate_decompressor, DecompressorDeleter> inflater(libdeflate_alloc_decompressor());

@@ -205,6 +205,18 @@ import CNative
         for luma in [false, true] { Self.expectLeftToOpenCV(trns, luma: luma, "tRNS") }
     }
 
+    /// Images whose filtered rows exceed 64 MiB go to libpng, which streams them (no doubled peak memory).
+    @Test func largeImagesAreLibpngs() throws {
+        var image: OpaquePointer?
+        #expect(ov_image_create_filled(5000, 4500, 200, 180, 160, &image) == OV_OK)  // 4500 x (1 + 15000) bytes > 64 MiB
+        defer { ov_image_free(image) }
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        #expect(ov_image_encode(image, ".png", 0, &bytes, &length) == OV_OK)
+        defer { ov_free(bytes) }
+        Self.expectLeftToOpenCV(Array(UnsafeBufferPointer(start: bytes, count: length)), luma: true, "5000 x 4500 RGB")
+    }
+
     /// Other kinds (16-bit samples, a palette, Adam7) are OpenCV's.
     @Test func otherKindsAreOpenCVs() {
         let wide = Self.pixels(width: 12, height: 5, channels: 2, seed: 3)  // 16-bit gray: 2 bytes per sample
