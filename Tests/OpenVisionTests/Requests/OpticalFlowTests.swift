@@ -24,6 +24,30 @@ import OpenVisionTestSupport
         #expect(abs(flow[reference.width / 2, reference.height / 2, 0] - 7.3) < 0.5)
     }
 
+    /// ov_optical_flow keeps one DIS instance per accuracy (below veryHigh) between calls and has DIS write into
+    /// the observation's buffer: the field does not depend on what ran before (a pair of another size in
+    /// between), bit for bit, and stays within the known shift.
+    @Test func keptInstancesGiveTheSameFieldBitForBit() async throws {
+        let reference = try VisionImage(contentsOf: RegistrationTests.dog)
+        let target = try RegistrationTests.shifted(reference, dx: 7.3, dy: -4.6)
+        let small = try reference.resized(width: 320, height: 240)
+        let smallTarget = try RegistrationTests.shifted(small, dx: 2, dy: 1)
+        for accuracy in GenerateOpticalFlowRequest.ComputationAccuracy.allCases {
+            func field(_ a: VisionImage, _ b: VisionImage) async throws -> [Float] {
+                var request = GenerateOpticalFlowRequest(targetImage: b)
+                request.computationAccuracy = accuracy
+                let flow = try await ImageRequestHandler(image: a).perform(request)
+                return flow.withUnsafeBufferPointer { Array($0) }
+            }
+            let first = try await field(reference, target)
+            let again = try await field(reference, target)
+            let other = try await field(small, smallTarget)
+            let afterOther = try await field(reference, target)
+            #expect(first == again && first == afterOther, "\(accuracy)")
+            #expect(other.count == 320 * 240 * 2)
+        }
+    }
+
     @Test func identicalFramesHaveZeroFlow() async throws {
         let image = try VisionImage(contentsOf: RegistrationTests.dog)
         for accuracy in GenerateOpticalFlowRequest.ComputationAccuracy.allCases {
