@@ -19,9 +19,9 @@
 //     between calls (MALLOC_TOP_PAD_ removed the difference). So:
 //       * DIS writes the field straight into the caller's buffer (an allocator that lends DIS that buffer
 //         for its output; it cannot be passed in, since DIS reads a right-sized field as its initial flow);
-//       * one DIS instance per accuracy is kept for the next call (its buffers are reused when the size
-//         repeats, as in a video), for images of at most 1 MP and not for veryHigh, whose full-resolution
-//         buffers are too large to keep: at most ~20 MB stay allocated.
+//       * one DIS instance per accuracy is kept for the next call of the same size (a video's frames reuse
+//         its buffers; another size gets a fresh instance, see Kept), for images of at most 1 MP and not for
+//         veryHigh, whose full-resolution buffers are too large to keep: at most ~20 MB stay allocated.
 #include "ov_internal.hpp"
 #include "ov_motion.h"
 
@@ -85,10 +85,16 @@ cv::Ptr<cv::DISOpticalFlow> makeDIS(ov_flow_accuracy accuracy) {
     }
 }
 
-// The kept instances: one per accuracy below veryHigh, taken by one call at a time.
+// The kept instances: one per accuracy below veryHigh with the image size it last ran on, taken by one call at a
+// time. Only a call of the same size reuses one: OpenCV 4.6's DIS carries state across a change of pyramid depth
+// (a 768 x 576 pair after a 64 x 48 one differed from a fresh instance's field by up to 15 px).
 struct Kept {
+    struct Entry {
+        cv::Ptr<cv::DISOpticalFlow> dis;
+        cv::Size size;
+    };
     std::mutex lock;
-    std::array<cv::Ptr<cv::DISOpticalFlow>, 3> dis;
+    std::array<Entry, 3> entries;
 };
 
 Kept &kept() {
@@ -96,19 +102,23 @@ Kept &kept() {
     return k;
 }
 
-cv::Ptr<cv::DISOpticalFlow> takeDIS(ov_flow_accuracy accuracy, int pixels) {
-    if (accuracy >= OV_FLOW_LOW && accuracy < OV_FLOW_VERY_HIGH && pixels <= kPooledMaxPixels) {
+bool keepable(ov_flow_accuracy accuracy, cv::Size size) {
+    return accuracy >= OV_FLOW_LOW && accuracy < OV_FLOW_VERY_HIGH && size.area() <= kPooledMaxPixels;
+}
+
+cv::Ptr<cv::DISOpticalFlow> takeDIS(ov_flow_accuracy accuracy, cv::Size size) {
+    if (keepable(accuracy, size)) {
         std::lock_guard<std::mutex> hold(kept().lock);
-        cv::Ptr<cv::DISOpticalFlow> dis = std::move(kept().dis[accuracy]);
-        if (dis) return dis;
+        Kept::Entry &entry = kept().entries[accuracy];
+        if (entry.dis && entry.size == size) return std::move(entry.dis);
     }
     return makeDIS(accuracy);
 }
 
-void keepDIS(ov_flow_accuracy accuracy, int pixels, cv::Ptr<cv::DISOpticalFlow> dis) {
-    if (accuracy < OV_FLOW_LOW || accuracy >= OV_FLOW_VERY_HIGH || pixels > kPooledMaxPixels) return;
+void keepDIS(ov_flow_accuracy accuracy, cv::Size size, cv::Ptr<cv::DISOpticalFlow> dis) {
+    if (!keepable(accuracy, size)) return;
     std::lock_guard<std::mutex> hold(kept().lock);
-    kept().dis[accuracy] = std::move(dis);
+    kept().entries[accuracy] = {std::move(dis), size};
 }
 
 }  // namespace
@@ -125,8 +135,7 @@ extern "C" ov_status ov_optical_flow(const ov_image *from, const ov_image *to, o
         // The caller's buffer receives the field. DIS is not handed it directly: given a CV_32FC2 Mat of the
         // right size it takes its contents as the initial flow (use_input_flow), and the buffer is uninitialised.
         cv::Mat field(a.rows, a.cols, CV_32FC2, flow);
-        const int pixels = a.rows * a.cols;
-        cv::Ptr<cv::DISOpticalFlow> dis = takeDIS(accuracy, pixels);
+        cv::Ptr<cv::DISOpticalFlow> dis = takeDIS(accuracy, a.size());
         if (!dis) return ov::fail(OV_ERR_INVALID_ARGUMENT, "ov_optical_flow: unknown accuracy " + std::to_string(int(accuracy)));
         if (a.cols < 2 || a.rows < 2) {
             field.setTo(cv::Scalar::all(0));
@@ -138,7 +147,7 @@ extern "C" ov_status ov_optical_flow(const ov_image *from, const ov_image *to, o
         dis->calc(a, b, out);
         if (out.data != field.data) out.copyTo(field);  // DIS allocated its output some other way
         out.release();  // before the allocator goes
-        keepDIS(accuracy, pixels, std::move(dis));
+        keepDIS(accuracy, a.size(), std::move(dis));
         return ov::ok();
     });
 }
