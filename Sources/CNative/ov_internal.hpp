@@ -13,6 +13,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 // An image is either colour (`bgr` set, gray derived on demand and cached) or luma-only
@@ -56,6 +57,30 @@ bool isJpeg(const void *data, size_t length);
 DecodeResult decode(const void *data, size_t length, bool lumaOnly, int reduction, cv::Mat &out,
                     std::vector<std::string> &warnings, std::string &error);
 }  // namespace ov::jpeg
+
+namespace ov {
+/// Images up to this many pixels keep their working buffers between calls (ov::Kept).
+constexpr size_t kKeptMaxPixels = size_t(1) << 20;
+
+/// One value kept from a call for the next (buffers to reuse instead of allocating and page-faulting them
+/// afresh); taken by one call at a time, so it is never shared. Thread-safe.
+template <typename T>
+class Kept {
+public:
+    T take() {
+        std::lock_guard<std::mutex> hold(lock_);
+        return std::exchange(value_, T{});
+    }
+    void keep(T value) {
+        std::lock_guard<std::mutex> hold(lock_);
+        value_ = std::move(value);
+    }
+
+private:
+    std::mutex lock_;
+    T value_{};
+};
+}  // namespace ov
 
 namespace ov::png {
 enum class DecodeResult { decoded, unsupported };

@@ -20,7 +20,7 @@
 //       * DIS writes the field straight into the caller's buffer (an allocator that lends DIS that buffer
 //         for its output; it cannot be passed in, since DIS reads a right-sized field as its initial flow);
 //       * one DIS instance per accuracy is kept for the next call of the same size (a video's frames reuse
-//         its buffers; another size gets a fresh instance, see Kept), for images of at most 1 MP and not for
+//         its buffers; another size gets a fresh instance, see KeptDIS), for images of at most 1 MP and not for
 //         veryHigh, whose full-resolution buffers are too large to keep: at most ~20 MB stay allocated.
 #include "ov_internal.hpp"
 #include "ov_motion.h"
@@ -29,11 +29,8 @@
 
 #include <array>
 #include <cstring>
-#include <mutex>
 
 namespace {
-
-constexpr int kPooledMaxPixels = 1 << 20;
 
 // Lends `target` (exactly `bytes` long) to the first allocation of that size; any other goes to OpenCV's default
 // allocator. The lent buffer is never freed here: it belongs to the caller.
@@ -85,40 +82,33 @@ cv::Ptr<cv::DISOpticalFlow> makeDIS(ov_flow_accuracy accuracy) {
     }
 }
 
-// The kept instances: one per accuracy below veryHigh with the image size it last ran on, taken by one call at a
-// time. Only a call of the same size reuses one: OpenCV 4.6's DIS carries state across a change of pyramid depth
-// (a 768 x 576 pair after a 64 x 48 one differed from a fresh instance's field by up to 15 px).
-struct Kept {
-    struct Entry {
-        cv::Ptr<cv::DISOpticalFlow> dis;
-        cv::Size size;
-    };
-    std::mutex lock;
-    std::array<Entry, 3> entries;
+// The kept instances: one per accuracy below veryHigh with the image size it last ran on. Only a call of the same
+// size reuses one: OpenCV 4.6's DIS carries state across a change of pyramid depth (a 768 x 576 pair after a
+// 64 x 48 one differed from a fresh instance's field by up to 15 px).
+struct KeptDIS {
+    cv::Ptr<cv::DISOpticalFlow> dis;
+    cv::Size size;
 };
 
-Kept &kept() {
-    static Kept k;
-    return k;
+ov::Kept<KeptDIS> &kept(ov_flow_accuracy accuracy) {
+    static std::array<ov::Kept<KeptDIS>, 3> slots;
+    return slots[accuracy];
 }
 
 bool keepable(ov_flow_accuracy accuracy, cv::Size size) {
-    return accuracy >= OV_FLOW_LOW && accuracy < OV_FLOW_VERY_HIGH && size.area() <= kPooledMaxPixels;
+    return accuracy >= OV_FLOW_LOW && accuracy < OV_FLOW_VERY_HIGH && static_cast<size_t>(size.area()) <= ov::kKeptMaxPixels;
 }
 
 cv::Ptr<cv::DISOpticalFlow> takeDIS(ov_flow_accuracy accuracy, cv::Size size) {
     if (keepable(accuracy, size)) {
-        std::lock_guard<std::mutex> hold(kept().lock);
-        Kept::Entry &entry = kept().entries[accuracy];
-        if (entry.dis && entry.size == size) return std::move(entry.dis);
+        KeptDIS entry = kept(accuracy).take();
+        if (entry.dis && entry.size == size) return entry.dis;
     }
     return makeDIS(accuracy);
 }
 
 void keepDIS(ov_flow_accuracy accuracy, cv::Size size, cv::Ptr<cv::DISOpticalFlow> dis) {
-    if (!keepable(accuracy, size)) return;
-    std::lock_guard<std::mutex> hold(kept().lock);
-    kept().entries[accuracy] = {std::move(dis), size};
+    if (keepable(accuracy, size)) kept(accuracy).keep({std::move(dis), size});
 }
 
 }  // namespace

@@ -299,6 +299,9 @@ void findPeaks(const std::vector<float> &profile, int m, double h, std::vector<P
     }
 }
 
+// Where sample k of `samples` lies along a side, 0...1 (the middle 84 %: corners blur both sides).
+inline double samplePosition(int k, int samples) { return 0.08 + 0.84 * (k + 0.5) / samples; }
+
 // Refines `init` against the image. For each side: sample the intensity profile across it, collect edge
 // and stroke readings, find the best supported straight line of one kind of reading near the initial side
 // (a small Hough vote over offset and slope), then fit it precisely (total least squares with outlier
@@ -336,7 +339,7 @@ bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &o
         ws.profile.resize(2 * m + 1);
         int samplesOfKind[4] = {0, 0, 0, 0};
         for (int k = 0; k < samples; ++k) {
-            const double t = 0.08 + 0.84 * (k + 0.5) / samples;
+            const double t = samplePosition(k, samples);
             const cv::Point2d q = a + t * ab;
             const size_t before = readings.size();
             img.profile(q, n, h, m, ws.profile.data());
@@ -376,7 +379,7 @@ bool refineQuad(const Sampler &img, const Quad &init, double slack, Candidate &o
         const int samples = sampleCount[side];
         const std::vector<Reading> &readings = ws.sideReadings[side];
         ws.origins.resize(samples);
-        for (int k = 0; k < samples; ++k) ws.origins[k] = a + (0.08 + 0.84 * (k + 0.5) / samples) * ab;
+        for (int k = 0; k < samples; ++k) ws.origins[k] = a + samplePosition(k, samples) * ab;
 
         // Vote: line offset(t) = d + s (t - 0.5), per kind of reading.
         ws.closeness.resize(nd);

@@ -30,7 +30,6 @@
 #include <opencv2/video/tracking.hpp>
 
 #include <cmath>
-#include <mutex>
 #include <vector>
 
 namespace {
@@ -43,25 +42,9 @@ struct TranslationWorkspace {
     cv::Mat fa, fb, window;
 };
 
-std::mutex &workspaceLock() {
-    static std::mutex m;
-    return m;
-}
-
-TranslationWorkspace &keptWorkspace() {
-    static TranslationWorkspace w;
-    return w;
-}
-
-TranslationWorkspace takeWorkspace() {
-    std::lock_guard<std::mutex> hold(workspaceLock());
-    return std::move(keptWorkspace());
-}
-
-void keepWorkspace(TranslationWorkspace &&work) {
-    if (work.fa.total() > (size_t(1) << 20)) return;
-    std::lock_guard<std::mutex> hold(workspaceLock());
-    keptWorkspace() = std::move(work);
+ov::Kept<TranslationWorkspace> &keptWorkspace() {
+    static ov::Kept<TranslationWorkspace> kept;
+    return kept;
 }
 
 bool isFlat(const cv::Mat &gray) {
@@ -90,13 +73,13 @@ extern "C" ov_status ov_register_translation(const ov_image *reference, const ov
         if (ov_status s = checkPair("ov_register_translation", reference, floating); s != OV_OK) return s;
         const cv::Mat &a = reference->gray(), &b = floating->gray();
         if (a.cols < 2 || a.rows < 2 || isFlat(a) || isFlat(b)) return ov::ok();
-        TranslationWorkspace work = takeWorkspace();
+        TranslationWorkspace work = keptWorkspace().take();
         a.convertTo(work.fa, CV_32F);
         b.convertTo(work.fb, CV_32F);
         if (work.window.size() != a.size()) cv::createHanningWindow(work.window, a.size(), CV_32F);
         double peak = 0;
         const cv::Point2d shift = cv::phaseCorrelate(work.fa, work.fb, work.window, &peak);
-        keepWorkspace(std::move(work));
+        if (work.fa.total() <= ov::kKeptMaxPixels) keptWorkspace().keep(std::move(work));
         if (!std::isfinite(shift.x) || !std::isfinite(shift.y)) return ov::ok();
         *dx = shift.x;
         *dy = shift.y;
