@@ -10,7 +10,23 @@ package enum ONNXWriter {
     /// `TensorProto.DataType`.
     package enum DataType: Int64, Sendable {
         case float = 1
+        case uint8 = 2
+        case int8 = 3
+        case int32 = 6
         case int64 = 7
+        case bool = 9
+        case float16 = 10
+        case double = 11
+
+        /// Bytes per element.
+        package var size: Int {
+            switch self {
+            case .uint8, .int8, .bool: 1
+            case .float16: 2
+            case .float, .int32: 4
+            case .int64, .double: 8
+            }
+        }
     }
 
     /// A constant tensor (an initializer, or the value of a tensor attribute).
@@ -20,6 +36,8 @@ package enum ONNXWriter {
             case float([Float])
             /// Written as `int64_data`.
             case int64([Int64])
+            /// Little-endian bytes of any element type, written as `raw_data`.
+            case raw(DataType, [UInt8])
         }
 
         var name: String
@@ -38,6 +56,36 @@ package enum ONNXWriter {
             self.name = name
             self.dims = dims
             storage = .int64(int64s)
+        }
+
+        /// A tensor of `type` from its little-endian bytes (`bytes.count` = elements × `type.size`).
+        package init(name: String, dims: [Int], type: DataType, rawBytes: [UInt8]) {
+            precondition(dims.reduce(1, *) * type.size == rawBytes.count, "tensor \(name): \(rawBytes.count) bytes for dims \(dims) of \(type)")
+            self.name = name
+            self.dims = dims
+            storage = .raw(type, rawBytes)
+        }
+
+        /// An int32 tensor.
+        package init(name: String, dims: [Int], int32s: [Int32]) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(int32s.count * 4)
+            for v in int32s { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> UInt32(shift))) } }
+            self.init(name: name, dims: dims, type: .int32, rawBytes: bytes)
+        }
+
+        /// A bool tensor.
+        package init(name: String, dims: [Int], bools: [Bool]) {
+            self.init(name: name, dims: dims, type: .bool, rawBytes: bools.map { $0 ? 1 : 0 })
+        }
+
+        /// The element type.
+        package var dataType: DataType {
+            switch storage {
+            case .float: .float
+            case .int64: .int64
+            case .raw(let type, _): type
+            }
         }
     }
 
@@ -278,6 +326,10 @@ struct ONNXProtobufEncoder {
             int64(2, ONNXWriter.DataType.int64.rawValue)                    // data_type
             if !values.isEmpty { packedInt64(7, values) }                   // int64_data
             string(8, tensor.name)                                          // name
+        case .raw(let type, let bytes):
+            int64(2, type.rawValue)                                         // data_type
+            string(8, tensor.name)                                          // name
+            self.bytes(9, bytes)                                            // raw_data
         }
     }
 
