@@ -63,10 +63,11 @@ public final class ImageAnalysisContext: Sendable {
         self.frameTime = nil
     }
 
-    /// The decoder's warnings of every image decoded so far (colour, luma, reduced), each once.
+    /// The decoder's warnings of every image decoded so far (colour, luma, and both at reduced scale), each once.
     public func decoderWarnings() -> [String] {
         state.withLock { state in
-            let decoded = [state.color, state.luma] + state.reduced.sorted { $0.key < $1.key }.map { Optional($0.value) }
+            let reduced = (state.reduced.sorted { $0.key < $1.key } + state.reducedLuma.sorted { $0.key < $1.key }).map { Optional($0.value) }
+            let decoded = [state.color, state.luma] + reduced
             var seen: [String] = []
             for case .success(let image)? in decoded {
                 for warning in image.decoderWarnings where !seen.contains(warning) { seen.append(warning) }

@@ -52,6 +52,15 @@ import OpenVisionTestSupport
         #expect(ImageRequestHandler(Fixtures.sharedImage("dog.jpg")).decoderWarnings().isEmpty)
     }
 
+    /// Gray requests that accept a reduced scale (saliency, contours, horizon, …) decode the luma plane at
+    /// 1/2–1/8 scale: a damaged JPEG's warnings must reach the report from those decodes too.
+    @Test func reducedLumaDecodesCarryWarnings() async throws {
+        let handler = ImageRequestHandler(data: try Self.truncatedJPEG())
+        let outcomes = await handler.performAll([GenerateAttentionBasedSaliencyImageRequest()])
+        #expect(outcomes[0].error == nil)
+        #expect(handler.decoderWarnings().first == "Corrupt JPEG data: premature end of data segment", "\(handler.decoderWarnings())")
+    }
+
     @Test func strictDecodingRefusesADamagedJPEG() async throws {
         let data = try Self.truncatedJPEG()
         #expect { _ = try VisionImage(data: data, strictDecoding: true) } throws: { ($0 as? VisionError)?.code == .invalidImage }
