@@ -75,9 +75,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// Intersection over union, 0...1.
     public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
-        guard let i = intersection(other) else { return 0 }
-        let u = area + other.area - i.area
-        return u > 0 ? i.area / u : 0
+        OpenVision.intersectionOverUnion((minX, minY, maxX, maxY), (other.minX, other.minY, other.maxX, other.maxY))
     }
 
     /// The smallest rect containing all `points`.

@@ -105,10 +105,11 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
 
     /// A BlazeFace detection (normalised, top-left origin) as a face observation with coarse landmarks and a roll
     /// from the eye line.
-    static func observation(_ d: SSDDetection, imageWidth: Int, imageHeight: Int) -> FaceObservation {
-        let box = NormalizedRect(x: d.xmin, y: 1 - d.ymax, width: d.width, height: d.height)
+    static func observation(_ d: MediaPipeDetection, imageWidth: Int, imageHeight: Int) -> FaceObservation {
+        let (width, height) = (d.xMax - d.xMin, d.yMax - d.yMin)
+        let box = NormalizedRect(x: d.xMin, y: 1 - d.yMax, width: width, height: height)
         let points = d.keypoints.map { p -> NormalizedPoint in
-            NormalizedPoint(x: d.width > 0 ? (p.x - d.xmin) / d.width : 0, y: d.height > 0 ? (d.ymax - p.y) / d.height : 0)
+            NormalizedPoint(x: width > 0 ? (p.x - d.xMin) / width : 0, y: height > 0 ? (d.yMax - p.y) / height : 0)
         }
         var face = FaceObservation(boundingBox: box, confidence: d.score)
         face.landmarks = FaceLandmarks2D(blazeFaceKeypoints: points, faceBoundingBox: box, confidence: d.score)

@@ -164,11 +164,7 @@ public struct ObjectTracker: Sendable {
 
     private static func iou(_ a: (x: Double, y: Double, width: Double, height: Double),
                             _ b: (x: Double, y: Double, width: Double, height: Double)) -> Double {
-        let w = min(a.x + a.width, b.x + b.width) - max(a.x, b.x)
-        let h = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
-        guard w > 0, h > 0 else { return 0 }
-        let intersection = w * h, union = a.width * a.height + b.width * b.height - intersection
-        return union > 0 ? intersection / union : 0
+        intersectionOverUnion((a.x, a.y, a.x + a.width, a.y + a.height), (b.x, b.y, b.x + b.width, b.y + b.height))
     }
 }
 

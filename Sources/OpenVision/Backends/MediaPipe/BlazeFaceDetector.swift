@@ -20,17 +20,22 @@ struct BlazeFaceDetector: Sendable {
 
     /// Faces normalised to the image (top-left origin), best first, each with its 6 keypoints (the subject's
     /// right eye, left eye, nose tip, mouth centre, right ear tragion, left ear tragion).
-    func detect(in image: VisionImage) throws(VisionError) -> [SSDDetection] {
-        let (w, h, _) = try MediaPipeInput.inputGeometry(of: model)
+    func detect(in image: VisionImage) throws(VisionError) -> [MediaPipeDetection] {
+        let (w, h, _) = try MediaPipeTensorInput.inputGeometry(of: model)
         guard w == anchors.inputWidth, h == anchors.inputHeight else {
             throw VisionError(.invalidModel, "\(model.url.lastPathComponent) takes \(w) × \(h) images; BlazeFace's anchors here are for "
                 + "\(anchors.inputWidth) × \(anchors.inputHeight)")
         }
-        let sampling = RegionSampling(region: .fullImage, imageWidth: image.width, imageHeight: image.height, inputWidth: w, inputHeight: h)
-        let input = try MediaPipeInput.tensor(for: model, image: image, sampling: sampling, range: -1...1, borderReplicate: false)
+        // The whole image letterboxed (zero border) into the input, values in -1...1.
+        let region = MediaPipeRegion.fullImage(width: image.width, height: image.height).keepingAspectRatio(tensorWidth: w, tensorHeight: h)
+        let input = try MediaPipeTensorInput.tensor(for: model, image: image, region: region, range: -1...1, borderZero: true)
         let outputs = try model.backend.run([input])
         let (boxes, scores) = try HandPosePipeline.detectionOutputs(outputs, coordinates: 16, model: model)
-        let decoder = SSDDecoder(anchors: anchors, keypointCount: 6, minimumScore: minimumScore)
-        return decoder.weightedNonMaxSuppression(try decoder.decode(boxes: boxes, scores: scores)).map { $0.mapped(sampling.imagePoint) }
+        let decoded = try MediaPipeDetection.decode(boxes: boxes.scalars, scores: scores.scalars, anchors: MediaPipeAnchors(anchors).anchors,
+                                                    options: .ssd(inputSize: w, keypoints: 6, minScore: minimumScore))
+        let (iw, ih) = (Double(image.width), Double(image.height))
+        return MediaPipeDetection.weightedNonMaxSuppression(decoded, threshold: 0.3).map { d in
+            d.projected { x, y in let p = region.project(x: x, y: y); return (p.x / iw, p.y / ih) }
+        }
     }
 }

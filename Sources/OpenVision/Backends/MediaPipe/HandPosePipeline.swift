@@ -12,8 +12,8 @@ struct HandPosePipeline: Sendable {
         var landmarks: [(x: Double, y: Double, z: Double)]
         var presence: Float
         var leftProbability: Float
-        /// The region the landmarks were found in.
-        var region: RotatedRegion
+        /// The region the landmarks were found in (image pixels).
+        var region: MediaPipeRegion
     }
 
     let palmModel: VisionModel
@@ -29,29 +29,34 @@ struct HandPosePipeline: Sendable {
                          landmarkModel: try MediaPipeModels.model(full ? MediaPipeModels.handLandmarkFull : MediaPipeModels.handLandmarkLite))
     }
 
-    /// Palm detections normalised to the image (top-left origin), best first, with their 7 keypoints
-    /// (wrist centre, index/middle/ring/little finger MCPs, thumb CMC, thumb MCP... as the model orders them).
-    func palms(in image: VisionImage) throws(VisionError) -> [SSDDetection] {
-        let (w, h, _) = try MediaPipeInput.inputGeometry(of: palmModel)
-        let sampling = RegionSampling(region: .fullImage, imageWidth: image.width, imageHeight: image.height, inputWidth: w, inputHeight: h)
-        let input = try MediaPipeInput.tensor(for: palmModel, image: image, sampling: sampling, range: 0...1, borderReplicate: false)
+    /// Palm detections in image pixels (top-left origin), best first, with their 7 keypoints (wrist centre,
+    /// index/middle/ring/little finger MCPs, thumb CMC, thumb MCP... as the model orders them).
+    func palms(in image: VisionImage) throws(VisionError) -> [MediaPipeDetection] {
+        let (w, h, _) = try MediaPipeTensorInput.inputGeometry(of: palmModel)
+        // ImageToTensorCalculator: the whole image letterboxed (zero border) into the input, values in 0...1.
+        let region = MediaPipeRegion.fullImage(width: image.width, height: image.height).keepingAspectRatio(tensorWidth: w, tensorHeight: h)
+        let input = try MediaPipeTensorInput.tensor(for: palmModel, image: image, region: region, range: 0...1, borderZero: true)
         let outputs = try palmModel.backend.run([input])
         let (boxes, scores) = try Self.detectionOutputs(outputs, coordinates: 18, model: palmModel)
-        let decoder = SSDDecoder(anchors: .palmDetection, keypointCount: 7, minimumScore: minimumPalmScore)
-        return decoder.weightedNonMaxSuppression(try decoder.decode(boxes: boxes, scores: scores)).map { $0.mapped(sampling.imagePoint) }
+        let decoded = try MediaPipeDetection.decode(boxes: boxes.scalars, scores: scores.scalars, anchors: Self.palmAnchors,
+                                                    options: .ssd(inputSize: w, keypoints: 7, minScore: minimumPalmScore))
+        // DetectionLetterboxRemovalCalculator: input-normalised → image pixels.
+        return MediaPipeDetection.weightedNonMaxSuppression(decoded, threshold: 0.3).map { $0.projected(region.project) }
     }
+
+    static let palmAnchors = MediaPipeAnchors(.palmDetection).anchors
 
     /// `PalmDetectionDetectionToRoi`: the palm box rotated so the wrist → middle-finger MCP vector points up,
     /// shifted half its height towards the fingers, squared on its long side and scaled 2.6×.
-    static func handRegion(palm: SSDDetection, imageWidth: Int, imageHeight: Int) -> RotatedRegion {
-        RotatedRegion(detection: palm, imageWidth: imageWidth, imageHeight: imageHeight, start: 0, end: 2, targetAngle: .pi / 2)
-            .transformed(imageWidth: imageWidth, imageHeight: imageHeight, scaleX: 2.6, scaleY: 2.6, shiftY: -0.5, squareLong: true)
+    static func handRegion(palm: MediaPipeDetection) -> MediaPipeRegion {
+        MediaPipeRegion(detection: palm, start: 0, end: 2, targetAngle: .pi / 2)
+            .transformed(scaleX: 2.6, scaleY: 2.6, shiftY: -0.5, squareLong: true)
     }
 
     /// `AssociationNormRectCalculator` on one frame's regions: a region overlapping an earlier one by more than
     /// IoU 0.5 replaces it.
-    static func associate(_ regions: [RotatedRegion], threshold: Double = 0.5) -> [RotatedRegion] {
-        var kept: [RotatedRegion] = []
+    static func associate(_ regions: [MediaPipeRegion], threshold: Double = 0.5) -> [MediaPipeRegion] {
+        var kept: [MediaPipeRegion] = []
         for region in regions {
             kept.removeAll { $0.iou(region) > threshold }
             kept.append(region)
@@ -59,11 +64,11 @@ struct HandPosePipeline: Sendable {
         return kept
     }
 
-    /// The landmarks in `region`, or nil when the model says no hand is there.
-    func hand(in image: VisionImage, region: RotatedRegion) throws(VisionError) -> Hand? {
-        let (w, h, _) = try MediaPipeInput.inputGeometry(of: landmarkModel)
-        let sampling = RegionSampling(region: region, imageWidth: image.width, imageHeight: image.height, inputWidth: w, inputHeight: h)
-        let input = try MediaPipeInput.tensor(for: landmarkModel, image: image, sampling: sampling, range: 0...1, borderReplicate: true)
+    /// The landmarks in `region` (image pixels), or nil when the model says no hand is there.
+    func hand(in image: VisionImage, region: MediaPipeRegion) throws(VisionError) -> Hand? {
+        let (w, h, _) = try MediaPipeTensorInput.inputGeometry(of: landmarkModel)
+        let padded = region.keepingAspectRatio(tensorWidth: w, tensorHeight: h)
+        let input = try MediaPipeTensorInput.tensor(for: landmarkModel, image: image, region: padded, range: 0...1, borderZero: false)
         let outputs = try landmarkModel.backend.run([input])
         // hand_landmark_{lite,full}.tflite: landmarks [1, 63], hand flag [1, 1], handedness [1, 1], world landmarks [1, 63].
         guard outputs.count >= 3, outputs[0].count == 63, outputs[1].count == 1, outputs[2].count == 1 else {
@@ -73,11 +78,13 @@ struct HandPosePipeline: Sendable {
         let presence = outputs[1].scalars[0]
         guard presence >= minimumPresence else { return nil }
         let raw = outputs[0].scalars
+        let (iw, ih) = (Double(image.width), Double(image.height))
         var landmarks: [(x: Double, y: Double, z: Double)] = []
         for i in 0..<21 {
-            // `TensorsToLandmarksCalculator`: input pixels → 0...1; z scaled by 1 / (input width × normalize_z 0.4).
-            let (x, y) = sampling.imagePoint(x: Double(raw[3 * i]) / Double(w), y: Double(raw[3 * i + 1]) / Double(h))
-            landmarks.append((x, y, Double(raw[3 * i + 2]) / Double(w) / 0.4 * region.width))
+            // `TensorsToLandmarksCalculator`: input pixels → 0...1; `LandmarkProjectionCalculator` onto the image;
+            // z scaled by 1 / (input width × normalize_z 0.4) and the region's width as a fraction of the image's.
+            let p = padded.project(x: Double(raw[3 * i]) / Double(w), y: Double(raw[3 * i + 1]) / Double(h))
+            landmarks.append((p.x / iw, p.y / ih, Double(raw[3 * i + 2]) / Double(w) / 0.4 * region.width / iw))
         }
         return Hand(landmarks: landmarks, presence: presence, leftProbability: outputs[2].scalars[0], region: region)
     }
@@ -86,7 +93,7 @@ struct HandPosePipeline: Sendable {
     func hands(in image: VisionImage, maximumCount: Int) throws(VisionError) -> [Hand] {
         guard maximumCount > 0 else { return [] }
         let detected = try palms(in: image).prefix(maximumCount)
-        let regions = Self.associate(detected.map { Self.handRegion(palm: $0, imageWidth: image.width, imageHeight: image.height) })
+        let regions = Self.associate(detected.map(Self.handRegion))
         var hands: [Hand] = []
         for region in regions {
             if let hand = try hand(in: image, region: region) { hands.append(hand) }

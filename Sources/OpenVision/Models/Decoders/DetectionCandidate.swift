@@ -28,10 +28,7 @@ public struct DetectionCandidate: Sendable, Hashable {
     var area: Float { max(0, x2 - x1) * max(0, y2 - y1) }
 
     func iou(_ o: DetectionCandidate) -> Float {
-        let w = min(x2, o.x2) - max(x1, o.x1), h = min(y2, o.y2) - max(y1, o.y1)
-        guard w > 0, h > 0 else { return 0 }
-        let i = w * h
-        return i / (area + o.area - i)
+        intersectionOverUnion((x1, y1, x2, y2), (o.x1, o.y1, o.x2, o.y2))
     }
 }
 

@@ -1,8 +1,11 @@
 import Foundation
 
 /// A rotated region of an image in pixels (top-left origin, y down), as MediaPipe's `NormalizedRect`
-/// times the image size: the crop a landmark model sees. `rotation` is MediaPipe's (radians; positive turns
-/// the crop's axes clockwise as seen on screen).
+/// times the image size: the crop a detector or landmark model sees. `rotation` is MediaPipe's (radians; positive
+/// turns the crop's axes clockwise as seen on screen). The one region type of the MediaPipe pipelines (hands,
+/// BlazeFace, body pose, selfie segmentation): `ImageToTensorCalculator`'s crop (`cropTransform`,
+/// `keepingAspectRatio`), `LandmarkProjectionCalculator` (`project`), `DetectionsToRectsCalculator`
+/// (`init(detection:…)`, `body`) and `RectTransformationCalculator` (`transformed`).
 struct MediaPipeRegion: Sendable, Hashable {
     var centerX: Double
     var centerY: Double
@@ -39,6 +42,26 @@ struct MediaPipeRegion: Sendable, Hashable {
         return MediaPipeRegion(centerX: center.x, centerY: center.y, width: size, height: size, rotation: rotation)
     }
 
+    /// `RectTransformationCalculator`: shifted by (`shiftX`, `shiftY`) of its own size along its rotated axes,
+    /// squared on its longer side (`squareLong`), then scaled.
+    func transformed(scaleX: Double, scaleY: Double, shiftX: Double = 0, shiftY: Double = 0, squareLong: Bool) -> MediaPipeRegion {
+        var r = self
+        let c = cos(rotation), s = sin(rotation)
+        r.centerX += width * shiftX * c - height * shiftY * s
+        r.centerY += width * shiftX * s + height * shiftY * c
+        let long = max(width, height)
+        r.width = (squareLong ? long : width) * scaleX
+        r.height = (squareLong ? long : height) * scaleY
+        return r
+    }
+
+    /// Intersection over union of the unrotated boxes, as MediaPipe's `AssociationNormRectCalculator` compares them.
+    func iou(_ other: MediaPipeRegion) -> Double {
+        intersectionOverUnion((centerX - width / 2, centerY - height / 2, centerX + width / 2, centerY + height / 2),
+                              (other.centerX - other.width / 2, other.centerY - other.height / 2,
+                               other.centerX + other.width / 2, other.centerY + other.height / 2))
+    }
+
     /// The transform (top-left pixel coordinates) taking this region onto an `outputWidth` × `outputHeight`
     /// image, corner to corner, as `ImageToTensorCalculator` warps it (`cv::boxPoints` → output corners).
     func cropTransform(outputWidth: Int, outputHeight: Int) -> Matrix3x3 {
@@ -60,34 +83,12 @@ struct MediaPipeRegion: Sendable, Hashable {
     }
 }
 
-/// `RefineLandmarksFromHeatmapCalculator`: each landmark (normalised to the crop) moves to the
-/// sigmoid-weighted mean position of the heat map in a `kernelSize` window around it, when the window's
-/// largest confidence reaches `minimumConfidence`. `heatmap` is `rows × columns × channels` (HWC, one
-/// channel per landmark, raw logits).
-enum HeatmapRefinement {
-    static func refine(_ points: inout [(x: Double, y: Double)], heatmap: [Float], rows: Int, columns: Int, channels: Int,
-                       kernelSize: Int = 7, minimumConfidence: Float = 0.5) {
-        guard channels == points.count, heatmap.count == rows * columns * channels else { return }
-        let offset = (kernelSize - 1) / 2
-        for i in points.indices {
-            // As MediaPipe: truncation toward zero, and its bounds check (which tests the column twice).
-            let x = points[i].x * Double(columns), y = points[i].y * Double(rows)
-            guard x.isFinite, y.isFinite, abs(x) < 1e6, abs(y) < 1e6 else { continue }
-            let col = Int(x), row = Int(y)
-            if col < 0 || col >= columns || row < 0 { continue }
-            var sum: Float = 0, wc: Float = 0, wr: Float = 0, best: Float = 0
-            for r in max(0, row - offset)..<max(max(0, row - offset), min(rows, row + offset + 1)) {
-                for c in max(0, col - offset)..<min(columns, col + offset + 1) {
-                    let v = 1 / (1 + exp(-heatmap[(r * columns + c) * channels + i]))
-                    sum += v
-                    best = max(best, v)
-                    wc += Float(c) * v
-                    wr += Float(r) * v
-                }
-            }
-            if best >= minimumConfidence && sum > 0 {
-                points[i] = (Double(wc / Float(columns) / sum), Double(wr / Float(rows) / sum))
-            }
-        }
+extension MediaPipeRegion {
+    /// `DetectionsToRectsCalculator`: the box of `detection` (image pixels), rotated so that the vector from keypoint
+    /// `start` to keypoint `end` points at `targetAngle` (radians, counter-clockwise from +x as seen).
+    init(detection d: MediaPipeDetection, start: Int, end: Int, targetAngle: Double) {
+        let (x0, y0) = d.keypoints[start], (x1, y1) = d.keypoints[end]
+        self.init(centerX: (d.xMin + d.xMax) / 2, centerY: (d.yMin + d.yMax) / 2, width: d.xMax - d.xMin, height: d.yMax - d.yMin,
+                  rotation: Self.normalizedRadians(targetAngle - atan2(-(y1 - y0), x1 - x0)))
     }
 }

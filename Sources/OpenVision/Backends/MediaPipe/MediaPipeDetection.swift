@@ -1,7 +1,8 @@
 import Foundation
 
 /// A detection as MediaPipe's `TensorsToDetectionsCalculator` decodes it: a box and keypoints normalised
-/// to the model input (0...1, top-left origin, before letterbox removal) and a score.
+/// to the model input (0...1, top-left origin, before letterbox removal; `projected` maps them to the image) and a
+/// score. The one SSD decoding and weighted NMS of the MediaPipe pipelines (palms, BlazeFace, people).
 struct MediaPipeDetection: Sendable, Hashable {
     var xMin: Double
     var yMin: Double
@@ -40,6 +41,14 @@ struct MediaPipeDetection: Sendable, Hashable {
         /// pose_detection_cpu.pbtxt, with the Python solution's `min_detection_confidence` 0.5.
         static let poseDetection = DecodeOptions(numCoords: 12, keypointCoordOffset: 4, numKeypoints: 4,
                                                  scaleX: 224, scaleY: 224, scaleW: 224, scaleH: 224, minScore: 0.5)
+
+        /// An SSD head of MediaPipe's palm and face detectors (palm_detection_cpu.pbtxt, face_detection.pbtxt): `keypoints`
+        /// keypoints after 4 box values, all divided by the input size, sigmoid scores clipped at ±100.
+        static func ssd(inputSize: Int, keypoints: Int, minScore: Float) -> DecodeOptions {
+            let s = Double(inputSize)
+            return DecodeOptions(numCoords: 4 + 2 * keypoints, keypointCoordOffset: 4, numKeypoints: keypoints,
+                                 scaleX: s, scaleY: s, scaleW: s, scaleH: s, minScore: minScore)
+        }
     }
 
     /// Decodes raw regressors (`anchors.count × numCoords`) and scores (`anchors.count`, one class) against
@@ -77,16 +86,22 @@ struct MediaPipeDetection: Sendable, Hashable {
 
     /// Intersection over union of the boxes (0 when they do not overlap), as MediaPipe's `OverlapSimilarity`.
     func iou(_ other: MediaPipeDetection) -> Double {
-        let ix = min(xMax, other.xMax) - max(xMin, other.xMin), iy = min(yMax, other.yMax) - max(yMin, other.yMin)
-        guard ix > 0, iy > 0 else { return 0 }
-        let inter = ix * iy
-        let union = (xMax - xMin) * (yMax - yMin) + (other.xMax - other.xMin) * (other.yMax - other.yMin) - inter
-        return union > 0 ? inter / union : 0
+        intersectionOverUnion((xMin, yMin, xMax, yMax), (other.xMin, other.yMin, other.xMax, other.yMax))
+    }
+
+    /// The detection with its box and keypoints mapped by `map` (e.g. `MediaPipeRegion.project` from the letterboxed
+    /// input to image pixels); the box is the bounding box of its four mapped corners.
+    func projected(_ map: (Double, Double) -> (x: Double, y: Double)) -> MediaPipeDetection {
+        let corners = [map(xMin, yMin), map(xMax, yMin), map(xMax, yMax), map(xMin, yMax)]
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return MediaPipeDetection(xMin: xs.min() ?? 0, yMin: ys.min() ?? 0, xMax: xs.max() ?? 0, yMax: ys.max() ?? 0,
+                                  keypoints: keypoints.map { map($0.x, $0.y) }, score: score)
     }
 
     /// MediaPipe's weighted non-maximum suppression (`NonMaxSuppressionCalculator`, `algorithm: WEIGHTED`):
     /// the best remaining detection takes the score-weighted mean box and keypoints of every remaining
-    /// detection overlapping it by more than `threshold` (IoU), which are then removed. Best first.
+    /// detection overlapping it by more than `threshold` (IoU), which are then removed. Best first, at most
+    /// `maximumCount`; a degenerate box (no area: it overlaps nothing, not even itself) is kept alone.
     static func weightedNonMaxSuppression(_ detections: [MediaPipeDetection], threshold: Double,
                                           maximumCount: Int = .max) -> [MediaPipeDetection] {
         var remaining = detections.sorted { $0.score > $1.score }
