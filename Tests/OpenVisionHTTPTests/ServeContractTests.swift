@@ -15,8 +15,9 @@ import OpenVisionTestSupport
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    /// In CI (CI=true) the test always runs, so a missing install fails it instead of skipping it.
-    static let runnable = schemathesis != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+    /// In CI (`OPENVISION_REQUIRE_ALL=1`, or CI=true) the test always runs, so a missing install fails it instead of
+    /// skipping it.
+    static let runnable = RequiredTools.runs(schemathesis != nil) || ProcessInfo.processInfo.environment["CI"] == "true"
 
     @Test(.enabled(if: runnable, "schemathesis is not installed: run ./scripts/setup (it makes ~/.cache/openvision/venv-schemathesis)"))
     func schemathesisFromTheSpec() async throws {

@@ -6,7 +6,7 @@ import OpenVisionTestSupport
 /// The fleet test: real `openvision worker` processes on a private PostgreSQL, one worker
 /// killed with SIGKILL mid-run, the database restarted once: every job has exactly one result,
 /// none is lost, and the poison jobs are failed with their error after their attempts.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
+@Suite(.enabled(if: RequiredTools.runs(PostgresCluster.available), "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
 struct FleetTests {
     /// Polls `condition` every 0.3 s until it holds or `seconds` pass (generous: a loaded 2-core machine).
     /// With `required: false` a timeout is no failure (the caller only prefers the condition).

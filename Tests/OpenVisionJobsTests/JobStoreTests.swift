@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import OpenVisionTestSupport
 @testable import OpenVisionJobs
 
 /// The queue's statements against a real PostgreSQL (a private cluster, one database per test):
 /// migrations, the claim under `FOR UPDATE SKIP LOCKED`, leases, retries and the guarded writes.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
+@Suite(.enabled(if: RequiredTools.runs(PostgresCluster.available), "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
 struct JobStoreTests {
     /// A store on a fresh database of the shared cluster, migrated.
     static func freshStore(migrate: Bool = true) async throws -> (JobStore, String) {

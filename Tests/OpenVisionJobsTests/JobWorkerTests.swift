@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
+import OpenVisionTestSupport
 @testable import OpenVisionJobs
 
 /// `JobWorker` in-process with a runner of the test's own: slots, retries to failure, drain, graceful stop.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
+@Suite(.enabled(if: RequiredTools.runs(PostgresCluster.available), "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
 struct JobWorkerTests {
     /// Succeeds with {"input": …}, throws for inputs starting with "poison", waits `delay` first.
     final class Runner: JobRunner {

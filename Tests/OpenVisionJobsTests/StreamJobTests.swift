@@ -5,7 +5,7 @@ import OpenVisionTestSupport
 
 /// Stream jobs across worker processes: one source per lease; a killed worker's stream moves to
 /// another worker; a stream with --duration ends succeeded; SIGTERM releases a stream.
-@Suite(.enabled(if: PostgresCluster.available, "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
+@Suite(.enabled(if: RequiredTools.runs(PostgresCluster.available), "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
 struct StreamJobTests {
     @Test func aKilledWorkersStreamMovesToAnotherWorker() async throws {
         let cluster = try PostgresCluster()
