@@ -339,6 +339,7 @@ struct NoOpRequest: VisionRequest {
     var regionOfInterest = NormalizedRect.fullImage
     var requiresColor: Bool { false }
     func perform(in context: ImageAnalysisContext) throws(VisionError) -> Int { 0 }
+    func reportable(_ results: Int) -> any ReportableResult { UnreportedResult() }
 }
 
 func benchPipelineOverhead(video: String) async throws {

@@ -42,7 +42,7 @@ public final class AnalysisServer: Sendable {
             router: makeRouter(),
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [ExpectContinueHandler(limit: limit)],
-                idleTimeout: .nanoseconds(Int64(Self.nanoseconds(configuration.idleTimeout))))),
+                idleTimeout: .nanoseconds(Int64(min(configuration.idleTimeout.seconds * 1e9, 9e18))))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "openvision",
                                  availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             onServerRunning: { channel in
@@ -155,25 +155,25 @@ public final class AnalysisServer: Sendable {
     private func analyze(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
         let query = request.uri.queryParameters
         let names = query["requests"].map(String.init) ?? "barcodes,rectangles,faces,landmarks,text"
+        // Every option of the built-in requests is a query parameter of the same name (RequestOption.all).
+        var values: [String: String] = [:]
+        for option in RequestOption.all { if let value = query[Substring(option.name)] { values[option.name] = String(value) } }
         var analysis: StillAnalysis
         do {
-            analysis = try StillAnalysis(kinds: RequestKind.kinds(from: [names]))
+            analysis = try StillAnalysis(kinds: RequestKind.kinds(from: [names]),
+                                         options: RequestOptions(values: values, base: StillAnalysis.stillDefaults))
         } catch {
-            throw APIError(error)
-        }
-        if let value = query["maxRectangles"] {
-            guard let n = Int(value), (0...1000).contains(n) else { throw Self.badParameter("maxRectangles", value, "an integer in 0...1000") }
-            analysis.maximumRectangles = n
-        }
-        if let value = query["languages"] {
-            analysis.recognitionLanguages = value.split(whereSeparator: { $0 == "," || $0 == "+" }).map(String.init)
+            var refusal = APIError(error)
+            if values.keys.contains(where: { error.message.hasPrefix("\($0)=") }) { refusal.message = "query parameter " + error.message }
+            throw refusal
         }
         analysis.includeTimings = try Self.flag(query["timings"], "timings")
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
         let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
         let fixed = analysis
+        let maps: InlineMaps? = try Self.flag(query["maps"], "maps") ? InlineMaps() : nil
         let run = try await onWorker(deadline: deadline) { () async throws(VisionError) in
-            try await fixed.run(on: handler, image: upload.filename ?? "upload")
+            try await fixed.run(on: handler, image: upload.filename ?? "upload", maps: maps)
         }
         for (kind, outcome) in run.outcomes { metrics.ran(request: kind.rawValue, for: outcome.duration) }
         return try Self.json(report: run.report)
@@ -219,7 +219,7 @@ public final class AnalysisServer: Sendable {
         let (report, duration) = try await onWorker(deadline: deadline) { () async throws(VisionError) in
             let start = ContinuousClock.now
             let results = try await handler.perform(vision)
-            var report = try Self.report(for: handler, image: upload.filename)
+            var report = try AnalysisReport(image: upload.filename ?? "upload", handler: handler)
             add(&report, results)
             return (report, ContinuousClock.now - start)
         }
@@ -268,14 +268,6 @@ public final class AnalysisServer: Sendable {
         return value
     }
 
-    private static func report(for handler: ImageRequestHandler, image: String?) throws(VisionError) -> AnalysisReport {
-        let size = try handler.imageSize()
-        var report = AnalysisReport(image: image ?? "upload", width: Int(size.width), height: Int(size.height))
-        let warnings = handler.decoderWarnings()
-        report.warnings = warnings.isEmpty ? nil : warnings
-        return report
-    }
-
     private static func badParameter(_ name: String, _ value: Substring, _ expected: String) -> APIError {
         APIError(.badRequest, "invalidArgument", "query parameter \(name)='\(value)' must be \(expected)")
     }
@@ -319,11 +311,6 @@ public final class AnalysisServer: Sendable {
         for field in error.headers { response.headers.append(field) }
         if error.closeConnection { response.headers[.connection] = "close" }
         return response
-    }
-
-    private static func nanoseconds(_ d: Duration) -> Double {
-        let (s, atto) = d.components
-        return Double(s) * 1e9 + Double(atto) / 1e9
     }
 }
 

@@ -1,6 +1,36 @@
+import OpenVision
+
 /// The OpenAPI 3 document of `openvision serve`, served at `GET /openapi.yaml`. The same text is
-/// docs/openapi.yaml (a test checks they are equal): edit both together.
+/// docs/openapi.yaml (a test checks they are equal): edit both together. The parameters of `POST /v1/analyze`
+/// (the request names and every request option) come from the request registry (`RequestKind`, `RequestOption`).
 enum OpenAPIDocument {
+    /// `requests` and one query parameter per `RequestOption`, as YAML list items of the analyze operation.
+    static var analyzeParameters: String {
+        let still = RequestKind.allCases.filter { !$0.isSequence }
+        var yaml = """
+        - name: requests
+          in: query
+          description: >-
+            Comma-separated request names (default barcodes,rectangles,faces,landmarks,text). \(RequestKind.listing(still)).
+          schema: {type: string}
+
+"""
+        for option in RequestOption.all {
+            var schema = "type: \(option.schemaType)"
+            if let range = option.range { schema += ", minimum: \(range.lowerBound), maximum: \(range.upperBound)" }
+            if let values = option.allowedValues { schema += ", enum: [\(values.joined(separator: ", "))]" }
+            yaml += """
+        - name: \(option.name)
+          in: query
+          description: >-
+            \(option.help)
+          schema: {\(schema)}
+
+"""
+        }
+        return yaml
+    }
+
     static let yaml = """
 openapi: 3.0.3
 info:
@@ -88,24 +118,15 @@ paths:
     post:
       summary: Run built-in requests on one image (the JSON of `openvision analyze`)
       parameters:
-        - name: requests
-          in: query
-          description: >-
-            Comma-separated request names (default barcodes,rectangles,faces,landmarks,text): barcodes,
-            rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document,
-            animals, humans, handpose, bodypose, personmask.
-          schema: {type: string}
-        - name: maxRectangles
-          in: query
-          description: Maximum rectangle observations (0 = no limit; default 16).
-          schema: {type: integer, minimum: 0, maximum: 1000}
-        - name: languages
-          in: query
-          description: Text recognition languages, comma-separated (e.g. en-US,de).
-          schema: {type: string}
-        - name: timings
+\(analyzeParameters)        - name: timings
           in: query
           description: Include per-request timings (timingsMs).
+          schema: {type: boolean}
+        - name: maps
+          in: query
+          description: >-
+            Include image-valued results (saliency and objectness heat maps, the person mask) as PNG data URLs in
+            their map's png field.
           schema: {type: boolean}
       requestBody:
         $ref: "#/components/requestBodies/Image"

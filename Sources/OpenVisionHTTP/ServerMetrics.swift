@@ -40,9 +40,8 @@ final class ServerMetrics: Sendable {
     }
 
     func modelLoaded(_ name: String, in duration: Duration) {
-        let (s, atto) = duration.components
         registry.makeGauge(name: "openvision_model_load_seconds", labels: [("model", name)],
-                           help: "Load time of each shared model").set(Double(s) + Double(atto) / 1e18)
+                           help: "Load time of each shared model").set(duration.seconds)
     }
 
     /// The text exposition format (version 0.0.4).

@@ -11,24 +11,18 @@ struct AnalysisJobRunner: JobRunner {
         var description: String
     }
 
+    /// The requests of an image job that names none (as `openvision analyze`).
+    static let defaultRequests = "barcodes,rectangles,faces,landmarks,text"
+
     func runImage(_ job: ClaimedJob) async throws -> String {
         let options = try Self.options(job)
-        var arguments = ["--requests", options.requests ?? "barcodes,rectangles,faces,landmarks,text",
-                         "--max-rectangles", String(options.maxRectangles ?? 16)]
-        if let languages = options.languages { arguments += ["--languages", languages] }
-        if options.strict == true { arguments.append("--strict") }
-        arguments.append(job.input)
-        do {
-            let command = try AnalyzeCommand.parse(arguments)
-            let kinds = try RequestKind.parse(command.requests)
-            try RequestKind.requireStill(kinds)
-            let report = try await command.analyze(URL(fileURLWithPath: job.input), kinds: kinds, orientation: nil, annotateTo: nil)
-            return String(decoding: try ReportOutput.encode(report), as: UTF8.self)
-        } catch let error as VisionError {
+        do throws(VisionError) {
+            let handler = ImageRequestHandler(URL(fileURLWithPath: job.input), strictDecoding: options.strict == true)
+            let run = try await options.stillAnalysis().run(on: handler, image: job.input)
+            return String(decoding: try run.report.jsonData(pretty: false), as: UTF8.self)
+        } catch {
             let message = error.message.contains(job.input) ? error.message : "\(job.input): \(error.message)"
             throw Failure(description: "\(message) [\(error.code)]")
-        } catch {
-            throw Failure(description: "\(AnalyzeCommand.oneLineMessage(for: error))")
         }
     }
 

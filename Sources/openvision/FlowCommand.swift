@@ -37,16 +37,11 @@ struct FlowCommand: AsyncParsableCommand {
             var request = GenerateOpticalFlowRequest(targetImage: to)
             request.computationAccuracy = level
             let flow = try await ImageRequestHandler(image: from).perform(request)
+            // The field's files: its Middlebury colour rendering (`--out`) and exact values (`--npy`).
+            if let out { try flow.flowColorImage(maximumMagnitude: maxMagnitude).write(to: URL(fileURLWithPath: out)) }
+            if let npy { try flow.writeNPY(to: URL(fileURLWithPath: npy)) }
             var report = AnalysisReport(image: first, width: from.width, height: from.height)
-            flow.add(to: &report)
-            if let out {
-                try flow.flowColorImage(maximumMagnitude: maxMagnitude).write(to: URL(fileURLWithPath: out))
-                report.opticalFlow?.field.png = out
-            }
-            if let npy {
-                try flow.writeNPY(to: URL(fileURLWithPath: npy))
-                report.opticalFlow?.field.npy = npy
-            }
+            request.reportable(flow).add(to: &report, files: ["": AnalysisReport.MapFiles(png: out, npy: npy)])
             try ReportOutput.emit(report, format: .json, pretty: true)
         } catch let error as VisionError {
             FileHandle.standardError.write(Data("openvision: error: \(error.message)\n".utf8))

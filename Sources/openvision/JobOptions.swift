@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
+import OpenVision
 import OpenVisionJobs
 
 /// What a job analyses besides its input: the `options` JSONB of `openvision_jobs` (docs/jobs.md).
-/// Image jobs use `requests`, `maxRectangles`, `languages`, `strict` (as `openvision analyze`);
-/// stream jobs `requests`, `model`, `confidence`, `analysisSize`, `duration` (as `openvision live`).
+/// Image jobs use `requests`, the built-in requests' options (`RequestOption.all`: `maxRectangles`, `languages`,
+/// `recognitionLevel`, `faceRevision`, `maxHands`, as `openvision analyze`) and `strict`; stream jobs `requests`,
+/// `model`, `confidence`, `analysisSize`, `duration` (as `openvision live`).
 struct JobOptions: Codable, Sendable {
     var requests: String?
-    var maxRectangles: Int?
-    var languages: String?
+    /// The built-in requests' options, by `RequestOption` name, in their text form (validated at submit).
+    var requestOptions: [String: String] = [:]
     var strict: Bool?
     var model: String?
     var confidence: Float?
@@ -16,16 +18,64 @@ struct JobOptions: Codable, Sendable {
     /// Stream jobs: stop (succeeded) after this many seconds of analysis; nil runs until the source ends.
     var duration: Double?
 
+    init(requests: String? = nil) { self.requests = requests }
+
+    init(json: String) throws {
+        self = try JSONDecoder().decode(JobOptions.self, from: Data(json.utf8))
+    }
+
     func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    init(requests: String? = nil) { self.requests = requests }
+    /// An image job's analysis, with the same rules `openvision analyze` applies (`invalidArgument` otherwise):
+    /// what `jobs submit` checks and what the worker runs.
+    func stillAnalysis() throws(VisionError) -> StillAnalysis {
+        let kinds = try RequestKind.kinds(from: [requests ?? AnalysisJobRunner.defaultRequests])
+        return try StillAnalysis(kinds: kinds, options: try RequestOptions(values: requestOptions, base: StillAnalysis.stillDefaults))
+    }
 
-    init(json: String) throws {
-        self = try JSONDecoder().decode(JobOptions.self, from: Data(json.utf8))
+    // The request options are top-level keys, integers as JSON numbers (`{"maxRectangles":16,…}`).
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        requests = try c.decodeIfPresent(String.self, forKey: Key("requests"))
+        strict = try c.decodeIfPresent(Bool.self, forKey: Key("strict"))
+        model = try c.decodeIfPresent(String.self, forKey: Key("model"))
+        confidence = try c.decodeIfPresent(Float.self, forKey: Key("confidence"))
+        analysisSize = try c.decodeIfPresent(Int.self, forKey: Key("analysisSize"))
+        duration = try c.decodeIfPresent(Double.self, forKey: Key("duration"))
+        for option in RequestOption.all {
+            let key = Key(option.name)
+            guard c.contains(key) else { continue }
+            if let n = try? c.decode(Int.self, forKey: key) { requestOptions[option.name] = String(n) } else {
+                requestOptions[option.name] = try c.decode(String.self, forKey: key)
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encodeIfPresent(requests, forKey: Key("requests"))
+        try c.encodeIfPresent(strict, forKey: Key("strict"))
+        try c.encodeIfPresent(model, forKey: Key("model"))
+        try c.encodeIfPresent(confidence, forKey: Key("confidence"))
+        try c.encodeIfPresent(analysisSize, forKey: Key("analysisSize"))
+        try c.encodeIfPresent(duration, forKey: Key("duration"))
+        for (name, value) in requestOptions {
+            if RequestOption.named(name)?.schemaType == "integer", let n = Int(value) { try c.encode(n, forKey: Key(name)) } else {
+                try c.encode(value, forKey: Key(name))
+            }
+        }
     }
 }
 

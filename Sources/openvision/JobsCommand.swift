@@ -44,14 +44,22 @@ struct JobsCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
         @Argument(help: "Images, directories or list files.") var inputs: [String]
         @Option(name: .shortAndLong, help: "Requests to run, as `openvision analyze --requests`.")
-        var requests: String = "barcodes,rectangles,faces,landmarks,text"
-        @Option(help: "Maximum rectangle observations (0 = no limit), as `analyze`.") var maxRectangles: Int = 16
-        @Option(help: "Text recognition languages, as `analyze`.") var languages: String?
+        var requests: String = AnalysisJobRunner.defaultRequests
+        @OptionGroup var requestOptions: RequestOptionFlags
         @Flag(help: "Decoder warnings are errors, as `analyze --strict`.") var strict = false
         @Option(help: "Attempts before a job is failed for good.") var maxAttempts: Int = 3
 
+        /// The job payload, checked with the rules the worker's still analysis applies (a usage error otherwise).
+        func jobOptions() throws -> JobOptions {
+            var options = JobOptions(requests: requests)
+            options.requestOptions = requestOptions.given
+            options.strict = strict ? true : nil
+            do { _ = try options.stillAnalysis() } catch { throw ValidationError(error.message) }
+            return options
+        }
+
         func validate() throws {
-            try RequestKind.requireStill(try RequestKind.parse([requests]))
+            _ = try jobOptions()
             guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
         }
 
@@ -59,11 +67,7 @@ struct JobsCommand: AsyncParsableCommand {
             var paths: [String] = []
             for input in inputs { paths += try Self.expand(input) }
             guard !paths.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: " "))") }
-            var options = JobOptions(requests: requests)
-            options.maxRectangles = maxRectangles
-            options.languages = languages
-            options.strict = strict ? true : nil
-            let json = try options.json()
+            let json = try jobOptions().json()
             let ids = try await JobsCommand.withStore(database) {
                 try await $0.submit(kind: .image, inputs: paths, options: json, maxAttempts: maxAttempts)
             }

@@ -7,8 +7,9 @@ struct AnalysisOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Object detector model (ONNX or Darknet .cfg).")
     var model: String?
 
-    @Option(name: .shortAndLong, help: "Built-in requests, comma-separated: barcodes, rectangles, faces, landmarks, text, contours, horizon, saliency, objectness, textrects, document, animals, humans, bodypose, personmask; sequence requests comparing each analysed frame with the previous one: flow, registration, homography, trajectories (default: none with --model, else barcodes,faces).")
+    @Option(name: .shortAndLong, help: ArgumentHelp(RequestKind.help(includingSequences: true) + " Default: none with --model, else barcodes,faces."))
     var requests: String?
+    @OptionGroup var requestOptions: RequestOptionFlags
 
     @Option(help: "Minimum detection confidence.") var confidence: Float = 0.25
     @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
@@ -64,8 +65,10 @@ struct AnalysisOptions: ParsableArguments {
             list.append(request)
         }
         let names = requests ?? (model == nil ? "barcodes,faces" : "")
+        // Vision's defaults, but for the options given (video and live keep DetectRectanglesRequest's one rectangle).
+        let options = try requestOptions.options(base: RequestOptions())
         for kind in names.isEmpty ? [] : try RequestKind.parse([names]) {
-            list.append(kind.defaultRequest)
+            list.append(kind.descriptor.makeRequest(options))
         }
         guard !list.isEmpty else { throw ValidationError("nothing to analyse: give --model and/or --requests") }
         return list

@@ -71,7 +71,7 @@ enum ReportOutput {
         case .json:
             BatchRunner.write(String(decoding: try report.jsonData(pretty: pretty), as: UTF8.self))
         case .text, .table:
-            BatchRunner.write(TextSummary.render(report))
+            BatchRunner.write(report.summary)
         }
     }
 
@@ -80,21 +80,12 @@ enum ReportOutput {
         try report.jsonData(pretty: pretty)
     }
 
-    /// The report for `file` analysed through `handler`: the upright image size (from the header
-    /// when the model only needed a reduced decode) and, when asked, the request's stage timings.
-    static func report(for file: URL, handler: ImageRequestHandler, stages: InferenceTimings,
-                       timings: Bool) throws -> AnalysisReport {
-        let size = try handler.imageSize()
-        var report = AnalysisReport(image: file.path, width: Int(size.width), height: Int(size.height))
+    /// The report for `file` analysed through `handler` (see `AnalysisReport(image:handler:)`) and, when asked, the
+    /// request's stage timings.
+    static func report(for file: URL, handler: ImageRequestHandler, stages: InferenceTimings, timings: Bool) throws -> AnalysisReport {
+        var report = try AnalysisReport(image: file.path, handler: handler)
         if timings { report.timingsMs = Self.timings(stages) }
-        report.warnings = warnings(of: handler)
         return report
-    }
-
-    /// The handler's decoder warnings, nil when there are none (the JSON key is then absent).
-    static func warnings(of handler: ImageRequestHandler) -> [String]? {
-        let warnings = handler.decoderWarnings()
-        return warnings.isEmpty ? nil : warnings
     }
 
     private static func timings(_ t: InferenceTimings) -> [String: Double] {

@@ -81,8 +81,7 @@ struct TrackCommand: AsyncParsableCommand {
                     throw VisionError(.ioError, "\(out): cannot write the tracks (\(error.localizedDescription))")
                 }
             }
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            let perFrame = lastFrame > 0 ? seconds * 1000 / Double(lastFrame) : 0
+            let perFrame = lastFrame > 0 ? elapsed.milliseconds / Double(lastFrame) : 0
             FileHandle.standardError.write(Data(
                 "openvision: \(lastFrame) frames, \(records.count) detections, \(ids.count) tracks, \(String(format: "%.4f", perFrame)) ms per frame\n".utf8))
         } catch let error as VisionError {

@@ -164,7 +164,7 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
     /// static destructors run.
     public func waitUntilStopped(timeout: Duration = .seconds(30)) async -> Bool {
         let threads = pipelineThreads
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.seconds
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(returning: threads.wait(timeout: .now() + Swift.max(0, seconds)) == .success)

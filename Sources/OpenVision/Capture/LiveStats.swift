@@ -78,11 +78,3 @@ final class LiveCounterStore: Sendable {
     func snapshot() -> LiveStats { counters.withLock { $0.snapshot() } }
 }
 
-extension Duration {
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-
-    var milliseconds: Double { seconds * 1000 }
-}

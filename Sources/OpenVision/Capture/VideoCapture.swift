@@ -30,8 +30,8 @@ final class VideoCapture: @unchecked Sendable {
         withUnsafeMutableBytes(of: &request.fourcc) { raw in
             for (i, byte) in options.fourcc.utf8.prefix(4).enumerated() { raw[i] = byte }
         }
-        let timeout = Int32(options.readTimeout.components.seconds * 1000
-                            + options.readTimeout.components.attoseconds / 1_000_000_000_000_000)
+        // Milliseconds, within what the native side takes (a negative or absurd timeout would trap here).
+        let timeout = Int32(max(0, min(options.readTimeout.milliseconds, Double(Int32.max))))
         request.open_timeout_ms = timeout
         request.read_timeout_ms = timeout
         var url: String?

@@ -62,6 +62,11 @@ public final class ImageRequestHandler: Sendable {
         self.analysisContext = context ?? Self.makeContext(source, orientation, maximumPixelCount, strictDecoding)
     }
 
+    /// A handler over a context of the caller's (tests: a decode that records where it runs).
+    convenience init(context: ImageAnalysisContext) {
+        self.init(source: .data(Data()), orientation: nil, maximumPixelCount: .max, strictDecoding: false, context: context)
+    }
+
     /// A handler for one frame of a sequence at `frameTime` (see `ImageAnalysisContext.frameTime`).
     convenience init(image: VisionImage, frameTime: Duration?) {
         self.init(source: .image(image), orientation: nil, maximumPixelCount: .max, strictDecoding: false,
@@ -98,6 +103,17 @@ public final class ImageRequestHandler: Sendable {
     /// requests); later `perform`s of these requests reuse it.
     public func decode(for requests: [any VisionRequest]) throws(VisionError) {
         _ = try prepare(requests)
+    }
+
+    /// `decode(for:)` on Dispatch's pool, so that the decode (and a model a request loads to size its input)
+    /// never blocks the caller's cooperative thread.
+    public func prepare(for requests: [any VisionRequest]) async throws(VisionError) {
+        _ = try await prepareOffPool(requests)
+    }
+
+    /// `image()` on Dispatch's pool: the colour image, decoded off the caller's cooperative thread.
+    public func colorImage() async throws(VisionError) -> VisionImage {
+        try await RequestRunner.offload { Result { () throws(VisionError) in try self.image() } }.get()
     }
 
     /// Decodes what `requests` will read, so that a decoding error surfaces once, before any runs:
@@ -296,6 +312,8 @@ public struct VisionRequestOutcome: Sendable {
     public let result: Result<any Sendable, VisionError>
     /// How long the request ran (zero when the image could not be decoded).
     public let duration: Duration
+    /// The results as they report themselves (`VisionRequest.reportable`); nil when the request failed.
+    public let reportable: (any ReportableResult)?
 
     /// The results typed as `R.Result`, or nil if the request failed or is of another type.
     public func results<R: VisionRequest>(as type: R.Type) -> R.Result? {

@@ -50,7 +50,10 @@ enum RequestRunner {
         let result = runCatching(request, in: context)
         let duration = clock.now - start
         notify(request, result)
-        return VisionRequestOutcome(request: request, result: result.map { $0 as any Sendable }, duration: duration)
+        var reportable: (any ReportableResult)?
+        if case .success(let results) = result { reportable = request.reportable(results) }
+        return VisionRequestOutcome(request: request, result: result.map { $0 as any Sendable }, duration: duration,
+                                    reportable: reportable)
     }
 
     static func notify<R: VisionRequest>(_ request: R, _ result: Result<R.Result, VisionError>) {
@@ -67,6 +70,6 @@ enum RequestRunner {
     static func failedOutcome(_ request: any VisionRequest, _ error: VisionError) -> VisionRequestOutcome {
         func open<R: VisionRequest>(_ r: R) { notify(r, Result<R.Result, VisionError>.failure(error)) }
         open(request)
-        return VisionRequestOutcome(request: request, result: .failure(error), duration: .zero)
+        return VisionRequestOutcome(request: request, result: .failure(error), duration: .zero, reportable: nil)
     }
 }

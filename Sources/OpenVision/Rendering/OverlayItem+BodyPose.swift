@@ -23,8 +23,3 @@ extension OverlayItem {
         return items
     }
 }
-
-extension HumanBodyPoseObservation: ReportableObservation {
-    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
-    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
-}

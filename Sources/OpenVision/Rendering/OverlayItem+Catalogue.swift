@@ -29,9 +29,9 @@ extension OverlayItem {
         return [OverlayItem(shape: .polygon([a, b], closed: false), color: .red, label: String(format: "horizon %.1f°", degrees))]
     }
 
-    /// The heat map over the analysed region at half opacity, then the salient regions' boxes with their confidences.
-    public static func items(for saliency: SaliencyImageObservation) -> [OverlayItem] {
-        let objectness = saliency.heatMap.featureName == SaliencyImageObservation.objectnessFeatureName
+    /// The heat map over the analysed region at half opacity, then the salient regions' boxes with their confidences
+    /// (orange "salient", or purple "object" for objectness-based saliency).
+    public static func items(for saliency: SaliencyImageObservation, objectness: Bool = false) -> [OverlayItem] {
         let name = objectness ? "object" : "salient"
         return [.heatMap(saliency.heatMap, over: .fullImage, opacity: 0.5)] + saliency.salientObjects.map {
             .box($0.boundingBox, color: objectness ? .purple : .orange, label: String(format: "%@ %.2f", name, $0.confidence))

@@ -77,7 +77,6 @@ extension OverlayItem {
     /// Overlays for whatever a request produced (see `ReportableResult.overlayItems`), in
     /// full-image coordinates (the request's region of interest undone); none for failures.
     public static func items(for outcome: VisionRequestOutcome) -> [OverlayItem] {
-        guard case .success(let value) = outcome.result, let reportable = value as? any ReportableResult else { return [] }
-        return reportable.overlayItems.map { $0.toFullImage(fromRegionOfInterest: outcome.request.regionOfInterest) }
+        (outcome.reportable?.overlayItems ?? []).map { $0.toFullImage(fromRegionOfInterest: outcome.request.regionOfInterest) }
     }
 }

@@ -85,3 +85,17 @@ extension AnalysisReport {
         topLabel = result.topLabel.map { Label(identifier: $0.identifier, confidence: $0.confidence) }
     }
 }
+
+extension AnalysisReport {
+    static func summary(_ events: [Event]) -> [String] {
+        events.map { e in "  event \(e.event) #\(e.id)" + (e.label.map { " \($0)" } ?? "") + (e.direction.map { " \($0)" } ?? "") }
+    }
+
+    static func summary(_ c: Counting) -> [String] {
+        ["  counting in \(c.totalIn) out \(c.totalOut)"]
+    }
+
+    static func summary(_ anchors: [PinnedLabel]) -> [String] {
+        anchors.map { String(format: "  pinned #%d %@ (%@) at (%.0f,%.0f)", $0.id, $0.label, $0.state, $0.point.pixels.x, $0.point.pixels.y) }
+    }
+}

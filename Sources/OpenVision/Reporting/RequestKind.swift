@@ -1,54 +1,114 @@
 import Foundation
 
-/// The built-in requests `openvision analyze` (and `POST /v1/analyze`) can run, by name.
+/// The built-in requests `openvision analyze|video|live`, `POST /v1/analyze` and jobs can run, by name. Each kind is
+/// declared once, in `descriptor`: its help, the options it reads, where its results go in the report, and how it is
+/// built. The name (`rawValue`) is the one used on the command line, in the HTTP API, in job payloads and for the
+/// kind's `errors` and `timingsMs` entries.
 public enum RequestKind: String, CaseIterable, Sendable {
     case barcodes, rectangles, faces, landmarks, text
     case contours, horizon, saliency, objectness, textrects, document
-    /// The built-in detector's cats and dogs, and people.
     case animals, humans
-    /// Hands and their 21 joints (MediaPipe's hand models).
-    case handpose
-    /// People's body poses and the person mask (MediaPipe's models).
-    case bodypose, personmask
-    /// Sequence requests (`video`, `live`): each frame against the previous one.
+    case handpose, bodypose, personmask
     case flow, registration, homography, trajectories
 
-    /// Every name, comma-separated, for help texts.
-    public static let names = allCases.map(\.rawValue).joined(separator: ", ")
-
-    /// The request with Vision's defaults (commands adjust some, e.g. `analyze --max-rectangles`).
-    public var defaultRequest: any VisionRequest {
+    /// The kind's declaration.
+    public var descriptor: RequestDescriptor {
         switch self {
-        case .barcodes: DetectBarcodesRequest()
-        case .rectangles: DetectRectanglesRequest()
-        case .faces: DetectFaceRectanglesRequest()
-        case .landmarks: DetectFaceLandmarksRequest()
-        case .text: RecognizeTextRequest()
-        case .contours: DetectContoursRequest()
-        case .horizon: DetectHorizonRequest()
-        case .saliency: GenerateAttentionBasedSaliencyImageRequest()
-        case .objectness: GenerateObjectnessBasedSaliencyImageRequest()
-        case .textrects: {
-            var r = DetectTextRectanglesRequest()
-            r.reportCharacterBoxes = true
-            return r
-        }()
-        case .document: DetectDocumentSegmentationRequest()
-        case .animals: RecognizeAnimalsRequest()
-        case .humans: DetectHumanRectanglesRequest()
-        case .handpose: DetectHumanHandPoseRequest()
-        case .bodypose: DetectHumanBodyPoseRequest()
-        case .personmask: GeneratePersonSegmentationRequest()
-        case .flow: TrackOpticalFlowRequest()
-        case .registration: TrackTranslationalImageRegistrationRequest()
-        case .homography: TrackHomographicImageRegistrationRequest()
-        case .trajectories: DetectTrajectoriesRequest(trajectoryLength: 10)
+        case .barcodes:
+            RequestDescriptor("barcodes and their payloads (zxing-cpp)", reportKey: "barcodes") { _ in DetectBarcodesRequest() }
+        case .rectangles:
+            RequestDescriptor("rectangles and their corners", reportKey: "rectangles", options: [.maxRectangles]) { o in
+                var r = DetectRectanglesRequest()
+                if let n = o.maximumRectangles { r.maximumObservations = n }
+                return r
+            }
+        case .faces:
+            RequestDescriptor("face boxes (dlib HOG, or BlazeFace with faceRevision)", reportKey: "faces", options: [.faceRevision]) { o in
+                DetectFaceRectanglesRequest(o.faceRevision)
+            }
+        case .landmarks:
+            RequestDescriptor("faces with 68 landmarks and pupils (dlib), standing in for 'faces' when both are asked", reportKey: "faces") { _ in
+                DetectFaceLandmarksRequest()
+            }
+        case .text:
+            RequestDescriptor("recognised text lines and words", reportKey: "text", options: [.languages, .recognitionLevel]) { o in
+                var r = RecognizeTextRequest()
+                if let languages = o.recognitionLanguages { r.recognitionLanguages = languages }
+                if let level = o.recognitionLevel { r.recognitionLevel = level }
+                return r
+            }
+        case .contours:
+            RequestDescriptor("contours, as a tree", reportKey: "contours") { _ in DetectContoursRequest() }
+        case .horizon:
+            RequestDescriptor("the horizon's angle", reportKey: "horizon") { _ in DetectHorizonRequest() }
+        case .saliency:
+            RequestDescriptor("attention-based saliency, a heat map and salient boxes", reportKey: "saliency") { _ in
+                GenerateAttentionBasedSaliencyImageRequest()
+            }
+        case .objectness:
+            RequestDescriptor("objectness-based saliency, a heat map and object boxes", reportKey: "objectness") { _ in
+                GenerateObjectnessBasedSaliencyImageRequest()
+            }
+        case .textrects:
+            RequestDescriptor("text regions and character boxes, without reading", reportKey: "textRectangles") { _ in
+                var r = DetectTextRectanglesRequest()
+                r.reportCharacterBoxes = true
+                return r
+            }
+        case .document:
+            RequestDescriptor("a document's corners", reportKey: "document") { _ in DetectDocumentSegmentationRequest() }
+        case .animals:
+            RequestDescriptor("cats and dogs (the built-in detector)", reportKey: "animals") { _ in RecognizeAnimalsRequest() }
+        case .humans:
+            RequestDescriptor("people's boxes, upper body (the built-in detector)", reportKey: "humans") { _ in DetectHumanRectanglesRequest() }
+        case .handpose:
+            RequestDescriptor("hands and their 21 joints (MediaPipe)", reportKey: "hands", options: [.maxHands]) { o in
+                var r = DetectHumanHandPoseRequest()
+                if let n = o.maximumHandCount { r.maximumHandCount = n }
+                return r
+            }
+        case .bodypose:
+            RequestDescriptor("body poses, 19 joints and 33 landmarks per person (MediaPipe)", reportKey: "bodyPoses") { _ in
+                DetectHumanBodyPoseRequest()
+            }
+        case .personmask:
+            RequestDescriptor("the person segmentation mask (MediaPipe)", reportKey: "personMask") { _ in GeneratePersonSegmentationRequest() }
+        case .flow:
+            RequestDescriptor("dense optical flow from the previous frame", reportKey: "opticalFlow") { _ in TrackOpticalFlowRequest() }
+        case .registration:
+            RequestDescriptor("the translation aligning each frame with the previous one", reportKey: "translation") { _ in
+                TrackTranslationalImageRegistrationRequest()
+            }
+        case .homography:
+            RequestDescriptor("the homography aligning each frame with the previous one", reportKey: "homography") { _ in
+                TrackHomographicImageRegistrationRequest()
+            }
+        case .trajectories:
+            RequestDescriptor("objects moving along parabolas", reportKey: "trajectories") { _ in DetectTrajectoriesRequest(trajectoryLength: 10) }
         }
     }
 
-    /// True for the requests that compare each frame with earlier ones: a fresh instance each run, and
-    /// only `video` and `live` (which feed them a sequence) accept them.
-    public var isSequence: Bool { [.flow, .registration, .homography, .trajectories].contains(self) }
+    /// True for the requests that compare each frame with earlier ones (see `RequestDescriptor.isSequence`).
+    public var isSequence: Bool { Self.sequenceKinds.contains(self) }
+
+    private static let sequenceKinds = Set(allCases.filter { $0.descriptor.isSequence })
+
+    /// The request with Vision's defaults.
+    public var defaultRequest: any VisionRequest { descriptor.makeRequest() }
+
+    /// The kinds with their one line each, "name: help; …" (help texts, the OpenAPI document).
+    public static func listing(_ kinds: [RequestKind]) -> String {
+        kinds.map { "\($0.rawValue): \($0.descriptor.help)" }.joined(separator: "; ")
+    }
+
+    /// The help text of a `--requests` option: every still kind (and the sequence kinds) with its one line.
+    public static func help(includingSequences: Bool) -> String {
+        var text = "Requests to run, comma-separated. " + listing(allCases.filter { !$0.isSequence }) + "."
+        if includingSequences {
+            text += " Sequence requests, comparing each analysed frame with the previous one: " + listing(allCases.filter(\.isSequence)) + "."
+        }
+        return text
+    }
 
     /// Still-image callers refuse the sequence requests with a pointer to where they work
     /// (`invalidArgument`).
@@ -65,7 +125,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
         var kinds: [RequestKind] = []
         for name in values.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !name.isEmpty {
             guard let kind = RequestKind(rawValue: name) else {
-                throw VisionError(.invalidArgument, "unknown request '\(name)'; choose from \(allCases.map(\.rawValue).joined(separator: ", "))")
+                throw VisionError(.invalidArgument, "unknown request '\(name.prefix(80))'; choose from \(allCases.map(\.rawValue).joined(separator: ", "))")
             }
             if !kinds.contains(kind) { kinds.append(kind) }
         }

@@ -7,6 +7,8 @@
 public struct GenerateObjectnessBasedSaliencyImageRequest: CompletionHandlingRequest {
     public typealias Result = SaliencyImageObservation
     public var reportName: String { "objectness" }
+    /// Under the report's `objectness` key, drawn as objects.
+    public func reportable(_ results: Result) -> any ReportableResult { ObjectnessReport(results) }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.

@@ -34,6 +34,8 @@ public struct GenerateOpticalFlowRequest: CompletionHandlingRequest {
 
     public typealias Result = PixelBufferObservation
     public var reportName: String { "flow" }
+    /// Reported under `opticalFlow`, drawn as arrows.
+    public func reportable(_ results: Result) -> any ReportableResult { OpticalFlowReport(results) }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray planes.

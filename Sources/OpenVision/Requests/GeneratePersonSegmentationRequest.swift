@@ -31,6 +31,8 @@ public struct GeneratePersonSegmentationRequest: CompletionHandlingRequest {
 
     public typealias Result = PixelBufferObservation
     public var reportName: String { "personmask" }
+    /// Reported under `personMask`, blended in.
+    public func reportable(_ results: Result) -> any ReportableResult { PersonMaskReport(results) }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// Default `.accurate`, as Vision.

@@ -27,7 +27,7 @@ public struct RecognizeAnimalsRequest: BuiltInDetectorRequest, CompletionHandlin
     }
 
     /// Under the report's `animals` key (not `objects`).
-    public func addResults(_ results: Result, to report: inout AnalysisReport) { report.addAnimals(results) }
+    public func reportable(_ results: Result) -> any ReportableResult { AnimalsReport(results) }
 
     public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         let names = Dictionary(uniqueKeysWithValues: AnimalIdentifier.allCases.map { ($0.cocoLabel, $0.rawValue) })

@@ -12,6 +12,8 @@ public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingR
     public typealias ComputationAccuracy = GenerateOpticalFlowRequest.ComputationAccuracy
     public typealias Result = PixelBufferObservation?
     public var reportName: String { "flow" }
+    /// Reported under `opticalFlow`, drawn as arrows; nothing on the first frame.
+    public func reportable(_ results: Result) -> any ReportableResult { results.map(OpticalFlowReport.init) }
 
     private struct Settings: Sendable {
         var base = StatefulOptions<Result>()

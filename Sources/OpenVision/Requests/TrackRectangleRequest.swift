@@ -9,6 +9,9 @@
 public final class TrackRectangleRequest: TrackingRequest<RectangleObservation>, @unchecked Sendable {
     // @unchecked: adds no stored state to TrackingRequest, whose state is Sendable and behind locks.
 
+    /// Reported as `rectangles`.
+    public override func reportable(_ results: Result) -> any ReportableResult { results }
+
     public init(rectangleObservation: RectangleObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
         super.init(input: rectangleObservation, what: "rectangle tracking", reportName: "trackRectangle",
                    completionHandler: completionHandler,

@@ -11,6 +11,10 @@ public class TrackingRequest<Observation: VisionObservation & BoundingBoxProvidi
 
     public let reportName: String
     private let tracking: SingleObjectTracking<Observation>
+
+    /// Tracked objects have no entry in the report; `TrackRectangleRequest` reports its rectangles.
+    public func reportable(_ results: Result) -> any ReportableResult { UnreportedResult() }
+
     private let start: Start
     private let result: MakeResult
 

@@ -31,10 +31,15 @@ public protocol VisionRequest: Sendable {
     /// with other requests on the same image; implementations must not mutate shared state.
     func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result
 
-    /// Puts this request's results into `report`. Default: the results' own entry (`ReportableResult`);
-    /// a request whose results share a type with another's but not its meaning (animals are objects)
-    /// reports them under its own key.
-    func addResults(_ results: Result, to report: inout AnalysisReport)
+    /// These results as they report themselves (JSON, overlays, image maps). Default: the results themselves,
+    /// when their type is a `ReportableResult`; a request whose results share a type with another's but not its
+    /// meaning (animals are objects, a flow field is a pixel buffer) wraps them in its own entry, and results with
+    /// no report say so (`UnreportedResult`). A request that says nothing does not compile.
+    func reportable(_ results: Result) -> any ReportableResult
+}
+
+extension VisionRequest where Result: ReportableResult {
+    public func reportable(_ results: Result) -> any ReportableResult { results }
 }
 
 /// The `maximumInlinePixelCount` of the classic requests whose time scales with the image (contours,
@@ -60,10 +65,6 @@ extension VisionRequest {
     public var maximumInlinePixelCount: Int { 0 }
 
     public var reportName: String { String(describing: Self.self) }
-
-    public func addResults(_ results: Result, to report: inout AnalysisReport) {
-        (results as? any ReportableResult)?.add(to: &report)
-    }
 
     /// Validates the region of interest and returns the image region to analyse, gray-only when the
     /// request needs no colour and nothing else decoded colour, at reduced JPEG scale when

@@ -71,6 +71,7 @@ import OpenVision
             Thread.sleep(forTimeInterval: 0.06)
             return try context.lumaImage().width
         }
+        func reportable(_ results: Int) -> any ReportableResult { UnreportedResult() }
     }
 
     @Test func slowRequestsDropFramesNeverQueueThem() async throws {

@@ -107,10 +107,12 @@ import OpenVisionTestSupport
         let centre = (120 * 320 + 160) * 3
         #expect(Int(rgb[centre]) > Int(rgb[centre + 2]) + 80 && Int(rgb[centre]) > Int(rgb[centre + 1]) + 80,
                 "\(rgb[centre]), \(rgb[centre + 1]), \(rgb[centre + 2])")
-        let arrows = flow.overlayItems
-        #expect(!arrows.isEmpty)
+        // The request reports its field as a flow (`opticalFlow`, arrows), not as any pixel buffer.
+        let reported = GenerateOpticalFlowRequest(targetImage: target).reportable(flow)
+        #expect(!reported.overlayItems.isEmpty)
+        #expect(reported.maps.count == 1)
         var report = AnalysisReport(image: "x", width: 320, height: 240)
-        flow.add(to: &report)
+        reported.add(to: &report)
         #expect(abs((report.opticalFlow?.meanDx ?? 0) - 5) < 0.3)
     }
 }

@@ -1,0 +1,31 @@
+/// Barcodes in the report (`barcodes`).
+extension AnalysisReport {
+    public struct Barcode: Sendable, Codable, Hashable {
+        public var symbology: String
+        public var payload: String?
+        public var payloadBase64: String
+        public var confidence: Float
+        public var isColorInverted: Bool
+        public var box: Box
+        /// topLeft, topRight, bottomRight, bottomLeft.
+        public var corners: [Point]
+    }
+
+    /// Adds barcode observations (relative to the full image).
+    public mutating func add(_ observations: [BarcodeObservation]) {
+        barcodes = observations.map {
+            Barcode(symbology: $0.symbology.rawValue, payload: $0.payloadString,
+                    payloadBase64: $0.payloadData.base64EncodedString(), confidence: $0.confidence,
+                    isColorInverted: $0.isColorInverted, box: box($0.boundingBox), corners: $0.corners.map(point))
+        }
+    }
+
+    static func summary(_ barcodes: [Barcode]) -> [String] {
+        barcodes.map { "  barcode \($0.symbology) \"\($0.payload ?? "<binary>")\" " + at($0.box) }
+    }
+}
+
+extension BarcodeObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}

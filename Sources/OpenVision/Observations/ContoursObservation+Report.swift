@@ -1,0 +1,37 @@
+import Foundation
+
+/// Contours in the report (`contours`).
+extension AnalysisReport {
+    /// `DetectContoursRequest`'s tree, flattened (parents before children).
+    public struct Contours: Sendable, Codable, Hashable {
+        public var contourCount: Int
+        public var topLevelContourCount: Int
+        public var contours: [ContourEntry]
+    }
+
+    public struct ContourEntry: Sendable, Codable, Hashable {
+        /// Position in the tree: [i] top level, [i, j] its j-th child, …
+        public var indexPath: [Int]
+        public var box: Box
+        /// The outline's points, normalised only ([x, y], lower-left origin), closed.
+        public var points: [[Float]]
+    }
+
+    /// Adds a contour tree.
+    public mutating func add(_ observation: ContoursObservation) {
+        contours = Contours(contourCount: observation.contourCount, topLevelContourCount: observation.topLevelContourCount,
+                            contours: observation.allContours.map {
+                                ContourEntry(indexPath: Array($0.indexPath), box: box($0.boundingBox),
+                                             points: $0.normalizedPoints.map { [$0.x, $0.y] })
+                            })
+    }
+
+    static func summary(_ c: Contours) -> [String] {
+        ["  contours \(c.contourCount) (\(c.topLevelContourCount) top-level)"]
+    }
+}
+
+extension ContoursObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.add(self) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// A feature print in the report (`featurePrint`).
+extension AnalysisReport {
+    /// Adds a feature print.
+    public mutating func add(_ observation: FeaturePrintObservation) {
+        featurePrint = observation.data
+    }
+
+    static func summary(featurePrint: [Float]) -> [String] {
+        let norm = featurePrint.reduce(0) { $0 + Double($1) * Double($1) }.squareRoot()
+        return [String(format: "  feature print %d values, L2 norm %.3f", featurePrint.count, norm)]
+    }
+}
+
+extension FeaturePrintObservation: ReportableResult {
+    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.add(self) }
+    public var overlayItems: [OverlayItem] { [] }
+}

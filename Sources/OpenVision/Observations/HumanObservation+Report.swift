@@ -1,0 +1,27 @@
+import Foundation
+
+/// People in the report (`humans`).
+extension AnalysisReport {
+    public struct Human: Sendable, Codable, Hashable {
+        public var confidence: Float
+        public var box: Box
+        /// True when the box covers head and torso only.
+        public var upperBodyOnly: Bool
+    }
+
+    /// Adds people (`DetectHumanRectanglesRequest`).
+    public mutating func add(_ observations: [HumanObservation]) {
+        humans = observations.map { Human(confidence: $0.confidence, box: box($0.boundingBox), upperBodyOnly: $0.upperBodyOnly) }
+    }
+
+    static func summary(_ humans: [Human]) -> [String] {
+        humans.map { String(format: "  human%@ %.2f ", $0.upperBodyOnly ? " (upper body)" : "", $0.confidence) + at($0.box) }
+    }
+}
+
+extension HumanObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] {
+        [.box(boundingBox, label: upperBodyOnly ? "upper body" : "person", confidence: confidence)]
+    }
+}

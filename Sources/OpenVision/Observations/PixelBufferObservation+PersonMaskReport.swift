@@ -1,0 +1,25 @@
+import Foundation
+
+/// The person mask in the report (`personMask`).
+extension AnalysisReport {
+    /// Adds a person-segmentation mask's size.
+    public mutating func add(personMask observation: PixelBufferObservation) {
+        personMask = Map(observation, files: nil)
+    }
+
+    static func summary(personMask m: Map) -> [String] {
+        ["  person mask \(m.width)×\(m.height)" + (m.png.map { " → \($0)" } ?? "")]
+    }
+}
+
+/// `GeneratePersonSegmentationRequest`'s result: a 1-channel mask, reported under `personMask` and blended in
+/// (up to half opacity where the mask is 1).
+public struct PersonMaskReport: ReportableResult {
+    public var mask: PixelBufferObservation
+    public init(_ mask: PixelBufferObservation) { self.mask = mask }
+    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
+        report.personMask = AnalysisReport.Map(mask, files: files[""])
+    }
+    public var overlayItems: [OverlayItem] { [.heatMap(mask, opacity: 0.5)] }
+    public var maps: [(name: String, map: PixelBufferObservation)] { [("", mask)] }
+}

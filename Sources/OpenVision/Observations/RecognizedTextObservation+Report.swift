@@ -1,0 +1,40 @@
+import Foundation
+
+/// Recognised text in the report (`text`).
+extension AnalysisReport {
+    public struct TextLine: Sendable, Codable, Hashable {
+        public var string: String
+        public var confidence: Float
+        public var box: Box
+        public var words: [Word]
+        /// topLeft, topRight, bottomRight, bottomLeft in reading order (a rotated quadrilateral for a
+        /// rotated line on `.accurate`; the box's corners on `.fast`).
+        public var corners: [Point]? = nil
+    }
+
+    public struct Word: Sendable, Codable, Hashable {
+        public var string: String
+        public var confidence: Float
+        public var box: Box
+    }
+
+    /// Adds recognised text lines (best candidate).
+    public mutating func add(_ observations: [RecognizedTextObservation]) {
+        text = observations.compactMap { line in
+            guard let best = line.candidates.first else { return nil }
+            return TextLine(string: best.string, confidence: best.confidence, box: box(line.boundingBox),
+                            words: best.words.map { Word(string: $0.string, confidence: $0.confidence, box: box($0.boundingBox)) },
+                            corners: line.corners.map(point))
+        }
+    }
+
+    static func summary(_ text: [TextLine]) -> [String] {
+        text.map { String(format: "  text %.2f \"%@\" ", $0.confidence, $0.string) + at($0.box) }
+    }
+}
+
+extension RecognizedTextObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// The line's box and string; character boxes are left to `OverlayItem.items(for:characterBoxes:)`.
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self, characterBoxes: false) }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Text regions in the report (`textRectangles`).
+extension AnalysisReport {
+    public struct TextRegion: Sendable, Codable, Hashable {
+        public var confidence: Float
+        public var box: Box
+        /// Character boxes, left to right; present when `reportCharacterBoxes` was set.
+        public var characters: [Box]?
+    }
+
+    /// Adds text regions.
+    public mutating func add(_ observations: [TextObservation]) {
+        textRectangles = observations.map {
+            TextRegion(confidence: $0.confidence, box: box($0.boundingBox), characters: $0.characterBoxes?.map { box($0.boundingBox) })
+        }
+    }
+
+    static func summary(_ regions: [TextRegion]) -> [String] {
+        regions.map { String(format: "  text region %.2f ", $0.confidence) + at($0.box) + ($0.characters.map { " \($0.count) characters" } ?? "") }
+    }
+}
+
+extension TextObservation: ReportableObservation {
+    public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+}
