@@ -88,3 +88,25 @@ import OpenVisionTestSupport
         #expect(unknown.stderr.contains("unknown request 'teleport'"))
     }
 }
+
+/// The CLI's request options come from the registry: flags for every option, validated as the HTTP API and job
+/// payloads validate them, and one help text for `--requests` in every command.
+@Suite struct RequestRegistryCLITests {
+    @Test func optionsAreValidatedAndHelpListsEveryKind() async throws {
+        let image = Fixtures.sharedImage("astronaut.png").path
+        let bad = try await CLIProcess.run(["analyze", image, "--requests", "rectangles", "--max-rectangles=-5"])
+        #expect(bad.status == 64 && bad.stderr.contains("maxRectangles='-5' must be an integer in 0...1000"), "\(bad.stderr)")
+        let level = try await CLIProcess.run(["analyze", image, "--requests", "text", "--recognition-level", "best"])
+        #expect(level.status == 64 && level.stderr.contains("one of fast, accurate"), "\(level.stderr)")
+        // Job payloads are checked at submit, before any database is reached.
+        let submit = try await CLIProcess.run(["jobs", "submit", "--db", "postgres://nobody@127.0.0.1:1/none", image, "--max-rectangles=-5"])
+        #expect(submit.status == 64 && submit.stderr.contains("maxRectangles='-5'"), "\(submit.stderr)")
+        for command in ["analyze", "video", "live"] {
+            let help = try await CLIProcess.run([command, "--help"])
+            for kind in RequestKind.allCases where !(kind.isSequence && command == "analyze") {
+                #expect(help.stdout.contains("\(kind.rawValue):"), "\(command) --help lacks \(kind.rawValue)")
+            }
+            for option in RequestOption.all { #expect(help.stdout.contains("--\(option.flag)"), "\(command) --help lacks --\(option.flag)") }
+        }
+    }
+}
