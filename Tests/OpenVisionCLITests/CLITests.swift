@@ -110,3 +110,18 @@ import OpenVisionTestSupport
         }
     }
 }
+
+/// `featureprint`, a request added through the registry alone: it runs in `analyze` (and so in `serve` and jobs)
+/// and reports the vector `GenerateImageFeaturePrintRequest` gives in the library, in JSON and as text.
+@Suite struct FeaturePrintCLITests {
+    @Test func analyzeReportsTheFeaturePrint() async throws {
+        let url = Fixtures.sharedImage("dog.jpg")
+        let run = try await CLIProcess.run(["analyze", url.path, "--requests", "featureprint"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let printed = try #require(try JSONDecoder().decode(AnalysisReport.self, from: Data(run.stdout.utf8)).featurePrint)
+        let library = try await ImageRequestHandler(url).perform(GenerateImageFeaturePrintRequest())
+        #expect(printed.count == 1280 && printed == library.data)
+        let text = try await CLIProcess.run(["analyze", url.path, "--requests", "featureprint", "--format", "text"])
+        #expect(text.stdout.contains("feature print 1280 values"), "\(text.stdout)")
+    }
+}

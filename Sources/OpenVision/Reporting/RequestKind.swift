@@ -9,6 +9,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case contours, horizon, saliency, objectness, textrects, document
     case animals, humans
     case handpose, bodypose, personmask
+    case featureprint
     case flow, registration, homography, trajectories
 
     /// The kind's declaration.
@@ -73,6 +74,9 @@ public enum RequestKind: String, CaseIterable, Sendable {
             }
         case .personmask:
             RequestDescriptor("the person segmentation mask (MediaPipe)", reportKey: "personMask") { _ in GeneratePersonSegmentationRequest() }
+        case .featureprint:
+            RequestDescriptor("a feature print, 1280 numbers to compare images by (the default classifier's features)",
+                              reportKey: "featurePrint") { _ in GenerateImageFeaturePrintRequest() }
         case .flow:
             RequestDescriptor("dense optical flow from the previous frame", reportKey: "opticalFlow") { _ in TrackOpticalFlowRequest() }
         case .registration:
