@@ -9,8 +9,11 @@ info:
   description: |
     `openvision serve`: Vision requests over HTTP (docs/serve.md). Images go as the raw request body
     (image/*, application/octet-stream) or as the `image` part of multipart/form-data. Errors are
-    `{"error": {"code": "...", "message": "..."}}`. With `--api-key`, every path but /healthz and
-    /readyz needs `Authorization: Bearer <key>`.
+    `{"error": {"code": "...", "message": "..."}}`, unknown paths included (404 `notFound`; a known path
+    with another method is 405 `methodNotAllowed` with `Allow`; HEAD is answered wherever GET is). With
+    `--api-key`, every path but /healthz and /readyz needs `Authorization: Bearer <key>` (the scheme in any
+    case). Every path refuses requests from web pages (any `Origin` header: 403 `forbiddenOrigin`) and, when
+    the server is bound to loopback, a `Host` that is not loopback (403 `forbiddenHost`).
 servers:
   - url: http://127.0.0.1:8080
 security:
@@ -26,6 +29,7 @@ paths:
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Status"}
+        "403": {$ref: "#/components/responses/Error"}
   /readyz:
     get:
       summary: Readiness (always open)
@@ -36,6 +40,7 @@ paths:
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Status"}
+        "403": {$ref: "#/components/responses/Error"}
         "503":
           $ref: "#/components/responses/Error"
   /metrics:
@@ -48,6 +53,7 @@ paths:
             text/plain:
               schema: {type: string}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
   /openapi.yaml:
     get:
       summary: This document
@@ -58,6 +64,7 @@ paths:
             application/yaml:
               schema: {type: string}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
   /v1/models:
     get:
       summary: Models in the model search path
@@ -68,22 +75,19 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [models, searchPath]
+                required: [models]
                 properties:
                   models:
                     type: array
                     items:
                       type: object
-                      required: [name, path, bytes, loaded]
+                      required: [name, bytes, loaded]
                       properties:
-                        name: {type: string}
-                        path: {type: string}
+                        name: {type: string, description: "The file name clients pass as `model` (no path is shown)."}
                         bytes: {type: integer}
                         loaded: {type: boolean}
-                  searchPath:
-                    type: array
-                    items: {type: string}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
   /v1/analyze:
     post:
       summary: Run built-in requests on one image (the JSON of `openvision analyze`)
@@ -113,6 +117,7 @@ paths:
         "200": {$ref: "#/components/responses/Report"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
         "408": {$ref: "#/components/responses/Error"}
         "413": {$ref: "#/components/responses/Error"}
         "415": {$ref: "#/components/responses/Error"}
@@ -146,6 +151,7 @@ paths:
         "200": {$ref: "#/components/responses/Report"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
         "408": {$ref: "#/components/responses/Error"}
         "413": {$ref: "#/components/responses/Error"}
@@ -172,6 +178,7 @@ paths:
         "200": {$ref: "#/components/responses/Report"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
         "408": {$ref: "#/components/responses/Error"}
         "413": {$ref: "#/components/responses/Error"}

@@ -21,9 +21,14 @@ public struct ServeConfiguration: Sendable {
     /// Seconds from a request's admission to its answer: a body not received by then is 408, an
     /// analysis not finished by then is 503 (`timeout`; its worker finishes it and is then free).
     public var requestTimeout: Duration = .seconds(30)
-    /// Seconds a connection may stay silent (no bytes at all) before it is closed.
+    /// Seconds a keep-alive connection may stay idle between requests before it is closed.
     public var idleTimeout: Duration = .seconds(60)
-    /// Connections accepted at once; more wait in the listen backlog.
+    /// Seconds a connection has to deliver a whole request head, from its accept or from the first byte
+    /// of its next request; one that has not is closed (slow-header clients, slowloris).
+    public var headerTimeout: Duration = .seconds(10)
+    /// Connections open at once. At the limit a new connection evicts the longest-idle one, else the
+    /// one that has waited longest for its request head; connections with a request under way are
+    /// never evicted, and when every one has, the new connection gets 503 `tooManyConnections`.
     public var maximumConnections = 256
     /// When set, every endpoint but `/healthz` and `/readyz` requires `Authorization: Bearer <key>` (401 otherwise).
     public var apiKey: String?
