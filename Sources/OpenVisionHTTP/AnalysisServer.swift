@@ -133,6 +133,12 @@ public final class AnalysisServer: Sendable {
         return router
     }
 
+    /// The most pixels an image may have for `work`: `--max-pixels`, or less to keep the request's
+    /// working memory within `--max-request-memory` (`RequestMemory`).
+    private func pixelLimit(for work: [RequestMemory.Work]) -> Int {
+        min(configuration.maximumPixelCount, RequestMemory(bytes: configuration.maximumRequestMemory).pixelLimit(for: work))
+    }
+
     /// The configured request timeout, at most a day (an instant past that could overflow).
     private var requestTimeout: Duration { min(configuration.requestTimeout, .seconds(86_400)) }
 
@@ -218,9 +224,10 @@ public final class AnalysisServer: Sendable {
         }
         analysis.includeTimings = try Self.flag(query["timings"], "timings")
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
-        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
+        let pixels = pixelLimit(for: analysis.kinds.map { .analysis($0) })
+        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: pixels)
         let fixed = analysis
-        let run = try await onWorker(deadline: deadline) { () async throws(VisionError) in
+        let run = try await onWorker(deadline: deadline, pixelLimit: pixels) { () async throws(VisionError) in
             try await fixed.run(on: handler, image: upload.filename ?? "upload")
         }
         for (kind, outcome) in run.outcomes { metrics.ran(request: kind.rawValue, for: outcome.duration) }
@@ -263,8 +270,9 @@ public final class AnalysisServer: Sendable {
     private func run<V: VisionRequest>(_ vision: V, named name: String, for request: Request, deadline: ContinuousClock.Instant,
                                        add: @escaping @Sendable (inout AnalysisReport, V.Result) -> Void) async throws(APIError) -> Response {
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
-        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
-        let (report, duration) = try await onWorker(deadline: deadline) { () async throws(VisionError) in
+        let pixels = pixelLimit(for: [.model])
+        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: pixels)
+        let (report, duration) = try await onWorker(deadline: deadline, pixelLimit: pixels) { () async throws(VisionError) in
             let start = ContinuousClock.now
             let results = try await handler.perform(vision)
             var report = try Self.report(for: handler, image: upload.filename)
@@ -282,7 +290,9 @@ public final class AnalysisServer: Sendable {
     /// worker leaves the line, and an analysis under way starts none of its requests that have not
     /// started; native work already running cannot be interrupted and finishes on its worker, which
     /// stays taken until then, so the number of analyses never exceeds the workers.
-    private func onWorker<T: Sendable>(deadline: ContinuousClock.Instant,
+    /// `pixelLimit`: the image limit the handler was given; an image refused by it below `--max-pixels` is
+    /// refused for the memory budget, and the answer says so.
+    private func onWorker<T: Sendable>(deadline: ContinuousClock.Instant, pixelLimit: Int,
                                        _ body: @escaping @Sendable () async throws(VisionError) -> T) async throws(APIError) -> T {
         let queue = self.queue
         let outcome: Result<T, VisionError>?? = await Self.first(deadline: deadline) {
@@ -292,7 +302,13 @@ public final class AnalysisServer: Sendable {
         }
         switch outcome {
         case .some(.some(.success(let value))): return value
-        case .some(.some(.failure(let error))): throw APIError(error)
+        case .some(.some(.failure(let error))):
+            var refusal = APIError(error)
+            if error.code == .imageTooLarge, pixelLimit < configuration.maximumPixelCount {
+                refusal.message += "; these requests take at most \(pixelLimit) pixels within the server's "
+                    + "\(configuration.maximumRequestMemory >> 20) MiB of working memory per request (--max-request-memory)"
+            }
+            throw refusal
         case .some(.none), .none:
             throw APIError(.serviceUnavailable, "timeout", "the analysis did not finish within the request timeout",
                            headers: [.retryAfter: String(configuration.retryAfterSeconds)])

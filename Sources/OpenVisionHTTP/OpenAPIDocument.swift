@@ -13,7 +13,9 @@ info:
     with another method is 405 `methodNotAllowed` with `Allow`; HEAD is answered wherever GET is). With
     `--api-key`, every path but /healthz and /readyz needs `Authorization: Bearer <key>` (the scheme in any
     case). Every path refuses requests from web pages (any `Origin` header: 403 `forbiddenOrigin`) and, when
-    the server is bound to loopback, a `Host` that is not loopback (403 `forbiddenHost`).
+    the server is bound to loopback, a `Host` that is not loopback (403 `forbiddenHost`). An image with more
+    pixels than its requests may take within `--max-request-memory` is 422 `imageTooLarge`. At the connection
+    limit with every connection busy, a new connection is answered 503 `tooManyConnections` and closed.
 servers:
   - url: http://127.0.0.1:8080
 security:

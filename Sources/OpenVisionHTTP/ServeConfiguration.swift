@@ -13,6 +13,11 @@ public struct ServeConfiguration: Sendable {
     public var maximumBodyBytes = 32 * 1024 * 1024
     /// Images declaring more pixels are refused before decoding (422, `imageTooLarge`).
     public var maximumPixelCount = VisionImage.defaultMaximumPixelCount
+    /// Bytes of working memory one request may take while it runs: each request's image may have at most
+    /// as many pixels as its requests' measured bytes per pixel allow within it (`RequestMemory`), else it
+    /// is refused before decoding (422, `imageTooLarge`). The server's memory is then bounded by
+    /// `workers` × this, plus `(workers + queueLength)` × `maximumBodyBytes` of bodies, plus the models.
+    public var maximumRequestMemory = 2 << 30
     /// Analyses running at once (default: the machine's cores).
     public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Requests admitted beyond `workers` (reading their body or waiting for a worker); one more is

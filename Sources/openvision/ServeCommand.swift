@@ -19,6 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 = any free port; the chosen one is printed).") var port = 8080
     @Option(help: "Largest request body in bytes (larger: 413).") var maxBodyBytes = 32 * 1024 * 1024
     @Option(help: "Largest image in pixels (larger: 422 imageTooLarge).") var maxPixels = VisionImage.defaultMaximumPixelCount
+    @Option(help: "MiB of working memory one request may take (images needing more for their requests: 422 imageTooLarge).")
+    var maxRequestMemory = 2048
     @Option(help: "Analyses running at once (default: the number of cores).") var workers: Int?
     @Option(help: "Requests waiting beyond the workers (more: 503 with Retry-After).") var queue = 32
     @Option(help: "Seconds from a request's arrival to its answer (body not in: 408; analysis not done: 503).") var timeout: Double = 30
@@ -32,6 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
     static let maximumTimeout: Double = 86_400
     static let maximumWorkers = 1024
     static let maximumQueue = 100_000
+    /// 1 TiB, in MiB.
+    static let maximumRequestMemory = 1 << 20
     /// Far above a process's usual descriptor limit (`ulimit -n`), which is the real bound.
     static let maximumConnections = 1_000_000
 
@@ -39,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535") }
         guard maxBodyBytes > 0, maxBodyBytes <= Int(Int32.max) else { throw ValidationError("--max-body-bytes must be in 1...\(Int32.max)") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        guard (16...Self.maximumRequestMemory).contains(maxRequestMemory) else {
+            throw ValidationError("--max-request-memory must be in 16...\(Self.maximumRequestMemory) (MiB)")
+        }
         guard timeout.isFinite, timeout > 0, timeout <= Self.maximumTimeout else {
             throw ValidationError("--timeout must be a number of seconds greater than 0 and at most \(Int(Self.maximumTimeout))")
         }
@@ -59,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.maximumPixelCount = maxPixels
+        configuration.maximumRequestMemory = maxRequestMemory << 20
         if let workers { configuration.workers = workers }
         configuration.queueLength = queue
         configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
+@testable import OpenVisionHTTP
 import OpenVisionTestSupport
 import Synchronization
 #if canImport(Glibc)
@@ -111,6 +112,82 @@ import Glibc
         // The server closed attackers (header timeout or eviction) and stayed up.
         #expect(closedByServer > 0)
         #expect(server.process.isRunning)
+    }
+
+    /// At the connection limit with every connection in a request (bodies still arriving), a new connection is
+    /// not evicting anyone: it gets 503 `tooManyConnections` as JSON and is closed; once a request ends, the
+    /// next connection is served.
+    @Test func busyConnectionsAreNotEvicted() async throws {
+        let server = try ServeProcess(["--max-connections", "2"])
+        let port = server.port
+        let image = try Data(contentsOf: Self.dog)
+        var holders: [HTTPTestClient] = []
+        for _ in 0..<2 {
+            // The interim 100 Continue shows the server has the request head (the connection is in a request).
+            let holder = try HTTPTestClient(port: port)
+            holder.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count), "Expect": "100-continue"])
+            let interim = try await blocking { try holder.readInterim() }
+            #expect(interim.hasPrefix("HTTP/1.1 100"))
+            holders.append(holder)
+        }
+        let refused = try await ServeTests.get(port, "/healthz")
+        #expect(refused.status == 503 && refused.errorCode == "tooManyConnections", "\(refused.status) \(refused.text)")
+        for holder in holders {
+            holder.send(image)
+            let done = try await blocking { try holder.readResponse() }
+            #expect(done.status == 200)
+        }
+        var healthy = 0
+        for _ in 0..<100 where healthy != 200 {
+            healthy = (try? await ServeTests.get(port, "/healthz"))?.status ?? 0
+            if healthy != 200 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(healthy == 200)
+    }
+
+    // MARK: 3. Working memory per request
+
+    /// A PNG header declaring 10000 × 10000 (the default --max-pixels exactly): with `personmask` it used to
+    /// be decoded and analysed at ~40 bytes per pixel (4 GB). Now the requests' measured bytes per pixel
+    /// bound the image within --max-request-memory (2 GiB by default), and it is refused before decoding.
+    @Test func imagesBeyondTheMemoryBudgetAreRefused() async throws {
+        let server = try ServeProcess()
+        // IHDR of 10000 × 10000 RGB and an empty IDAT: the refusal comes from the header.
+        let png = PNGFile.make(width: 10_000, height: 10_000, colorType: 2, dataBytes: 16)
+        let refused = try await ServeTests.post(server.port, "/v1/analyze?requests=personmask", png)
+        #expect(refused.status == 422 && refused.errorCode == "imageTooLarge", "\(refused.status) \(refused.text)")
+        #expect(refused.text.contains("--max-request-memory"))
+        let rss = try #require(server.rssKB)
+        #expect(rss < 512 * 1024, "RSS \(rss) kB")
+    }
+
+    /// The budget holds: an image at the person mask's pixel limit under --max-request-memory 128 is analysed,
+    /// and the server's peak RSS grows by less than 128 MiB over what it held before (models loaded).
+    @Test func theWorstRequestStaysWithinTheBudget() async throws {
+        let server = try ServeProcess(["--max-request-memory", "128", "--workers", "1"])
+        // The largest square image the budget admits for personmask: 128 MiB / its bytes per pixel.
+        let side = Int(Double(RequestMemory(bytes: 128 << 20).pixelLimit(for: [.analysis(.personmask)])).squareRoot())
+        let dog = try VisionImage(contentsOf: Self.dog)
+        let warm = try await ServeTests.post(server.port, "/v1/analyze?requests=personmask", try dog.encoded(as: .png))
+        #expect(warm.status == 200, "\(warm.text)")
+        let before = try #require(ServeHardeningTests.peakKB(server))
+        let image = try dog.resized(width: side, height: side).encoded(as: .png)
+        let response = try await ServeTests.post(server.port, "/v1/analyze?requests=personmask", image)
+        #expect(response.status == 200, "\(response.text)")
+        let after = try #require(ServeHardeningTests.peakKB(server))
+        print("personmask at \(side) × \(side) under 128 MiB: peak RSS \(before / 1024) → \(after / 1024) MiB")
+        #expect(after - before < 128 * 1024, "peak RSS grew by \((after - before) / 1024) MiB")
+        // One pixel row more is refused.
+        let over = try dog.resized(width: side, height: side + side / 10).encoded(as: .png)
+        let refused = try await ServeTests.post(server.port, "/v1/analyze?requests=personmask", over)
+        #expect(refused.status == 422 && refused.errorCode == "imageTooLarge")
+    }
+
+    /// The process's peak resident set (VmHWM) in kB.
+    static func peakKB(_ server: ServeProcess) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
     // MARK: 5. Host, Origin, paths
