@@ -68,7 +68,8 @@ import Glibc
         let server = try ServeProcess(["--header-timeout", "3"])
         let port = server.port
         let attacking = Mutex(true)
-        let attack = Task.detached { () -> (opened: Int, closedByServer: Int) in
+        // On a Dispatch thread (`blocking`), not the cooperative pool: the loop sleeps between rounds.
+        let attack = Task { try await blocking { () -> (opened: Int, closedByServer: Int) in
             var clients: [HTTPTestClient] = []
             var opened = 0, closed = 0
             let head = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
@@ -93,7 +94,7 @@ import Glibc
                 usleep(1_000_000)
             }
             return (opened, closed)
-        }
+        } }
         // Let the attack fill the server, then probe /healthz every second for 10 s.
         try await Task.sleep(for: .seconds(3))
         var latencies: [Double] = []
@@ -106,7 +107,7 @@ import Glibc
             try await Task.sleep(for: .seconds(1))
         }
         attacking.withLock { $0 = false }
-        let (opened, closedByServer) = await attack.value
+        let (opened, closedByServer) = try await attack.value
         print("slow headers: \(opened) attack connections, \(closedByServer) closed by the server; /healthz answered in "
               + latencies.map { String(format: "%.3f", $0) }.joined(separator: ", ") + " s")
         // The server closed attackers (header timeout or eviction) and stayed up.
