@@ -12,4 +12,12 @@ import Testing
         }
         #expect(program.opset == "CoreML5")
     }
+
+    @Test func writesYoloFastestONNX() throws {
+        let (program, blobs) = try MILTestSupport.package(MILTestSupport.coreml.appendingPathComponent("YoloFastestPipeline.mlpackage"))
+        let model = try MILTestSupport.onnxModel(program, blobs: blobs)
+        if let out = ProcessInfo.processInfo.environment["MIL_YOLO_OUT"] {
+            try model.serialized().write(to: URL(fileURLWithPath: out))
+        }
+    }
 }
