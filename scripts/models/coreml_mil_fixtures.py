@@ -14,6 +14,7 @@ Tests/Fixtures/coreml-mil/:
   ops/<name>.bin    its weights/weight.bin, when the program has one
   ops.json          per fixture: iOS target, inputs (values), expected outputs, tolerance, and what the
                     expected values come from
+  blobs.bin/.json   a weight file from coremltools' own blob writer, one blob of each type, and its values
 
 Expected outputs come from the op's source math, never from ONNX: coremltools' own numpy definitions
 (`value_inference`, evaluated by building the same ops on constant inputs) where the op has one, else
@@ -806,12 +807,42 @@ def compression():
                    T16, "1-bit indices packed LSB first")
 
 
+def blob_file():
+    """A weight file written by coremltools' own blob writer (libmilstoragepython, MILBlob's C++ StorageWriter):
+    one blob of every type it writes, with the values, for the reader's test."""
+    from coremltools.libmilstoragepython import _BlobStorageWriter
+    path = os.path.join(OUT, "blobs.bin")
+    writer = _BlobStorageWriter(path)
+    entries = []
+
+    def put(kind, method, values, stored=None):
+        offset = getattr(writer, method)(np.ascontiguousarray(stored if stored is not None else values))
+        entries.append({"dtype": kind, "offset": int(offset), "values": [float(v) for v in np.asarray(values, np.float64).ravel()]})
+
+    put("fp32", "write_float_data", randn(7))
+    h = randn(9).astype(np.float16)
+    put("fp16", "write_fp16_data", h.astype(np.float32), stored=h.view(np.uint16))
+    put("uint8", "write_uint8_data", rng.integers(0, 256, 11).astype(np.uint8))
+    put("int8", "write_int8_data", rng.integers(-128, 128, 10).astype(np.int8))
+    put("int16", "write_int16_data", rng.integers(-30000, 30000, 5).astype(np.int16))
+    put("uint16", "write_uint16_data", rng.integers(0, 65536, 5).astype(np.uint16))
+    put("int32", "write_int32_data", rng.integers(-2**31, 2**31 - 1, 4).astype(np.int32))
+    put("uint32", "write_uint32_data", rng.integers(0, 2**32 - 1, 4, dtype=np.uint64).astype(np.uint32))
+    put("int4", "write_int4_data", rng.integers(-8, 8, 13).astype(np.int8))
+    for bits in [1, 2, 3, 4, 6]:
+        put(f"uint{bits}", f"write_uint{bits}_data", rng.integers(0, 2 ** bits, 13 + bits).astype(np.uint8))
+    del writer
+    with open(os.path.join(OUT, "blobs.json"), "w") as f:
+        json.dump({"file": "blobs.bin", "writer": "coremltools.libmilstoragepython._BlobStorageWriter", "blobs": entries}, f, indent=0)
+    print(f"blobs.bin: {len(entries)} blobs, {os.path.getsize(path)} bytes")
+
+
 def main():
     if os.path.exists(OUT):
         shutil.rmtree(OUT)
     os.makedirs(os.path.join(OUT, "ops"))
     for group in [elementwise, activations, binary, convolutions, pooling, normalizations, reductions, shapes, resizing,
-                  quantization_ops, fp16_programs, flexible, compression, unsupported]:
+                  quantization_ops, fp16_programs, flexible, compression, unsupported, blob_file]:
         print(group.__name__)
         group()
     with open(os.path.join(OUT, "ops.json"), "w") as f:

@@ -50,39 +50,13 @@ import OpenVisionTestSupport
         return (try MILProgram(serialized: bytes[...]), { _ in try MILWeightBlobFile(bytes: [UInt8](try Data(contentsOf: weights))) })
     }
 
-    /// The program as a one-graph ONNX file: its inputs as graph inputs, its outputs (renamed to the
-    /// program's names) as graph outputs.
-    static func onnxFile(_ program: MILProgram, blobs: (String) throws -> MILWeightBlobFile) throws -> URL {
-        var graph = ONNXWriter.Graph(name: "mil")
-        var inputs: [String: String] = [:]
-        for input in program.mainInputs {
-            let type = try #require(MILToONNX.onnxElementType(for: input.dataType))
-            graph.inputs.append(ONNXWriter.ValueInfo(name: input.name, elementType: type, shape: input.shape.enumerated().map { i, d in
-                d.map { .value($0) } ?? .param("\(input.name)_\(i)")
-            }))
-            inputs[input.name] = input.name
-        }
-        let outputs = try MILToONNX.lowerDescribed(program, blobs: blobs, inputs: inputs, into: &graph, namePrefix: "mil/")
-        for output in program.mainOutputs {
-            let value = try #require(outputs[output.name])
-            graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output/\(output.name)", inputs: [value.name], outputs: [output.name]))
-            graph.outputs.append(ONNXWriter.ValueInfo(name: output.name, elementType: value.elementType,
-                                                      shape: (value.shape ?? []).enumerated().map { i, d in d.map { .value($0) } ?? .param("\(output.name)_\(i)") }))
-        }
-        var model = ONNXWriter.Model(opsetVersion: MILToONNX.opsetVersion, graph: graph)
-        model.irVersion = 8
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mil-\(UUID()).onnx")
-        try model.serialized().write(to: url)
-        return url
-    }
-
     @Test(arguments: names)
     func operationMatchesSourceMath(_ name: String) throws {
         let fixture = try #require(Self.catalogue.fixtures[name])
         let (program, blobs) = try Self.program(name)
         if let op = fixture.unsupported {
             do {
-                _ = try Self.onnxFile(program, blobs: blobs)
+                _ = try MILTestModels.onnxFile(program, blobs: blobs)
                 Issue.record("\(name): '\(op)' converted; expected .unsupported")
             } catch let error as ConversionError {
                 #expect(error.code == .unsupported, "\(error)")
@@ -90,7 +64,7 @@ import OpenVisionTestSupport
             }
             return
         }
-        let url = try Self.onnxFile(program, blobs: blobs)
+        let url = try MILTestModels.onnxFile(program, blobs: blobs)
         defer { try? FileManager.default.removeItem(at: url) }
         var configuration = VisionModel.Configuration()
         configuration.threads = 1
