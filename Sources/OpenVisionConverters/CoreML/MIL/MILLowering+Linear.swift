@@ -202,6 +202,7 @@ extension MILLowering {
     mutating func channelVector(_ op: MILOperation, _ key: String, channels: Int?, fill: Float) throws -> String {
         if let c = try constant(op, key) { return floatConstant(c.data.floats, dims: [c.count]) }
         guard let channels else { throw unsupported("'\(key)' is absent and the channel count is unknown") }
+        _ = try generated(channels)
         return floatConstant([Float](repeating: fill, count: channels), dims: [channels])
     }
 
@@ -247,7 +248,7 @@ extension MILLowering {
         let trailing = !sortedAxes.isEmpty && sortedAxes == Array((r - sortedAxes.count)..<r) && sortedAxes == axes.sorted()
         if trailing, normalizedDims.allSatisfy({ $0 != nil }) {
             let dims = normalizedDims.map { $0! }
-            let count = dims.reduce(1, *)
+            let count = try generated(try elementCount(dims))
             let scale = floatConstant(gamma?.data.floats ?? [Float](repeating: 1, count: count), dims: dims)
             let bias = floatConstant(beta?.data.floats ?? [Float](repeating: 0, count: count), dims: dims)
             guard (gamma?.count ?? count) == count, (beta?.count ?? count) == count else { throw invalid("gamma/beta do not match the normalized shape \(dims)") }

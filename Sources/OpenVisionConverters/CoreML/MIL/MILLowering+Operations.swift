@@ -214,7 +214,7 @@ extension MILLowering {
     mutating func clip(_ op: MILOperation, low: Float, high: Float) throws {
         let x = try required(op, "x")
         if info(x).dataType?.isFloat == false {
-            let lo = int64Constant([Int64(low.rounded(.towardZero))], dims: []), hi = int64Constant([Int64(high.rounded(.towardZero))], dims: [])
+            let lo = int64Constant([try integer(low)], dims: []), hi = int64Constant([try integer(high)], dims: [])
             try emitOutput(op, "Clip", [tensor(x), lo, hi])
         } else {
             try emitOutput(op, "Clip", [tensor(x), scalar(low), scalar(high)])
@@ -227,6 +227,7 @@ extension MILLowering {
         guard let target = MILDataType(textName: name) else { throw unsupported("cast to '\(name)'") }
         let source = info(x).dataType ?? .fp32
         if case .constant(var c) = x {
+            guard c.dataType != .string, target != .string else { throw unsupported("cast of strings") }
             // Cast of a constant: converted here (integers truncate toward zero, as numpy's astype).
             c.data = target.isFloat ? c.data.converted(to: target)
                 : target == .bool ? .bools(c.data.floats.map { $0 != 0 }) : .ints(c.data.ints)

@@ -22,7 +22,10 @@ extension MILLowering {
 
     /// Bilinear resampling of the last two axes by two matrix products with interpolation matrices
     /// built here (for the sampling modes ONNX's Resize has no coordinate transform for).
-    mutating func resizeByMatrices(_ x: String, inH: Int, inW: Int, outH: Int, outW: Int, mode: String) -> String {
+    mutating func resizeByMatrices(_ x: String, inH: Int, inW: Int, outH: Int, outW: Int, mode: String) throws -> String {
+        guard inH > 0, inW > 0, outH > 0, outW > 0 else { throw invalid("resize between \(inH)×\(inW) and \(outH)×\(outW)") }
+        _ = try generated(outH.multipliedReportingOverflow(by: inH).overflow ? Int.max : outH * inH)
+        _ = try generated(outW.multipliedReportingOverflow(by: inW).overflow ? Int.max : outW * inW)
         func matrix(_ outCount: Int, _ inCount: Int) -> [Float] {
             var m = [Float](repeating: 0, count: outCount * inCount)
             for i in 0..<outCount {
@@ -115,8 +118,8 @@ extension MILLowering {
             let align = try bool(op, "align_corners", default: true)
             let halfPixel = try bool(op, "half_pixel_centers", default: !align)
             sampling = align ? "STRICT_ALIGN_CORNERS" : (halfPixel ? "UNALIGN_CORNERS" : "DEFAULT")
-            if let inH, targetH == nil { targetH = Int((Float(inH) * scaleH).rounded(.down)) }
-            if let inW, targetW == nil { targetW = Int((Float(inW) * scaleW).rounded(.down)) }
+            if let inH, targetH == nil { targetH = Int(try integer((Float(inH) * scaleH).rounded(.down))) }
+            if let inW, targetW == nil { targetW = Int(try integer((Float(inW) * scaleW).rounded(.down))) }
         case "resize_bilinear":
             targetH = try int(op, "target_size_height", default: 1)
             targetW = try int(op, "target_size_width", default: 1)
@@ -151,7 +154,7 @@ extension MILLowering {
             return try define(op, 0, result)
         }
         guard let inH, let inW, let targetH, let targetW else { throw unsupported("sampling mode '\(sampling)' with unknown sizes") }
-        try define(op, 0, resizeByMatrices(try tensor(x, as: .float), inH: inH, inW: inW, outH: targetH, outW: targetW, mode: sampling))
+        try define(op, 0, try resizeByMatrices(try tensor(x, as: .float), inH: inH, inW: inW, outH: targetH, outW: targetW, mode: sampling))
     }
 
     /// `crop`: rows / columns cut from the last two axes.

@@ -73,7 +73,7 @@ extension MILLowering {
             switch Self.onnxType(dataType) {
             case .float: fillValue = ONNXWriter.Tensor(name: "value", dims: [1], floats: [value])
             case .bool: fillValue = ONNXWriter.Tensor(name: "value", dims: [1], bools: [value != 0])
-            default: fillValue = ONNXWriter.Tensor(name: "value", dims: [1], int64s: [Int64(value)])
+            default: fillValue = ONNXWriter.Tensor(name: "value", dims: [1], int64s: [try integer(value)])
             }
             try emitOutput(op, "ConstantOfShape", [shape], [.init("value", .tensor(fillValue))])
         case "range_1d":
@@ -109,7 +109,7 @@ extension MILLowering {
             let valuesName: String
             switch Self.onnxType(dataType) {
             case .float: valuesName = floatConstant([off, on], dims: [2])
-            default: valuesName = int64Constant([Int64(off), Int64(on)])
+            default: valuesName = int64Constant([try integer(off), try integer(on)])
             }
             try emitOutput(op, "OneHot", [tensor(indices, as: .int64), depth, valuesName], [.init("axis", .int(a))])
         case "non_zero":
@@ -218,7 +218,7 @@ extension MILLowering {
         var inputs = [try tensor(x), padsName]
         if mode == "constant" {
             let value = try float(op, "constant_val", default: 0)
-            inputs.append(info(x).dataType?.isFloat == false ? int64Constant([Int64(value)], dims: []) : scalar(value))
+            inputs.append(info(x).dataType?.isFloat == false ? int64Constant([try integer(value)], dims: []) : scalar(value))
         }
         try emitOutput(op, "Pad", inputs, [.init("mode", .string(mode))])
     }

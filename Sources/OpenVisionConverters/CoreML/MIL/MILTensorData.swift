@@ -15,23 +15,23 @@ package enum MILTensorData: Sendable, Equatable {
         }
     }
 
-    /// The values as Float (integers and bools converted; strings give []).
+    /// The values as Float (integers and bools converted; strings give NaNs, one per string).
     package var floats: [Float] {
         switch self {
         case .floats(let v): v
         case .ints(let v): v.map { Float($0) }
         case .bools(let v): v.map { $0 ? 1 : 0 }
-        case .strings: []
+        case .strings(let v): [Float](repeating: .nan, count: v.count)
         }
     }
 
-    /// The values as Int64 (floats truncated toward zero and clamped; strings give []).
+    /// The values as Int64 (floats truncated toward zero and clamped, NaN 0; strings give zeros).
     package var ints: [Int64] {
         switch self {
         case .floats(let v): v.map { $0.isNaN ? 0 : Int64(max(-9.2e18, min(9.2e18, $0.rounded(.towardZero)))) }
         case .ints(let v): v
         case .bools(let v): v.map { $0 ? 1 : 0 }
-        case .strings: []
+        case .strings(let v): [Int64](repeating: 0, count: v.count)
         }
     }
 

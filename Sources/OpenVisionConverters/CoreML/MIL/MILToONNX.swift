@@ -563,6 +563,20 @@ struct MILLowering {
         }
     }
 
+    /// `value` as an integer, or `.invalidValue` when it is not finite or beyond ±2^53.
+    func integer(_ value: Float) throws -> Int64 {
+        guard value.isFinite, abs(value) <= 0x1p53 else { throw invalid("\(value) is not a usable integer") }
+        return Int64(value.rounded(.towardZero))
+    }
+
+    /// Checks the size of a tensor made up by the converter (not read from the file).
+    func generated(_ count: Int) throws -> Int {
+        guard count >= 0, count <= MILLimits.maximumGeneratedElements else {
+            throw ConversionError(.limitExceeded, "ML Program operation '\(current?.type ?? "?")' would need a made-up tensor of \(count) elements")
+        }
+        return count
+    }
+
     /// A normalized axis in 0..<rank.
     func axis(_ a: Int, rank: Int) throws -> Int {
         let v = a < 0 ? a + rank : a
