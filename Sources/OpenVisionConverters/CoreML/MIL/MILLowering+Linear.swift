@@ -249,9 +249,9 @@ extension MILLowering {
         if trailing, normalizedDims.allSatisfy({ $0 != nil }) {
             let dims = normalizedDims.map { $0! }
             let count = try generated(try elementCount(dims))
+            guard (gamma?.count ?? count) == count, (beta?.count ?? count) == count else { throw invalid("gamma/beta do not match the normalized shape \(dims)") }
             let scale = floatConstant(gamma?.data.floats ?? [Float](repeating: 1, count: count), dims: dims)
             let bias = floatConstant(beta?.data.floats ?? [Float](repeating: 0, count: count), dims: dims)
-            guard (gamma?.count ?? count) == count, (beta?.count ?? count) == count else { throw invalid("gamma/beta do not match the normalized shape \(dims)") }
             try emitOutput(op, "LayerNormalization", [tensor(x), scale, bias],
                            [.init("axis", .int(sortedAxes[0])), .init("epsilon", .float(epsilon))])
             return

@@ -128,6 +128,8 @@ struct MILLowering {
     var nodeCount = 0
     /// The operation being lowered (for error messages).
     var current: MILOperation?
+    /// An error found while writing a constant, thrown when the operation is done.
+    var deferredError: ConversionError?
 
     init(graph: ONNXWriter.Graph, blobs: @escaping (String) throws -> MILWeightBlobFile, prefix: String, opset: String) {
         self.graph = graph
@@ -174,6 +176,7 @@ struct MILLowering {
         for op in block.operations {
             current = op
             try lowerOperation(op)
+            if let error = deferredError { throw error }
         }
         current = nil
         var result: [String: MILLoweredOutput] = [:]
@@ -338,6 +341,7 @@ struct MILLowering {
     mutating func initializer(_ c: MILConstant, as type: ONNXWriter.DataType) throws -> String {
         let key = c.milName.map { "\($0)#\(type.rawValue)" }
         if let key, let existing = initializers[key] { return existing }
+        guard Self.product(c.shape) == c.data.count else { throw invalid("\(c.data.count) values for a constant of shape \(c.shape)") }
         let name = fresh(c.milName ?? "const")
         let tensor: ONNXWriter.Tensor
         switch type {
@@ -363,8 +367,14 @@ struct MILLowering {
         return name
     }
 
-    /// A float32 initializer of `values` with `dims` (shared by content for small ones).
+    /// A float32 initializer of `values` with `dims` (shared by content for small ones). A count that
+    /// does not fill `dims` (a malformed program) is recorded in `deferredError`, thrown once the
+    /// operation is lowered.
     mutating func floatConstant(_ values: [Float], dims: [Int]) -> String {
+        guard Self.product(dims) == values.count else {
+            deferredError = deferredError ?? invalid("\(values.count) values for a constant of shape \(dims)")
+            return floatConstant([], dims: [0])
+        }
         let key = values.count <= 16 ? "f\(dims):\(values.map { $0.bitPattern })" : nil
         if let key, let existing = initializers[key] { return existing }
         let name = fresh("const")
@@ -373,8 +383,12 @@ struct MILLowering {
         return name
     }
 
-    /// An int64 initializer of `values` with `dims` (default: a vector).
+    /// An int64 initializer of `values` with `dims` (default: a vector; mismatches as `floatConstant`).
     mutating func int64Constant(_ values: [Int64], dims: [Int]? = nil) -> String {
+        if let dims, Self.product(dims) != values.count {
+            deferredError = deferredError ?? invalid("\(values.count) values for a constant of shape \(dims)")
+            return int64Constant([], dims: [0])
+        }
         let key = values.count <= 16 ? "i\(dims ?? [-1]):\(values)" : nil
         if let key, let existing = initializers[key] { return existing }
         let name = fresh("const")
@@ -384,6 +398,18 @@ struct MILLowering {
     }
 
     mutating func scalar(_ value: Float) -> String { floatConstant([value], dims: []) }
+
+    /// The element count of `dims` (−1 when negative or overflowing).
+    static func product(_ dims: [Int]) -> Int {
+        var n = 1
+        for d in dims {
+            guard d >= 0 else { return -1 }
+            let (p, overflow) = n.multipliedReportingOverflow(by: d)
+            if overflow { return -1 }
+            n = p
+        }
+        return n
+    }
 
     // MARK: Operation inputs
 
