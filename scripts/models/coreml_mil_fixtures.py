@@ -15,6 +15,9 @@ Tests/Fixtures/coreml-mil/:
   ops.json          per fixture: iOS target, inputs (values), expected outputs, tolerance, and what the
                     expected values come from
   blobs.bin/.json   a weight file from coremltools' own blob writer, one blob of each type, and its values
+  ops/<name>.mil    for some fixtures, the program as model.mil text (the form of compiled .mlmodelc
+                    folders; Xcode writes it on macOS only, so rendered here by `mil_text` from the grammar
+                    public model.mil files show)
 
 Expected outputs come from the op's source math, never from ONNX: coremltools' own numpy definitions
 (`value_inference`, evaluated by building the same ops on constant inputs) where the op has one, else
@@ -837,12 +840,143 @@ def blob_file():
     print(f"blobs.bin: {len(entries)} blobs, {os.path.getsize(path)} bytes")
 
 
+# ---------------------------------------------------------------------------------------------
+# model.mil text, as Xcode's Core ML compiler writes it into .mlmodelc folders
+# ---------------------------------------------------------------------------------------------
+PROTO_TYPES = {1: "bool", 2: "string", 10: "fp16", 11: "fp32", 12: "fp64", 13: "bf16", 21: "int8", 22: "int16", 23: "int32",
+               24: "int64", 25: "int4", 31: "uint8", 32: "uint16", 33: "uint32", 34: "uint64", 35: "uint4", 36: "uint2",
+               37: "uint1", 38: "uint6", 39: "uint3"}
+SUB_BYTE = {"int4": 4, "uint1": 1, "uint2": 2, "uint3": 3, "uint4": 4, "uint6": 6}
+
+
+def mil_text(program, verbose=False):
+    """The ML Program as model.mil text. verbose: program(1.0)'s spelling (tensor<string, []>("x") scalars),
+    else program(1.3)'s (string("x")). Floats as C hex floats, arguments and attributes sorted by name."""
+    from coremltools.optimize import _utils as optimize_utils
+
+    def vtype(t):
+        kind = t.WhichOneof("type")
+        if kind == "tensorType":
+            tt = t.tensorType
+            dt = PROTO_TYPES[tt.dataType]
+            if tt.rank == 0 and not verbose:
+                return dt
+            if tt.rank < 0:
+                return f"tensor<{dt}, [*]>"
+            dims = ["?" if d.WhichOneof("dimension") == "unknown" else str(d.constant.size) for d in tt.dimensions]
+            return f"tensor<{dt}, [{', '.join(dims)}]>"
+        if kind == "listType":
+            n = t.listType.length
+            return f"list<{vtype(t.listType.type)}, {n.constant.size if n.WhichOneof('dimension') == 'constant' else '?'}>"
+        if kind == "tupleType":
+            return "tuple<" + ", ".join(vtype(x) for x in t.tupleType.types) + ">"
+        if kind == "dictionaryType":
+            return f"dict<{vtype(t.dictionaryType.keyType)}, {vtype(t.dictionaryType.valueType)}>"
+        raise NotImplementedError(kind)
+
+    def number(x, dt):
+        if dt.startswith("fp") or dt == "bf16":
+            if not np.isfinite(x):
+                return "inf" if x > 0 else "-inf" if x < 0 else "nan"
+            mantissa, exponent = float(x).hex().split("p")          # 0x1.0f80000000000p-1 -> 0x1.0f8p-1
+            mantissa = mantissa.rstrip("0").rstrip(".")
+            return f"{mantissa}p{exponent}"
+        return str(int(x))
+
+    def literal_items(tv, dt, count):
+        kind = tv.WhichOneof("value")
+        if kind == "bytes":
+            raw = tv.bytes.values
+            if dt in SUB_BYTE:
+                vals = optimize_utils.restore_elements_from_packed_bits(np.frombuffer(raw, np.uint8), SUB_BYTE[dt], count, dt == "int4")
+            else:
+                vals = np.frombuffer(raw, {"fp16": np.float16, "int8": np.int8, "uint8": np.uint8, "uint32": np.uint32,
+                                           "int16": np.int16, "uint16": np.uint16}[dt])
+            return [number(v, dt) for v in vals]
+        if kind == "strings":
+            return ['"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in tv.strings.values]
+        if kind == "bools":
+            return ["true" if v else "false" for v in tv.bools.values]
+        vals = {"floats": tv.floats.values, "ints": tv.ints.values, "longInts": tv.longInts.values, "doubles": tv.doubles.values}[kind]
+        return [number(v, dt) for v in vals]
+
+    def value(v):
+        t = vtype(v.type)
+        if v.WhichOneof("value") == "blobFileValue":
+            b = v.blobFileValue
+            path = f'tensor<string, []>("{b.fileName}")' if verbose else f'string("{b.fileName}")'
+            off = f"tensor<uint64, []>({b.offset})" if verbose else f"uint64({b.offset})"
+            return f"{t}(BLOBFILE(path = {path}, offset = {off}))"
+        iv = v.immediateValue
+        kind = iv.WhichOneof("value")
+        if kind == "tensor":
+            tt = v.type.tensorType
+            count = int(np.prod([d.constant.size for d in tt.dimensions])) if tt.rank > 0 else 1
+            items = literal_items(iv.tensor, PROTO_TYPES[tt.dataType], count)
+            body = items[0] if tt.rank == 0 else "[" + ", ".join(items) + "]"
+            return f"{t}({body})"
+        if kind == "list":
+            return f"{t}([" + ", ".join(value(x) for x in iv.list.values) + "])"
+        if kind == "tuple":
+            return f"{t}((" + ", ".join(value(x) for x in iv.tuple.values) + "))"
+        if kind == "dictionary":   # entries as bare literals: {{"k", "v"}, ...}
+            return f"{t}({{" + ", ".join("{" + bare(e.key) + ", " + bare(e.value) + "}" for e in iv.dictionary.values) + "})"
+        raise NotImplementedError(kind)
+
+    def bare(v):
+        text = value(v)
+        return text[text.index("(") + 1:-1] if v.type.tensorType.rank == 0 else text
+
+    def argument(arg):
+        items = [b.name if b.WhichOneof("binding") == "name" else value(b.value) for b in arg.arguments]
+        return items[0] if len(items) == 1 else "(" + ", ".join(items) + ")"
+
+    lines = [f"program({'1.0' if verbose else '1.3'})"]
+    attrs = program.attributes
+    if attrs:
+        lines.append("[" + ", ".join(f"{k} = {value(attrs[k])}" for k in sorted(attrs)) + "]")
+    lines.append("{")
+    for fname, f in program.functions.items():
+        params = ", ".join(f"{vtype(i.type)} {i.name}" for i in f.inputs)
+        lines.append(f"    func {fname}<{f.opset}>({params}) {{")
+        block = f.block_specializations[f.opset]
+        for op in block.operations:
+            outs = ", ".join(f"{vtype(o.type)} {o.name}" for o in op.outputs)
+            args = ", ".join(f"{k} = {argument(op.inputs[k])}" for k in sorted(op.inputs))
+            at = ", ".join(f"{k} = {value(op.attributes[k])}" for k in sorted(op.attributes))
+            lines.append(f"            {outs} = {op.type}({args})" + (f"[{at}]" if at else "") + ";")
+        lines.append(f"    }} -> ({', '.join(block.outputs)});")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+TEXT_FIXTURES = ["conv_same_stride2", "conv_transpose_output_shape", "linear", "matmul_transpose_y", "max_pool_ceil",
+                 "avg_pool_exclude_padding", "batch_norm", "layer_norm_trailing", "reduce_argmax", "topk", "concat", "split_sizes",
+                 "slice_by_index_masks", "pad_reflect", "gather", "upsample_bilinear_align_corners", "resize_bilinear_offset_corners",
+                 "crop_resize", "gelu_tanh_approximation", "prelu", "cast_int32_fp32", "select", "flexible_shape", "fp16_conv_relu",
+                 "quantize_dequantize", "ios16_palettize_uniform_4bit", "ios16_linear_uint8_asymmetric", "ios16_prune_sparse",
+                 "ios16_lut_1bit", "ios18_palettize_grouped_3bit", "ios18_linear_int4_block", "ios18_prune_palettize",
+                 "ios18_lut_vector", "ios18_blockwise_int4_offset", "unsupported_band_part"]
+
+
+def text_fixtures():
+    """model.mil renderings of some fixtures (alternately in program(1.0) and program(1.3) spelling)."""
+    from coremltools.proto import MIL_pb2
+    for k, name in enumerate(TEXT_FIXTURES):
+        program = MIL_pb2.Program()
+        with open(os.path.join(OUT, "ops", name + ".pb"), "rb") as f:
+            program.ParseFromString(f.read())
+        with open(os.path.join(OUT, "ops", name + ".mil"), "w") as f:
+            f.write(mil_text(program, verbose=k % 2 == 1))
+    print(f"{len(TEXT_FIXTURES)} model.mil renderings")
+
+
 def main():
     if os.path.exists(OUT):
         shutil.rmtree(OUT)
     os.makedirs(os.path.join(OUT, "ops"))
     for group in [elementwise, activations, binary, convolutions, pooling, normalizations, reductions, shapes, resizing,
-                  quantization_ops, fp16_programs, flexible, compression, unsupported, blob_file]:
+                  quantization_ops, fp16_programs, flexible, compression, unsupported, blob_file, text_fixtures]:
         print(group.__name__)
         group()
     with open(os.path.join(OUT, "ops.json"), "w") as f:

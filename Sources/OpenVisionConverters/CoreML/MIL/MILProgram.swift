@@ -70,6 +70,41 @@ package struct MILProgram: Sendable {
         return counts
     }
 
+    /// Default shapes of flexible inputs when the entry function declares them: model.mil files of
+    /// compiled models carry a `FlexibleShapeInformation` attribute; the pairs found under its
+    /// "DefaultShapes" key (input name → integer shape) are returned. Empty when absent (`.mlpackage`
+    /// files keep their defaults in Model.proto's feature descriptions instead).
+    package var defaultShapes: [String: [Int]] {
+        var result: [String: [Int]] = [:]
+        func strings(_ v: MILValue) -> [String] {
+            if case .immediate(.tensor(.strings(let s))) = v.content { return s }
+            return []
+        }
+        func ints(_ v: MILValue) -> [Int]? {
+            switch v.content {
+            case .immediate(.tensor(.longInts(let i))): return i.map { Int(clamping: $0) }
+            case .immediate(.tensor(.ints(let i))): return i.map { Int($0) }
+            default: return nil
+            }
+        }
+        func walk(_ v: MILValue, depth: Int) {
+            guard depth < MILLimits.maximumNesting, case .immediate(let immediate) = v.content else { return }
+            switch immediate {
+            case .tuple(let items), .list(let items):
+                if items.count == 2, strings(items[0]) == ["DefaultShapes"], case .immediate(.dictionary(let entries)) = items[1].content {
+                    for entry in entries {
+                        if let name = strings(entry.key).first, let shape = ints(entry.value), shape.allSatisfy({ $0 > 0 }) { result[name] = shape }
+                    }
+                } else {
+                    items.forEach { walk($0, depth: depth + 1) }
+                }
+            default: break
+            }
+        }
+        if let info = main.attributes["FlexibleShapeInformation"] { walk(info, depth: 0) }
+        return result
+    }
+
     /// The entry function's `classify` operation, when the program is a classifier (coremltools ends a
     /// classifier with one: probabilities in, a label and a label → probability dictionary out).
     package var classifier: MILClassifier? {
