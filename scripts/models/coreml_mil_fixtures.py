@@ -558,6 +558,9 @@ def shapes():
     fixture("shape_static", {"x": xs}, lambda x: mb.add(x=x, y=mb.reduce_sum(x=mb.cast(x=mb.shape(x=x), dtype="fp32"))),
             ref=lambda x: x + 15.0, note="shape of a static tensor: a constant")
     fixture("fill", {"x": xs}, lambda x: mb.add(x=mb.fill(shape=[4, 6, 5], value=1.5), y=x), ref=lambda x: x + 1.5)
+    fixture("fill_like", {"x": xs}, lambda x: mb.add(x=mb.fill_like(ref_tensor=x, value=2.5), y=x), ref=lambda x: x + 2.5, target=T16)
+    fixture("fill_runtime_shape", {"s": np.array([2, 3], np.int32)}, lambda s: mb.fill(shape=s, value=-1.5), ref=lambda s: np.full((2, 3), -1.5))
+    fixture("non_zero", {"x": np.array([[0, 1.5, 0], [2, 0, -1]], np.float32)}, lambda x: mb.non_zero(x=x))
     fixture("range_1d", {"n": np.array([7], np.int32)}, lambda n: mb.range_1d(start=2, end=mb.squeeze(x=n), step=2),
             ref=lambda n: np.arange(2, 7, 2))
     fixture("crop", {"x": randn(1, 2, 6, 7)}, lambda x: mb.crop(x=x, crop_height=[1, 2], crop_width=[2, 0]),
@@ -650,6 +653,16 @@ def flexible():
     ref /= ref.sum(-1, keepdims=True)
     model = convert(prog2, T15, inputs=[ct.TensorType(name="x", shape=ct.Shape(shape=(1, 3, ct.RangeDim(4, 16, default=8), ct.RangeDim(4, 16, default=8))))])
     save("flexible_shape", model, {"x": xin}, [ref], T15, 1e-5, "numpy reference", note="input dims 2 and 3 flexible (RangeDim 4...16)")
+
+    # `shape` of a flexible tensor stays an operation: the sizes are read at run time.
+    h2 = get_new_symbol()
+
+    @mb.program(input_specs=[mb.TensorSpec(shape=(2, h2))], opset_version=T15)
+    def prog3(x):
+        return mb.mul(x=x, y=mb.reduce_prod(x=mb.cast(x=mb.shape(x=x), dtype="fp32")))
+    xin3 = randn(2, 5)
+    model = convert(prog3, T15, inputs=[ct.TensorType(name="x", shape=ct.Shape(shape=(2, ct.RangeDim(1, 10, default=3))))])
+    save("flexible_shape_op", model, {"x": xin3}, [xin3 * 10.0], T15, 1e-5, "numpy reference", note="shape of a flexible tensor at run time")
 
 
 def unsupported():

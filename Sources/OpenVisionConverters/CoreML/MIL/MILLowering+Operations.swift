@@ -75,7 +75,7 @@ extension MILLowering {
             let x = try withEpsilon(op, default: 1e-4)
             try emitOutput(op, "Reciprocal", [x])
         case "log":
-            let x = try withEpsilon(op, default: 1e-45)
+            let x = try withEpsilon(op, default: .leastNonzeroMagnitude)   // numpy float32(1e-45)
             try emitOutput(op, "Log", [x])
         case "rsqrt":
             let x = try withEpsilon(op, default: 1e-12)
