@@ -50,6 +50,12 @@ import OpenVisionTestSupport
         return (try MILProgram(serialized: bytes[...]), { _ in try MILWeightBlobFile(bytes: [UInt8](try Data(contentsOf: weights))) })
     }
 
+    /// The catalogue is read (a missing ops.json would leave the parameterized test without cases).
+    @Test func catalogueHasEveryFixture() {
+        #expect(Self.names.count >= 220)
+        #expect(Self.catalogue.fixtures.values.filter { $0.unsupported != nil }.count == 2)
+    }
+
     @Test(arguments: names)
     func operationMatchesSourceMath(_ name: String) throws {
         let fixture = try #require(Self.catalogue.fixtures[name])
