@@ -433,6 +433,14 @@ def convolutions():
     mc = randn(5, 4)
     fixture("matmul_constant", {"x": ma}, lambda x: mb.matmul(x=x, y=mc, transpose_y=True))
     fixture("matmul_broadcast", {"x": randn(2, 1, 3, 4), "y": randn(5, 4, 2)}, lambda x, y: mb.matmul(x=x, y=y))
+    q, k, v = randn(2, 3, 4, 8), randn(2, 3, 5, 8), randn(2, 3, 5, 6)
+    fmask = randn(4, 5)
+    fixture("scaled_dot_product_attention", {"q": q, "k": k, "v": v}, lambda q, k, v: mb.scaled_dot_product_attention(
+        query=q, key=k, value=v, attn_mask=fmask), target=T18)
+    bmask = rng.random((1, 4, 5)) > 0.3
+    bmask[:, :, 0] = True
+    fixture("scaled_dot_product_attention_bool_mask", {"q": q, "k": k, "v": v}, lambda q, k, v: mb.scaled_dot_product_attention(
+        query=q, key=k, value=v, attn_mask=bmask), target=T18)
     fixture("einsum", {"x": randn(2, 3, 4, 5), "y": randn(2, 5, 4, 6)}, lambda x, y: mb.einsum(values=(x, y), equation="nchw,nwhu->nchu"))
 
 
@@ -632,6 +640,20 @@ def fp16_programs():
             ref=lambda x: (lambda z: np.exp(z - z.max(-1, keepdims=True)) / np.exp(z - z.max(-1, keepdims=True)).sum(-1, keepdims=True))(
                 (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + np.float16(1e-3).astype(np.float64)) * g.astype(np.float16).astype(np.float32)),
             precision=ct.precision.FLOAT16, tolerance=2e-5)
+
+
+def fp16_io():
+    """fp16 program inputs and outputs (iOS 16+): float32 ONNX values at the boundary."""
+    x = randn(2, 6).astype(np.float16).astype(np.float32)
+
+    @mb.program(input_specs=[mb.TensorSpec(shape=(2, 6), dtype=types.fp16)], opset_version=T16)
+    def prog(x):
+        return mb.softmax(x=mb.mul(x=x, y=np.float16(2.0)))
+    model = convert(prog, T16, ct.precision.FLOAT16, inputs=[ct.TensorType(name="x", shape=(2, 6), dtype=np.float16)])
+    z = x.astype(np.float64) * 2
+    e = np.exp(z - z.max(-1, keepdims=True))
+    save("fp16_input_output", model, {"x": x}, [e / e.sum(-1, keepdims=True)], T16, 1e-5, "numpy reference",
+         note="the program's input and output are fp16 (float32 in the ONNX graph)")
 
 
 def flexible():
@@ -989,7 +1011,7 @@ def main():
         shutil.rmtree(OUT)
     os.makedirs(os.path.join(OUT, "ops"))
     for group in [elementwise, activations, binary, convolutions, pooling, normalizations, reductions, shapes, resizing,
-                  quantization_ops, fp16_programs, flexible, compression, unsupported, blob_file, text_fixtures]:
+                  quantization_ops, fp16_programs, fp16_io, flexible, compression, unsupported, blob_file, text_fixtures]:
         print(group.__name__)
         group()
     with open(os.path.join(OUT, "ops.json"), "w") as f:

@@ -169,6 +169,26 @@ extension MILLowering {
         try emitOutput(op, "Einsum", try operands.map { try tensor($0, as: .float) }, [.init("equation", .string(equation))])
     }
 
+    /// `scaled_dot_product_attention` (iOS 18): softmax(Q·Kᵀ / √E + mask)·V; a bool mask keeps the
+    /// scores where it is true (−∞ elsewhere), a float mask is added.
+    mutating func scaledDotProductAttention(_ op: MILOperation) throws {
+        let q = try required(op, "query"), k = try required(op, "key"), v = try required(op, "value")
+        guard let qShape = info(q).shape, qShape.count >= 3, let e = qShape.last ?? nil, e > 0 else {
+            throw unsupported("the query's embedding size is unknown")
+        }
+        let product = node("MatMul", [try tensor(q, as: .float), try transposedLastTwo(k)])
+        var scores = node("Mul", [product, scalar(1 / Float(e).squareRoot())])
+        if let mask = try argument(op, "attn_mask") {
+            if info(mask).dataType == .bool {
+                scores = node("Where", [try tensor(mask, as: .bool), scores, scalar(-.infinity)])
+            } else {
+                scores = node("Add", [scores, try tensor(mask, as: .float)])
+            }
+        }
+        let weights = node("Softmax", [scores], [.init("axis", .int(-1))])
+        try emitOutput(op, "MatMul", [weights, try tensor(v, as: .float)])
+    }
+
     // MARK: Pooling
 
     mutating func pool(_ op: MILOperation) throws {

@@ -22,7 +22,7 @@ extension MILLowering {
         "constexpr_affine_dequantize", "constexpr_cast", "constexpr_lut_to_dense", "constexpr_sparse_to_dense",
         "constexpr_blockwise_shift_scale", "constexpr_sparse_blockwise_shift_scale", "constexpr_lut_to_sparse",
         "dequantize", "quantize",
-        "conv", "conv_transpose", "linear", "matmul", "einsum", "avg_pool", "max_pool", "l2_pool", "batch_norm",
+        "conv", "conv_transpose", "linear", "matmul", "einsum", "scaled_dot_product_attention", "avg_pool", "max_pool", "l2_pool", "batch_norm",
         "instance_norm", "layer_norm", "l2_norm", "local_response_norm",
         "reduce_mean", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_l1_norm", "reduce_l2_norm",
         "reduce_log_sum", "reduce_log_sum_exp", "reduce_sum_square", "reduce_argmax", "reduce_argmin", "topk",
@@ -130,6 +130,7 @@ extension MILLowering {
         case "linear": try linear(op)
         case "matmul": try matmul(op)
         case "einsum": try einsum(op)
+        case "scaled_dot_product_attention": try scaledDotProductAttention(op)
         case "avg_pool", "max_pool", "l2_pool": try pool(op)
         case "batch_norm": try batchNorm(op)
         case "instance_norm": try instanceNorm(op)
