@@ -52,7 +52,7 @@ def uniform(lo, hi, *shape):
 
 
 def rounded(a):
-    return [float(f"{float(x):.8g}") for x in np.asarray(a, np.float64).ravel()]
+    return [float(f"{float(x):.7g}") for x in np.asarray(a, np.float64).ravel()]
 
 
 def value_reference(build, arrays, target):
@@ -294,6 +294,29 @@ def np_crop_resize(x, boxes, idx, th, tw, normalized, pad=0.0, mode="ALIGN_CORNE
                 top = img[:, t, l] * (1 - fx) + img[:, t, r] * fx
                 bot = img[:, bo, l] * (1 - fx) + img[:, bo, r] * fx
                 out[b, :, i, j] = top * (1 - fy) + bot * fy
+    return out
+
+
+def scatter_along_axis_reference(x, idx, upd, axis, mode):
+    """MIL scatter_along_axis: output[..., idx[p], ...] (op)= updates[p] along `axis`."""
+    out = x.astype(np.float64).copy()
+    for p in np.ndindex(*idx.shape):
+        q = list(p)
+        q[axis] = idx[p]
+        q = tuple(q)
+        if mode == "update": out[q] = upd[p]
+        elif mode == "add": out[q] += upd[p]
+        elif mode == "sub": out[q] -= upd[p]
+        elif mode == "mul": out[q] *= upd[p]
+    return out
+
+
+def scatter_nd_reference(x, idx, upd, mode):
+    out = x.astype(np.float64).copy()
+    for p in np.ndindex(*idx.shape[:-1]):
+        target = tuple(idx[p])
+        if mode == "update": out[target] = upd[p]
+        else: out[target] += upd[p]
     return out
 
 
@@ -566,6 +589,21 @@ def shapes():
     fixture("shape_static", {"x": xs}, lambda x: mb.add(x=x, y=mb.reduce_sum(x=mb.cast(x=mb.shape(x=x), dtype="fp32"))),
             ref=lambda x: x + 15.0, note="shape of a static tensor: a constant")
     fixture("fill", {"x": xs}, lambda x: mb.add(x=mb.fill(shape=[4, 6, 5], value=1.5), y=x), ref=lambda x: x + 1.5)
+    xb = randn(2, 5, 6)
+    fixture("band_part", {"x": xb}, lambda x: mb.band_part(x=x, lower=1, upper=2))
+    fixture("band_part_lower", {"x": xb}, lambda x: mb.band_part(x=x, lower=-1, upper=0))
+    sai = np.array([[[0, 2], [1, 0], [3, 2]], [[1, 3], [0, 2], [2, 0]]], np.int32)   # distinct within each row
+    sau = randn(2, 3, 2)
+    for mode in ["update", "add", "sub", "mul"]:
+        fixture(f"scatter_along_axis_{mode}", {"x": randn(2, 3, 4)}, lambda x, mode=mode: mb.scatter_along_axis(
+            data=x, indices=sai, updates=sau, axis=2, mode=mode),
+            ref=lambda x, mode=mode: scatter_along_axis_reference(x, sai, sau, 2, mode))
+    ndi2 = np.array([[0, 1], [1, 2], [0, 1]], np.int32)
+    ndu = randn(3, 4)
+    for mode in ["update", "add"]:
+        fixture(f"scatter_nd_{mode}", {"x": randn(2, 3, 4)}, lambda x, mode=mode: mb.scatter_nd(data=x, indices=ndi2 if mode == "add" else ndi2[:2], updates=ndu if mode == "add" else ndu[:2], mode=mode),
+                ref=lambda x, mode=mode: scatter_nd_reference(x, ndi2 if mode == "add" else ndi2[:2], ndu if mode == "add" else ndu[:2], mode),
+                note="indices repeat in the add case")
     fixture("fill_like", {"x": xs}, lambda x: mb.add(x=mb.fill_like(ref_tensor=x, value=2.5), y=x), ref=lambda x: x + 2.5, target=T16)
     fixture("fill_runtime_shape", {"s": np.array([2, 3], np.int32)}, lambda s: mb.fill(shape=s, value=-1.5), ref=lambda s: np.full((2, 3), -1.5))
     fixture("non_zero", {"x": np.array([[0, 1.5, 0], [2, 0, -1]], np.float32)}, lambda x: mb.non_zero(x=x))
@@ -689,7 +727,8 @@ def flexible():
 
 def unsupported():
     x = randn(2, 4)
-    unsupported_fixture("unsupported_band_part", {"x": x}, lambda x: mb.band_part(x=x, lower=1, upper=0), "band_part")
+    unsupported_fixture("unsupported_reverse_sequence", {"x": x}, lambda x: mb.reverse_sequence(
+        x=x, lengths=np.array([2, 3], np.int32), seq_axis=1, batch_axis=0), "reverse_sequence")
     unsupported_fixture("unsupported_scatter", {"x": x}, lambda x: mb.scatter(data=x, indices=np.array([1], np.int32),
                                                                               updates=np.ones((1, 4), np.float32)), "scatter")
 
@@ -991,7 +1030,7 @@ TEXT_FIXTURES = ["conv_same_stride2", "conv_transpose_output_shape", "linear", "
                  "crop_resize", "gelu_tanh_approximation", "prelu", "cast_int32_fp32", "select", "flexible_shape", "fp16_conv_relu",
                  "quantize_dequantize", "ios16_palettize_uniform_4bit", "ios16_linear_uint8_asymmetric", "ios16_prune_sparse",
                  "ios16_lut_1bit", "ios18_palettize_grouped_3bit", "ios18_linear_int4_block", "ios18_prune_palettize",
-                 "ios18_lut_vector", "ios18_blockwise_int4_offset", "unsupported_band_part"]
+                 "ios18_lut_vector", "ios18_blockwise_int4_offset", "unsupported_reverse_sequence"]
 
 
 def text_fixtures():
@@ -1014,9 +1053,10 @@ def main():
                   quantization_ops, fp16_programs, fp16_io, flexible, compression, unsupported, blob_file, text_fixtures]:
         print(group.__name__)
         group()
-    with open(os.path.join(OUT, "ops.json"), "w") as f:
-        json.dump({"generator": "scripts/models/coreml_mil_fixtures.py", "coremltools": ct.__version__, "numpy": np.__version__,
-                   "fixtures": FIXTURES}, f, indent=0)
+    with open(os.path.join(OUT, "ops.json"), "w") as f:     # one fixture per line
+        f.write('{"generator": "scripts/models/coreml_mil_fixtures.py", ' + f'"coremltools": "{ct.__version__}", "numpy": "{np.__version__}",\n"fixtures": {{\n')
+        f.write(",\n".join(json.dumps(k) + ": " + json.dumps(v, separators=(",", ":")) for k, v in sorted(FIXTURES.items())))
+        f.write("\n}}\n")
     total = sum(os.path.getsize(os.path.join(OUT, "ops", n)) for n in os.listdir(os.path.join(OUT, "ops")))
     print(f"{len(FIXTURES)} fixtures, {total} bytes of programs and weights")
 

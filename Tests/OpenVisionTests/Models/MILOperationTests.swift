@@ -52,7 +52,7 @@ import OpenVisionTestSupport
 
     /// The catalogue is read (a missing ops.json would leave the parameterized test without cases).
     @Test func catalogueHasEveryFixture() {
-        #expect(Self.names.count >= 223)
+        #expect(Self.names.count >= 231)
         #expect(Self.catalogue.fixtures.values.filter { $0.unsupported != nil }.count == 2)
     }
 

@@ -30,7 +30,7 @@ extension MILLowering {
         "reshape", "transpose", "squeeze", "expand_dims", "flatten2d", "concat", "split", "stack", "tile", "pad",
         "slice_by_index", "slice_by_size", "gather", "gather_along_axis", "gather_nd", "shape", "fill", "fill_like",
         "range_1d", "space_to_depth", "depth_to_space", "pixel_shuffle", "pixel_unshuffle", "reverse", "one_hot",
-        "non_zero",
+        "non_zero", "band_part", "scatter_along_axis", "scatter_nd",
         "upsample_nearest_neighbor", "upsample_bilinear", "resize_bilinear", "resize_nearest_neighbor", "resize",
         "crop_resize", "crop",
     ]

@@ -112,6 +112,36 @@ extension MILLowering {
             default: valuesName = int64Constant([try integer(off), try integer(on)])
             }
             try emitOutput(op, "OneHot", [tensor(indices, as: .int64), depth, valuesName], [.init("axis", .int(a))])
+        case "band_part":
+            // Keeps i − j ≤ lower and j − i ≤ upper (negative: no bound) on the last two axes: Trilu twice.
+            var y = try input(op, "x")
+            let lower = try int(op, "lower", default: -1), upper = try int(op, "upper", default: -1)
+            if lower >= 0 { y = node("Trilu", [y, int64Constant([Int64(-lower)], dims: [])], [.init("upper", .int(1))]) }
+            if upper >= 0 { y = node("Trilu", [y, int64Constant([Int64(upper)], dims: [])], [.init("upper", .int(0))]) }
+            try define(op, 0, y)
+        case "scatter_along_axis", "scatter_nd":
+            let data = try required(op, "data")
+            let type = info(data).dataType.map(Self.onnxType)
+            var updates = try input(op, "updates", as: type)
+            let mode = try string(op, "mode", default: "add")
+            let reduction: String
+            switch mode {
+            case "update": reduction = "none"
+            case "add": reduction = "add"
+            case "sub":
+                reduction = "add"
+                updates = node("Neg", [updates])
+            case "mul": reduction = "mul"
+            default: throw unsupported("scatter mode '\(mode)'")
+            }
+            let indices = try input(op, "indices", as: .int64)
+            if op.type == "scatter_nd" {
+                try emitOutput(op, "ScatterND", [tensor(data), indices, updates], [.init("reduction", .string(reduction))])
+            } else {
+                let a = try axis(try int(op, "axis", default: 0), rank: try rank(data))
+                try emitOutput(op, "ScatterElements", [tensor(data), indices, updates],
+                               [.init("axis", .int(a)), .init("reduction", .string(reduction))])
+            }
         case "non_zero":
             let found = node("NonZero", [try input(op, "x")])
             try emitOutput(op, "Transpose", [found], [.init("perm", .ints([1, 0]))], dataType: .int64)
