@@ -43,12 +43,12 @@ enum ModelFileChecks {
         return (info.inputs.map(describe), info.outputs.map(describe), info.metadata)
     }
 
-    /// Checks a Darknet `.cfg` and its `.weights` before OpenCV reads them (bounds of every value and
-    /// derived size, the weight count; see `DarknetConfig.checkForLoading`) and returns the `[net]`
-    /// width and height when the `.cfg` gives them.
-    static func darknet(cfg: URL, weights: URL) throws(VisionError) -> (Int, Int)? {
+    /// Checks a Darknet `.cfg` and its `.weights` before OpenCV reads them (every value, derived size,
+    /// layer index and shape for OpenCV's reader, the weight count; see `DarknetConfig.checkForLoading`)
+    /// and returns the `[net]` width and height.
+    static func darknet(cfg: URL, weights: URL) throws(VisionError) -> (Int, Int) {
         let input = try convertingErrors { try DarknetConfig.checkForLoading(cfg: cfg, weights: weights) }
-        return input.map { ($0.width, $0.height) }
+        return (input.width, input.height)
     }
 
     /// The largest model input side `makeInput` builds (the range the native preprocessing accepts).

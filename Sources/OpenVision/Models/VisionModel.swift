@@ -96,8 +96,8 @@ public final class VisionModel: Sendable {
             case .directory: throw VisionError(.ioError, "\(weights.path) is a directory, not a Darknet .weights file")
             case .other: throw VisionError(.ioError, "\(weights.path) is not a regular file")
             }
-            // Bounds, overflow and the weight count are checked here: OpenCV would trap, allocate
-            // without bound, or run on truncated weights.
+            // Every index, bound and shape, and the weight count, are checked here: OpenCV would crash,
+            // allocate without bound, or run on truncated weights.
             darknetInput = try ModelFileChecks.darknet(cfg: url, weights: weights)
             backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
         case "tflite":
