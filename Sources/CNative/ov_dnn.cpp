@@ -1,4 +1,9 @@
 // OpenCV DNN backend: Darknet, Caffe, TensorFlow and ONNX models through cv::dnn (OpenCV 4.6).
+//
+// Decisions
+//   - The files are checked in Swift before they get here (ModelFileChecks); any exception OpenCV's
+//     importers still throw (std::out_of_range, protobuf's CHECK failures) is the file's fault:
+//     OV_ERR_MODEL, not an internal error. Only std::bad_alloc stays out of memory.
 #include "ov_internal.hpp"
 #include "ov_dnn.h"
 
@@ -23,6 +28,10 @@ ov_status ov_dnn_load(const char *model, const char *config, int threads, ov_dnn
             net = cv::dnn::readNet(model, config ? config : "");
         } catch (const cv::Exception &e) {
             return ov::fail(OV_ERR_MODEL, std::string("OpenCV DNN cannot load ") + model + ": " + e.err);
+        } catch (const std::bad_alloc &) {
+            throw;
+        } catch (const std::exception &e) {
+            return ov::fail(OV_ERR_MODEL, std::string("OpenCV DNN cannot load ") + model + ": " + e.what());
         }
         if (net.empty()) return ov::fail(OV_ERR_MODEL, std::string("OpenCV DNN cannot load ") + model);
         net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);

@@ -51,6 +51,18 @@ enum ModelFileChecks {
         return (input.width, input.height)
     }
 
+    /// Checks a TensorFlow .pb and its text graph before OpenCV reads them (`TensorFlowGraph`: cycles, sizes,
+    /// inputs OpenCV reads unchecked). Throws `invalidModel` (or `ioError`).
+    static func tensorflow(model: URL, textGraph: URL?) throws(VisionError) {
+        try convertingErrors { try TensorFlowGraph.checkForLoading(model: model, textGraph: textGraph) }
+    }
+
+    /// Checks a Caffe .caffemodel and its .prototxt before OpenCV reads them (`CaffeNet`: layer count, weight
+    /// blobs). Throws `invalidModel` (or `ioError`).
+    static func caffe(model: URL, prototxt: URL?) throws(VisionError) {
+        try convertingErrors { try CaffeNet.checkForLoading(model: model, prototxt: prototxt) }
+    }
+
     /// The largest model input side `makeInput` builds (the range the native preprocessing accepts).
     static let maxInputSide = DarknetLimits.maxSide
 

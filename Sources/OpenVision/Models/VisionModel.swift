@@ -111,6 +111,12 @@ public final class VisionModel: Sendable {
         case "caffemodel", "pb":
             format = ext == "pb" ? .tensorflow : .caffe
             let config = Self.textGraph(beside: url)
+            // OpenCV's importers loop forever on a graph cycle and go quadratic on large graphs.
+            if format == .tensorflow {
+                try ModelFileChecks.tensorflow(model: url, textGraph: config)
+            } else {
+                try ModelFileChecks.caffe(model: url, prototxt: config)
+            }
             backend = try OpenCVDNNBackend(model: path, config: config?.path, threads: configuration.threads)
         default:
             throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, .tflite, a Darknet .cfg, .caffemodel or .pb)")
