@@ -34,6 +34,16 @@ import Foundation
                                       classNames: ["one"])
         try write(converter.makeModel().serialized(), "onnx-reader/tiny-darknet.onnx")
 
+        // Issue 28's ConstantOfShape [1, 84, 5e7] (16.8 GB of float32 in a few hundred bytes).
+        var fill = ONNXWriter.Graph(name: "constantofshape")
+        fill.inputs = [ONNXWriter.ValueInfo(name: "images", elementType: .float,
+                                            shape: [.value(1), .value(3), .value(640), .value(640)])]
+        fill.outputs = [ONNXWriter.ValueInfo(name: "output0", elementType: .float, shape: [.param("n")])]
+        fill.initializers = [ONNXWriter.Tensor(name: "shape", dims: [3], int64s: [1, 84, 50_000_000])]
+        fill.nodes = [ONNXWriter.Node(opType: "ConstantOfShape", name: "fill", inputs: ["shape"], outputs: ["output0"],
+                                      attributes: [.init("value", .tensor(ONNXWriter.Tensor(name: "v", dims: [1], floats: [0])))])]
+        try write(ONNXWriter.Model(opsetVersion: 13, graph: fill).serialized(), "onnx-reader/constantofshape.onnx")
+
         // TensorFlow and Caffe graphs for model-graphs: issue 28's 18-byte self-reading Identity, a frozen
         // Placeholder → Const → Conv2D, and a Caffe 1 × 1 convolution with its two weight blobs.
         var tf = ONNXProtobufEncoder()

@@ -93,4 +93,75 @@ import OpenVisionTestSupport
             }
         }
     }
+
+    /// The ConstantOfShape `[1, 84, 5e7]` model (16.8 GB of float32; `detect` grew past 4 GB in 10 s)
+    /// and an Identity on a `[1, 3, 16384, 16384]` input (9.4 GB), built as `ModelMemoryLimitTests` builds them.
+    /// The runs get 6 GB of address space, so the old behaviour fails fast here instead of taking the machine.
+    @Test func modelsThatWouldAllocateWithoutBoundAreRefused() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fill = dir.appendingPathComponent("fill.onnx"), identity = dir.appendingPathComponent("identity.onnx")
+        try Self.constantOfShape([1, 84, 50_000_000]).write(to: fill)
+        try Self.identity(side: 16_384).write(to: identity)
+        let image = Fixtures.sharedImage("dog.jpg").path
+        for (arguments, message) in [
+            (["detect", "--model", fill.path, image], "ConstantOfShape 'output0' would be [1, 84, 50000000] float32, 15.6 GiB"),
+            (["models", "info", fill.path], "ConstantOfShape 'output0' would be [1, 84, 50000000] float32, 15.6 GiB"),
+            (["detect", "--model", identity.path, image], "the model input is 16384×16384 (268435456 pixels)"),
+        ] {
+            let (run, timedOut) = try await CLIProcess.run(arguments, deadline: 120, addressSpace: 6_000_000)
+            #expect(!timedOut && run.status == 1, "\(arguments): status \(run.status)\n\(run.stderr)")
+            #expect(run.stderr.contains(message) && run.stderr.contains("[invalidModel]"), "\(run.stderr)")
+        }
+        // The limit is OPENVISION_MODEL_MEMORY_LIMIT: 336 MB of constants pass the default 4 GiB, not 256 MiB.
+        let small = dir.appendingPathComponent("small.onnx")
+        try Self.constantOfShape([1, 84, 1_000_000]).write(to: small)
+        let (limited, _) = try await CLIProcess.run(["models", "info", small.path],
+                                                    environment: ["OPENVISION_MODEL_MEMORY_LIMIT": "256M"], deadline: 120)
+        #expect(limited.status == 1 && limited.stderr.contains("320.4 MiB, more than the 256 MiB model memory limit"),
+                "\(limited.stderr)")
+        let (unlimited, _) = try await CLIProcess.run(["models", "info", small.path], deadline: 120)
+        #expect(unlimited.status == 0, "\(unlimited.stderr)")
+    }
+
+    /// A ModelProto (opset 13) of `ConstantOfShape(shape)` beside a 640 × 640 image input, encoded by hand
+    /// (the CLI tests do not link the converters' ONNX writer). onnx: `helper.make_node("ConstantOfShape",
+    /// ["shape"], ["output0"], value=helper.make_tensor("v", TensorProto.FLOAT, [1], [0.0]))`.
+    static func constantOfShape(_ shape: [Int64]) -> Data {
+        let shapeTensor = Proto.message(1, Proto.packed([Int64(shape.count)])) + Proto.varint(2, 7) + Proto.string(8, "shape")
+            + Proto.message(9, shape.flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> (8 * $0)) } })
+        let value = Proto.message(1, Proto.packed([1])) + Proto.varint(2, 1) + Proto.string(8, "v") + Proto.message(9, [0, 0, 0, 0])
+        let node = Proto.string(1, "shape") + Proto.string(2, "output0") + Proto.string(4, "ConstantOfShape")
+            + Proto.message(5, Proto.string(1, "value") + Proto.message(5, value) + Proto.varint(20, 4))
+        let graph = Proto.message(1, node) + Proto.string(2, "g") + Proto.message(5, shapeTensor)
+            + Proto.message(11, Proto.valueInfo("images", [1, 3, 640, 640])) + Proto.message(12, Proto.valueInfo("output0", nil))
+        return Data(Proto.varint(1, 7) + Proto.message(7, graph) + Proto.message(8, Proto.string(1, "") + Proto.varint(2, 13)))
+    }
+
+    /// `Identity` on a static `[1, 3, side, side]` input.
+    static func identity(side: Int64) -> Data {
+        let node = Proto.string(1, "images") + Proto.string(2, "out") + Proto.string(4, "Identity")
+        let graph = Proto.message(1, node) + Proto.string(2, "g")
+            + Proto.message(11, Proto.valueInfo("images", [1, 3, side, side])) + Proto.message(12, Proto.valueInfo("out", [1, 3, side, side]))
+        return Data(Proto.varint(1, 7) + Proto.message(7, graph) + Proto.message(8, Proto.string(1, "") + Proto.varint(2, 13)))
+    }
+}
+
+/// The few protobuf wire-format pieces the ONNX fixtures above need.
+enum Proto {
+    static func varintBytes(_ value: UInt64) -> [UInt8] {
+        var v = value, out: [UInt8] = []
+        while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        return out + [UInt8(v)]
+    }
+    static func varint(_ field: UInt64, _ value: Int64) -> [UInt8] { varintBytes(field << 3) + varintBytes(UInt64(bitPattern: value)) }
+    static func message(_ field: UInt64, _ body: [UInt8]) -> [UInt8] { varintBytes(field << 3 | 2) + varintBytes(UInt64(body.count)) + body }
+    static func string(_ field: UInt64, _ text: String) -> [UInt8] { message(field, Array(text.utf8)) }
+    static func packed(_ values: [Int64]) -> [UInt8] { values.flatMap { varintBytes(UInt64(bitPattern: $0)) } }
+    /// ValueInfoProto: name 1, type 2 → tensor_type 1 → elem_type 1 (float), shape 2 → dim 1 → dim_value 1
+    /// (nil: one symbolic dimension, dim_param 2).
+    static func valueInfo(_ name: String, _ dims: [Int64]?) -> [UInt8] {
+        let shape = message(2, dims.map { $0.flatMap { message(1, varint(1, $0)) } } ?? message(1, string(2, "n")))
+        return string(1, name) + message(2, message(1, varint(1, 1) + shape))
+    }
 }
