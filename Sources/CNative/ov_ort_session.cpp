@@ -10,6 +10,10 @@
 //   - Metadata: the custom map first, then the standard fields (an empty field counts as absent).
 //   - Concurrent runs on one session are allowed (ORT's Run is thread-safe); the session's I/O lists are
 //     read-only after creation.
+//   - Tensors come from the process's capped arena (ov_ort_loader.cpp; "session.use_env_allocators"),
+//     weights from the plain CPU allocator ("session.use_device_allocator_for_initializers"), so the
+//     cap bounds working memory, not the model's file-sized weights. An allocation the arena refuses,
+//     at load (constant folding) or in a run, is OV_ERR_OUT_OF_MEMORY naming the limit.
 #include "ov_ort_api.hpp"
 
 #include <algorithm>
@@ -130,6 +134,10 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
         OV_ORT_TRY(a.SetSessionGraphOptimizationLevel(rawOptions, static_cast<GraphOptimizationLevel>(level)),
                    OV_ERR_INVALID_ARGUMENT, "ONNX Runtime: graph optimization level");
         OV_ORT_TRY(a.SetSessionLogSeverityLevel(rawOptions, logSeverity()), OV_ERR_INTERNAL, "ONNX Runtime: log severity");
+        OV_ORT_TRY(a.AddSessionConfigEntry(rawOptions, "session.use_env_allocators", "1"), OV_ERR_INTERNAL,
+                   "ONNX Runtime: shared arena");
+        OV_ORT_TRY(a.AddSessionConfigEntry(rawOptions, "session.use_device_allocator_for_initializers", "1"), OV_ERR_INTERNAL,
+                   "ONNX Runtime: weights allocator");
         if (opts.intra_op_threads == 0) {
             // The process-wide pool (ov_ort_loader.cpp): sessions of a pipeline do not compete for the cores.
             OV_ORT_TRY(a.DisablePerSessionThreads(rawOptions), OV_ERR_INTERNAL, "ONNX Runtime: shared thread pool");
@@ -143,6 +151,9 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
         OrtErrorCode code = ORT_OK;
         if (!succeeded(a.CreateSession(runtime.env, model_path, rawOptions, &session->session), &message, &code)) {
             session->session = nullptr;
+            if (isAllocationFailure(message))
+                return ov::fail(OV_ERR_OUT_OF_MEMORY, std::string("cannot load ONNX model ") + model_path + ": " +
+                                                          memoryLimitMessage() + " (" + message + ")");
             return ov::fail(code == ORT_NOT_IMPLEMENTED ? OV_ERR_UNSUPPORTED : OV_ERR_MODEL,
                             std::string("cannot load ONNX model ") + model_path + ": " + message);
         }
@@ -302,9 +313,12 @@ ov_status ov_ort_run(ov_ort_session *s, int input_count, const float *const *inp
                                   rawOutputs.data());
         std::vector<ValuePtr> outputs(m);
         for (size_t j = 0; j < m; ++j) outputs[j].reset(rawOutputs[j]);
-        if (!succeeded(status, &message, &code))
+        if (!succeeded(status, &message, &code)) {
+            if (isAllocationFailure(message))
+                return ov::fail(OV_ERR_OUT_OF_MEMORY, "ONNX Runtime run failed: " + memoryLimitMessage() + " (" + message + ")");
             return ov::fail(code == ORT_INVALID_ARGUMENT ? OV_ERR_INVALID_ARGUMENT : OV_ERR_INTERNAL,
                             "ONNX Runtime run failed: " + message);
+        }
 
         auto result = std::make_unique<ov_tensors>();
         result->tensors.resize(m);

@@ -37,8 +37,10 @@ public final class VisionModel: Sendable {
 
     /// Loads the model at `url`. Throws `fileNotFound`, `missingModelData` (.cfg without weights),
     /// `invalidModel` (corrupt file, weights that do not fit the .cfg, a `.tflite` file that is not
-    /// one or uses an operation the converter lacks, an input side outside 1...16384), or
-    /// `unsupported` (ONNX Runtime asked for but not installed).
+    /// one or uses an operation the converter lacks, an input side outside 1...16384 or over 4096 × 4096
+    /// pixels, a layer index or graph OpenCV cannot read safely, a tensor beyond the model memory
+    /// limit; docs/model-limits.md), `outOfMemory` (ONNX Runtime would pass that limit folding constants),
+    /// or `unsupported` (ONNX Runtime asked for but not installed).
     ///
     /// A `.tflite` model's input stays NHWC (`[1, H, W, 3]`, so `preprocessing.layout` is `.nhwc`),
     /// normalised as its TFLite metadata says (`(pixel − 127.5) / 127.5` for MediaPipe's detectors,
@@ -69,6 +71,9 @@ public final class VisionModel: Sendable {
         switch ext {
         case "onnx":
             format = .onnx
+            // Before either runtime reads it: both would allocate what its static shapes fix (ONNX Runtime
+            // folds constants at load, OpenCV evaluates them).
+            try ModelFileChecks.onnxAllocations(url)
             switch configuration.backend {
             case .openCV:
                 backend = try OpenCVDNNBackend(model: path, config: nil, threads: configuration.threads)
@@ -96,13 +101,14 @@ public final class VisionModel: Sendable {
             case .directory: throw VisionError(.ioError, "\(weights.path) is a directory, not a Darknet .weights file")
             case .other: throw VisionError(.ioError, "\(weights.path) is not a regular file")
             }
-            // Bounds, overflow and the weight count are checked here: OpenCV would trap, allocate
-            // without bound, or run on truncated weights.
+            // Every index, bound and shape, and the weight count, are checked here: OpenCV would crash,
+            // allocate without bound, or run on truncated weights.
             darknetInput = try ModelFileChecks.darknet(cfg: url, weights: weights)
             backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
         case "tflite":
             format = .tflite
             let onnx = try TFLiteModelCache.onnxFile(for: url)
+            try ModelFileChecks.onnxAllocations(onnx)
             if configuration.backend == .openCV || (configuration.backend == .automatic && !ONNXRuntimeBackend.isAvailable) {
                 backend = try OpenCVDNNBackend(model: onnx.path, config: nil, threads: configuration.threads)
             } else {
@@ -111,6 +117,12 @@ public final class VisionModel: Sendable {
         case "caffemodel", "pb":
             format = ext == "pb" ? .tensorflow : .caffe
             let config = Self.textGraph(beside: url)
+            // OpenCV's importers loop forever on a graph cycle and go quadratic on large graphs.
+            if format == .tensorflow {
+                try ModelFileChecks.tensorflow(model: url, textGraph: config)
+            } else {
+                try ModelFileChecks.caffe(model: url, prototxt: config)
+            }
             backend = try OpenCVDNNBackend(model: path, config: config?.path, threads: configuration.threads)
         default:
             throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, .tflite, a Darknet .cfg, .caffemodel or .pb)")
