@@ -56,7 +56,8 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     }
 
     func observations(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
-        guard let format = outputFormat ?? DetectionOutputFormat.infer(from: outputs) else {
+        let coreMLNMS: DetectionOutputFormat? = model.modelDescription.coreML?.nms != nil ? .coreML : nil
+        guard let format = outputFormat ?? coreMLNMS ?? DetectionOutputFormat.infer(from: outputs) else {
             throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
                 + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")
                 + " (supported: Darknet YOLO, YOLOv5 [1,N,5+C], YOLOv8/11 [1,4+C,N], NMS-included [1,N,6]/[N,7], SSD boxes+scores, "
@@ -86,7 +87,7 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
             throw VisionError(.invalidModel, "the model has \(classCount) classes but \(labels.count) labels"
                 + (model.modelDescription.labelsSource.map { " (from \($0))" } ?? ""))
         }
-        let kept = format == .endToEnd ? Array(candidates.sorted { $0.score > $1.score }.prefix(maximumObservations == 0 ? .max : maximumObservations))
+        let kept = format == .endToEnd || format == .coreML ? Array(candidates.sorted { $0.score > $1.score }.prefix(maximumObservations == 0 ? .max : maximumObservations))
             : NonMaximumSuppression.apply(candidates, iouThreshold: iouThreshold, classAgnostic: classAgnosticNMS, limit: maximumObservations)
         func name(_ index: Int) -> String { index >= 0 && index < labels.count ? labels[index] : "class\(index)" }
         return kept.map { c in

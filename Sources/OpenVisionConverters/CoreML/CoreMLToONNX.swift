@@ -352,6 +352,9 @@ struct CoreMLToONNX {
             features[output.name] = Feature(value: value, shape: shape)
         }
         layerCounts["mlProgram", default: 0] += 1
+        if let program = try? CoreMLProgramBridge.summary(serialized: bytes) {
+            for (op, n) in program.opCounts { layerCounts["mil." + op, default: 0] += n }
+        }
     }
 
     // MARK: Non-maximum suppression
