@@ -1222,6 +1222,100 @@ def image_grayscale():
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Non-maximum suppression models (NonMaximumSuppression.proto)
+# ---------------------------------------------------------------------------------------------------------------
+def box_iou(a, b):
+    ix = max(0.0, min(a[0] + a[2] / 2, b[0] + b[2] / 2) - max(a[0] - a[2] / 2, b[0] - b[2] / 2))
+    iy = max(0.0, min(a[1] + a[3] / 2, b[1] + b[3] / 2) - max(a[1] - a[3] / 2, b[1] - b[3] / 2))
+    inter = ix * iy
+    return inter / (a[2] * a[3] + b[2] * b[3] - inter)
+
+
+def nms_reference(conf, boxes, iou_thr, conf_thr, per_class):
+    """PickTop: drop scores <= the confidence threshold, keep the best, suppress IoU > threshold, repeat. Per class:
+    each label's column on its own (a box is kept for the labels it survives, its other confidences zeroed);
+    across classes: one score per box (its best), rows keep every confidence. Rows most confident first."""
+    n, c = conf.shape
+    def greedy(scores):
+        order = [i for i in np.argsort(-scores, kind="stable") if scores[i] > conf_thr]
+        kept = []
+        for i in order:
+            if all(box_iou(boxes[i], boxes[j]) <= iou_thr for j in kept):
+                kept.append(i)
+        return kept
+    if per_class:
+        mask = np.zeros_like(conf)
+        for k in range(c):
+            for i in greedy(conf[:, k]):
+                mask[i, k] = 1
+        rows = [i for i in range(n) if mask[i].any()]
+        out = conf * mask
+        rows.sort(key=lambda i: -out[i].max())
+        return out[rows], boxes[rows]
+    rows = greedy(conf.max(1))
+    return conf[rows], boxes[rows]
+
+
+def nms_model(per_class, iou_thr=0.5, conf_thr=0.3, labels=("a", "b", "c")):
+    spec = ct.proto.Model_pb2.Model()
+    spec.specificationVersion = 3
+    for name, cols in (("scores", len(labels)), ("boxes", 4)):
+        f = spec.description.input.add()
+        f.name = name
+        f.type.multiArrayType.shape.extend([6, cols])
+        f.type.multiArrayType.dataType = FeatureTypes_pb2.ArrayFeatureType.ArrayDataType.Value("FLOAT32")
+    for name in ("iouThreshold", "confidenceThreshold"):
+        f = spec.description.input.add()
+        f.name = name
+        f.type.doubleType.SetInParent()
+        f.type.isOptional = True
+    for name, cols in (("confidence", len(labels)), ("coordinates", 4)):
+        f = spec.description.output.add()
+        f.name = name
+        ma = f.type.multiArrayType
+        ma.dataType = FeatureTypes_pb2.ArrayFeatureType.ArrayDataType.Value("FLOAT32")
+        r = ma.shapeRange.sizeRanges.add(); r.lowerBound, r.upperBound = 0, -1
+        r = ma.shapeRange.sizeRanges.add(); r.lowerBound, r.upperBound = cols, cols
+    nms = spec.nonMaximumSuppression
+    nms.confidenceInputFeatureName, nms.coordinatesInputFeatureName = "scores", "boxes"
+    nms.iouThresholdInputFeatureName, nms.confidenceThresholdInputFeatureName = "iouThreshold", "confidenceThreshold"
+    nms.confidenceOutputFeatureName, nms.coordinatesOutputFeatureName = "confidence", "coordinates"
+    nms.iouThreshold, nms.confidenceThreshold = iou_thr, conf_thr
+    nms.pickTop.perClass = per_class
+    nms.stringClassLabels.vector.extend(labels)
+    # Six boxes: 0-2 overlap heavily (0 strongest in a, 1 strongest in b), 3 apart, 4 overlaps 3 a little,
+    # 5 scores under the threshold everywhere.
+    boxes = np.array([[0.30, 0.30, 0.20, 0.20], [0.31, 0.31, 0.20, 0.21], [0.29, 0.30, 0.22, 0.20],
+                      [0.70, 0.70, 0.20, 0.20], [0.78, 0.72, 0.20, 0.20], [0.50, 0.50, 0.10, 0.10]], np.float32)
+    conf = np.array([[0.90, 0.40, 0.00], [0.60, 0.80, 0.10], [0.50, 0.35, 0.05],
+                     [0.00, 0.20, 0.70], [0.10, 0.00, 0.65], [0.20, 0.10, 0.25]], np.float32)
+    cy, by = nms_reference(conf.astype(np.float64), boxes.astype(np.float64), iou_thr, conf_thr, per_class)
+    return spec, {"scores": conf, "boxes": boxes}, {"confidence": cy.astype(np.float32), "coordinates": by.astype(np.float32)}
+
+
+@fixture
+def nms_per_class():
+    return nms_model(True)
+
+
+@fixture
+def nms_across_classes():
+    return nms_model(False)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A layer the converter does not support (for the error tests; no reference)
+# ---------------------------------------------------------------------------------------------------------------
+def unsupported_gru():
+    bl = NeuralNetworkBuilder([("x", datatypes.Array(4))], [("y", None)])
+    bl.add_activation("relu0", "RELU", "x", "h")
+    w_h = [rand(3, 3) for _ in range(3)]
+    w_x = [rand(3, 4) for _ in range(3)]
+    bl.add_gru("gru1", w_h, w_x, None, 3, 4, ["h"], ["y"])
+    return bl.spec
+
+
+# ---------------------------------------------------------------------------------------------------------------
 def values(a):
     return [float(f"{float(v):.9g}") for v in np.asarray(a, np.float32).ravel()]
 
@@ -1250,7 +1344,8 @@ def main():
         record.update(extra)
         with open(os.path.join(OUT, name + ".json"), "w") as f:
             json.dump(record, f, separators=(",", ":"))
-    print(f"wrote {len(names)} fixtures to {OUT}")
+    ct.utils.save_spec(unsupported_gru(), os.path.join(OUT, "unsupported_gru.mlmodel"))
+    print(f"wrote {len(names)} fixtures (and unsupported_gru.mlmodel) to {OUT}")
 
 
 if __name__ == "__main__":
