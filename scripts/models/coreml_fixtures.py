@@ -17,7 +17,7 @@ converter under test. Quantized weights are de-quantized with coremltools' own `
 numbers depend on a choice the documentation does not settle carries "shape_only": true (its output shape is
 still checked) and says why in "note".
 """
-import json, os, sys, copy
+import json, os, sys, copy, zlib
 import numpy as np
 import coremltools as ct
 from coremltools.models import datatypes
@@ -1171,6 +1171,33 @@ def nd_get_shape_range_copy_constant():
                                "k": np.arange(6, dtype=np.float32).reshape(2, 3)}
 
 
+@fixture
+def nd_shapes_from_constants():
+    x, row, like = rand(2, 3), rand(1, 3), rand(3, 2)
+    bl = nd([("x", x.shape), ("row", row.shape), ("like", like.shape)], outputs=("rd", "fd", "bd", "bl", "rl", "t"))
+    bl.add_load_constant_nd("shape", "shape", np.array([3, 2], np.float32), [2])
+    bl.add_load_constant_nd("target", "target", np.array([2, 3], np.float32), [2])
+    bl.add_load_constant_nd("reps", "reps", np.array([2, 1], np.float32), [2])
+    bl.add_reshape_dynamic("rd", ["x", "shape"], "rd")
+    bl.add_fill_dynamic("fd", "shape", "fd", value=0.5)
+    bl.add_broadcast_to_dynamic("bd", ["row", "target"], "bd")
+    bl.add_broadcast_to_like("bl", ["row", "x"], "bl")
+    bl.add_reshape_like("rl", ["x", "like"], "rl")
+    bl.add_tile("t", ["x", "reps"], "t")
+    return bl.spec, {"x": x, "row": row, "like": like}, {
+        "rd": x.reshape(3, 2), "fd": np.full((3, 2), 0.5, np.float32), "bd": np.broadcast_to(row, (2, 3)),
+        "bl": np.broadcast_to(row, (2, 3)), "rl": x.reshape(3, 2), "t": np.tile(x, (2, 1))}
+
+
+@fixture
+def sequence_repeat():
+    x = rand(2, 3, 4)
+    bl = builder([("x", x.shape)])
+    bl.add_sequence_repeat("sr", 3, "x", "y")
+    # Rank 5 [Seq, Batch, C, H, W]: three sequence steps of the input.
+    return bl.spec, {"x": x}, {"y": np.stack([x, x, x])[:, None]}
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Image inputs and preprocessing
 # ---------------------------------------------------------------------------------------------------------------
@@ -1323,7 +1350,10 @@ def values(a):
 def main():
     os.makedirs(OUT, exist_ok=True)
     names = sys.argv[1:] or sorted(FIXTURES)
+    global rng
     for name in names:
+        # Each fixture draws from its own seed, so adding one leaves the others unchanged.
+        rng = np.random.default_rng([20261125, zlib.crc32(name.encode())])
         result = FIXTURES[name]()
         spec, inputs, outputs = result[:3]
         extra = result[3] if len(result) > 3 else {}
@@ -1344,6 +1374,7 @@ def main():
         record.update(extra)
         with open(os.path.join(OUT, name + ".json"), "w") as f:
             json.dump(record, f, separators=(",", ":"))
+    rng = np.random.default_rng([20261125, zlib.crc32(b"unsupported_gru")])
     ct.utils.save_spec(unsupported_gru(), os.path.join(OUT, "unsupported_gru.mlmodel"))
     print(f"wrote {len(names)} fixtures (and unsupported_gru.mlmodel) to {OUT}")
 

@@ -415,9 +415,10 @@ extension NeuralNetworkToONNX {
         if !declared.isEmpty, declared.reduce(1, *) == count, declared != physical(value.shape) {
             return CoreMLToONNX.Feature(value: reshape(value.name, declared), shape: declared)
         }
-        if rank5, value.shape.count == 5, value.shape[0] == 1, value.shape[1] == 1 {
-            let chw = Array(value.shape.suffix(3))
-            return CoreMLToONNX.Feature(value: reshape(value.name, chw), shape: chw)
+        if rank5, value.shape.count == 5 {
+            // One sequence step and batch: [C, H, W]; otherwise the rank-5 shape.
+            let shape = value.shape[0] == 1 && value.shape[1] == 1 ? Array(value.shape.suffix(3)) : value.shape
+            return CoreMLToONNX.Feature(value: reshape(value.name, shape), shape: shape)
         }
         return CoreMLToONNX.Feature(value: value.name, shape: physical(value.shape))
     }
