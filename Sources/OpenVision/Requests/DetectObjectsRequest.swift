@@ -10,9 +10,11 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     /// The detector; nil uses the built-in COCO-80 detector (loaded once per process on first use).
     public let model: VisionModel?
     public var regionOfInterest: NormalizedRect = .fullImage
-    /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default).
+    /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default). For a Core ML detector
+    /// pipeline it is also the value of the pipeline's `confidenceThreshold` input.
     public var confidenceThreshold: Float = 0.25
-    /// Overlap above which the weaker of two boxes is suppressed. Default 0.45.
+    /// Overlap above which the weaker of two boxes is suppressed. Default 0.45. For a Core ML detector pipeline
+    /// it is the value of the pipeline's `iouThreshold` input (its own NMS does the suppression).
     public var iouThreshold: Float = 0.45
     /// Suppress overlapping boxes across classes too. Default false (per class).
     public var classAgnosticNMS: Bool = false
@@ -38,6 +40,15 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     }
 
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
+
+    /// A Core ML detector pipeline's threshold inputs take the request's thresholds.
+    public func inputOverrides(for model: VisionModel) -> [String: Float] {
+        guard let nms = model.modelDescription.coreML?.nms else { return [:] }
+        var values: [String: Float] = [:]
+        if !nms.iouThresholdInput.isEmpty { values[nms.iouThresholdInput] = iouThreshold }
+        if !nms.confidenceThresholdInput.isEmpty { values[nms.confidenceThresholdInput] = confidenceThreshold }
+        return values
+    }
 
     public func validateOptions() throws(VisionError) {
         guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {

@@ -156,6 +156,21 @@ import OpenVisionTestSupport
         }
     }
 
+    /// The request's thresholds reach the pipeline's NMS through its overridable `iouThreshold` input: at IoU 0.95 the
+    /// reference rows keep 11 / 28 / 5 boxes on eagle / dog / astronaut, against 1 / 5 / 1 at the model's 0.45. Counted
+    /// with the shared generator's per-class NMS (make_coreml_fixtures.py `nms_reference`) on each image's
+    /// `raw_nonzero_rows` of references/YoloFastestPipeline.json, iou_thr=0.95, as rows kept for any class.
+    @Test func requestThresholdsReachThePipeline() async throws {
+        let model = try VisionModel(contentsOf: Self.coreml.appendingPathComponent("YoloFastestPipeline.mlmodel"), configuration: Self.configuration())
+        for (image, expected) in [("eagle_320.png", 11), ("dog_320.png", 28), ("astronaut_320.png", 5)] {
+            var request = DetectObjectsRequest(model: model)
+            request.iouThreshold = 0.95
+            request.maximumObservations = 0
+            let objects = try await ImageRequestHandler(url: Self.coreml.appendingPathComponent("inputs/\(image)")).perform(request)
+            #expect(objects.count == expected, "\(image): \(objects.count) boxes at IoU 0.95")
+        }
+    }
+
     // MARK: Compiling and caching
 
     /// `compileCoreMLModel(at:to:)` writes model.onnx + coreml.json; the folder loads without conversion and answers
