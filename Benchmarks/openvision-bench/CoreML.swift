@@ -36,10 +36,10 @@ func benchCoreML(runs: Int, model path: String, reference: String) throws {
         return Float(state >> 40) / Float(1 << 24) * 2 - 1
     }
     let tensor = Tensor(name: input.name, shape: shape, scalars: scalars)
-    let reference = try onnx.map { model in Tensor(name: model.modelDescription.inputs[0].name, shape: shape, scalars: scalars) }!
+    let referenceInput = try onnx.map { model in Tensor(name: model.modelDescription.inputs[0].name, shape: shape, scalars: scalars) }!
     for _ in 0..<3 {
         _ = try coreML.prediction(from: [tensor])
-        _ = try onnx!.prediction(from: [reference])
+        _ = try onnx!.prediction(from: [referenceInput])
     }
     var ours: [Double] = [], theirs: [Double] = []
     for _ in 0..<runs {
@@ -47,7 +47,7 @@ func benchCoreML(runs: Int, model path: String, reference: String) throws {
         _ = try coreML.prediction(from: [tensor])
         ours.append(ms(clock.now - start))
         start = clock.now
-        _ = try onnx!.prediction(from: [reference])
+        _ = try onnx!.prediction(from: [referenceInput])
         theirs.append(ms(clock.now - start))
     }
     emit(["model": url.lastPathComponent, "reference": URL(fileURLWithPath: reference).lastPathComponent,

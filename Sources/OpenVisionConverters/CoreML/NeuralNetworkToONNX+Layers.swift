@@ -385,7 +385,7 @@ extension NeuralNetworkToONNX {
     mutating func reshapeRank5(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         var target = try p.repeatedInts(1, limit: CoreMLLimits.dimension, what: "targetShape")
         guard target.count == 3 || target.count == 4 else { throw invalid("targetShape \(target) (expected 3 or 4 values)") }
-        let (input, p4) = try rank4(x)
+        let (input, _) = try rank4(x)
         guard x.shape[1] == 1 || target.count == 3 else { throw unsupported("a rank-5 reshape of a batch > 1") }
         let perSequence = try elements(Array(x.shape.suffix(3)))
         let total = try elements(x.shape)
@@ -408,7 +408,6 @@ extension NeuralNetworkToONNX {
         } else {
             y = reshape(input, s4)
         }
-        _ = p4
         return fromRank4(y, shape, output: out)
     }
 
@@ -468,10 +467,8 @@ extension NeuralNetworkToONNX {
         let pa = try physicalAxis(axis, of: first.shape)
         if interleave {
             guard inputs.allSatisfy({ $0.shape == first.shape }) else { throw invalid("interleaved inputs of different shapes") }
-            let p = physical(first.shape)
             let stacked = node1("Concat", inputs.map { node1("Unsqueeze", [$0.name, int64s([pa + 1])]) }, [.init("axis", .int(pa + 1))])
             _ = reshape(stacked, physical(shape), output: out)
-            _ = p
         } else {
             _ = node1("Concat", inputs.map(\.name), output: out, [.init("axis", .int(pa))])
         }

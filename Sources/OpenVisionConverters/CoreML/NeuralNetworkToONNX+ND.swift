@@ -334,7 +334,7 @@ extension NeuralNetworkToONNX {
     mutating func reduceND(_ op: String, _ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         let rank = x.shape.count
         let keep = try p.bool(2)
-        let axes = try p.bool(3) ? Array(0..<rank) : try Set(try p.repeatedInts(1, limit: CoreMLLimits.rank, what: "axes").map { try normalized($0, rank: rank) }).sorted()
+        let axes = try p.bool(3) ? Array(0..<rank) : Set(try p.repeatedInts(1, limit: CoreMLLimits.rank, what: "axes").map { try normalized($0, rank: rank) }).sorted()
         guard !axes.isEmpty else { throw invalid("no axes to reduce") }
         var shape: [Int] = []
         for (i, d) in x.shape.enumerated() {
@@ -563,7 +563,7 @@ extension NeuralNetworkToONNX {
         if try p.bool(2) {
             axes = x.shape.enumerated().filter { $0.element == 1 }.map(\.offset)
         } else {
-            axes = try Set(try p.repeatedInts(1, limit: CoreMLLimits.rank, what: "axes").map { try normalized($0, rank: rank) }).sorted()
+            axes = Set(try p.repeatedInts(1, limit: CoreMLLimits.rank, what: "axes").map { try normalized($0, rank: rank) }).sorted()
             guard axes.allSatisfy({ x.shape[$0] == 1 }) else { throw invalid("squeezing axes \(axes) of \(x.shape)") }
         }
         var shape = x.shape.enumerated().filter { !axes.contains($0.offset) }.map(\.element)

@@ -446,18 +446,15 @@ extension NeuralNetworkToONNX {
                                  [.init("axis", .int(3))])
         let images = rank5 ? x.name : reshape(x.name, [b, c, h, w])
         let source: String
-        let crops: Int
         if withIndex {
             let index = toInt64(reshape(column(0), [n]))
             source = node1("Gather", [images, index], [.init("axis", .int(0))])
-            crops = n
         } else {
             source = b == 1 && n == 1 ? images : node1("Tile", [images, int64s([n, 1, 1, 1])])
             if b > 1 {
                 let expanded = node1("Expand", [reshape(samplingGrid, [n, 1, target[0], target[1], 2]), int64s([n, b, target[0], target[1], 2])])
                 samplingGrid = reshape(expanded, [n * b, target[0], target[1], 2])
             }
-            crops = n * b
         }
         let shape = try checked([n, withIndex ? 1 : b, c, target[0], target[1]])
         let attributes: [ONNXWriter.Attribute] = [.init("mode", .string("bilinear")), .init("padding_mode", .string("border")),
@@ -467,7 +464,6 @@ extension NeuralNetworkToONNX {
         } else {
             _ = reshape(node1("GridSample", [source, samplingGrid], attributes), shape, output: out)
         }
-        _ = crops
         return NNValue(name: out, shape: shape)
     }
 }

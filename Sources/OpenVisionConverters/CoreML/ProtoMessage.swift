@@ -174,28 +174,6 @@ package struct ProtoMessage {
         return result
     }
 
-    /// The little-endian bytes of a `repeated float` (4 per value), whether packed or not.
-    package func repeatedFloatBytes(_ f: Int) throws -> [UInt8] {
-        guard let values = fields[f] else { return [] }
-        if values.count == 1, case .bytes(let b) = values[0] {
-            guard b.count % 4 == 0 else { throw ConversionError(.syntax, "\(context): field \(f): packed floats of \(b.count) bytes") }
-            return [UInt8](b)
-        }
-        var result: [UInt8] = []
-        for value in values {
-            switch value {
-            case .fixed32(let v):
-                result.append(UInt8(truncatingIfNeeded: v)); result.append(UInt8(truncatingIfNeeded: v >> 8))
-                result.append(UInt8(truncatingIfNeeded: v >> 16)); result.append(UInt8(truncatingIfNeeded: v >> 24))
-            case .bytes(let b):
-                guard b.count % 4 == 0 else { throw ConversionError(.syntax, "\(context): field \(f): packed floats of \(b.count) bytes") }
-                result += b
-            default: throw wrongType(f, "floats")
-            }
-        }
-        return result
-    }
-
     /// How many values a `repeated float` field holds, without decoding them.
     package func repeatedFloatCount(_ f: Int) -> Int {
         guard let values = fields[f] else { return 0 }
