@@ -1249,6 +1249,82 @@ def image_grayscale():
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Recurrent layers: one step (the rank-5 input's sequence axis is 1) from given states
+# ---------------------------------------------------------------------------------------------------------------
+def sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
+@fixture
+def recurrent_simple_tanh():
+    i, h = 3, 4
+    x, h0 = rand(i), rand(h)
+    w, r, b = rand(h, i), rand(h, h), rand(h)
+    bl = NeuralNetworkBuilder([("x", datatypes.Array(i)), ("h0", datatypes.Array(h))], [("y", None), ("h", None)])
+    bl.add_simple_rnn("rnn", r, w, b, h, i, "TANH", ["x", "h0"], ["y", "h"])
+    y = np.tanh(w @ x + r @ h0 + b).reshape(h, 1, 1)
+    return bl.spec, {"x": x, "h0": h0}, {"y": y, "h": y}
+
+
+@fixture
+def recurrent_gru():
+    i, h = 3, 4
+    x, h0 = rand(i), rand(h)
+    wz, wr, wo, rz, rr, ro = rand(h, i), rand(h, i), rand(h, i), rand(h, h), rand(h, h), rand(h, h)
+    bz, br, bo = rand(h), rand(h), rand(h)
+    bl = NeuralNetworkBuilder([("x", datatypes.Array(i)), ("h0", datatypes.Array(h))], [("y", None), ("h", None)])
+    bl.add_gru("gru", [rz, rr, ro], [wz, wr, wo], [bz, br, bo], h, i, ["x", "h0"], ["y", "h"], activation="TANH",
+               inner_activation="SIGMOID")
+    z = sigmoid(wz @ x + rz @ h0 + bz)
+    rg = sigmoid(wr @ x + rr @ h0 + br)
+    o = np.tanh(wo @ x + ro @ (h0 * rg) + bo)
+    y = ((1 - z) * o + z * h0).reshape(h, 1, 1)
+    return bl.spec, {"x": x, "h0": h0}, {"y": y, "h": y}
+
+
+def lstm_step(x, h0, c0, W, R, b, peep, forget_bias, coupled=False):
+    """NeuralNetwork.proto's LSTM equations; W, R, b in the builder's order [i, f, o, z]."""
+    wi, wf, wo, wz = W
+    ri, rf, ro, rz = R
+    bi, bf, bo, bz = b
+    pi, pf, po = peep
+    if forget_bias:
+        bf = bf + 1
+    ig = sigmoid(wi @ x + ri @ h0 + pi * c0 + bi)
+    fg = 1 - ig if coupled else sigmoid(wf @ x + rf @ h0 + pf * c0 + bf)
+    z = np.tanh(wz @ x + rz @ h0 + bz)
+    c = c0 * fg + ig * z
+    og = sigmoid(wo @ x + ro @ h0 + po * c + bo)
+    return np.tanh(c) * og, c
+
+
+@fixture
+def recurrent_lstm_peepholes_forget_bias():
+    i, h = 3, 4
+    x, h0, c0 = rand(i), rand(h), rand(h)
+    W, R, b, peep = [rand(h, i) for _ in range(4)], [rand(h, h) for _ in range(4)], [rand(h) for _ in range(4)], [rand(h) for _ in range(3)]
+    bl = NeuralNetworkBuilder([("x", datatypes.Array(i)), ("h0", datatypes.Array(h)), ("c0", datatypes.Array(h))],
+                              [("y", None), ("h", None), ("c", None)])
+    bl.add_unilstm("lstm", R, W, b, h, i, ["x", "h0", "c0"], ["y", "h", "c"], peep=peep, forget_bias=True)
+    y, c = lstm_step(x, h0, c0, W, R, b, peep, True)
+    return bl.spec, {"x": x, "h0": h0, "c0": c0}, {"y": y.reshape(h, 1, 1), "h": y.reshape(h, 1, 1), "c": c.reshape(h, 1, 1)}
+
+
+@fixture
+def recurrent_lstm_bidirectional():
+    i, h = 3, 2
+    x = rand(i)
+    sets = [([rand(h, i) for _ in range(4)], [rand(h, h) for _ in range(4)], [rand(h) for _ in range(4)]) for _ in range(2)]
+    bl = NeuralNetworkBuilder([("x", datatypes.Array(i))], [("y", None)])
+    (W, R, b), (Wb, Rb, bb) = sets
+    bl.add_bidirlstm("bilstm", R, W, b, Rb, Wb, bb, h, i, ["x"], ["y"])
+    zero = np.zeros(h, np.float32)
+    yf, _ = lstm_step(x, zero, zero, W, R, b, [zero] * 3, False)
+    yb, _ = lstm_step(x, zero, zero, Wb, Rb, bb, [zero] * 3, False)
+    return bl.spec, {"x": x}, {"y": np.concatenate([yf, yb]).reshape(2 * h, 1, 1)}
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Non-maximum suppression models (NonMaximumSuppression.proto)
 # ---------------------------------------------------------------------------------------------------------------
 def box_iou(a, b):
@@ -1333,12 +1409,11 @@ def nms_across_classes():
 # ---------------------------------------------------------------------------------------------------------------
 # A layer the converter does not support (for the error tests; no reference)
 # ---------------------------------------------------------------------------------------------------------------
-def unsupported_gru():
+def unsupported_custom():
     bl = NeuralNetworkBuilder([("x", datatypes.Array(4))], [("y", None)])
     bl.add_activation("relu0", "RELU", "x", "h")
-    w_h = [rand(3, 3) for _ in range(3)]
-    w_x = [rand(3, 4) for _ in range(3)]
-    bl.add_gru("gru1", w_h, w_x, None, 3, 4, ["h"], ["y"])
+    layer = bl.add_custom("custom1", ["h"], ["y"])
+    layer.custom.className = "MyAppLayer"
     return bl.spec
 
 
@@ -1374,9 +1449,8 @@ def main():
         record.update(extra)
         with open(os.path.join(OUT, name + ".json"), "w") as f:
             json.dump(record, f, separators=(",", ":"))
-    rng = np.random.default_rng([20261125, zlib.crc32(b"unsupported_gru")])
-    ct.utils.save_spec(unsupported_gru(), os.path.join(OUT, "unsupported_gru.mlmodel"))
-    print(f"wrote {len(names)} fixtures (and unsupported_gru.mlmodel) to {OUT}")
+    ct.utils.save_spec(unsupported_custom(), os.path.join(OUT, "unsupported_custom.mlmodel"))
+    print(f"wrote {len(names)} fixtures (and unsupported_custom.mlmodel) to {OUT}")
 
 
 if __name__ == "__main__":

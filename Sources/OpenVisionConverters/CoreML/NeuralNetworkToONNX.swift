@@ -328,6 +328,9 @@ struct NeuralNetworkToONNX {
         case 310: result = try permute(p, inputs[0], out)
         case 320: result = try concat(axis: try p.bool(100) ? -5 : -3, inputs, out, interleave: false)
         case 330: try split(p, inputs[0], layer.outputs); return
+        case 400: try simpleRecurrent(p, inputs, layer.outputs); return
+        case 410: try gru(p, inputs, layer.outputs); return
+        case 420, 430: try lstm(p, inputs, layer.outputs, bidirectional: field == 430); return
         case 340: result = try sequenceRepeat(p, inputs[0], out)
         case 345: result = try reorganizeData(p, inputs[0], out)
         case 350: result = try slice(p, inputs[0], out)

@@ -111,13 +111,13 @@ import Testing
         #expect(throws: ConversionError.self) { try CoreMLConverter.onnxData(bytes: [UInt8](onnx)) }
     }
 
-    /// A layer the converter does not support is named with its type (scripts/models/coreml_fixtures.py: a GRU).
+    /// A layer the converter does not support is named with its type (scripts/models/coreml_fixtures.py: a custom layer).
     @Test func unsupportedLayerIsNamed() throws {
         #expect {
-            try CoreMLConverter.onnxData(bytes: Self.bytes(Self.layers.appendingPathComponent("unsupported_gru.mlmodel")))
+            try CoreMLConverter.onnxData(bytes: Self.bytes(Self.layers.appendingPathComponent("unsupported_custom.mlmodel")))
         } throws: { error in
             guard let error = error as? ConversionError else { return false }
-            return error.code == .unsupported && error.message.contains("'gru1' (gru)")
+            return error.code == .unsupported && error.message.contains("'custom1' (custom)")
         }
     }
 

@@ -238,7 +238,7 @@ import OpenVisionTestSupport
         try Data(contentsOf: Fixtures.sharedImage("astronaut.png")).write(to: photo)
         Self.expectError(photo, .invalidModel, containing: ["photo.mlmodel"])
         // A layer the converter lacks: named with its type.
-        Self.expectError(Self.layers.appendingPathComponent("unsupported_gru.mlmodel"), .unsupported, containing: ["'gru1' (gru)"])
+        Self.expectError(Self.layers.appendingPathComponent("unsupported_custom.mlmodel"), .unsupported, containing: ["'custom1' (custom)"])
         // A package without a manifest, an empty compiled folder, Xcode's compiled neural network.
         let package = dir.appendingPathComponent("empty.mlpackage")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
