@@ -56,7 +56,10 @@ struct CoreMLToONNX {
         for input in d.inputs { try declareInput(input, spec: spec) }
         try lower(spec, prefix: "")
         for output in d.outputs { try declareOutput(output, spec: spec) }
-        guard !graph.inputs.isEmpty else { throw ConversionError(.unsupported, "the model has no image or multi-array input") }
+        let initializers = Set(graph.initializers.map(\.name))
+        guard graph.inputs.contains(where: { !initializers.contains($0.name) }) else {
+            throw ConversionError(.unsupported, "the model has no image or multi-array input")
+        }
     }
 
     // MARK: Inputs and outputs
