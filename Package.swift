@@ -139,8 +139,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "openvision-bench",
-            // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set).
-            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision"],
+            // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set);
+            // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
+            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "OpenVisionConverters"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

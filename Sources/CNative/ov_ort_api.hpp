@@ -93,13 +93,13 @@ struct OrtApi {
     void *RegisterCustomOpsLibrary;                                                      //  29
     S (*SessionGetInputCount)(const OrtSession *, size_t *) noexcept;                    //  30
     S (*SessionGetOutputCount)(const OrtSession *, size_t *) noexcept;                   //  31
-    void *SessionGetOverridableInitializerCount;                                         //  32
+    S (*SessionGetOverridableInitializerCount)(const OrtSession *, size_t *) noexcept;   //  32
     S (*SessionGetInputTypeInfo)(const OrtSession *, size_t, OrtTypeInfo **) noexcept;   //  33
     S (*SessionGetOutputTypeInfo)(const OrtSession *, size_t, OrtTypeInfo **) noexcept;  //  34
-    void *SessionGetOverridableInitializerTypeInfo;                                      //  35
+    S (*SessionGetOverridableInitializerTypeInfo)(const OrtSession *, size_t, OrtTypeInfo **) noexcept;  // 35
     S (*SessionGetInputName)(const OrtSession *, size_t, OrtAllocator *, char **) noexcept;   // 36
     S (*SessionGetOutputName)(const OrtSession *, size_t, OrtAllocator *, char **) noexcept;  // 37
-    void *SessionGetOverridableInitializerName;                                          //  38
+    S (*SessionGetOverridableInitializerName)(const OrtSession *, size_t, OrtAllocator *, char **) noexcept;  // 38
     void *CreateRunOptions;                                                              //  39
     void *RunOptionsSetRunLogVerbosityLevel;                                             //  40
     void *RunOptionsSetRunLogSeverityLevel;                                              //  41
