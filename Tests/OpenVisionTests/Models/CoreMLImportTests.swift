@@ -86,21 +86,33 @@ import OpenVisionTestSupport
         struct Image: Decodable { var input_png: String; var top5: [Top]; var classLabelProbs: [Double] }
         var references: [String: Image]
         var references_dequantized: [String: Image]?
+        var references_stored_weights: [String: Image]?
+    }
+
+    /// The reference file of a shared model: references/MobileNetLike.json, references/MobileNetLike_mlpackage.json.
+    static func referenceFile(_ file: String) -> URL {
+        let name = file.hasSuffix(".mlpackage") ? file.replacingOccurrences(of: ".mlpackage", with: "_mlpackage") : (file as NSString).deletingPathExtension
+        return coreml.appendingPathComponent("references/\(name).json")
     }
 
     /// `(file, references)`: the fp32 classifier against the source network, the LUT one against the source with its
-    /// de-quantized weights.
-    @Test(arguments: ["MobileNetLike", "MobileNetLikeInt8LUT"])
+    /// de-quantized weights, the ML Program (fp16 weights, computed in fp32) against the source with its stored weights.
+    @Test(arguments: ["MobileNetLike.mlmodel", "MobileNetLikeInt8LUT.mlmodel", "MobileNetLike.mlpackage"])
     func classifierAnswersAsTheSource(_ file: String) async throws {
-        let refs = try JSONDecoder().decode(ClassifierReferences.self,
-                                            from: Data(contentsOf: Self.coreml.appendingPathComponent("references/\(file).json")))
-        let model = try VisionModel(contentsOf: Self.coreml.appendingPathComponent("\(file).mlmodel"), configuration: Self.configuration())
+        let refs = try JSONDecoder().decode(ClassifierReferences.self, from: Data(contentsOf: Self.referenceFile(file)))
+        let model = try VisionModel(contentsOf: Self.coreml.appendingPathComponent(file), configuration: Self.configuration())
         let d = model.modelDescription
         #expect(d.format == .coreML && d.labels.count == 1000 && d.labels[21] == "kite")
-        #expect(d.preprocessing.width == 224 && d.preprocessing.scale == 0.0078125 && d.preprocessing.mean == [0.9921875, 0.9921875, 0.9921875])
-        #expect(d.coreML?.modelType == "neuralNetworkClassifier")
-        #expect(d.coreML?.weightFormats == (file.hasSuffix("LUT") ? ["8-bit LUT"] : ["float32"]))
-        for (image, expected) in refs.references_dequantized ?? refs.references {
+        if file.hasSuffix(".mlpackage") {
+            // The program scales its pixels itself (x/128 - 127/128 inside the graph): the input is 0...255.
+            #expect(d.preprocessing.width == 224 && d.preprocessing.scale == 1 && d.preprocessing.mean == [0, 0, 0])
+            #expect(d.coreML?.modelType == "mlProgram")
+        } else {
+            #expect(d.preprocessing.width == 224 && d.preprocessing.scale == 0.0078125 && d.preprocessing.mean == [0.9921875, 0.9921875, 0.9921875])
+            #expect(d.coreML?.modelType == "neuralNetworkClassifier")
+            #expect(d.coreML?.weightFormats == (file.contains("LUT") ? ["8-bit LUT"] : ["float32"]))
+        }
+        for (image, expected) in refs.references_dequantized ?? refs.references_stored_weights ?? refs.references {
             let url = Self.coreml.appendingPathComponent(expected.input_png)
             let results = try await ImageRequestHandler(url).perform(ClassifyImageRequest(model: model))
             #expect(results.map(\.identifier) == expected.top5.map(\.label), "\(file) \(image)")
@@ -118,6 +130,7 @@ import OpenVisionTestSupport
         struct Image: Decodable { var input_png: String; var detections: [Detection] }
         var references: [String: Image]
         var references_dequantized: [String: Image]?
+        var references_stored_weights: [String: Image]?
     }
 
     static func iou(_ a: [Double], _ b: [Double]) -> Double {
@@ -127,16 +140,15 @@ import OpenVisionTestSupport
     }
 
     /// The pipelines' detections equal the source detector + per-class NMS (the references' `detections`) as sets.
-    @Test(arguments: ["YoloFastestPipeline", "YoloFastestInt8LUT"])
+    @Test(arguments: ["YoloFastestPipeline.mlmodel", "YoloFastestInt8LUT.mlmodel", "YoloFastestPipeline.mlpackage"])
     func detectorPipelineAnswersAsTheSource(_ file: String) async throws {
-        let refs = try JSONDecoder().decode(DetectorReferences.self,
-                                            from: Data(contentsOf: Self.coreml.appendingPathComponent("references/\(file).json")))
-        let model = try VisionModel(contentsOf: Self.coreml.appendingPathComponent("\(file).mlmodel"), configuration: Self.configuration())
+        let refs = try JSONDecoder().decode(DetectorReferences.self, from: Data(contentsOf: Self.referenceFile(file)))
+        let model = try VisionModel(contentsOf: Self.coreml.appendingPathComponent(file), configuration: Self.configuration())
         let nms = try #require(model.modelDescription.coreML?.nms)
         #expect(nms.iouThreshold == 0.45 && nms.confidenceThreshold == 0.25 && nms.perClass)
         #expect(nms.iouThresholdInput == "iouThreshold" && nms.confidenceThresholdInput == "confidenceThreshold")
         #expect(model.modelDescription.labels.count == 80 && model.modelDescription.preprocessing.cropAndScale == .scaleFill)
-        for (image, expected) in refs.references_dequantized ?? refs.references {
+        for (image, expected) in refs.references_dequantized ?? refs.references_stored_weights ?? refs.references {
             let handler = ImageRequestHandler(Self.coreml.appendingPathComponent(expected.input_png))
             let objects = try await handler.perform(DetectObjectsRequest(model: model))
             // Vision's normalised lower-left boxes back to Core ML's centre x, y (from the top), width, height.
@@ -152,7 +164,10 @@ import OpenVisionTestSupport
                 let clipped = [(x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0]
                 let match = got.first { $0.0 == want.label && Self.iou($0.2, clipped) >= 0.98 }
                 #expect(match != nil, "\(file) \(image): no \(want.label) at \(want.coordinates) among \(got)")
-                if let match { #expect(abs(Double(match.1) - want.confidence) <= 1e-4, "\(file) \(image) \(want.label)") }
+                // The ML Program keeps its leaky-ReLU slope in fp16 (0.0999756 for 0.1), which the stored-weights
+                // reference does not: confidences move by up to 3.1e-4 (MILSharedModelTests).
+                let tolerance = file.hasSuffix(".mlpackage") ? 1e-3 : 1e-4
+                if let match { #expect(abs(Double(match.1) - want.confidence) <= tolerance, "\(file) \(image) \(want.label)") }
             }
         }
     }
