@@ -198,6 +198,9 @@ struct AnalyzerAnchorService: AnchorService {
         guard label != nil || analyzer.topLabel != nil else {
             throw AnchorServiceError(status: 409, message: "no top class yet to label the pin with; give a label")
         }
+        guard analyzer.anchors.count < LiveAnalyzer.maximumPinnedLabels else {
+            throw AnchorServiceError(status: 409, message: "at most \(LiveAnalyzer.maximumPinnedLabels) labels can be pinned at once: remove one first (DELETE /anchors/{id})")
+        }
         do {
             return Self.wire(try analyzer.pinLabel(at: CGPoint(x: x, y: y), label: label))
         } catch {
