@@ -207,9 +207,12 @@ public final class JobWorker: Sendable {
         limited.flush()
     }
 
-    private func session(_ name: String) -> DatabaseSession {
-        DatabaseSession(url: configuration.database, name: "worker \(configuration.id) \(name)",
-                        maxBackoff: configuration.maxReconnectBackoff, synchronousCommit: configuration.synchronousCommit, log: limited)
+    /// A connection of its own; `statementTimeout` shortens the URL's (never lengthens it).
+    private func session(_ name: String, statementTimeout: Duration? = nil) -> DatabaseSession {
+        var url = configuration.database
+        if let statementTimeout { url.statementTimeout = min(url.statementTimeout, statementTimeout) }
+        return DatabaseSession(url: url, name: "worker \(configuration.id) \(name)",
+                               maxBackoff: configuration.maxReconnectBackoff, synchronousCommit: configuration.synchronousCommit, log: limited)
     }
 
     /// One slot: claim, run, record, until stopping.
@@ -331,11 +334,13 @@ public final class JobWorker: Sendable {
         }
     }
 
-    /// Renews the leases held every third of the lease; cancels streams whose lease was lost; fails
-    /// jobs whose last attempt's lease expired (`JobStore.failExpired`) about once per lease.
+    /// Renews the leases held every third of the lease (each statement given at most that long); cancels
+    /// streams whose lease was lost; fails jobs whose last attempt's lease expired (`JobStore.failExpired`)
+    /// about once per lease.
     private func heartbeat() async {
-        let db = session("heartbeat")
         let interval = max(configuration.lease / 3, .milliseconds(100))
+        // A renewal stuck on a dead connection is given up within a beat, so the next beat still renews in time.
+        let db = session("heartbeat", statementTimeout: interval)
         var lastSweep = ContinuousClock.now - configuration.lease
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
