@@ -21,6 +21,15 @@ import OpenVisionTestSupport
         #expect(!run.overlayItems.isEmpty)
     }
 
+    /// docs/json-schema.md names every kind's `--requests` name and documents its report key.
+    @Test func jsonSchemaDocumentsEveryKind() throws {
+        let doc = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/json-schema.md"), encoding: .utf8)
+        for kind in RequestKind.allCases {
+            #expect(doc.contains("`\(kind.rawValue)`"), "docs/json-schema.md does not name `\(kind.rawValue)`")
+            #expect(doc.contains("\"\(kind.descriptor.reportKey)\""), "docs/json-schema.md has no \"\(kind.descriptor.reportKey)\" key")
+        }
+    }
+
     /// Sequence-ness comes from the requests themselves (`StatefulRequest`), not from a list.
     @Test func sequenceKindsAreTheStatefulOnes() throws {
         #expect(RequestKind.allCases.filter(\.isSequence) == [.flow, .registration, .homography, .trajectories])
