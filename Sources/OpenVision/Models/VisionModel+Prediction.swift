@@ -7,6 +7,13 @@ extension VisionModel {
     /// `makeInput`'s (MediaPipe's rotated region crops). Throws `invalidArgument` for a wrong input
     /// count or a tensor whose values do not fill its shape, and the backend's errors.
     public func prediction(from inputs: [Tensor]) throws(VisionError) -> [Tensor] {
+        try prediction(from: inputs, overriding: [:])
+    }
+
+    /// `prediction(from:)` with the model's overridable constants replaced for this run: a Core ML pipeline's
+    /// NMS thresholds (`modelDescription.coreML?.nms`: its `iouThresholdInput` / `confidenceThresholdInput`
+    /// names, which Core ML takes as optional inputs). Names the model does not have are ignored.
+    public func prediction(from inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
         guard inputs.count == modelDescription.inputs.count else {
             throw VisionError(.invalidArgument, "\(url.lastPathComponent) takes \(modelDescription.inputs.count) inputs, got \(inputs.count)")
         }
@@ -21,7 +28,7 @@ extension VisionModel {
                                   + "expects \(declared.shape.map { $0.map(String.init) ?? "?" })")
             }
         }
-        return try backend.run(inputs)
+        return try run(inputs, overriding: overrides)
     }
 
     /// Runs the backend, replacing the overridable initializers named in `overrides` (those the model has) with

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import Vision
+import CoreML
+import OpenVisionTestSupport
+
+/// Core ML's own model files through the `CoreML` module as app code uses it: `MLModel(contentsOf:)`,
+/// `modelDescription`, `prediction(from:)` with `MLDictionaryFeatureProvider`, `compileModel(at:)`, a detector
+/// pipeline's threshold inputs, and `VNCoreMLRequest` on a compiled folder (seed 001's route). Expected values are
+/// the shared references (../shared/models/coreml/references, the source network on ONNX Runtime).
+@Suite(.serialized) struct CoreMLModelFileTests {
+    static let coreml = Fixtures.shared.appendingPathComponent("models/coreml")
+
+    struct Reference: Decodable {
+        struct Top: Decodable { var label: String; var probability: Double }
+        struct Image: Decodable { var input_png: String; var top5: [Top] }
+        var references: [String: Image]
+        var references_stored_weights: [String: Image]?
+    }
+
+    static func references(_ name: String) throws -> [String: Reference.Image] {
+        let r = try JSONDecoder().decode(Reference.self, from: Data(contentsOf: coreml.appendingPathComponent("references/\(name).json")))
+        return r.references_stored_weights ?? r.references
+    }
+
+    @Test func describesTheClassifierAsCoreMLDoes() throws {
+        let model = try MLModel(contentsOf: Self.coreml.appendingPathComponent("MobileNetLike.mlmodel"))
+        let d = model.modelDescription
+        let image = try #require(d.inputDescriptionsByName["image"])
+        #expect(image.type == .image && image.imageConstraint?.pixelsWide == 224 && image.imageConstraint?.pixelsHigh == 224)
+        #expect(image.imageConstraint?.pixelFormatType == kCVPixelFormatType_32BGRA)
+        #expect(d.outputDescriptionsByName["classLabel"]?.type == .string)
+        #expect(d.outputDescriptionsByName["classLabelProbs"]?.type == .dictionary)
+        #expect(d.outputDescriptionsByName["classLabelProbs"]?.dictionaryConstraint?.keyType == .string)
+        #expect(d.predictedFeatureName == "classLabel" && d.predictedProbabilitiesName == "classLabelProbs")
+        #expect((d.classLabels as? [String])?.count == 1000)
+        #expect((d.metadata[.author] as? String)?.contains("OpenVision test fixture") == true)
+        #expect(d.metadata[.creatorDefinedKey] is [String: String])
+    }
+
+    /// `prediction(from:)` answers `classLabel` and `classLabelProbs` as on a Mac, for the NeuralNetwork and the ML
+    /// Program, and the package compiled with `MLModel.compileModel(at:)` answers the same.
+    @Test(arguments: [("MobileNetLike.mlmodel", "MobileNetLike"), ("MobileNetLike.mlpackage", "MobileNetLike_mlpackage")])
+    func classifierPredictsItsReference(_ file: String, _ referenceName: String) async throws {
+        let url = Self.coreml.appendingPathComponent(file)
+        let compiled = try await MLModel.compileModel(at: url)
+        defer { try? FileManager.default.removeItem(at: compiled.deletingLastPathComponent()) }
+        #expect(compiled.pathExtension == "mlmodelc")
+        let loaded = try await MLModel.load(contentsOf: compiled)
+        for model in [try MLModel(contentsOf: url), loaded] {
+            for (image, expected) in try Self.references(referenceName) {
+                let input = try MLDictionaryFeatureProvider(dictionary: [
+                    "image": try MLFeatureValue(imageAt: Self.coreml.appendingPathComponent(expected.input_png))])
+                let output = try await model.prediction(from: input)
+                #expect(output.featureValue(for: "classLabel")?.stringValue == expected.top5[0].label, "\(file) \(image)")
+                let probabilities = try #require(output.featureValue(for: model.modelDescription.predictedProbabilitiesName ?? "")?.dictionaryValue)
+                // One entry per distinct label (ImageNet's 1000 classes name "crane" and "maillot" twice).
+                #expect(probabilities.count == Set(model.modelDescription.classLabels as? [String] ?? []).count && probabilities.count == 999)
+                let p = probabilities[expected.top5[0].label]?.doubleValue ?? -1
+                #expect(abs(p - expected.top5[0].probability) <= 1e-4, "\(file) \(image): \(p) vs \(expected.top5[0].probability)")
+            }
+        }
+    }
+
+    /// The pipeline's optional `iouThreshold` input replaces its default (0.45): at 0.95 dog_320.png keeps 28 rows
+    /// (CoreMLImportTests.requestThresholdsReachThePipeline has the reference count), at the default 5.
+    @Test func detectorThresholdInputsAreHonoured() throws {
+        let model = try MLModel(contentsOf: Self.coreml.appendingPathComponent("YoloFastestPipeline.mlmodel"))
+        let image = try MLFeatureValue(imageAt: Self.coreml.appendingPathComponent("inputs/dog_320.png"))
+        let loose = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["image": image, "iouThreshold": 0.95]))
+        let plain = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["image": image]))
+        #expect(loose.featureValue(for: "coordinates")?.multiArrayValue?.shape.map(\.intValue) == [28, 4])
+        #expect(plain.featureValue(for: "coordinates")?.multiArrayValue?.shape.map(\.intValue) == [5, 4])
+        #expect(plain.featureValue(for: "confidence")?.multiArrayValue?.shape.map(\.intValue) == [5, 80])
+        let batch = try model.predictions(fromBatch: MLArrayBatchProvider(array: [
+            try MLDictionaryFeatureProvider(dictionary: ["image": image]), try MLDictionaryFeatureProvider(dictionary: ["image": image, "iouThreshold": 0.95])]))
+        #expect(batch.count == 2 && batch.features(at: 1).featureValue(for: "coordinates")?.multiArrayValue?.count == 28 * 4)
+    }
+
+    /// Seed 001's route: `VNCoreMLModel(for: MLModel(contentsOf: compiled))` with the pipeline gives Vision's
+    /// recognised objects — dog, bicycle and car on dog.jpg.
+    @Test func compiledPipelineThroughVNCoreMLRequest() throws {
+        let compiled = try MLModel.compileModel(at: Self.coreml.appendingPathComponent("YoloFastestPipeline.mlmodel"))
+        defer { try? FileManager.default.removeItem(at: compiled.deletingLastPathComponent()) }
+        let visionModel = try VNCoreMLModel(for: MLModel(contentsOf: compiled))
+        let request = VNCoreMLRequest(model: visionModel)
+        request.imageCropAndScaleOption = .scaleFill
+        try VNImageRequestHandler(url: Fixtures.sharedImage("dog.jpg")).perform([request])
+        let labels = Set((request.results ?? []).compactMap { ($0 as? VNRecognizedObjectObservation)?.labels.first?.identifier })
+        #expect(labels.isSuperset(of: ["dog", "bicycle", "car"]), "\(labels)")
+    }
+
+    @Test func multiArraysKeepTheirType() throws {
+        let half = try MLMultiArray(shape: [2, 3], dataType: .float16)
+        half[[1, 2] as [NSNumber]] = 0.1
+        #expect(half[5].floatValue == Float(Float16(0.1)) && half.strides.map(\.intValue) == [3, 1])
+        let ints = try MLMultiArray(shape: [2], dataType: .int32)
+        ints[1] = 16_777_217
+        #expect(ints[1].int32Value == 16_777_217)
+        let doubles = try MLMultiArray(shape: [1], dataType: .double)
+        doubles[0] = 0.1
+        #expect(doubles[0].doubleValue == 0.1)
+        #expect(throws: (any Error).self) { try MLMultiArray(shape: [-1], dataType: .float32) }
+        #expect(throws: (any Error).self) { try MLDictionaryFeatureProvider(dictionary: ["x": Date()]) }
+        #expect(throws: (any Error).self) { try MLModel(contentsOf: Self.coreml.appendingPathComponent("README.md")) }
+    }
+}
