@@ -344,7 +344,7 @@ extern "C" ov_status ov_anchor_tracker_create(const ov_anchor_params *params, ov
     });
 }
 
-extern "C" void ov_anchor_tracker_release(ov_anchor_tracker *tracker) { delete tracker; }
+extern "C" void ov_anchor_tracker_free(ov_anchor_tracker *tracker) { delete tracker; }
 
 extern "C" ov_status ov_anchor_tracker_add(ov_anchor_tracker *tracker, const ov_image *frame, int id, double x, double y) {
     return ov::guarded("ov_anchor_tracker_add", [&]() -> ov_status {

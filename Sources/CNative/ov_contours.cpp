@@ -44,7 +44,7 @@ const char *validate(const ov_contour_params &p) {
 
 }  // namespace
 
-extern "C" void ov_contour_set_release(ov_contour_set *set) {
+extern "C" void ov_contour_set_free(ov_contour_set *set) {
     if (!set) return;
     std::free(set->parents);
     std::free(set->point_offsets);

@@ -162,7 +162,7 @@ std::vector<Line> linesIn(const cv::Mat &binary) {
 
 }  // namespace
 
-extern "C" void ov_text_rects_release(ov_text_rects *rects) {
+extern "C" void ov_text_rects_free(ov_text_rects *rects) {
     if (!rects) return;
     std::free(rects->lines);
     std::free(rects->char_offsets);

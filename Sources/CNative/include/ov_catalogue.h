@@ -1,7 +1,7 @@
 /* Classic (no network) counterparts of Vision's contour, horizon, saliency and text-rectangle requests.
  * Same conventions as ov_native.h: every function returns an ov_status (message via ov_last_error),
  * pixel coordinates have a top-left origin, buffers handed out are released by the matching
- * *_release function. */
+ * *_free function. */
 #ifndef OV_CATALOGUE_H
 #define OV_CATALOGUE_H
 
@@ -21,7 +21,7 @@ typedef struct ov_contour_params {
     int maximum_image_dimension; /* > 0: the longer side of the image the contours are found on */
 } ov_contour_params;
 
-/* The contours of one image. Arrays are owned by the set (ov_contour_set_release frees them). */
+/* The contours of one image. Arrays are owned by the set (ov_contour_set_free frees them). */
 typedef struct ov_contour_set {
     int width, height;     /* the working image (longer side <= maximum_image_dimension) */
     int contour_count;
@@ -32,7 +32,7 @@ typedef struct ov_contour_set {
 
 /* Fills `out` (zeroed first); a flat image gives no contours. */
 ov_status ov_detect_contours(const ov_image *image, const ov_contour_params *params, ov_contour_set *out);
-void ov_contour_set_release(ov_contour_set *set);
+void ov_contour_set_free(ov_contour_set *set);
 
 /* cv::approxPolyDP of the closed polygon xy[2*count] (any units) with `epsilon` in the same units, into
  * out (room for `count` points); *out_count is the number written. */
@@ -99,7 +99,7 @@ typedef struct ov_text_rects {
 
 /* Fills `out` (zeroed first); a flat image gives no lines. */
 ov_status ov_detect_text_rectangles(const ov_image *image, ov_text_rects *out);
-void ov_text_rects_release(ov_text_rects *rects);
+void ov_text_rects_free(ov_text_rects *rects);
 
 #ifdef __cplusplus
 }

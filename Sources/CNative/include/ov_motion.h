@@ -2,7 +2,7 @@
  * homography), optical flow and the moving-object detector behind trajectory detection.
  * Same conventions as ov_native.h: every function returns an ov_status (message via ov_last_error),
  * pixel coordinates have a top-left origin with pixel centres at integers (OpenCV's), handles are
- * released by the matching *_release function. */
+ * freed by the matching *_free function. */
 #ifndef OV_MOTION_H
 #define OV_MOTION_H
 
@@ -60,7 +60,7 @@ typedef struct ov_motion_blob {
 } ov_motion_blob;
 
 ov_status ov_motion_detector_create(ov_motion_detector **out);
-void ov_motion_detector_release(ov_motion_detector *detector);
+void ov_motion_detector_free(ov_motion_detector *detector);
 
 /* Adds `frame` and writes the blobs moving in it whose radius is within [min_radius, max_radius]
  * pixels (largest first, at most `capacity`; *count is the number written). The first frames only

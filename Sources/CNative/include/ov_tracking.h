@@ -1,7 +1,7 @@
 /* Single-object tracking (OpenCV contrib `tracking`: CSRT, KCF; `video`: MIL) and the anchor tracker behind
  * pinned labels. Same conventions as ov_native.h: every function returns an ov_status (message via
  * ov_last_error), pixel coordinates have a top-left origin with pixel centres at integers (OpenCV's),
- * handles are released by the matching *_release function. A handle follows one sequence of same-size
+ * handles are freed by the matching *_free function. A handle follows one sequence of same-size
  * frames and is not thread-safe (its Swift owner serialises calls). */
 #ifndef OV_TRACKING_H
 #define OV_TRACKING_H
@@ -29,7 +29,7 @@ typedef struct ov_object_tracker ov_object_tracker;
  * a homography fitted with RANSAC maps the corners. */
 ov_status ov_object_tracker_create(ov_object_tracker_kind kind, const ov_image *frame, const double box[4],
                                    const double *quad, ov_object_tracker **out);
-void ov_object_tracker_release(ov_object_tracker *tracker);
+void ov_object_tracker_free(ov_object_tracker *tracker);
 
 /* Tracks into `frame` (same size as the first frame, else OV_ERR_INVALID_ARGUMENT). box: the new box
  * (pixels; the last one when the tracker reports failure); *found: the tracker's own verdict;
@@ -62,7 +62,7 @@ typedef struct ov_anchor_result {
 typedef struct ov_anchor_tracker ov_anchor_tracker;
 
 ov_status ov_anchor_tracker_create(const ov_anchor_params *params, ov_anchor_tracker **out);
-void ov_anchor_tracker_release(ov_anchor_tracker *tracker);
+void ov_anchor_tracker_free(ov_anchor_tracker *tracker);
 
 /* Pins anchor `id` at pixel (x, y) of `frame`. When `frame` differs from the last frame the tracker saw,
  * the existing anchors are first tracked into it (as ov_anchor_tracker_update). A frame of another size
