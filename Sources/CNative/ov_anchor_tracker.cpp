@@ -27,7 +27,7 @@
 //     prediction is internal.
 //   - A frame equal to the last one (pinning on the frame just analysed) is not tracked again.
 #include "ov_internal.hpp"
-#include "ov_tracking.h"
+#include "ov_anchor_tracker.h"
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>

@@ -21,7 +21,7 @@
 //   - Vision's own algorithm is not documented; where it differs (e.g. sub-pixel outlines), ours is
 //     OpenCV's classic border following (Suzuki & Abe 1985).
 #include "ov_internal.hpp"
-#include "ov_catalogue.h"
+#include "ov_contours.h"
 
 #include <opencv2/imgproc.hpp>
 

@@ -27,7 +27,7 @@
 //   - A flat template (gray standard deviation < 1) has no correlation: the confidence is then 1 when the
 //     tracker reports the target found, else 0.
 #include "ov_internal.hpp"
-#include "ov_tracking.h"
+#include "ov_object_tracker.h"
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>

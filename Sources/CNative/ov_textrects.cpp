@@ -23,7 +23,7 @@
 //     strongly rotated lines are missed, and regular texture (tiles, fences) can look like text.
 //   - Boxes are axis-aligned in image pixels; character boxes are left to right.
 #include "ov_internal.hpp"
-#include "ov_catalogue.h"
+#include "ov_textrects.h"
 
 #include <opencv2/imgproc.hpp>
 

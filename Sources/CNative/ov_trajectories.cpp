@@ -15,7 +15,7 @@
 //   - A moving camera makes everything foreground; such frames give many large blobs that the radius range
 //     and the Swift side's parabola test reject, not an error.
 #include "ov_internal.hpp"
-#include "ov_motion.h"
+#include "ov_trajectories.h"
 
 #include <opencv2/imgproc.hpp>
 

@@ -91,7 +91,7 @@ import CZXing
     }
 }
 
-/// The motion entry points (ov_motion.h: OpenCV video, calib3d, features2d), called directly.
+/// The motion entry points (ov_registration.h, ov_optical_flow.h, ov_trajectories.h: OpenCV video, calib3d, features2d), called directly.
 @Suite struct CNativeMotionSmokeTests {
     @Test func registrationAndFlowAnswerOnFlatImagesAndRefuseMismatchedSizes() {
         var a: OpaquePointer?, b: OpaquePointer?, c: OpaquePointer?
