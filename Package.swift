@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenVisionServerTests",
-            dependencies: ["OpenVisionServer"],
+            dependencies: ["OpenVisionServer", "OpenVisionTestSupport"],  // OpenVisionTestSupport: RawHTTPClient
             exclude: ["Resources"],  // small JPEG frames the tests read by path
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

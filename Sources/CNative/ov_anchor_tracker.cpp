@@ -27,7 +27,7 @@
 //     prediction is internal.
 //   - A frame equal to the last one (pinning on the frame just analysed) is not tracked again.
 #include "ov_internal.hpp"
-#include "ov_tracking.h"
+#include "ov_anchor_tracker.h"
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
@@ -344,7 +344,7 @@ extern "C" ov_status ov_anchor_tracker_create(const ov_anchor_params *params, ov
     });
 }
 
-extern "C" void ov_anchor_tracker_release(ov_anchor_tracker *tracker) { delete tracker; }
+extern "C" void ov_anchor_tracker_free(ov_anchor_tracker *tracker) { delete tracker; }
 
 extern "C" ov_status ov_anchor_tracker_add(ov_anchor_tracker *tracker, const ov_image *frame, int id, double x, double y) {
     return ov::guarded("ov_anchor_tracker_add", [&]() -> ov_status {

@@ -21,7 +21,7 @@
 //   - Vision's own algorithm is not documented; where it differs (e.g. sub-pixel outlines), ours is
 //     OpenCV's classic border following (Suzuki & Abe 1985).
 #include "ov_internal.hpp"
-#include "ov_catalogue.h"
+#include "ov_contours.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -44,7 +44,7 @@ const char *validate(const ov_contour_params &p) {
 
 }  // namespace
 
-extern "C" void ov_contour_set_release(ov_contour_set *set) {
+extern "C" void ov_contour_set_free(ov_contour_set *set) {
     if (!set) return;
     std::free(set->parents);
     std::free(set->point_offsets);

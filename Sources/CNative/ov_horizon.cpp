@@ -24,7 +24,7 @@
 //   - Vision's algorithm is not documented (likely learned); ours finds the dominant straight edge, so a
 //     long straight edge that is not the horizon (a table edge, a roof line) is reported as one.
 #include "ov_internal.hpp"
-#include "ov_catalogue.h"
+#include "ov_horizon.h"
 
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>

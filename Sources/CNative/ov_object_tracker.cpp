@@ -27,7 +27,7 @@
 //   - A flat template (gray standard deviation < 1) has no correlation: the confidence is then 1 when the
 //     tracker reports the target found, else 0.
 #include "ov_internal.hpp"
-#include "ov_tracking.h"
+#include "ov_object_tracker.h"
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
@@ -239,7 +239,7 @@ extern "C" ov_status ov_object_tracker_create(ov_object_tracker_kind kind, const
     });
 }
 
-extern "C" void ov_object_tracker_release(ov_object_tracker *tracker) { delete tracker; }
+extern "C" void ov_object_tracker_free(ov_object_tracker *tracker) { delete tracker; }
 
 extern "C" ov_status ov_object_tracker_update(ov_object_tracker *tracker, const ov_image *frame, double box[4], int *found,
                                               double *confidence, double *quad) {

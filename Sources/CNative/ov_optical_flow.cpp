@@ -23,7 +23,7 @@
 //         its buffers; another size gets a fresh instance, see KeptDIS), for images of at most 1 MP and not for
 //         veryHigh, whose full-resolution buffers are too large to keep: at most ~20 MB stay allocated.
 #include "ov_internal.hpp"
-#include "ov_motion.h"
+#include "ov_optical_flow.h"
 
 #include <opencv2/video/tracking.hpp>
 

@@ -22,7 +22,7 @@
 //     fewer than 8 ratio-test matches or RANSAC inliers (unrelated images).
 //   - Different sizes are an error here; the Swift layer says so before calling.
 #include "ov_internal.hpp"
-#include "ov_motion.h"
+#include "ov_registration.h"
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/features2d.hpp>

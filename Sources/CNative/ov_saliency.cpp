@@ -44,7 +44,7 @@
 //     5e-5 of the class's (0...1) on the shared photos. Checked against OpenCV's class
 //     (ov_spectral_residual_saliency with reference = 1, CNativeTests: within 1e-4).
 #include "ov_internal.hpp"
-#include "ov_catalogue.h"
+#include "ov_saliency.h"
 #include "ov_imgcodecs.hpp"
 
 #include <opencv2/imgproc.hpp>

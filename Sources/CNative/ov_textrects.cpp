@@ -23,7 +23,7 @@
 //     strongly rotated lines are missed, and regular texture (tiles, fences) can look like text.
 //   - Boxes are axis-aligned in image pixels; character boxes are left to right.
 #include "ov_internal.hpp"
-#include "ov_catalogue.h"
+#include "ov_textrects.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -162,7 +162,7 @@ std::vector<Line> linesIn(const cv::Mat &binary) {
 
 }  // namespace
 
-extern "C" void ov_text_rects_release(ov_text_rects *rects) {
+extern "C" void ov_text_rects_free(ov_text_rects *rects) {
     if (!rects) return;
     std::free(rects->lines);
     std::free(rects->char_offsets);

@@ -15,7 +15,7 @@
 //   - A moving camera makes everything foreground; such frames give many large blobs that the radius range
 //     and the Swift side's parabola test reject, not an error.
 #include "ov_internal.hpp"
-#include "ov_motion.h"
+#include "ov_trajectories.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -45,7 +45,7 @@ extern "C" ov_status ov_motion_detector_create(ov_motion_detector **out) {
     });
 }
 
-extern "C" void ov_motion_detector_release(ov_motion_detector *detector) { delete detector; }
+extern "C" void ov_motion_detector_free(ov_motion_detector *detector) { delete detector; }
 
 namespace {
 /// The per-pixel median of `frames` (all CV_8UC1, same size).

@@ -55,7 +55,7 @@ import CZXing
         params.maximum_image_dimension = 512
         #expect(ov_detect_contours(image, &params, &set) == OV_OK)
         #expect(set.contour_count == 0 && set.width == 80 && set.height == 60)
-        ov_contour_set_release(&set)
+        ov_contour_set_free(&set)
         #expect(set.points == nil && set.point_offsets == nil)
     }
 
@@ -91,7 +91,7 @@ import CZXing
     }
 }
 
-/// The motion entry points (ov_motion.h: OpenCV video, calib3d, features2d), called directly.
+/// The motion entry points (ov_registration.h, ov_optical_flow.h, ov_trajectories.h: OpenCV video, calib3d, features2d), called directly.
 @Suite struct CNativeMotionSmokeTests {
     @Test func registrationAndFlowAnswerOnFlatImagesAndRefuseMismatchedSizes() {
         var a: OpaquePointer?, b: OpaquePointer?, c: OpaquePointer?
@@ -115,7 +115,7 @@ import CZXing
     @Test func motionDetectorRefusesAChangedFrameSize() {
         var detector: OpaquePointer?
         #expect(ov_motion_detector_create(&detector) == OV_OK)
-        defer { ov_motion_detector_release(detector) }
+        defer { ov_motion_detector_free(detector) }
         var a: OpaquePointer?, c: OpaquePointer?
         #expect(ov_image_create_filled(64, 48, 90, 90, 90, &a) == OV_OK)
         #expect(ov_image_create_filled(32, 48, 90, 90, 90, &c) == OV_OK)
@@ -136,7 +136,7 @@ import CZXing
         #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [70, 10, 10, 10], nil, &tracker) == OV_ERR_INVALID_ARGUMENT)
         #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [10, 10, .nan, 10], nil, &tracker) == OV_ERR_INVALID_ARGUMENT)
         #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [10, 10, 20, 20], nil, &tracker) == OV_OK)
-        defer { ov_object_tracker_release(tracker) }
+        defer { ov_object_tracker_free(tracker) }
         var box = [Double](repeating: 0, count: 4), found: Int32 = 0, confidence = 0.0
         #expect(ov_object_tracker_update(tracker, c, &box, &found, &confidence, nil) == OV_ERR_INVALID_ARGUMENT)
 
@@ -144,7 +144,7 @@ import CZXing
                                       global_features: 160, reacquire_ncc: 0.6)
         var anchors: OpaquePointer?
         #expect(ov_anchor_tracker_create(&params, &anchors) == OV_OK)
-        defer { ov_anchor_tracker_release(anchors) }
+        defer { ov_anchor_tracker_free(anchors) }
         #expect(ov_anchor_tracker_add(anchors, a, 1, 100, 10) == OV_ERR_INVALID_ARGUMENT)
         #expect(ov_anchor_tracker_add(anchors, a, 1, 30, 20) == OV_OK)
         var results = [ov_anchor_result](repeating: ov_anchor_result(), count: 2)

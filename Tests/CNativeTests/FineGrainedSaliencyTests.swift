@@ -12,7 +12,7 @@ import CNative
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
     }()
 
-    /// A saliency entry point of ov_catalogue.h: (gray, width, height, stride, reference, out) → status.
+    /// A saliency entry point of ov_saliency.h: (gray, width, height, stride, reference, out) → status.
     typealias MapFunction = (UnsafePointer<UInt8>?, Int32, Int32, Int, Int32, UnsafeMutablePointer<Float>?) -> ov_status
 
     /// Both implementations' maps of one gray image by `function` (default the fine-grained one): (ours, OpenCV's).

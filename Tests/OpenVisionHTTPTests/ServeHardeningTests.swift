@@ -70,12 +70,12 @@ import Glibc
         let attacking = Mutex(true)
         // On a Dispatch thread (`blocking`), not the cooperative pool: the loop sleeps between rounds.
         let attack = Task { try await blocking { () -> (opened: Int, closedByServer: Int) in
-            var clients: [HTTPTestClient] = []
+            var clients: [RawHTTPClient] = []
             var opened = 0, closed = 0
             let head = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
             var position: [Int] = []
             while attacking.withLock({ $0 }) {
-                while clients.count < 270, let c = try? HTTPTestClient(port: port) {
+                while clients.count < 270, let c = try? RawHTTPClient(port: port) {
                     clients.append(c)
                     position.append(0)
                     opened += 1
@@ -84,7 +84,7 @@ import Glibc
                     let byte = head[min(position[i], head.count - 1)]
                     if clients[i].send(Data([byte])) {
                         position[i] += 1
-                    } else if let fresh = try? HTTPTestClient(port: port) {
+                    } else if let fresh = try? RawHTTPClient(port: port) {
                         closed += 1
                         clients[i] = fresh
                         position[i] = 0
@@ -100,7 +100,7 @@ import Glibc
         var latencies: [Double] = []
         for _ in 0..<10 {
             let start = ContinuousClock.now
-            let probe = try await blocking { try HTTPTestClient.request(port: port, "GET", "/healthz", timeout: 30) }
+            let probe = try await blocking { try RawHTTPClient.request(port: port, "GET", "/healthz", timeout: 30) }
             #expect(probe.status == 200 && probe.json?["status"] as? String == "ok")
             let (s, atto) = (ContinuousClock.now - start).components
             latencies.append(Double(s) + Double(atto) / 1e18)
@@ -122,10 +122,10 @@ import Glibc
         let server = try ServeProcess(["--max-connections", "2"])
         let port = server.port
         let image = try Data(contentsOf: Self.dog)
-        var holders: [HTTPTestClient] = []
+        var holders: [RawHTTPClient] = []
         for _ in 0..<2 {
             // The interim 100 Continue shows the server has the request head (the connection is in a request).
-            let holder = try HTTPTestClient(port: port)
+            let holder = try RawHTTPClient(port: port)
             holder.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count), "Expect": "100-continue"])
             let interim = try await blocking { try holder.readInterim() }
             #expect(interim.hasPrefix("HTTP/1.1 100"))
@@ -263,11 +263,11 @@ import Glibc
         #expect(post.status == 405 && post.errorCode == "methodNotAllowed" && post.headers["allow"] == "GET, HEAD", "\(post.headers)")
         let get = try await ServeTests.get(port, "/v1/analyze")
         #expect(get.status == 405 && get.headers["allow"] == "POST")
-        let delete = try await blocking { try HTTPTestClient.request(port: port, "DELETE", "/v1/models") }
+        let delete = try await blocking { try RawHTTPClient.request(port: port, "DELETE", "/v1/models") }
         #expect(delete.status == 405 && delete.headers["allow"] == "GET, HEAD")
         for (path, status) in [("/healthz", 200), ("/v1/models", 200), ("/nope", 404), ("/v1/detect", 405)] {
             let raw = try await blocking { () throws -> Data in
-                let client = try HTTPTestClient(port: port)
+                let client = try RawHTTPClient(port: port)
                 client.sendHead("HEAD", path)
                 return client.readToEnd()
             }

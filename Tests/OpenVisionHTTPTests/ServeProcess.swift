@@ -4,11 +4,6 @@ import OpenVisionTestSupport
 import Glibc
 #endif
 
-struct ServeTestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
-
 /// `openvision serve --port 0 …` run as a user would: started, its port read from the line it
 /// prints, stopped with SIGTERM (or left to exit by itself).
 final class ServeProcess: @unchecked Sendable {
@@ -42,7 +37,7 @@ final class ServeProcess: @unchecked Sendable {
         guard let range = text.range(of: "listening on http://127.0.0.1:"),
               let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
             process.terminate()
-            throw ServeTestError("serve did not report its port: \(text) \(String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))")
+            throw TestError("serve did not report its port: \(text) \(String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))")
         }
         self.port = port
     }

@@ -7,21 +7,21 @@ import Glibc
 #endif
 
 /// `openvision serve` as clients see it: the built binary started on a free loopback port and spoken
-/// to over real sockets (HTTPTestClient) and curl. Waits use generous deadlines; nothing asserts a time.
+/// to over real sockets (RawHTTPClient) and curl. Waits use generous deadlines; nothing asserts a time.
 @Suite(.serialized) struct ServeTests {
     static let astronaut = Fixtures.sharedImage("astronaut.png")
     static let dog = Fixtures.sharedImage("dog.jpg")
 
     static func post(_ port: Int, _ path: String, _ body: Data, contentType: String? = "application/octet-stream",
-                     headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {
+                     headers: [String: String] = [:]) async throws -> RawHTTPClient.Response {
         var headers = headers
         if let contentType { headers["Content-Type"] = contentType }
         let all = headers
-        return try await blocking { try HTTPTestClient.request(port: port, "POST", path, headers: all, body: body) }
+        return try await blocking { try RawHTTPClient.request(port: port, "POST", path, headers: all, body: body) }
     }
 
-    static func get(_ port: Int, _ path: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Response {
-        try await blocking { try HTTPTestClient.request(port: port, "GET", path, headers: headers) }
+    static func get(_ port: Int, _ path: String, headers: [String: String] = [:]) async throws -> RawHTTPClient.Response {
+        try await blocking { try RawHTTPClient.request(port: port, "GET", path, headers: headers) }
     }
 
     static func curl(_ arguments: [String]) async throws -> (status: Int32, out: String) {
@@ -135,8 +135,8 @@ import Glibc
         let byLength = try await Self.post(server.port, "/v1/analyze?requests=faces", big)
         #expect(byLength.status == 413 && byLength.errorCode == "payloadTooLarge", "\(byLength.text)")
 
-        let chunked = try await blocking { () throws -> HTTPTestClient.Response in
-            let client = try HTTPTestClient(port: server.port)
+        let chunked = try await blocking { () throws -> RawHTTPClient.Response in
+            let client = try RawHTTPClient(port: server.port)
             client.sendHead("POST", "/v1/analyze?requests=faces", headers: ["Transfer-Encoding": "chunked", "Content-Type": "image/jpeg"])
             let piece = Data(repeating: 0x55, count: 16_384)
             for _ in 0..<20 {
@@ -153,8 +153,8 @@ import Glibc
     @Test func expectContinue() async throws {
         let server = try ServeProcess(["--max-body-bytes", "1000000"])
         let image = try Data(contentsOf: Self.dog)
-        let (interim, response) = try await blocking { () throws -> (String, HTTPTestClient.Response) in
-            let client = try HTTPTestClient(port: server.port)
+        let (interim, response) = try await blocking { () throws -> (String, RawHTTPClient.Response) in
+            let client = try RawHTTPClient(port: server.port)
             client.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count), "Expect": "100-continue"])
             let interim = try client.readInterim()
             client.send(image)
@@ -162,8 +162,8 @@ import Glibc
         }
         #expect(interim.hasPrefix("HTTP/1.1 100"))
         #expect(response.status == 200)
-        let refused = try await blocking { () throws -> HTTPTestClient.Response in
-            let client = try HTTPTestClient(port: server.port)
+        let refused = try await blocking { () throws -> RawHTTPClient.Response in
+            let client = try RawHTTPClient(port: server.port)
             client.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": "5000000", "Expect": "100-continue"])
             return try client.readResponse()
         }
@@ -174,7 +174,7 @@ import Glibc
     @Test func twoHundredMegabytesNeverGrowTheServer() async throws {
         let server = try ServeProcess()
         let status = try await blocking { () throws -> Int in
-            let client = try HTTPTestClient(port: server.port)
+            let client = try RawHTTPClient(port: server.port)
             client.sendHead("POST", "/v1/analyze?requests=faces", headers: ["Content-Length": "200000000"])
             let piece = Data(repeating: 0, count: 1 << 20)
             for _ in 0..<200 { guard client.send(piece) else { break } }
@@ -217,7 +217,7 @@ import Glibc
         let image = try Data(contentsOf: Self.dog)
         for _ in 0..<20 {
             try await blocking {
-                let client = try HTTPTestClient(port: server.port)
+                let client = try RawHTTPClient(port: server.port)
                 client.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count)])
                 client.send(image.prefix(image.count / 3))
                 client.close()
@@ -241,7 +241,7 @@ import Glibc
         let image = try Data(contentsOf: Self.dog)
         // Warm up (the first barcode request loads zxing's tables), so the others' analyses are short.
         _ = try await Self.post(server.port, "/v1/analyze?requests=barcodes", image)
-        let slow = try HTTPTestClient(port: server.port)
+        let slow = try RawHTTPClient(port: server.port)
         slow.sendHead("POST", "/v1/analyze?requests=faces", headers: ["Content-Length": "100000"])
         slow.send(Data(repeating: 1, count: 10))
         // While it trickles, other requests are answered.
@@ -250,7 +250,7 @@ import Glibc
             #expect(other.status == 200, "\(other.text)")
             slow.send(Data(repeating: 1, count: 10))
         }
-        let answer = try await blocking { () throws -> HTTPTestClient.Response in
+        let answer = try await blocking { () throws -> RawHTTPClient.Response in
             while true {
                 guard slow.send(Data(repeating: 1, count: 10)) else { break }
                 var p = pollfd(fd: slow.fd, events: Int16(POLLIN), revents: 0)
@@ -283,7 +283,7 @@ import Glibc
     @Test func fullQueueIs503WithRetryAfter() async throws {
         let server = try ServeProcess(["--workers", "1", "--queue", "0"])
         let image = try Data(contentsOf: Self.dog)
-        let holder = try HTTPTestClient(port: server.port)
+        let holder = try RawHTTPClient(port: server.port)
         holder.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count)])
         holder.send(image.prefix(100))
         // The holder has the place once the server counts it in flight (GET /metrics is not admitted).
@@ -330,7 +330,7 @@ import Glibc
     @Test func gracefulShutdownFinishesInFlightRequests() async throws {
         let server = try ServeProcess()
         let image = try Data(contentsOf: Self.dog)
-        let client = try HTTPTestClient(port: server.port)
+        let client = try RawHTTPClient(port: server.port)
         client.sendHead("POST", "/v1/analyze?requests=barcodes,rectangles", headers: ["Content-Length": String(image.count)])
         client.send(image.prefix(image.count / 2))
         // The server has the request once it counts it in flight.

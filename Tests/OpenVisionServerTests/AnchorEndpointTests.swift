@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenVisionServer
+import OpenVisionTestSupport
 
 /// An in-memory `AnchorService`: pins get IDs 1, 2, …; with `hasFrame` false it refuses like the CLI's before
 /// the first analysed frame.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenVisionServer
+import OpenVisionTestSupport
 
 @Suite(.serialized)
 struct LiveViewerServerTests {

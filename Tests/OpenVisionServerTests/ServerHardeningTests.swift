@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenVisionServer
+import OpenVisionTestSupport
 
 /// Issue 14 ("Hardening"): each test reproduces a finding against the viewer server. Deadlines
 /// are generous (slow CI, AddressSanitizer); what is asserted are events and counts.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenVisionServer
+import OpenVisionTestSupport
 
 // Helpers shared by the server test suites.
 

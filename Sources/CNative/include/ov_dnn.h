@@ -5,7 +5,7 @@
 #ifndef OV_DNN_H
 #define OV_DNN_H
 
-#include "ov_native.h"
+#include "ov_image.h"
 #include "ov_tensors.h"
 #include "ov_limits.h"  /* ov_model_memory_limit(): what a model may allocate */
 

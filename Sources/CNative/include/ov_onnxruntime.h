@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ov_native.h"
+#include "ov_image.h"
 #include "ov_tensors.h"
 #include "ov_limits.h"  /* ov_model_memory_limit(): what a model may allocate */
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ov_native.h"
+#include "ov_image.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,7 +10,7 @@
 #ifndef OV_VIDEO_H
 #define OV_VIDEO_H
 
-#include "ov_native.h"
+#include "ov_image.h"
 
 #ifdef __cplusplus
 extern "C" {

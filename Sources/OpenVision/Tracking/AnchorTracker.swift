@@ -24,7 +24,7 @@ public final class AnchorTracker {
     }
 
     deinit {
-        if let handle { ov_anchor_tracker_release(handle) }
+        if let handle { ov_anchor_tracker_free(handle) }
     }
 
     /// The anchors, in the order they were added, as of the latest frame.

@@ -31,16 +31,7 @@ public enum CoreMLConverter {
 
     /// Converts the Core ML model at `url` to an ONNX file at `output`.
     public static func convert(_ url: URL, to output: URL) throws {
-        let data = try onnxData(contentsOf: url)
-        do {
-            try data.write(to: output, options: .atomic)
-        } catch {
-            var isDirectory: ObjCBool = false
-            let folder = output.deletingLastPathComponent().path
-            let reason = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
-                ? error.localizedDescription : "the folder \(folder) does not exist"
-            throw ConversionError(.io, "cannot write the ONNX model: \(reason)", file: output.path)
-        }
+        try ONNXFile.write(try onnxData(contentsOf: url), to: output)
     }
 
     /// The serialized ONNX model of the Core ML model at `url`.

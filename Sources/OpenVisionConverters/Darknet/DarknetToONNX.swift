@@ -27,16 +27,7 @@ public enum DarknetConverter {
 
     /// Converts `cfg` + `weights` (and the class names in `names`, one a line) to an ONNX file at `output`.
     public static func convert(cfg: URL, weights: URL, names: URL?, to output: URL) throws {
-        let data = try onnxData(cfg: cfg, weights: weights, names: names)
-        do {
-            try data.write(to: output, options: .atomic)
-        } catch {
-            var isDirectory: ObjCBool = false
-            let folder = output.deletingLastPathComponent().path
-            let reason = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
-                ? error.localizedDescription : "the folder \(folder) does not exist"
-            throw ConversionError(.io, "cannot write the ONNX model: \(reason)", file: output.path)
-        }
+        try ONNXFile.write(try onnxData(cfg: cfg, weights: weights, names: names), to: output)
     }
 
     /// The serialized ONNX model for `cfg` + `weights` (and the class names in `names`, one a line).

@@ -22,17 +22,7 @@ package struct ONNXModelInfo: Sendable {
 
     /// Reads the file at `url` (memory-mapped).
     package init(url: URL) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw ConversionError.unreadable(url, what: "ONNX model", error)
-        }
-        do {
-            try self.init(data: data)
-        } catch let error as ConversionError {
-            throw ConversionError(error.code, "\(url.lastPathComponent) \(error.message)")
-        }
+        self = try ONNXFile.read(url) { try ONNXModelInfo(data: $0) }
     }
 
     /// Parses a serialized ModelProto. Throws `syntax` for malformed protobuf or a model without inputs.

@@ -12,7 +12,7 @@ enum OpenCVContours {
                                        detects_dark_on_light: detectsDarkOnLight ? 1 : 0,
                                        maximum_image_dimension: Int32(clamping: maximumImageDimension))
         var set = ov_contour_set()
-        defer { ov_contour_set_release(&set) }
+        defer { ov_contour_set_free(&set) }
         try NativeError.check(ov_detect_contours(image.handle, &params, &set), "contour detection")
         let aspect = Float(image.width) / Float(max(image.height, 1))
         let count = Int(set.contour_count)

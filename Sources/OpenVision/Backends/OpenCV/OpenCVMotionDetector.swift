@@ -23,7 +23,7 @@ final class OpenCVMotionDetector: @unchecked Sendable {
         handle = out!
     }
 
-    deinit { ov_motion_detector_release(handle) }
+    deinit { ov_motion_detector_free(handle) }
 
     /// Adds `frame` to the background and returns its moving blobs with a radius in `radii` (pixels).
     func blobs(in frame: VisionImage, radii: ClosedRange<Double>) throws(VisionError) -> [Blob] {

@@ -38,7 +38,7 @@ final class OpenCVObjectTracker: @unchecked Sendable {
         height = frame.height
     }
 
-    deinit { ov_object_tracker_release(handle) }
+    deinit { ov_object_tracker_free(handle) }
 
     /// Tracks into `frame` (same size as the first, else `invalidArgument`).
     func update(_ frame: VisionImage) throws(VisionError) -> Step {

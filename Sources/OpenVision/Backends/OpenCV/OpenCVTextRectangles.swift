@@ -6,7 +6,7 @@ enum OpenCVTextRectangles {
     /// Text lines of `image`, top to bottom, with character boxes when `characterBoxes`.
     static func detect(in image: VisionImage, characterBoxes: Bool) throws(VisionError) -> [TextObservation] {
         var rects = ov_text_rects()
-        defer { ov_text_rects_release(&rects) }
+        defer { ov_text_rects_free(&rects) }
         try NativeError.check(ov_detect_text_rectangles(image.handle, &rects), "text rectangle detection")
         let map = PixelToNormalized(image)
         return (0..<Int(rects.line_count)).map { i in

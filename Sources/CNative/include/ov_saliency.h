@@ -1,48 +1,16 @@
-/* Classic (no network) counterparts of Vision's contour, horizon, saliency and text-rectangle requests.
- * Same conventions as ov_native.h: every function returns an ov_status (message via ov_last_error),
- * pixel coordinates have a top-left origin, buffers handed out are released by the matching
- * *_release function. */
-#ifndef OV_CATALOGUE_H
-#define OV_CATALOGUE_H
+/*
+ * ov_saliency.h: attention and objectness saliency maps and heat-map drawing (ov_saliency.cpp), the classic
+ * counterparts of Vision's saliency requests.
+ * Conventions of ov_native.h (ov_status, ov_last_error(), *_free; pixels, top-left origin).
+ */
+#ifndef OV_SALIENCY_H
+#define OV_SALIENCY_H
 
-#include "ov_native.h"
+#include "ov_image.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------------ contours (ov_contours.cpp) */
-
-typedef struct ov_contour_params {
-    float contrast_adjustment;   /* 0...3: contrast stretch about the pivot before binarising */
-    float contrast_pivot;        /* 0...1, used when has_contrast_pivot; else Otsu's threshold */
-    int has_contrast_pivot;
-    int detects_dark_on_light;   /* nonzero: dark shapes on a light background are the foreground */
-    int maximum_image_dimension; /* > 0: the longer side of the image the contours are found on */
-} ov_contour_params;
-
-/* The contours of one image. Arrays are owned by the set (ov_contour_set_release frees them). */
-typedef struct ov_contour_set {
-    int width, height;     /* the working image (longer side <= maximum_image_dimension) */
-    int contour_count;
-    int *parents;          /* contour_count entries: the enclosing contour's index, or -1 */
-    int *point_offsets;    /* contour_count + 1 entries: contour i is points[2*off[i] ..< 2*off[i+1]] */
-    float *points;         /* x, y pairs in working-image pixels */
-} ov_contour_set;
-
-/* Fills `out` (zeroed first); a flat image gives no contours. */
-ov_status ov_detect_contours(const ov_image *image, const ov_contour_params *params, ov_contour_set *out);
-void ov_contour_set_release(ov_contour_set *set);
-
-/* cv::approxPolyDP of the closed polygon xy[2*count] (any units) with `epsilon` in the same units, into
- * out (room for `count` points); *out_count is the number written. */
-ov_status ov_approx_polygon(const float *xy, int count, double epsilon, float *out, int *out_count);
-
-/* ------------------------------------------------------------------ horizon (ov_horizon.cpp) */
-
-/* *found = 1 and *angle (radians, counter-clockwise as seen, in -pi/4...pi/4) when the image has a
- * dominant, nearly horizontal straight line crossing at least half of it; else *found = 0. */
-ov_status ov_detect_horizon(const ov_image *image, int *found, double *angle);
 
 /* ------------------------------------------------------------------ saliency (ov_saliency.cpp) */
 
@@ -88,21 +56,8 @@ ov_status ov_image_blend_heat_map(ov_image *image, const float *map, int map_wid
  * equals ov_image_blend_heat_map's mix. Free *out with ov_free. */
 ov_status ov_heat_map_png(const float *map, int map_width, int map_height, uint8_t **out, size_t *length);
 
-/* ------------------------------------------------------------------ text rectangles (ov_textrects.cpp) */
-
-typedef struct ov_text_rects {
-    int line_count;
-    float *lines;          /* line_count x (x, y, width, height, confidence), image pixels */
-    int *char_offsets;     /* line_count + 1 entries: line i's characters are chars[off[i] ..< off[i+1]] */
-    float *chars;          /* (x, y, width, height) per character, image pixels, left to right */
-} ov_text_rects;
-
-/* Fills `out` (zeroed first); a flat image gives no lines. */
-ov_status ov_detect_text_rectangles(const ov_image *image, ov_text_rects *out);
-void ov_text_rects_release(ov_text_rects *rects);
-
 #ifdef __cplusplus
 }
 #endif
 
-#endif
+#endif /* OV_SALIENCY_H */
