@@ -32,15 +32,24 @@ struct RestartLoopTests {
                                 "--poll", "0.1", "--retry-backoff", "0.2"], stderr: dir.appendingPathComponent("r\(n).log"))
         }
         let succeeded = "SELECT count(*) FROM openvision_jobs WHERE state = 'succeeded'"
-        for round in 1...4 {
-            // Under load: jobs queued (a batch more when few are), and some results since the last restart.
-            if try FleetTests.count(cluster, "SELECT count(*) FROM openvision_jobs WHERE state = 'queued'") < 150 { try await submitBatch() }
-            let before = try FleetTests.count(cluster, succeeded)
-            try await FleetTests.wait(240, "progress before restart \(round)") { try FleetTests.count(cluster, succeeded) >= before + 20 }
-            try await blocking { try cluster.restart() }
-        }
-        try await FleetTests.wait(300, "the queue to drain after 4 restarts") {
-            try FleetTests.count(cluster, "SELECT count(*) FROM openvision_jobs WHERE state IN ('queued', 'running')") == 0
+        do {
+            for round in 1...4 {
+                // Under load: jobs queued (a batch more when few are), and some results since the last restart.
+                if try FleetTests.count(cluster, "SELECT count(*) FROM openvision_jobs WHERE state = 'queued'") < 150 { try await submitBatch() }
+                let before = try FleetTests.count(cluster, succeeded)
+                try await FleetTests.wait(240, "progress before restart \(round)") { try FleetTests.count(cluster, succeeded) >= before + 20 }
+                try await blocking { try cluster.restart() }
+            }
+            try await FleetTests.wait(300, "the queue to drain after 4 restarts") {
+                try FleetTests.count(cluster, "SELECT count(*) FROM openvision_jobs WHERE state IN ('queued', 'running')") == 0
+            }
+        } catch {
+            // What the queue, the server's sessions and the workers were doing.
+            let states = (try? cluster.psql("SELECT string_agg(state || ' ' || n, ', ') FROM (SELECT state, count(*) n FROM openvision_jobs GROUP BY state) s")) ?? "?"
+            let sessions = (try? cluster.psql("SELECT string_agg(state || ': ' || left(query, 50), '; ') FROM pg_stat_activity WHERE backend_type = 'client backend'")) ?? "?"
+            Issue.record("jobs: \(states); sessions: \(sessions)\nr0: \(workers[0].stderr.suffix(3000))\nr1: \(workers[1].stderr.suffix(3000))")
+            for worker in workers { worker.signal(SIGKILL) }
+            throw error
         }
         for worker in workers { worker.signal(SIGTERM) }
         for (n, worker) in workers.enumerated() {
