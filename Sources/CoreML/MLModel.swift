@@ -1,9 +1,9 @@
 import Foundation
 import OpenVision
 
-/// Core ML's `MLModel` on Linux: a model file (ONNX, or a Darknet `.cfg`) loaded once through OpenVision
-/// (`VisionModel`), to hand to `VNCoreMLModel(for:)` or to run with `prediction(from:)`.
-/// Apple's `.mlmodel`/`.mlpackage` files are not readable here: convert the model to ONNX.
+/// Core ML's `MLModel` on Linux: a model file — Apple's `.mlmodel`, `.mlpackage` or `.mlmodelc` (converted to ONNX
+/// once and cached), an `.onnx`, `.tflite` or Darknet `.cfg` — loaded once through OpenVision (`VisionModel`), to
+/// hand to `VNCoreMLModel(for:)`, to run with `prediction(from:)`, or to wrap in an Xcode-style generated class.
 open class MLModel {
     /// The OpenVision model this wraps.
     public let visionModel: VisionModel
@@ -11,11 +11,16 @@ open class MLModel {
     /// The model's description (inputs, outputs, labels as Core ML's `classLabels`).
     public var modelDescription: MLModelDescription { MLModelDescription(visionModel.modelDescription) }
 
-    /// Loads the model at `url` (Core ML's compiled-model URL; here an `.onnx` or Darknet `.cfg`).
+    /// Loads the model at `url`. Throws `MLModelError.io` for a missing or unreadable file and `.generic` for a
+    /// model that does not load (OpenVision's error as the message).
     public init(contentsOf url: URL, configuration: MLModelConfiguration = MLModelConfiguration()) throws {
         var c = VisionModel.Configuration()
         c.threads = configuration.threads
-        self.visionModel = try VisionModel(contentsOf: url, configuration: c)
+        do {
+            self.visionModel = try VisionModel(contentsOf: url, configuration: c)
+        } catch {
+            throw MLModelError(error)
+        }
         self.configuration = configuration
     }
 
@@ -25,32 +30,158 @@ open class MLModel {
         self.configuration = configuration
     }
 
-    /// Runs the model on `input`'s first image feature (or multi-array) and returns its outputs by name.
-    public func prediction(from input: MLFeatureProvider) throws -> MLFeatureProvider {
-        guard let name = input.featureNames.first, let value = input.featureValue(for: name) else {
-            throw MLModelError.generic("the input provides no features")
+    /// Loads the model at `url` on a background queue and calls `handler` there (Core ML's `load(contentsOf:…)`).
+    open class func load(contentsOf url: URL, configuration: MLModelConfiguration = MLModelConfiguration(),
+                         completionHandler handler: @escaping (Result<MLModel, Error>) -> Void) {
+        DispatchQueue.global().async {
+            handler(Result { try MLModel(contentsOf: url, configuration: configuration) })
         }
-        let outputs: [FeatureValueObservation]
-        if let image = value.imageBufferValue {
-            outputs = try ImageRequestHandler(image: image).performSync(RunModelRequest(model: visionModel))
-        } else {
-            throw MLModelError.generic("only image inputs are supported on Linux; pass an image feature")
+    }
+
+    /// Loads the model at `url` (Core ML's `async load(contentsOf:configuration:)`).
+    open class func load(contentsOf url: URL, configuration: MLModelConfiguration = MLModelConfiguration()) async throws -> MLModel {
+        try MLModel(contentsOf: url, configuration: configuration)
+    }
+
+    /// Compiles a `.mlmodel` or `.mlpackage` into an `.mlmodelc` folder in a new temporary folder and returns its URL
+    /// (Core ML's `compileModel(at:)`; OpenVision's layout, `VisionModel.compileCoreMLModel(at:to:)`).
+    open class func compileModel(at url: URL) throws -> URL {
+        do { return try VisionModel.compileCoreMLModel(at: url) } catch { throw MLModelError(error) }
+    }
+
+    /// Core ML's `async compileModel(at:)`.
+    open class func compileModel(at url: URL) async throws -> URL {
+        do { return try VisionModel.compileCoreMLModel(at: url) } catch { throw MLModelError(error) }
+    }
+
+    /// Runs the model on `input` (Core ML's `prediction(from:)`).
+    public func prediction(from input: MLFeatureProvider) throws -> MLFeatureProvider {
+        try prediction(from: input, options: MLPredictionOptions())
+    }
+
+    /// Runs the model on `input`'s features by the model's input names: the image input (an image feature), and a
+    /// Core ML detector's optional `iouThreshold` / `confidenceThreshold` (doubles; their defaults when absent).
+    /// Returns the outputs as Core ML gives them: a classifier's label (string, or int64 for integer labels) and
+    /// probabilities (a dictionary by label), every other output a multi-array. Throws `MLModelError.featureType`
+    /// for a missing or mistyped input and `.generic` for the model's errors.
+    public func prediction(from input: MLFeatureProvider, options: MLPredictionOptions) throws -> MLFeatureProvider {
+        let description = visionModel.modelDescription
+        let coreML = description.coreML
+        let imageName = coreML?.inputs.first(where: { $0.type == "image" })?.name ?? description.inputs.first?.name ?? "image"
+        // The input by the model's name; a model of another format (ONNX, …) also takes a provider's only image.
+        var value = input.featureValue(for: imageName)
+        if value == nil, coreML == nil {
+            let images = input.featureNames.compactMap { input.featureValue(for: $0) }.filter { $0.imageBufferValue != nil }
+            if images.count == 1 { value = images[0] }
+        }
+        guard let value else {
+            throw MLModelError.featureType("the input has no feature '\(imageName)' (it has \(input.featureNames.sorted().joined(separator: ", ")))")
+        }
+        guard let image = value.imageBufferValue else {
+            throw MLModelError.featureType("input '\(imageName)' must be an image, not \(value.type)")
+        }
+        guard description.inputs.count == 1 else {
+            throw MLModelError.featureType("\(visionModel.url.lastPathComponent) takes \(description.inputs.count) tensors; "
+                                           + "prediction(from:) here feeds models with one image input")
+        }
+        var overrides: [String: Float] = [:]
+        for feature in coreML?.inputs ?? [] where feature.type == "double" || feature.type == "int64" {
+            guard let given = input.featureValue(for: feature.name), !given.isUndefined else {
+                if feature.optional { continue }
+                throw MLModelError.featureType("the input has no feature '\(feature.name)'")
+            }
+            guard given.type == .double || given.type == .int64 else {
+                throw MLModelError.featureType("input '\(feature.name)' must be a number, not \(given.type)")
+            }
+            overrides[feature.name] = Float(given.doubleValue)
+        }
+        let outputs: [Tensor]
+        do {
+            let (tensor, _) = try visionModel.makeInput(from: image)
+            outputs = try visionModel.prediction(from: [tensor], overriding: overrides)
+        } catch {
+            throw MLModelError(error)
         }
         var features: [String: MLFeatureValue] = [:]
-        for o in outputs { features[o.featureName] = MLFeatureValue(multiArray: MLMultiArray(shape: o.shape, values: o.values)) }
+        for o in outputs { features[o.name] = MLFeatureValue(multiArray: MLMultiArray(shape: o.shape, values: o.scalars)) }
+        // A classifier: the label and the probabilities by label, as Core ML gives them.
+        if let coreML, !coreML.predictedProbabilitiesName.isEmpty, !coreML.classLabels.isEmpty,
+           let probabilities = outputs.first(where: { $0.name == coreML.predictedProbabilitiesName }),
+           probabilities.scalars.count == coreML.classLabels.count {
+            let integerKeys = coreML.outputs.first(where: { $0.name == coreML.predictedProbabilitiesName })?.keyType == "int64"
+            var scores: [AnyHashable: NSNumberValue] = [:]
+            scores.reserveCapacity(coreML.classLabels.count)
+            var best = 0
+            for (i, p) in probabilities.scalars.enumerated() {
+                let label = coreML.classLabels[i]
+                scores[integerKeys ? AnyHashable(Int64(label) ?? Int64(i)) : AnyHashable(label)] = Double(p)
+                if p > probabilities.scalars[best] { best = i }
+            }
+            features[coreML.predictedProbabilitiesName] = try MLFeatureValue(dictionary: scores)
+            if !coreML.predictedFeatureName.isEmpty {
+                let label = coreML.classLabels[best]
+                let integerLabel = coreML.outputs.first(where: { $0.name == coreML.predictedFeatureName })?.type == "int64"
+                features[coreML.predictedFeatureName] = integerLabel ? MLFeatureValue(int64: Int64(label) ?? Int64(best)) : MLFeatureValue(string: label)
+            }
+        }
         return try MLDictionaryFeatureProvider(dictionary: features)
+    }
+
+    /// Runs the model on each provider of `inputs` in order (Core ML's `predictions(from:options:)`).
+    public func predictions(from inputs: MLBatchProvider, options: MLPredictionOptions = MLPredictionOptions()) throws -> MLBatchProvider {
+        var outputs: [MLFeatureProvider] = []
+        outputs.reserveCapacity(inputs.count)
+        for i in 0..<inputs.count { outputs.append(try prediction(from: inputs.features(at: i), options: options)) }
+        return MLArrayBatchProvider(array: outputs)
+    }
+
+    /// Throws `MLModelError.featureType` unless the model has every one of `inputs` and `outputs` (by name): the check
+    /// an Xcode-style generated class (`className`) makes when it loads a model, so the wrong model file is an error
+    /// naming both, not a crash at the first prediction.
+    public func requireFeatures(inputs: [String], outputs: [String], for className: String) throws {
+        let description = visionModel.modelDescription
+        let has = (inputs: description.coreML?.inputs.map(\.name) ?? description.inputs.map(\.name),
+                   outputs: description.coreML?.outputs.map(\.name) ?? description.outputs.map(\.name))
+        let missing = inputs.filter { !has.inputs.contains($0) } + outputs.filter { !has.outputs.contains($0) }
+        guard missing.isEmpty else {
+            throw MLModelError.featureType("\(className) was generated for a model with inputs \(inputs.joined(separator: ", ")) and outputs "
+                                           + "\(outputs.joined(separator: ", ")); \(visionModel.url.lastPathComponent) has inputs "
+                                           + "\(has.inputs.joined(separator: ", ")) and outputs \(has.outputs.joined(separator: ", "))")
+        }
+    }
+
+    /// Throws `MLModelError.featureType` unless `provider` has every one of `outputs`: a generated class's check before
+    /// its typed output properties read them.
+    public static func requireOutputs(_ outputs: [String], in provider: MLFeatureProvider, for className: String) throws {
+        if let missing = outputs.first(where: { provider.featureValue(for: $0) == nil }) {
+            throw MLModelError.featureType("\(className): the prediction has no output '\(missing)' "
+                                           + "(it has \(provider.featureNames.sorted().joined(separator: ", ")))")
+        }
     }
 }
 
-/// Core ML's errors as thrown by this module.
+/// Core ML's errors as thrown by this module (Core ML's `MLModelError` codes `generic`, `featureType`, `io`).
 public enum MLModelError: Error, CustomStringConvertible {
     case generic(String)
-    public var description: String { switch self { case .generic(let m): m } }
-}
+    /// An input or output of the wrong type or name, or a model of another kind than expected.
+    case featureType(String)
+    /// A model or image file that cannot be read.
+    case io(String)
 
-extension ImageRequestHandler {
-    /// Runs one request synchronously on this handler's image (Core ML's `prediction` is synchronous).
-    func performSync<R: VisionRequest>(_ request: R) throws(VisionError) -> R.Result {
-        try request.perform(in: context)
+    public var description: String {
+        switch self {
+        case .generic(let m): m
+        case .featureType(let m): "feature type: \(m)"
+        case .io(let m): "io: \(m)"
+        }
+    }
+
+    /// OpenVision's error as Core ML's: unreadable files are `io`, everything else `generic`.
+    init(_ error: Error) {
+        guard let error = error as? VisionError else { self = .generic("\(error)"); return }
+        switch error.code {
+        case .fileNotFound, .ioError: self = .io(error.message)
+        default: self = .generic(error.message)
+        }
     }
 }

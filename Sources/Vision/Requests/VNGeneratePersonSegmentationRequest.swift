@@ -1,13 +1,5 @@
+import CoreML
 import OpenVision
-
-/// Core Video's pixel format codes, as far as Vision's person segmentation takes them.
-public typealias OSType = UInt32
-/// One 8-bit component (`'L008'`).
-public let kCVPixelFormatType_OneComponent8: OSType = 0x4C30_3038
-/// One 16-bit float component (`'L00h'`).
-public let kCVPixelFormatType_OneComponent16Half: OSType = 0x4C30_3068
-/// One 32-bit float component (`'L00f'`).
-public let kCVPixelFormatType_OneComponent32Float: OSType = 0x4C30_3066
 
 /// Vision's person segmentation (OpenVision's `GeneratePersonSegmentationRequest`: MediaPipe's selfie segmentation,
 /// refined at `.accurate`): one `VNPixelBufferObservation` holding the mask (1 person, 0 background).
