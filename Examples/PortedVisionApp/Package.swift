@@ -15,7 +15,8 @@ let package = Package(
         .executableTarget(
             name: "ported-vision-app",
             dependencies: [.product(name: "Vision", package: "OpenVision")],
-            // MobileNet.mlmodel and YoloFastestPipeline.mlmodel are links to ../shared/models/coreml (not copied).
+            // MobileNet.mlmodel, MobileNetProgram.mlpackage and YoloFastestPipeline.mlmodel are links to ../shared/models/coreml
+            // (not copied).
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "CoreMLModelClasses", package: "OpenVision")]
         ),

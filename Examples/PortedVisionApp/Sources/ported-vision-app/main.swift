@@ -1,6 +1,7 @@
 // Vision and Core ML code as an iOS developer writes it (only `import Vision` / `import CoreML`), run on Linux.
-// `MobileNet` and `YoloFastestPipeline` are the classes Xcode would generate from the .mlmodel files beside this
-// file; OpenVision's CoreMLModelClasses plugin generates them and bundles the compiled models.
+// `MobileNet`, `MobileNetProgram` and `YoloFastestPipeline` are the classes Xcode would generate from the .mlmodel
+// files and the .mlpackage beside this file (links to ../shared/models/coreml); OpenVision's CoreMLModelClasses
+// plugin generates them and bundles the compiled models.
 //   ported-vision-app SHARED_FOLDER HAND_IMAGE
 // SHARED_FOLDER is OpenVision's ../shared (photos, the Core ML files' references); prints each answer and exits 1
 // when one differs from the reference it is checked against.
@@ -74,6 +75,14 @@ do {
     let dog = try mobileNet.prediction(image: pixelBuffer.imageBufferValue!)
     print("MobileNet.prediction(image:) on dog_224.png: \(dog.classLabel)")
     check(dog.classLabel == reference.references["dog.jpg"]!.classLabel, "dog classLabel \(dog.classLabel)")
+
+    // An ML Program package (MobileNetProgram.mlpackage, fp16 weights): its class is named after the package too.
+    let program = try MobileNetProgram(configuration: defaultConfig)
+    let programOutput = try program.prediction(input: MobileNetProgramInput(imageAt: eagle))
+    let programTop = programOutput.classLabel_probs[programOutput.classLabel] ?? 0
+    print(String(format: "MobileNetProgram (.mlpackage) on eagle_224.png: %@ %.3f", programOutput.classLabel, programTop))
+    // references/MobileNetLike_mlpackage.json (the source graph with the package's stored fp16 weights): kite 0.4836.
+    check(programOutput.classLabel == "kite" && abs(programTop - 0.4836017) < 1e-3, "ML Program kite \(programTop)")
 
     // Seed 004: the generated class's model in Vision, centre-cropping the full photo.
     let imageClassifierVisionModel = try VNCoreMLModel(for: mobileNet.model)
