@@ -10,6 +10,9 @@ let package = Package(
         // Apple's older API for code written against it (VN* classes, MLModel): thin classes over OpenVision.
         .library(name: "Vision", targets: ["Vision", "CoreML"]),
         .executable(name: "openvision", targets: ["openvision"]),
+        // Xcode's generated model classes (`MobileNet(configuration:)`, …) for the .mlmodel/.mlpackage files of a target
+        // that uses the Vision product; the models are bundled compiled.
+        .plugin(name: "CoreMLModelClasses", targets: ["CoreMLModelClasses"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -81,6 +84,13 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .plugin(name: "DefaultDetectorPlugin", capability: .buildTool(), dependencies: ["openvision-darknet2onnx"]),
+        // The generator behind CoreMLModelClasses: Xcode's model classes and the compiled .mlmodelc of a Core ML file.
+        .executableTarget(
+            name: "openvision-coreml-classes",
+            dependencies: ["OpenVisionConverters"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .plugin(name: "CoreMLModelClasses", capability: .buildTool(), dependencies: ["openvision-coreml-classes"]),
         // Apple's `Vision` and `CoreML` module names with their VN*/ML* classes, over OpenVision (Swift 5
         // language mode, as the code written against them). Not built on Apple platforms, which have the real ones.
         .target(

@@ -23,7 +23,24 @@ nonisolated(unsafe) let compatCases: [CompatCase] = [  // read-only, one thread
         r.maximumObservations = 0
         return try r.perform(in: $0).count
     }),
+    CompatCase(name: "faces", vn: { VNDetectFaceRectanglesRequest() }, native: { try DetectFaceRectanglesRequest().perform(in: $0).count }),
+    CompatCase(name: "bodypose", vn: { VNDetectHumanBodyPoseRequest() }, native: { try DetectHumanBodyPoseRequest().perform(in: $0).count }),
+    CompatCase(name: "handpose", vn: { VNDetectHumanHandPoseRequest() }, native: { try DetectHumanHandPoseRequest().perform(in: $0).count }),
+    CompatCase(name: "personseg", vn: { VNGeneratePersonSegmentationRequest() }, native: { _ = try GeneratePersonSegmentationRequest().perform(in: $0); return 1 }),
+    // Seed 004's path: an Apple model file through VNCoreMLModel / VNCoreMLRequest vs ClassifyImageRequest(model:).
+    CompatCase(name: "coreml", vn: { VNCoreMLRequest(model: sharedCoreMLModel.vn) }, native: {
+        var r = ClassifyImageRequest(model: sharedCoreMLModel.native.visionModel)
+        r.maximumObservations = 0
+        return try r.perform(in: $0).count
+    }),
 ]
+
+/// The shared MobileNetLike.mlmodel (OPENVISION_SHARED or ../shared), loaded once for both sides.
+nonisolated(unsafe) let sharedCoreMLModel: (vn: VNCoreMLModel, native: MLModel) = {
+    let shared = ProcessInfo.processInfo.environment["OPENVISION_SHARED"] ?? "../shared"
+    let model = try! MLModel(contentsOf: URL(fileURLWithPath: shared).appendingPathComponent("models/coreml/MobileNetLike.mlmodel"))
+    return (try! VNCoreMLModel(for: model), model)
+}()
 
 func benchVisionCompat(runs: Int, files: [String]) throws {
     for path in files {

@@ -88,3 +88,12 @@ public struct MLDictionaryConstraint {
     public let keyType: MLFeatureType
 }
 
+
+extension MLFeatureValue {
+    /// The image file at `url` sized to an input's constraint (Core ML's `init(imageAt:constraint:options:)`), e.g.
+    /// `model.modelDescription.inputDescriptionsByName["image"]!.imageConstraint!`.
+    public convenience init(imageAt url: URL, constraint: MLImageConstraint, options: [ImageOption: Any]? = nil) throws {
+        try self.init(imageAt: url, pixelsWide: constraint.pixelsWide, pixelsHigh: constraint.pixelsHigh,
+                      pixelFormatType: constraint.pixelFormatType, options: options)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import OpenVision
 
 /// Core ML's `MLFeatureProvider`: named feature values.
 public protocol MLFeatureProvider {
@@ -28,29 +29,24 @@ open class MLDictionaryFeatureProvider: MLFeatureProvider, Sequence {
     public func makeIterator() -> Dictionary<String, MLFeatureValue>.Iterator { dictionary.makeIterator() }
 }
 
-/// Core ML's `MLBatchProvider`: several inputs (or outputs) in order.
-public protocol MLBatchProvider {
-    var count: Int { get }
-    func features(at index: Int) -> MLFeatureProvider
-}
-
-/// Core ML's `MLArrayBatchProvider`.
-open class MLArrayBatchProvider: MLBatchProvider {
-    public let array: [MLFeatureProvider]
-    public init(array: [MLFeatureProvider]) { self.array = array }
-    /// One provider per element of each named list (the lists of equal length).
-    public init(dictionary: [String: [Any]]) throws {
-        let counts = Set(dictionary.values.map(\.count))
-        guard counts.count <= 1 else { throw MLModelError.generic("MLArrayBatchProvider: the lists differ in length") }
-        let n = counts.first ?? 0
-        array = try (0..<n).map { i in try MLDictionaryFeatureProvider(dictionary: dictionary.mapValues { $0[i] }) }
+extension MLFeatureValue {
+    /// A feature value from what app code puts in `MLDictionaryFeatureProvider(dictionary:)`: an `MLFeatureValue`,
+    /// `MLMultiArray`, image, `String`, integer, floating-point number or score dictionary; nil for anything else.
+    static func from(_ any: Any) -> MLFeatureValue? {
+        switch any {
+        case let v as MLFeatureValue: return v
+        case let a as MLMultiArray: return MLFeatureValue(multiArray: a)
+        case let i as VisionImage: return MLFeatureValue(pixelBuffer: i)
+        case let s as String: return MLFeatureValue(string: s)
+        case let i as Int: return MLFeatureValue(int64: Int64(i))
+        case let i as Int64: return MLFeatureValue(int64: i)
+        case let i as Int32: return MLFeatureValue(int64: Int64(i))
+        case let d as Double: return MLFeatureValue(double: d)
+        case let f as Float: return MLFeatureValue(double: Double(f))
+        case let n as NSNumber: return MLFeatureValue(double: n.doubleValue)
+        case let d as [String: Double]: return try? MLFeatureValue(dictionary: d)
+        case let d as [AnyHashable: NSNumber]: return try? MLFeatureValue(dictionary: d.mapValues(\.doubleValue))
+        default: return nil
+        }
     }
-    public var count: Int { array.count }
-    public func features(at index: Int) -> MLFeatureProvider { array[index] }
-}
-
-/// Core ML's `MLPredictionOptions` (all predictions run on the CPU here).
-open class MLPredictionOptions {
-    public var usesCPUOnly = false
-    public init() {}
 }

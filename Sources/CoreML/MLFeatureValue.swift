@@ -1,8 +1,20 @@
 import Foundation
 import OpenVision
 
-/// Core ML's `MLFeatureValue`: an image, a multi-array, a string, an integer, a double or a dictionary of scores.
-open class MLFeatureValue: CustomStringConvertible {
+/// Core ML's `MLFeatureValue`: a multi-array, an image, a string, an integer, a double or a dictionary of scores;
+/// `type` says which.
+open class MLFeatureValue {
+    /// Core ML's image-conversion options (`MLFeatureValue.ImageOption`).
+    public struct ImageOption: Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// How the image is fitted to the size: a `VNImageCropAndScaleOption` (default `.scaleFill`, a stretch).
+        public static let cropAndScale = ImageOption(rawValue: "cropAndScale")
+        /// A region to take first (a `CGRect` in pixels, origin upper-left).
+        public static let cropRect = ImageOption(rawValue: "cropRect")
+    }
+
     public let type: MLFeatureType
     public let multiArrayValue: MLMultiArray?
     /// The image (Core ML's `CVPixelBuffer` image feature; here an OpenVision image).
@@ -10,13 +22,12 @@ open class MLFeatureValue: CustomStringConvertible {
     public let stringValue: String
     public let int64Value: Int64
     public let doubleValue: Double
-    /// Label → score (Core ML's `[AnyHashable: NSNumber]`; keys are `String` or `Int64`).
-    public let dictionaryValue: [AnyHashable: NSNumber]
-    /// True for a missing optional value (`init(undefined:)`).
-    public let isUndefined: Bool
+    public let dictionaryValue: [AnyHashable: NSNumberValue]
+    /// Whether the value is missing (Core ML's `undefined(type:)`).
+    public var isUndefined: Bool { type == .invalid }
 
-    private init(type: MLFeatureType, multiArray: MLMultiArray? = nil, image: VisionImage? = nil, string: String = "",
-                 int64: Int64 = 0, double: Double = 0, dictionary: [AnyHashable: NSNumber] = [:], undefined: Bool = false) {
+    init(type: MLFeatureType, multiArray: MLMultiArray? = nil, image: VisionImage? = nil, string: String = "", int64: Int64 = 0,
+         double: Double = 0, dictionary: [AnyHashable: NSNumberValue] = [:]) {
         self.type = type
         multiArrayValue = multiArray
         imageBufferValue = image
@@ -24,63 +35,96 @@ open class MLFeatureValue: CustomStringConvertible {
         int64Value = int64
         doubleValue = double
         dictionaryValue = dictionary
-        isUndefined = undefined
     }
 
     public convenience init(multiArray: MLMultiArray) { self.init(type: .multiArray, multiArray: multiArray) }
     public convenience init(pixelBuffer: VisionImage) { self.init(type: .image, image: pixelBuffer) }
     public convenience init(string: String) { self.init(type: .string, string: string) }
-    public convenience init(int64: Int64) { self.init(type: .int64, int64: int64, double: Double(int64)) }
     public convenience init(double: Double) { self.init(type: .double, double: double) }
-    /// A missing value of `type`, for optional inputs.
-    public convenience init(undefined type: MLFeatureType) { self.init(type: type, undefined: true) }
-
-    /// A dictionary of scores; throws unless every key is a `String` or an integer (Core ML's rule).
-    public convenience init(dictionary: [AnyHashable: NSNumber]) throws {
-        var converted: [AnyHashable: NSNumber] = [:]
-        for (key, value) in dictionary {
-            if let s = key.base as? String { converted[s] = value }
-            else if let i = key.base as? Int { converted[Int64(i)] = value }
-            else if let i = key.base as? Int64 { converted[i] = value }
-            else { throw MLModelError.generic("MLFeatureValue(dictionary:): key \(key) is neither a String nor an integer") }
+    public convenience init(int64: Int64) { self.init(type: .int64, int64: int64, double: Double(int64)) }
+    /// Scores by `String` or `Int64` key (Core ML's `init(dictionary:)`); other keys are `MLModelError.featureType`.
+    public convenience init(dictionary value: [AnyHashable: NSNumberValue]) throws {
+        if let key = value.keys.first(where: { !($0.base is String) && !($0.base is Int64) }) {
+            throw MLModelError.featureType("dictionary keys must be String or Int64, not \(Swift.type(of: key.base))")
         }
-        self.init(type: .dictionary, dictionary: converted)
+        self.init(type: .dictionary, dictionary: value)
+    }
+    /// A missing value of `type` (Core ML's `undefined(type:)`).
+    public class func undefined(type: MLFeatureType) -> MLFeatureValue { MLFeatureValue(type: .invalid) }
+
+    /// The image file at `url` as a `pixelsWide` × `pixelsHigh` image input (Core ML's `init(imageAt:…)`), fitted by
+    /// `options[.cropAndScale]` (default: stretched). Throws `MLModelError.io` for an unreadable file and
+    /// `MLModelError.featureType` for a pixel format or option this module does not take.
+    public convenience init(imageAt url: URL, pixelsWide: Int, pixelsHigh: Int, pixelFormatType: OSType,
+                            options: [ImageOption: Any]? = nil) throws {
+        let image: VisionImage
+        do { image = try VisionImage(contentsOf: url) } catch { throw MLModelError.io("cannot read the image \(url.path): \(error.message)") }
+        try self.init(cgImage: image, pixelsWide: pixelsWide, pixelsHigh: pixelsHigh, pixelFormatType: pixelFormatType, options: options)
     }
 
-    /// An image read from a file (Core ML's `init(imageAt:constraint:options:)` without resizing).
-    public convenience init(imageAt url: URL) throws {
-        self.init(type: .image, image: try VisionImage(contentsOf: url))
-    }
-
-    /// A feature value from what app code puts in `MLDictionaryFeatureProvider(dictionary:)`: an `MLFeatureValue`,
-    /// `MLMultiArray`, image, `String`, integer, floating-point number or score dictionary; nil for anything else.
-    static func from(_ any: Any) -> MLFeatureValue? {
-        switch any {
-        case let v as MLFeatureValue: return v
-        case let a as MLMultiArray: return MLFeatureValue(multiArray: a)
-        case let i as VisionImage: return MLFeatureValue(pixelBuffer: i)
-        case let s as String: return MLFeatureValue(string: s)
-        case let i as Int: return MLFeatureValue(int64: Int64(i))
-        case let i as Int64: return MLFeatureValue(int64: i)
-        case let i as Int32: return MLFeatureValue(int64: Int64(i))
-        case let d as Double: return MLFeatureValue(double: d)
-        case let f as Float: return MLFeatureValue(double: Double(f))
-        case let n as NSNumber: return MLFeatureValue(double: n.doubleValue)
-        case let d as [String: Double]: return try? MLFeatureValue(dictionary: d.mapValues { NSNumber(value: $0) })
-        case let d as [AnyHashable: NSNumber]: return try? MLFeatureValue(dictionary: d)
-        default: return nil
+    /// `image` as a `pixelsWide` × `pixelsHigh` image input (Core ML's `init(cgImage:…)`): `options[.cropRect]` (pixels,
+    /// origin upper-left) taken first, then fitted by `options[.cropAndScale]` — `.scaleFill` (default, a stretch) or
+    /// `.centerCrop`. The pixel format may be 32ARGB, 32BGRA, 32RGBA, 24RGB or OneComponent8; the buffer keeps the
+    /// image's colours either way (a grayscale model input makes the luma itself). Other formats, `.scaleFit`, the
+    /// rotating options and unknown keys are `MLModelError.featureType` naming them; sizes outside 1...16384 too.
+    public convenience init(cgImage image: CGImage, pixelsWide: Int, pixelsHigh: Int, pixelFormatType: OSType,
+                            options: [ImageOption: Any]? = nil) throws {
+        let formats = [kCVPixelFormatType_32ARGB, kCVPixelFormatType_32BGRA, kCVPixelFormatType_32RGBA, kCVPixelFormatType_24RGB,
+                       kCVPixelFormatType_OneComponent8]
+        guard formats.contains(pixelFormatType) else {
+            throw MLModelError.featureType(String(format: "pixel format 0x%08X is not one of 32ARGB, 32BGRA, 32RGBA, 24RGB, OneComponent8",
+                                                  pixelFormatType))
         }
-    }
-
-    public var description: String {
-        switch type {
-        case .multiArray: "MultiArray : \(multiArrayValue?.shape.map(\.stringValue).joined(separator: " x ") ?? "")"
-        case .image: "Image : \(imageBufferValue.map { "\($0.width) x \($0.height)" } ?? "")"
-        case .string: "String : \(stringValue)"
-        case .int64: "Int64 : \(int64Value)"
-        case .double: "Double : \(doubleValue)"
-        case .dictionary: "Dictionary : \(dictionaryValue.count) entries"
-        default: "\(type)"
+        guard (1...16384).contains(pixelsWide), (1...16384).contains(pixelsHigh) else {
+            throw MLModelError.featureType("image size \(pixelsWide) × \(pixelsHigh) is outside 1...16384")
         }
+        var fitting: UInt = 2
+        var crop: CGRect?
+        for (key, value) in options ?? [:] {
+            switch key {
+            case .cropAndScale:
+                // A VNImageCropAndScaleOption (Vision's type) or its raw value.
+                guard let raw = (value as? UInt) ?? ((value as? any RawRepresentable)?.rawValue as? UInt) else {
+                    throw MLModelError.featureType("MLFeatureValue.ImageOption.cropAndScale takes a VNImageCropAndScaleOption, not \(Swift.type(of: value))")
+                }
+                guard raw == 0 || raw == 2 else {
+                    throw MLModelError.featureType("crop and scale option \(raw) is not supported here (.centerCrop and .scaleFill are)")
+                }
+                fitting = raw
+            case .cropRect:
+                guard let rect = value as? CGRect else {
+                    throw MLModelError.featureType("MLFeatureValue.ImageOption.cropRect takes a CGRect, not \(Swift.type(of: value))")
+                }
+                crop = rect
+            default:
+                throw MLModelError.featureType("unknown MLFeatureValue.ImageOption '\(key.rawValue)' (known: cropAndScale, cropRect)")
+            }
+        }
+        var source = image
+        do {
+            if let crop {
+                let bounds = CGRect(x: 0, y: 0, width: image.width, height: image.height)
+                let r = crop.standardized.intersection(bounds)
+                guard !r.isNull, r.width >= 1, r.height >= 1 else {
+                    throw MLModelError.featureType("cropRect \(crop) is outside the \(image.width) × \(image.height) image")
+                }
+                source = try source.cropped(to: NormalizedRect(imageRect: r, in: bounds.size, origin: .upperLeft))
+            }
+            if fitting == 0 {
+                // The centre region of the target's aspect ratio.
+                let w = Double(source.width), h = Double(source.height), target = Double(pixelsWide) / Double(pixelsHigh)
+                let (cw, ch) = w / h > target ? (h * target, h) : (w, w / target)
+                source = try source.cropped(to: NormalizedRect(x: (1 - cw / w) / 2, y: (1 - ch / h) / 2, width: cw / w, height: ch / h))
+            }
+            if source.width != pixelsWide || source.height != pixelsHigh {
+                source = try source.resized(width: pixelsWide, height: pixelsHigh)
+            }
+        } catch let error as VisionError {
+            throw MLModelError.featureType("cannot make the image input: \(error.message)")
+        }
+        self.init(type: .image, image: source)
     }
 }
+
+/// A number in a feature dictionary (Core ML uses `NSNumber`).
+public typealias NSNumberValue = Double

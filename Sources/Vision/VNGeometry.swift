@@ -5,11 +5,6 @@ import Foundation
 // Core Graphics / Core Video names that Vision code uses, on Linux (Foundation already has CGRect,
 // CGPoint, CGSize and CGFloat). The images are OpenVision's: no second image type.
 
-/// Core Graphics' image, here an OpenVision `VisionImage` (decode with `VisionImage(contentsOf:)`,
-/// `VisionImage(data:)`, or wrap raw pixels with `VisionImage(pixels:)`).
-public typealias CGImage = VisionImage
-/// Core Video's pixel buffer, here an OpenVision `VisionImage` (a camera `Frame`'s `image`).
-public typealias CVPixelBuffer = VisionImage
 /// EXIF orientation (same raw values as Apple's `CGImagePropertyOrientation`).
 public typealias CGImagePropertyOrientation = ImageOrientation
 public typealias VNConfidence = Float

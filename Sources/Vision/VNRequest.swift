@@ -7,15 +7,25 @@ open class VNRequest {
     public typealias CompletionHandler = (VNRequest, Error?) -> Void
 
     public var completionHandler: CompletionHandler?
-    /// The observations of the last perform, nil before one or after an error.
-    public internal(set) var results: [VNObservation]?
-    public var revision: Int = 1
+    /// The observations of the last perform, nil before one or after an error (`results`: typed on each request
+    /// class, as Apple's, `[VNObservation]?` through `VNRequest`).
+    var storedResults: [VNObservation]?
+    /// The algorithm revision to run: `defaultRevision` unless set (Vision's `revision`). A revision outside
+    /// `supportedRevisions` is `VNError.unsupportedRevision` when performed.
+    public var revision: Int
+    /// The revisions this request class runs (`VN…RequestRevisionN`); docs/porting.md maps each to what runs.
+    open class var supportedRevisions: IndexSet { IndexSet(integer: 1) }
+    /// The revision a new request runs: Apple's current default where OpenVision has that revision.
+    open class var defaultRevision: Int { supportedRevisions.last ?? 1 }
+    /// The newest revision (Vision's `currentRevision`).
+    open class var currentRevision: Int { supportedRevisions.last ?? 1 }
     public var preferBackgroundProcessing = false
     /// All requests run on the CPU here.
     public var usesCPUOnly = false
 
     public init(completionHandler: CompletionHandler? = nil) {
         self.completionHandler = completionHandler
+        revision = Self.defaultRevision
     }
 
     /// While a handler plans its decode (`plannedRequest(in:)`): the OpenVision request `perform(_:in:)` was given,
@@ -44,12 +54,16 @@ open class VNRequest {
     /// Performs and records the outcome, calling the completion handler; returns the error, if any.
     func run(in context: ImageAnalysisContext) -> Error? {
         do {
-            results = try observations(in: context)
+            guard Self.supportedRevisions.contains(revision) else {
+                throw VNError(.unsupportedRevision, "\(type(of: self)) revision \(revision) is not supported "
+                              + "(supported: \(Self.supportedRevisions.map(String.init).joined(separator: ", ")))")
+            }
+            storedResults = try observations(in: context)
             completionHandler?(self, nil)
             return nil
         } catch {
-            results = nil
-            let vnError = VNError(error)
+            storedResults = nil
+            let vnError = (error as? VNError) ?? VNError((error as? VisionError) ?? VisionError(.internalError, "\(error)"))
             completionHandler?(self, vnError)
             return vnError
         }
@@ -58,6 +72,17 @@ open class VNRequest {
     /// Requests are not cancellable once running here; a no-op, as Vision's on a finished request.
     public func cancel() {}
 }
+
+/// `results` of any request as Vision's `VNRequest` declares them (`[VNObservation]?`); each request class declares
+/// its own typed `results` (`[VNFaceObservation]?`, …), which Swift picks over this one wherever the class is known.
+public protocol VNRequestResultsProviding: AnyObject {}
+
+extension VNRequestResultsProviding where Self: VNRequest {
+    /// The observations of the last perform, nil before one or after an error.
+    public var results: [VNObservation]? { storedResults }
+}
+
+extension VNRequest: VNRequestResultsProviding {}
 
 /// A request on an image, with Vision's `regionOfInterest` (normalised, lower-left origin).
 open class VNImageBasedRequest: VNRequest {

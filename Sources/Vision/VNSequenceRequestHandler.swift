@@ -18,3 +18,10 @@ open class VNSequenceRequestHandler {
         try VNImageRequestHandler(url: imageURL, orientation: orientation).perform(requests)
     }
 }
+
+extension VNSequenceRequestHandler {
+    /// The next captured frame (Core Media's sample buffer; a `Frame` of `LiveAnalyzer` or `FrameSource`).
+    public func perform(_ requests: [VNRequest], on sampleBuffer: CMSampleBuffer, orientation: CGImagePropertyOrientation = .up) throws {
+        try perform(requests, on: sampleBuffer.image, orientation: orientation)
+    }
+}

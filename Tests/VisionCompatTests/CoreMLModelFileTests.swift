@@ -49,14 +49,15 @@ import OpenVisionTestSupport
         let loaded = try await MLModel.load(contentsOf: compiled)
         for model in [try MLModel(contentsOf: url), loaded] {
             for (image, expected) in try Self.references(referenceName) {
+                let constraint = try #require(model.modelDescription.inputDescriptionsByName["image"]?.imageConstraint)
                 let input = try MLDictionaryFeatureProvider(dictionary: [
-                    "image": try MLFeatureValue(imageAt: Self.coreml.appendingPathComponent(expected.input_png))])
+                    "image": try MLFeatureValue(imageAt: Self.coreml.appendingPathComponent(expected.input_png), constraint: constraint)])
                 let output = try await model.prediction(from: input)
                 #expect(output.featureValue(for: "classLabel")?.stringValue == expected.top5[0].label, "\(file) \(image)")
                 let probabilities = try #require(output.featureValue(for: model.modelDescription.predictedProbabilitiesName ?? "")?.dictionaryValue)
                 // One entry per distinct label (ImageNet's 1000 classes name "crane" and "maillot" twice).
                 #expect(probabilities.count == Set(model.modelDescription.classLabels as? [String] ?? []).count && probabilities.count == 999)
-                let p = probabilities[expected.top5[0].label]?.doubleValue ?? -1
+                let p = probabilities[expected.top5[0].label] ?? -1
                 #expect(abs(p - expected.top5[0].probability) <= 1e-4, "\(file) \(image): \(p) vs \(expected.top5[0].probability)")
             }
         }
@@ -66,7 +67,8 @@ import OpenVisionTestSupport
     /// (CoreMLImportTests.requestThresholdsReachThePipeline has the reference count), at the default 5.
     @Test func detectorThresholdInputsAreHonoured() throws {
         let model = try MLModel(contentsOf: Self.coreml.appendingPathComponent("YoloFastestPipeline.mlmodel"))
-        let image = try MLFeatureValue(imageAt: Self.coreml.appendingPathComponent("inputs/dog_320.png"))
+        let image = try MLFeatureValue(imageAt: Self.coreml.appendingPathComponent("inputs/dog_320.png"), pixelsWide: 320, pixelsHigh: 320,
+                                       pixelFormatType: kCVPixelFormatType_32BGRA)
         let loose = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["image": image, "iouThreshold": 0.95]))
         let plain = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["image": image]))
         #expect(loose.featureValue(for: "coordinates")?.multiArrayValue?.shape.map(\.intValue) == [28, 4])

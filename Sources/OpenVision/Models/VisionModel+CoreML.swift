@@ -65,15 +65,12 @@ extension VisionModel {
         }
         let parent = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("openvision-compiled-\(UUID().uuidString)")
         let target = parent.appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".mlmodelc")
-        let staging = parent.appendingPathComponent(".\(UUID().uuidString).mlmodelc")
         do {
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-            try conversion.onnx.write(to: staging.appendingPathComponent("model.onnx"))
-            try Data(conversion.info.json().utf8).write(to: staging.appendingPathComponent("coreml.json"))
-            if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-            try FileManager.default.moveItem(at: staging, to: target)
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try CoreMLConverter.writeCompiledFolder(conversion, to: target)
+        } catch let error as ConversionError {
+            throw VisionError(.ioError, error.message, cause: error)
         } catch {
-            try? FileManager.default.removeItem(at: staging)
             throw VisionError(.ioError, "cannot write \(target.path): \(error.localizedDescription)")
         }
         return target

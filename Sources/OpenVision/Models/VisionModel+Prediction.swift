@@ -7,13 +7,12 @@ extension VisionModel {
     /// `makeInput`'s (MediaPipe's rotated region crops). Throws `invalidArgument` for a wrong input
     /// count or a tensor whose values do not fill its shape, and the backend's errors.
     public func prediction(from inputs: [Tensor]) throws(VisionError) -> [Tensor] {
-        try prediction(from: inputs, overriding: [:])
+        try check(inputs)
+        return try backend.run(inputs)
     }
 
-    /// `prediction(from:)` with the model's overridable constants replaced for this run: a Core ML pipeline's
-    /// NMS thresholds (`modelDescription.coreML?.nms`: its `iouThresholdInput` / `confidenceThresholdInput`
-    /// names, which Core ML takes as optional inputs). Names the model does not have are ignored.
-    public func prediction(from inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
+    /// Throws `invalidArgument` unless `inputs` fit the model's inputs (count, shapes, value counts).
+    private func check(_ inputs: [Tensor]) throws(VisionError) {
         guard inputs.count == modelDescription.inputs.count else {
             throw VisionError(.invalidArgument, "\(url.lastPathComponent) takes \(modelDescription.inputs.count) inputs, got \(inputs.count)")
         }
@@ -28,6 +27,19 @@ extension VisionModel {
                                   + "expects \(declared.shape.map { $0.map(String.init) ?? "?" })")
             }
         }
+    }
+
+    /// `prediction(from:)` with the model's overridable scalar inputs set: a Core ML detector pipeline's optional
+    /// `iouThreshold` / `confidenceThreshold` (graph inputs backed by their defaults, `modelDescription.coreML`'s
+    /// `nms`). Names the model does not have are `invalidArgument`; an empty `overrides` is `prediction(from:)`.
+    public func prediction(from inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
+        guard !overrides.isEmpty else { return try prediction(from: inputs) }
+        let known = (backend as? ONNXRuntimeBackend)?.overridable ?? []
+        if let unknown = overrides.keys.sorted().first(where: { !known.contains($0) }) {
+            throw VisionError(.invalidArgument, "\(url.lastPathComponent) has no overridable input '\(unknown)'"
+                              + (known.isEmpty ? "" : " (it has \(known.sorted().joined(separator: ", ")))"))
+        }
+        try check(inputs)
         return try run(inputs, overriding: overrides)
     }
 

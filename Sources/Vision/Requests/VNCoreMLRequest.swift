@@ -1,3 +1,4 @@
+import Foundation
 import CoreML
 import OpenVision
 
@@ -5,6 +6,12 @@ import OpenVision
 /// `VNRecognizedObjectObservation`s, a classifier `VNClassificationObservation`s (every class, best first),
 /// anything else `VNCoreMLFeatureValueObservation`s — as Vision decides from the model's outputs.
 open class VNCoreMLRequest: VNImageBasedRequest {
+    /// Apple's revision 1 (`VNCoreMLRequestRevision1`).
+    override open class var supportedRevisions: IndexSet { IndexSet([1]) }
+    /// Apple's default: revision 1.
+    override open class var defaultRevision: Int { VNCoreMLRequestRevision1 }
+    override open class var currentRevision: Int { VNCoreMLRequestRevision1 }
+
     public let model: VNCoreMLModel
     /// Default `.centerCrop`, as Vision.
     public var imageCropAndScaleOption: VNImageCropAndScaleOption = .centerCrop

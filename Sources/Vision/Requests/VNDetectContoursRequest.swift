@@ -1,7 +1,16 @@
+import Foundation
 import OpenVision
 
 /// Vision's contours (OpenVision's `DetectContoursRequest`).
 open class VNDetectContoursRequest: VNImageBasedRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNContoursObservation]? { storedResults as? [VNContoursObservation] }
+    /// Apple's revision 1 (`VNDetectContoursRequestRevision1`).
+    override open class var supportedRevisions: IndexSet { IndexSet([1]) }
+    /// Apple's default: revision 1.
+    override open class var defaultRevision: Int { VNDetectContoursRequestRevision1 }
+    override open class var currentRevision: Int { VNDetectContoursRequestRevision1 }
+
     public var contrastAdjustment: Float = 2
     public var contrastPivot: Float? = 0.5
     public var detectsDarkOnLight = true

@@ -1,8 +1,17 @@
+import Foundation
 import OpenVision
 
 /// Vision's body-pose request (OpenVision's `DetectHumanBodyPoseRequest`: MediaPipe's BlazePose): one
 /// `VNHumanBodyPoseObservation` per person.
 open class VNDetectHumanBodyPoseRequest: VNImageBasedRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNHumanBodyPoseObservation]? { storedResults as? [VNHumanBodyPoseObservation] }
+    /// Apple's revision 1 (`VNDetectHumanBodyPoseRequestRevision1`).
+    override open class var supportedRevisions: IndexSet { IndexSet([1]) }
+    /// Apple's default: revision 1.
+    override open class var defaultRevision: Int { VNDetectHumanBodyPoseRequestRevision1 }
+    override open class var currentRevision: Int { VNDetectHumanBodyPoseRequestRevision1 }
+
     /// The joints observations have.
     public static func supportedJointNames() throws -> [VNHumanBodyPoseObservation.JointName] {
         HumanBodyPoseObservation.JointName.allCases.map(VNHumanBodyPoseObservation.JointName.init)

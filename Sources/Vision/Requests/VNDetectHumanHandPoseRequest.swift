@@ -1,8 +1,17 @@
+import Foundation
 import OpenVision
 
 /// Vision's hand-pose request (OpenVision's `DetectHumanHandPoseRequest`: MediaPipe's palm and hand models): one
 /// `VNHumanHandPoseObservation` per hand, at most `maximumHandCount`.
 open class VNDetectHumanHandPoseRequest: VNImageBasedRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNHumanHandPoseObservation]? { storedResults as? [VNHumanHandPoseObservation] }
+    /// Apple's revision 1 (`VNDetectHumanHandPoseRequestRevision1`).
+    override open class var supportedRevisions: IndexSet { IndexSet([1]) }
+    /// Apple's default: revision 1.
+    override open class var defaultRevision: Int { VNDetectHumanHandPoseRequestRevision1 }
+    override open class var currentRevision: Int { VNDetectHumanHandPoseRequestRevision1 }
+
     /// Most hands reported, best first. Default 2, as Vision.
     public var maximumHandCount = 2
 

@@ -1,7 +1,16 @@
+import Foundation
 import OpenVision
 
 /// Vision's trajectories of thrown objects (OpenVision's `DetectTrajectoriesRequest`).
 open class VNDetectTrajectoriesRequest: VNStatefulRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNTrajectoryObservation]? { storedResults as? [VNTrajectoryObservation] }
+    /// Apple's revision 1 (`VNDetectTrajectoriesRequestRevision1`).
+    override open class var supportedRevisions: IndexSet { IndexSet([1]) }
+    /// Apple's default: revision 1.
+    override open class var defaultRevision: Int { VNDetectTrajectoriesRequestRevision1 }
+    override open class var currentRevision: Int { VNDetectTrajectoriesRequestRevision1 }
+
     let native: DetectTrajectoriesRequest
     public var objectMinimumNormalizedRadius: Float {
         get { native.objectMinimumNormalizedRadius } set { native.objectMinimumNormalizedRadius = newValue }

@@ -1,9 +1,18 @@
+import Foundation
 import CoreML
 import OpenVision
 
 /// Vision's person segmentation (OpenVision's `GeneratePersonSegmentationRequest`: MediaPipe's selfie segmentation,
 /// refined at `.accurate`): one `VNPixelBufferObservation` holding the mask (1 person, 0 background).
 open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNPixelBufferObservation]? { storedResults as? [VNPixelBufferObservation] }
+    /// Apple's revision 1 (`VNGeneratePersonSegmentationRequestRevision1`).
+    override open class var supportedRevisions: IndexSet { IndexSet([1]) }
+    /// Apple's default: revision 1.
+    override open class var defaultRevision: Int { VNGeneratePersonSegmentationRequestRevision1 }
+    override open class var currentRevision: Int { VNGeneratePersonSegmentationRequestRevision1 }
+
     /// How much work to spend, as Vision's `QualityLevel`.
     public enum QualityLevel: UInt, Sendable {
         case accurate = 0

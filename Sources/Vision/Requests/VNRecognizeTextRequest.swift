@@ -1,3 +1,4 @@
+import Foundation
 import OpenVision
 
 /// How text is read (Vision's `VNRequestTextRecognitionLevel`).
@@ -9,6 +10,14 @@ public enum VNRequestTextRecognitionLevel: Int, Sendable {
 /// Vision's text recogniser (OpenVision's `RecognizeTextRequest`: Tesseract for `.fast`; `.accurate` where
 /// OpenVision has it).
 open class VNRecognizeTextRequest: VNImageBasedRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNRecognizedTextObservation]? { storedResults as? [VNRecognizedTextObservation] }
+    /// Apple's revisions 1, 2, 3 (`VNRecognizeTextRequestRevision1`…); docs/porting.md says what each runs.
+    override open class var supportedRevisions: IndexSet { IndexSet([1, 2, 3]) }
+    /// Apple's default: revision 3.
+    override open class var defaultRevision: Int { VNRecognizeTextRequestRevision3 }
+    override open class var currentRevision: Int { VNRecognizeTextRequestRevision3 }
+
     /// Default `.accurate`, as Vision.
     public var recognitionLevel: VNRequestTextRecognitionLevel = .accurate
     public var recognitionLanguages: [String] = ["en-US"]

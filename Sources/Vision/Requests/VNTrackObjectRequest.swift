@@ -1,7 +1,16 @@
+import Foundation
 import OpenVision
 
 /// Vision's single-object tracker (OpenVision's `TrackObjectRequest`): follows a detected object's box.
 open class VNTrackObjectRequest: VNTrackingRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNDetectedObjectObservation]? { storedResults as? [VNDetectedObjectObservation] }
+    /// Apple's revisions 1, 2 (`VNTrackObjectRequestRevision1`…); docs/porting.md says what each runs.
+    override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
+    /// Apple's default: revision 2.
+    override open class var defaultRevision: Int { VNTrackObjectRequestRevision2 }
+    override open class var currentRevision: Int { VNTrackObjectRequestRevision2 }
+
     typealias InputObservation = VNDetectedObjectObservation
     let native: TrackObjectRequest
 

@@ -3,6 +3,14 @@ import OpenVision
 
 /// Vision's rectangle tracker (OpenVision's `TrackRectangleRequest`): follows a rectangle's four corners.
 open class VNTrackRectangleRequest: VNTrackingRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNRectangleObservation]? { storedResults as? [VNRectangleObservation] }
+    /// Apple's revision 1 (`VNTrackRectangleRequestRevision1`).
+    override open class var supportedRevisions: IndexSet { IndexSet([1]) }
+    /// Apple's default: revision 1.
+    override open class var defaultRevision: Int { VNTrackRectangleRequestRevision1 }
+    override open class var currentRevision: Int { VNTrackRectangleRequestRevision1 }
+
     typealias InputObservation = VNRectangleObservation
     let native: TrackRectangleRequest
 

@@ -1,0 +1,32 @@
+/// Core ML's `MLBatchProvider`: feature providers by index.
+public protocol MLBatchProvider {
+    var count: Int { get }
+    func features(at index: Int) -> MLFeatureProvider
+}
+
+/// Core ML's `MLArrayBatchProvider`: an array of feature providers.
+open class MLArrayBatchProvider: MLBatchProvider {
+    public let array: [MLFeatureProvider]
+    public init(array: [MLFeatureProvider]) { self.array = array }
+    /// Providers of each dictionary's values, by name (every array holds one value per provider).
+    public convenience init(dictionary: [String: [Any]]) throws {
+        let count = dictionary.values.first?.count ?? 0
+        guard dictionary.values.allSatisfy({ $0.count == count }) else {
+            throw MLModelError.generic("MLArrayBatchProvider(dictionary:): the arrays differ in length")
+        }
+        var providers: [MLFeatureProvider] = []
+        for i in 0..<count {
+            var features: [String: MLFeatureValue] = [:]
+            for (name, values) in dictionary {
+                guard let value = values[i] as? MLFeatureValue else {
+                    throw MLModelError.featureType("'\(name)'[\(i)] is a \(type(of: values[i])), not an MLFeatureValue")
+                }
+                features[name] = value
+            }
+            providers.append(try MLDictionaryFeatureProvider(dictionary: features))
+        }
+        self.init(array: providers)
+    }
+    public var count: Int { array.count }
+    public func features(at index: Int) -> MLFeatureProvider { array[index] }
+}

@@ -1,0 +1,27 @@
+// The build-time tool behind Plugins/CoreMLModelClasses: for one Core ML model file (.mlmodel or .mlpackage) it
+// writes the Swift classes Xcode generates for it (CoreMLClassGenerator) and the compiled .mlmodelc folder
+// (OpenVision's layout, as `openvision models compile` writes it) that the plugin bundles as the target's resource.
+//   openvision-coreml-classes MODEL CLASS_NAME OUT.swift OUT.mlmodelc
+import Foundation
+import OpenVisionConverters
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 4 else {
+    FileHandle.standardError.write(Data("usage: openvision-coreml-classes MODEL CLASS_NAME OUT.swift OUT.mlmodelc\n".utf8))
+    exit(2)
+}
+let model = URL(fileURLWithPath: arguments[0])
+do {
+    let conversion = try CoreMLConverter.conversion(contentsOf: model)
+    let source = try CoreMLClassGenerator.source(className: arguments[1], info: conversion.info, modelFileName: model.lastPathComponent)
+    try CoreMLConverter.writeCompiledFolder(conversion, to: URL(fileURLWithPath: arguments[3]))
+    do {
+        try Data(source.utf8).write(to: URL(fileURLWithPath: arguments[2]), options: .atomic)
+    } catch {
+        throw ConversionError(.io, "cannot write \(arguments[2]): \(error.localizedDescription)", file: arguments[2])
+    }
+} catch {
+    // One line a build log shows as the build's error, naming the model file.
+    FileHandle.standardError.write(Data("error: openvision-coreml-classes: \(model.lastPathComponent): \(error)\n".utf8))
+    exit(1)
+}
