@@ -31,10 +31,11 @@ public enum RequestKind: String, CaseIterable, Sendable {
                 DetectFaceLandmarksRequest()
             }
         case .text:
-            RequestDescriptor("recognised text lines and words", reportKey: "text", options: [.languages, .recognitionLevel]) { o in
+            RequestDescriptor("recognised text lines and words", reportKey: "text", options: [.languages, .recognitionLevel, .textOrientation]) { o in
                 var r = RecognizeTextRequest()
                 if let languages = o.recognitionLanguages { r.recognitionLanguages = languages }
                 if let level = o.recognitionLevel { r.recognitionLevel = level }
+                if let detects = o.detectsTextOrientation { r.automaticallyDetectsOrientation = detects }
                 return r
             }
         case .contours:
