@@ -15,11 +15,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `openvision serve` (OpenVisionHTTP): Hummingbird 2 without its swift-configuration trait,
-        // Prometheus metrics, graceful shutdown, multipart bodies.
+        // Prometheus metrics, graceful shutdown.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The job queue (OpenVisionJobs): PostgreSQL's wire protocol, and the logger its API takes.
@@ -55,6 +54,8 @@ let package = Package(
                 .linkedLibrary("jpeg"),
                 // libdeflate (Debian's libdeflate0): the image data of common PNGs (ov_png.cpp), 13x faster than zlib.
                 .linkedLibrary("deflate"),
+                // zlib (zlib1g, which libpng needs anyway): the streaming size check of large PNGs' data (ov_png.cpp).
+                .linkedLibrary("z"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),
@@ -108,11 +109,12 @@ let package = Package(
             name: "OpenVisionHTTP",
             dependencies: [
                 "OpenVision",
+                // HostHeader: the same DNS-rebinding check as the live viewer's.
+                "OpenVisionServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -137,8 +139,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "openvision-bench",
-            // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set).
-            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision"],
+            // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set);
+            // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
+            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "OpenVisionConverters"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -509,6 +509,12 @@ do {
                 return "\(index):\(String(format: "%.2f", o.confidence))"
             }, t)
         }
+    case "coreml":
+        guard args.count >= 4, let runs = Int(args[1]) else { fail("coreml RUNS MODEL.mlmodel REFERENCE.onnx") }
+        try benchCoreML(runs: runs, model: args[2], reference: args[3])
+    case "coreml-convert":
+        guard args.count >= 3, let runs = Int(args[1]) else { fail("coreml-convert RUNS MODEL...") }
+        benchCoreMLConversion(runs: runs, models: Array(args.dropFirst(2)))
     case "tflite":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("tflite RUNS MODEL.tflite...") }
         try benchTFLite(runs: runs, models: Array(args.dropFirst(2)))

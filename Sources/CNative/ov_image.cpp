@@ -113,6 +113,9 @@ ov_status ov_image_decode(const void *data, size_t length, int luma_only, int re
                 *out = ov::wrap(std::move(pixels));
                 return ov::ok();
             }
+            if (ov::png::checkDataSize(data, length) == ov::png::DataCheck::exceeds)
+                return ov::fail(OV_ERR_DECODE, "the PNG's image data inflates to more than its declared size needs "
+                                               "(a decompression bomb, or data after the image): not decoded");
         }
         return decodeWithOpenCV(data, length, mode, out);
     });

@@ -90,6 +90,12 @@ bool isPng(const void *data, size_t length);
 /// the pixels OpenCV's imdecode would give. `unsupported`: leave the file to OpenCV, which also reports
 /// every error (this path never fails on its own).
 DecodeResult decode(const void *data, size_t length, bool lumaOnly, int reduction, cv::Mat &out);
+enum class DataCheck { fits, exceeds, unknown };
+/// Whether a PNG's image data (its IDAT zlib stream) inflates to no more than its header's size needs:
+/// `exceeds` for a stream that goes on past it (libpng would inflate all of it and drop the excess: 8 GB
+/// behind a 1 x 1 header took 17 s), found without inflating past the declared size; `unknown` for files
+/// this check cannot read (truncated, damaged, no IDAT), which OpenCV then reports as it always did.
+DataCheck checkDataSize(const void *data, size_t length);
 }  // namespace ov::png
 
 struct ov_tensors {

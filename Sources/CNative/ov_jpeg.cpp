@@ -16,6 +16,11 @@
 //   before setjmp, and only C frames (libjpeg's) are skipped by the jump.
 // - At most kMaxWarnings (4) distinct messages are kept (a damaged scan can warn thousands of times);
 //   the count of the rest is appended.
+// - At most kMaxScans (100) scans: every scan of a progressive file is a pass over all of the image's
+//   blocks, and a few bytes make one, so 30 MB of repeated scans would keep a worker busy for hours
+//   (libjpeg-turbo's djpeg -maxscans and TurboJPEG's scan limit exist for this). Encoders write about
+//   10 (libjpeg's default script) and at most a few dozen. Checked by libjpeg's progress monitor as
+//   the scans are read; CMYK/YCCK files, decoded by OpenCV, are read through here first for the count.
 #include "ov_internal.hpp"
 
 #include <csetjmp>
@@ -28,10 +33,12 @@
 namespace {
 
 constexpr size_t kMaxWarnings = 4;
+constexpr int kMaxScans = 100;
 
 struct Decoder {
     jpeg_decompress_struct cinfo{};
     jpeg_error_mgr err{};
+    jpeg_progress_mgr progress{};
     std::jmp_buf jump{};
     char fatal[JMSG_LENGTH_MAX] = {0};
     std::vector<std::string> warnings;
@@ -69,6 +76,16 @@ void emitMessage(j_common_ptr cinfo, int level) {
 
 void outputMessage(j_common_ptr) {}  // never to stderr
 
+// Called by libjpeg as it reads the input (per iMCU row): ends the decode once a file has too many scans.
+void checkScans(j_common_ptr cinfo) {
+    const auto *d = reinterpret_cast<j_decompress_ptr>(cinfo);
+    if (d->input_scan_number <= kMaxScans) return;
+    Decoder *decoder = decoderOf(cinfo);
+    std::snprintf(decoder->fatal, sizeof decoder->fatal, "the JPEG has more than %d scans (a decompression bomb): not decoded",
+                  kMaxScans);
+    std::longjmp(decoder->jump, 1);
+}
+
 }  // namespace
 
 namespace ov::jpeg {
@@ -87,15 +104,24 @@ DecodeResult decode(const void *data, size_t length, bool lumaOnly, int reductio
     decoder->err.emit_message = emitMessage;
     decoder->err.output_message = outputMessage;
     decoder->cinfo.client_data = decoder;
+    decoder->progress.progress_monitor = checkScans;
     if (setjmp(decoder->jump)) {
         error = decoder->fatal;
         return DecodeResult::failed;
     }
     jpeg_create_decompress(&decoder->cinfo);
     decoder->created = true;
+    decoder->cinfo.progress = &decoder->progress;
     jpeg_mem_src(&decoder->cinfo, static_cast<const unsigned char *>(data), static_cast<unsigned long>(length));
     jpeg_read_header(&decoder->cinfo, TRUE);
-    if (decoder->cinfo.num_components == 4) return DecodeResult::unsupported;  // CMYK/YCCK: OpenCV converts
+    if (decoder->cinfo.num_components == 4) {
+        // CMYK/YCCK: OpenCV converts. A multi-scan file is read here first (its scans counted), then left to it.
+        if (jpeg_has_multiple_scans(&decoder->cinfo)) {
+            decoder->cinfo.out_color_space = JCS_CMYK;
+            jpeg_start_decompress(&decoder->cinfo);
+        }
+        return DecodeResult::unsupported;
+    }
     decoder->cinfo.scale_num = 1;
     decoder->cinfo.scale_denom = static_cast<unsigned int>(reduction);
     decoder->cinfo.out_color_space = lumaOnly ? JCS_GRAYSCALE : JCS_EXT_BGR;

@@ -3,7 +3,7 @@
 // runtime the loader fills in.
 //
 // Decisions
-//   - Only a prefix of OrtApi is declared (members 0...149, all present since API 5): OrtApi is
+//   - Only a prefix of OrtApi is declared (members 0...157, all part of API 14): OrtApi is
 //     append-only, so the prefix is valid for any library serving OV_ORT_API_VERSION (14). The
 //     static_asserts below pin every member we call to its index.
 //   - Everything is in namespace ov::ort.
@@ -22,7 +22,7 @@
 // ---------------------------------------------------------------------------------------------
 // The ORT C API subset, from include/onnxruntime/core/session/onnxruntime_c_api.h
 // (microsoft/onnxruntime). OrtApi is append-only: member N is the N-th function pointer for every
-// API version, so the prefix below (members 0...149, all present since API 5) is valid for any
+// API version, so the prefix below (members 0...157, all part of API 14) is valid for any
 // library serving OV_ORT_API_VERSION. Unused members are `void *` placeholders, one per member.
 
 namespace ov::ort {
@@ -39,6 +39,7 @@ struct OrtMemoryInfo;
 struct OrtModelMetadata;
 struct OrtAllocator;  // a struct of function pointers in ORT; only passed back to ORT here
 struct OrtThreadingOptions;
+struct OrtArenaCfg;
 
 enum OrtErrorCode : int {
     ORT_OK = 0, ORT_FAIL = 1, ORT_INVALID_ARGUMENT = 2, ORT_NO_SUCHFILE = 3, ORT_NO_MODEL = 4,
@@ -53,7 +54,7 @@ enum ONNXTensorElementDataType : int {
 enum ONNXType : int { ONNX_TYPE_UNKNOWN = 0, ONNX_TYPE_TENSOR = 1 };
 enum OrtLoggingLevel : int { ORT_LOGGING_LEVEL_VERBOSE = 0, ORT_LOGGING_LEVEL_WARNING = 2, ORT_LOGGING_LEVEL_ERROR = 3 };
 enum GraphOptimizationLevel : int {};
-enum OrtAllocatorType : int { OrtDeviceAllocator = 0 };
+enum OrtAllocatorType : int { OrtDeviceAllocator = 0, OrtArenaAllocator = 1 };
 enum OrtMemType : int { OrtMemTypeDefault = 0 };
 
 using S = OrtStatus *;  // every OrtStatus-returning function: NULL = success
@@ -92,13 +93,13 @@ struct OrtApi {
     void *RegisterCustomOpsLibrary;                                                      //  29
     S (*SessionGetInputCount)(const OrtSession *, size_t *) noexcept;                    //  30
     S (*SessionGetOutputCount)(const OrtSession *, size_t *) noexcept;                   //  31
-    void *SessionGetOverridableInitializerCount;                                         //  32
+    S (*SessionGetOverridableInitializerCount)(const OrtSession *, size_t *) noexcept;   //  32
     S (*SessionGetInputTypeInfo)(const OrtSession *, size_t, OrtTypeInfo **) noexcept;   //  33
     S (*SessionGetOutputTypeInfo)(const OrtSession *, size_t, OrtTypeInfo **) noexcept;  //  34
-    void *SessionGetOverridableInitializerTypeInfo;                                      //  35
+    S (*SessionGetOverridableInitializerTypeInfo)(const OrtSession *, size_t, OrtTypeInfo **) noexcept;  // 35
     S (*SessionGetInputName)(const OrtSession *, size_t, OrtAllocator *, char **) noexcept;   // 36
     S (*SessionGetOutputName)(const OrtSession *, size_t, OrtAllocator *, char **) noexcept;  // 37
-    void *SessionGetOverridableInitializerName;                                          //  38
+    S (*SessionGetOverridableInitializerName)(const OrtSession *, size_t, OrtAllocator *, char **) noexcept;  // 38
     void *CreateRunOptions;                                                              //  39
     void *RunOptionsSetRunLogVerbosityLevel;                                             //  40
     void *RunOptionsSetRunLogSeverityLevel;                                              //  41
@@ -193,7 +194,7 @@ struct OrtApi {
     void *GetStringTensorElementLength;                                                  // 127
     void *GetStringTensorElement;                                                        // 128
     void *FillStringTensorElement;                                                       // 129
-    void *AddSessionConfigEntry;                                                         // 130
+    S (*AddSessionConfigEntry)(OrtSessionOptions *, const char *, const char *) noexcept;  // 130
     void *CreateAllocator;                                                               // 131
     void *ReleaseAllocator;                                                              // 132
     void *RunWithBinding;                                                                // 133
@@ -207,12 +208,20 @@ struct OrtApi {
     void *ClearBoundInputs;                                                              // 141
     void *ClearBoundOutputs;                                                             // 142
     void *TensorAt;                                                                      // 143
-    void *CreateAndRegisterAllocator;                                                    // 144
+    S (*CreateAndRegisterAllocator)(OrtEnv *, const OrtMemoryInfo *, const OrtArenaCfg *) noexcept;  // 144
     void *SetLanguageProjection;                                                         // 145
     void *SessionGetProfilingStartTimeNs;                                                // 146
     S (*SetGlobalIntraOpNumThreads)(OrtThreadingOptions *, int) noexcept;                // 147
     S (*SetGlobalInterOpNumThreads)(OrtThreadingOptions *, int) noexcept;                // 148
     S (*SetGlobalSpinControl)(OrtThreadingOptions *, int) noexcept;                      // 149
+    void *AddInitializer;                                                                // 150
+    void *CreateEnvWithCustomLoggerAndGlobalThreadPools;                                 // 151
+    void *SessionOptionsAppendExecutionProvider_CUDA;                                    // 152
+    void *SessionOptionsAppendExecutionProvider_ROCM;                                    // 153
+    void *SessionOptionsAppendExecutionProvider_OpenVINO;                                // 154
+    void *SetGlobalDenormalAsZero;                                                       // 155
+    S (*CreateArenaCfg)(size_t, int, int, int, OrtArenaCfg **) noexcept;                 // 156
+    void (*ReleaseArenaCfg)(OrtArenaCfg *) noexcept;                                     // 157
 };
 
 struct OrtApiBase {
@@ -275,7 +284,10 @@ OV_ORT_SLOT(SessionGetProfilingStartTimeNs, 146);
 OV_ORT_SLOT(SetGlobalIntraOpNumThreads, 147);
 OV_ORT_SLOT(SetGlobalInterOpNumThreads, 148);
 OV_ORT_SLOT(SetGlobalSpinControl, 149);
-static_assert(sizeof(OrtApi) == 150 * sizeof(void *), "OrtApi prefix must have 150 members");
+OV_ORT_SLOT(CreateAndRegisterAllocator, 144);
+OV_ORT_SLOT(CreateArenaCfg, 156);
+OV_ORT_SLOT(ReleaseArenaCfg, 157);
+static_assert(sizeof(OrtApi) == 158 * sizeof(void *), "OrtApi prefix must have 158 members");
 #undef OV_ORT_SLOT
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +321,13 @@ int logSeverity();
 /// Takes ownership of `status`: NULL means success (returns true); otherwise fills message/code,
 /// releases it and returns false.
 bool succeeded(OrtStatus *status, std::string *message = nullptr, OrtErrorCode *code = nullptr);
+
+/// True when ORT's `message` says an allocation failed (its arena refused one past the model memory
+/// limit, or the system had no memory).
+bool isAllocationFailure(const std::string &message);
+
+/// "the model needs more memory than the N MiB model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)".
+std::string memoryLimitMessage();
 
 /// Fails with `status` and "where: ORT's message" when `ortStatus` is an error.
 #define OV_ORT_TRY(call, status, where)                                                 \

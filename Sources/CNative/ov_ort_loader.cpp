@@ -10,7 +10,12 @@
 //     file is refused, the same file (after resolving symlinks) is OV_OK.
 //   - ORT's log severity is "warning": old ONNX files listing initializers as graph inputs would
 //     otherwise print a line per weight.
+//   - One CPU arena for every session of the process, capped at ov_model_memory_limit()
+//     (CreateAndRegisterAllocator; sessions opt in with "session.use_env_allocators"): a model whose
+//     tensors would need more fails with an error where it used to grow without bound (a 158-byte
+//     ConstantOfShape model folded 16.8 GB of constants at load). Weights are allocated apart.
 #include "ov_ort_api.hpp"
+#include "ov_limits.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -40,6 +45,19 @@ const char *const kFix = "run scripts/setup or set OPENVISION_ORT_LIBRARY to the
 
 /// Takes ownership of `status`: NULL means success (returns true); otherwise fills message/code,
 /// releases it and returns false.
+bool isAllocationFailure(const std::string &message) {
+    // BFCArena: "Available memory of N is smaller than requested bytes of M" past max_mem, "Failed to allocate
+    // memory for requested buffer of size N" when the system refuses; bad_alloc elsewhere.
+    return message.find("Available memory of") != std::string::npos ||
+           message.find("Failed to allocate memory") != std::string::npos ||
+           message.find("bad_alloc") != std::string::npos;
+}
+
+std::string memoryLimitMessage() {
+    return "the model needs more memory than the " + std::to_string(ov_model_memory_limit() >> 20) +
+           " MiB model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)";
+}
+
 bool succeeded(OrtStatus *status, std::string *message, OrtErrorCode *code) {
     if (!status) return true;
     const OrtApi &a = api();
@@ -145,6 +163,18 @@ ov_status loadLocked(const char *requested) {
     if (!release(candidate->GetAllocatorWithDefaultOptions(&allocator), &message)) {
         candidate->ReleaseMemoryInfo(cpu);
         return ov::fail(OV_ERR_INTERNAL, "ONNX Runtime: cannot get the default allocator: " + message);
+    }
+    // The capped arena every session allocates its tensors from (see Decisions).
+    OrtMemoryInfo *arenaInfo = nullptr;
+    OrtArenaCfg *arena = nullptr;
+    bool registered = release(candidate->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &arenaInfo), &message) &&
+                      release(candidate->CreateArenaCfg(ov_model_memory_limit(), -1, -1, -1, &arena), &message) &&
+                      release(candidate->CreateAndRegisterAllocator(env, arenaInfo, arena), &message);
+    if (arena) candidate->ReleaseArenaCfg(arena);
+    if (arenaInfo) candidate->ReleaseMemoryInfo(arenaInfo);
+    if (!registered) {
+        candidate->ReleaseMemoryInfo(cpu);
+        return ov::fail(OV_ERR_INTERNAL, "ONNX Runtime: cannot create the capped CPU arena: " + message);
     }
     // On these error paths the OrtEnv (a process singleton inside ORT) and the library stay loaded.
 

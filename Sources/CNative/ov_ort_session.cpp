@@ -10,6 +10,10 @@
 //   - Metadata: the custom map first, then the standard fields (an empty field counts as absent).
 //   - Concurrent runs on one session are allowed (ORT's Run is thread-safe); the session's I/O lists are
 //     read-only after creation.
+//   - Tensors come from the process's capped arena (ov_ort_loader.cpp; "session.use_env_allocators"),
+//     weights from the plain CPU allocator ("session.use_device_allocator_for_initializers"), so the
+//     cap bounds working memory, not the model's file-sized weights. An allocation the arena refuses,
+//     at load (constant folding) or in a run, is OV_ERR_OUT_OF_MEMORY naming the limit.
 #include "ov_ort_api.hpp"
 
 #include <algorithm>
@@ -40,17 +44,22 @@ std::string shapeText(const int64_t *dims, size_t rank, bool model = false) {
     return s + "]";
 }
 
-ov_status readInfo(const OrtSession *session, bool input, size_t index, IOInfo &info) {
+enum class Kind { input, output, overridable };
+
+ov_status readInfo(const OrtSession *session, Kind kind, size_t index, IOInfo &info) {
     const OrtApi &a = api();
-    const char *where = input ? "ONNX Runtime: reading model input" : "ONNX Runtime: reading model output";
+    const char *where = kind == Kind::input ? "ONNX Runtime: reading model input"
+                      : kind == Kind::output ? "ONNX Runtime: reading model output" : "ONNX Runtime: reading an overridable initializer";
     char *rawName = nullptr;
-    OV_ORT_TRY((input ? a.SessionGetInputName : a.SessionGetOutputName)(session, index, runtime.allocator, &rawName),
+    OV_ORT_TRY((kind == Kind::input ? a.SessionGetInputName : kind == Kind::output ? a.SessionGetOutputName
+                : a.SessionGetOverridableInitializerName)(session, index, runtime.allocator, &rawName),
                OV_ERR_MODEL, where);
     OrtString name(rawName);
     info.name = rawName ? rawName : "";
 
     OrtTypeInfo *rawType = nullptr;
-    OV_ORT_TRY((input ? a.SessionGetInputTypeInfo : a.SessionGetOutputTypeInfo)(session, index, &rawType), OV_ERR_MODEL, where);
+    OV_ORT_TRY((kind == Kind::input ? a.SessionGetInputTypeInfo : kind == Kind::output ? a.SessionGetOutputTypeInfo
+                : a.SessionGetOverridableInitializerTypeInfo)(session, index, &rawType), OV_ERR_MODEL, where);
     std::unique_ptr<OrtTypeInfo, ReleaseTypeInfo> type(rawType);
     ONNXType valueType = ONNX_TYPE_UNKNOWN;
     OV_ORT_TRY(a.GetOnnxTypeFromTypeInfo(rawType, &valueType), OV_ERR_MODEL, where);
@@ -104,7 +113,7 @@ char *mallocCopy(const char *text) {
 
 struct ov_ort_session {
     OrtSession *session = nullptr;
-    std::vector<IOInfo> inputs, outputs;
+    std::vector<IOInfo> inputs, outputs, overridables;
     std::vector<const char *> inputNames, outputNames;  // point into inputs/outputs[i].name
     ~ov_ort_session() { if (session) api().ReleaseSession(session); }
 };
@@ -130,6 +139,10 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
         OV_ORT_TRY(a.SetSessionGraphOptimizationLevel(rawOptions, static_cast<GraphOptimizationLevel>(level)),
                    OV_ERR_INVALID_ARGUMENT, "ONNX Runtime: graph optimization level");
         OV_ORT_TRY(a.SetSessionLogSeverityLevel(rawOptions, logSeverity()), OV_ERR_INTERNAL, "ONNX Runtime: log severity");
+        OV_ORT_TRY(a.AddSessionConfigEntry(rawOptions, "session.use_env_allocators", "1"), OV_ERR_INTERNAL,
+                   "ONNX Runtime: shared arena");
+        OV_ORT_TRY(a.AddSessionConfigEntry(rawOptions, "session.use_device_allocator_for_initializers", "1"), OV_ERR_INTERNAL,
+                   "ONNX Runtime: weights allocator");
         if (opts.intra_op_threads == 0) {
             // The process-wide pool (ov_ort_loader.cpp): sessions of a pipeline do not compete for the cores.
             OV_ORT_TRY(a.DisablePerSessionThreads(rawOptions), OV_ERR_INTERNAL, "ONNX Runtime: shared thread pool");
@@ -143,6 +156,9 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
         OrtErrorCode code = ORT_OK;
         if (!succeeded(a.CreateSession(runtime.env, model_path, rawOptions, &session->session), &message, &code)) {
             session->session = nullptr;
+            if (isAllocationFailure(message))
+                return ov::fail(OV_ERR_OUT_OF_MEMORY, std::string("cannot load ONNX model ") + model_path + ": " +
+                                                          memoryLimitMessage() + " (" + message + ")");
             return ov::fail(code == ORT_NOT_IMPLEMENTED ? OV_ERR_UNSUPPORTED : OV_ERR_MODEL,
                             std::string("cannot load ONNX model ") + model_path + ": " + message);
         }
@@ -152,9 +168,15 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
         session->inputs.resize(inputCount);
         session->outputs.resize(outputCount);
         for (size_t i = 0; i < inputCount; ++i)
-            if (ov_status s = readInfo(session->session, true, i, session->inputs[i]); s != OV_OK) return s;
+            if (ov_status s = readInfo(session->session, Kind::input, i, session->inputs[i]); s != OV_OK) return s;
         for (size_t i = 0; i < outputCount; ++i)
-            if (ov_status s = readInfo(session->session, false, i, session->outputs[i]); s != OV_OK) return s;
+            if (ov_status s = readInfo(session->session, Kind::output, i, session->outputs[i]); s != OV_OK) return s;
+        size_t overridableCount = 0;
+        OV_ORT_TRY(a.SessionGetOverridableInitializerCount(session->session, &overridableCount), OV_ERR_MODEL,
+                   "ONNX Runtime: overridable initializer count");
+        session->overridables.resize(overridableCount);
+        for (size_t i = 0; i < overridableCount; ++i)
+            if (ov_status s = readInfo(session->session, Kind::overridable, i, session->overridables[i]); s != OV_OK) return s;
         for (const IOInfo &info : session->inputs) session->inputNames.push_back(info.name.c_str());
         for (const IOInfo &info : session->outputs) session->outputNames.push_back(info.name.c_str());
         *out = session.release();
@@ -171,6 +193,15 @@ ov_status ov_ort_input_info(const ov_ort_session *s, int index, ov_tensor_info *
     return ov::guarded("ov_ort_input_info", [&]() -> ov_status {
         if (!s || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no session or output");
         return fillInfo(s->inputs, index, "input", out);
+    });
+}
+
+int ov_ort_overridable_count(const ov_ort_session *s) { return s ? static_cast<int>(s->overridables.size()) : 0; }
+
+ov_status ov_ort_overridable_info(const ov_ort_session *s, int index, ov_tensor_info *out) {
+    return ov::guarded("ov_ort_overridable_info", [&]() -> ov_status {
+        if (!s || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no session or output");
+        return fillInfo(s->overridables, index, "overridable initializer", out);
     });
 }
 
@@ -223,6 +254,12 @@ ov_status ov_ort_metadata(const ov_ort_session *s, const char *key, char **value
 
 ov_status ov_ort_run(ov_ort_session *s, int input_count, const float *const *inputs, const int64_t *const *shapes,
                      const int *ranks, ov_tensors **out) {
+    return ov_ort_run_overriding(s, input_count, inputs, shapes, ranks, 0, nullptr, nullptr, out);
+}
+
+ov_status ov_ort_run_overriding(ov_ort_session *s, int input_count, const float *const *inputs, const int64_t *const *shapes,
+                                const int *ranks, int override_count, const char *const *override_names,
+                                const float *override_values, ov_tensors **out) {
     return ov::guarded("ov_ort_run", [&]() -> ov_status {
         if (out) *out = nullptr;
         if (!s || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no session or output");
@@ -294,17 +331,51 @@ ov_status ov_ort_run(ov_ort_session *s, int input_count, const float *const *inp
             raw[i] = value;
         }
 
+        // Overridden initializers: one value each, in the initializer's element type and shape.
+        if (override_count < 0 || (override_count > 0 && (!override_names || !override_values)))
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "no override names or values");
+        std::vector<const char *> names(s->inputNames);
+        std::vector<std::vector<unsigned char>> overrideData(static_cast<size_t>(override_count));
+        for (int k = 0; k < override_count; ++k) {
+            const char *name = override_names[k] ? override_names[k] : "";
+            auto found = std::find_if(s->overridables.begin(), s->overridables.end(),
+                                      [&](const IOInfo &info) { return info.name == name; });
+            if (found == s->overridables.end())
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string("'") + name + "' is not an overridable initializer of the model");
+            size_t count = 1;
+            for (int64_t d : found->shape) count *= static_cast<size_t>(d < 0 ? 1 : d);
+            if (found->valueType != ONNX_TYPE_TENSOR || count != 1)
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string("'") + name + "' does not hold a single value");
+            void *data = const_cast<float *>(&override_values[k]);
+            size_t bytes = sizeof(float);
+            if (found->elementType != T_FLOAT) {
+                convertInput(&override_values[k], 1, found->elementType, overrideData[static_cast<size_t>(k)]);
+                data = overrideData[static_cast<size_t>(k)].data();
+                bytes = overrideData[static_cast<size_t>(k)].size();
+            }
+            OrtValue *value = nullptr;
+            OV_ORT_TRY(a.CreateTensorWithDataAsOrtValue(runtime.cpu, data, bytes, found->shape.data(), found->shape.size(),
+                                                        static_cast<ONNXTensorElementDataType>(found->elementType), &value),
+                       OV_ERR_INVALID_ARGUMENT, std::string("ONNX Runtime: override ") + name);
+            values.emplace_back(value);
+            raw.push_back(value);
+            names.push_back(found->name.c_str());
+        }
+
         const size_t m = s->outputs.size();
         std::vector<OrtValue *> rawOutputs(m, nullptr);
         std::string message;
         OrtErrorCode code = ORT_OK;
-        OrtStatus *status = a.Run(s->session, nullptr, s->inputNames.data(), raw.data(), n, s->outputNames.data(), m,
+        OrtStatus *status = a.Run(s->session, nullptr, names.data(), raw.data(), raw.size(), s->outputNames.data(), m,
                                   rawOutputs.data());
         std::vector<ValuePtr> outputs(m);
         for (size_t j = 0; j < m; ++j) outputs[j].reset(rawOutputs[j]);
-        if (!succeeded(status, &message, &code))
+        if (!succeeded(status, &message, &code)) {
+            if (isAllocationFailure(message))
+                return ov::fail(OV_ERR_OUT_OF_MEMORY, "ONNX Runtime run failed: " + memoryLimitMessage() + " (" + message + ")");
             return ov::fail(code == ORT_INVALID_ARGUMENT ? OV_ERR_INVALID_ARGUMENT : OV_ERR_INTERNAL,
                             "ONNX Runtime run failed: " + message);
+        }
 
         auto result = std::make_unique<ov_tensors>();
         result->tensors.resize(m);

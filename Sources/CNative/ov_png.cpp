@@ -29,6 +29,7 @@
 #include "ov_internal.hpp"
 
 #include <libdeflate.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -310,6 +311,112 @@ DecodeResult decode(const void *data, size_t length, bool lumaOnly, int reductio
     }
     out = std::move(pixels);
     return DecodeResult::decoded;
+}
+
+}  // namespace ov::png
+
+namespace {
+
+// Bytes of filtered rows (a filter byte per row) that a PNG of this header inflates to (PNG spec, 7.2 and
+// 8.2: Adam7's seven passes, each a reduced image of its own); 0 on overflow or an invalid header.
+size_t filteredSize(size_t width, size_t height, int bitDepth, int colorType, bool interlaced) {
+    int channels = 0;
+    switch (colorType) {
+        case 0: case 3: channels = 1; break;
+        case 2: channels = 3; break;
+        case 4: channels = 2; break;
+        case 6: channels = 4; break;
+        default: return 0;
+    }
+    if (bitDepth != 1 && bitDepth != 2 && bitDepth != 4 && bitDepth != 8 && bitDepth != 16) return 0;
+    if (width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu) return 0;
+    const size_t bitsPerPixel = size_t(channels) * size_t(bitDepth);
+    auto passSize = [&](size_t cols, size_t rows) -> size_t {
+        if (cols == 0 || rows == 0) return 0;
+        return rows * (1 + (cols * bitsPerPixel + 7) / 8);  // < 2^31 * (1 + 2^31 * 8): fits in 64 bits
+    };
+    if (!interlaced) return passSize(width, height);
+    static const int adam7[7][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+    size_t total = 0;
+    for (const auto &p : adam7) {
+        const size_t cols = width > size_t(p[0]) ? (width - p[0] + p[2] - 1) / p[2] : 0;
+        const size_t rows = height > size_t(p[1]) ? (height - p[1] + p[3] - 1) / p[3] : 0;
+        total += passSize(cols, rows);
+    }
+    return total;
+}
+
+constexpr size_t kCheckInMemory = size_t(64) << 20;  // larger images are checked streaming, with zlib
+
+}  // namespace
+
+namespace ov::png {
+
+DataCheck checkDataSize(const void *data, size_t length) {
+    if (!isPng(data, length)) return DataCheck::unknown;
+    const auto *bytes = static_cast<const uint8_t *>(data);
+    size_t expected = 0;
+    std::vector<std::pair<const uint8_t *, size_t>> pieces;  // the IDAT chunks' data, in order
+    size_t total = 0;
+    for (size_t pos = sizeof kSignature; pos + 12 <= length;) {
+        const uint32_t chunkLength = bigEndian32(bytes + pos);
+        if (chunkLength > length - pos - 12) return DataCheck::unknown;  // truncated: OpenCV reports it
+        const uint8_t *type = bytes + pos + 4, *body = bytes + pos + 8;
+        if (pos == sizeof kSignature) {
+            if (!isType(type, "IHDR") || chunkLength != 13) return DataCheck::unknown;
+            expected = filteredSize(bigEndian32(body), bigEndian32(body + 4), body[8], body[9], body[12] == 1);
+            if (expected == 0) return DataCheck::unknown;
+        } else if (isType(type, "IDAT")) {
+            pieces.emplace_back(body, chunkLength);
+            total += chunkLength;
+        } else if (isType(type, "IEND")) {
+            break;
+        }
+        pos += 12 + size_t(chunkLength);
+    }
+    if (pieces.empty()) return DataCheck::unknown;
+
+    if (expected <= kCheckInMemory) {
+        // libdeflate stops as soon as the output would pass the buffer: a stream that inflates further
+        // costs no more than the declared size.
+        std::vector<uint8_t> joined;
+        const uint8_t *stream = pieces[0].first;
+        if (pieces.size() > 1) {
+            joined.reserve(total);
+            for (const auto &p : pieces) joined.insert(joined.end(), p.first, p.first + p.second);
+            stream = joined.data();
+        }
+        std::unique_ptr<libdeflate_decompressor, DecompressorDeleter> inflater(libdeflate_alloc_decompressor());
+        if (!inflater) return DataCheck::unknown;
+        std::unique_ptr<uint8_t[]> out(new uint8_t[expected]);
+        size_t consumed = 0, produced = 0;
+        switch (libdeflate_zlib_decompress_ex(inflater.get(), stream, total, out.get(), expected, &consumed, &produced)) {
+            case LIBDEFLATE_SUCCESS: return DataCheck::fits;
+            case LIBDEFLATE_INSUFFICIENT_SPACE: return DataCheck::exceeds;
+            default: return DataCheck::unknown;  // damaged or truncated: OpenCV reports it
+        }
+    }
+    // Streaming, 256 KiB at a time, stopping once the output passes the declared size.
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) return DataCheck::unknown;
+    std::unique_ptr<uint8_t[]> scratch(new uint8_t[256 * 1024]);
+    size_t produced = 0;
+    DataCheck result = DataCheck::unknown;
+    for (size_t i = 0; i < pieces.size() && result == DataCheck::unknown; ++i) {
+        z.next_in = const_cast<Bytef *>(pieces[i].first);
+        z.avail_in = static_cast<uInt>(pieces[i].second);
+        while (z.avail_in > 0) {
+            z.next_out = scratch.get();
+            z.avail_out = 256 * 1024;
+            const int rc = inflate(&z, Z_NO_FLUSH);
+            produced += 256 * 1024 - z.avail_out;
+            if (produced > expected) { result = DataCheck::exceeds; break; }
+            if (rc == Z_STREAM_END) { result = DataCheck::fits; break; }
+            if (rc != Z_OK) break;  // damaged: OpenCV reports it
+        }
+    }
+    inflateEnd(&z);
+    return result;
 }
 
 }  // namespace ov::png

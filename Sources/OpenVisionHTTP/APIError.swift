@@ -49,3 +49,10 @@ struct APIError: Error, Sendable {
         return (try? encoder.encode(Body(error: .init(code: code, message: message)))) ?? Data("{}".utf8)
     }
 }
+
+extension APIError {
+    /// The answer to a refused upload (400 or 415).
+    init(_ refusal: UploadRefusal) {
+        self.init(HTTPResponse.Status(code: refusal.status), refusal.code, refusal.message)
+    }
+}

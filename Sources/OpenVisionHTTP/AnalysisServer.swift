@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import OpenVision
+import OpenVisionServer
 import ServiceLifecycle
 import Synchronization
 
@@ -24,10 +25,13 @@ public final class AnalysisServer: Sendable {
     let metrics = ServerMetrics()
     let queue: WorkQueue
     let models: ModelStore
+    let connections: ConnectionGuard
     private let ready = Mutex(false)
 
     public init(configuration: ServeConfiguration) {
         self.configuration = configuration
+        self.connections = ConnectionGuard(maximumConnections: configuration.maximumConnections,
+                                           headerTimeout: Self.timeAmount(configuration.headerTimeout))
         self.queue = WorkQueue(workers: configuration.workers, queueLength: configuration.queueLength, metrics: metrics)
         self.models = ModelStore(metrics: metrics)
     }
@@ -40,11 +44,14 @@ public final class AnalysisServer: Sendable {
         let limit = configuration.maximumBodyBytes
         let app = Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [ExpectContinueHandler(limit: limit)],
-                idleTimeout: .nanoseconds(Int64(min(configuration.idleTimeout.seconds * 1e9, 9e18))))),
+            server: .guardedHTTP1(
+                configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(limit: limit)],
+                                     idleTimeout: Self.timeAmount(configuration.idleTimeout)),
+                connections: connections),
+            // The guard admits or refuses every accepted connection; this cap only bounds the sockets
+            // still closing (evicted or refused) on top of them.
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "openvision",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+                                 availableConnectionsDelegate: MaximumAvailableConnections(connections.maximumConnections + 64)),
             onServerRunning: { channel in
                 self.ready.withLock { $0 = true }
                 await onListening(channel.localAddress?.port ?? 0)
@@ -57,49 +64,83 @@ public final class AnalysisServer: Sendable {
 
     // MARK: Routes
 
+    /// One route: a method, a path and its handler.
+    private struct Route {
+        var method: HTTPRequest.Method
+        var path: String
+        var handler: @Sendable (Request, ServeContext) async throws -> Response
+    }
+
+    private var routes: [Route] {
+        [
+            Route(method: .get, path: "/healthz") { _, _ in Self.json(["status": "ok"]) },
+            Route(method: .get, path: "/readyz") { _, _ in
+                self.ready.withLock { $0 } ? Self.json(["status": "ready"]) : Self.error(APIError(.serviceUnavailable, "notReady", "starting"))
+            },
+            Route(method: .get, path: "/metrics") { request, context in
+                await self.endpoint("/metrics", request, context) { _ throws(APIError) in
+                    var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
+                    response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+                    return response
+                }
+            },
+            Route(method: .get, path: "/openapi.yaml") { request, context in
+                await self.endpoint("/openapi.yaml", request, context) { _ throws(APIError) in
+                    var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+                    response.headers[.contentType] = "application/yaml"
+                    return response
+                }
+            },
+            Route(method: .get, path: "/v1/models") { request, context in
+                await self.endpoint("/v1/models", request, context) { _ throws(APIError) in
+                    struct Listing: Encodable { var models: [ModelStore.Entry] }
+                    return Self.json(Listing(models: await self.models.list()))
+                }
+            },
+            Route(method: .post, path: "/v1/analyze") { request, context in
+                await self.endpoint("/v1/analyze", request, context, admitted: true) { deadline throws(APIError) in
+                    try await self.analyze(request, context: context, deadline: deadline)
+                }
+            },
+            Route(method: .post, path: "/v1/detect") { request, context in
+                await self.endpoint("/v1/detect", request, context, admitted: true) { deadline throws(APIError) in
+                    try await self.detect(request, context: context, deadline: deadline)
+                }
+            },
+            Route(method: .post, path: "/v1/classify") { request, context in
+                await self.endpoint("/v1/classify", request, context, admitted: true) { deadline throws(APIError) in
+                    try await self.classify(request, context: context, deadline: deadline)
+                }
+            },
+        ]
+    }
+
+    /// The methods each path answers: its routes' methods, and HEAD with GET (Hummingbird's generated HEAD endpoints).
+    var allowedMethods: [String: [HTTPRequest.Method]] {
+        routes.reduce(into: [:]) { table, route in
+            table[route.path, default: []] += route.method == .get ? [.get, .head] : [route.method]
+        }
+    }
+
     func makeRouter() -> Router<ServeContext> {
-        let router = Router(context: ServeContext.self)
-        router.get("/healthz") { _, _ in Self.json(["status": "ok"]) }
-        router.get("/readyz") { _, _ in
-            self.ready.withLock { $0 } ? Self.json(["status": "ready"]) : Self.error(APIError(.serviceUnavailable, "notReady", "starting"))
-        }
-        router.get("/metrics") { request, context in
-            await self.endpoint("/metrics", request, context) { _ throws(APIError) in
-                var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
-                response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-                return response
-            }
-        }
-        router.get("/openapi.yaml") { request, context in
-            await self.endpoint("/openapi.yaml", request, context) { _ throws(APIError) in
-                var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
-                response.headers[.contentType] = "application/yaml"
-                return response
-            }
-        }
-        router.get("/v1/models") { request, context in
-            await self.endpoint("/v1/models", request, context) { _ throws(APIError) in
-                struct Listing: Encodable { var models: [ModelStore.Entry]; var searchPath: [String] }
-                return Self.json(Listing(models: await self.models.list(), searchPath: ModelLocator.searchPaths.map(\.path)))
-            }
-        }
-        router.post("/v1/analyze") { request, context in
-            await self.endpoint("/v1/analyze", request, context, admitted: true) { deadline throws(APIError) in
-                try await self.analyze(request, context: context, deadline: deadline)
-            }
-        }
-        router.post("/v1/detect") { request, context in
-            await self.endpoint("/v1/detect", request, context, admitted: true) { deadline throws(APIError) in
-                try await self.detect(request, context: context, deadline: deadline)
-            }
-        }
-        router.post("/v1/classify") { request, context in
-            await self.endpoint("/v1/classify", request, context, admitted: true) { deadline throws(APIError) in
-                try await self.classify(request, context: context, deadline: deadline)
-            }
+        let router = Router(context: ServeContext.self, options: .autoGenerateHeadEndpoints)
+        // Middleware applies to the routes added after it, and to requests no route takes.
+        router.add(middleware: RouteErrorMiddleware(methods: allowedMethods))
+        router.add(middleware: BrowserGuardMiddleware(checkHost: HostHeader.isLoopbackBind(configuration.host)))
+        for route in routes {
+            router.on(RouterPath(route.path), method: route.method, use: route.handler)
         }
         return router
     }
+
+    /// The most pixels an image may have for `work`: `--max-pixels`, or less to keep the request's
+    /// working memory within `--max-request-memory` (`RequestMemory`).
+    private func pixelLimit(for work: [RequestMemory.Work]) -> Int {
+        min(configuration.maximumPixelCount, RequestMemory(bytes: configuration.maximumRequestMemory).pixelLimit(for: work))
+    }
+
+    /// The configured request timeout, at most a day (an instant past that could overflow).
+    private var requestTimeout: Duration { min(configuration.requestTimeout, .seconds(86_400)) }
 
     /// Every endpoint but the health checks: the API key, admission (bounded queue) for the analysing
     /// ones, the answer as JSON errors, and the request metrics.
@@ -117,9 +158,9 @@ public final class AnalysisServer: Sendable {
                                    headers: [.retryAfter: String(configuration.retryAfterSeconds)], closeConnection: true)
                 }
                 defer { queue.leave() }
-                response = try await body(start + configuration.requestTimeout)
+                response = try await body(start + requestTimeout)
             } else {
-                response = try await body(start + configuration.requestTimeout)
+                response = try await body(start + requestTimeout)
             }
         } catch {
             if error.closeConnection {
@@ -138,16 +179,29 @@ public final class AnalysisServer: Sendable {
 
     private func authorize(_ request: Request) throws(APIError) {
         guard let key = configuration.apiKey else { return }
-        let given = request.headers[.authorization] ?? ""
-        let expected = "Bearer " + key
-        // Constant time in the key's length: compare every byte.
-        let a = Array(given.utf8), b = Array(expected.utf8)
-        var diff = a.count == b.count ? 0 : 1
-        for i in 0..<min(a.count, b.count) { diff |= Int(a[i] ^ b[i]) }
-        guard diff == 0 else {
+        guard Self.bearerCredentials(request.headers[.authorization]).map({ Self.constantTimeEqual($0, key) }) == true else {
             throw APIError(.unauthorized, "unauthorized", "a valid API key is required: Authorization: Bearer <key>",
                            headers: [.wwwAuthenticate: "Bearer"])
         }
+    }
+
+    /// The credentials of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110 §11.1),
+    /// separated from the token by spaces. Nil for any other scheme or form.
+    static func bearerCredentials(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let value = header.trimmingCharacters(in: .whitespaces)
+        guard let space = value.firstIndex(where: { $0 == " " || $0 == "\t" }),
+              value[..<space].lowercased() == "bearer" else { return nil }
+        let token = value[space...].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// Byte-wise equality in time that depends only on the lengths (every byte is compared).
+    static func constantTimeEqual(_ given: String, _ expected: String) -> Bool {
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var diff = a.count == b.count ? 0 : 1
+        for i in 0..<min(a.count, b.count) { diff |= Int(a[i] ^ b[i]) }
+        return diff == 0
     }
 
     // MARK: Endpoints
@@ -169,10 +223,11 @@ public final class AnalysisServer: Sendable {
         }
         analysis.includeTimings = try Self.flag(query["timings"], "timings")
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
-        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
+        let pixels = pixelLimit(for: analysis.runKinds.map { .analysis($0) })
+        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: pixels)
         let fixed = analysis
         let maps: InlineMaps? = try Self.flag(query["maps"], "maps") ? InlineMaps() : nil
-        let run = try await onWorker(deadline: deadline) { () async throws(VisionError) in
+        let run = try await onWorker(deadline: deadline, pixelLimit: pixels) { () async throws(VisionError) in
             try await fixed.run(on: handler, image: upload.filename ?? "upload", maps: maps)
         }
         for (kind, outcome) in run.outcomes { metrics.ran(request: kind.rawValue, for: outcome.duration) }
@@ -215,8 +270,9 @@ public final class AnalysisServer: Sendable {
     private func run<V: VisionRequest>(_ vision: V, named name: String, for request: Request, deadline: ContinuousClock.Instant,
                                        add: @escaping @Sendable (inout AnalysisReport, V.Result) -> Void) async throws(APIError) -> Response {
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
-        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: configuration.maximumPixelCount)
-        let (report, duration) = try await onWorker(deadline: deadline) { () async throws(VisionError) in
+        let pixels = pixelLimit(for: [.model])
+        let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: pixels)
+        let (report, duration) = try await onWorker(deadline: deadline, pixelLimit: pixels) { () async throws(VisionError) in
             let start = ContinuousClock.now
             let results = try await handler.perform(vision)
             var report = try AnalysisReport(image: upload.filename ?? "upload", handler: handler)
@@ -230,39 +286,54 @@ public final class AnalysisServer: Sendable {
     // MARK: Helpers
 
     /// Runs `body` on a worker (waiting in the bounded queue), answering `timeout` (503) at `deadline`
-    /// if it has not finished; a timed-out body still runs to its end on its worker, which stays taken
-    /// until then, so the number of analyses never exceeds the workers.
-    private func onWorker<T: Sendable>(deadline: ContinuousClock.Instant,
+    /// if it has not finished. At the deadline the work is cancelled: a request still waiting for a
+    /// worker leaves the line, and an analysis under way starts none of its requests that have not
+    /// started; native work already running cannot be interrupted and finishes on its worker, which
+    /// stays taken until then, so the number of analyses never exceeds the workers.
+    /// `pixelLimit`: the image limit the handler was given; an image refused by it below `--max-pixels` is
+    /// refused for the memory budget, and the answer says so.
+    private func onWorker<T: Sendable>(deadline: ContinuousClock.Instant, pixelLimit: Int,
                                        _ body: @escaping @Sendable () async throws(VisionError) -> T) async throws(APIError) -> T {
         let queue = self.queue
-        let outcome: Result<T, VisionError>? = await Self.first(deadline: deadline) {
+        let outcome: Result<T, VisionError>?? = await Self.first(deadline: deadline) {
             await queue.run { () async -> Result<T, VisionError> in
                 do throws(VisionError) { return .success(try await body()) } catch { return .failure(error) }
             }
         }
         switch outcome {
-        case .some(.success(let value)): return value
-        case .some(.failure(let error)): throw APIError(error)
-        case .none:
+        case .some(.some(.success(let value))): return value
+        case .some(.some(.failure(let error))):
+            var refusal = APIError(error)
+            if error.code == .imageTooLarge, pixelLimit < configuration.maximumPixelCount {
+                refusal.message += "; these requests take at most \(pixelLimit) pixels within the server's "
+                    + "\(configuration.maximumRequestMemory >> 20) MiB of working memory per request (--max-request-memory)"
+            }
+            throw refusal
+        case .some(.none), .none:
             throw APIError(.serviceUnavailable, "timeout", "the analysis did not finish within the request timeout",
                            headers: [.retryAfter: String(configuration.retryAfterSeconds)])
         }
     }
 
-    /// `work`'s value, or nil if `deadline` comes first (`work` then goes on, unobserved).
+    /// `work`'s value, or nil if `deadline` comes first; `work` is then cancelled (and goes on, unobserved,
+    /// as far as it does not check for cancellation).
     private static func first<T: Sendable>(deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> T) async -> T? {
         let slot = Mutex<CheckedContinuation<T?, Never>?>(nil)
-        let resume: @Sendable (T?) -> Void = { value in slot.withLock { c in c.take() }?.resume(returning: value) }
+        let resume: @Sendable (T?) -> Bool = { value in
+            guard let continuation = slot.withLock({ c in c.take() }) else { return false }
+            continuation.resume(returning: value)
+            return true
+        }
         let timer = Mutex<Task<Void, Never>?>(nil)
         let value = await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
             slot.withLock { $0 = continuation }
+            let worker = Task { _ = resume(await work()) }
             timer.withLock {
                 $0 = Task {
                     try? await Task.sleep(until: deadline, clock: .continuous)
-                    resume(nil)
+                    if resume(nil) { worker.cancel() }
                 }
             }
-            Task { resume(await work()) }
         }
         timer.withLock { $0 }?.cancel()
         return value
@@ -311,6 +382,12 @@ public final class AnalysisServer: Sendable {
         for field in error.headers { response.headers.append(field) }
         if error.closeConnection { response.headers[.connection] = "close" }
         return response
+    }
+
+    /// `d` as NIO's TimeAmount, at most a day (larger values would overflow its nanoseconds).
+    static func timeAmount(_ d: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = min(max(d, .zero), .seconds(86_400)).components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
 

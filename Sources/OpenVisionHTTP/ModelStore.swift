@@ -14,10 +14,9 @@ actor ModelStore {
         self.metrics = metrics
     }
 
-    /// One installed model file.
+    /// One installed model file, named by file name only (no path of the machine is shown).
     struct Entry: Encodable, Sendable {
         var name: String
-        var path: String
         var bytes: Int
         var loaded: Bool
     }
@@ -26,7 +25,7 @@ actor ModelStore {
     func list() -> [Entry] {
         ModelLocator.installedModels().map { url in
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
-            return Entry(name: url.lastPathComponent, path: url.path, bytes: size ?? 0, loaded: models[url.lastPathComponent] != nil)
+            return Entry(name: url.lastPathComponent, bytes: size ?? 0, loaded: models[url.lastPathComponent] != nil)
         }
     }
 

@@ -39,8 +39,13 @@ info:
   description: |
     `openvision serve`: Vision requests over HTTP (docs/serve.md). Images go as the raw request body
     (image/*, application/octet-stream) or as the `image` part of multipart/form-data. Errors are
-    `{"error": {"code": "...", "message": "..."}}`. With `--api-key`, every path but /healthz and
-    /readyz needs `Authorization: Bearer <key>`.
+    `{"error": {"code": "...", "message": "..."}}`, unknown paths included (404 `notFound`; a known path
+    with another method is 405 `methodNotAllowed` with `Allow`; HEAD is answered wherever GET is). With
+    `--api-key`, every path but /healthz and /readyz needs `Authorization: Bearer <key>` (the scheme in any
+    case). Every path refuses requests from web pages (any `Origin` header: 403 `forbiddenOrigin`) and, when
+    the server is bound to loopback, a `Host` that is not loopback (403 `forbiddenHost`). An image with more
+    pixels than its requests may take within `--max-request-memory` is 422 `imageTooLarge`. At the connection
+    limit with every connection busy, a new connection is answered 503 `tooManyConnections` and closed.
 servers:
   - url: http://127.0.0.1:8080
 security:
@@ -56,6 +61,7 @@ paths:
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Status"}
+        "403": {$ref: "#/components/responses/Error"}
   /readyz:
     get:
       summary: Readiness (always open)
@@ -66,6 +72,7 @@ paths:
           content:
             application/json:
               schema: {$ref: "#/components/schemas/Status"}
+        "403": {$ref: "#/components/responses/Error"}
         "503":
           $ref: "#/components/responses/Error"
   /metrics:
@@ -78,6 +85,7 @@ paths:
             text/plain:
               schema: {type: string}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
   /openapi.yaml:
     get:
       summary: This document
@@ -88,6 +96,7 @@ paths:
             application/yaml:
               schema: {type: string}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
   /v1/models:
     get:
       summary: Models in the model search path
@@ -98,22 +107,19 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [models, searchPath]
+                required: [models]
                 properties:
                   models:
                     type: array
                     items:
                       type: object
-                      required: [name, path, bytes, loaded]
+                      required: [name, bytes, loaded]
                       properties:
-                        name: {type: string}
-                        path: {type: string}
+                        name: {type: string, description: "The file name clients pass as `model` (no path is shown)."}
                         bytes: {type: integer}
                         loaded: {type: boolean}
-                  searchPath:
-                    type: array
-                    items: {type: string}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
   /v1/analyze:
     post:
       summary: Run built-in requests on one image (the JSON of `openvision analyze`)
@@ -134,6 +140,7 @@ paths:
         "200": {$ref: "#/components/responses/Report"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
         "408": {$ref: "#/components/responses/Error"}
         "413": {$ref: "#/components/responses/Error"}
         "415": {$ref: "#/components/responses/Error"}
@@ -167,6 +174,7 @@ paths:
         "200": {$ref: "#/components/responses/Report"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
         "408": {$ref: "#/components/responses/Error"}
         "413": {$ref: "#/components/responses/Error"}
@@ -193,6 +201,7 @@ paths:
         "200": {$ref: "#/components/responses/Report"}
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
+        "403": {$ref: "#/components/responses/Error"}
         "404": {$ref: "#/components/responses/Error"}
         "408": {$ref: "#/components/responses/Error"}
         "413": {$ref: "#/components/responses/Error"}

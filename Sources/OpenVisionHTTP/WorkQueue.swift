@@ -9,7 +9,10 @@ final class WorkQueue: Sendable {
     private struct State {
         var admitted = 0
         var running = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var waiting: [(ticket: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextTicket = 0
+        /// Tickets cancelled before they were in line (their acquire then gives up at once).
+        var cancelledTickets: Set<Int> = []
     }
 
     let workers: Int
@@ -26,7 +29,8 @@ final class WorkQueue: Sendable {
     /// Admits one request if there is room; false means the queue is full. Balance with `leave()`.
     func admit() -> Bool {
         let ok = state.withLock { s in
-            guard s.admitted < workers + queueLength else { return false }
+            // Not `workers + queueLength`, which overflows for limits near Int.max.
+            guard s.admitted < workers || s.admitted - workers < queueLength else { return false }
             s.admitted += 1
             return true
         }
@@ -42,39 +46,67 @@ final class WorkQueue: Sendable {
 
     /// Runs `body` on a worker slot, waiting in line for one. The slot is held until `body` returns,
     /// even when the caller has stopped waiting for it (a timed-out request), so at most `workers`
-    /// analyses ever run.
-    func run<T: Sendable>(_ body: @Sendable () async -> T) async -> T {
-        await acquire()
+    /// analyses ever run. Nil, without running `body`, when the task is cancelled while it waits: a
+    /// request past its deadline gives up its place in line instead of taking a worker.
+    func run<T: Sendable>(_ body: @Sendable () async -> T) async -> T? {
+        guard await acquire() else { return nil }
         defer { release() }
         return await body()
     }
 
-    private func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { s -> Bool in
-                if s.running < workers {
-                    s.running += 1
-                    return true
+    /// True once a slot is taken; false when the task was cancelled first.
+    private func acquire() async -> Bool {
+        if Task.isCancelled { return false }
+        let ticket = state.withLock { s -> Int in
+            s.nextTicket += 1
+            return s.nextTicket
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                enum Start { case now, waiting, cancelled }
+                let start = state.withLock { s -> Start in
+                    if s.cancelledTickets.remove(ticket) != nil { return .cancelled }
+                    if s.running < workers {
+                        s.running += 1
+                        return .now
+                    }
+                    s.waiting.append((ticket, continuation))
+                    return .waiting
                 }
-                s.waiting.append(continuation)
-                return false
+                switch start {
+                case .now: continuation.resume(returning: true)
+                case .cancelled: continuation.resume(returning: false)
+                case .waiting: metrics.queueDepth.increment()
+                }
             }
-            if now { continuation.resume() } else { metrics.queueDepth.increment() }
+        } onCancel: {
+            let waiter = state.withLock { s -> CheckedContinuation<Bool, Never>? in
+                guard let index = s.waiting.firstIndex(where: { $0.ticket == ticket }) else {
+                    // Not in line yet (or already given a slot, which it then holds and releases).
+                    s.cancelledTickets.insert(ticket)
+                    return nil
+                }
+                return s.waiting.remove(at: index).continuation
+            }
+            if let waiter {
+                metrics.queueDepth.decrement()
+                waiter.resume(returning: false)
+            }
         }
     }
 
     private func release() {
         // The slot passes straight to the first waiter, if any (running stays the same).
-        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { s -> CheckedContinuation<Bool, Never>? in
             if s.waiting.isEmpty {
                 s.running -= 1
                 return nil
             }
-            return s.waiting.removeFirst()
+            return s.waiting.removeFirst().continuation
         }
         if let next {
             metrics.queueDepth.decrement()
-            next.resume()
+            next.resume(returning: true)
         }
     }
 }

@@ -33,3 +33,17 @@ public struct JobResultLine: Sendable {
     /// a succeeded job, `error` for a failed one.
     public var json: String
 }
+
+/// A server's connection limits as a worker reads them at start (`JobStore.connectionLimits()`).
+public struct ConnectionLimits: Sendable, Equatable {
+    /// `max_connections`.
+    public var maxConnections: Int
+    /// Connections only roles with special rights may take (`superuser_reserved_connections`, plus
+    /// `reserved_connections` from PostgreSQL 16).
+    public var reserved: Int
+    /// Client connections open when read, the reading one included.
+    public var open: Int
+
+    /// The connections any role may open in all.
+    public var available: Int { max(0, maxConnections - reserved) }
+}

@@ -60,21 +60,30 @@ public enum JobSchema {
     /// The schema version this build writes and reads.
     public static var currentVersion: Int { migrations.count }
 
-    /// Creates or upgrades the schema; returns the versions applied now (empty when up to date).
+    /// Creates or upgrades the schema; returns the versions applied now (empty when up to date). Each
+    /// statement has `statementTimeout` (see `JobStore`): past it the connection is closed and `.connection` thrown.
     @discardableResult
-    public static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+    public static func migrate(_ connection: PostgresConnection, logger: Logger, statementTimeout: Duration = .seconds(30)) async throws -> [Int] {
+        @discardableResult
+        func run(_ query: PostgresQuery) async throws -> [PostgresRow] {
+            guard !connection.isClosed else { throw JobsError(.connection, "the connection is closed") }
+            return try await withDeadline(statementTimeout, "a migration statement", onTimeout: { connection.closeWithoutWaiting() }) {
+                var out: [PostgresRow] = []
+                for try await row in try await connection.query(query, logger: logger) { out.append(row) }
+                return out
+            }
+        }
         do {
-            try await connection.query("BEGIN", logger: logger)
+            try await run("BEGIN")
             do {
-                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
-                try await connection.query("""
+                try await run("SELECT pg_advisory_xact_lock(\(lockKey))")
+                try await run("""
                     CREATE TABLE IF NOT EXISTS openvision_schema_version (
                         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
-                    """, logger: logger)
+                    """)
                 var current = 0
-                for try await version in try await connection.query(
-                    "SELECT coalesce(max(version), 0)::int4 FROM openvision_schema_version", logger: logger).decode(Int32.self) {
-                    current = Int(version)
+                for row in try await run("SELECT coalesce(max(version), 0)::int4 FROM openvision_schema_version") {
+                    current = Int(try row.decode(Int32.self))
                 }
                 guard current <= currentVersion else {
                     throw JobsError(.schemaTooNew, "the database's job schema is version \(current); this build knows up to \(currentVersion): upgrade openvision")
@@ -82,15 +91,15 @@ public enum JobSchema {
                 var applied: [Int] = []
                 for version in (current + 1)..<(currentVersion + 1) {
                     for statement in migrations[version - 1] {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await run(PostgresQuery(unsafeSQL: statement))
                     }
-                    try await connection.query("INSERT INTO openvision_schema_version (version) VALUES (\(Int32(version)))", logger: logger)
+                    try await run("INSERT INTO openvision_schema_version (version) VALUES (\(Int32(version)))")
                     applied.append(version)
                 }
-                try await connection.query("COMMIT", logger: logger)
+                try await run("COMMIT")
                 return applied
             } catch {
-                try? await connection.query("ROLLBACK", logger: logger)
+                if !connection.isClosed { _ = try? await run("ROLLBACK") }
                 throw error
             }
         } catch {

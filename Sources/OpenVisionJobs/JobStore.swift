@@ -8,33 +8,47 @@ import PostgresNIO
 /// Every state change a worker makes is guarded by its lease (`locked_by` = the worker, `state` =
 /// `running`): a worker whose lease expired and whose job another worker claimed changes nothing,
 /// and a result is inserted once per job id (`ON CONFLICT DO NOTHING`). Errors are `JobsError`s.
-/// Not safe for concurrent use from several tasks at once: a worker holds one store per slot.
+/// The connection's set-up and every statement have a deadline (`DatabaseURL.connectTimeout`,
+/// `.statementTimeout`): past it the connection is closed and the call throws `.connection` at once,
+/// whether or not PostgresNIO ever answers (a statement written to a connection that closed under it
+/// is never answered). Not safe for concurrent use from several tasks at once: a worker holds one store per slot.
 public final class JobStore: Sendable {
     public let connection: PostgresConnection
     let logger: Logger
+    /// How long a statement may go unanswered before the connection is closed.
+    let statementTimeout: Duration
 
-    init(connection: PostgresConnection, logger: Logger) {
+    /// The most attempts a job may be given (`submit`'s `maxAttempts`).
+    public static let maximumAttempts = 1000
+    /// The longest wait before a failed job's retry: backoff × 2^(attempt−1) is capped here.
+    public static let maximumRetryDelay: Duration = .seconds(86400)
+
+    init(connection: PostgresConnection, logger: Logger, statementTimeout: Duration) {
         self.connection = connection
         self.logger = logger
+        self.statementTimeout = statementTimeout
     }
 
     /// A logger that drops everything (PostgresNIO logs at debug and trace; the CLI prints its own lines).
     public static let quietLogger = Logger(label: "openvision.jobs", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// Connects to `url`.
+    /// Connects to `url`, within `url.connectTimeout`.
     public static func connect(_ url: DatabaseURL, logger: Logger = JobStore.quietLogger) async throws -> JobStore {
         do {
-            let connection = try await PostgresConnection.connect(configuration: url.configuration, id: 1, logger: logger)
-            return JobStore(connection: connection, logger: logger)
+            let configuration = url.configuration
+            let connection = try await withDeadline(url.connectTimeout, "connecting", discard: { $0.closeWithoutWaiting() }) {
+                try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            }
+            return JobStore(connection: connection, logger: logger, statementTimeout: url.statementTimeout)
         } catch {
             let mapped = JobsError(error)
             throw JobsError(mapped.code, "cannot connect to \(url): \(mapped.message)")
         }
     }
 
-    /// Closes the connection (errors are ignored: the connection may already be gone).
+    /// Closes the connection without waiting for the server (errors are ignored: the connection may already be gone).
     public func close() async {
-        try? await connection.close()
+        _ = try? await withDeadline(.seconds(2), "closing") { [connection] in try await connection.close() }
     }
 
     /// Sets PostgreSQL's `synchronous_commit` for this connection: off, a commit returns before its WAL
@@ -50,22 +64,37 @@ public final class JobStore: Sendable {
     /// Creates or upgrades the schema (`JobSchema.migrate`).
     @discardableResult
     public func migrate() async throws -> [Int] {
-        try await JobSchema.migrate(connection, logger: logger)
+        try await JobSchema.migrate(connection, logger: logger, statementTimeout: statementTimeout)
     }
 
-    private func run(_ query: PostgresQuery) async throws -> PostgresRowSequence {
-        do {
-            return try await connection.query(query, logger: logger)
-        } catch {
-            throw JobsError(error)
-        }
+    /// The server's connection limits and use (`max_connections`, the connections reserved for roles with
+    /// special rights, the client connections open now, this one included).
+    public func connectionLimits() async throws -> ConnectionLimits {
+        let row = try await rows("""
+            SELECT current_setting('max_connections')::int4,
+                   current_setting('superuser_reserved_connections')::int4 + coalesce(current_setting('reserved_connections', true), '0')::int4,
+                   (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int4
+            """) { try $0.decode((Int32, Int32, Int32).self) }.first
+        guard let (max, reserved, open) = row else { throw JobsError(.database, "the server did not report its connection limits") }
+        return ConnectionLimits(maxConnections: Int(max), reserved: Int(reserved), open: Int(open))
     }
 
-    private func rows<T: Sendable>(_ query: PostgresQuery, _ decode: (PostgresRow) throws -> T) async throws -> [T] {
+    private func run(_ query: PostgresQuery) async throws {
+        _ = try await rows(query) { $0 }
+    }
+
+    /// Runs `query` and collects its rows within the statement deadline, then decodes them.
+    private func rows<T>(_ query: PostgresQuery, _ decode: (PostgresRow) throws -> T) async throws -> [T] {
+        let connection = self.connection, logger = self.logger
+        // A statement written to a closed channel would only end at the deadline.
+        guard !connection.isClosed else { throw JobsError(.connection, "the connection is closed") }
         do {
-            var out: [T] = []
-            for try await row in try await connection.query(query, logger: logger) { out.append(try decode(row)) }
-            return out
+            let rows = try await withDeadline(statementTimeout, "a statement", onTimeout: { connection.closeWithoutWaiting() }) {
+                var out: [PostgresRow] = []
+                for try await row in try await connection.query(query, logger: logger) { out.append(row) }
+                return out
+            }
+            return try rows.map(decode)
         } catch {
             throw JobsError(error)
         }
@@ -75,7 +104,9 @@ public final class JobStore: Sendable {
 
     /// Enqueues one job per input (in order, in statements of at most 1000); returns their ids.
     public func submit(kind: JobKind, inputs: [String], options: String, maxAttempts: Int) async throws -> [Int64] {
-        guard maxAttempts > 0 else { throw JobsError(.invalidInput, "--max-attempts must be at least 1") }
+        guard (1...Self.maximumAttempts).contains(maxAttempts) else {
+            throw JobsError(.invalidInput, "--max-attempts must be 1...\(Self.maximumAttempts), got \(maxAttempts)")
+        }
         var ids: [Int64] = []
         var start = 0
         while start < inputs.count {
@@ -129,14 +160,15 @@ public final class JobStore: Sendable {
             """) { try $0.decode(Int64.self) }.isEmpty
     }
 
-    /// Records `error` for the job `worker` holds: back to `queued` after `backoff` × 2^(attempt−1)
-    /// when attempts are left, else `failed`. Returns the new state, nil when the lease was lost.
+    /// Records `error` for the job `worker` holds: back to `queued` after `backoff` × 2^(attempt−1) (at most
+    /// `maximumRetryDelay`) when attempts are left, else `failed`. Returns the new state, nil when the lease was lost.
     public func fail(_ id: Int64, worker: String, error: String, backoff: Duration) async throws -> JobState? {
         try await rows("""
             UPDATE openvision_jobs
                SET state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
                    finished_at = CASE WHEN attempts >= max_attempts THEN now() END,
-                   run_after = now() + make_interval(secs => \(backoff.seconds) * power(2, greatest(attempts - 1, 0))),
+                   run_after = now() + make_interval(secs => least(\(min(backoff.seconds, Self.maximumRetryDelay.seconds)) * power(2, least(greatest(attempts - 1, 0), 40)),
+                                                                   \(Self.maximumRetryDelay.seconds))),
                    last_error = \(error), locked_by = NULL, locked_until = NULL
              WHERE id = \(id) AND locked_by = \(worker) AND state = 'running'
             RETURNING state
@@ -241,5 +273,12 @@ extension Duration {
     var seconds: Double {
         let (s, atto) = components
         return Double(s) + Double(atto) / 1e18
+    }
+}
+
+extension PostgresConnection {
+    /// Starts closing the connection and returns at once (PostgresNIO's future-returning `close()`).
+    func closeWithoutWaiting() {
+        let _: EventLoopFuture<Void> = close()
     }
 }

@@ -7,27 +7,34 @@ import Synchronization
 /// - A job is claimed under a lease (`JobStore.claim`) and the heartbeat extends it every third of
 ///   the lease while the job runs; a worker that dies stops renewing, and after at most one lease
 ///   another worker claims the job again (at-least-once). Results are written once per job id.
-/// - A lost connection (database restart, network) is retried with a backoff: claims wait, and a
-///   finished job's result or error is kept in memory and written once the database is back.
-/// - `stop()` (SIGTERM) stops claiming; image jobs in flight finish and are written, stream jobs are
-///   cancelled and released (back to `queued` without counting the attempt); then `run()` returns.
+/// - A lost connection (database restart, network, a statement without an answer by its deadline) is
+///   retried with a backoff: claims wait, and a finished job's result or error is kept in memory and
+///   written once the database is back. Repeated log lines are rate-limited (`LogLimiter`).
+/// - At start the worker reads the server's `max_connections`: slots that could never all connect
+///   (`concurrency` + 2 × `streams` + 1 connections) are refused with `.invalidInput`.
+/// - `stop()` (SIGTERM) stops claiming at once (waits in progress end); image jobs in flight finish and
+///   are written, stream jobs are cancelled and released (back to `queued` without counting the
+///   attempt); then `run()` returns, after `stopTimeout` at the latest: work still in flight then is
+///   abandoned (`stoppedWithWorkInFlight`; its leases lapse and the jobs run again elsewhere).
 public final class JobWorker: Sendable {
     public struct Configuration: Sendable {
         public var database: DatabaseURL
         /// Written into `locked_by` and `worker`: host:pid:random by default.
         public var id: String
-        /// Image jobs analysed at once.
+        /// Image jobs analysed at once (0...`JobWorker.maximumSlots`).
         public var concurrency = 1
-        /// Stream jobs owned at once.
+        /// Stream jobs owned at once (0...`JobWorker.maximumSlots`).
         public var streams = 1
-        /// How long a claim holds a job without renewal.
+        /// How long a claim holds a job without renewal (1 s ... 1 day).
         public var lease: Duration = .seconds(30)
-        /// Wait between claims when the queue has nothing claimable.
+        /// Wait between claims when the queue has nothing claimable (1 ms ... 1 hour).
         public var poll: Duration = .milliseconds(500)
-        /// A failed attempt's job is retried after backoff × 2^(attempt−1).
+        /// A failed attempt's job is retried after backoff × 2^(attempt−1), at most `JobStore.maximumRetryDelay` (0 ... 1 day).
         public var retryBackoff: Duration = .seconds(1)
-        /// Longest wait between reconnect attempts.
+        /// Longest wait between reconnect attempts (10 ms ... 1 hour).
         public var maxReconnectBackoff: Duration = .seconds(5)
+        /// After `stop()`, the longest `run()` waits for jobs in flight and their writes (0 ... 1 hour).
+        public var stopTimeout: Duration = .seconds(20)
         /// Return from `run()` once nothing of the kinds this worker runs is queued or running.
         public var exitWhenDrained = false
         /// Whether the worker's commits wait for the WAL flush (PostgreSQL's `synchronous_commit`). Off by
@@ -40,7 +47,28 @@ public final class JobWorker: Sendable {
             self.database = database
             self.id = id
         }
+
+        /// Throws `.invalidInput` for a value out of its range (each field's comment has it).
+        public func validate() throws {
+            func check(_ ok: Bool, _ message: String) throws { if !ok { throw JobsError(.invalidInput, message) } }
+            try check((0...JobWorker.maximumSlots).contains(concurrency) && (0...JobWorker.maximumSlots).contains(streams),
+                      "concurrency and streams must be 0...\(JobWorker.maximumSlots), got \(concurrency) and \(streams)")
+            try check(concurrency + streams > 0, "concurrency plus streams must be at least 1")
+            try check(lease >= .seconds(1) && lease <= .seconds(86400), "the lease must be 1 s ... 1 day, got \(lease)")
+            try check(poll >= .milliseconds(1) && poll <= .seconds(3600), "the poll interval must be 1 ms ... 1 hour, got \(poll)")
+            try check(retryBackoff >= .zero && retryBackoff <= .seconds(86400), "the retry backoff must be 0 ... 1 day, got \(retryBackoff)")
+            try check(maxReconnectBackoff >= .milliseconds(10) && maxReconnectBackoff <= .seconds(3600),
+                      "the reconnect backoff must be 10 ms ... 1 hour, got \(maxReconnectBackoff)")
+            try check(stopTimeout >= .zero && stopTimeout <= .seconds(3600), "the stop timeout must be 0 ... 1 hour, got \(stopTimeout)")
+        }
+
+        /// Connections the worker may hold at once: one per slot, one more per stream slot (its frames), one heartbeat.
+        public var connectionsNeeded: Int { concurrency + 2 * streams + 1 }
     }
+
+    /// The most image (or stream) slots one worker runs: each is a connection, and a server's
+    /// `max_connections` is usually 100.
+    public static let maximumSlots = 1000
 
     /// What this worker has done so far.
     public struct Stats: Sendable {
@@ -53,7 +81,10 @@ public final class JobWorker: Sendable {
     public let configuration: Configuration
     private let runner: any JobRunner
     private let log: @Sendable (String) -> Void
-    private let stopping = Atomic<Bool>(false)
+    private let limited: LogLimiter
+    private let stopSignal = StopSignal()
+    private let stopDeadline = Mutex<ContinuousClock.Instant?>(nil)
+    private let abandoned = Atomic<Bool>(false)
     private let drained = Atomic<Int>(0)
     private let held = Mutex<[Int64: Lease]>([:])
     private let counters = Mutex(Stats())
@@ -67,6 +98,7 @@ public final class JobWorker: Sendable {
         self.configuration = configuration
         self.runner = runner
         self.log = log
+        limited = LogLimiter(sink: log)
     }
 
     /// host:pid:8 random hex digits.
@@ -77,39 +109,110 @@ public final class JobWorker: Sendable {
 
     public var stats: Stats { counters.withLock { $0 } }
 
-    /// Stops claiming and winds down (see the type's notes); `run()` then returns.
+    /// True when `run()` returned at `stopTimeout` with jobs or writes still in flight (they were abandoned:
+    /// their leases lapse and other workers run them again).
+    public var stoppedWithWorkInFlight: Bool { abandoned.load(ordering: .sequentiallyConsistent) }
+
+    /// Stops claiming and winds down (see the type's notes); `run()` then returns within `stopTimeout`.
     public func stop() {
-        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        let first = stopDeadline.withLock { deadline -> Bool in
+            guard deadline == nil else { return false }
+            deadline = .now + configuration.stopTimeout
+            return true
+        }
+        guard first else { return }
+        stopSignal.set()
         let cancels = held.withLock { $0.values.compactMap(\.cancel) }
         for cancel in cancels { cancel() }
     }
 
-    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+    private var isStopping: Bool { stopSignal.isSet }
 
-    /// Migrates the schema, then claims and runs jobs until `stop()` (or, with `exitWhenDrained`, the queue is done).
+    /// After `stop()`, once `stopTimeout` has passed: writes in flight give up.
+    private var stopTimeIsUp: Bool {
+        stopDeadline.withLock { $0 }.map { ContinuousClock.now >= $0 } ?? false
+    }
+
+    /// Migrates the schema, then claims and runs jobs until `stop()` (or, with `exitWhenDrained`, the queue
+    /// is done). Throws `.invalidInput` for a configuration out of range or slots the server's connections
+    /// cannot hold, and a non-transient error of the start (credentials, a schema too new); a worker
+    /// stopped while it waits for the database returns normally.
     public func run() async throws {
+        try configuration.validate()
         let setup = session("setup")
-        try await setup.persistently(giveUp: { isStopping }) { try await $0.migrate() }
-        await setup.close()
+        let limits: ConnectionLimits
+        do {
+            limits = try await setup.persistently(giveUp: { isStopping }, wakingOn: stopSignal) { store in
+                try await store.migrate()
+                return try await store.connectionLimits()
+            }
+            await setup.close()
+        } catch {
+            await setup.close()
+            limited.flush()
+            if isStopping { return }
+            throw error
+        }
+        let needed = configuration.connectionsNeeded
+        guard needed <= limits.available else {
+            throw JobsError(.invalidInput, """
+                \(configuration.concurrency) image slot(s) and \(configuration.streams) stream slot(s) need \(needed) connections \
+                (one per slot, one more per stream slot, one heartbeat); the server allows \(limits.available) \
+                (max_connections \(limits.maxConnections) less \(limits.reserved) reserved): use fewer slots or raise max_connections
+                """)
+        }
+        let free = limits.available - limits.open + 1  // the setup connection is closed now
+        if needed > free {
+            log("worker \(configuration.id): needs \(needed) connections and \(max(free, 0)) are free now; slots without one wait and retry")
+        }
         let slots = configuration.concurrency + configuration.streams
         log("worker \(configuration.id): \(configuration.concurrency) image slot(s), \(configuration.streams) stream slot(s), lease \(configuration.lease)")
-        await withTaskGroup(of: Void.self) { group in
-            let heartbeat = Task { await self.heartbeat() }
-            for index in 0..<configuration.concurrency {
-                group.addTask { await self.slot(kind: .image, name: "slot \(index)", slots: slots) }
+        let heartbeat = Task { await self.heartbeat() }
+        let work = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<configuration.concurrency {
+                    group.addTask { await self.slot(kind: .image, name: "slot \(index)", slots: slots) }
+                }
+                for index in 0..<configuration.streams {
+                    group.addTask { await self.slot(kind: .stream, name: "stream slot \(index)", slots: slots) }
+                }
+                await group.waitForAll()
             }
-            for index in 0..<configuration.streams {
-                group.addTask { await self.slot(kind: .stream, name: "stream slot \(index)", slots: slots) }
-            }
-            await group.waitForAll()
             heartbeat.cancel()
             _ = await heartbeat.result
         }
+        // Whichever comes first: every slot done, or stopTimeout after stop().
+        let race = Race<Bool>()
+        let finisher = Task {
+            await work.value
+            _ = race.decide(.success(true))
+        }
+        let watchdog = Task {
+            await stopSignal.wait()
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: configuration.stopTimeout)
+            guard !Task.isCancelled else { return }
+            _ = race.decide(.success(false))
+        }
+        let finished = (try? await race.outcome()) ?? true
+        watchdog.cancel()
+        if finished {
+            await finisher.value
+        } else {
+            heartbeat.cancel()
+            abandoned.store(true, ordering: .sequentiallyConsistent)
+            let inFlight = held.withLock { $0.count }
+            log("worker \(configuration.id): stopped after \(configuration.stopTimeout) with \(inFlight) job(s) or write(s) in flight; their leases lapse and they run again")
+        }
+        limited.flush()
     }
 
-    private func session(_ name: String) -> DatabaseSession {
-        DatabaseSession(url: configuration.database, name: "worker \(configuration.id) \(name)",
-                        maxBackoff: configuration.maxReconnectBackoff, synchronousCommit: configuration.synchronousCommit, log: log)
+    /// A connection of its own; `statementTimeout` shortens the URL's (never lengthens it).
+    private func session(_ name: String, statementTimeout: Duration? = nil) -> DatabaseSession {
+        var url = configuration.database
+        if let statementTimeout { url.statementTimeout = min(url.statementTimeout, statementTimeout) }
+        return DatabaseSession(url: url, name: "worker \(configuration.id) \(name)",
+                               maxBackoff: configuration.maxReconnectBackoff, synchronousCommit: configuration.synchronousCommit, log: limited)
     }
 
     /// One slot: claim, run, record, until stopping.
@@ -119,12 +222,14 @@ public final class JobWorker: Sendable {
         claiming: while !isStopping {
             let job: ClaimedJob?
             do {
-                job = try await db.persistently(giveUp: { isStopping }) {
+                job = try await db.persistently(giveUp: { isStopping }, wakingOn: stopSignal) {
                     try await $0.claim(kind: kind, worker: configuration.id, lease: configuration.lease)
                 }
             } catch {
-                if !isStopping { log("\(name): claim failed: \(error)") }
-                if !isStopping { try? await Task.sleep(for: configuration.poll) }
+                if !isStopping {
+                    limited("claim failed", "\(name): claim failed: \(error)")
+                    await stopSignal.sleep(for: configuration.poll)
+                }
                 continue
             }
             guard let job else {
@@ -133,7 +238,7 @@ public final class JobWorker: Sendable {
                     if !idle { idle = true; drained.add(1, ordering: .sequentiallyConsistent) }
                     if drained.load(ordering: .sequentiallyConsistent) >= slots { break claiming }
                 }
-                try? await Task.sleep(for: configuration.poll)
+                await stopSignal.sleep(for: configuration.poll)
                 continue
             }
             if idle { idle = false; drained.subtract(1, ordering: .sequentiallyConsistent) }
@@ -175,7 +280,7 @@ public final class JobWorker: Sendable {
         }
         if isStopping, task.isCancelled {
             do {
-                try await db.persistently { try await $0.release(job.id, worker: configuration.id) }
+                try await db.persistently(giveUp: { stopTimeIsUp }) { try await $0.release(job.id, worker: configuration.id) }
                 log("\(name): stream job \(job.id) released")
             } catch {
                 log("\(name): releasing stream job \(job.id) failed (\(error)); it returns to the queue when its lease expires")
@@ -186,19 +291,23 @@ public final class JobWorker: Sendable {
     }
 
     /// Writes a finished attempt: the result, or the error (retried or failed). Retries through
-    /// database outages; a statement the server rejects (e.g. a result that is not JSON) fails the attempt.
+    /// database outages (after `stop()`, until `stopTimeout`); a statement the server rejects (e.g. a
+    /// result that is not JSON) fails the attempt.
     private func record(_ job: ClaimedJob, _ outcome: Result<String, any Error>, db: DatabaseSession) async {
         let worker = configuration.id
         var message: String
         switch outcome {
         case .success(let json):
             do {
-                if try await db.persistently({ try await $0.complete(job.id, worker: worker, result: json) }) {
+                if try await db.persistently(giveUp: { stopTimeIsUp }, { try await $0.complete(job.id, worker: worker, result: json) }) {
                     counters.withLock { $0.succeeded += 1 }
                 } else {
                     counters.withLock { $0.lostLeases += 1 }
                     log("job \(job.id): lease lost before its result was written; the worker holding it now writes it")
                 }
+                return
+            } catch let error as JobsError where error.isTransient {
+                log("job \(job.id): storing its result failed (\(error)); it runs again when its lease expires")
                 return
             } catch {
                 message = "storing the result failed: \(error)"
@@ -207,7 +316,9 @@ public final class JobWorker: Sendable {
             message = "\(error)"
         }
         do {
-            let state = try await db.persistently { try await $0.fail(job.id, worker: worker, error: message, backoff: configuration.retryBackoff) }
+            let state = try await db.persistently(giveUp: { stopTimeIsUp }) {
+                try await $0.fail(job.id, worker: worker, error: message, backoff: configuration.retryBackoff)
+            }
             switch state {
             case .failed?:
                 counters.withLock { $0.failed += 1 }
@@ -223,11 +334,13 @@ public final class JobWorker: Sendable {
         }
     }
 
-    /// Renews the leases held every third of the lease; cancels streams whose lease was lost; fails
-    /// jobs whose last attempt's lease expired (`JobStore.failExpired`) about once per lease.
+    /// Renews the leases held every third of the lease (each statement given at most that long); cancels
+    /// streams whose lease was lost; fails jobs whose last attempt's lease expired (`JobStore.failExpired`)
+    /// about once per lease.
     private func heartbeat() async {
-        let db = session("heartbeat")
         let interval = max(configuration.lease / 3, .milliseconds(100))
+        // A renewal stuck on a dead connection is given up within a beat, so the next beat still renews in time.
+        let db = session("heartbeat", statementTimeout: interval)
         var lastSweep = ContinuousClock.now - configuration.lease
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)

@@ -3,14 +3,18 @@ import PostgresNIO
 /// The one error type of the job queue: a stable code and a message for people.
 ///
 /// `PSQLError`s are mapped here (`init(_:)`), the only place that reads them: a lost or refused
-/// connection becomes `.connection` (the worker reconnects and carries on), anything the server
-/// rejected becomes `.database` with its SQLSTATE and message.
+/// connection, a server shutting down or out of connection slots, and a statement without an answer
+/// by its deadline become `.connection` (the worker reconnects and carries on); refused credentials
+/// `.authentication`; anything else the server rejected `.database` with its SQLSTATE and message.
 public struct JobsError: Error, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable {
         /// The `--db` URL could not be understood.
         case invalidURL
-        /// No connection to the database: refused, closed, or the server shutting down.
+        /// No connection to the database: refused, closed, no answer by the deadline, the server shutting down
+        /// or out of connection slots.
         case connection
+        /// The server refused the credentials, or asks for a password and none was given.
+        case authentication
         /// The server rejected a statement (the SQLSTATE is in the message).
         case database
         /// The database holds a newer schema than this build knows.
@@ -27,23 +31,17 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Maps any error from PostgresNIO or NIO: server errors of the connection classes (08, 57P0x)
-    /// and every client-side failure are `.connection`; other server errors are `.database`.
+    /// Maps any error from PostgresNIO or NIO: server errors of the connection classes (08, 57P0x) and
+    /// 53300 (too many connections), and every client-side failure of the connection are `.connection`;
+    /// class 28 and a password the server asks for but was not given are `.authentication`; other server
+    /// errors are `.database`.
     public init(_ error: any Error) {
         if let error = error as? JobsError {
             self = error
             return
         }
         if let error = error as? PSQLError {
-            if let state = error.serverInfo?[.sqlState] {
-                let text = error.serverInfo?[.message] ?? "\(error.code)"
-                // 08: connection exception; 57P01..57P03: admin/crash shutdown, cannot connect now.
-                let transient = state.hasPrefix("08") || state.hasPrefix("57P")
-                self.init(transient ? .connection : .database, "\(text) [SQLSTATE \(state)]")
-            } else {
-                // Client side: the connection failed or closed; NIO's error says how (refused, reset, ...).
-                self.init(.connection, error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)")
-            }
+            self = Self.mapping(error)
             return
         }
         if let error = error as? PostgresTransactionError {
@@ -55,6 +53,36 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
             return
         }
         self.init(.connection, "\(error)")
+    }
+
+    private static func mapping(_ error: PSQLError) -> JobsError {
+        if let state = error.serverInfo?[.sqlState] {
+            let text = "\(error.serverInfo?[.message] ?? "\(error.code)") [SQLSTATE \(state)]"
+            // 08: connection exception; 57P01..57P03: admin/crash shutdown, cannot connect now; 53300: too many connections.
+            if state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300" { return JobsError(.connection, text) }
+            if state.hasPrefix("28") { return JobsError(.authentication, text) }
+            return JobsError(.database, text)
+        }
+        // Client side: why the connection failed or ended, in words (PSQLError's own description hides it).
+        switch error.code {
+        case .authMechanismRequiresPassword:
+            return JobsError(.authentication, "the server asks for a password and none was given: put it in the URL (postgres://USER:PASSWORD@HOST/DATABASE) or in $PGPASSWORD")
+        case .unsupportedAuthMechanism:
+            return JobsError(.authentication, "the server asks for an authentication method PostgresNIO does not support (use scram-sha-256, md5 or trust)")
+        case .saslError:
+            return JobsError(.authentication, "SCRAM authentication failed\(error.underlying.map { ": \($0)" } ?? "")")
+        case .serverClosedConnection:
+            return JobsError(.connection, "the server closed the connection")
+        case .clientClosedConnection:
+            return JobsError(.connection, "the connection was closed")
+        case .uncleanShutdown:
+            return JobsError(.connection, "the connection ended uncleanly")
+        case .connectionError:
+            return JobsError(.connection, error.underlying.map { "\($0)" } ?? "cannot connect")
+        default:
+            let detail = error.underlying.flatMap { $0 is PSQLError ? nil : "\($0)" }
+            return JobsError(.connection, detail.map { "\(error.code): \($0)" } ?? "\(error.code)")
+        }
     }
 
     /// True when retrying after a reconnect may succeed.

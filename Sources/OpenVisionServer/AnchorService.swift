@@ -19,7 +19,7 @@ public struct PinnedAnchor: Sendable, Codable, Equatable {
 }
 
 /// Why a pin request was refused: `status` is the HTTP status to answer (400 bad input, 409 nothing to label
-/// with, 503 no frame analysed yet), `message` says why.
+/// with or the most labels pinned already, 503 no frame analysed yet), `message` says why.
 public struct AnchorServiceError: Error, Sendable, Equatable {
     public var status: Int
     public var message: String
@@ -31,7 +31,8 @@ public struct AnchorServiceError: Error, Sendable, Equatable {
 }
 
 /// What the viewer's `/anchors` endpoints call (`LiveViewerServer.serveAnchors(_:)`): pins, lists and removes
-/// labels. Called on the server's event loop, so each call must return quickly (no waiting for a frame).
+/// labels. Called on the server's event loop, so each call must return quickly: no waiting for a frame and no
+/// work per pinned label beyond copying the list (`LiveAnalyzer`'s queue pins for its analysis thread).
 public protocol AnchorService: Sendable {
     /// Every pinned label, by ascending ID.
     func listAnchors() -> [PinnedAnchor]

@@ -1,13 +1,14 @@
 /// A parsed `Host` request header: `host[:port]`, where host is a DNS name, a dotted-quad
-/// IPv4 address, or an IPv6 address in brackets (RFC 9110 §7.2, RFC 3986 §3.2.2).
-struct HostHeader: Sendable, Equatable {
+/// IPv4 address, or an IPv6 address in brackets (RFC 9110 §7.2, RFC 3986 §3.2.2). Package-wide:
+/// `openvision serve` (OpenVisionHTTP) makes the same DNS-rebinding check as the live viewer.
+package struct HostHeader: Sendable, Equatable {
     /// Lower-cased, without brackets for IPv6.
-    var host: String
-    var port: Int?
+    package var host: String
+    package var port: Int?
 
     /// Nil when `value` is not a well-formed `host[:port]` (empty, bad port, an unbracketed
     /// IPv6 address, stray characters).
-    init?(_ value: String) {
+    package init?(_ value: String) {
         let text = value.lowercased()
         var rest: Substring
         if text.hasPrefix("[") {
@@ -37,7 +38,7 @@ struct HostHeader: Sendable, Equatable {
     /// True for `localhost` exactly, a dotted-quad address in 127.0.0.0/8, `::1` and the
     /// IPv4-mapped `::ffff:127.x.y.z`. Names that merely start or end like one
     /// (`127.0.0.1.evil.example`, `x.localhost`) are not loopback.
-    var isLoopback: Bool {
+    package var isLoopback: Bool {
         if host == "localhost" { return true }
         if let octets = Self.ipv4(host) { return octets[0] == 127 }
         if host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
@@ -61,8 +62,15 @@ struct HostHeader: Sendable, Equatable {
     /// The DNS-rebinding check of a server bound to loopback: the request's `Host` header must
     /// name a loopback address or `localhost`. A request without one (HTTP/1.0) passes: only
     /// browsers can be tricked into rebinding, and they always send Host.
-    static func isLoopback(_ header: String?) -> Bool {
+    package static func isLoopback(_ header: String?) -> Bool {
         guard let header else { return true }
         return HostHeader(header)?.isLoopback ?? false
+    }
+
+    /// Whether a listen address (as given to bind, IPv6 with or without brackets) is loopback:
+    /// `localhost`, 127.0.0.0/8, `::1`. A server bound to one makes the check above.
+    package static func isLoopbackBind(_ host: String) -> Bool {
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return HostHeader(bracketed)?.isLoopback ?? false
     }
 }

@@ -184,7 +184,6 @@ public final class LiveViewerServer: Sendable {
 
     /// Whether `host` (as listened on) is loopback: `localhost`, 127.0.0.0/8, `::1`.
     static func isLoopbackAddress(_ host: String) -> Bool {
-        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return HostHeader(bracketed)?.isLoopback ?? false
+        HostHeader.isLoopbackBind(host)
     }
 }

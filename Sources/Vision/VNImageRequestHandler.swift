@@ -40,8 +40,14 @@ open class VNImageRequestHandler {
         handler = ImageRequestHandler(data: imageData, orientation: orientation)
     }
 
-    /// Runs `requests` in order on this image.
+    /// Runs `requests` in order on this image, decoded once for all of them first (gray only when none needs colour,
+    /// at the smallest JPEG scale they all accept; one colour decode for a mix), as `ImageRequestHandler` plans it.
     public func perform(_ requests: [VNRequest]) throws {
+        if decodingError == nil {
+            let planned = requests.filter(\.isPlannable).compactMap { $0.plannedRequest(in: handler.context) }
+            // A decoding error is each request's own error below.
+            if !planned.isEmpty { try? handler.decode(for: planned) }
+        }
         var first: Error?
         for request in requests {
             let error: Error?

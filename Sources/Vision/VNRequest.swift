@@ -18,6 +18,24 @@ open class VNRequest {
         self.completionHandler = completionHandler
     }
 
+    /// While a handler plans its decode (`plannedRequest(in:)`): the OpenVision request `perform(_:in:)` was given,
+    /// recorded instead of run.
+    var planning: (active: Bool, request: (any VisionRequest)?) = (false, nil)
+
+    /// The OpenVision request this request would run on `context` (with its options and region of interest), found
+    /// by a dry run of `observations(in:)` that stops at its `perform(_:in:)`; nil for a request that runs none.
+    /// Handlers decode once for every request's needs before running any (as `ImageRequestHandler` plans).
+    func plannedRequest(in context: ImageAnalysisContext) -> (any VisionRequest)? {
+        planning = (true, nil)
+        defer { planning = (false, nil) }
+        _ = try? observations(in: context)
+        return planning.request
+    }
+
+    /// Whether a handler may dry-run this request to plan its decode (`plannedRequest(in:)`): not for requests
+    /// that keep state from frame to frame.
+    var isPlannable: Bool { !(self is VNStatefulRequest) }
+
     /// Runs the request on one image; subclasses override.
     func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         throw VisionError(.unsupported, "\(type(of: self)) cannot be performed on its own")
@@ -51,6 +69,10 @@ open class VNImageBasedRequest: VNRequest {
     func perform<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) throws(VisionError) -> R.Result {
         var request = request
         request.regionOfInterest = nativeRegion
+        if planning.active {
+            planning.request = request
+            throw VisionError(.cancelled, "planned, not run")
+        }
         return try request.perform(in: context)
     }
 }

@@ -146,11 +146,13 @@ enum ExitStatus {
 
 /// Reports how a `video` or `live` run ended, once its outputs are finished, and throws its exit
 /// status: the signal's, 1 for an error, `ExitStatus.sourceEndedEarly`; returns for a clean end.
-func finishRun(_ outcome: Result<Void, any Error>, stats: LiveStats, interruption: Interruption,
+/// `written`: the analysed frames the command wrote out (JSON Lines, video); after a signal the analyzer
+/// may have analysed one more that the cancelled loop never received, so this, not its stats, is reported.
+func finishRun(_ outcome: Result<Void, any Error>, stats: LiveStats, written: Int, interruption: Interruption,
                output: AnnotatedVideoOutput?, source: String) throws {
     func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     if let status = interruption.exitStatus {
-        say("openvision: stopped by \(interruption.signalName) after \(stats.framesAnalysed) analysed frames"
+        say("openvision: stopped by \(interruption.signalName) after \(written) analysed frames"
             + (output.map { "; \($0.url.path) finished with \($0.frames) frames" } ?? ""))
         throw ExitCode(status)
     }

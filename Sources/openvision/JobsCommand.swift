@@ -47,7 +47,7 @@ struct JobsCommand: AsyncParsableCommand {
         var requests: String = AnalysisJobRunner.defaultRequests
         @OptionGroup var requestOptions: RequestOptionFlags
         @Flag(help: "Decoder warnings are errors, as `analyze --strict`.") var strict = false
-        @Option(help: "Attempts before a job is failed for good.") var maxAttempts: Int = 3
+        @Option(help: "Attempts before a job is failed for good (1...\(JobStore.maximumAttempts)).") var maxAttempts: Int = 3
 
         /// The job payload, checked with the rules the worker's still analysis applies (a usage error otherwise).
         func jobOptions() throws -> JobOptions {
@@ -60,7 +60,7 @@ struct JobsCommand: AsyncParsableCommand {
 
         func validate() throws {
             _ = try jobOptions()
-            guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
+            try JobsCommand.checkAttempts(maxAttempts)
         }
 
         func run() async throws {
@@ -114,11 +114,12 @@ struct JobsCommand: AsyncParsableCommand {
         @Option(help: "Minimum detection confidence.") var confidence: Float = 0.25
         @Option(help: "Longest side of the analysed copy in pixels.") var analysisSize: Int?
         @Option(help: "Stop each stream (succeeded) after this many seconds; default: until the source ends.") var duration: Double?
-        @Option(help: "Attempts (a source that cannot be opened, a worker lost) before a stream is failed for good.")
+        @Option(help: "Attempts (a source that cannot be opened, a worker lost) before a stream is failed for good (1...\(JobStore.maximumAttempts)).")
         var maxAttempts: Int = 3
 
+        func validate() throws { try JobsCommand.checkAttempts(maxAttempts) }
+
         func run() async throws {
-            guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
             if let requests { _ = try RequestKind.parse([requests]) }
             var options = JobOptions(requests: requests)
             options.model = model
@@ -210,6 +211,12 @@ struct JobsCommand: AsyncParsableCommand {
             let ids = self.ids
             let count = try await JobsCommand.withStore(database) { try await $0.retryFailed(ids: ids.isEmpty ? nil : ids) }
             BatchRunner.write(#"{"requeued":\#(count)}"#)
+        }
+    }
+
+    static func checkAttempts(_ value: Int) throws {
+        guard (1...JobStore.maximumAttempts).contains(value) else {
+            throw ValidationError("--max-attempts must be 1...\(JobStore.maximumAttempts), got \(value)")
         }
     }
 

@@ -82,6 +82,8 @@ struct LiveCommand: AsyncParsableCommand {
                                     configuration: configuration)
         if pinLabels { server?.serveAnchors(AnalyzerAnchorService(analyzer: analyzer)) }
         let lines = try jsonl.map { try JSONLinesWriter(path: $0) }
+        // Results handled (published, written out): what the report counts.
+        let written = Atomic<Int>(0)
         let task = Task {
             var lastReport = ContinuousClock.now
             for try await result in analyzer {
@@ -100,6 +102,7 @@ struct LiveCommand: AsyncParsableCommand {
                                                        topLabel: result.topLabel.map { .init(identifier: $0.identifier, confidence: Double($0.confidence)) },
                                                        anchors: pinLabels ? result.anchors.map(AnalyzerAnchorService.wire) : nil))
                 try lines?.write(result)
+                written.add(1, ordering: .relaxed)
                 if ContinuousClock.now - lastReport > .seconds(1) {
                     lastReport = ContinuousClock.now
                     FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))
@@ -130,7 +133,7 @@ struct LiveCommand: AsyncParsableCommand {
         await server?.stop()
         let stats = analyzer.stats()
         FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))
-        try finishRun(outcome, stats: stats, interruption: interruption, output: output, source: source)
+        try finishRun(outcome, stats: stats, written: written.load(ordering: .relaxed), interruption: interruption, output: output, source: source)
     }
 
     /// Starts the viewer when --serve was given.
@@ -194,6 +197,9 @@ struct AnalyzerAnchorService: AnchorService {
         }
         guard label != nil || analyzer.topLabel != nil else {
             throw AnchorServiceError(status: 409, message: "no top class yet to label the pin with; give a label")
+        }
+        guard analyzer.anchors.count < LiveAnalyzer.maximumPinnedLabels else {
+            throw AnchorServiceError(status: 409, message: "at most \(LiveAnalyzer.maximumPinnedLabels) labels can be pinned at once: remove one first (DELETE /anchors/{id})")
         }
         do {
             return Self.wire(try analyzer.pinLabel(at: CGPoint(x: x, y: y), label: label))

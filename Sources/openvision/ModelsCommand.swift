@@ -8,7 +8,7 @@ struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract: "List, describe and convert models.",
-        subcommands: [List.self, Info.self, Convert.self]
+        subcommands: [List.self, Info.self, Convert.self, Compile.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -31,9 +31,12 @@ struct ModelsCommand: AsyncParsableCommand {
             do {
                 loaded = try ModelOptions.load(model, backend: backend, threads: 1)
             } catch {
-                // A .tflite that does not convert: still show what it declares and which operators are missing.
+                // A .tflite or Core ML model that does not convert: still show what it declares and what is missing.
                 if model.lowercased().hasSuffix(".tflite"), let url = ModelLocator.find(model) {
                     try? Self.describeTFLite(url)
+                }
+                if Self.isCoreML(model), let url = ModelLocator.find(model) {
+                    try? Self.describeCoreML(url)
                 }
                 throw error
             }
@@ -49,6 +52,64 @@ struct ModelsCommand: AsyncParsableCommand {
                 print("metadata: \(k) = \(v.prefix(120))")
             }
             if loaded.url.pathExtension.lowercased() == "tflite" { try Self.describeTFLite(loaded.url) }
+            if Self.isCoreML(loaded.url.path) { try Self.describeCoreML(loaded.url) }
+        }
+
+        static func isCoreML(_ path: String) -> Bool {
+            ["mlmodel", "mlpackage", "mlmodelc"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+        }
+
+        /// What the Core ML model declares: Core ML's inputs and outputs with their types and constraints, labels,
+        /// metadata, layers by type (and those not converted) and how the weights are stored.
+        static func describeCoreML(_ url: URL) throws {
+            let summary = try CoreMLModelSummary(contentsOf: url)
+            let info = summary.info
+            print("coreml:   \(info.modelType), specification \(info.specificationVersion)"
+                  + (info.submodels.isEmpty ? "" : " (" + info.submodels.joined(separator: " → ") + ")"))
+            for f in info.inputs { print("coreml input:  " + describe(f, image: info.imageInputs[f.name])) }
+            for f in info.outputs { print("coreml output: " + describe(f, image: nil)) }
+            if !info.classLabels.isEmpty {
+                print("coreml labels: \(info.classLabels.count): " + info.classLabels.prefix(8).joined(separator: ", ")
+                      + (info.classLabels.count > 8 ? ", …" : ""))
+            }
+            if let nms = info.nms {
+                print("coreml nms:    IoU \(nms.iouThreshold)" + (nms.iouThresholdInput.isEmpty ? "" : " (input \(nms.iouThresholdInput))")
+                      + ", confidence \(nms.confidenceThreshold)" + (nms.confidenceThresholdInput.isEmpty ? "" : " (input \(nms.confidenceThresholdInput))")
+                      + (nms.perClass ? ", per class" : ", across classes") + "; outputs \(nms.confidenceOutput), \(nms.coordinatesOutput)")
+            }
+            let m = info.metadata
+            for (key, value) in [("short description", m.shortDescription), ("author", m.author), ("license", m.license), ("version", m.versionString)]
+            where !value.isEmpty {
+                print("coreml metadata: \(key): \(value.prefix(160))")
+            }
+            for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) { print("coreml metadata: \(key) = \(value.prefix(120))") }
+            let layers = info.layerCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            print("coreml layers: \(info.layerCounts.values.reduce(0, +)): " + layers.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+            print("coreml weights: " + (info.weightFormats.isEmpty ? "none" : info.weightFormats.joined(separator: ", ")))
+            for layer in summary.unsupportedLayers.prefix(20) { print("coreml unsupported: \(layer)") }
+            if let error = summary.conversionError { print("coreml conversion: fails: \(error)") }
+        }
+
+        static func describe(_ f: CoreMLInfo.Feature, image: CoreMLInfo.ImageInput?) -> String {
+            var text = "\(f.name): \(f.type)"
+            switch f.type {
+            case "image":
+                text += " \(f.width ?? 0)×\(f.height ?? 0) \(f.colorSpace ?? "")"
+                if let sizes = f.enumeratedSizes { text += ", sizes " + sizes.map { "\($0[0])×\($0[1])" }.joined(separator: " ") }
+                if let w = f.widthRange, let h = f.heightRange {
+                    text += ", width \(w[0])...\(w[1] < 0 ? "∞" : "\(w[1])"), height \(h[0])...\(h[1] < 0 ? "∞" : "\(h[1])")"
+                }
+                if let image { text += ", input = \(image.scale) × pixel + \(image.bias) (\(image.colorOrder))" }
+            case "multiArray":
+                text += " \(f.dataType ?? "") \(f.shape ?? [])"
+                if let shapes = f.enumeratedShapes { text += ", shapes \(shapes)" }
+                if let ranges = f.shapeRanges { text += ", ranges " + ranges.map { "\($0[0])...\($0[1] < 0 ? "∞" : "\($0[1])")" }.joined(separator: " × ") }
+            case "dictionary": text += " (\(f.keyType ?? "") keys)"
+            default: break
+            }
+            if f.optional { text += ", optional" + (f.defaultValue.map { " (default \($0))" } ?? "") }
+            if !f.shortDescription.isEmpty { text += " — \(f.shortDescription.prefix(80))" }
+            return text
         }
 
         /// What the .tflite file itself declares: its tensors' TFLite types, operators and metadata.
@@ -72,17 +133,18 @@ struct ModelsCommand: AsyncParsableCommand {
     }
 
     struct Convert: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Convert a Darknet .cfg (+ .weights beside it) or a TensorFlow Lite .tflite model to ONNX.")
-        @Argument(help: "The Darknet .cfg or .tflite file.") var cfg: String
+        static let configuration = CommandConfiguration(abstract: "Convert a Darknet .cfg (+ .weights beside it), a TensorFlow Lite .tflite or a Core ML .mlmodel / .mlpackage / .mlmodelc model to ONNX.")
+        @Argument(help: "The Darknet .cfg, .tflite, .mlmodel, .mlpackage or .mlmodelc.") var cfg: String
         @Option(name: .shortAndLong, help: "Output .onnx path (default: beside the input).") var output: String?
         @Option(help: "Class names file (Darknet; default: a .names file beside the .cfg).") var names: String?
         func run() async throws {
             let cfgURL = URL(fileURLWithPath: cfg)
-            if cfgURL.pathExtension.lowercased() == "tflite" {
+            let ext = cfgURL.pathExtension.lowercased()
+            if ext == "tflite" || Info.isCoreML(cfg) {
                 let out = URL(fileURLWithPath: output ?? cfgURL.deletingPathExtension().appendingPathExtension("onnx").path)
                 do {
                     let start = ContinuousClock.now
-                    try TFLiteConverter.convert(cfgURL, to: out)
+                    if ext == "tflite" { try TFLiteConverter.convert(cfgURL, to: out) } else { try CoreMLConverter.convert(cfgURL, to: out) }
                     print("wrote \(out.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
                 } catch {
                     FileHandle.standardError.write(Data("openvision: error: \(error)\n".utf8))
@@ -105,6 +167,24 @@ struct ModelsCommand: AsyncParsableCommand {
                 print("wrote \(out.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
             } catch {
                 FileHandle.standardError.write(Data("openvision: error: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct Compile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compile a Core ML .mlmodel or .mlpackage into an .mlmodelc folder that loads without conversion (as MLModel.compileModel(at:)).")
+        @Argument(help: "The .mlmodel or .mlpackage.") var model: String
+        @Option(name: .shortAndLong, help: "The folder to write NAME.mlmodelc into (default: beside the input).") var output: String?
+        func run() async throws {
+            let url = URL(fileURLWithPath: model)
+            do {
+                let start = ContinuousClock.now
+                let compiled = try VisionModel.compileCoreMLModel(at: url, to: URL(fileURLWithPath: output ?? url.deletingLastPathComponent().path))
+                print("wrote \(compiled.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
+            } catch {
+                FileHandle.standardError.write(Data("openvision: error: \(error.message) [\(error.code)]\n".utf8))
                 throw ExitCode(1)
             }
         }

@@ -46,6 +46,8 @@ struct VideoCommand: AsyncParsableCommand {
                                     configuration: configuration)
         let lines = try jsonl.map { try JSONLinesWriter(path: $0) }
         let realtime = realtime
+        // Results written out (JSON Lines, video): what the report counts.
+        let written = Atomic<Int>(0)
         let task = Task {
             var progress: ProgressBar?
             do {
@@ -57,6 +59,7 @@ struct VideoCommand: AsyncParsableCommand {
                     let items = OverlayItem.items(for: result)
                     if realtime { latest.withLock { $0 = items } } else { output?.write(result.image, items: items, fps: fpsBox.withLock { $0 }) }
                     try lines?.write(result)
+                    written.add(1, ordering: .relaxed)
                     progress?.update(result.frameIndex + 1, label: "frame \(result.frameIndex)")
                     if let error = output?.error { throw error }
                 }
@@ -75,9 +78,10 @@ struct VideoCommand: AsyncParsableCommand {
         output?.finish()
         lines?.close()
         let s = analyzer.stats()
+        let analysed = written.load(ordering: .relaxed)
         FileHandle.standardError.write(Data(String(format: "frames %d, analysed %d, dropped %d, %.1f analysed fps, latency p50 %.1f ms p99 %.1f ms\n",
-                                                   s.framesCaptured, s.framesAnalysed, s.framesDropped, s.analysedFPS,
+                                                   s.framesCaptured, analysed, s.framesDropped, s.analysedFPS,
                                                    s.latencyP50Ms, s.latencyP99Ms).utf8))
-        try finishRun(outcome, stats: s, interruption: interruption, output: output, source: input)
+        try finishRun(outcome, stats: s, written: analysed, interruption: interruption, output: output, source: input)
     }
 }

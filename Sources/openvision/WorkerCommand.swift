@@ -11,17 +11,21 @@ struct WorkerCommand: AsyncParsableCommand {
         Each job is claimed under a lease the worker renews while it runs; a worker that dies (kill -9, power \
         loss) loses nothing: its jobs go back to the queue when the lease expires. A job that fails is retried \
         (--retry-backoff, doubling) until its --max-attempts, then failed with its error. The database may \
-        restart: the worker reconnects with a backoff and carries on. SIGTERM or Ctrl-C: no more claims, \
-        image jobs in flight finish, stream jobs are released; exit status 143 / 130. A second signal exits at once.
+        restart: the worker reconnects with a backoff and carries on (a statement without an answer within the URL's \
+        statement_timeout, 30 s by default, closes its connection and is retried). SIGTERM or Ctrl-C: no more claims, \
+        image jobs in flight finish, stream jobs are released, within --stop-timeout; exit status 143 / 130. A second \
+        signal exits at once.
         """
     )
 
     @OptionGroup var database: DatabaseOption
-    @Option(help: "Image jobs analysed at once.") var concurrency: Int = 1
-    @Option(help: "Live stream jobs owned at once (0: images only).") var streams: Int = 1
-    @Option(help: "Lease in seconds: how long a claimed job stays with a worker that stopped renewing it.") var lease: Double = 30
-    @Option(help: "Seconds between claims while the queue is empty.") var poll: Double = 0.5
-    @Option(help: "Seconds before a failed job's first retry (doubling with each attempt).") var retryBackoff: Double = 1
+    @Option(help: "Image jobs analysed at once (0...\(JobWorker.maximumSlots); each is a database connection).") var concurrency: Int = 1
+    @Option(help: "Live stream jobs owned at once (0: images only; each is two database connections).") var streams: Int = 1
+    @Option(help: "Lease in seconds (1...86400): how long a claimed job stays with a worker that stopped renewing it.") var lease: Double = 30
+    @Option(help: "Seconds between claims while the queue is empty (0.001...3600).") var poll: Double = 0.5
+    @Option(help: "Seconds before a failed job's first retry (0...86400; doubling with each attempt, at most a day).") var retryBackoff: Double = 1
+    @Option(help: "Seconds SIGTERM waits for jobs in flight and their writes (0...3600); past it the worker exits anyway and their leases lapse.")
+    var stopTimeout: Double = 20
     @Option(help: "Worker id in locked_by and results (default: host:pid:random).") var id: String?
     @Flag(help: "Exit (status 0) once no image or stream job is queued or running.") var exitWhenDrained = false
     @Flag(help: "Print only errors.") var quiet = false
@@ -31,10 +35,24 @@ struct WorkerCommand: AsyncParsableCommand {
     var noop = false
 
     func validate() throws {
-        guard concurrency >= 0, streams >= 0, concurrency + streams > 0 else { throw ValidationError("--concurrency plus --streams must be at least 1") }
-        guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
-        guard poll > 0, retryBackoff >= 0 else { throw ValidationError("--poll must be positive, --retry-backoff not negative") }
+        for (name, value) in [("--concurrency", concurrency), ("--streams", streams)] where !(0...JobWorker.maximumSlots).contains(value) {
+            throw ValidationError("\(name) must be 0...\(JobWorker.maximumSlots) (each slot holds a database connection), got \(value)")
+        }
+        guard concurrency + streams > 0 else { throw ValidationError("--concurrency plus --streams must be at least 1") }
+        try Self.seconds(lease, "--lease", 1, 86400)
+        try Self.seconds(poll, "--poll", 0.001, 3600)
+        try Self.seconds(retryBackoff, "--retry-backoff", 0, 86400)
+        try Self.seconds(stopTimeout, "--stop-timeout", 0, 3600)
     }
+
+    /// Refuses a number of seconds that is not finite or outside `low...high`.
+    static func seconds(_ value: Double, _ name: String, _ low: Double, _ high: Double) throws {
+        guard value.isFinite, value >= low, value <= high else {
+            throw ValidationError("\(name) must be \(String(format: "%g", low))...\(String(format: "%g", high)) seconds, got \(value)")
+        }
+    }
+
+    static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
 
     func run() async throws {
         let interruption = Interruption()
@@ -42,9 +60,10 @@ struct WorkerCommand: AsyncParsableCommand {
         if let id { configuration.id = id }
         configuration.concurrency = concurrency
         configuration.streams = noop ? 0 : streams
-        configuration.lease = .milliseconds(Int(lease * 1000))
-        configuration.poll = .milliseconds(Int(poll * 1000))
-        configuration.retryBackoff = .milliseconds(Int(retryBackoff * 1000))
+        configuration.lease = Self.duration(lease)
+        configuration.poll = Self.duration(poll)
+        configuration.retryBackoff = Self.duration(retryBackoff)
+        configuration.stopTimeout = Self.duration(stopTimeout)
         configuration.exitWhenDrained = exitWhenDrained
         configuration.synchronousCommit = synchronousCommit
         let quiet = self.quiet
@@ -68,6 +87,11 @@ struct WorkerCommand: AsyncParsableCommand {
         let stats = worker.stats
         if !quiet {
             FileHandle.standardError.write(Data("openvision worker: \(configuration.id) done: \(stats.succeeded) succeeded, \(stats.failed) failed, \(stats.retried) retried, \(stats.lostLeases) lost leases\n".utf8))
+        }
+        if worker.stoppedWithWorkInFlight {
+            // Jobs abandoned at --stop-timeout may be inside a native analysis: leave without running exit's
+            // handlers and static destructors under them.
+            _exit(interruption.exitStatus ?? 1)
         }
         if let status = interruption.exitStatus { throw ExitCode(status) }
     }

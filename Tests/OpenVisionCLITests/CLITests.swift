@@ -88,3 +88,40 @@ import OpenVisionTestSupport
         #expect(unknown.stderr.contains("unknown request 'teleport'"))
     }
 }
+
+/// The CLI's request options come from the registry: flags for every option, validated as the HTTP API and job
+/// payloads validate them, and one help text for `--requests` in every command.
+@Suite struct RequestRegistryCLITests {
+    @Test func optionsAreValidatedAndHelpListsEveryKind() async throws {
+        let image = Fixtures.sharedImage("astronaut.png").path
+        let bad = try await CLIProcess.run(["analyze", image, "--requests", "rectangles", "--max-rectangles=-5"])
+        #expect(bad.status == 64 && bad.stderr.contains("maxRectangles='-5' must be an integer in 0...1000"), "\(bad.stderr)")
+        let level = try await CLIProcess.run(["analyze", image, "--requests", "text", "--recognition-level", "best"])
+        #expect(level.status == 64 && level.stderr.contains("one of fast, accurate"), "\(level.stderr)")
+        // Job payloads are checked at submit, before any database is reached.
+        let submit = try await CLIProcess.run(["jobs", "submit", "--db", "postgres://nobody@127.0.0.1:1/none", image, "--max-rectangles=-5"])
+        #expect(submit.status == 64 && submit.stderr.contains("maxRectangles='-5'"), "\(submit.stderr)")
+        for command in ["analyze", "video", "live"] {
+            let help = try await CLIProcess.run([command, "--help"])
+            for kind in RequestKind.allCases where !(kind.isSequence && command == "analyze") {
+                #expect(help.stdout.contains("\(kind.rawValue):"), "\(command) --help lacks \(kind.rawValue)")
+            }
+            for option in RequestOption.all { #expect(help.stdout.contains("--\(option.flag)"), "\(command) --help lacks --\(option.flag)") }
+        }
+    }
+}
+
+/// `featureprint`, a request added through the registry alone: it runs in `analyze` (and so in `serve` and jobs)
+/// and reports the vector `GenerateImageFeaturePrintRequest` gives in the library, in JSON and as text.
+@Suite struct FeaturePrintCLITests {
+    @Test func analyzeReportsTheFeaturePrint() async throws {
+        let url = Fixtures.sharedImage("dog.jpg")
+        let run = try await CLIProcess.run(["analyze", url.path, "--requests", "featureprint"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let printed = try #require(try JSONDecoder().decode(AnalysisReport.self, from: Data(run.stdout.utf8)).featurePrint)
+        let library = try await ImageRequestHandler(url).perform(GenerateImageFeaturePrintRequest())
+        #expect(printed.count == 1280 && printed == library.data)
+        let text = try await CLIProcess.run(["analyze", url.path, "--requests", "featureprint", "--format", "text"])
+        #expect(text.stdout.contains("feature print 1280 values"), "\(text.stdout)")
+    }
+}

@@ -87,6 +87,55 @@ import OpenVisionTestSupport
         let frames = try Self.decodableFrames(out)
         #expect((frames ?? 0) > 0, "the MP4 plays: \(String(describing: frames)) frames; \(stderr)")
         #expect(stderr.contains("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")"), "\(stderr)")
+        // The count reported is the JSON Lines' (issue 28, item 14).
+        #expect(stderr.firstMatch(of: /stopped by SIG\w+ after (\d+) analysed frames/).map { Int($0.1) } == lines, "\(lines) lines; \(stderr)")
+    }
+
+    /// Issue 28, item 14: "stopped by SIGINT after 357 analysed frames" where the JSON Lines and the video held
+    /// 356 (the analyzer counted a frame the cancelled consumer never wrote). The count reported is what was
+    /// written, in both lines of the report. Four runs, each signalled at another point of the run: the
+    /// frame left unwritten showed in about half of the runs.
+    @Test func theReportedCountIsWhatWasWritten() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try Self.makeVideo(in: dir, frames: 1200)
+        var compared = 0
+        for run in 0..<4 {
+            let out = dir.appendingPathComponent("out\(run).mp4"), jsonl = dir.appendingPathComponent("out\(run).jsonl")
+            let process = Process()
+            process.executableURL = CLIProcess.binary
+            process.arguments = ["video", input.path, "--requests", "barcodes", "--out", out.path, "--jsonl", jsonl.path]
+            let errURL = dir.appendingPathComponent("stderr\(run).txt")
+            FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errURL)
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            let started = await Self.onOwnThread { () -> Bool in
+                let deadline = Date().addingTimeInterval(60)
+                var seen = false
+                while Date() < deadline && process.isRunning && !seen {
+                    seen = Self.lineCount(jsonl) > 0
+                    if !seen { Thread.sleep(forTimeInterval: 0.01) }
+                }
+                Thread.sleep(forTimeInterval: 0.05 * Double(run))
+                if seen { kill(process.processIdentifier, SIGINT) }
+                process.waitUntilExit()
+                return seen
+            }
+            try #require(started, "no JSON line within 60 s")
+            let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+            guard process.terminationStatus == 130 else { continue }  // finished before the signal: nothing to compare
+            compared += 1
+            let lines = Self.lineCount(jsonl)
+            let frames = try Self.decodableFrames(out)
+            let reported = stderr.firstMatch(of: /stopped by SIGINT after (\d+) analysed frames; .* finished with (\d+) frames/)
+            let summary = stderr.firstMatch(of: /frames \d+, analysed (\d+),/)
+            #expect(reported.map { Int($0.1) } == lines && reported.map { Int($0.2) } == lines && frames == lines,
+                    "run \(run): \(lines) JSON lines, \(String(describing: frames)) video frames; \(stderr)")
+            #expect(summary.map { Int($0.1) } == lines, "run \(run): \(lines) JSON lines; \(stderr)")
+        }
+        #expect(compared > 0, "every run ended before its signal")
     }
 
     @Test func aCutFileIsReportedAsEndingEarly() async throws {

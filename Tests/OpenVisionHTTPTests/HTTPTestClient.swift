@@ -55,28 +55,31 @@ final class HTTPTestClient: @unchecked Sendable {
         return true
     }
 
-    /// Sends the request line and headers (with `Connection: close`).
+    /// Sends the request line and headers (with `Connection: close`, and `Host: 127.0.0.1` unless `headers` name one).
     @discardableResult
     func sendHead(_ method: String, _ path: String, headers: [String: String] = [:]) -> Bool {
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        var text = "\(method) \(path) HTTP/1.1\r\n"
+        if !headers.keys.contains(where: { $0.lowercased() == "host" }) { text += "Host: 127.0.0.1\r\n" }
+        text += "Connection: close\r\n"
         for (k, v) in headers.sorted(by: { $0.key < $1.key }) { text += "\(k): \(v)\r\n" }
         return send(Data((text + "\r\n").utf8))
     }
 
     /// Reads the whole response (to EOF: the requests say `Connection: close`), waiting up to `timeout` seconds.
-    func readResponse(timeout: Double = 120) throws -> Response {
+    /// `bodyless`: the answer to HEAD, whose Content-Length describes a body that is not sent.
+    func readResponse(timeout: Double = 120, bodyless: Bool = false) throws -> Response {
         var buffer = Data()
         let deadline = Date().addingTimeInterval(timeout)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            if let response = Self.parse(buffer) { return response }
+            if let response = Self.parse(buffer, bodyless: bodyless) { return response }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { throw ServeTestError("no complete response within \(timeout) s (have \(buffer.count) bytes)") }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, Int32(min(left, 1) * 1000)) > 0 else { continue }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 {
-                if let response = Self.parse(buffer) { return response }
+                if let response = Self.parse(buffer, bodyless: bodyless) { return response }
                 throw ServeTestError("connection closed after \(buffer.count) bytes: \(String(decoding: buffer, as: UTF8.self))")
             }
             buffer.append(contentsOf: chunk[0..<n])
@@ -98,6 +101,21 @@ final class HTTPTestClient: @unchecked Sendable {
         return String(decoding: head, as: UTF8.self)
     }
 
+    /// Everything the server sends until it closes the connection (or `timeout` seconds pass).
+    func readToEnd(timeout: Double = 60) -> Data {
+        var buffer = Data()
+        let deadline = Date().addingTimeInterval(timeout)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while deadline.timeIntervalSinceNow > 0 {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 200) > 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        return buffer
+    }
+
     /// True when the server closes the connection (EOF or reset) within `timeout` seconds.
     func waitForClose(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
@@ -112,7 +130,7 @@ final class HTTPTestClient: @unchecked Sendable {
     }
 
     /// A Content-Length framed response in `buffer`, once complete.
-    private static func parse(_ buffer: Data) -> Response? {
+    private static func parse(_ buffer: Data, bodyless: Bool = false) -> Response? {
         guard let end = buffer.range(of: Data("\r\n\r\n".utf8)) else { return nil }
         let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusLine = head[0].split(separator: " ")
@@ -122,7 +140,7 @@ final class HTTPTestClient: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         let body = buffer[end.upperBound...]
         guard body.count >= length else { return nil }
         return Response(status: status, headers: headers, body: Data(body.prefix(length)))
@@ -136,6 +154,6 @@ final class HTTPTestClient: @unchecked Sendable {
         if let body { all["Content-Length"] = String(body.count) }
         client.sendHead(method, path, headers: all)
         if let body { client.send(body) }
-        return try client.readResponse(timeout: timeout)
+        return try client.readResponse(timeout: timeout, bodyless: method == "HEAD")
     }
 }

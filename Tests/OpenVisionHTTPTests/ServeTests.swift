@@ -373,3 +373,24 @@ import Glibc
         #expect(served.text == docs)
     }
 }
+
+/// POST /v1/analyze takes every request option as a query parameter (from the registry) and returns image-valued
+/// results inline on `maps=true`.
+@Suite struct AnalyzeOptionsServeTests {
+    @Test func everyOptionIsAQueryParameter() async throws {
+        let server = try ServeProcess()
+        let body = try Data(contentsOf: Fixtures.sharedImage("person.jpg"))
+        let bad = try await ServeTests.post(server.port, "/v1/analyze?requests=text&recognitionLevel=best", body)
+        #expect(bad.status == 400 && bad.text.contains("query parameter recognitionLevel='best' must be one of fast, accurate"), "\(bad.text)")
+        let hands = try await ServeTests.post(server.port, "/v1/analyze?requests=handpose&maxHands=0", body)
+        #expect(hands.status == 200 && hands.text.contains("\"hands\":[]"), "\(hands.text.prefix(300))")
+        let faces = try await ServeTests.post(server.port, "/v1/analyze?requests=faces&faceRevision=blazeface-full", body)
+        #expect(faces.status == 200, "\(faces.text.prefix(300))")
+        let maps = try await ServeTests.post(server.port, "/v1/analyze?requests=saliency&maps=true", body)
+        let report = try JSONDecoder().decode(AnalysisReport.self, from: maps.body)
+        let png = try #require(report.saliency?.heatMap.png)
+        #expect(png.hasPrefix("data:image/png;base64,"))
+        let decoded = try VisionImage(data: try #require(Data(base64Encoded: String(png.dropFirst("data:image/png;base64,".count)))))
+        #expect(decoded.width == 68 && decoded.height == 68)
+    }
+}

@@ -157,6 +157,35 @@ struct JobStoreTests {
         #expect(failed[0].json.contains("lease of attempt 1 expired (worker dead"))
     }
 
+    /// Issue 28, item 9: `--max-attempts 2147483648` trapped in `Int32(_:)`; the library refuses it too.
+    @Test func attemptsBeyondTheLimitAreRefused() async throws {
+        let (store, _) = try await Self.freshStore()
+        defer { Task { await store.close() } }
+        for attempts in [0, -1, JobStore.maximumAttempts + 1, 2_147_483_648, Int.max] {
+            await #expect { _ = try await store.submit(kind: .image, inputs: ["/a.png"], options: "{}", maxAttempts: attempts) } throws: {
+                ($0 as? JobsError)?.code == .invalidInput
+            }
+        }
+        #expect(try await store.submit(kind: .image, inputs: ["/a.png"], options: "{}", maxAttempts: JobStore.maximumAttempts).count == 1)
+    }
+
+    /// backoff × 2^(attempt−1) overflowed PostgreSQL's interval from attempt ~53 ("interval out of range"): the
+    /// failure could not be recorded and the job sat in `running` until its lease expired. The wait is capped
+    /// at `JobStore.maximumRetryDelay` (1 day).
+    @Test func aLateRetrysBackoffIsCapped() async throws {
+        let (store, url) = try await Self.freshStore()
+        defer { Task { await store.close() } }
+        let ids = try await store.submit(kind: .image, inputs: ["/flaky.png"], options: "{}", maxAttempts: 1000)
+        try PostgresCluster.shared.get().psql("UPDATE openvision_jobs SET attempts = 600 WHERE id = \(ids[0])", database: PostgresCluster.database(in: url))
+        let job = try #require(try await store.claim(kind: .image, worker: "W", lease: .seconds(30)))
+        #expect(job.attempt == 601)
+        #expect(try await store.fail(job.id, worker: "W", error: "flaky", backoff: .seconds(86400)) == .queued)
+        // run_after − now: one day (86400 s), give or take the statement's own time.
+        let wait = try PostgresCluster.shared.get().psql("SELECT round(extract(epoch FROM run_after - now()) / 60) FROM openvision_jobs WHERE id = \(ids[0])",
+                                                         database: PostgresCluster.database(in: url))
+        #expect(wait == "1440", "minutes until the retry: \(wait)")
+    }
+
     @Test func releaseReturnsAStreamWithoutCountingTheAttempt() async throws {
         let (store, _) = try await Self.freshStore()
         defer { Task { await store.close() } }
@@ -191,6 +220,31 @@ struct JobStoreTests {
     @Test func refusesOtherSchemesAndTLS() {
         #expect { try DatabaseURL("mysql://x/y", environment: [:]) } throws: { ($0 as? JobsError)?.code == .invalidURL }
         #expect { try DatabaseURL("postgres://h/d?sslmode=require", environment: [:]) } throws: { ($0 as? JobsError)?.code == .invalidURL }
+    }
+
+    /// A port out of 1...65535 (in the authority, `?port=` or `$PGPORT`) was wrapped into range by the socket address.
+    @Test(arguments: ["postgres://h:99999/d", "postgres://h:0/d", "postgres://u@/d?host=/tmp&port=70000", "postgres://u@/d?host=/tmp&port=x"])
+    func refusesPortsOutOfRange(_ text: String) {
+        #expect { try DatabaseURL(text, environment: [:]) } throws: {
+            ($0 as? JobsError)?.code == .invalidURL && ($0 as? JobsError)?.message.contains("port") == true
+        }
+    }
+
+    @Test func refusesAPGPORTOutOfRange() throws {
+        #expect { try DatabaseURL("postgres://h/d", environment: ["PGPORT": "123456"]) } throws: { ($0 as? JobsError)?.code == .invalidURL }
+        #expect(try DatabaseURL("postgres://h/d", environment: ["PGPORT": "6000"]).port == 6000)
+    }
+
+    /// `connect_timeout` (libpq's) and `statement_timeout`: seconds, finite, positive, at most an hour.
+    @Test func readsTheDeadlines() throws {
+        let defaults = try DatabaseURL("postgres://h/d", environment: [:])
+        #expect(defaults.connectTimeout == .seconds(10) && defaults.statementTimeout == .seconds(30))
+        let set = try DatabaseURL("postgres://h/d?connect_timeout=2&statement_timeout=0.5", environment: [:])
+        #expect(set.connectTimeout == .seconds(2) && set.statementTimeout == .milliseconds(500))
+        for bad in ["connect_timeout=0", "connect_timeout=-1", "statement_timeout=inf", "statement_timeout=nan", "statement_timeout=1e300",
+                    "connect_timeout=abc", "statement_timeout=3601"] {
+            #expect { try DatabaseURL("postgres://h/d?\(bad)", environment: [:]) } throws: { ($0 as? JobsError)?.code == .invalidURL }
+        }
     }
 
     @Test func unreachableServerIsAConnectionError() async {

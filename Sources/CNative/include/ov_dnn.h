@@ -7,6 +7,7 @@
 
 #include "ov_native.h"
 #include "ov_tensors.h"
+#include "ov_limits.h"  /* ov_model_memory_limit(): what a model may allocate */
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,6 +17,7 @@
 
 #include "ov_native.h"
 #include "ov_tensors.h"
+#include "ov_limits.h"  /* ov_model_memory_limit(): what a model may allocate */
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,6 +97,18 @@ ov_status ov_ort_metadata(const ov_ort_session *s, const char *key, char **value
  * Thread-safe: concurrent runs on one session are allowed. */
 ov_status ov_ort_run(ov_ort_session *s, int input_count, const float *const *inputs,
                      const int64_t *const *shapes, const int *ranks, ov_tensors **out);
+
+/* Initializers the model lets callers override (ONNX graph inputs that also have an initializer, e.g. the
+ * thresholds of a converted Core ML NMS pipeline): not counted among the inputs above. */
+int ov_ort_overridable_count(const ov_ort_session *s);
+ov_status ov_ort_overridable_info(const ov_ort_session *s, int index, ov_tensor_info *out);
+
+/* ov_ort_run, also replacing the overridable initializers names[k] (each holding one value) by values[k]
+ * (converted to the initializer's element type). Errors: OV_ERR_INVALID_ARGUMENT for a name that is not an
+ * overridable initializer or one holding more than one value; otherwise as ov_ort_run. */
+ov_status ov_ort_run_overriding(ov_ort_session *s, int input_count, const float *const *inputs,
+                                const int64_t *const *shapes, const int *ranks, int override_count,
+                                const char *const *names, const float *values, ov_tensors **out);
 
 #ifdef __cplusplus
 } /* extern "C" */

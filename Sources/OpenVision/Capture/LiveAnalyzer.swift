@@ -72,13 +72,19 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
 
     // MARK: Pinned labels (seed 003)
 
+    /// The most labels pinned at once (64): each is tracked on every analysed frame and written in every
+    /// `LiveResult`; `pinLabel` refuses more until one is removed.
+    public static let maximumPinnedLabels = LiveAnchorStore.maximumAnchors
+
     /// Pins `label` (nil: the current top class, `topLabel`) at `point` (normalised, lower-left origin) of the
     /// latest analysed frame; from the next analysed frame on, the anchor is tracked in the image (`AnchorTracker`)
     /// and every `LiveResult.anchors` carries it with its state (normal / limited / lost). Callable from any
-    /// thread while the analyzer runs; waits for an anchor update in progress (milliseconds).
+    /// thread while the analyzer runs; returns at once (the analysis thread places the label when it analyses
+    /// the next frame) with the anchor at `point`, state normal.
     ///
     /// Throws `invalidArgument` for a point that is NaN, infinite or outside 0...1, an empty label, before the
-    /// first frame was analysed, or without a label when there is no top class yet.
+    /// first frame was analysed, without a label when there is no top class yet, or with
+    /// `maximumPinnedLabels` labels pinned already.
     public func pinLabel(at point: CGPoint, label: String? = nil) throws(VisionError) -> Anchor {
         try anchorStore.pin(at: point, label: label)
     }
@@ -89,7 +95,8 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         anchorStore.remove(id: id)
     }
 
-    /// The pinned labels as of the latest analysed frame, in the order they were pinned.
+    /// The pinned labels as of the latest analysed frame (and those pinned since, at their point), in the order
+    /// they were pinned.
     public var anchors: [Anchor] { anchorStore.anchors }
 
     /// The latest top classification (`Configuration.labelClassifier`), which labels pins given no label.

@@ -34,6 +34,8 @@ public final class ImageAnalysisContext: Sendable {
         /// Luma-only images decoded at reduced scale, by reduction factor (2, 4, 8).
         var reducedLuma: [Int: Result<VisionImage, VisionError>] = [:]
         var crops: [CropKey: VisionImage] = [:]
+        /// Decodes made so far (tests: one decode per plan).
+        var decodes = 0
     }
 
     private struct CropKey: Hashable {
@@ -76,6 +78,9 @@ public final class ImageAnalysisContext: Sendable {
         }
     }
 
+    /// How many times the source was decoded (tests: a handler's plan decodes once).
+    var decodeCount: Int { state.withLock { $0.decodes } }
+
     /// The upright size of the whole image in pixels, from the file's header when nothing is decoded yet.
     public func imageSize() throws(VisionError) -> CGSize {
         if let g = try geometry() { return CGSize(width: g.width, height: g.height) }
@@ -95,7 +100,7 @@ public final class ImageAnalysisContext: Sendable {
     public func colorImage() throws(VisionError) -> VisionImage {
         try state.withLock { state throws(VisionError) -> VisionImage in
             if let color = state.color { return try color.get() }
-            let made = Result { () throws(VisionError) -> VisionImage in try source.decode(false, 1) }
+            let made = Result { () throws(VisionError) -> VisionImage in state.decodes += 1; return try source.decode(false, 1) }
             state.color = made
             return try made.get()
         }
@@ -107,7 +112,7 @@ public final class ImageAnalysisContext: Sendable {
         try state.withLock { state throws(VisionError) -> VisionImage in
             if let color = state.color { return try color.get() }
             if let luma = state.luma { return try luma.get() }
-            let made = Result { () throws(VisionError) -> VisionImage in try source.decode(true, 1) }
+            let made = Result { () throws(VisionError) -> VisionImage in state.decodes += 1; return try source.decode(true, 1) }
             state.luma = made
             return try made.get()
         }
@@ -190,7 +195,7 @@ public final class ImageAnalysisContext: Sendable {
             if let cached = state.reduced.keys.filter({ $0 <= reduction }).max(), let image = state.reduced[cached] {
                 return try image.get()
             }
-            let made = Result { () throws(VisionError) -> VisionImage in try source.decode(false, reduction) }
+            let made = Result { () throws(VisionError) -> VisionImage in state.decodes += 1; return try source.decode(false, reduction) }
             state.reduced[reduction] = made
             return try made.get()
         }
@@ -207,7 +212,7 @@ public final class ImageAnalysisContext: Sendable {
             for cache in [state.reducedLuma, state.reduced] {
                 if let cached = cache.keys.filter({ $0 <= reduction }).max(), let image = cache[cached] { return try image.get() }
             }
-            let made = Result { () throws(VisionError) -> VisionImage in try source.decode(true, reduction) }
+            let made = Result { () throws(VisionError) -> VisionImage in state.decodes += 1; return try source.decode(true, reduction) }
             state.reducedLuma[reduction] = made
             return try made.get()
         }

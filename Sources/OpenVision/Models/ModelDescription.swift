@@ -8,6 +8,8 @@ public struct ModelDescription: Sendable, Hashable, Codable {
         case onnx, darknet, caffe, tensorflow
         /// A TensorFlow Lite file, converted to ONNX on first load (see `VisionModel(contentsOf:)`).
         case tflite
+        /// A Core ML model (`.mlmodel`, `.mlpackage`, `.mlmodelc`), converted to ONNX on first load.
+        case coreML = "coreml"
         /// A model wrapped around an `InferenceBackend` of the caller's (`VisionModel(backend:url:)`).
         case custom
     }
@@ -24,4 +26,6 @@ public struct ModelDescription: Sendable, Hashable, Codable {
     public var preprocessing: ModelPreprocessing
     /// Metadata strings stored in the model (author, version, task, ...).
     public var metadata: [String: String]
+    /// A Core ML model's own description (inputs, outputs, labels, metadata, NMS settings); nil for other formats.
+    public var coreML: CoreMLModelInfo? = nil
 }

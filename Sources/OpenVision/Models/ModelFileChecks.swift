@@ -1,4 +1,5 @@
 import Foundation
+internal import CNative
 internal import OpenVisionConverters
 
 // The one place where OpenVision calls the converters' parsers (OpenVisionConverters) and turns
@@ -31,7 +32,8 @@ private func convertingErrors<T>(_ body: () throws -> T) throws(VisionError) -> 
     }
 }
 
-/// Model dimension checks done when a model is loaded, before anything is allocated for it.
+/// Model dimension checks done when a model is loaded, before anything is allocated for it
+/// (docs/model-limits.md).
 enum ModelFileChecks {
     /// The declared inputs, outputs and metadata of an .onnx file (for backends that do not report them).
     static func onnxInfo(_ url: URL) throws(VisionError)
@@ -43,23 +45,77 @@ enum ModelFileChecks {
         return (info.inputs.map(describe), info.outputs.map(describe), info.metadata)
     }
 
-    /// Checks a Darknet `.cfg` and its `.weights` before OpenCV reads them (bounds of every value and
-    /// derived size, the weight count; see `DarknetConfig.checkForLoading`) and returns the `[net]`
-    /// width and height when the `.cfg` gives them.
-    static func darknet(cfg: URL, weights: URL) throws(VisionError) -> (Int, Int)? {
+    /// Checks a Darknet `.cfg` and its `.weights` before OpenCV reads them (every value, derived size,
+    /// layer index and shape for OpenCV's reader, the weight count; see `DarknetConfig.checkForLoading`)
+    /// and returns the `[net]` width and height.
+    static func darknet(cfg: URL, weights: URL) throws(VisionError) -> (Int, Int) {
         let input = try convertingErrors { try DarknetConfig.checkForLoading(cfg: cfg, weights: weights) }
-        return input.map { ($0.width, $0.height) }
+        return (input.width, input.height)
     }
 
     /// The largest model input side `makeInput` builds (the range the native preprocessing accepts).
     static let maxInputSide = DarknetLimits.maxSide
 
-    /// Throws `invalidModel` unless `preprocessing` describes an input of 1...`maxInputSide` on each side.
+    /// The most pixels of a model input `makeInput` builds: 4096 × 4096 (192 MiB as float32 RGB).
+    static let maxInputPixels = 4096 * 4096
+
+    /// The most bytes a model may allocate for its tensors (`OPENVISION_MODEL_MEMORY_LIMIT`, default 4 GiB):
+    /// ONNX Runtime's arena and OpenCV DNN's runs are capped at it, and ONNX graphs fixing a larger tensor are
+    /// refused at load.
+    static var memoryLimit: Int { Int(ov_model_memory_limit()) }
+
+    /// Throws `invalidModel` unless `preprocessing` describes an input of 1...`maxInputSide` on each side and
+    /// at most `maxInputPixels` pixels.
     static func checkInputSize(_ preprocessing: ModelPreprocessing, model: URL) throws(VisionError) {
         let range = 1...maxInputSide
-        guard range.contains(preprocessing.width), range.contains(preprocessing.height) else {
-            throw VisionError(.invalidModel, "\(model.lastPathComponent): the model input is \(preprocessing.width)×"
-                              + "\(preprocessing.height); each side must be 1...\(maxInputSide)")
+        let (width, height) = (preprocessing.width, preprocessing.height)
+        guard range.contains(width), range.contains(height) else {
+            throw VisionError(.invalidModel, "\(model.lastPathComponent): the model input is \(width)×"
+                              + "\(height); each side must be 1...\(maxInputSide)")
         }
+        guard width * height <= maxInputPixels else {
+            throw VisionError(.invalidModel, "\(model.lastPathComponent): the model input is \(width)×\(height) "
+                              + "(\(width * height) pixels); at most \(maxInputPixels) pixels (4096 × 4096)")
+        }
+    }
+
+    /// Checks an .onnx file before a runtime reads it: its declared image input as `checkInputSize` does, and
+    /// every tensor its graph fixes the size of (`ONNXStaticTensors`: static shapes, `ConstantOfShape`,
+    /// `Expand`, `Tile`, `Resize`, `Range` of constants) against `memoryLimit`. Throws `invalidModel`.
+    static func onnxAllocations(_ url: URL) throws(VisionError) {
+        let info = try onnxInfo(url)
+        if let first = info.inputs.first {
+            let declared = VisionModel.preprocessing(for: first, metadata: info.metadata, darknetInput: nil, format: .onnx)
+            try checkInputSize(declared, model: url)
+        }
+        let tensors = try convertingErrors { try ONNXStaticTensors(url: url) }
+        if let largest = tensors.largest, largest.bytes > memoryLimit {
+            throw VisionError(.invalidModel, "\(url.lastPathComponent): \(largest.source) '\(largest.name)' would be "
+                              + "\(largest.shape) \(ONNXRuntimeBackend.typeName(largest.elementType)), "
+                              + "\(describe(bytes: largest.bytes)), more than the \(describe(bytes: memoryLimit)) model "
+                              + "memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
+        }
+    }
+
+    /// Checks a TensorFlow .pb and its text graph before OpenCV reads them (`TensorFlowGraph`: cycles, sizes,
+    /// inputs OpenCV reads unchecked). Throws `invalidModel` (or `ioError`).
+    static func tensorflow(model: URL, textGraph: URL?) throws(VisionError) {
+        try convertingErrors { try TensorFlowGraph.checkForLoading(model: model, textGraph: textGraph) }
+    }
+
+    /// Checks a Caffe .caffemodel and its .prototxt before OpenCV reads them (`CaffeNet`: layer count, weight
+    /// blobs). Throws `invalidModel` (or `ioError`).
+    static func caffe(model: URL, prototxt: URL?) throws(VisionError) {
+        try convertingErrors { try CaffeNet.checkForLoading(model: model, prototxt: prototxt) }
+    }
+
+    /// "15.6 GiB", "512 MiB", "900 KiB".
+    static func describe(bytes: Int) -> String {
+        let units: [(Int, String)] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        for (size, name) in units where bytes >= size {
+            let value = Double(bytes) / Double(size)
+            return value.rounded() == value ? "\(Int(value)) \(name)" : String(format: "%.1f %@", value, name)
+        }
+        return "\(bytes) bytes"
     }
 }

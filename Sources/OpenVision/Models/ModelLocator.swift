@@ -28,13 +28,15 @@ public enum ModelLocator {
         return nil
     }
 
-    /// Every model file (.onnx, .tflite, Darknet .cfg with weights) in the search folders.
+    /// Every model file (.onnx, .tflite, Core ML .mlmodel / .mlpackage / .mlmodelc, Darknet .cfg with weights) in the
+    /// search folders.
     public static func installedModels() -> [URL] {
         var seen = Set<String>()
         var result: [URL] = []
         for dir in searchPaths {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-            for name in names.sorted() where name.hasSuffix(".onnx") || name.hasSuffix(".cfg") || name.hasSuffix(".tflite") {
+            let extensions = [".onnx", ".cfg", ".tflite", ".mlmodel", ".mlpackage", ".mlmodelc"]
+            for name in names.sorted() where extensions.contains(where: { name.hasSuffix($0) }) {
                 guard !seen.contains(name) else { continue }
                 seen.insert(name)
                 result.append(dir.appendingPathComponent(name))

@@ -23,4 +23,12 @@ extension VisionModel {
         }
         return try backend.run(inputs)
     }
+
+    /// Runs the backend, replacing the overridable initializers named in `overrides` (those the model has) with
+    /// the given values; backends without overridable initializers ignore them.
+    func run(_ inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
+        guard let ort = backend as? ONNXRuntimeBackend else { return try backend.run(inputs) }
+        let known = overrides.filter { ort.overridable.contains($0.key) }
+        return known.isEmpty ? try ort.run(inputs) : try ort.run(inputs, overriding: known)
+    }
 }

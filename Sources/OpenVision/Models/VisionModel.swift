@@ -1,9 +1,10 @@
 import Foundation
 
 /// A loaded model, the counterpart of Vision's `VNCoreMLModel`: an ONNX file, a Darknet `.cfg`
-/// (with its `.weights` beside it) or a TensorFlow Lite `.tflite` file (converted to ONNX once and
-/// cached by content hash), run by ONNX Runtime or OpenCV DNN. Load it once and
-/// share it: it is immutable and safe to use from many tasks at once.
+/// (with its `.weights` beside it), a TensorFlow Lite `.tflite` file or a Core ML model (`.mlmodel`,
+/// `.mlpackage`, `.mlmodelc`; TFLite and Core ML converted to ONNX once and cached by content hash), run
+/// by ONNX Runtime or OpenCV DNN. Load it once and share it: it is immutable and safe to use from many
+/// tasks at once.
 public final class VisionModel: Sendable {
     /// Options for loading. Every default is documented on its property.
     public struct Configuration: Sendable, Hashable {
@@ -37,12 +38,20 @@ public final class VisionModel: Sendable {
 
     /// Loads the model at `url`. Throws `fileNotFound`, `missingModelData` (.cfg without weights),
     /// `invalidModel` (corrupt file, weights that do not fit the .cfg, a `.tflite` file that is not
-    /// one or uses an operation the converter lacks, an input side outside 1...16384), or
-    /// `unsupported` (ONNX Runtime asked for but not installed).
+    /// one or uses an operation the converter lacks, an input side outside 1...16384 or over 4096 × 4096
+    /// pixels, a layer index or graph OpenCV cannot read safely, a tensor beyond the model memory
+    /// limit; docs/model-limits.md), `outOfMemory` (ONNX Runtime would pass that limit folding constants),
+    /// or `unsupported` (ONNX Runtime asked for but not installed).
     ///
     /// A `.tflite` model's input stays NHWC (`[1, H, W, 3]`, so `preprocessing.layout` is `.nhwc`),
     /// normalised as its TFLite metadata says (`(pixel − 127.5) / 127.5` for MediaPipe's detectors,
     /// `pixel / 255` for its landmark models and when the file has no metadata); letterbox padding is black.
+    ///
+    /// A Core ML model takes its first image input at its default size, in its colour order, scaled as its
+    /// `NeuralNetworkImageScaler` says (`scale × pixel + bias`); images are centre-cropped for classifiers
+    /// (Vision's default) and stretched for NMS detector pipelines (as Apple's object-detection samples
+    /// do). `modelDescription.coreML` has the model's own description, labels and NMS settings. Core ML
+    /// model types and layers the converter lacks throw `unsupported` naming them.
     public convenience init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
         let (format, backend, darknetInput) = try Self.openBackend(url, configuration: configuration)
         try self.init(url: url, format: format, backend: backend, darknetInput: darknetInput, configuration: configuration)
@@ -61,14 +70,20 @@ public final class VisionModel: Sendable {
     private static func openBackend(_ url: URL, configuration: Configuration) throws(VisionError)
         -> (ModelDescription.Format, any InferenceBackend, (Int, Int)?) {
         let path = url.path
-        try FileStatus.requireFile(path, what: "model file")
         let ext = url.pathExtension.lowercased()
+        if ["mlmodel", "mlpackage", "mlmodelc"].contains(ext) {
+            return (.coreML, try openCoreML(url, configuration: configuration), nil)
+        }
+        try FileStatus.requireFile(path, what: "model file")
         let format: ModelDescription.Format
         let backend: any InferenceBackend
         var darknetInput: (Int, Int)?
         switch ext {
         case "onnx":
             format = .onnx
+            // Before either runtime reads it: both would allocate what its static shapes fix (ONNX Runtime
+            // folds constants at load, OpenCV evaluates them).
+            try ModelFileChecks.onnxAllocations(url)
             switch configuration.backend {
             case .openCV:
                 backend = try OpenCVDNNBackend(model: path, config: nil, threads: configuration.threads)
@@ -96,13 +111,14 @@ public final class VisionModel: Sendable {
             case .directory: throw VisionError(.ioError, "\(weights.path) is a directory, not a Darknet .weights file")
             case .other: throw VisionError(.ioError, "\(weights.path) is not a regular file")
             }
-            // Bounds, overflow and the weight count are checked here: OpenCV would trap, allocate
-            // without bound, or run on truncated weights.
+            // Every index, bound and shape, and the weight count, are checked here: OpenCV would crash,
+            // allocate without bound, or run on truncated weights.
             darknetInput = try ModelFileChecks.darknet(cfg: url, weights: weights)
             backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
         case "tflite":
             format = .tflite
-            let onnx = try TFLiteModelCache.onnxFile(for: url)
+            let onnx = try ConvertedModelCache.tflite.onnxFile(for: url)
+            try ModelFileChecks.onnxAllocations(onnx)
             if configuration.backend == .openCV || (configuration.backend == .automatic && !ONNXRuntimeBackend.isAvailable) {
                 backend = try OpenCVDNNBackend(model: onnx.path, config: nil, threads: configuration.threads)
             } else {
@@ -111,9 +127,15 @@ public final class VisionModel: Sendable {
         case "caffemodel", "pb":
             format = ext == "pb" ? .tensorflow : .caffe
             let config = Self.textGraph(beside: url)
+            // OpenCV's importers loop forever on a graph cycle and go quadratic on large graphs.
+            if format == .tensorflow {
+                try ModelFileChecks.tensorflow(model: url, textGraph: config)
+            } else {
+                try ModelFileChecks.caffe(model: url, prototxt: config)
+            }
             backend = try OpenCVDNNBackend(model: path, config: config?.path, threads: configuration.threads)
         default:
-            throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, .tflite, a Darknet .cfg, .caffemodel or .pb)")
+            throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, .tflite, .mlmodel, .mlpackage, .mlmodelc, a Darknet .cfg, .caffemodel or .pb)")
         }
         return (format, backend, darknetInput)
     }
@@ -140,6 +162,11 @@ public final class VisionModel: Sendable {
         if metadata["source"] == "tflite" && configuration.preprocessing == nil {
             preprocessing.padValue = 0
         }
+        // Core ML models: their own description (the converter's JSON), and their image input as Core ML feeds it.
+        let coreML = format == .coreML ? backend.metadata("coreml").flatMap(CoreMLModelInfo.decode) : nil
+        if let coreML, configuration.preprocessing == nil {
+            preprocessing = Self.preprocessing(coreML: coreML, default: preprocessing)
+        }
         // Public detectors whose files don't say how to feed them (UltraFace, YuNet, FastestDet, OpenCV's face SSD).
         if configuration.preprocessing == nil, metadata["mean"] == nil,
            let (family, known) = KnownDetectorFamilies.preprocessing(inputs: backend.inputs, outputs: backend.outputs,
@@ -158,8 +185,10 @@ public final class VisionModel: Sendable {
         // Before anything is allocated for an input of this size (makeInput, the native preprocessing).
         try ModelFileChecks.checkInputSize(preprocessing, model: url)
         let (labels, source) = try Self.labels(configuration: configuration, metadata: metadata, modelURL: url)
-        modelDescription = ModelDescription(format: format, backend: backend.name, inputs: backend.inputs, outputs: backend.outputs,
-                                            labels: labels, labelsSource: source, preprocessing: preprocessing, metadata: metadata)
+        var description = ModelDescription(format: format, backend: backend.name, inputs: backend.inputs, outputs: backend.outputs,
+                                           labels: labels, labelsSource: source, preprocessing: preprocessing, metadata: metadata)
+        description.coreML = coreML
+        modelDescription = description
     }
 
     /// The text graph of a Caffe / TensorFlow model: `MODEL.prototxt` / `MODEL.pbtxt`, else the one in the

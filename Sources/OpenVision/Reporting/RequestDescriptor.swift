@@ -8,13 +8,17 @@ public struct RequestDescriptor: Sendable {
     public let reportKey: String
     /// The options it reads (`RequestOption.all` declares them).
     public let options: [RequestOption]
+    /// Peak working memory per image pixel while it runs, the decode included (bytes; measured, see
+    /// `RequestKind.descriptor`): what `openvision serve` budgets per request (`--max-request-memory`).
+    public let bytesPerPixel: Int
     let build: @Sendable (RequestOptions) -> any VisionRequest
 
-    init(_ help: String, reportKey: String, options: [RequestOption] = [],
+    init(_ help: String, reportKey: String, options: [RequestOption] = [], bytesPerPixel: Int,
          build: @escaping @Sendable (RequestOptions) -> any VisionRequest) {
         self.help = help
         self.reportKey = reportKey
         self.options = options
+        self.bytesPerPixel = bytesPerPixel
         self.build = build
     }
 

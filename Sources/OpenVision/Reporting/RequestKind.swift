@@ -9,29 +9,38 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case contours, horizon, saliency, objectness, textrects, document
     case animals, humans
     case handpose, bodypose, personmask
+    case featureprint
     case flow, registration, homography, trajectories
 
-    /// The kind's declaration.
+    /// The kind's declaration. `bytesPerPixel`: the growth of `openvision analyze IMAGE --requests KIND`'s peak RSS
+    /// between a 2000 × 2000 and a 4000 × 4000 PNG of dog.jpg (scaled), divided by the 12 million pixels between them,
+    /// a quarter added for other images and rounded up (at least 2); reproduce with `/usr/bin/time -f %M`. Measured:
+    /// barcodes 4.3, rectangles 1.4, text 5.7 (half added: documents hold more), contours 1.0, horizon 1.2, saliency
+    /// 1.2, objectness 1.4, textrects 1.9, document 1.3, animals 3.5, humans 3.6, handpose 4.0, bodypose 3.5,
+    /// personmask 52.3 (its guided filter's float planes), faces 30.9 (dlib's HOG with one up-sampling: the image twice
+    /// as large and its pyramid's features; 1000 × 1000 to 2000 × 2000, dlib takes minutes beyond), landmarks the same
+    /// detector (the shape predictor's cost is per face), featureprint as a model resized to its input (classify:
+    /// 8.1). The sequence kinds never run on a still image: the largest rate.
     public var descriptor: RequestDescriptor {
         switch self {
         case .barcodes:
-            RequestDescriptor("barcodes and their payloads (zxing-cpp)", reportKey: "barcodes") { _ in DetectBarcodesRequest() }
+            RequestDescriptor("barcodes and their payloads (zxing-cpp)", reportKey: "barcodes", bytesPerPixel: 6) { _ in DetectBarcodesRequest() }
         case .rectangles:
-            RequestDescriptor("rectangles and their corners", reportKey: "rectangles", options: [.maxRectangles]) { o in
+            RequestDescriptor("rectangles and their corners", reportKey: "rectangles", options: [.maxRectangles], bytesPerPixel: 2) { o in
                 var r = DetectRectanglesRequest()
                 if let n = o.maximumRectangles { r.maximumObservations = n }
                 return r
             }
         case .faces:
-            RequestDescriptor("face boxes (dlib HOG, or BlazeFace with faceRevision)", reportKey: "faces", options: [.faceRevision]) { o in
+            RequestDescriptor("face boxes (dlib HOG, or BlazeFace with faceRevision)", reportKey: "faces", options: [.faceRevision], bytesPerPixel: 39) { o in
                 DetectFaceRectanglesRequest(o.faceRevision)
             }
         case .landmarks:
-            RequestDescriptor("faces with 68 landmarks and pupils (dlib), standing in for 'faces' when both are asked", reportKey: "faces") { _ in
+            RequestDescriptor("faces with 68 landmarks and pupils (dlib), standing in for 'faces' when both are asked", reportKey: "faces", bytesPerPixel: 39) { _ in
                 DetectFaceLandmarksRequest()
             }
         case .text:
-            RequestDescriptor("recognised text lines and words", reportKey: "text", options: [.languages, .recognitionLevel, .textOrientation]) { o in
+            RequestDescriptor("recognised text lines and words", reportKey: "text", options: [.languages, .recognitionLevel, .textOrientation], bytesPerPixel: 9) { o in
                 var r = RecognizeTextRequest()
                 if let languages = o.recognitionLanguages { r.recognitionLanguages = languages }
                 if let level = o.recognitionLevel { r.recognitionLevel = level }
@@ -39,53 +48,56 @@ public enum RequestKind: String, CaseIterable, Sendable {
                 return r
             }
         case .contours:
-            RequestDescriptor("contours, as a tree", reportKey: "contours") { _ in DetectContoursRequest() }
+            RequestDescriptor("contours, as a tree", reportKey: "contours", bytesPerPixel: 2) { _ in DetectContoursRequest() }
         case .horizon:
-            RequestDescriptor("the horizon's angle", reportKey: "horizon") { _ in DetectHorizonRequest() }
+            RequestDescriptor("the horizon's angle", reportKey: "horizon", bytesPerPixel: 2) { _ in DetectHorizonRequest() }
         case .saliency:
-            RequestDescriptor("attention-based saliency, a heat map and salient boxes", reportKey: "saliency") { _ in
+            RequestDescriptor("attention-based saliency, a heat map and salient boxes", reportKey: "saliency", bytesPerPixel: 2) { _ in
                 GenerateAttentionBasedSaliencyImageRequest()
             }
         case .objectness:
-            RequestDescriptor("objectness-based saliency, a heat map and object boxes", reportKey: "objectness") { _ in
+            RequestDescriptor("objectness-based saliency, a heat map and object boxes", reportKey: "objectness", bytesPerPixel: 2) { _ in
                 GenerateObjectnessBasedSaliencyImageRequest()
             }
         case .textrects:
-            RequestDescriptor("text regions and character boxes, without reading", reportKey: "textRectangles") { _ in
+            RequestDescriptor("text regions and character boxes, without reading", reportKey: "textRectangles", bytesPerPixel: 3) { _ in
                 var r = DetectTextRectanglesRequest()
                 r.reportCharacterBoxes = true
                 return r
             }
         case .document:
-            RequestDescriptor("a document's corners", reportKey: "document") { _ in DetectDocumentSegmentationRequest() }
+            RequestDescriptor("a document's corners", reportKey: "document", bytesPerPixel: 2) { _ in DetectDocumentSegmentationRequest() }
         case .animals:
-            RequestDescriptor("cats and dogs (the built-in detector)", reportKey: "animals") { _ in RecognizeAnimalsRequest() }
+            RequestDescriptor("cats and dogs (the built-in detector)", reportKey: "animals", bytesPerPixel: 5) { _ in RecognizeAnimalsRequest() }
         case .humans:
-            RequestDescriptor("people's boxes, upper body (the built-in detector)", reportKey: "humans") { _ in DetectHumanRectanglesRequest() }
+            RequestDescriptor("people's boxes, upper body (the built-in detector)", reportKey: "humans", bytesPerPixel: 5) { _ in DetectHumanRectanglesRequest() }
         case .handpose:
-            RequestDescriptor("hands and their 21 joints (MediaPipe)", reportKey: "hands", options: [.maxHands]) { o in
+            RequestDescriptor("hands and their 21 joints (MediaPipe)", reportKey: "hands", options: [.maxHands], bytesPerPixel: 6) { o in
                 var r = DetectHumanHandPoseRequest()
                 if let n = o.maximumHandCount { r.maximumHandCount = n }
                 return r
             }
         case .bodypose:
-            RequestDescriptor("body poses, 19 joints and 33 landmarks per person (MediaPipe)", reportKey: "bodyPoses") { _ in
+            RequestDescriptor("body poses, 19 joints and 33 landmarks per person (MediaPipe)", reportKey: "bodyPoses", bytesPerPixel: 5) { _ in
                 DetectHumanBodyPoseRequest()
             }
         case .personmask:
-            RequestDescriptor("the person segmentation mask (MediaPipe)", reportKey: "personMask") { _ in GeneratePersonSegmentationRequest() }
+            RequestDescriptor("the person segmentation mask (MediaPipe)", reportKey: "personMask", bytesPerPixel: 66) { _ in GeneratePersonSegmentationRequest() }
+        case .featureprint:
+            RequestDescriptor("a feature print, 1280 numbers to compare images by (the default classifier's features)",
+                              reportKey: "featurePrint", bytesPerPixel: 11) { _ in GenerateImageFeaturePrintRequest() }
         case .flow:
-            RequestDescriptor("dense optical flow from the previous frame", reportKey: "opticalFlow") { _ in TrackOpticalFlowRequest() }
+            RequestDescriptor("dense optical flow from the previous frame", reportKey: "opticalFlow", bytesPerPixel: 66) { _ in TrackOpticalFlowRequest() }
         case .registration:
-            RequestDescriptor("the translation aligning each frame with the previous one", reportKey: "translation") { _ in
+            RequestDescriptor("the translation aligning each frame with the previous one", reportKey: "translation", bytesPerPixel: 66) { _ in
                 TrackTranslationalImageRegistrationRequest()
             }
         case .homography:
-            RequestDescriptor("the homography aligning each frame with the previous one", reportKey: "homography") { _ in
+            RequestDescriptor("the homography aligning each frame with the previous one", reportKey: "homography", bytesPerPixel: 66) { _ in
                 TrackHomographicImageRegistrationRequest()
             }
         case .trajectories:
-            RequestDescriptor("objects moving along parabolas", reportKey: "trajectories") { _ in DetectTrajectoriesRequest(trajectoryLength: 10) }
+            RequestDescriptor("objects moving along parabolas", reportKey: "trajectories", bytesPerPixel: 66) { _ in DetectTrajectoriesRequest(trajectoryLength: 10) }
         }
     }
 

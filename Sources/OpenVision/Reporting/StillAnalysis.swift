@@ -20,7 +20,7 @@ public struct StillAnalysis: Sendable {
         return options
     }
 
-    /// One run's report, what to draw, and each kind's outcome.
+    /// One run's report, what to draw, and each kind's outcome (of `runKinds`).
     public struct Run: Sendable {
         public var report: AnalysisReport
         /// The results' overlays in full-image coordinates (`annotated(with:)`), in report order.
@@ -35,9 +35,15 @@ public struct StillAnalysis: Sendable {
         self.options = options
     }
 
-    /// One request per kind, built from `options`.
+    /// The kinds that run: `kinds`, but `faces` not when `landmarks` is asked too (the landmark request finds the
+    /// same faces with the same detector and reports them under `faces`).
+    public var runKinds: [RequestKind] {
+        kinds.contains(.landmarks) ? kinds.filter { $0 != .faces } : kinds
+    }
+
+    /// One request per kind that runs, built from `options`.
     public func makeRequests() -> [any VisionRequest] {
-        kinds.map { $0.descriptor.makeRequest(options) }
+        runKinds.map { $0.descriptor.makeRequest(options) }
     }
 
     /// Decodes the image once, off the caller's thread (colour when `decodeColor`, e.g. to annotate it afterwards;
@@ -57,14 +63,13 @@ public struct StillAnalysis: Sendable {
         var report = try AnalysisReport(image: image, handler: handler)
         var overlay: [OverlayItem] = []
         var times: [String: Double] = ["decode": decodeTime.milliseconds]
-        for (kind, outcome) in zip(kinds, outcomes) {
+        let ran = runKinds
+        for (kind, outcome) in zip(ran, outcomes) {
             times[kind.rawValue] = outcome.duration.milliseconds
-            // Landmark results carry the face boxes too: with both requests, they stand for the faces.
-            if kind == .faces && kinds.contains(.landmarks) && outcome.error == nil { continue }
             if let maps { try report.add(outcome, name: kind.rawValue, writingMapsTo: maps) } else { report.add(outcome, name: kind.rawValue) }
             overlay += OverlayItem.items(for: outcome)
         }
         if includeTimings { report.timingsMs = times }
-        return Run(report: report, overlayItems: overlay, outcomes: Array(zip(kinds, outcomes)).map { (kind: $0.0, outcome: $0.1) })
+        return Run(report: report, overlayItems: overlay, outcomes: Array(zip(ran, outcomes)).map { (kind: $0.0, outcome: $0.1) })
     }
 }

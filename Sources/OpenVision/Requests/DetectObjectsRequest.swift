@@ -10,9 +10,11 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     /// The detector; nil uses the built-in COCO-80 detector (loaded once per process on first use).
     public let model: VisionModel?
     public var regionOfInterest: NormalizedRect = .fullImage
-    /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default).
+    /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default). For a Core ML detector
+    /// pipeline it is also the value of the pipeline's `confidenceThreshold` input.
     public var confidenceThreshold: Float = 0.25
-    /// Overlap above which the weaker of two boxes is suppressed. Default 0.45.
+    /// Overlap above which the weaker of two boxes is suppressed. Default 0.45. For a Core ML detector pipeline
+    /// it is the value of the pipeline's `iouThreshold` input (its own NMS does the suppression).
     public var iouThreshold: Float = 0.45
     /// Suppress overlapping boxes across classes too. Default false (per class).
     public var classAgnosticNMS: Bool = false
@@ -39,6 +41,15 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
 
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
+    /// A Core ML detector pipeline's threshold inputs take the request's thresholds.
+    public func inputOverrides(for model: VisionModel) -> [String: Float] {
+        guard let nms = model.modelDescription.coreML?.nms else { return [:] }
+        var values: [String: Float] = [:]
+        if !nms.iouThresholdInput.isEmpty { values[nms.iouThresholdInput] = iouThreshold }
+        if !nms.confidenceThresholdInput.isEmpty { values[nms.confidenceThresholdInput] = confidenceThreshold }
+        return values
+    }
+
     public func validateOptions() throws(VisionError) {
         guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {
             throw VisionError(.invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")
@@ -56,7 +67,8 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     }
 
     func observations(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
-        guard let format = outputFormat ?? DetectionOutputFormat.infer(from: outputs) else {
+        let coreMLNMS: DetectionOutputFormat? = model.modelDescription.coreML?.nms != nil ? .coreML : nil
+        guard let format = outputFormat ?? coreMLNMS ?? DetectionOutputFormat.infer(from: outputs) else {
             throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
                 + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")
                 + " (supported: Darknet YOLO, YOLOv5 [1,N,5+C], YOLOv8/11 [1,4+C,N], NMS-included [1,N,6]/[N,7], SSD boxes+scores, "
@@ -86,7 +98,7 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
             throw VisionError(.invalidModel, "the model has \(classCount) classes but \(labels.count) labels"
                 + (model.modelDescription.labelsSource.map { " (from \($0))" } ?? ""))
         }
-        let kept = format == .endToEnd ? Array(candidates.sorted { $0.score > $1.score }.prefix(maximumObservations == 0 ? .max : maximumObservations))
+        let kept = format == .endToEnd || format == .coreML ? Array(candidates.sorted { $0.score > $1.score }.prefix(maximumObservations == 0 ? .max : maximumObservations))
             : NonMaximumSuppression.apply(candidates, iouThreshold: iouThreshold, classAgnostic: classAgnosticNMS, limit: maximumObservations)
         func name(_ index: Int) -> String { index >= 0 && index < labels.count ? labels[index] : "class\(index)" }
         return kept.map { c in

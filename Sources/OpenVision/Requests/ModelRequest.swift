@@ -15,10 +15,17 @@ public protocol ModelRequest: VisionRequest {
     /// Turns the model's outputs into results. `mapping` maps input-tensor pixels back to the
     /// analysed image (the request's region of interest).
     func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result
+
+    /// Values for inputs the model lets callers override (initializers with defaults, such as a Core ML
+    /// detector pipeline's IoU and confidence thresholds), by name; names the model lacks are ignored.
+    /// Default: none.
+    func inputOverrides(for model: VisionModel) -> [String: Float]
 }
 
 extension ModelRequest {
     public func validateOptions() throws(VisionError) {}
+
+    public func inputOverrides(for model: VisionModel) -> [String: Float] { [:] }
 
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         try performWithTimings(in: context).0
@@ -40,7 +47,8 @@ extension ModelRequest {
         clock.timings.decode = clock.lap()
         let (input, mapping) = try model.makeInput(from: image, cropAndScale: inputFitting)
         clock.timings.preprocess = clock.lap()
-        let outputs = try model.backend.run([input])
+        let overrides = inputOverrides(for: model)
+        let outputs = overrides.isEmpty ? try model.backend.run([input]) : try model.run([input], overriding: overrides)
         clock.timings.inference = clock.lap()
         let results = try results(fromOutputs: outputs, mapping: mapping, model: model)
         clock.timings.postprocess = clock.lap()

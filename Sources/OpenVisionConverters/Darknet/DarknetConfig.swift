@@ -38,9 +38,9 @@ public enum DarknetLimits {
 
 // MARK: - Parsed network
 
-/// A Darknet activation function the converter supports.
+/// A Darknet activation function (the set both readers support).
 package enum DarknetActivation: String, Sendable, CaseIterable {
-    case linear, leaky, relu, mish, logistic, swish
+    case linear, leaky, relu, mish, logistic, swish, tanh
 }
 
 /// The shape of one layer's output for a batch of one image: channels × height × width.
@@ -133,6 +133,23 @@ package struct DarknetYolo: Sendable {
     var usedAnchors: [(width: Float, height: Float)] { mask.map { anchors[$0] } }
 }
 
+/// `[connected]` (OpenCV's reader only): a fully connected layer over the whole input.
+package struct DarknetConnected: Sendable {
+    var outputs: Int
+    var batchNormalize: Bool
+    /// Input values per image (channels × height × width of the previous layer).
+    var inputCount: Int
+
+    /// Floats of the `.weights` file: biases, three batch-norm vectors when normalised, the matrix.
+    var weightFloatCount: Int { outputs * (batchNormalize ? 4 : 1) + outputs * inputCount }
+}
+
+/// `[region]` (OpenCV's reader only): YOLOv2's detection head.
+package struct DarknetRegion: Sendable {
+    var classes: Int
+    var anchors: Int
+}
+
 /// One layer of a Darknet network.
 package enum DarknetLayerKind: Sendable {
     case convolutional(DarknetConvolution)
@@ -143,8 +160,26 @@ package enum DarknetLayerKind: Sendable {
     case shortcut(DarknetShortcut)
     case upsample(stride: Int)
     case yolo(DarknetYolo)
-    /// Inference-time identity.
+    /// Inference-time identity (`[dropout]`, and OpenCV's `[cost]`).
     case dropout
+    /// The kinds below are OpenCV's reader's only; the converter refuses them when parsing.
+    case connected(DarknetConnected)
+    case softmax
+    /// Space to depth by `stride`.
+    case reorg(stride: Int)
+    case region(DarknetRegion)
+    /// The output of layer `from` scaled per channel by the previous layer's (a C × 1 × 1 vector).
+    case scaleChannels(from: Int)
+    /// The previous layer's output times layer `from`'s (spatial attention).
+    case sam(from: Int)
+
+    /// A detection head, whose output no other layer may read.
+    var isDetection: Bool {
+        switch self {
+        case .yolo, .region: true
+        default: false
+        }
+    }
 }
 
 /// A layer with its position and the shapes around it.
@@ -162,20 +197,27 @@ package struct DarknetLayer: Sendable {
 }
 
 /// A parsed and shape-checked Darknet `.cfg`.
+/// A parsed and checked Darknet `.cfg`: every value and derived size within `DarknetLimits`, every
+/// layer index pointing at an earlier layer, every shape consistent, for one `DarknetReader`.
+/// This is the one validator of `.cfg` files: `models convert` builds its graph from it, and
+/// OpenVision runs it (`reader: .openCV`) before OpenCV reads a file (`checkForLoading`).
 package struct DarknetConfig: Sendable {
     /// The file name used in error messages.
     package var fileName: String
-    /// Network input width and height in pixels, from `[net]`.
+    /// The reader the network was checked for.
+    package var reader: DarknetReader
+    /// Network input width and height in pixels, from `[net]` (OpenCV's reader: 416 when absent).
     package var width: Int
     package var height: Int
     package var channels: Int
     package var layers: [DarknetLayer]
-    /// Every convolution's float count in the `.weights` file, summed (≤ `DarknetLimits.maxWeightFloats`).
+    /// Floats the `.weights` file holds after its header: every convolution's (and `[connected]`
+    /// layer's), summed (≤ `DarknetLimits.maxWeightFloats`).
     package private(set) var weightFloatCount: Int
 
     /// Reads and parses a `.cfg` file.
-    package static func load(_ url: URL) throws -> DarknetConfig {
-        try DarknetConfig(text: readText(url), fileName: url.lastPathComponent)
+    package static func load(_ url: URL, reader: DarknetReader = .converter) throws -> DarknetConfig {
+        try DarknetConfig(text: readText(url), fileName: url.lastPathComponent, reader: reader)
     }
 
     /// The text of a `.cfg` file (UTF-8, else Latin-1), at most `DarknetLimits.maxCfgBytes`.
@@ -202,42 +244,62 @@ package struct DarknetConfig: Sendable {
         return text
     }
 
-    /// Parses `.cfg` text. `fileName` only appears in error messages.
-    package init(text: String, fileName: String = "network.cfg") throws {
+    /// Parses and checks `.cfg` text for `reader`. `fileName` only appears in error messages.
+    package init(text: String, fileName: String = "network.cfg", reader: DarknetReader = .converter) throws {
         self.fileName = fileName
-        let sections = try DarknetSection.parse(text, fileName: fileName)
-        guard sections.count <= DarknetLimits.maxLayers + 1 else {
-            throw ConversionError(.limitExceeded, "the cfg has \(sections.count - 1) layers, more than "
-                                  + "\(DarknetLimits.maxLayers)", file: fileName)
+        self.reader = reader
+        let sections = try DarknetSection.parse(text, fileName: fileName, lastKeyWins: reader == .openCV)
+        let net: DarknetSection
+        let layerSections: [DarknetSection]
+        switch reader {
+        case .converter:
+            guard let first = sections.first, first.name == "net" || first.name == "network" else {
+                let line = sections.first?.line ?? 1
+                throw ConversionError(.syntax, "the cfg must start with a [net] section", file: fileName, line: line)
+            }
+            net = first
+            layerSections = Array(sections.dropFirst())
+            (width, height, channels) = try DarknetConfig.inputSize(net)
+        case .openCV:
+            // OpenCV reads every `[net]` section's keys into one set (the last value wins) and numbers
+            // the other sections as layers 0, 1, ...
+            let nets = sections.filter { $0.name == "net" }
+            var merged = DarknetSection(name: "net", line: nets.first?.line ?? 1, fileName: fileName)
+            for section in nets { merged.options.merge(section.options) { $1 } }
+            net = merged
+            layerSections = sections.filter { $0.name != "net" }
+            width = try net.int("width", default: 416, min: 1, max: DarknetLimits.maxSide)
+            height = try net.int("height", default: 416, min: 1, max: DarknetLimits.maxSide)
+            channels = try net.int("channels", default: 3, min: 1, max: DarknetLimits.maxChannels)
         }
-        guard let net = sections.first, net.name == "net" || net.name == "network" else {
-            let line = sections.first?.line ?? 1
-            throw ConversionError(.syntax, "the cfg must start with a [net] section", file: fileName, line: line)
-        }
-        (width, height, channels) = try DarknetConfig.inputSize(net)
 
         var layers: [DarknetLayer] = []
         var shape = DarknetShape(channels: channels, height: height, width: width)
         var weights = 0, rows = 0
-        for section in sections.dropFirst() {
-            let layer = try DarknetConfig.makeLayer(section, index: layers.count, input: shape, previous: layers)
+        for section in layerSections {
+            let layer = try DarknetConfig.makeLayer(section, index: layers.count, input: shape, previous: layers,
+                                                    reader: reader)
             layers.append(layer)
             shape = layer.output
+            var layerWeights = 0
             switch layer.kind {
-            case .convolutional(let conv):
-                weights += conv.weightFloatCount  // each ≤ maxWeightFloats: no overflow
-                guard weights <= DarknetLimits.maxWeightFloats else {
-                    throw section.error(.limitExceeded, "the network needs more than \(DarknetLimits.maxWeightFloats) "
-                                        + "weights by layer \(layer.index)")
-                }
+            case .convolutional(let conv): layerWeights = conv.weightFloatCount
+            case .connected(let connected): layerWeights = connected.weightFloatCount
             case .yolo(let yolo):
                 rows += layer.input.height * layer.input.width * yolo.mask.count  // bounded by maxLayerElements
-                guard rows <= DarknetLimits.maxDetectionRows else {
-                    throw section.error(.limitExceeded, "the [yolo] heads have \(rows) detection rows by layer "
-                                        + "\(layer.index), more than \(DarknetLimits.maxDetectionRows)")
-                }
+            case .region(let region):
+                rows += layer.input.height * layer.input.width * region.anchors
             default:
                 break
+            }
+            weights += layerWeights  // each ≤ maxWeightFloats: no overflow
+            guard weights <= DarknetLimits.maxWeightFloats else {
+                throw section.error(.limitExceeded, "the network needs more than \(DarknetLimits.maxWeightFloats) "
+                                    + "weights by layer \(layer.index)")
+            }
+            guard rows <= DarknetLimits.maxDetectionRows else {
+                throw section.error(.limitExceeded, "the detection heads have \(rows) detection rows by layer "
+                                    + "\(layer.index), more than \(DarknetLimits.maxDetectionRows)")
             }
         }
         weightFloatCount = weights
@@ -267,8 +329,20 @@ package struct DarknetConfig: Sendable {
 
     // MARK: Layers
 
+    /// Layer types by reader: the converter's (with darknet's short names) and OpenCV 4.6's.
+    static let converterTypes: [String: String] = [
+        "convolutional": "convolutional", "conv": "convolutional", "maxpool": "maxpool", "max": "maxpool",
+        "avgpool": "avgpool", "avg": "avgpool", "route": "route", "shortcut": "shortcut", "upsample": "upsample",
+        "yolo": "yolo", "dropout": "dropout",
+    ]
+    static let openCVTypes: [String] = [
+        "convolutional", "connected", "maxpool", "avgpool", "softmax", "route", "dropout", "cost", "reorg",
+        "region", "shortcut", "scale_channels", "sam", "upsample", "yolo",
+    ]
+
     private static func makeLayer(_ s: DarknetSection, index: Int, input: DarknetShape,
-                                  previous: [DarknetLayer]) throws -> DarknetLayer {
+                                  previous: [DarknetLayer], reader: DarknetReader) throws -> DarknetLayer {
+        let openCV = reader == .openCV
         func layer(_ kind: DarknetLayerKind, _ output: DarknetShape) throws -> DarknetLayer {
             guard output.channels > 0, output.height > 0, output.width > 0 else {
                 throw s.error(.invalidValue, "[\(s.name)] would output \(output) from an input of \(input)")
@@ -283,41 +357,87 @@ package struct DarknetConfig: Sendable {
             }
             return DarknetLayer(index: index, line: s.line, typeName: s.name, kind: kind, input: input, output: output)
         }
-        /// An earlier layer by a darknet index (negative: relative to this layer).
+        /// An earlier layer by a darknet index (negative: relative to this layer). A layer may only
+        /// read layers before it: OpenCV read far indices out of bounds, later ones and itself
+        /// through `std::vector::at` (an exception, not a message).
         func resolve(_ value: Int, key: String) throws -> DarknetLayer {
             let absolute = value < 0 ? index + value : value
             guard absolute >= 0, absolute < index else {
-                throw s.error(.invalidValue, "[\(s.name)] \(key) refers to layer \(value) (absolute \(absolute)); "
-                              + "only layers 0..\(index - 1) come before layer \(index)")
+                let which = absolute == index ? "itself" : absolute > index ? "a later layer" : "no layer"
+                throw s.error(.invalidValue, "[\(s.name)] \(key) refers to layer \(value) (absolute \(absolute), "
+                              + "\(which)); layer \(index) can only read layers 0...\(index - 1)", key: key)
             }
             let target = previous[absolute]
-            if case .yolo = target.kind {
-                throw s.error(.unsupported, "[\(s.name)] \(key) refers to the [yolo] layer \(absolute); "
-                              + "routing from a detection head is not supported")
+            if target.kind.isDetection {
+                throw s.error(.unsupported, "[\(s.name)] \(key) refers to the [\(target.typeName)] layer \(absolute); "
+                              + "reading a detection head's output is not supported", key: key)
             }
             return target
         }
+        /// The single layer index of `from` (`[shortcut]`, `[scale_channels]`, `[sam]`).
+        func from() throws -> DarknetLayer {
+            let from = try s.ints("from")
+            guard from.count == 1 else {
+                throw s.error(.unsupported, "[\(s.name)] from more than one layer is not supported", key: "from")
+            }
+            return try resolve(from[0], key: "from")
+        }
+        /// Kernel `extent` (with dilation) must fit the input plus `padding` along both sides.
+        func checkFits(extent: Int, padding: Int, key: String) throws {
+            guard input.height + padding >= extent, input.width + padding >= extent else {
+                throw s.error(.invalidValue, "[\(s.name)] a \(extent)-pixel kernel does not fit the \(input.height)×"
+                              + "\(input.width) input with \(padding) pixels of padding", key: key)
+            }
+        }
 
-        switch s.name {
-        case "convolutional", "conv":
-            try s.rejectUnsupported(["flipped", "binary", "xnor", "antialiasing", "share_index", "deform",
-                                     "assisted_excitation", "sway", "rotate", "stretch", "stretch_sway"])
+        let type: String
+        switch reader {
+        case .converter:
+            guard let known = converterTypes[s.name] else {
+                if s.name == "net" || s.name == "network" { throw s.error(.syntax, "a second [\(s.name)] section") }
+                throw s.error(.unsupported, "unsupported layer type [\(s.name)]; supported: convolutional, maxpool, "
+                              + "avgpool, route, shortcut, upsample, yolo, dropout")
+            }
+            type = known
+        case .openCV:
+            guard openCVTypes.contains(s.name) else {
+                throw s.error(.unsupported, "OpenCV cannot read the layer type [\(s.name)]; it reads "
+                              + openCVTypes.joined(separator: ", "))
+            }
+            type = s.name
+            // OpenCV adds the activation after any layer type.
+            _ = try s.activation(required: false)
+        }
+
+        switch type {
+        case "convolutional":
+            if openCV {
+                if s.has("flipped"), try s.int("flipped") == 1 {
+                    throw s.error(.unsupported, "[\(s.name)] flipped=1 is not supported by OpenCV", key: "flipped")
+                }
+            } else {
+                try s.rejectUnsupported(["flipped", "binary", "xnor", "antialiasing", "share_index", "deform",
+                                         "assisted_excitation", "sway", "rotate", "stretch", "stretch_sway"])
+            }
             let size = try s.int("size", min: 1, max: DarknetLimits.maxKernel)
             let filters = try s.int("filters", min: 1, max: DarknetLimits.maxChannels)
             let stride = try s.int("stride", default: 1, min: 1, max: DarknetLimits.maxKernel)
-            for key in ["stride_x", "stride_y"] where s.has(key) {
-                guard try s.int(key, min: 1) == stride else {
-                    throw s.error(.unsupported, "[\(s.name)] \(key) different from stride is not supported",
-                                  key: key)
+            if !openCV {
+                for key in ["stride_x", "stride_y"] where s.has(key) {
+                    guard try s.int(key, min: 1) == stride else {
+                        throw s.error(.unsupported, "[\(s.name)] \(key) different from stride is not supported",
+                                      key: key)
+                    }
                 }
             }
             let pad = try s.int("pad", default: 0, min: 0)
             let padding = pad != 0 ? size / 2 : try s.int("padding", default: 0, min: 0, max: DarknetLimits.maxPadding)
             let groups = try s.int("groups", default: 1, min: 1, max: DarknetLimits.maxChannels)
-            let dilation = try s.int("dilation", default: 1, min: 1, max: DarknetLimits.maxKernel)
-            let batchNormalize = try s.int("batch_normalize", default: 0, min: 0) != 0
-            // Darknet defaults a convolution's activation to logistic, OpenCV to linear: insist on one.
-            let activation = try s.activation(required: true)
+            // OpenCV's reader ignores dilation.
+            let dilation = openCV ? 1 : try s.int("dilation", default: 1, min: 1, max: DarknetLimits.maxKernel)
+            let batchNormalize = try s.flag("batch_normalize")
+            // Darknet defaults a convolution's activation to logistic, OpenCV to linear: the converter insists on one.
+            let activation = try s.activation(required: !openCV)
             guard input.channels % groups == 0 else {
                 throw s.error(.invalidValue, "[\(s.name)] groups=\(groups) does not divide the \(input.channels) "
                               + "input channels", key: "groups")
@@ -327,6 +447,7 @@ package struct DarknetConfig: Sendable {
                               key: "groups")
             }
             let extent = (size - 1) * dilation + 1  // ≤ maxKernel²: no overflow
+            try checkFits(extent: extent, padding: 2 * padding, key: "size")
             let conv = DarknetConvolution(filters: filters, size: size, stride: stride, padding: padding,
                                           groups: groups, dilation: dilation, batchNormalize: batchNormalize,
                                           activation: activation, inputChannels: input.channels)
@@ -339,41 +460,85 @@ package struct DarknetConfig: Sendable {
                                    width: (input.width + 2 * padding - extent) / stride + 1)
             return try layer(.convolutional(conv), out)
 
-        case "maxpool", "max":
-            try s.rejectUnsupported(["maxpool_depth", "antialiasing", "out_channels"])
-            // Darknet and OpenCV disagree on the defaults of size and stride: insist on both.
-            let size = try s.int("size", min: 1, max: DarknetLimits.maxKernel)
-            let stride = try s.int("stride", min: 1, max: DarknetLimits.maxKernel)
-            for key in ["stride_x", "stride_y"] where s.has(key) {
-                guard try s.int(key, min: 1) == stride else {
-                    throw s.error(.unsupported, "[\(s.name)] \(key) different from stride is not supported",
-                                  key: key)
+        case "connected":
+            let outputs = try s.int("output", default: 1, min: 1, max: DarknetLimits.maxChannels)
+            let batchNormalize = try s.flag("batch_normalize")
+            // OpenCV sizes the weights from its own running shape, which [route] and [scale_channels]
+            // leave stale and which it reads as channels only for an input one pixel wide.
+            if let stale = previous.first(where: { $0.typeName == "route" || $0.typeName == "scale_channels" }) {
+                throw s.error(.unsupported, "[connected] after a [\(stale.typeName)] (layer \(stale.index)) is not "
+                              + "supported: OpenCV would size its weights from the wrong shape")
+            }
+            guard input.width > 1 || input.height == 1 else {
+                throw s.error(.unsupported, "[connected] on a \(input) input (one pixel wide, several high) is not "
+                              + "supported: OpenCV would size its weights from the channels alone")
+            }
+            let inputCount = input.channels * input.height * input.width  // ≤ maxLayerElements
+            let (matrix, overflow) = inputCount.multipliedReportingOverflow(by: outputs)
+            guard !overflow, matrix <= DarknetLimits.maxWeightFloats else {
+                throw s.error(.limitExceeded, "[connected] needs more than \(DarknetLimits.maxWeightFloats) weights "
+                              + "(\(outputs) outputs of \(inputCount) inputs)", key: "output")
+            }
+            let connected = DarknetConnected(outputs: outputs, batchNormalize: batchNormalize, inputCount: inputCount)
+            return try layer(.connected(connected), DarknetShape(channels: outputs, height: 1, width: 1))
+
+        case "maxpool":
+            let size: Int, stride: Int
+            if openCV {
+                size = try s.int("size", default: 2, min: 1, max: DarknetLimits.maxKernel)
+                stride = try s.int("stride", default: 2, min: 1, max: DarknetLimits.maxKernel)
+            } else {
+                try s.rejectUnsupported(["maxpool_depth", "antialiasing", "out_channels"])
+                // Darknet and OpenCV disagree on the defaults of size and stride: insist on both.
+                size = try s.int("size", min: 1, max: DarknetLimits.maxKernel)
+                stride = try s.int("stride", min: 1, max: DarknetLimits.maxKernel)
+                for key in ["stride_x", "stride_y"] where s.has(key) {
+                    guard try s.int(key, min: 1) == stride else {
+                        throw s.error(.unsupported, "[\(s.name)] \(key) different from stride is not supported",
+                                      key: key)
+                    }
                 }
             }
             let padding = try s.int("padding", default: size - 1, min: 0, max: DarknetLimits.maxPadding)
+            try checkFits(extent: size, padding: padding, key: "size")
             let pool = DarknetMaxPool(size: size, stride: stride, padding: padding)
             let out = DarknetShape(channels: input.channels,
                                    height: (input.height + padding - size) / stride + 1,
                                    width: (input.width + padding - size) / stride + 1)
             return try layer(.maxpool(pool), out)
 
-        case "avgpool", "avg":
+        case "avgpool":
             return try layer(.avgpool, DarknetShape(channels: input.channels, height: 1, width: 1))
+
+        case "softmax":
+            guard try s.int("groups", default: 1) == 1 else {
+                throw s.error(.unsupported, "[softmax] groups other than 1 is not supported by OpenCV", key: "groups")
+            }
+            return try layer(.softmax, input)
 
         case "route":
             let indices = try s.ints("layers")
-            guard !indices.isEmpty else { throw s.error(.missingKey, "[route] has an empty 'layers'", key: "layers") }
             let groups = try s.int("groups", default: 1, min: 1, max: DarknetLimits.maxChannels)
             let groupID = try s.int("group_id", default: 0, min: 0)
             guard groupID < groups else {
                 throw s.error(.invalidValue, "[route] group_id=\(groupID) must be below groups=\(groups)",
                               key: "group_id")
             }
+            if openCV, groups > 1, indices.count > 1 {
+                throw s.error(.unsupported, "[route] with groups and several layers is not supported by OpenCV "
+                              + "(it numbers the layers after it wrongly)", key: "layers")
+            }
             var absolute: [Int] = []
             var channels = 0
             var spatial: (Int, Int)?
             for value in indices {
                 let target = try resolve(value, key: "layers")
+                // OpenCV's reader rewrites the channel count of the layer before a [connected] one.
+                if openCV, target.index + 1 < index, case .connected = previous[target.index + 1].kind,
+                   target.output.width > 1 {
+                    throw s.error(.unsupported, "[route] from layer \(target.index), the input of a [connected] layer, "
+                                  + "is not supported: OpenCV miscounts its channels", key: "layers")
+                }
                 let shape = target.output
                 guard shape.channels % groups == 0 else {
                     throw s.error(.invalidValue, "[route] groups=\(groups) does not divide the \(shape.channels) "
@@ -385,27 +550,72 @@ package struct DarknetConfig: Sendable {
                                   key: "layers")
                 }
                 spatial = (shape.height, shape.width)
-                channels += shape.channels / groups
+                channels += shape.channels / groups  // ≤ maxAnchors × maxChannels: no overflow
                 absolute.append(target.index)
             }
             let route = DarknetRoute(layers: absolute, groups: groups, groupID: groupID)
             return try layer(.route(route), DarknetShape(channels: channels, height: spatial!.0, width: spatial!.1))
 
+        case "dropout", "cost":
+            if openCV, index == 0 {
+                throw s.error(.invalidValue, "[\(s.name)] cannot be the first layer: OpenCV reads it as a copy of "
+                              + "the layer before")
+            }
+            return try layer(.dropout, input)
+
+        case "reorg":
+            let stride = try s.int("stride", default: 2, min: 1, max: DarknetLimits.maxKernel)
+            guard input.height % stride == 0, input.width % stride == 0 else {
+                throw s.error(.invalidValue, "[reorg] stride=\(stride) does not divide the \(input.height)×"
+                              + "\(input.width) input", key: "stride")
+            }
+            return try layer(.reorg(stride: stride), DarknetShape(channels: input.channels * stride * stride,
+                                                                  height: input.height / stride,
+                                                                  width: input.width / stride))
+
+        case "region":
+            let classes = try s.int("classes", min: 1, max: DarknetLimits.maxClasses)
+            let num = try s.int("num", min: 1, max: DarknetLimits.maxAnchors)
+            let anchors = try s.floats("anchors")
+            guard anchors.count == 2 * num else {
+                throw s.error(.invalidValue, "[region] num=\(num) but anchors has \(anchors.count) numbers", key: "anchors")
+            }
+            guard try s.int("coords", default: 4) == 4 else {
+                throw s.error(.unsupported, "[region] coords other than 4 is not supported by OpenCV", key: "coords")
+            }
+            guard try s.flag("softmax") else {
+                throw s.error(.unsupported, "[region] without softmax=1 is not supported by OpenCV", key: "softmax")
+            }
+            guard !s.has("tree") else {
+                throw s.error(.unsupported, "[region] tree (YOLO9000) is not supported by OpenCV", key: "tree")
+            }
+            _ = try s.float("thresh", default: 0.001)
+            _ = try s.int("classfix", default: 0)
+            let needed = num * (5 + classes)
+            guard input.channels == needed else {
+                throw s.error(.invalidValue, "[region] with \(num) anchors and \(classes) classes needs \(needed) input "
+                              + "channels, the previous layer gives \(input.channels)")
+            }
+            return try layer(.region(DarknetRegion(classes: classes, anchors: num)), input)
+
         case "shortcut":
-            if let weights = s.string("weights_type"), weights != "none" {
-                throw s.error(.unsupported, "[shortcut] weights_type=\(weights) is not supported", key: "weights_type")
+            if openCV {
+                if s.has("beta"), try s.float("beta") != 0 {
+                    throw s.error(.unsupported, "[shortcut] beta other than 0 is not supported by OpenCV", key: "beta")
+                }
+                _ = try s.float("alpha", default: 1)
+            } else {
+                if let weights = s.string("weights_type"), weights != "none" {
+                    throw s.error(.unsupported, "[shortcut] weights_type=\(weights) is not supported", key: "weights_type")
+                }
+                if s.has("alpha"), try s.float("alpha") != 1 {
+                    throw s.error(.unsupported, "[shortcut] alpha other than 1 is not supported", key: "alpha")
+                }
+                if s.has("beta"), try s.float("beta") != 0 {
+                    throw s.error(.unsupported, "[shortcut] beta other than 0 is not supported", key: "beta")
+                }
             }
-            let from = try s.ints("from")
-            guard from.count == 1 else {
-                throw s.error(.unsupported, "[shortcut] from more than one layer is not supported", key: "from")
-            }
-            if s.has("alpha"), try s.float("alpha") != 1 {
-                throw s.error(.unsupported, "[shortcut] alpha other than 1 is not supported", key: "alpha")
-            }
-            if s.has("beta"), try s.float("beta") != 0 {
-                throw s.error(.unsupported, "[shortcut] beta other than 0 is not supported", key: "beta")
-            }
-            let target = try resolve(from[0], key: "from")
+            let target = try from()
             guard target.output.height == input.height, target.output.width == input.width else {
                 throw s.error(.unsupported, "[shortcut] from layer \(target.index) (\(target.output)) to an input of "
                               + "\(input): different sizes are not supported", key: "from")
@@ -413,13 +623,30 @@ package struct DarknetConfig: Sendable {
             let shortcut = DarknetShortcut(from: target.index, activation: try s.activation(required: false))
             return try layer(.shortcut(shortcut), input)
 
+        case "scale_channels":
+            let target = try from()
+            guard input.height == 1, input.width == 1, input.channels == target.output.channels else {
+                throw s.error(.invalidValue, "[scale_channels] scales layer \(target.index) (\(target.output)) by the "
+                              + "previous layer's \(input); it needs \(target.output.channels)×1×1", key: "from")
+            }
+            return try layer(.scaleChannels(from: target.index), target.output)
+
+        case "sam":
+            let target = try from()
+            guard target.output == input else {
+                throw s.error(.invalidValue, "[sam] multiplies the previous layer's \(input) by layer \(target.index)'s "
+                              + "\(target.output): the shapes must be equal", key: "from")
+            }
+            return try layer(.sam(from: target.index), input)
+
         case "upsample":
-            // Darknet defaults stride to 2, OpenCV to 1: insist on it.
-            let stride = try s.int("stride", max: DarknetLimits.maxKernel)
+            // Darknet defaults stride to 2, OpenCV to 1: the converter insists on it.
+            let stride = openCV ? try s.int("stride", default: 1, max: DarknetLimits.maxKernel)
+                                : try s.int("stride", max: DarknetLimits.maxKernel)
             guard stride >= 1 else {
                 throw s.error(.unsupported, "[upsample] stride=\(stride): downsampling is not supported", key: "stride")
             }
-            if s.has("scale"), try s.float("scale") != 1 {
+            if !openCV, s.has("scale"), try s.float("scale") != 1 {
                 throw s.error(.unsupported, "[upsample] scale other than 1 is not supported", key: "scale")
             }
             let (height, o1) = input.height.multipliedReportingOverflow(by: stride)
@@ -440,221 +667,43 @@ package struct DarknetConfig: Sendable {
                 throw s.error(.invalidValue, "[yolo] anchors must be positive", key: "anchors")
             }
             let anchors = stride(from: 0, to: values.count, by: 2).map { (width: values[$0], height: values[$0 + 1]) }
-            let num = try s.int("num", default: anchors.count, min: 1, max: DarknetLimits.maxAnchors)
+            // OpenCV needs num and mask written; the converter takes darknet's defaults.
+            let num = openCV ? try s.int("num", min: 1, max: DarknetLimits.maxAnchors)
+                             : try s.int("num", default: anchors.count, min: 1, max: DarknetLimits.maxAnchors)
             guard num == anchors.count else {
                 throw s.error(.invalidValue, "[yolo] num=\(num) but anchors has \(anchors.count) pairs", key: "num")
             }
-            let mask = try s.has("mask") ? s.ints("mask") : Array(0..<num)
-            guard !mask.isEmpty, mask.allSatisfy({ $0 >= 0 && $0 < num }) else {
-                throw s.error(.invalidValue, "[yolo] mask must list anchor indices in 0..\(num - 1)", key: "mask")
+            let mask = try openCV || s.has("mask") ? s.ints("mask") : Array(0..<num)
+            if let bad = mask.first(where: { $0 < 0 || $0 >= num }) {
+                throw s.error(.invalidValue, "[yolo] mask lists anchor \(bad); the \(num) anchors are 0...\(num - 1)",
+                              key: "mask")
             }
             let newCoords = try s.int("new_coords", default: 0, min: 0)
-            guard newCoords <= 1 else {
+            guard openCV || newCoords <= 1 else {
                 throw s.error(.unsupported, "[yolo] new_coords=\(newCoords) is not supported", key: "new_coords")
+            }
+            let nmsThreshold = try s.float("nms_threshold", default: 0)
+            guard nmsThreshold >= 0 else {
+                throw s.error(.invalidValue, "[yolo] nms_threshold=\(nmsThreshold) must not be negative", key: "nms_threshold")
             }
             let yolo = DarknetYolo(classes: classes, anchors: anchors, mask: mask,
                                    scaleXY: try s.float("scale_x_y", default: 1),
                                    newCoords: newCoords,
                                    thresh: try s.float("thresh", default: 0.2),
-                                   nmsThreshold: try s.float("nms_threshold", default: 0))
+                                   nmsThreshold: nmsThreshold)
             let needed = mask.count * (5 + classes)
             guard input.channels == needed else {
                 throw s.error(.invalidValue, "[yolo] with \(mask.count) anchors and \(classes) classes needs "
                               + "\(needed) input channels, the previous layer gives \(input.channels)")
             }
-            guard index > 0, case .convolutional = previous[index - 1].kind else {
+            guard openCV || (index > 0 && { if case .convolutional = previous[index - 1].kind { true } else { false } }()) else {
                 throw s.error(.unsupported, "[yolo] must follow a [convolutional] layer")
             }
             return try layer(.yolo(yolo), input)
 
-        case "dropout":
-            return try layer(.dropout, input)
-
-        case "net", "network":
-            throw s.error(.syntax, "a second [\(s.name)] section")
-
         default:
-            throw s.error(.unsupported, "unsupported layer type [\(s.name)]; supported: convolutional, maxpool, "
-                          + "avgpool, route, shortcut, upsample, yolo, dropout")
-        }
-    }
-}
-
-// MARK: - Sections and options
-
-/// One `key=value` of a section, with the line it came from.
-package struct DarknetOption: Sendable {
-    var value: String
-    var line: Int
-}
-
-/// One `[name]` section of a `.cfg` and its options.
-package struct DarknetSection: Sendable {
-    var name: String
-    var line: Int
-    var fileName: String
-    var options: [String: DarknetOption] = [:]
-
-    /// Splits `.cfg` text into sections the way darknet reads it: whitespace anywhere in a line is
-    /// dropped, lines starting with `#` or `;` are comments, section names are lower-cased.
-    /// With `lastKeyWins`, a key set twice in a section takes its last value (OpenCV's reading)
-    /// instead of being an error (the converter's: which one the network was trained with is unclear).
-    static func parse(_ text: String, fileName: String, lastKeyWins: Bool = false) throws -> [DarknetSection] {
-        var sections: [DarknetSection] = []
-        var lineNumber = 0
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            lineNumber += 1
-            let shown = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
-            let line = String(String.UnicodeScalarView(rawLine.unicodeScalars.filter {
-                !($0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0.value == 0xFEFF)
-            }))
-            guard let first = line.first, first != "#", first != ";" else { continue }
-            if first == "[" {
-                guard line.hasSuffix("]"), line.count > 2 else {
-                    throw ConversionError(.syntax, "malformed section header '\(shown)'", file: fileName, line: lineNumber)
-                }
-                let name = String(line.dropFirst().dropLast()).lowercased()
-                sections.append(DarknetSection(name: name, line: lineNumber, fileName: fileName))
-                continue
-            }
-            guard let eq = line.firstIndex(of: "=") else {
-                throw ConversionError(.syntax, "expected '[section]' or 'key=value', found '\(shown)'",
-                                   file: fileName, line: lineNumber)
-            }
-            let key = String(line[..<eq])
-            let value = String(line[line.index(after: eq)...])
-            guard !key.isEmpty else {
-                throw ConversionError(.syntax, "a value without a key: '\(line)'", file: fileName, line: lineNumber)
-            }
-            guard !sections.isEmpty else {
-                throw ConversionError(.syntax, "'\(key)' before the first [section]", file: fileName, line: lineNumber)
-            }
-            if value.isEmpty { continue }  // darknet and OpenCV treat "key=" as absent
-            if !lastKeyWins, let earlier = sections[sections.count - 1].options[key] {
-                throw ConversionError(.syntax, "'\(key)' is set twice in [\(sections[sections.count - 1].name)] "
-                                   + "(first on line \(earlier.line))", file: fileName, line: lineNumber)
-            }
-            sections[sections.count - 1].options[key] = DarknetOption(value: value, line: lineNumber)
-        }
-        return sections
-    }
-
-    func has(_ key: String) -> Bool { options[key] != nil }
-
-    func string(_ key: String) -> String? { options[key]?.value }
-
-    /// An error on the line of `key` when it is set, else on the section header.
-    func error(_ kind: ConversionError.Code, _ message: String, key: String? = nil) -> ConversionError {
-        let line = key.flatMap { options[$0]?.line } ?? self.line
-        return ConversionError(kind, message, file: fileName, line: line)
-    }
-
-    private func required(_ key: String) throws -> DarknetOption {
-        guard let option = options[key] else {
-            throw error(.missingKey, "[\(name)] is missing the key '\(key)'")
-        }
-        return option
-    }
-
-    private static func parseInt(_ text: String) -> Int? {
-        if let value = Int(text) { return value }
-        if let value = Double(text), value.rounded() == value, abs(value) < 1e15 { return Int(value) }
-        return nil
-    }
-
-    /// An integer option; beyond `max` (or below -`DarknetLimits.maxIndex`) is `limitExceeded`.
-    func int(_ key: String, default defaultValue: Int? = nil, min: Int? = nil,
-             max: Int = DarknetLimits.maxIndex) throws -> Int {
-        let value: Int
-        if let option = options[key] {
-            guard let parsed = DarknetSection.parseInt(option.value) else {
-                throw error(.invalidValue, "[\(name)] \(key)=\(option.value) is not an integer", key: key)
-            }
-            value = parsed
-        } else if let defaultValue {
-            return defaultValue
-        } else {
-            _ = try required(key)
-            return 0
-        }
-        if let min, value < min {
-            throw error(.invalidValue, "[\(name)] \(key)=\(value) must be at least \(min)", key: key)
-        }
-        guard value <= max, value >= -DarknetLimits.maxIndex else {
-            throw error(.limitExceeded, "[\(name)] \(key)=\(value) is out of range (at most \(max))", key: key)
-        }
-        return value
-    }
-
-    func float(_ key: String, default defaultValue: Float? = nil) throws -> Float {
-        guard let option = options[key] else {
-            if let defaultValue { return defaultValue }
-            _ = try required(key)
-            return 0
-        }
-        guard let value = Float(option.value), value.isFinite else {
-            throw error(.invalidValue, "[\(name)] \(key)=\(option.value) is not a number", key: key)
-        }
-        return value
-    }
-
-    /// A comma-separated list of integers (empty items, e.g. a trailing comma, are skipped).
-    /// Each item within ±`DarknetLimits.maxIndex`, at most `DarknetLimits.maxAnchors` items.
-    func ints(_ key: String) throws -> [Int] {
-        let option = try required(key)
-        let items = option.value.split(separator: ",")
-        guard items.count <= DarknetLimits.maxAnchors else {
-            throw error(.limitExceeded, "[\(name)] \(key) lists \(items.count) values, more than "
-                        + "\(DarknetLimits.maxAnchors)", key: key)
-        }
-        return try items.map { item in
-            guard let value = DarknetSection.parseInt(String(item)) else {
-                throw error(.invalidValue, "[\(name)] \(key): '\(item)' is not an integer", key: key)
-            }
-            guard value.magnitude <= UInt(DarknetLimits.maxIndex) else {
-                throw error(.limitExceeded, "[\(name)] \(key): \(value) is out of range", key: key)
-            }
-            return value
-        }
-    }
-
-    /// A comma-separated list of numbers (empty items, e.g. a trailing comma, are skipped).
-    func floats(_ key: String) throws -> [Float] {
-        let option = try required(key)
-        let items = option.value.split(separator: ",")
-        guard items.count <= 2 * DarknetLimits.maxAnchors else {
-            throw error(.limitExceeded, "[\(name)] \(key) lists \(items.count) values, more than "
-                        + "\(2 * DarknetLimits.maxAnchors)", key: key)
-        }
-        return try items.map { item in
-            guard let value = Float(String(item)), value.isFinite else {
-                throw error(.invalidValue, "[\(name)] \(key): '\(item)' is not a number", key: key)
-            }
-            return value
-        }
-    }
-
-    func activation(required: Bool) throws -> DarknetActivation {
-        guard let value = options["activation"]?.value else {
-            if required {
-                throw error(.missingKey, "[\(name)] is missing the key 'activation' (darknet's default is logistic, "
-                            + "OpenCV's linear: write the one the network was trained with)")
-            }
-            return .linear
-        }
-        guard let activation = DarknetActivation(rawValue: value.lowercased()) else {
-            throw error(.unsupported, "[\(name)] activation=\(value) is not supported; supported: "
-                        + DarknetActivation.allCases.map(\.rawValue).joined(separator: ", "), key: "activation")
-        }
-        return activation
-    }
-
-    /// Throws when one of `keys` is set to something other than 0.
-    func rejectUnsupported(_ keys: [String]) throws {
-        for key in keys {
-            guard let option = options[key] else { continue }
-            if let number = Double(option.value), number == 0 { continue }
-            throw error(.unsupported, "[\(name)] \(key)=\(option.value) is not supported", key: key)
+            // Unreachable: `type` comes from the reader's own list above.
+            throw s.error(.unsupported, "unsupported layer type [\(s.name)]")
         }
     }
 }

@@ -158,6 +158,11 @@ struct DarknetToONNX {
 
             case .dropout:
                 output = input
+
+            case .connected, .softmax, .reorg, .region, .scaleChannels, .sam:
+                // OpenCV's reader's layer types: a network parsed for the converter has none.
+                throw ConversionError(.unsupported, "[\(layer.typeName)] is not supported by the converter",
+                                      file: config.fileName, line: layer.line)
             }
             tensors.append(output)
         }
@@ -350,6 +355,8 @@ struct DarknetToONNX {
             return add("Relu", [input], name)
         case .logistic:
             return add("Sigmoid", [input], name)
+        case .tanh:
+            return add("Tanh", [input], name)
         case .swish:
             let sigmoid = add("Sigmoid", [input], "\(name)/sigmoid")
             return add("Mul", [input, sigmoid], name)

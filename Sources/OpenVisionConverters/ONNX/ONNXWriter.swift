@@ -97,6 +97,7 @@ package enum ONNXWriter {
         case tensor(Tensor)
         case floats([Float])
         case ints([Int])
+        case strings([String])
     }
 
     package struct Attribute {
@@ -311,6 +312,9 @@ struct ONNXProtobufEncoder {
         case .ints(let values):
             for value in values { int64(8, Int64(value)) }                  // ints
             int64(20, 7)                                                    // type INTS
+        case .strings(let values):
+            for value in values { string(9, value) }                        // strings
+            int64(20, 8)                                                    // type STRINGS
         }
     }
 

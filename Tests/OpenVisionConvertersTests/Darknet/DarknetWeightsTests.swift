@@ -25,7 +25,7 @@ import Testing
         // The full file passes both checks.
         try DarknetWeights.check(SharedFiles.models.appendingPathComponent("yolo-fastest-1.1-xl.weights"), config: config)
         let size = try DarknetConfig.checkForLoading(cfg: cfg, weights: SharedFiles.models.appendingPathComponent("yolo-fastest-1.1-xl.weights"))
-        #expect(size?.width == 320 && size?.height == 320 && size?.channels == 3)
+        #expect(size.width == 320 && size.height == 320 && size.channels == 3)
     }
 
     @Test func headersThatDoNotFit() throws {
@@ -36,22 +36,26 @@ import Testing
         }
     }
 
-    /// Options only OpenCV understands skip the weight check (OpenCV is the judge of those).
-    @Test func networksTheConverterDoesNotSupportStillLoad() throws {
+    /// Networks only OpenCV reads are checked in full for it too (issue 28: they used to be left to OpenCV,
+    /// which crashed on their indices): layers, bounds, and the weight count.
+    @Test func networksOnlyOpenCVReadsAreCheckedInFull() throws {
         let dir = try SharedFiles.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let cfg = dir.appendingPathComponent("net.cfg"), weights = dir.appendingPathComponent("net.weights")
         try "[net]\nwidth=416\nheight=416\n[reorg]\nstride=2\n".write(to: cfg, atomically: true, encoding: .utf8)
-        try Data(count: 20).write(to: weights)
+        try Data(count: 16).write(to: weights)  // a darknet 0.0 header and no floats: [reorg] has no weights
         let size = try DarknetConfig.checkForLoading(cfg: cfg, weights: weights)
-        #expect(size?.width == 416 && size?.height == 416)
-        // A key set twice: OpenCV takes the last value, the converter refuses; loading is left to OpenCV.
+        #expect(size.width == 416 && size.height == 416)
+        // A key set twice: OpenCV takes the last value (the converter refuses).
         try "[net]\nwidth=416\nheight=416\nheight=320\n[reorg]\nstride=2\n".write(to: cfg, atomically: true, encoding: .utf8)
-        #expect(try DarknetConfig.checkForLoading(cfg: cfg, weights: weights)?.height == 320)
-        // Sizes are bounded in every section all the same, before and after what the converter cannot read.
+        #expect(try DarknetConfig.checkForLoading(cfg: cfg, weights: weights).height == 320)
+        // One float too many for the network.
+        try Data(count: 20).write(to: weights)
+        #expect(throws: ConversionError.self) { _ = try DarknetConfig.checkForLoading(cfg: cfg, weights: weights) }
+        try Data(count: 16).write(to: weights)
         for text in ["[net]\nwidth=416000\nheight=416\n[reorg]\nstride=2\n",
                      "[net]\nwidth=416\nheight=416\n[reorg]\nstride=2\n[upsample]\nstride=4611686018427387904\n",
-                     "[net]\nwidth=416\nheight=416\nheight=416\n[convolutional]\nfilters=99999999\n"] {
+                     "[net]\nwidth=416\nheight=416\nheight=416\n[convolutional]\nfilters=99999999\nsize=1\n"] {
             try text.write(to: cfg, atomically: true, encoding: .utf8)
             do {
                 _ = try DarknetConfig.checkForLoading(cfg: cfg, weights: weights)

@@ -103,10 +103,13 @@ import OpenVisionTestSupport
 
     @Test func missingFileAndUnknownFormat() throws {
         Self.expectError(.fileNotFound) { _ = try VisionModel(contentsOf: URL(fileURLWithPath: "/nonexistent/model.onnx")) }
-        // Core ML's format is not readable here (.tflite is now: a 1-byte one is invalidModel, not unsupported).
-        let unknown = try Self.temp("model.mlmodel", Data("x".utf8))
+        // An unknown format is unsupported; a 1-byte .tflite or .mlmodel is invalidModel (both formats are read now).
+        let unknown = try Self.temp("model.pt", Data("x".utf8))
         defer { try? FileManager.default.removeItem(at: unknown) }
         Self.expectError(.unsupported) { _ = try VisionModel(contentsOf: unknown) }
+        let coreml = try Self.temp("model.mlmodel", Data("x".utf8))
+        defer { try? FileManager.default.removeItem(at: coreml) }
+        Self.expectError(.invalidModel, containing: "model.mlmodel") { _ = try VisionModel(contentsOf: coreml) }
         let tflite = try Self.temp("model.tflite", Data("x".utf8))
         defer { try? FileManager.default.removeItem(at: tflite) }
         Self.expectError(.invalidModel, containing: "not a TFLite model") { _ = try VisionModel(contentsOf: tflite) }

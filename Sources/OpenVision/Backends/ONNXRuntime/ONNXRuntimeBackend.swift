@@ -10,6 +10,8 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
     let name: String
     let inputs: [TensorDescription]
     let outputs: [TensorDescription]
+    /// Names of the initializers callers may override (graph inputs with defaults; not among `inputs`).
+    let overridable: Set<String>
 
     /// Where scripts/setup installs the library.
     static let installedLibrary = "/usr/local/lib/openvision/libonnxruntime.so"
@@ -57,6 +59,7 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         }
         inputs = describe(ov_ort_input_count(handle)) { ov_ort_input_info(handle, $0, $1) }
         outputs = describe(ov_ort_output_count(handle)) { ov_ort_output_info(handle, $0, $1) }
+        overridable = Set(describe(ov_ort_overridable_count(handle)) { ov_ort_overridable_info(handle, $0, $1) }.map(\.name))
     }
 
     deinit { ov_ort_session_free(session) }
@@ -84,6 +87,13 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
     }
 
     func run(_ inputs: [Tensor]) throws(VisionError) -> [Tensor] {
+        try run(inputs, overriding: [:])
+    }
+
+    /// Runs the model, replacing the overridable initializers named in `overrides` (one value each).
+    func run(_ inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
+        let overrideNames = Array(overrides.keys)
+        let overrideValues = overrideNames.map { overrides[$0]! }
         var shapes = inputs.map { $0.shape.map(Int64.init) }
         var ranks = inputs.map { Int32($0.shape.count) }
         var out: OpaquePointer?
@@ -96,7 +106,12 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
                         ranks.withUnsafeMutableBufferPointer { rankPtr in
                             data.baseAddress!.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: data.count) { d in
                                 shapePtrs.baseAddress!.withMemoryRebound(to: UnsafePointer<Int64>?.self, capacity: shapePtrs.count) { s in
-                                    ov_ort_run(session, Int32(inputs.count), d, s, rankPtr.baseAddress, &out)
+                                    withCStrings(overrideNames) { names in
+                                        overrideValues.withUnsafeBufferPointer { values in
+                                            ov_ort_run_overriding(session, Int32(inputs.count), d, s, rankPtr.baseAddress,
+                                                                  Int32(names.count), names.baseAddress, values.baseAddress, &out)
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -107,6 +122,13 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         try NativeError.check(status, "ONNX Runtime run")
         return NativeTensors.take(out)
     }
+}
+
+/// Calls `body` with C strings of `strings`, valid during the call.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    return copies.map { UnsafePointer($0) }.withUnsafeBufferPointer(body)
 }
 
 /// Calls `body` with stable base pointers of each array (nested `withUnsafeBufferPointer`).

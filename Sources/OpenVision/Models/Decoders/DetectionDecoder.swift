@@ -22,6 +22,7 @@ struct DetectionDecoder: Sendable {
         case .detectionOutput: return try detectionOutput(outputs)
         case .yunet: return try yunet(outputs)
         case .fastestDet: return try fastestDet(outputs)
+        case .coreML: return try coreML(outputs)
         }
     }
 
@@ -137,6 +138,31 @@ struct DetectionDecoder: Sendable {
             result.append(DetectionCandidate(x1: x1 * sx, y1: y1 * sy, x2: x2 * sx, y2: y2 * sy, score: score, classIndex: cls))
         }
         return (result, 0)
+    }
+
+    /// Core ML NMS outputs: `confidence` `[M, C]` and `coordinates` `[M, 4]` (normalised centre x, y, width,
+    /// height); the names are Core ML's defaults, else the `[M, 4]` output is the coordinates.
+    private func coreML(_ outputs: [Tensor]) throws(VisionError) -> ([DetectionCandidate], Int) {
+        guard outputs.count >= 2 else { throw shapeError(outputs) }
+        let coordinates = outputs.first { $0.name == "coordinates" } ?? outputs.first { $0.shape.last == 4 && $0.shape.count == 2 }
+        guard let coordinates, let confidence = outputs.first(where: { $0.name != coordinates.name && $0.shape.count == 2 }),
+              coordinates.shape.count == 2, coordinates.shape[1] == 4, confidence.shape[0] == coordinates.shape[0] else {
+            throw shapeError(outputs)
+        }
+        let rows = coordinates.shape[0], classes = confidence.shape[1]
+        guard classes > 0 else { return ([], 0) }
+        var result: [DetectionCandidate] = []
+        let box = coordinates.scalars
+        confidence.scalars.withUnsafeBufferPointer { p in
+            for r in 0..<rows {
+                guard let (c, s, top) = best(UnsafeBufferPointer(rebasing: p[(r * classes)...]), count: classes), s >= threshold else { continue }
+                let cx = box[r * 4] * inputWidth, cy = box[r * 4 + 1] * inputHeight
+                let w = box[r * 4 + 2] * inputWidth, h = box[r * 4 + 3] * inputHeight
+                result.append(DetectionCandidate(x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2,
+                                                 score: s, classIndex: c, classScores: top.filter { $0.score > 0 }))
+            }
+        }
+        return (result, classes)
     }
 
     /// The boxes (`[N, 4]`) and scores (`[N, C]`) of an SSD's two outputs, in either order.

@@ -31,6 +31,12 @@ public enum DetectionOutputFormat: String, Sendable, Hashable, Codable, CaseIter
     /// `tw, th` (sigmoid sizes, fractions of the input), class scores (softmax applied); score
     /// `obj^0.6 × cls^0.4`, as its reference demo.
     case fastestDet
+    /// Core ML detector pipelines (a network followed by `NonMaximumSuppression`, as Apple's YOLO models
+    /// and Ultralytics' `nms=True` export): `confidence` `[M, C]` and `coordinates` `[M, 4]` (centre x,
+    /// centre y, width, height, relative to the input), already suppressed. A row's label is its highest
+    /// confidence; the request's `confidenceThreshold` filters rows. Chosen for models whose Core ML
+    /// description has NMS settings; not inferred from shapes (they look like an SSD's).
+    case coreML
 
     /// The format the output shapes imply, or nil when no decoder understands them.
     public static func infer(from outputs: [Tensor]) -> DetectionOutputFormat? {

@@ -1,0 +1,81 @@
+import Foundation
+internal import OpenVisionConverters
+
+extension VisionModel {
+    /// The backend for a Core ML model: OpenVision's compiled `.mlmodelc` opens its `model.onnx` as it is;
+    /// anything else is converted once (`ConvertedModelCache.coreML`).
+    static func openCoreML(_ url: URL, configuration: Configuration) throws(VisionError) -> any InferenceBackend {
+        switch FileStatus.of(url.path, what: "Core ML model") {
+        case .unreachable(let error): throw error
+        case .other: throw VisionError(.ioError, "\(url.path) is not a regular file or folder")
+        case .file, .directory: break
+        }
+        let onnx: URL
+        let compiled = url.appendingPathComponent("model.onnx")
+        if FileManager.default.fileExists(atPath: compiled.path),
+           FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path) {
+            onnx = compiled
+        } else {
+            onnx = try ConvertedModelCache.coreML.onnxFile(for: url)
+        }
+        if configuration.backend == .openCV || (configuration.backend == .automatic && !ONNXRuntimeBackend.isAvailable) {
+            return try OpenCVDNNBackend(model: onnx.path, config: nil, threads: configuration.threads)
+        }
+        return try ONNXRuntimeBackend(path: onnx.path, threads: configuration.threads, optimize: configuration.optimizeGraph)
+    }
+
+    /// A Core ML model's first image input as OpenVision's preprocessing: its size and colour order, and
+    /// `scale × pixel + bias` as `(pixel × scale − mean) / std` with `mean = −bias`, `std = 1`.
+    static func preprocessing(coreML: CoreMLModelInfo, default fallback: ModelPreprocessing) -> ModelPreprocessing {
+        guard let feature = coreML.inputs.first(where: { $0.type == "image" }), let image = coreML.imageInputs[feature.name] else {
+            return fallback
+        }
+        var p = ModelPreprocessing(width: image.width, height: image.height)
+        p.layout = .nchw
+        p.colorOrder = image.colorOrder == "bgr" ? .bgr : .rgb
+        p.scale = image.scale
+        p.mean = image.bias.count == 3 ? image.bias.map { -$0 } : Array(repeating: -(image.bias.first ?? 0), count: 3)
+        p.std = [1, 1, 1]
+        // Vision crops classifiers' images to the centre; detectors (NMS pipelines) see the whole image.
+        p.cropAndScale = coreML.nms != nil ? .scaleFill : .centerCrop
+        p.padValue = 0
+        return p
+    }
+
+    /// Compiles a Core ML model (`.mlmodel` or `.mlpackage`) into an `.mlmodelc` folder that loads without
+    /// conversion, as `MLModel.compileModel(at:)` does; returns its URL. The folder is OpenVision's own layout
+    /// (docs/coreml.md): `model.onnx` (the converted graph) and `coreml.json` (the model's description). It is
+    /// written in `folder` (default: a new folder in the temporary directory), named after the model, replacing
+    /// an earlier compilation. Throws as `init(contentsOf:)` for models that do not convert, `ioError` when the
+    /// folder cannot be written.
+    public static func compileCoreMLModel(at url: URL, to folder: URL? = nil) throws(VisionError) -> URL {
+        switch FileStatus.of(url.path, what: "Core ML model") {
+        case .unreachable(let error): throw error
+        case .other: throw VisionError(.ioError, "\(url.path) is not a regular file or folder")
+        case .file, .directory: break
+        }
+        let conversion: CoreMLConverter.Conversion
+        do {
+            conversion = try CoreMLConverter.conversion(contentsOf: url)
+        } catch let error as ConversionError {
+            throw VisionError(error.code == .io ? .ioError : error.code == .unsupported ? .unsupported : .invalidModel,
+                              "\(url.lastPathComponent): \(error.message)", cause: error)
+        } catch {
+            throw VisionError(.internalError, "compiling \(url.lastPathComponent): \(error)")
+        }
+        let parent = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("openvision-compiled-\(UUID().uuidString)")
+        let target = parent.appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".mlmodelc")
+        let staging = parent.appendingPathComponent(".\(UUID().uuidString).mlmodelc")
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            try conversion.onnx.write(to: staging.appendingPathComponent("model.onnx"))
+            try Data(conversion.info.json().utf8).write(to: staging.appendingPathComponent("coreml.json"))
+            if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
+            try FileManager.default.moveItem(at: staging, to: target)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw VisionError(.ioError, "cannot write \(target.path): \(error.localizedDescription)")
+        }
+        return target
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Where a Core ML model's bytes are, by the kind of path given:
+/// - a `.mlmodel` file (the `Model` message);
+/// - a `.mlpackage` folder: `Manifest.json`'s `rootModelIdentifier` names an item whose `path` is
+///   relative to `Data/`; ML Program weights (`@model_path/weights/…`) are relative to the model file's folder
+///   (`Data/com.apple.CoreML/`);
+/// - a compiled `.mlmodelc` folder: OpenVision's own (`model.onnx` + `coreml.json`, see docs/coreml.md), or
+///   Xcode's for an ML Program (`model.mil` + `weights/` + `metadata.json`). Xcode's compiled neural networks
+///   are Apple-private Espresso files, which nothing outside Core ML reads: an `.unsupported` error asks for
+///   the `.mlmodel`.
+package enum CoreMLSource {
+    /// A `Model` message; `weightsRoot` resolves `@model_path` (nil for a lone `.mlmodel`, whose ML Program
+    /// weights must then be inline).
+    case model(bytes: [UInt8], weightsRoot: URL?)
+    /// Xcode's compiled ML Program.
+    case compiledProgram(mil: String, root: URL, metadata: Data?)
+    /// OpenVision's compiled folder.
+    case compiled(onnx: URL, info: URL)
+
+    /// The largest model file read into memory.
+    static let maximumFileSize = 1 << 31
+
+    package static func open(_ url: URL) throws -> CoreMLSource {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ConversionError(.io, "no such file or folder", file: url.path)
+        }
+        guard isDirectory.boolValue else {
+            return .model(bytes: try read(url, what: "Core ML model"), weightsRoot: nil)
+        }
+        let ext = url.pathExtension.lowercased()
+        if ext == "mlmodelc" || FileManager.default.fileExists(atPath: url.appendingPathComponent("coremldata.bin").path)
+            || FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path) {
+            return try compiled(url)
+        }
+        return try package(url)
+    }
+
+    /// Reads a whole file (bounded by `maximumFileSize`).
+    static func read(_ url: URL, what: String) throws -> [UInt8] {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size <= maximumFileSize else {
+            throw ConversionError(.limitExceeded, "\(what) of \(size) bytes exceeds \(maximumFileSize)", file: url.path)
+        }
+        do {
+            return [UInt8](try Data(contentsOf: url, options: .mappedIfSafe))
+        } catch {
+            throw ConversionError.unreadable(url, what: what, error)
+        }
+    }
+
+    /// A `.mlpackage`: Manifest.json → the root model item.
+    static func package(_ url: URL) throws -> CoreMLSource {
+        let manifestURL = url.appendingPathComponent("Manifest.json")
+        guard FileManager.default.fileExists(atPath: manifestURL.path) else {
+            throw ConversionError(.syntax, "not a Core ML package: no Manifest.json", file: url.path)
+        }
+        let manifestBytes = try read(manifestURL, what: "package manifest")
+        guard let manifest = try? JSONSerialization.jsonObject(with: Data(manifestBytes)) as? [String: Any],
+              let root = manifest["rootModelIdentifier"] as? String,
+              let items = manifest["itemInfoEntries"] as? [String: Any],
+              let item = items[root] as? [String: Any], let path = item["path"] as? String else {
+            throw ConversionError(.syntax, "Manifest.json does not name the root model (rootModelIdentifier → itemInfoEntries → path)",
+                                  file: manifestURL.path)
+        }
+        let data = url.appendingPathComponent("Data")
+        let modelURL = try contained(path, in: data, what: "the package's root model")
+        return .model(bytes: try read(modelURL, what: "Core ML model"), weightsRoot: modelURL.deletingLastPathComponent())
+    }
+
+    /// A compiled folder: ours, or Xcode's ML Program; Xcode's neural networks are refused.
+    static func compiled(_ url: URL) throws -> CoreMLSource {
+        let fm = FileManager.default
+        let onnx = url.appendingPathComponent("model.onnx"), info = url.appendingPathComponent("coreml.json")
+        if fm.fileExists(atPath: onnx.path) && fm.fileExists(atPath: info.path) { return .compiled(onnx: onnx, info: info) }
+        let mil = url.appendingPathComponent("model.mil")
+        if fm.fileExists(atPath: mil.path) {
+            let bytes = try read(mil, what: "compiled ML Program (model.mil)")
+            guard let text = String(bytes: bytes, encoding: .utf8) else {
+                throw ConversionError(.syntax, "model.mil is not UTF-8 text", file: mil.path)
+            }
+            let metadataURL = url.appendingPathComponent("metadata.json")
+            let metadata = fm.fileExists(atPath: metadataURL.path) ? Data(try read(metadataURL, what: "metadata.json")) : nil
+            return .compiledProgram(mil: text, root: url, metadata: metadata)
+        }
+        let contents = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+        if contents.contains(where: { $0.contains("espresso") }) || fm.fileExists(atPath: url.appendingPathComponent("model/coremldata.bin").path)
+            || contents.contains("coremldata.bin") {
+            throw ConversionError(.unsupported, "this .mlmodelc is a neural network compiled by Xcode into Apple's private Espresso format, "
+                + "which only Core ML reads; convert the .mlmodel (or .mlpackage) it was compiled from instead", file: url.path)
+        }
+        throw ConversionError(.syntax, "not a compiled Core ML model: no model.onnx + coreml.json, model.mil or Espresso files", file: url.path)
+    }
+
+    /// `relative` (a package path or a weight file reference) inside `folder`; `.syntax` if it leaves it.
+    package static func contained(_ relative: String, in folder: URL, what: String) throws -> URL {
+        let candidate = folder.appendingPathComponent(relative).standardizedFileURL
+        let base = folder.standardizedFileURL.path
+        guard candidate.path.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
+            throw ConversionError(.syntax, "\(what) '\(relative)' is outside \(folder.lastPathComponent)", file: folder.path)
+        }
+        return candidate
+    }
+
+    /// Reads the weight file an ML Program names (`@model_path/weights/weight.bin`) under `root`.
+    package static func blobReader(root: URL?) -> (String) throws -> [UInt8] {
+        { reference in
+            guard let root else {
+                throw ConversionError(.syntax, "the model refers to the weight file '\(reference)', which a lone .mlmodel does not have (use the .mlpackage)")
+            }
+            var path = reference
+            if path.hasPrefix("@model_path/") { path.removeFirst("@model_path/".count) }
+            return try read(try contained(path, in: root, what: "weight file"), what: "weight file")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import OpenVision
+
+/// Vision's hand-pose request (OpenVision's `DetectHumanHandPoseRequest`: MediaPipe's palm and hand models): one
+/// `VNHumanHandPoseObservation` per hand, at most `maximumHandCount`.
+open class VNDetectHumanHandPoseRequest: VNImageBasedRequest {
+    /// Most hands reported, best first. Default 2, as Vision.
+    public var maximumHandCount = 2
+
+    /// The joints observations have.
+    public static func supportedJointNames() throws -> [VNHumanHandPoseObservation.JointName] {
+        HumanHandPoseObservation.JointName.allCases.map(VNHumanHandPoseObservation.JointName.init)
+    }
+
+    /// The joint groups observations have.
+    public static func supportedJointsGroupNames() throws -> [VNHumanHandPoseObservation.JointsGroupName] {
+        HumanHandPoseObservation.JointsGroupName.allCases.map(VNHumanHandPoseObservation.JointsGroupName.init)
+    }
+
+    public func supportedJointNames() throws -> [VNHumanHandPoseObservation.JointName] { try Self.supportedJointNames() }
+    public func supportedJointsGroupNames() throws -> [VNHumanHandPoseObservation.JointsGroupName] { try Self.supportedJointsGroupNames() }
+
+    override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
+        var request = DetectHumanHandPoseRequest()
+        request.maximumHandCount = maximumHandCount
+        return try perform(request, in: context).map(VNHumanHandPoseObservation.init)
+    }
+}
