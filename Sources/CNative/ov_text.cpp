@@ -36,8 +36,9 @@
 //     opens a new line / word, so items come out as line, its words, each word's symbols.
 //   - Page orientation (detect_orientation): a page turned 90°, 180° or 270° (a scan fed upside down, a
 //     phone held sideways). The page is read as given first; when its words are confident (character-weighted
-//     mean ≥ kConfidentPage) that read stands, and its orientation is the one Tesseract's layout analysis
-//     gave its lines' blocks (it reads text turned 90° clockwise itself). Otherwise Tesseract's OSD
+//     mean ≥ kConfidentPage) that read stands, and its orientation is the one its lines run in (Tesseract reads
+//     text turned 90° clockwise itself, top to bottom: the way the symbols of each line advance, or the
+//     block's orientation when layout analysis reports one; weighted by length). Otherwise Tesseract's OSD
 //     (osd.traineddata, the legacy classifier, a second engine made on first use) says how the text is
 //     turned; the page turned upright is read again and kept if its words are more confident, with its boxes
 //     mapped back to the input. Upright pages that read well cost nothing extra; OSD and the second read are
@@ -55,6 +56,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -602,10 +604,28 @@ double readQuality(const std::vector<LineRecord> &lines) {
     return weight > 0 ? sum / weight : 0;
 }
 
-// The orientation most of the text has (weighted by length), from the lines' blocks.
+// How a line read on the page as given runs: Tesseract's layout analysis for its block when it says so, else
+// the way its symbols advance in reading order (Tesseract reads text turned 90° clockwise by itself, top to
+// bottom, and reports its block as upright): down 90, up 270, right to left 180, else 0.
+int lineOrientation(const LineRecord &line) {
+    if (line.orientation != 0) return line.orientation;
+    const ov_text_item *first = nullptr, *last = nullptr;
+    for (const ov_text_item &item : line.items)
+        if (item.level == OV_TEXT_SYMBOL) {
+            if (!first) first = &item;
+            last = &item;
+        }
+    if (!first || first == last) return 0;
+    const double dx = (last->x + last->width / 2.0) - (first->x + first->width / 2.0);
+    const double dy = (last->y + last->height / 2.0) - (first->y + first->height / 2.0);
+    if (std::abs(dy) > std::abs(dx)) return dy > 0 ? 90 : 270;
+    return dx < 0 ? 180 : 0;
+}
+
+// The orientation most of the text has (weighted by length), from its lines.
 int layoutOrientation(const std::vector<LineRecord> &lines) {
     double weight[4] = {0, 0, 0, 0};
-    for (const LineRecord &line : lines) weight[(line.orientation / 90) & 3] += static_cast<double>(line.text.size());
+    for (const LineRecord &line : lines) weight[(lineOrientation(line) / 90) & 3] += static_cast<double>(line.text.size());
     return 90 * static_cast<int>(std::max_element(weight, weight + 4) - weight);
 }
 
