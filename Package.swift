@@ -59,6 +59,8 @@ let package = Package(
                 .linkedLibrary("deflate"),
                 // zlib (zlib1g, which libpng needs anyway): the streaming size check of large PNGs' data (ov_png.cpp).
                 .linkedLibrary("z"),
+                // libpng16 (the one OpenCV's imgcodecs uses): the other PNGs, with their warnings (ov_libpng.cpp).
+                .linkedLibrary("png16"),
                 .linkedLibrary("stdc++"), .linkedLibrary("m"),
             ]
         ),

@@ -49,7 +49,9 @@ def our_results(binary: str, paths: list[str]) -> dict[str, list[dict]]:
         chunk = paths[start:start + 200]
         run = subprocess.run([binary, "analyze", "--requests", "barcodes", "--format", "json", *chunk],
                              capture_output=True, text=True)
-        for line in run.stdout.splitlines():
+        # split("\n"), not splitlines(): a payload may hold U+0085 or U+2028 (binary content as ISO 8859-1),
+        # which JSON leaves unescaped and splitlines() would split a record at.
+        for line in run.stdout.split("\n"):
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:

@@ -116,6 +116,14 @@ ov_status ov_image_decode(const void *data, size_t length, int luma_only, int re
             if (ov::png::checkDataSize(data, length) == ov::png::DataCheck::exceeds)
                 return ov::fail(OV_ERR_DECODE, "the PNG's image data inflates to more than its declared size needs "
                                                "(a decompression bomb, or data after the image): not decoded");
+            // The rest through libpng itself, as OpenCV would, but with its messages kept (not on stderr).
+            std::vector<std::string> warnings;
+            std::string error;
+            if (!ov::png::decodeWithLibpng(data, length, luma_only != 0, reduction, pixels, warnings, error))
+                return ov::fail(OV_ERR_DECODE, "the image could not be decoded: " + error);
+            *out = ov::wrap(std::move(pixels));
+            (*out)->warnings = std::move(warnings);
+            return ov::ok();
         }
         return decodeWithOpenCV(data, length, mode, out);
     });

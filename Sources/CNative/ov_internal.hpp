@@ -96,6 +96,10 @@ enum class DataCheck { fits, exceeds, unknown };
 /// behind a 1 x 1 header took 17 s), found without inflating past the declared size; `unknown` for files
 /// this check cannot read (truncated, damaged, no IDAT), which OpenCV then reports as it always did.
 DataCheck checkDataSize(const void *data, size_t length);
+/// Decodes any PNG with libpng itself (ov_libpng.cpp): the pixels OpenCV's imdecode would give, with libpng's
+/// warnings collected instead of printed; false with libpng's error in `error`.
+bool decodeWithLibpng(const void *data, size_t length, bool lumaOnly, int reduction, cv::Mat &out,
+                      std::vector<std::string> &warnings, std::string &error);
 }  // namespace ov::png
 
 struct ov_tensors {

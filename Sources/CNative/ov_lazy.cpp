@@ -94,7 +94,10 @@ const Functions &Functions::get() {
         OV_TESS_BIND(TessPageIteratorIsAtBeginningOf)
         OV_TESS_BIND(TessPageIteratorBoundingBox)
         OV_TESS_BIND(TessDeleteText)
+        OV_TESS_BIND(TessPageIteratorOrientation)
 #undef OV_TESS_BIND
+        f.TessBaseAPIDetectOrientationScript = reinterpret_cast<decltype(f.TessBaseAPIDetectOrientationScript)>(
+            dlsym(library, "TessBaseAPIDetectOrientationScript"));
         // Searched in libtesseract's dependency tree: loaded RTLD_LOCAL, libgomp is not global.
         f.ompSetMaxActiveLevels = reinterpret_cast<void (*)(int)>(dlsym(library, "omp_set_max_active_levels"));
         return f;

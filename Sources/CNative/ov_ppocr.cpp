@@ -13,6 +13,14 @@
 //     of 6 sorted by aspect, each padded to the batch's widest aspect and at least 320 wide).
 //   - unclip: pyclipper's round-join offset of the (truncated integer) box by area·ratio/perimeter,
 //     with pyclipper's arc step (ArcTolerance 0.25) and integer rounding, then minAreaRect.
+//   - Page orientation (params.detect_orientation; not in rapidocr): a page turned 90°, 180° or 270° is read
+//     line by line in the wrong order (top to bottom of the turned page) and its lines are detected and
+//     turned one by one. After classification each line votes for the page's orientation, weighted by its
+//     length: a wide line the classifier keeps says 0°, one it flips 180°; a tall line (turned 90°
+//     counter-clockwise to be read) says 90° (text turned clockwise), flipped 270°. When a turned orientation
+//     has at least kOrientationMajority of the votes, the working image is turned upright, and detection and
+//     classification run again on it before recognition; boxes and cells go back through the turn. An upright
+//     page costs nothing extra (the vote reuses the classifier's outputs); a turned page one more detection.
 //   - Character cells come from the CTC alignment: a character's run of time steps gives its centre;
 //     neighbouring cells meet halfway between centres. Cells and the line's corners go back to the
 //     image through the inverse of the crop's transform (rotation, flip, perspective, scaling), so a
@@ -48,6 +56,7 @@ struct ov_ppocr_result {
     std::vector<ov_ppocr_line> lines;
     std::vector<ov_ppocr_char> chars;
     std::string text;
+    int orientation = 0;  // degrees the page's text was found turned clockwise
 };
 
 namespace {
@@ -272,7 +281,12 @@ std::vector<Quad> detect(const ov_ppocr &ocr, const cv::Mat &img, const ov_ppocr
 struct Crop {
     cv::Mat pixels;
     cv::Matx33d toImage;  // homogeneous: crop (x, y, 1) → working image
+    bool turned = false;  // a tall box, turned 90° counter-clockwise to be read
+    bool flipped = false; // the classifier said 180° (p180 > p0), whether or not above its threshold
 };
+
+/// A page orientation wins the vote with at least this share of the lines' lengths.
+constexpr double kOrientationMajority = 0.6;
 
 /// False (and no crop) for a degenerate box whose transform cannot be inverted (clipping at the image
 /// border can make corners collinear).
@@ -293,6 +307,7 @@ bool cropLine(const cv::Mat &img, const Quad &box, Crop &crop) {
         const double W = crop.pixels.cols;
         cv::rotate(crop.pixels, crop.pixels, cv::ROTATE_90_COUNTERCLOCKWISE);
         toImage = toImage * cv::Matx33d(0, -1, W, 1, 0, 0, 0, 0, 1);
+        crop.turned = true;
     }
     crop.toImage = toImage;
     return true;
@@ -337,6 +352,7 @@ void classify(const ov_ppocr &ocr, std::vector<Crop> &crops, float threshold) {
             throw Failure(OV_ERR_MODEL, "PP-OCR classifier: unexpected output shape");
         for (size_t k = 0; k < n; ++k) {
             const float p0 = prob[k * 2], p180 = prob[k * 2 + 1];
+            crops[order[begin + k]].flipped = p180 > p0;
             if (p180 > p0 && p180 > threshold) {
                 Crop &c = crops[order[begin + k]];
                 const double W0 = c.pixels.cols, H0 = c.pixels.rows;
@@ -426,6 +442,32 @@ std::vector<Recognized> recognize(const ov_ppocr &ocr, const std::vector<Crop> &
     return results;
 }
 
+/// The lines' vote for how the page's text is turned clockwise (0, 90, 180, 270): each line's orientation
+/// from its shape and the classifier, weighted by its length; 0 without a clear majority.
+int pageOrientation(const std::vector<Crop> &crops) {
+    double weight[4] = {0, 0, 0, 0}, total = 0;
+    for (const Crop &c : crops) {
+        const int quarter = c.turned ? (c.flipped ? 3 : 1) : (c.flipped ? 2 : 0);
+        weight[quarter] += c.pixels.cols;
+        total += c.pixels.cols;
+    }
+    const int best = static_cast<int>(std::max_element(weight, weight + 4) - weight);
+    return total > 0 && weight[best] >= kOrientationMajority * total ? 90 * best : 0;
+}
+
+/// Detection, crops and classification of `img` (the working image).
+std::vector<Crop> detectAndClassify(const ov_ppocr &ocr, const cv::Mat &img, const ov_ppocr_params &p) {
+    std::vector<Quad> boxes = detect(ocr, img, p);
+    std::vector<Crop> crops;
+    crops.reserve(boxes.size());
+    for (const Quad &box : boxes) {
+        Crop crop;
+        if (cropLine(img, box, crop)) crops.push_back(std::move(crop));
+    }
+    if (p.use_cls && !crops.empty()) classify(ocr, crops, p.cls_thresh);
+    return crops;
+}
+
 cv::Point2f apply(const cv::Matx33d &m, double x, double y) {
     cv::Vec3d v = m * cv::Vec3d(x, y, 1);
     return {static_cast<float>(v[0] / v[2]), static_cast<float>(v[1] / v[2])};
@@ -445,6 +487,7 @@ ov_ppocr_params ov_ppocr_default_params(void) {
     p.cls_thresh = 0.9f;
     p.text_score = 0.5f;
     p.min_text_height = 0;
+    p.detect_orientation = 0;
     return p;
 }
 
@@ -546,14 +589,24 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
             img = padded;
         }
 
-        std::vector<Quad> boxes = detect(*ocr, img, p);
-        std::vector<Crop> crops;
-        crops.reserve(boxes.size());
-        for (const Quad &box : boxes) {
-            Crop crop;
-            if (cropLine(img, box, crop)) crops.push_back(std::move(crop));
+        std::vector<Crop> crops = detectAndClassify(*ocr, img, p);
+        if (p.detect_orientation && p.use_cls) {
+            if (const int degrees = pageOrientation(crops)) {
+                // Read the page turned upright; its crops map back through the turn: (u, v) of the upright
+                // image (Wu × Hu) is (Hu − v, u) on a page turned 90° clockwise, (Wu − u, Hu − v) at 180°,
+                // (v, Wu − u) at 270°.
+                cv::Mat upright;
+                cv::rotate(img, upright, degrees == 90 ? cv::ROTATE_90_COUNTERCLOCKWISE
+                                         : degrees == 180 ? cv::ROTATE_180 : cv::ROTATE_90_CLOCKWISE);
+                const double Wu = upright.cols, Hu = upright.rows;
+                const cv::Matx33d back = degrees == 90 ? cv::Matx33d(0, -1, Hu, 1, 0, 0, 0, 0, 1)
+                                       : degrees == 180 ? cv::Matx33d(-1, 0, Wu, 0, -1, Hu, 0, 0, 1)
+                                                        : cv::Matx33d(0, 1, 0, -1, 0, Wu, 0, 0, 1);
+                crops = detectAndClassify(*ocr, upright, p);
+                for (Crop &c : crops) c.toImage = back * c.toImage;
+                result->orientation = degrees;
+            }
         }
-        if (p.use_cls && !crops.empty()) classify(*ocr, crops, p.cls_thresh);
         std::vector<Recognized> texts = crops.empty() ? std::vector<Recognized>() : recognize(*ocr, crops);
 
         // Working image → input image: undo the letterbox, then the resizes; clip like rapidocr.
@@ -613,6 +666,7 @@ const ov_ppocr_line *ov_ppocr_result_lines(const ov_ppocr_result *result) { retu
 int ov_ppocr_result_char_count(const ov_ppocr_result *result) { return result ? static_cast<int>(result->chars.size()) : 0; }
 const ov_ppocr_char *ov_ppocr_result_chars(const ov_ppocr_result *result) { return result ? result->chars.data() : nullptr; }
 const char *ov_ppocr_result_text(const ov_ppocr_result *result) { return result ? result->text.c_str() : ""; }
+int ov_ppocr_result_orientation(const ov_ppocr_result *result) { return result ? result->orientation : 0; }
 void ov_ppocr_result_free(ov_ppocr_result *result) { delete result; }
 
 }  // extern "C"

@@ -40,7 +40,10 @@ struct Functions {
     OV_TESS_FUNCTION(TessPageIteratorIsAtBeginningOf)
     OV_TESS_FUNCTION(TessPageIteratorBoundingBox)
     OV_TESS_FUNCTION(TessDeleteText)
+    OV_TESS_FUNCTION(TessPageIteratorOrientation)
 #undef OV_TESS_FUNCTION
+    /// Orientation and script detection (legacy engine, osd.traineddata), or null in a build without it.
+    decltype(&::TessBaseAPIDetectOrientationScript) TessBaseAPIDetectOrientationScript = nullptr;
     /// libgomp's omp_set_max_active_levels from libtesseract's dependencies, or null (see ov_text.cpp).
     void (*ompSetMaxActiveLevels)(int) = nullptr;
 
@@ -77,6 +80,17 @@ public:
         return f.TessPageIteratorIsAtBeginningOf(f.TessResultIteratorGetPageIteratorConst(it_), level);
     }
     bool Next(TessPageIteratorLevel level) { return Functions::get().TessResultIteratorNext(it_, level); }
+    /// Which way the current block's text is turned (Tesseract's layout analysis finds vertical text).
+    TessOrientation Orientation() const {
+        const auto &f = Functions::get();
+        TessOrientation orientation = tesseract::ORIENTATION_PAGE_UP;
+        TessWritingDirection direction;
+        TessTextlineOrder order;
+        float deskew = 0;
+        f.TessPageIteratorOrientation(const_cast<TessPageIterator *>(f.TessResultIteratorGetPageIteratorConst(it_)), &orientation,
+                                      &direction, &order, &deskew);
+        return orientation;
+    }
 
 private:
     TessResultIterator *it_;
@@ -102,6 +116,16 @@ public:
     }
     void SetSourceResolution(int ppi) { Functions::get().TessBaseAPISetSourceResolution(handle_, ppi); }
     int Recognize() { return Functions::get().TessBaseAPIRecognize(handle_, nullptr); }
+    /// OSD on the image set: how many degrees (0, 90, 180, 270) the text is turned clockwise, and the
+    /// confidence; false when it cannot tell (too few characters) or the library has no OSD.
+    bool DetectOrientation(int *degrees, float *confidence) {
+        const auto &f = Functions::get();
+        if (!f.TessBaseAPIDetectOrientationScript) return false;
+        const char *script = nullptr;
+        float scriptConfidence = 0;
+        bool found = f.TessBaseAPIDetectOrientationScript(handle_, degrees, confidence, &script, &scriptConfidence);
+        return found;
+    }
     ResultIterator GetIterator() { return ResultIterator(Functions::get().TessBaseAPIGetIterator(handle_)); }
     void Clear() { Functions::get().TessBaseAPIClear(handle_); }
     void End() { Functions::get().TessBaseAPIEnd(handle_); }

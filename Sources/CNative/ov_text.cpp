@@ -34,6 +34,16 @@
 //     Leptonica image); only inverted pages and boxes are copied here.
 //   - Iteration: one ResultIterator pass over symbols; IsAtBeginningOf(RIL_TEXTLINE / RIL_WORD)
 //     opens a new line / word, so items come out as line, its words, each word's symbols.
+//   - Page orientation (detect_orientation): a page turned 90°, 180° or 270° (a scan fed upside down, a
+//     phone held sideways). The page is read as given first; when its words are confident (character-weighted
+//     mean ≥ kConfidentPage) that read stands, and its orientation is the one its lines run in (Tesseract reads
+//     text turned 90° clockwise itself, top to bottom: the way the symbols of each line advance, or the
+//     block's orientation when layout analysis reports one; weighted by length). Otherwise Tesseract's OSD
+//     (osd.traineddata, the legacy classifier, a second engine made on first use) says how the text is
+//     turned; the page turned upright is read again and kept if its words are more confident, with its boxes
+//     mapped back to the input. Upright pages that read well cost nothing extra; OSD and the second read are
+//     paid only where the first read failed (measured on Tesseract's phototest: confidence 0.96 upright or
+//     turned right, 0.36 turned left or upside down). Without osd.traineddata pages are read as given.
 #include "ov_internal.hpp"
 
 #include "ov_tesseract.hpp"  // Tesseract via its C API, loaded on first use
@@ -46,6 +56,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -57,11 +68,15 @@ struct ov_ocr {
     ov::tess::API api;
     std::string datapath;   // folder actually used, with trailing '/'
     std::string languages;  // as passed to Init
+    /// Orientation and script detection (osd.traineddata), made on first use; null while unused or unavailable.
+    std::unique_ptr<ov::tess::API> osd;
+    bool osdUnavailable = false;
 };
 
 struct ov_text_result {
     std::vector<ov_text_item> items;
     std::string text;  // UTF-8; items index into it
+    int orientation = 0;  // degrees the page's text is turned clockwise: 0, 90, 180, 270
 };
 
 namespace {
@@ -100,6 +115,9 @@ constexpr double kMixedSizeRatio = 1.4;
 
 // Tesseract's value meaning "resolution unknown, estimate it from the text size".
 constexpr int kUnknownResolution = 70;
+
+// A first read whose words are this confident (character-weighted mean) is kept without asking OSD.
+constexpr double kConfidentPage = 0.75;
 
 bool isDirectory(const std::string &path) {
     struct stat st {};
@@ -248,6 +266,7 @@ struct LineRecord {
     std::vector<ov_text_item> items;
     std::string text;
     bool reread = false;  // a piece of a split line whose text sizes differed: worth reading alone
+    int orientation = 0;  // clockwise degrees of the line's block, as Tesseract's layout analysis found it
     cv::Rect box() const { return {items[0].x, items[0].y, items[0].width, items[0].height}; }
     float confidence() const { return items[0].confidence; }
 };
@@ -306,6 +325,7 @@ void splitAtGaps(LineRecord &&line, int minimumHeight, std::vector<LineRecord> &
         head.text_length = static_cast<int>(text.size());
         piece.text = text;
         piece.reread = mixedSizes;
+        piece.orientation = line.orientation;
         piece.items.push_back(head);
         int shift = static_cast<int>(firstWord) - 1;  // old index - shift = new index
         for (size_t i = firstWord; i < end; ++i) {
@@ -370,6 +390,7 @@ bool recognisePass(ov::tess::API &api, const cv::Mat &gray, cv::Point offset, in
                 lines.emplace_back();
                 line = &lines.back();
                 add(RIL_TEXTLINE, OV_TEXT_LINE, -1, lineText);
+                line->orientation = 90 * static_cast<int>(it.Orientation());  // PAGE_UP, RIGHT, DOWN, LEFT
             }
         }
         if (!line) continue;
@@ -534,6 +555,129 @@ void mergeRegionLines(std::vector<LineRecord> &lines, std::vector<LineRecord> &&
 }
 #endif
 
+// Reads one page (8-bit gray): polarity, the whole-page pass, mixed-size pieces again, boxed text. False if
+// Tesseract's Recognize failed.
+bool readPage(ov::tess::API &api, const cv::Mat &gray, int minimumHeight, std::vector<LineRecord> &lines) {
+    // Otsu split of the page: decides its polarity and finds boxes of the other polarity.
+    cv::Mat dark;
+    cv::threshold(gray, dark, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
+    cv::Mat page = gray;  // a view: Tesseract copies the pixels into its own Leptonica image
+    if (cv::countNonZero(dark) * 2 > dark.rows * dark.cols) {
+        // Mostly dark (dark mode, night sign): invert, as Tesseract's segmentation expects dark
+        // text on a light page (it copes otherwise, but slower: the LSTM reads each line twice).
+        // Into a new buffer: `page` shares the image's gray plane, which other requests read at the
+        // same time (inverting it in place made contours on the same handler count 6943 instead of
+        // 7332 on giraffe.jpg).
+        cv::Mat inverted;
+        cv::bitwise_not(gray, inverted);
+        page = inverted;
+        cv::bitwise_not(dark, dark);
+    }
+    // Pass 1: the whole page.
+    if (!recognisePass(api, page, cv::Point(0, 0), minimumHeight, lines)) return false;
+    rereadMixedPieces(api, page, minimumHeight, lines);
+#if OV_OCR_BOXED_TEXT
+    // Pass 2: text in solid boxes of the other polarity (white on a dark banner/button/box, or a
+    // light label on a dark or busy background), which page segmentation takes for one big blob.
+    // Each box is read on its own as dark-on-light; its lines replace overlapping pass-1 lines
+    // only when they are more confident.
+    for (const BoxedRegion &region : boxedRegions(dark, minimumHeight)) {
+        if (alreadyRead(region, lines)) continue;
+        cv::Mat pixels = regionPixels(page, region);
+        std::vector<LineRecord> regionLines;
+        if (!recognisePass(api, pixels, region.rect.tl(), minimumHeight, regionLines)) continue;
+        mergeRegionLines(lines, std::move(regionLines));
+    }
+#endif
+    return true;
+}
+
+// The words' confidence weighted by their length in bytes: how well a page read (0 without words).
+double readQuality(const std::vector<LineRecord> &lines) {
+    double sum = 0, weight = 0;
+    for (const LineRecord &line : lines)
+        for (const ov_text_item &item : line.items)
+            if (item.level == OV_TEXT_WORD) {
+                sum += static_cast<double>(item.confidence) * item.text_length;
+                weight += item.text_length;
+            }
+    return weight > 0 ? sum / weight : 0;
+}
+
+// How a line read on the page as given runs: Tesseract's layout analysis for its block when it says so, else
+// the way its symbols advance in reading order (Tesseract reads text turned 90° clockwise by itself, top to
+// bottom, and reports its block as upright): down 90, up 270, right to left 180, else 0.
+int lineOrientation(const LineRecord &line) {
+    if (line.orientation != 0) return line.orientation;
+    const ov_text_item *first = nullptr, *last = nullptr;
+    for (const ov_text_item &item : line.items)
+        if (item.level == OV_TEXT_SYMBOL) {
+            if (!first) first = &item;
+            last = &item;
+        }
+    if (!first || first == last) return 0;
+    const double dx = (last->x + last->width / 2.0) - (first->x + first->width / 2.0);
+    const double dy = (last->y + last->height / 2.0) - (first->y + first->height / 2.0);
+    if (std::abs(dy) > std::abs(dx)) return dy > 0 ? 90 : 270;
+    return dx < 0 ? 180 : 0;
+}
+
+// The orientation most of the text has (weighted by length), from its lines.
+int layoutOrientation(const std::vector<LineRecord> &lines) {
+    double weight[4] = {0, 0, 0, 0};
+    for (const LineRecord &line : lines) weight[(lineOrientation(line) / 90) & 3] += static_cast<double>(line.text.size());
+    return 90 * static_cast<int>(std::max_element(weight, weight + 4) - weight);
+}
+
+// OSD on `page`: the degrees its text is turned clockwise (0, 90, 180, 270), or 0 when OSD cannot tell or is
+// not installed. The OSD engine is made on first use.
+int detectOrientation(ov_ocr &ocr, const cv::Mat &page) {
+    if (ocr.osdUnavailable) return 0;
+    if (!ocr.osd) {
+        if (!isRegularFile(ocr.datapath + "osd.traineddata") || !ov::tess::Functions::get().TessBaseAPIDetectOrientationScript) {
+            ocr.osdUnavailable = true;
+            return 0;
+        }
+        auto osd = std::make_unique<ov::tess::API>();
+        if (osd->Init(ocr.datapath.c_str(), "osd", tesseract::OEM_TESSERACT_ONLY) != 0) {
+            ocr.osdUnavailable = true;
+            return 0;
+        }
+        osd->SetPageSegMode(tesseract::PSM_OSD_ONLY);
+        ocr.osd = std::move(osd);
+    }
+    ClearOnExit clear{*ocr.osd};
+    ocr.osd->SetImage(page.data, page.cols, page.rows, 1, static_cast<int>(page.step[0]));
+    ocr.osd->SetSourceResolution(kUnknownResolution);
+    int degrees = 0;
+    float confidence = 0;
+    if (!ocr.osd->DetectOrientation(&degrees, &confidence)) return 0;
+    return (degrees % 360 + 360) % 360 / 90 * 90;
+}
+
+// Maps the items of lines read on the page turned upright (`uprightSize`) back onto the page as given, whose
+// text is turned `degrees` clockwise: boxes stay axis-aligned (a quarter turn maps a box onto a box).
+void mapFromUpright(std::vector<LineRecord> &lines, int degrees, cv::Size uprightSize) {
+    const int W = uprightSize.width, H = uprightSize.height;
+    for (LineRecord &line : lines) {
+        line.orientation = degrees;
+        for (ov_text_item &item : line.items) {
+            const int x0 = item.x, y0 = item.y, x1 = item.x + item.width, y1 = item.y + item.height;
+            int nx0 = x0, ny0 = y0, nx1 = x1, ny1 = y1;  // the mapped box's corners, any order
+            switch (degrees) {
+                case 90: nx0 = H - y0; ny0 = x0; nx1 = H - y1; ny1 = x1; break;     // turn the upright page clockwise
+                case 180: nx0 = W - x0; ny0 = H - y0; nx1 = W - x1; ny1 = H - y1; break;
+                case 270: nx0 = y0; ny0 = W - x0; nx1 = y1; ny1 = W - x1; break;    // counter-clockwise
+                default: break;
+            }
+            item.x = std::min(nx0, nx1);
+            item.y = std::min(ny0, ny1);
+            item.width = std::abs(nx1 - nx0);
+            item.height = std::abs(ny1 - ny0);
+        }
+    }
+}
+
 // Concatenates the lines into the flat item array and text buffer.
 void assemble(std::vector<LineRecord> &lines, ov_text_result &result) {
     size_t itemCount = 0, textSize = 0;
@@ -619,7 +763,8 @@ ov_status ov_ocr_available_languages(const char *datapath, char **out) {
     });
 }
 
-ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_height, ov_text_result **out) {
+ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_height, int detect_orientation,
+                           ov_text_result **out) {
     return ov::guarded("ov_ocr_recognize", [&]() -> ov_status {
         if (!out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no output handle");
         *out = nullptr;
@@ -634,47 +779,35 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
             return ov::ok();
         }
 
-        // Otsu split of the page: decides its polarity and finds boxes of the other polarity.
-        cv::Mat dark;
-        cv::threshold(gray, dark, 0, 255, cv::THRESH_BINARY_INV | cv::THRESH_OTSU);
-        cv::Mat page = gray;  // a view: Tesseract copies the pixels into its own Leptonica image
-        if (cv::countNonZero(dark) * 2 > dark.rows * dark.cols) {
-            // Mostly dark (dark mode, night sign): invert, as Tesseract's segmentation expects dark
-            // text on a light page (it copes otherwise, but slower: the LSTM reads each line twice).
-            // Into a new buffer: `page` shares the image's gray plane, which other requests read at the
-            // same time (inverting it in place made contours on the same handler count 6943 instead of
-            // 7332 on giraffe.jpg).
-            cv::Mat inverted;
-            cv::bitwise_not(gray, inverted);
-            page = inverted;
-            cv::bitwise_not(dark, dark);
-        }
-
         keepOpenMPOnCallingThread();
-        ov::tess::API &api = ocr->api;
         std::vector<LineRecord> lines;
-        // Pass 1: the whole page.
-        if (!recognisePass(api, page, cv::Point(0, 0), minimum_text_height, lines))
+        if (!readPage(ocr->api, gray, minimum_text_height, lines))
             return ov::fail(OV_ERR_INTERNAL, "Tesseract failed to recognise the image");
-        rereadMixedPieces(api, page, minimum_text_height, lines);
-#if OV_OCR_BOXED_TEXT
-        // Pass 2: text in solid boxes of the other polarity (white on a dark banner/button/box, or a
-        // light label on a dark or busy background), which page segmentation takes for one big blob.
-        // Each box is read on its own as dark-on-light; its lines replace overlapping pass-1 lines
-        // only when they are more confident.
-        for (const BoxedRegion &region : boxedRegions(dark, minimum_text_height)) {
-            if (alreadyRead(region, lines)) continue;
-            cv::Mat pixels = regionPixels(page, region);
-            std::vector<LineRecord> regionLines;
-            if (!recognisePass(api, pixels, region.rect.tl(), minimum_text_height, regionLines)) continue;
-            mergeRegionLines(lines, std::move(regionLines));
+        int orientation = 0;
+        if (detect_orientation) {
+            orientation = layoutOrientation(lines);
+            const double quality = readQuality(lines);
+            int degrees = quality >= kConfidentPage ? 0 : detectOrientation(*ocr, gray);
+            if (degrees != 0) {
+                cv::Mat upright;
+                cv::rotate(gray, upright, degrees == 90 ? cv::ROTATE_90_COUNTERCLOCKWISE
+                                          : degrees == 180 ? cv::ROTATE_180 : cv::ROTATE_90_CLOCKWISE);
+                std::vector<LineRecord> again;
+                if (readPage(ocr->api, upright, minimum_text_height, again) && readQuality(again) > quality) {
+                    mapFromUpright(again, degrees, upright.size());
+                    lines = std::move(again);
+                    orientation = degrees;
+                }
+            }
         }
-#endif
         assemble(lines, *result);
+        result->orientation = lines.empty() ? 0 : orientation;
         *out = result.release();
         return ov::ok();
     });
 }
+
+int ov_text_result_orientation(const ov_text_result *result) { return result ? result->orientation : 0; }
 
 int ov_text_result_count(const ov_text_result *result) {
     return result ? static_cast<int>(result->items.size()) : 0;

@@ -231,6 +231,7 @@ public final class AnalysisServer: Sendable {
             try await fixed.run(on: handler, image: upload.filename ?? "upload", maps: maps)
         }
         for (kind, outcome) in run.outcomes { metrics.ran(request: kind.rawValue, for: outcome.duration) }
+        Self.logDecoderWarnings(run.report, context: context)
         return try Self.json(report: run.report)
     }
 
@@ -248,7 +249,7 @@ public final class AnalysisServer: Sendable {
         if let classes = query["classes"] {
             detector.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
-        return try await run(detector, named: "detect", for: request, deadline: deadline) { $0.add($1) }
+        return try await run(detector, named: "detect", for: request, context: context, deadline: deadline) { $0.add($1) }
     }
 
     private func classify(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
@@ -262,12 +263,13 @@ public final class AnalysisServer: Sendable {
         let model = try await models.model(named: name)
         var classifier = ClassifyImageRequest(model: model)
         classifier.maximumObservations = top
-        return try await run(classifier, named: "classify", for: request, deadline: deadline) { $0.add($1) }
+        return try await run(classifier, named: "classify", for: request, context: context, deadline: deadline) { $0.add($1) }
     }
 
     /// One model request on the uploaded image, on a worker: reads the body, runs `vision` on its own handler, puts
     /// its results into the report with `add`, and records the run's duration under `name`.
-    private func run<V: VisionRequest>(_ vision: V, named name: String, for request: Request, deadline: ContinuousClock.Instant,
+    private func run<V: VisionRequest>(_ vision: V, named name: String, for request: Request, context: ServeContext,
+                                       deadline: ContinuousClock.Instant,
                                        add: @escaping @Sendable (inout AnalysisReport, V.Result) -> Void) async throws(APIError) -> Response {
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
         let pixels = pixelLimit(for: [.model])
@@ -280,7 +282,17 @@ public final class AnalysisServer: Sendable {
             return (report, ContinuousClock.now - start)
         }
         metrics.ran(request: name, for: duration)
+        Self.logDecoderWarnings(report, context: context)
         return try Self.json(report: report)
+    }
+
+    /// The image decoder's warnings (a damaged JPEG, libpng's complaints), which the response carries in
+    /// `warnings`, also in the server's structured log (notice, with the request's metadata); the decoders never
+    /// print to stderr.
+    private static func logDecoderWarnings(_ report: AnalysisReport, context: ServeContext) {
+        guard let warnings = report.warnings, !warnings.isEmpty else { return }
+        context.logger.notice("image decoder warnings", metadata: ["image": .string(report.image),
+                                                                   "warnings": .array(warnings.map { .string($0) })])
     }
 
     // MARK: Helpers

@@ -4,10 +4,10 @@ import OpenVision
 
 /// What `live` and `video` analyse: built-in requests and/or a detector model.
 struct AnalysisOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Object detector model (ONNX or Darknet .cfg).")
+    @Option(name: .shortAndLong, help: "Object detector model (ONNX or Darknet .cfg; with --track or --count-line the default is the built-in COCO-80 detector, Yolo-Fastest-1.1-XL).")
     var model: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp(RequestKind.help(includingSequences: true) + " Default: none with --model, else barcodes,faces."))
+    @Option(name: .shortAndLong, help: ArgumentHelp(RequestKind.help(includingSequences: true) + " Default: none with a detector (--model, --track, --count-line), else barcodes,faces."))
     var requests: String?
     @OptionGroup var requestOptions: RequestOptionFlags
 
@@ -15,7 +15,7 @@ struct AnalysisOptions: ParsableArguments {
     @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
     @Option(help: "Longest side of the analysed copy in pixels (default: twice the model input, or 1280).")
     var analysisSize: Int?
-    @Flag(help: "Track the detected objects (ByteTrack): each object gets a stable track ID in the JSON Lines (trackID), the overlays and the viewer (#ID); tracks starting and ending are events in the JSON Lines. Needs --model.")
+    @Flag(help: "Track the detected objects (ByteTrack): each object gets a stable track ID in the JSON Lines (trackID), the overlays and the viewer (#ID); tracks starting and ending are events in the JSON Lines. Detector: --model, else the built-in one.")
     var track = false
     @Option(help: ArgumentHelp("Count tracks whose centre crosses the line from (x1, y1) to (x2, y2), normalised 0...1 with the origin LOWER-left (as every normalised coordinate of the CLI), per class and direction: in = from the left of the direction x1,y1 → x2,y2 to its right as seen in the picture (a line drawn left to right counts downward motion as in). Implies --track.",
                                valueName: "x1,y1,x2,y2"))
@@ -23,10 +23,10 @@ struct AnalysisOptions: ParsableArguments {
 
     func validate() throws {
         if let countLine { _ = try Self.parseCountLine(countLine) }
-        if (track || countLine != nil) && model == nil {
-            throw ValidationError("--track and --count-line follow detected objects: give a detector with --model")
-        }
     }
+
+    /// True when a detector runs: --model, or tracking (--track, --count-line) with the built-in detector.
+    var runsDetector: Bool { model != nil || track || countLine != nil }
 
     /// `x1,y1,x2,y2` (normalised, lower-left origin) as a counter; a clear error for anything else.
     static func parseCountLine(_ text: String) throws -> LineCounter {
@@ -59,12 +59,15 @@ struct AnalysisOptions: ParsableArguments {
 
     func makeRequests() throws -> [any VisionRequest] {
         var list: [any VisionRequest] = []
-        if let model {
-            var request = DetectObjectsRequest(model: try ModelOptions.load(model, backend: "automatic", threads: threads))
+        if runsDetector {
+            // Tracking follows detected objects: without --model, those of the built-in detector (as `detect`).
+            let detector = try model.map { try ModelOptions.load($0, backend: "automatic", threads: threads) }
+                ?? ModelOptions.loadDefaultDetector(backend: "automatic", threads: threads)
+            var request = DetectObjectsRequest(model: detector)
             request.confidenceThreshold = confidence
             list.append(request)
         }
-        let names = requests ?? (model == nil ? "barcodes,faces" : "")
+        let names = requests ?? (runsDetector ? "" : "barcodes,faces")
         // Vision's defaults, but for the options given (video and live keep DetectRectanglesRequest's one rectangle).
         let options = try requestOptions.options(base: RequestOptions())
         for kind in names.isEmpty ? [] : try RequestKind.parse([names]) {

@@ -8,14 +8,15 @@ struct RequestOptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp(RequestOption.maxRectangles.help)) var maxRectangles: String?
     @Option(help: ArgumentHelp(RequestOption.languages.help)) var languages: String?
     @Option(help: ArgumentHelp(RequestOption.recognitionLevel.help)) var recognitionLevel: String?
+    @Option(help: ArgumentHelp(RequestOption.textOrientation.help)) var textOrientation: String?
     @Option(help: ArgumentHelp(RequestOption.faceRevision.help)) var faceRevision: String?
     @Option(help: ArgumentHelp(RequestOption.maxHands.help)) var maxHands: String?
 
     /// The flags given, by option name.
     var given: [String: String] {
         var values: [String: String] = [:]
-        for (option, value) in zip([RequestOption.maxRectangles, .languages, .recognitionLevel, .faceRevision, .maxHands],
-                                   [maxRectangles, languages, recognitionLevel, faceRevision, maxHands]) {
+        for (option, value) in zip([RequestOption.maxRectangles, .languages, .recognitionLevel, .textOrientation, .faceRevision, .maxHands],
+                                   [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, maxHands]) {
             if let value { values[option.name] = value }
         }
         return values

@@ -13,6 +13,9 @@ struct TrackCommand: AsyncParsableCommand {
             being the Kalman filter's (to 0.001 px), as py-motmetrics and the MOTChallenge tools read. Defaults are ByteTrack's.
             Prints one summary line on stderr: frames, tracks, and the tracker's time per frame (reading and
             writing excluded). A malformed line is an error naming its line number (exit status 1).
+            The file being known to its end, each track's gaps of up to --max-gap frames are filled by linear
+            interpolation and the detections it started from before its confirmation are written too (--max-gap 0:
+            ByteTrack's online output alone).
             """
     )
 
@@ -31,6 +34,8 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: "Frames (at 30 fps) a lost track is kept. ByteTrack's track_buffer.") var trackBuffer: Int = 30
     @Option(help: "The sequence's frame rate (scales --track-buffer).") var frameRate: Double = 30
     @Flag(help: "Do not multiply IoU by the score (ByteTrack's --mot20).") var noFuseScore = false
+    @Option(help: "Offline completion (the file is known to its end): fill a track's gaps of at most this many frames by linear interpolation (ByteTrack's offline interpolation) and write the detections it started from before its confirmation. 0: the tracker's online output only.")
+    var maxGap: Int = 20
 
     func run() async throws {
         var options = ObjectTracker.Configuration()
@@ -52,7 +57,7 @@ struct TrackCommand: AsyncParsableCommand {
                     boundingBox: CGRect(x: r.x, y: r.y, width: r.width, height: r.height), confidence: Float(r.score)))
             }
             let lastFrame = byFrame.keys.max() ?? 0
-            var output: [MOTRecord] = []
+            var completion = TrackCompletion(maximumGap: maxGap, backFillsStart: maxGap > 0)
             var ids = Set<Int>()
             let clock = ContinuousClock()
             var elapsed = Duration.zero
@@ -60,16 +65,18 @@ struct TrackCommand: AsyncParsableCommand {
                 let frameDetections = byFrame[frame] ?? []
                 let start = clock.now
                 let update = tracker.update(frameDetections)
+                completion.record(update, detections: frameDetections)
                 elapsed += clock.now - start
-                for track in update.tracks {
-                    ids.insert(track.id)
-                    let box = track.boundingBox
-                    // Millipixels and six score digits (Float's precision) keep the file short.
-                    func rounded(_ v: Double, _ scale: Double) -> Double { (v * scale).rounded() / scale }
-                    output.append(MOTRecord(frame: frame, id: track.id, x: rounded(box.minX, 1000), y: rounded(box.minY, 1000),
-                                            width: rounded(box.width, 1000), height: rounded(box.height, 1000),
-                                            score: rounded(Double(track.confidence), 1e6)))
-                }
+                for track in update.tracks { ids.insert(track.id) }
+            }
+            // Millipixels and six score digits (Float's precision) keep the file short.
+            func rounded(_ v: Double, _ scale: Double) -> Double { (v * scale).rounded() / scale }
+            let start = clock.now
+            let completed = completion.records()
+            elapsed += clock.now - start  // the completion is part of the tracker's time
+            let output = completed.map {
+                MOTRecord(frame: $0.frame, id: $0.id, x: rounded($0.x, 1000), y: rounded($0.y, 1000), width: rounded($0.width, 1000),
+                          height: rounded($0.height, 1000), score: rounded($0.score, 1e6))
             }
             let text = MOTFormat.format(output)
             if out == "-" {

@@ -6,7 +6,7 @@ import CNative
 /// OpenCV 4.6's cv::imdecode (libpng) in the same process (`ov_image_decode_opencv`): the same pixels,
 /// byte for byte, for every row filter, colour type and output; every file it does not take exactly
 /// (other kinds, colorimetry, damage) is left to OpenCV, so the result and the error stay OpenCV's.
-@Suite struct PNGDecodingTests {
+@Suite(.serialized) struct PNGDecodingTests {
     // MARK: - writing PNGs (uncompressed deflate blocks, so any filter and any damage can be made)
 
     static let crcTable: [UInt32] = (0..<256).map { n -> UInt32 in
@@ -266,5 +266,51 @@ import CNative
         absurd.replaceSubrange(29..<33, with: Self.bigEndian(Self.crc32(Array(absurd[12..<29]))))
         for luma in [false, true] { Self.expectLeftToOpenCV(absurd, luma: luma, "absurd width") }
         #expect(Self.ours(absurd, luma: false).status == OV_ERR_DECODE)
+    }
+
+    /// What ov_image_decode writes to stderr (fd 2) while `body` runs, read back from a temporary file.
+    static func stderrOutput(of body: () -> Void) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ov-png-stderr-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let fd = open(url.path, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
+        try #require(fd >= 0)
+        fflush(nil)
+        let saved = dup(2)
+        dup2(fd, 2)
+        body()
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        close(fd)
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// The PNGs left to libpng (ov_libpng.cpp) keep its messages: a warning travels with the image (the pixels
+    /// still OpenCV's), an error is the OV_ERR_DECODE's message, and nothing is printed on stderr, where
+    /// OpenCV's imdecode prints "libpng warning: iCCP: profile 'bad': 'xxxx': exceeds application limits" and
+    /// "libpng error: Invalid IHDR data" for these two files (`ov_image_decode_opencv` on them).
+    @Test func libpngMessagesAreKeptNotPrinted() throws {
+        let rgb = Self.pixels(width: 20, height: 6, channels: 3, seed: 9)
+        let shortICC = Self.chunk("iCCP", Array("bad".utf8) + [0, 0] + Self.zlibStored(Array(repeating: 120, count: 200)))
+        let warned = Self.png(width: 20, rows: rgb, colorType: 2, bpp: 3, filters: [1], extra: [shortICC])
+        var badType = Self.png(width: 4, rows: [[1, 2, 3, 4]], colorType: 0, bpp: 1, filters: [0])
+        badType[25] = 5  // no such colour type
+        badType.replaceSubrange(29..<33, with: Self.bigEndian(Self.crc32(Array(badType[12..<29]))))
+        var warnings: [String] = [], error = "", pixels = Decoded(status: OV_OK)
+        let printed = try Self.stderrOutput {
+            pixels = Self.read { image in
+                let status = ov_image_decode(warned, warned.count, 1, 1, 0, &image)  // gray: colorimetry leaves it to libpng
+                if let image { warnings = (0..<ov_image_warning_count(image)).map { ov_image_warning(image, $0).map { String(cString: $0) } ?? "" } }
+                return status
+            }
+            var image: OpaquePointer?
+            #expect(ov_image_decode(badType, badType.count, 1, 1, 0, &image) == OV_ERR_DECODE)
+            error = String(cString: ov_last_error())
+        }
+        // (Other suites may print meanwhile: only this test's messages are looked for.)
+        #expect(!printed.contains("iCCP") && !printed.contains("IHDR"), "\(printed)")
+        #expect(warnings == ["PNG: iCCP: profile 'bad': 'xxxx': exceeds application limits"], "\(warnings)")
+        #expect(pixels == Self.opencv(warned, luma: true))
+        #expect(error.contains("IHDR"), "\(error)")
     }
 }

@@ -30,7 +30,8 @@ import OpenVisionTestSupport
 
     /// Both objects keep one track ID on every frame; each is counted once crossing the vertical line x = 0.5
     /// (drawn bottom to top, so rightward is `in`): the dog in, the person out, the person on the frame its
-    /// centre passes x = 320 (frame 22: 540 − 12 · 22 + 40 = 316); started events for both, none ended.
+    /// centre passes x = 320 (frame 22: 540 − 12 · 22 + 40 = 316); started events for both, and both ended on the
+    /// folder's last frame (still alive when the source ends), none before.
     @Test func tracksAndCountsWithTheRealDetector() async throws {
         let dir = try CLIProcess.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -57,7 +58,8 @@ import OpenVisionTestSupport
         #expect(personFrames >= 38 && dogFrames >= 30, "person tracked on \(personFrames), dog on \(dogFrames) frames")
         let events = reports.flatMap { report in (report.events ?? []).map { (report.frame ?? -1, $0) } }
         #expect(events.filter { $0.1.event == "track_started" }.map(\.1.id).sorted() == (personIDs.union(dogIDs)).sorted())
-        #expect(!events.contains { $0.1.event == "track_ended" })
+        let ended = events.filter { $0.1.event == "track_ended" }
+        #expect(ended.map(\.1.id).sorted() == personIDs.union(dogIDs).sorted() && ended.allSatisfy { $0.0 == 39 }, "\(ended)")
         let crossings = events.filter { $0.1.event == "line_crossed" }
         #expect(crossings.count == 2, "\(crossings)")
         let personCrossing = try #require(crossings.first { personIDs.contains($0.1.id) })
@@ -86,8 +88,28 @@ import OpenVisionTestSupport
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 
-    @Test func trackingNeedsADetector() async throws {
-        let run = try await CLIProcess.run(["video", "/nonexistent.mp4", "--requests", "barcodes", "--track"])
-        #expect(run.status == 64 && run.stderr.contains("--model"), "\(run.stderr)")
+    /// `--track` without `--model` tracks the built-in detector's objects (as `detect` uses it): both walkers get
+    /// one track each, ended on the last frame, and no other request runs (no barcodes, no faces).
+    @Test func trackingWithoutAModelUsesTheBuiltInDetector() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = dir.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        try Self.renderScene(in: frames)
+        let jsonl = dir.appendingPathComponent("out.jsonl")
+        let run = try await CLIProcess.run(["video", frames.path, "--track", "--jsonl", jsonl.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n")
+            .map { try JSONDecoder().decode(AnalysisReport.self, from: Data($0.utf8)) }
+        #expect(reports.count == 40)
+        #expect(reports.allSatisfy { $0.barcodes == nil && $0.faces == nil })
+        var top = Set<Int>(), bottom = Set<Int>()
+        for object in reports.flatMap({ $0.objects ?? [] }) {
+            guard let id = object.trackID else { continue }
+            if object.box.normalized.midY > 0.5 { top.insert(id) } else { bottom.insert(id) }
+        }
+        #expect(top.count == 1 && bottom.count == 1 && top != bottom, "top \(top), bottom \(bottom)")
+        let ended = reports.flatMap { r in (r.events ?? []).filter { $0.event == "track_ended" }.map { (r.frame ?? -1, $0.id) } }
+        #expect(ended.map(\.1).sorted() == top.union(bottom).sorted() && ended.allSatisfy { $0.0 == 39 }, "\(ended)")
     }
 }

@@ -28,8 +28,11 @@ import OpenVisionTestSupport
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("60 frames, 175 detections, 3 tracks"), "\(run.stderr)")
         let tracks = try MOTFormat.read(contentsOf: out)
-        // Every detection is reported (3 per frame, 2 on the occluded frames), with one ID per object.
-        #expect(tracks.count == 175)
+        // Every detection is reported (3 per frame), with one ID per object, and the occluded object's five
+        // frames are filled (the offline completion, --max-gap 20) on its line of motion: y = 100 + 4 (frame − 1).
+        #expect(tracks.count == 180)
+        let filled = tracks.filter { $0.x > 850 && (20...24).contains($0.frame) }
+        #expect(filled.count == 5 && filled.allSatisfy { abs($0.y - (100 + 4 * Double($0.frame - 1))) < 1 }, "\(filled)")
         var idsOfObject: [Int: Set<Int>] = [:]
         for record in tracks {
             let object = record.x > 850 ? 2 : (record.y < 320 ? 0 : 1)
@@ -38,6 +41,10 @@ import OpenVisionTestSupport
         }
         #expect(idsOfObject.values.map(\.count) == [1, 1, 1], "\(idsOfObject)")
         #expect(Set(idsOfObject.values.flatMap { $0 }) == [1, 2, 3])
+        // --max-gap 0: the tracker's online output, 2 boxes on the occluded frames.
+        let online = try await CLIProcess.run(["track", "--detections", dets.path, "--out", "-", "--max-gap", "0"])
+        #expect(online.status == 0, "\(online.stderr)")
+        #expect(online.stdout.split(separator: "\n").count == 175)
     }
 
     @Test func thresholdsChangeWhatIsTracked() async throws {

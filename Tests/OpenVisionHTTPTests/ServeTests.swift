@@ -211,6 +211,33 @@ import Glibc
         #expect(bad.status == 400 && bad.errorCode == "invalidArgument")
     }
 
+    /// libpng's messages on a bad upload: a warning is in the response's `warnings` and in the structured log
+    /// (notice, with the request's ID), an error is the 422's message; neither is printed raw ("libpng warning:",
+    /// "libpng error:", as OpenCV's imdecode did on stderr, the server's log).
+    /// The 4 × 2 RGB PNG with a 200-byte iCCP profile: python3 -c "import zlib,struct,base64;
+    /// c=lambda t,d:struct.pack('>I',len(d))+t+d+struct.pack('>I',zlib.crc32(t+d));
+    /// raw=b''.join(b'\0'+bytes(range(y*12,y*12+12)) for y in range(2));
+    /// print(base64.b64encode(b'\x89PNG\r\n\x1a\n'+c(b'IHDR',struct.pack('>IIBBBBB',4,2,8,2,0,0,0))
+    /// +c(b'iCCP',b'bad\0\0'+zlib.compress(b'x'*200))+c(b'IDAT',zlib.compress(raw))+c(b'IEND',b'')).decode())";
+    /// the damaged one is its first 60 bytes.
+    @Test func decoderMessagesGoToWarningsAndTheLog() async throws {
+        let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAAEWlDQ1BiYWQAAHicq6gYHgAA0MRdwbQiqUwAAAAiSURBVHicY2BgZGJmYWVj5+Dk4mbg4eXjFxAUEhYRFRMHAAlYARUx62OZAAAAAElFTkSuQmCC"))
+        let server = try ServeProcess([], environment: ["LOG_LEVEL": "notice"])
+        let warned = try await Self.post(server.port, "/v1/analyze?requests=barcodes", png, contentType: "image/png")
+        #expect(warned.status == 200, "\(warned.text)")
+        #expect(warned.json?["warnings"] as? [String] == ["PNG: iCCP: too short"], "\(warned.text)")
+        let damaged = try await Self.post(server.port, "/v1/analyze?requests=barcodes", png.prefix(60), contentType: "image/png")
+        let message = (damaged.json?["error"] as? [String: Any])?["message"] as? String
+        #expect(damaged.status == 422 && message?.contains("PNG input buffer is incomplete") == true, "\(damaged.text)")
+        var log = ""
+        for _ in 0..<100 where !log.contains("image decoder warnings") {
+            try await Task.sleep(for: .milliseconds(100))
+            log = server.log
+        }
+        #expect(log.contains("image decoder warnings") && log.contains("PNG: iCCP: too short") && log.contains("hb.request.id="), "\(log)")
+        #expect(!log.contains("libpng"), "\(log)")
+    }
+
     /// Clients that hang up mid-body: the server stays up and frees their admission (in-flight back to 0).
     @Test func truncatedUploadsLeaveNothingBehind() async throws {
         let server = try ServeProcess()

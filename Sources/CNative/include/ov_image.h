@@ -33,7 +33,9 @@ typedef struct ov_image ov_image;
  * A damaged JPEG that still decodes (truncated, corrupt entropy data) carries the decoder's warnings
  * (ov_image_warning*); with strict non-zero, the first warning is an OV_ERR_DECODE instead.
  * Common PNGs (8-bit gray/RGB(A), not interlaced) at full size are inflated by libdeflate (ov_png.cpp),
- * to the pixels OpenCV would give; every other file, and every error, is OpenCV's. */
+ * the other PNGs decoded by libpng itself (ov_libpng.cpp), both to the pixels OpenCV would give; libpng's
+ * warnings are the image's warnings ("PNG: ...", not affected by strict) and its error the OV_ERR_DECODE's
+ * message, never printed. Every other file, and its errors, is OpenCV's. */
 ov_status ov_image_decode(const void *data, size_t length, int luma_only, int reduction, int strict, ov_image **out);
 
 /* OpenCV's cv::imdecode alone (full size, EXIF orientation ignored), without ov_image_decode's own

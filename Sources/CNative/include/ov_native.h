@@ -35,6 +35,7 @@
 #include "ov_dnn.h"
 #include "ov_onnxruntime.h"
 #include "ov_ppocr.h"
+#include "ov_zxing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,9 +68,13 @@ typedef struct {
 typedef struct ov_text_result ov_text_result;
 
 /* Recognises text. minimum_text_height: lines whose box is shorter (pixels) are dropped (0 = keep all).
- * Items are in reading order: each line, then its words, each word then its symbols. */
-ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_height,
+ * detect_orientation: find a page turned 90°, 180° or 270° and read it upright (boxes stay in the image's
+ * coordinates; ov_text_result_orientation says how it was turned). Items are in reading order: each line,
+ * then its words, each word then its symbols. */
+ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_height, int detect_orientation,
                            ov_text_result **out);
+/* Degrees (0, 90, 180, 270) the text of the page was found turned clockwise; 0 when not detected. */
+int ov_text_result_orientation(const ov_text_result *result);
 int ov_text_result_count(const ov_text_result *result);
 const ov_text_item *ov_text_result_items(const ov_text_result *result);
 const char *ov_text_result_text(const ov_text_result *result); /* UTF-8 buffer the items point into */

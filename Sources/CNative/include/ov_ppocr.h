@@ -41,6 +41,8 @@ typedef struct {
     float cls_thresh;         /* flip a line when "180" scores above this (0.9) */
     float text_score;         /* drop lines whose mean character probability is below (0.5) */
     float min_text_height;    /* drop lines whose text height (pixels of the input image) is below */
+    int detect_orientation;   /* find a page turned 90/180/270 degrees by a vote of its lines and read it
+                               * upright (0; needs use_cls; not in rapidocr) */
 } ov_ppocr_params;
 
 /* rapidocr-onnxruntime 1.4.4's defaults. */
@@ -79,6 +81,8 @@ const ov_ppocr_line *ov_ppocr_result_lines(const ov_ppocr_result *result);
 int ov_ppocr_result_char_count(const ov_ppocr_result *result);
 const ov_ppocr_char *ov_ppocr_result_chars(const ov_ppocr_result *result);
 const char *ov_ppocr_result_text(const ov_ppocr_result *result); /* UTF-8 buffer the items point into */
+/* Degrees (0, 90, 180, 270) the page's text was found turned clockwise (detect_orientation), else 0. */
+int ov_ppocr_result_orientation(const ov_ppocr_result *result);
 void ov_ppocr_result_free(ov_ppocr_result *result);
 
 #ifdef __cplusplus

@@ -111,11 +111,20 @@ final class LivePipeline: @unchecked Sendable {
         let fps = capture.info.fps > 0 ? capture.info.fps : settings.options.imageSequenceFPS
         let paceStart = clock.now
         var index = 0
+        // Files and image folders are read one frame ahead, so that their last frame is known as the last (its
+        // results end the tracks still alive); a read error ahead ends the source after the frame before it.
+        let readsAhead = !settings.source.isLive
+        var ahead: (VisionImage, Double?)?? = nil
+        var errorAhead: VisionError?
         while !isStopped {
             let readStart = clock.now
             let next: (VisionImage, Double?)?
+            if let errorAhead {
+                finishCapture(error: errorAhead)
+                return
+            }
             do {
-                next = try capture.read()
+                if let read = ahead { next = read; ahead = nil } else { next = try capture.read() }
             } catch {
                 guard settings.source.isLive, settings.options.reconnectFor > .zero else { finishCapture(error: error); return }
                 do {
@@ -132,12 +141,24 @@ final class LivePipeline: @unchecked Sendable {
                 counters.update { $0.info = capture.info }  // now saying whether the file ended early
                 break
             }
+            var isLast = false
+            if readsAhead {
+                do {
+                    let read = try capture.read()
+                    ahead = .some(read)
+                    isLast = read == nil
+                } catch {
+                    errorAhead = error
+                    isLast = true
+                }
+            }
             var image = captured
             if settings.options.orientation != .up {
                 do { image = try image.oriented(settings.options.orientation) } catch { finishCapture(error: error); return }
             }
             let now = clock.now
-            let frame = Frame(index: index, captureTime: now, sourceTimestamp: timestamp, image: image)
+            var frame = Frame(index: index, captureTime: now, sourceTimestamp: timestamp, image: image)
+            frame.isLastOfSource = isLast
             counters.update {
                 $0.captured += 1
                 $0.firstCapture = $0.firstCapture ?? now
@@ -219,7 +240,9 @@ final class LivePipeline: @unchecked Sendable {
             if var running = tracker {
                 // A frame whose detector failed is a frame where nothing was detected.
                 let objects = LiveResult.detectedObjects(in: outcomes)?.objects ?? []
-                let update = running.update(objects.map(ObjectTracker.Detection.init))
+                var update = running.update(objects.map(ObjectTracker.Detection.init))
+                // The source's last frame ends the tracks still alive.
+                if frame.isLastOfSource { update.ended = (update.ended + running.finish()).sorted() }
                 tracker = running
                 tracking = update
                 if var line = counter {

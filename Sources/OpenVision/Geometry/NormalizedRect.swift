@@ -79,6 +79,20 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
     }
 
     /// The smallest rect containing all `points`.
+    /// The corners in the reading order of text turned `degrees` clockwise (0, 90, 180, 270) inside this box:
+    /// its top-left, top-right, bottom-right and bottom-left as the text sees them (for 90°, the box's
+    /// top-right corner is the text's top-left).
+    func readingCorners(turnedClockwise degrees: Int) -> [NormalizedPoint] {
+        let tl = NormalizedPoint(x: minX, y: maxY), tr = NormalizedPoint(x: maxX, y: maxY)
+        let br = NormalizedPoint(x: maxX, y: minY), bl = NormalizedPoint(x: minX, y: minY)
+        switch ((degrees % 360 + 360) % 360) / 90 {
+        case 1: return [tr, br, bl, tl]
+        case 2: return [br, bl, tl, tr]
+        case 3: return [bl, tl, tr, br]
+        default: return [tl, tr, br, bl]
+        }
+    }
+
     public init(boundingPoints points: [NormalizedPoint]) {
         guard let first = points.first else {
             self.init(x: 0, y: 0, width: 0, height: 0)

@@ -35,5 +35,30 @@ public enum ImageOrientation: UInt32, Sendable, Hashable, Codable, CaseIterable,
     }
 }
 
+extension ImageOrientation {
+    /// The orientation of content turned `degrees` clockwise (0, 90, 180, 270; other values are rounded down to a
+    /// quarter turn): `.up`, `.left` (stored turned 90° clockwise), `.down`, `.right`.
+    public init(turnedClockwise degrees: Int) {
+        switch ((degrees % 360 + 360) % 360) / 90 {
+        case 1: self = .left
+        case 2: self = .down
+        case 3: self = .right
+        default: self = .up
+        }
+    }
+
+    /// How many degrees clockwise the stored content is turned from upright: 0, 90 (`.left`), 180 (`.down`),
+    /// 270 (`.right`); nil for the mirrored orientations, which no turn gives.
+    public var clockwiseDegrees: Int? {
+        switch self {
+        case .up: 0
+        case .left: 90
+        case .down: 180
+        case .right: 270
+        case .upMirrored, .downMirrored, .leftMirrored, .rightMirrored: nil
+        }
+    }
+}
+
 /// Core Graphics' name for the same eight orientations, for code ported from Apple platforms.
 public typealias CGImagePropertyOrientation = ImageOrientation

@@ -8,7 +8,8 @@ public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
     public var confidence: Float
     public var symbology: BarcodeSymbology
     /// The payload as text: zxing-cpp's plain text (binary content as ISO 8859-1 characters, one
-    /// per byte, as Python zxing-cpp's `text`); nil only when the decoder gave none. Exact bytes: `payloadData`.
+    /// per byte, as Python zxing-cpp's `text`), every character kept, NUL (U+0000) included; nil only when the
+    /// decoder gave none. Exact bytes: `payloadData`.
     public var payloadString: String?
     /// The raw payload bytes.
     public var payloadData: Data

@@ -10,6 +10,9 @@ extension AnalysisReport {
         /// topLeft, topRight, bottomRight, bottomLeft in reading order (a rotated quadrilateral for a
         /// rotated line on `.accurate`; the box's corners on `.fast`).
         public var corners: [Point]? = nil
+        /// Degrees the page's text was found turned clockwise (90, 180, 270; `textOrientation` `.left`, `.down`,
+        /// `.right`) and read upright; absent for a page read as given.
+        public var orientationDegrees: Int? = nil
     }
 
     public struct Word: Sendable, Codable, Hashable {
@@ -24,12 +27,14 @@ extension AnalysisReport {
             guard let best = line.candidates.first else { return nil }
             return TextLine(string: best.string, confidence: best.confidence, box: box(line.boundingBox),
                             words: best.words.map { Word(string: $0.string, confidence: $0.confidence, box: box($0.boundingBox)) },
-                            corners: line.corners.map(point))
+                            corners: line.corners.map(point),
+                            orientationDegrees: line.textOrientation.clockwiseDegrees.flatMap { $0 == 0 ? nil : $0 })
         }
     }
 
     static func summary(_ text: [TextLine]) -> [String] {
-        text.map { String(format: "  text %.2f \"%@\" ", $0.confidence, $0.string) + at($0.box) }
+        text.map { String(format: "  text %.2f \"%@\" ", $0.confidence, $0.string) + at($0.box)
+            + ($0.orientationDegrees.map { " (page turned \($0)°)" } ?? "") }
     }
 }
 

@@ -12,6 +12,12 @@ public struct RecognizedTextObservation: VisionObservation, QuadrilateralProvidi
     public var bottomLeft: NormalizedPoint
     /// Candidates, best first. Both levels (Tesseract, PP-OCR) yield one candidate per line.
     public var candidates: [RecognizedText]
+    /// How the page this line was read on is turned, as found by `RecognizeTextRequest`'s
+    /// `automaticallyDetectsOrientation`: `.up` (as given, and always when detection is off), `.left` (its text
+    /// turned 90° clockwise), `.down` (upside down) or `.right` (90° counter-clockwise) — EXIF's meaning, the
+    /// orientation to give `ImageRequestHandler` to see the page upright. The line was read upright; its box and
+    /// corners stay relative to the image as given (the corners in the text's reading order).
+    public var textOrientation: ImageOrientation = .up
 
     public init(boundingBox: NormalizedRect, candidates: [RecognizedText], uuid: UUID = UUID()) {
         self.uuid = uuid

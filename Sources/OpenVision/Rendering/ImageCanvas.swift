@@ -64,13 +64,41 @@ public struct ImageCanvas: ~Copyable {
                                                    Int32(color.red), Int32(color.green), Int32(color.blue), -1), "dot")
     }
 
-    /// A label: `text` on a filled `background` box, baseline-left at `origin`; `scale` 1 ≈ 20 px high.
+    /// A label: `text` on a filled `background` box, baseline-left at `origin`; `scale` 1 ≈ 20 px high. The font
+    /// (OpenCV's Hershey) draws printable ASCII only: other characters are drawn as `hersheyText` gives them
+    /// (accents dropped, typographic punctuation as its ASCII look-alike, the rest left out); a label with nothing
+    /// left to draw draws nothing.
     public mutating func label(_ text: String, at origin: CGPoint, scale: Double = 1, color: OverlayColor = .white,
                                background: OverlayColor = .black) throws(VisionError) {
+        let text = Self.hersheyText(text)
+        guard !text.isEmpty else { return }
         try NativeError.check(ov_image_draw_label(image.handle, text, Float(origin.x), Float(origin.y), Float(scale),
                                                   Int32(color.red), Int32(color.green), Int32(color.blue),
                                                   Int32(background.red), Int32(background.green), Int32(background.blue)),
                               "label")
+    }
+
+    /// What OpenCV's Hershey font can draw of `text` (it draws printable ASCII, and "?" for each byte of anything
+    /// else): letters with accents or other marks as their base letter (é → e), a few typographic characters as
+    /// their ASCII look-alikes (· • → |, – — → -, ‘ ’ → ', “ ” → ", … → ..., × → x), anything else left out, and
+    /// runs of spaces as one.
+    static func hersheyText(_ text: String) -> String {
+        let lookAlikes: [Character: String] = [
+            "·": "|", "•": "|", "–": "-", "—": "-", "‘": "'", "’": "'", "“": "\"", "”": "\"", "…": "...", "×": "x",
+            "\u{00A0}": " ",
+        ]
+        var out = ""
+        for character in text {
+            if let ascii = lookAlikes[character] { out += ascii; continue }
+            if character == "\t" || character == "\n" { out += " "; continue }
+            // The base letter of a letter with marks: its first scalar, when the rest are combining marks.
+            let scalars = String(character).decomposedStringWithCanonicalMapping.unicodeScalars
+            guard let base = scalars.first, (32...126).contains(base.value) else { continue }
+            out.unicodeScalars.append(base)
+        }
+        var squeezed = ""
+        for c in out where !(c == " " && squeezed.last == " ") { squeezed.append(c) }
+        return squeezed.trimmingCharacters(in: .whitespaces)
     }
 
     /// Text set in a TrueType font file, `pixelHeight` tall, baseline-left at `origin`.

@@ -2,7 +2,8 @@ import Foundation
 
 extension AnalysisReport {
     /// Something that happened on a live frame: `track_started` (a track was confirmed; `id`, `label`),
-    /// `track_ended` (a track was lost for longer than the tracker's buffer, or merged; `id`), or
+    /// `track_ended` (a track was lost for longer than the tracker's buffer, or merged, or was still alive on the
+    /// last frame of a file or image folder; `id`), or
     /// `line_crossed` (a track's centre crossed the counting line; `id`, `label`, `direction` `in` / `out`).
     public struct Event: Sendable, Codable, Hashable {
         public var event: String

@@ -40,10 +40,11 @@ public enum RequestKind: String, CaseIterable, Sendable {
                 DetectFaceLandmarksRequest()
             }
         case .text:
-            RequestDescriptor("recognised text lines and words", reportKey: "text", options: [.languages, .recognitionLevel], bytesPerPixel: 9) { o in
+            RequestDescriptor("recognised text lines and words", reportKey: "text", options: [.languages, .recognitionLevel, .textOrientation], bytesPerPixel: 9) { o in
                 var r = RecognizeTextRequest()
                 if let languages = o.recognitionLanguages { r.recognitionLanguages = languages }
                 if let level = o.recognitionLevel { r.recognitionLevel = level }
+                if let detects = o.detectsTextOrientation { r.automaticallyDetectsOrientation = detects }
                 return r
             }
         case .contours:

@@ -14,6 +14,8 @@ public struct RequestOptions: Sendable, Hashable {
     public var faceRevision: DetectFaceRectanglesRequest.Revision?
     /// `maxHands`: `DetectHumanHandPoseRequest.maximumHandCount`.
     public var maximumHandCount: Int?
+    /// `textOrientation`: `RecognizeTextRequest.automaticallyDetectsOrientation` (`auto` true, `up` false).
+    public var detectsTextOrientation: Bool?
 
     public init() {}
 
@@ -132,6 +134,12 @@ public struct RequestOption: Sendable {
     /// `maxHands`.
     public static let maxHands = integer("maxHands", help: "Most hands 'handpose' reports (default 2).", range: 0...100, \.maximumHandCount)
 
+    /// `textOrientation`.
+    public static let textOrientation = choice(
+        "textOrientation", help: "Text pages: auto (the default) finds a page turned 90, 180 or 270 degrees and reads it upright; up reads the page as given.",
+        values: [("auto", true), ("up", false)], \.detectsTextOrientation,
+        parse: { ["auto": true, "up": false][$0.lowercased()] }, describe: { $0 ? "auto" : "up" })
+
     /// Every option, in help order.
-    public static let all: [RequestOption] = [maxRectangles, languages, recognitionLevel, faceRevision, maxHands]
+    public static let all: [RequestOption] = [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, maxHands]
 }

@@ -32,6 +32,13 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
     public var minimumTextHeight: Float = 0
     /// Default `.fast`.
     public var recognitionLevel: RecognitionLevel = .fast
+    /// Find a page turned 90°, 180° or 270° (a scan fed upside down, a phone held sideways) and read it
+    /// upright; each line reports the orientation found (`RecognizedTextObservation.textOrientation`), its boxes
+    /// stay relative to the image as given. `.fast`: Tesseract's OSD (osd.traineddata) when the page as given
+    /// reads poorly; `.accurate`: a vote of the line-orientation classifier over the page's lines. An upright page
+    /// that reads well costs nothing extra. Off, the page is read as given (and `textOrientation` is `.up`).
+    /// Not in Apple's Vision, which expects the caller's orientation. Default true.
+    public var automaticallyDetectsOrientation: Bool = true
     /// Vision's language-correction switch, kept for source compatibility. It changes nothing on
     /// either level: `.fast` always applies Tesseract's own language model (the word lists in its
     /// traineddata), and `.accurate` has no language model (PP-OCR's CTC decoding reads characters
@@ -98,7 +105,8 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
                     + "(PP-OCRv4 reads English and Simplified Chinese: en-US, zh-Hans); use .fast for other languages")
             }
             let image = try imageForRegionOfInterest(in: context)
-            return try PPOCRRecognizer.shared().recognize(image, minimumTextHeightPixels: minimumTextHeight * Float(image.height))
+            return try PPOCRRecognizer.shared().recognize(image, minimumTextHeightPixels: minimumTextHeight * Float(image.height),
+                                                          detectsOrientation: automaticallyDetectsOrientation)
         }
         let codes = recognitionLanguages.map(Self.tesseractCode(for:))
         for code in codes where code.isEmpty || code.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") }) {
@@ -106,6 +114,7 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
         }
         let image = try imageForRegionOfInterest(in: context)
         let minimumPixels = Int32((minimumTextHeight * Float(image.height)).rounded(.down))
-        return try TesseractRecognizer.recognize(image, languages: codes, minimumTextHeightPixels: minimumPixels)
+        return try TesseractRecognizer.recognize(image, languages: codes, minimumTextHeightPixels: minimumPixels,
+                                                 detectsOrientation: automaticallyDetectsOrientation)
     }
 }

@@ -39,7 +39,8 @@ extension ObjectTracker {
         /// motion, for `Configuration.maximumFramesLost` frames and come back with the same ID when matched.
         public var lost: [Int]
         /// IDs that ended on this frame: lost for longer than the track buffer, or merged into an older
-        /// overlapping track. An ended ID never comes back.
+        /// overlapping track (and, from the live pipeline, every track still alive on a file's last frame:
+        /// `ObjectTracker.finish()`). An ended ID never comes back.
         public var ended: [Int]
 
         public init(frame: Int, tracks: [Track], started: [Int], lost: [Int], ended: [Int]) {

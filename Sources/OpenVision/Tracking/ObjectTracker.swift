@@ -147,6 +147,15 @@ public struct ObjectTracker: Sendable {
         return Update(frame: frame, tracks: tracks, started: startedIDs.sorted(), lost: lostIDs.sorted(), ended: ended.sorted())
     }
 
+    /// Ends every confirmed track still kept, tracked or lost (the source ended), and returns their IDs in
+    /// ascending order. The tracker is then empty; frames and IDs keep counting if it is updated again.
+    public mutating func finish() -> [Int] {
+        let ids = (tracked + lost).compactMap(\.id).sorted()
+        tracked = []
+        lost = []
+        return ids
+    }
+
     /// 1 − IoU (with `fuse`, 1 − IoU × score) between tracks and detections; 2 (never matched) across labels
     /// when the tracker is class-aware.
     private func cost(_ all: [TrackRecord], _ rows: [Int], _ detections: [Detection], _ columns: [Int], fuse: Bool) -> [[Double]] {

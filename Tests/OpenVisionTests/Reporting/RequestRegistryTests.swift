@@ -46,13 +46,15 @@ import OpenVisionTestSupport
         try o.set("recognitionLevel", to: "ACCURATE")
         try o.set("face-revision", to: "blazeface-full")
         try o.set("maxHands", to: "1")
+        try o.set("textOrientation", to: "Up")
+        #expect(o.detectsTextOrientation == false)
         #expect(o.maximumRectangles == 0 && o.recognitionLanguages == ["eng", "deu"] && o.recognitionLevel == .accurate)
         #expect(o.faceRevision == .blazeFaceFullRange && o.maximumHandCount == 1)
         // The text forms read back into the same options.
         #expect(try RequestOptions(values: o.values) == o)
         for (name, bad) in [("maxRectangles", "-5"), ("maxRectangles", "1e300"), ("maxHands", "9999999999999999999"),
                             ("languages", "../../etc/passwd"), ("languages", ""), ("recognitionLevel", "best"),
-                            ("faceRevision", "cnn"), ("nosuch", "1")] {
+                            ("faceRevision", "cnn"), ("textOrientation", "sideways"), ("nosuch", "1")] {
             var options = RequestOptions()
             #expect(throws: VisionError.self, "\(name)=\(bad)") { try options.set(name, to: bad) }
         }
@@ -67,7 +69,10 @@ import OpenVisionTestSupport
         #expect(rectangles.maximumObservations == 16)
         #expect((RequestKind.rectangles.descriptor.makeRequest() as? DetectRectanglesRequest)?.maximumObservations == 1)
         #expect(RequestKind.rectangles.descriptor.options.map(\.name) == ["maxRectangles"])
-        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "face-revision", "max-hands"])
+        // text takes textOrientation: "up" turns the page detection off.
+        let text = try #require(RequestKind.text.descriptor.makeRequest(try RequestOptions(values: ["textOrientation": "up"])) as? RecognizeTextRequest)
+        #expect(!text.automaticallyDetectsOrientation && RecognizeTextRequest().automaticallyDetectsOrientation)
+        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "text-orientation", "face-revision", "max-hands"])
     }
 
     /// Every entry of the report has text lines (`AnalysisReport.summarySections`): a stored property added without

@@ -112,6 +112,27 @@ import OpenVisionTestSupport
         #expect(results.first?.payloadString == "\u{80}\u{81}\u{01}AB\u{FF}")
     }
 
+    /// NUL characters are text like any other: the whole payload is kept in `payloadString` and in the JSON's
+    /// `payload` (escaped `\u0000`), where zxing-cpp's C string stopped at the first NUL. As Python zxing-cpp 3.1.1
+    /// reads the same payload: `b = zxingcpp.create_barcode(b'OV\0\0NUL\0', zxingcpp.BarcodeFormat.QRCode);
+    /// zxingcpp.read_barcodes(b.to_image(scale=4), text_mode=zxingcpp.TextMode.Plain)[0].text == 'OV\x00\x00NUL\x00'`
+    /// (also for DataMatrix and Aztec).
+    @Test(arguments: [BarcodeSymbology.qr, .dataMatrix, .aztec])
+    func nulCharactersAreKept(_ symbology: BarcodeSymbology) async throws {
+        let bytes = Data([0x4F, 0x56, 0x00, 0x00, 0x4E, 0x55, 0x4C, 0x00])
+        let code = try BarcodeGenerator.image(for: bytes, symbology: symbology, moduleSize: 4)
+        let handler = ImageRequestHandler(image: code)
+        let results = try await handler.perform(DetectBarcodesRequest())
+        #expect(results.count == 1)
+        #expect(results.first?.payloadData == bytes)
+        #expect(results.first?.payloadString == "OV\u{0}\u{0}NUL\u{0}")
+        #expect(results.first?.payloadString?.unicodeScalars.count == 8)
+        var report = try AnalysisReport(image: "nul.png", handler: handler)
+        report.add(results)
+        let json = String(decoding: try report.jsonData(pretty: false), as: UTF8.self)
+        #expect(json.contains(#""payload":"OV\u0000\u0000NUL\u0000""#), "\(json)")
+    }
+
     /// Every symbology zxing-cpp reads is on: Telepen (not in Vision) is read and named.
     @Test func telepenIsReadAndFilterable() async throws {
         let image = try Self.scene("TELEPEN-1", .telepen)

@@ -68,10 +68,12 @@ final class PPOCRRecognizer: @unchecked Sendable {
     deinit { ov_ppocr_free(handle) }
 
     /// Lines of text in `image`, as observations normalised to `image` (lower-left origin). Lines
-    /// whose text height is below `minimumTextHeightPixels` are dropped.
-    func recognize(_ image: VisionImage, minimumTextHeightPixels: Float) throws(VisionError) -> [RecognizedTextObservation] {
+    /// whose text height is below `minimumTextHeightPixels` are dropped. With `detectsOrientation`, a page
+    /// turned 90°, 180° or 270° is found by a vote of its lines and read upright (see ov_ppocr.cpp).
+    func recognize(_ image: VisionImage, minimumTextHeightPixels: Float, detectsOrientation: Bool = false) throws(VisionError) -> [RecognizedTextObservation] {
         var params = ov_ppocr_default_params()
         params.min_text_height = minimumTextHeightPixels
+        params.detect_orientation = detectsOrientation ? 1 : 0
         var result: OpaquePointer?
         try NativeError.check(ov_ppocr_recognize(handle, image.handle, &params, &result), "accurate text recognition")
         defer { ov_ppocr_result_free(result) }
@@ -79,6 +81,7 @@ final class PPOCRRecognizer: @unchecked Sendable {
     }
 
     private static func observations(from result: OpaquePointer, map: PixelToNormalized) -> [RecognizedTextObservation] {
+        let orientation = ImageOrientation(turnedClockwise: Int(ov_ppocr_result_orientation(result)))
         let lineCount = Int(ov_ppocr_result_line_count(result))
         guard lineCount > 0, let lines = ov_ppocr_result_lines(result), let chars = ov_ppocr_result_chars(result),
               let textBase = ov_ppocr_result_text(result) else { return [] }
@@ -127,8 +130,10 @@ final class PPOCRRecognizer: @unchecked Sendable {
             guard !string.isEmpty else { continue }
             let candidate = RecognizedText(string: string, confidence: line.confidence, characterBoxes: boxes, words: words)
             let q = corners(line.quad)
-            observations.append(RecognizedTextObservation(topLeft: q[0], topRight: q[1], bottomRight: q[2], bottomLeft: q[3],
-                                                          candidates: [candidate]))
+            var observation = RecognizedTextObservation(topLeft: q[0], topRight: q[1], bottomRight: q[2], bottomLeft: q[3],
+                                                        candidates: [candidate])
+            observation.textOrientation = orientation
+            observations.append(observation)
         }
         return observations
     }

@@ -1,5 +1,6 @@
 import Foundation
 internal import CZXing
+internal import CNative
 
 /// `DetectBarcodesRequest`'s backend: zxing-cpp 3.1's C API on the gray plane (rotated, inverted
 /// and downscaled passes on, plain text mode).
@@ -47,9 +48,7 @@ enum ZXingReader {
             let bytesPointer = ZXing_Barcode_bytes(barcode, &length)
             let bytes = bytesPointer.map { Data(bytes: $0, count: Int(length)) } ?? Data()
             ZXing_free(bytesPointer)
-            let textPointer = ZXing_Barcode_text(barcode)
-            let text = textPointer.map { String(cString: $0) }
-            ZXing_free(textPointer)
+            let text = try Self.text(of: barcode)
             let contentType = ZXing_Barcode_contentType(barcode)
             let p = ZXing_Barcode_position(barcode)
             observations.append(BarcodeObservation(
@@ -66,6 +65,19 @@ enum ZXingReader {
                 bottomLeft: map.point(Double(p.bottomLeft.x), Double(p.bottomLeft.y))))
         }
         return observations
+    }
+
+    /// The barcode's whole text, NUL characters included (zxing-cpp's C string would stop at the first one);
+    /// nil when zxing-cpp has none.
+    private static func text(of barcode: OpaquePointer) throws(VisionError) -> String? {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length = 0
+        try NativeError.check(ov_zxing_barcode_text(UnsafeRawPointer(barcode), &buffer, &length), "barcode text")
+        defer { ov_free(buffer) }
+        guard let buffer else { return nil }
+        return buffer.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
     }
 
     static func lastError() -> String {
