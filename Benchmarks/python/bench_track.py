@@ -1,5 +1,6 @@
-"""Multi-object tracking, side by side: `openvision track` vs boxmot's ByteTrack (Benchmarks/python/track_boxmot.py,
-run with PEER_PYTHON) on the same MOTChallenge detections, scored with py-motmetrics against the ground truth
+"""Multi-object tracking, side by side: `openvision track` (with its offline completion, and online: --max-gap 0)
+vs boxmot's ByteTrack (Benchmarks/python/track_boxmot.py, run with PEER_PYTHON) and a greedy IoU tracker
+(Benchmarks/python/track_greedy.py) on the same MOTChallenge detections, scored with py-motmetrics against the ground truth
 (IoU >= 0.5): MOTA, IDF1, ID switches; and the tracker's time per frame (update calls only, median of RUNS
 runs; each side reports its own, reading and writing excluded).
 
@@ -36,6 +37,12 @@ def peer(python, dets, out):
     return json.loads(run.stdout.strip().splitlines()[-1])["ms_per_frame"]
 
 
+def greedy(dets, out):
+    run = subprocess.run([sys.executable, os.path.join(HERE, "track_greedy.py"), dets, out],
+                         capture_output=True, text=True, check=True)
+    return json.loads(run.stdout.strip().splitlines()[-1])["ms_per_frame"]
+
+
 def score(gt_path, ts_path):
     gt = mm.io.loadtxt(gt_path, fmt="mot15-2D", min_confidence=1)
     ts = mm.io.loadtxt(ts_path, fmt="mot15-2D")
@@ -54,7 +61,8 @@ def main():
             gt, dets = os.path.join(seq, "gt", "gt.txt"), os.path.join(seq, "det", "det.txt")
             frames = max(int(line.split(",")[0]) for line in open(dets) if line.strip())
             sides = [("OpenVision", lambda o: ours(binary, dets, o)),
-                     ("OpenVision, new-track 0.5", lambda o: ours(binary, dets, o, ("--new-track-threshold", "0.5"))),
+                     ("OpenVision online (--max-gap 0)", lambda o: ours(binary, dets, o, ("--max-gap", "0"))),
+                     ("greedy IoU (track_greedy.py)", lambda o: greedy(dets, o)),
                      ("boxmot ByteTrack", lambda o: peer(python, dets, o))]
             results = {}
             for label, run in sides:
