@@ -34,9 +34,10 @@ struct RestartLoopTests {
         let succeeded = "SELECT count(*) FROM openvision_jobs WHERE state = 'succeeded'"
         do {
             for round in 1...4 {
-                // Under load: jobs queued (a batch more when few are), and some results since the last restart.
-                if try FleetTests.count(cluster, "SELECT count(*) FROM openvision_jobs WHERE state = 'queued'") < 150 { try await submitBatch() }
+                // Under load: jobs queued (a batch more when few are), and some results since the last restart. The
+                // count is read before the batch goes in: a fast fleet can finish a whole batch before a later read.
                 let before = try FleetTests.count(cluster, succeeded)
+                if try FleetTests.count(cluster, "SELECT count(*) FROM openvision_jobs WHERE state = 'queued'") < 150 { try await submitBatch() }
                 try await FleetTests.wait(240, "progress before restart \(round)") { try FleetTests.count(cluster, succeeded) >= before + 20 }
                 try await blocking { try cluster.restart() }
             }
