@@ -5,13 +5,15 @@ import Foundation
 /// `inputSchema` / `outputSchema` / `classLabels` / `userDefinedMetadata`), else from the program's `main`
 /// function; `coremldata.bin` is Apple-private and not read.
 struct CompiledProgram {
-    let mil: String
+    /// `model.mil`, read once: its summary describes the model where metadata.json does not, then it is lowered.
+    let program: CoreMLProgramBridge.Program
     let root: URL
     let description: CoreMLModelDescription
     let classLabels: [String]
 
     init(mil: String, root: URL, metadata: Data?) throws {
-        self.mil = mil
+        program = try CoreMLProgramBridge.program(text: mil)
+        let summary = program.summary
         self.root = root
         var description = CoreMLModelDescription()
         var labels: [String] = []
@@ -27,7 +29,6 @@ struct CompiledProgram {
             labels = (entry["classLabels"] as? [Any] ?? []).map { "\($0)" }
         }
         if description.inputs.isEmpty || description.outputs.isEmpty {
-            let summary = try CoreMLProgramBridge.summary(text: mil)
             func feature(_ v: CoreMLProgramBridge.Summary.Value) -> CoreMLFeature {
                 let type: CoreMLFeatureType.MultiArray.DataType = v.dataType == "fp16" ? .float16 : v.dataType == "int32" ? .int32 : .float32
                 // A flexible dimension takes the program's default shape where it declares one, else 1.
@@ -38,7 +39,7 @@ struct CompiledProgram {
             description.inputs = summary.inputs.map(feature)
             description.outputs = summary.outputs.map(feature)
         }
-        if labels.isEmpty, let summary = try? CoreMLProgramBridge.summary(text: mil) { labels = summary.classLabels }
+        if labels.isEmpty { labels = summary.classLabels }
         self.description = description
         classLabels = labels
     }
@@ -82,7 +83,7 @@ struct CompiledProgram {
             if case .image = input.type { builder.exposed[input.name] = .identity }
             inputs[input.name] = f.value
         }
-        let outputs = try CoreMLProgramBridge.lower(text: mil, blob: builder.blob, inputs: inputs, into: &builder.graph, prefix: "")
+        let outputs = try CoreMLProgramBridge.lower(program, blob: builder.blob, inputs: inputs, into: &builder.graph, prefix: "")
         for output in description.outputs {
             guard let value = outputs[output.name] else { throw ConversionError(.syntax, "the program gives no output '\(output.name)'") }
             builder.features[output.name] = CoreMLToONNX.Feature(value: value, shape: nil)

@@ -19,27 +19,34 @@ enum CoreMLProgramBridge {
     }
 
     /// Lowers a serialized `MILSpec.Program` (Model field 502) into `graph`: each program input is read from
-    /// the ONNX value `inputs[name]`; returns program output name → ONNX value name. `blob` reads a weight
-    /// file named as the program names it (`@model_path/weights/weight.bin`).
+    /// the ONNX value `inputs[name]`; returns program output name → ONNX value name, and the summary of the
+    /// program it read. `blob` reads a weight file named as the program names it (`@model_path/weights/weight.bin`).
     static func lower(serialized: ArraySlice<UInt8>, blob: (String) throws -> [UInt8], inputs: [String: String],
-                      into graph: inout ONNXWriter.Graph, prefix: String) throws -> [String: String] {
+                      into graph: inout ONNXWriter.Graph, prefix: String) throws -> (outputs: [String: String], summary: Summary) {
         try lower(MILProgram(serialized: serialized), blob: blob, inputs: inputs, into: &graph, prefix: prefix)
     }
 
-    /// The same for Xcode's compiled `model.mil` text.
-    static func lower(text: String, blob: (String) throws -> [UInt8], inputs: [String: String],
+    /// The same for a program already read (Xcode's compiled `model.mil` text, `program(text:)`).
+    static func lower(_ program: Program, blob: (String) throws -> [UInt8], inputs: [String: String],
                       into graph: inout ONNXWriter.Graph, prefix: String) throws -> [String: String] {
-        try lower(MILProgram(text: text), blob: blob, inputs: inputs, into: &graph, prefix: prefix)
+        try lower(program.program, blob: blob, inputs: inputs, into: &graph, prefix: prefix).outputs
+    }
+
+    /// A `model.mil` text read once, for its summary and then its lowering.
+    struct Program {
+        fileprivate let program: MILProgram
+        let summary: Summary
+    }
+
+    /// Reads Xcode's compiled `model.mil` text.
+    static func program(text: String) throws -> Program {
+        let program = try MILProgram(text: text)
+        return Program(program: program, summary: summary(program))
     }
 
     /// The summary of a serialized program.
     static func summary(serialized: ArraySlice<UInt8>) throws -> Summary {
         summary(try MILProgram(serialized: serialized))
-    }
-
-    /// The summary of a `model.mil` text.
-    static func summary(text: String) throws -> Summary {
-        summary(try MILProgram(text: text))
     }
 
     private static func summary(_ program: MILProgram) -> Summary {
@@ -50,13 +57,14 @@ enum CoreMLProgramBridge {
 
     /// Each weight file is read and parsed once per conversion, however many constants name it.
     private static func lower(_ program: MILProgram, blob: (String) throws -> [UInt8], inputs: [String: String],
-                              into graph: inout ONNXWriter.Graph, prefix: String) throws -> [String: String] {
+                              into graph: inout ONNXWriter.Graph, prefix: String) throws -> (outputs: [String: String], summary: Summary) {
         var files: [String: MILWeightBlobFile] = [:]
-        return try MILToONNX.lower(program, blobs: { path in
+        let outputs = try MILToONNX.lower(program, blobs: { path in
             if let file = files[path] { return file }
             let file = try MILWeightBlobFile(bytes: blob(path))
             files[path] = file
             return file
         }, inputs: inputs, into: &graph, namePrefix: prefix)
+        return (outputs, summary(program))
     }
 }

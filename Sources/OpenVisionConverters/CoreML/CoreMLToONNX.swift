@@ -345,7 +345,7 @@ struct CoreMLToONNX {
             }
             inputs[input.name] = f.value
         }
-        let outputs = try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
+        let (outputs, program) = try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
         for output in description.outputs {
             guard let value = outputs[output.name] else {
                 throw ConversionError(.syntax, "the ML Program gives no output '\(output.name)'")
@@ -355,9 +355,7 @@ struct CoreMLToONNX {
             features[output.name] = Feature(value: value, shape: shape)
         }
         layerCounts["mlProgram", default: 0] += 1
-        if let program = try? CoreMLProgramBridge.summary(serialized: bytes) {
-            for (op, n) in program.opCounts { layerCounts["mil." + op, default: 0] += n }
-        }
+        for (op, n) in program.opCounts { layerCounts["mil." + op, default: 0] += n }
     }
 
     // MARK: Non-maximum suppression
