@@ -55,7 +55,9 @@ enum CoreMLProgramBridge {
                 classLabels: program.classifier?.labels ?? [])
     }
 
-    /// Each weight file is read and parsed once per conversion, however many constants name it.
+    /// Each weight file is read and parsed once per conversion, however many constants name it. The program's values
+    /// are named under `prefix` + "mil/": the caller names the model's outputs after the program's (an Identity per
+    /// output), so a program value must never take an output's name.
     private static func lower(_ program: MILProgram, blob: (String) throws -> [UInt8], inputs: [String: String],
                               into graph: inout ONNXWriter.Graph, prefix: String) throws -> (outputs: [String: String], summary: Summary) {
         var files: [String: MILWeightBlobFile] = [:]
@@ -64,7 +66,7 @@ enum CoreMLProgramBridge {
             let file = try MILWeightBlobFile(bytes: blob(path))
             files[path] = file
             return file
-        }, inputs: inputs, into: &graph, namePrefix: prefix)
+        }, inputs: inputs, into: &graph, namePrefix: prefix + "mil/")
         return (outputs, summary(program))
     }
 }

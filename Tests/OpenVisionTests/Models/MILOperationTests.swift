@@ -56,6 +56,34 @@ import OpenVisionTestSupport
         #expect(Self.catalogue.fixtures.values.filter { $0.unsupported != nil }.count == 2)
     }
 
+    /// An Xcode-compiled ML Program folder (`model.mil` text + `weights/weight.bin`, no metadata.json) loads through
+    /// `VisionModel` (CompiledProgram: inputs and outputs from the program's `main`) and answers the fixture's
+    /// numpy reference as the protobuf does.
+    @Test(arguments: ["fp16_conv_relu", "linear", "ios16_palettize_uniform_4bit"])
+    func xcodeCompiledFolderMatchesSourceMath(_ name: String) throws {
+        let fixture = try #require(Self.catalogue.fixtures[name])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-mil-\(UUID()).mlmodelc")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("weights"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("ops/\(name).mil"), to: folder.appendingPathComponent("model.mil"))
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("ops/\(name).bin"),
+                                         to: folder.appendingPathComponent("weights/weight.bin"))
+        var configuration = VisionModel.Configuration()
+        configuration.threads = 1
+        configuration.backend = .onnxRuntime
+        let model = try VisionModel(contentsOf: folder, configuration: configuration)
+        #expect(model.modelDescription.format == .coreML && model.modelDescription.coreML?.modelType == "mlProgram")
+        let outputs = try model.prediction(from: fixture.inputs.map { Tensor(name: $0.name, shape: $0.shape, scalars: $0.values) })
+        let expected = try #require(fixture.outputs)
+        try #require(outputs.count == expected.count)
+        let tolerance = Float(fixture.tolerance ?? 1e-5)
+        for (output, reference) in zip(outputs, expected) {
+            try #require(output.scalars.count == reference.values.count, "\(name) \(output.name): shape \(output.shape)")
+            let worst = zip(output.scalars, reference.values).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
+            #expect(worst <= tolerance, "\(name) \(output.name): max |ONNX − reference| / max(1, |reference|) = \(worst)")
+        }
+    }
+
     @Test(arguments: names)
     func operationMatchesSourceMath(_ name: String) throws {
         let fixture = try #require(Self.catalogue.fixtures[name])
