@@ -52,7 +52,7 @@ open class MLMultiArray {
     public var count: Int { dims.reduce(1, *) }
 
     /// Every value as Float, row-major.
-    public var values: [Float] { doubles.isEmpty ? floats : doubles.map(Float.init) }
+    public var values: [Float] { doubles.isEmpty ? floats : doubles.map { Float($0) } }
 
     /// Every value as Double, row-major.
     public var doubleValues: [Double] { doubles.isEmpty ? floats.map(Double.init) : doubles }
@@ -62,7 +62,7 @@ open class MLMultiArray {
         case .float32: floats[index] = Float(value)
         case .float16: floats[index] = Float(Float16(Float(value)))
         case .double: doubles[index] = value
-        case .int32: doubles[index] = Double(Int32(clamping: Int(value.rounded(.towardZero))))
+        case .int32: doubles[index] = Double(Int32(multiArrayElement: value))
         }
     }
 

@@ -61,6 +61,12 @@ package enum CoreMLClassGenerator {
             default: "(try? MLFeatureValue(dictionary: \(swiftName)))"
             }
         }
+        /// The `MLShapedArray` element type Xcode gives a multi-array feature of this data type; nil for other features
+        /// (and for INT8 arrays, which have no shaped-array scalar).
+        var shapedScalar: String? {
+            guard feature.type == "multiArray" else { return nil }
+            return ["FLOAT32": "Float", "DOUBLE": "Double", "INT32": "Int32", "FLOAT16": "Float16"][feature.dataType ?? "FLOAT32"]
+        }
         /// The expression reading it from `provider`'s `MLFeatureValue` named `name`.
         var readValue: String {
             let value = "provider.featureValue(for: \(literal(name)))!"
@@ -133,6 +139,14 @@ package enum CoreMLClassGenerator {
         s += "    init(\(params)) {\n"
         for f in inputs { s += "        self.\(f.swiftName) = \(f.swiftName)\n" }
         s += "    }\n"
+        // Xcode's shaped-array form: every multi-array input as an `MLShapedArray` of its data type.
+        if inputs.contains(where: { $0.shapedScalar != nil }) {
+            let params = inputs.map { f in f.shapedScalar.map { "\(f.swiftName): MLShapedArray<\($0)>" } ?? "\(f.swiftName): \(f.swiftType)" }
+            s += "\n    convenience init(\(params.joined(separator: ", "))) {\n        self.init("
+            s += inputs.map { f in f.shapedScalar == nil ? "\(f.swiftName): \(f.swiftName)" : "\(f.swiftName): MLMultiArray(\(f.swiftName))" }
+                .joined(separator: ", ")
+            s += ")\n    }\n"
+        }
         // Optional inputs with a known default (a detector pipeline's NMS thresholds): an init without them.
         let optional = inputs.filter { $0.feature.optional && $0.defaultValue != nil }
         if !optional.isEmpty {
@@ -192,6 +206,10 @@ package enum CoreMLClassGenerator {
         """
         for f in outputs {
             s += "\n    /// \(f.doc)\n    var \(f.swiftName): \(f.swiftType) {\n        return \(f.readValue)\n    }\n"
+            if let scalar = f.shapedScalar {
+                s += "\n    /// \(f.doc)\n    var \(f.swiftName)ShapedArray: MLShapedArray<\(scalar)> {\n"
+                s += "        return MLShapedArray<\(scalar)>(self.\(f.swiftName))\n    }\n"
+            }
         }
         s += """
 

@@ -79,6 +79,32 @@ import Testing
         }
     }
 
+    /// Multi-array features get Xcode's `MLShapedArray` forms: a `…ShapedArray` property per output and an input init
+    /// taking shaped arrays, of the feature's data type. concat_channels.mlmodel (Tests/Fixtures/coreml/layers) has
+    /// DOUBLE arrays in and out; the YOLO pipeline's outputs are FLOAT32 (coremltools:
+    /// `ArrayDataType.Name(ct.utils.load_spec(f).description.output[0].type.multiArrayType.dataType)`).
+    @Test func multiArraysGetShapedArrayForms() throws {
+        let conversion = try CoreMLConverter.conversion(contentsOf: CoreMLReaderTests.layers.appendingPathComponent("concat_channels.mlmodel"))
+        let inputs = conversion.info.inputs.map(\.name), output = conversion.info.outputs[0].name
+        #expect(inputs.count == 2)
+        let s = try CoreMLClassGenerator.source(className: "Concat", info: conversion.info, modelFileName: "concat_channels.mlmodel")
+        let params = inputs.map { "\($0): MLShapedArray<Double>" }.joined(separator: ", ")
+        let args = inputs.map { "\($0): MLMultiArray(\($0))" }.joined(separator: ", ")
+        for line in [
+            "    convenience init(\(params)) {",
+            "        self.init(\(args))",
+            "    var \(output)ShapedArray: MLShapedArray<Double> {",
+            "        return MLShapedArray<Double>(self.\(output))",
+        ] {
+            #expect(s.contains(line), "missing: \(line)")
+        }
+        let yolo = try Self.generate("YoloFastestPipeline.mlmodel", as: "YoloFastestPipeline")
+        #expect(yolo.contains("    var confidenceShapedArray: MLShapedArray<Float> {"))
+        #expect(yolo.contains("    var coordinatesShapedArray: MLShapedArray<Float> {"))
+        // Image and number inputs have no shaped-array init.
+        #expect(!yolo.contains("init(image: MLShapedArray"))
+    }
+
     @Test func mlPackageKeepsItsOutputNames() throws {
         let s = try Self.generate("MobileNetLike.mlpackage", as: "MobileNetLike")
         #expect(s.contains("class MobileNetLike {"))

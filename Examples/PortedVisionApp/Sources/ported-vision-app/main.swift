@@ -126,6 +126,10 @@ do {
     check(out.confidence.shape.count == 2 && out.confidence.shape[1].intValue == 80
           && out.coordinates.shape.map { $0.intValue } == [out.confidence.shape[0].intValue, 4],
           "pipeline output shapes")
+    // Xcode's shaped-array form of the same output: one row of four box values per detection, each inside the image.
+    let boxes = out.coordinatesShapedArray
+    check(boxes.shape == [out.confidence.shape[0].intValue, 4] && boxes.allSatisfy { $0.scalars.allSatisfy { $0 >= 0 && $0 <= 1 } },
+          "coordinatesShapedArray \(boxes.shape)")
 }
 
 // 3. People: body pose with typed results, hand pose, person segmentation.
