@@ -18,8 +18,11 @@
 //     turned one by one. After classification each line votes for the page's orientation, weighted by its
 //     length: a wide line the classifier keeps says 0°, one it flips 180°; a tall line (turned 90°
 //     counter-clockwise to be read) says 90° (text turned clockwise), flipped 270°. When a turned orientation
-//     has at least kOrientationMajority of the votes, the working image is turned upright, and detection and
-//     classification run again on it before recognition; boxes and cells go back through the turn. An upright
+//     has at least kOrientationMajority of the votes, the working image is turned upright, and detection runs
+//     again on it before recognition, without the classifier (the vote settled which way is up: a line flipped
+//     on its own there was a misreading); boxes and cells go back through the turn. When no orientation has
+//     that majority (two lines voting apart), the page is read each way voted and the most confident read kept
+//     (length-weighted mean recognition confidence). An upright
 //     page costs nothing extra (the vote reuses the classifier's outputs); a turned page one more detection.
 //   - Character cells come from the CTC alignment: a character's run of time steps gives its centre;
 //     neighbouring cells meet halfway between centres. Cells and the line's corners go back to the
@@ -443,16 +446,43 @@ std::vector<Recognized> recognize(const ov_ppocr &ocr, const std::vector<Crop> &
 }
 
 /// The lines' vote for how the page's text is turned clockwise (0, 90, 180, 270): each line's orientation
-/// from its shape and the classifier, weighted by its length; 0 without a clear majority.
-int pageOrientation(const std::vector<Crop> &crops) {
+/// from its shape and the classifier, weighted by its length.
+struct PageVote {
+    int majority = 0;        // the orientation with at least kOrientationMajority of the weight; -1 when none has
+    std::vector<int> voted;  // every orientation some line voted for, heaviest first
+};
+
+PageVote pageVote(const std::vector<Crop> &crops) {
     double weight[4] = {0, 0, 0, 0}, total = 0;
     for (const Crop &c : crops) {
         const int quarter = c.turned ? (c.flipped ? 3 : 1) : (c.flipped ? 2 : 0);
         weight[quarter] += c.pixels.cols;
         total += c.pixels.cols;
     }
+    PageVote vote;
+    if (total <= 0) return vote;
     const int best = static_cast<int>(std::max_element(weight, weight + 4) - weight);
-    return total > 0 && weight[best] >= kOrientationMajority * total ? 90 * best : 0;
+    if (weight[best] >= kOrientationMajority * total) {
+        vote.majority = 90 * best;
+        return vote;
+    }
+    vote.majority = -1;
+    std::vector<int> quarters;
+    for (int q = 0; q < 4; ++q)
+        if (weight[q] > 0) quarters.push_back(q);
+    std::stable_sort(quarters.begin(), quarters.end(), [&](int a, int b) { return weight[a] > weight[b]; });
+    for (int q : quarters) vote.voted.push_back(90 * q);
+    return vote;
+}
+
+/// The length-weighted mean confidence of recognised lines (0 when none).
+double meanConfidence(const std::vector<Recognized> &read) {
+    double sum = 0, weight = 0;
+    for (const Recognized &r : read) {
+        sum += r.decoded.confidence * r.decoded.indices.size();
+        weight += r.decoded.indices.size();
+    }
+    return weight > 0 ? sum / weight : 0;
 }
 
 /// Detection, crops and classification of `img` (the working image).
@@ -590,11 +620,14 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
         }
 
         std::vector<Crop> crops = detectAndClassify(*ocr, img, p);
+        std::vector<Recognized> texts;
+        bool recognized = false;
         if (p.detect_orientation && p.use_cls) {
-            if (const int degrees = pageOrientation(crops)) {
-                // Read the page turned upright; its crops map back through the turn: (u, v) of the upright
-                // image (Wu × Hu) is (Hu − v, u) on a page turned 90° clockwise, (Wu − u, Hu − v) at 180°,
-                // (v, Wu − u) at 270°.
+            // The page turned upright by `degrees` (clockwise turn of its text): its crops map back through the turn:
+            // (u, v) of the upright image (Wu × Hu) is (Hu − v, u) on a page turned 90° clockwise, (Wu − u, Hu − v)
+            // at 180°, (v, Wu − u) at 270°. The vote settled which way is up, so no line of the upright page is
+            // flipped on its own (the classifier flipped one of mono-30's two lines turned 270°).
+            auto uprightCrops = [&](int degrees) {
                 cv::Mat upright;
                 cv::rotate(img, upright, degrees == 90 ? cv::ROTATE_90_COUNTERCLOCKWISE
                                          : degrees == 180 ? cv::ROTATE_180 : cv::ROTATE_90_CLOCKWISE);
@@ -602,12 +635,35 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
                 const cv::Matx33d back = degrees == 90 ? cv::Matx33d(0, -1, Hu, 1, 0, 0, 0, 0, 1)
                                        : degrees == 180 ? cv::Matx33d(-1, 0, Wu, 0, -1, Hu, 0, 0, 1)
                                                         : cv::Matx33d(0, 1, 0, -1, 0, Wu, 0, 0, 1);
-                crops = detectAndClassify(*ocr, upright, p);
-                for (Crop &c : crops) c.toImage = back * c.toImage;
-                result->orientation = degrees;
+                ov_ppocr_params settled = p;
+                settled.use_cls = 0;
+                std::vector<Crop> turned = detectAndClassify(*ocr, upright, settled);
+                for (Crop &c : turned) c.toImage = back * c.toImage;
+                return turned;
+            };
+            const PageVote vote = pageVote(crops);
+            if (vote.majority > 0) {
+                crops = uprightCrops(vote.majority);
+                result->orientation = vote.majority;
+            } else if (vote.majority < 0) {
+                // No orientation has a clear majority (two lines voting apart): read the page each way voted and keep
+                // the most confident read (length-weighted mean of the lines' confidences).
+                double bestScore = -1;
+                for (int degrees : vote.voted) {
+                    std::vector<Crop> candidate = degrees == 0 ? crops : uprightCrops(degrees);
+                    std::vector<Recognized> read = candidate.empty() ? std::vector<Recognized>() : recognize(*ocr, candidate);
+                    const double score = meanConfidence(read);
+                    if (score > bestScore) {
+                        bestScore = score;
+                        texts = std::move(read);
+                        recognized = true;
+                        result->orientation = degrees;
+                        crops = std::move(candidate);
+                    }
+                }
             }
         }
-        std::vector<Recognized> texts = crops.empty() ? std::vector<Recognized>() : recognize(*ocr, crops);
+        if (!recognized && !crops.empty()) texts = recognize(*ocr, crops);
 
         // Working image → input image: undo the letterbox, then the resizes; clip like rapidocr.
         auto toInput = [&](cv::Point2f q, float *dst) {

@@ -43,7 +43,12 @@
 //     turned; the page turned upright is read again and kept if its words are more confident, with its boxes
 //     mapped back to the input. Upright pages that read well cost nothing extra; OSD and the second read are
 //     paid only where the first read failed (measured on Tesseract's phototest: confidence 0.96 upright or
-//     turned right, 0.36 turned left or upside down). Without osd.traineddata pages are read as given.
+//     turned right, 0.36 turned left or upside down). When OSD cannot tell (a single line has too few characters
+//     for it: the .accurate tests' one-line scenes turned 180° read at CER 0.82-0.92) or its turn does not read
+//     confidently, and the page as given read some text poorly, the other turns are read in turn (180°, 90°,
+//     270°) until one is confident, and the most confident read is kept; a page where nothing was read costs
+//     nothing more. Without
+//     osd.traineddata pages are read as given.
 #include "ov_internal.hpp"
 
 #include "ov_tesseract.hpp"  // Tesseract via its C API, loaded on first use
@@ -629,8 +634,9 @@ int layoutOrientation(const std::vector<LineRecord> &lines) {
     return 90 * static_cast<int>(std::max_element(weight, weight + 4) - weight);
 }
 
-// OSD on `page`: the degrees its text is turned clockwise (0, 90, 180, 270), or 0 when OSD cannot tell or is
-// not installed. The OSD engine is made on first use.
+// OSD on `page`: the degrees its text is turned clockwise (0, 90, 180, 270); -1 when OSD cannot tell (too
+// little text for its classifier, as on a single line) and 0 when it is not installed. The OSD engine is made
+// on first use.
 int detectOrientation(ov_ocr &ocr, const cv::Mat &page) {
     if (ocr.osdUnavailable) return 0;
     if (!ocr.osd) {
@@ -651,7 +657,7 @@ int detectOrientation(ov_ocr &ocr, const cv::Mat &page) {
     ocr.osd->SetSourceResolution(kUnknownResolution);
     int degrees = 0;
     float confidence = 0;
-    if (!ocr.osd->DetectOrientation(&degrees, &confidence)) return 0;
+    if (!ocr.osd->DetectOrientation(&degrees, &confidence)) return -1;
     return (degrees % 360 + 360) % 360 / 90 * 90;
 }
 
@@ -660,7 +666,7 @@ int detectOrientation(ov_ocr &ocr, const cv::Mat &page) {
 void mapFromUpright(std::vector<LineRecord> &lines, int degrees, cv::Size uprightSize) {
     const int W = uprightSize.width, H = uprightSize.height;
     for (LineRecord &line : lines) {
-        line.orientation = degrees;
+        line.orientation = (degrees + lineOrientation(line)) % 360;
         for (ov_text_item &item : line.items) {
             const int x0 = item.x, y0 = item.y, x1 = item.x + item.width, y1 = item.y + item.height;
             int nx0 = x0, ny0 = y0, nx1 = x1, ny1 = y1;  // the mapped box's corners, any order
@@ -787,17 +793,33 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
         if (detect_orientation) {
             orientation = layoutOrientation(lines);
             const double quality = readQuality(lines);
-            int degrees = quality >= kConfidentPage ? 0 : detectOrientation(*ocr, gray);
-            if (degrees != 0) {
+            // Nothing read (a photo): nothing to turn, and OSD is not asked.
+            const int osd = quality >= kConfidentPage || lines.empty() ? 0 : detectOrientation(*ocr, gray);
+            // OSD's answer first; then, while no read is confident and the page as given did read some text (poorly),
+            // each other turn: OSD cannot tell on a single line (too few characters) and misjudges small italic
+            // text (oblique-20 upside down: "0°").
+            std::vector<int> turns;
+            if (osd > 0) turns = {osd};
+            if (quality < kConfidentPage && !lines.empty())
+                for (int degrees : {180, 90, 270})
+                    if (degrees != osd) turns.push_back(degrees);
+            double best = quality;
+            for (int degrees : turns) {
                 cv::Mat upright;
                 cv::rotate(gray, upright, degrees == 90 ? cv::ROTATE_90_COUNTERCLOCKWISE
                                           : degrees == 180 ? cv::ROTATE_180 : cv::ROTATE_90_CLOCKWISE);
                 std::vector<LineRecord> again;
-                if (readPage(ocr->api, upright, minimum_text_height, again) && readQuality(again) > quality) {
+                if (!readPage(ocr->api, upright, minimum_text_height, again)) continue;
+                const double q = readQuality(again);
+                if (q > best) {
+                    // The turned page's lines may still run turned (Tesseract reads text turned 90° clockwise by
+                    // itself): the page's orientation is the turn plus theirs.
+                    orientation = (degrees + layoutOrientation(again)) % 360;
                     mapFromUpright(again, degrees, upright.size());
                     lines = std::move(again);
-                    orientation = degrees;
+                    best = q;
                 }
+                if (best >= kConfidentPage) break;
             }
         }
         assemble(lines, *result);
