@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Core ML models whose outputs are images, for the image-output tests (Tests/VisionCompatTests/CoreMLImageOutputTests.swift,
+Tests/OpenVisionTests/Models/CoreMLImageOutputConversionTests.swift, Tests/OpenVisionCLITests/CoreMLCLITests.swift).
+
+Run in a venv with coremltools==9.0 numpy (never in scripts/setup or CI):
+
+    /work/venvs/coremltools/bin/python scripts/models/coreml_image_output_fixtures.py
+
+Writes Tests/Fixtures/coreml/image-outputs/:
+
+  ImageRGB.mlmodel       NeuralNetwork (NeuralNetworkBuilder): RGB image in (5 x 4), a 1 x 1 convolution with bias,
+                         RGB image out (5 x 4)
+  ImageBGR.mlmodel       the same network with a BGR image out (the tensor's channels are blue, green, red)
+  ImageGray.mlmodel      GRAYSCALE image in and out (5 x 4), y = 1.5 x - 20.2 as a 1 x 1 convolution
+  ImageProgram.mlpackage ML Program (MIL builder, ct.convert, iOS 16, fp32): RGB image in, y = x * s[c] + b[c] with
+                         an ct.ImageType output (RGB image out; the program's output stays a [1, 3, H, W] fp32 tensor)
+  ImageProgramGray.mlpackage the same, GRAYSCALE in and out: y = 255 - x
+  expected.json          per model: the input pixels, the output tensor (float32, [1, C, H, W], channels in the
+                         tensor's order) and the output image's pixels as Core ML gives them (clamped to 0...255
+                         and rounded; RGB triples for colour, one byte for grayscale)
+
+coremltools cannot run Core ML models off macOS: the expected values are each model's math in numpy (the one-liner is in
+expected.json under "reference"). Core ML takes an image output's float values as 0...255 pixel values, without scale
+or bias (coremltools' docs-guides/source/image-inputs.md: the "x + 100" blanching model). The inputs are chosen so the
+outputs cover values below 0 and above 255 (clamping) and no value in 0...255 lies within 0.01 of a .5 tie (rounding).
+"""
+import json, os, shutil, warnings, logging
+warnings.filterwarnings("ignore")
+logging.disable(logging.WARNING)
+import numpy as np
+import coremltools as ct
+from coremltools.models import datatypes
+from coremltools.models.neural_network import NeuralNetworkBuilder
+from coremltools.proto import FeatureTypes_pb2 as ft
+from coremltools.converters.mil import Builder as mb
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(ROOT, "Tests/Fixtures/coreml/image-outputs")
+W, H = 5, 4
+rng = np.random.default_rng(20261126)
+EXPECTED = {}
+
+
+def pixels(channels):
+    """Input pixels [C, H, W] as uint8 values."""
+    return rng.integers(0, 256, size=(channels, H, W)).astype(np.float32)
+
+
+def image_bytes(y):
+    """Core ML's image of a float tensor [C, H, W]: clamp to 0...255, round."""
+    return np.clip(np.rint(y), 0, 255).astype(np.uint8)
+
+
+def has_ties(y):
+    """Whether an output inside 0...255 lies within 0.01 of a .5 tie (where round-half rules would differ)."""
+    inside = (y > -0.5) & (y < 255.5)
+    return bool(np.any(inside & (np.abs(y - np.floor(y) - 0.5) <= 0.01)))
+
+
+def tie_free(make_input, f):
+    """The first input (of 100 draws) whose outputs have no ties, and the outputs."""
+    for _ in range(100):
+        x = make_input()
+        y = f(x)
+        if not has_ties(y):
+            return x, y
+    raise SystemExit("no tie-free input found")
+
+
+def set_image(feature, space):
+    feature.type.imageType.width = W
+    feature.type.imageType.height = H
+    feature.type.imageType.colorSpace = space
+
+
+def network(name, channels, weights, bias, out_space, in_space):
+    """A 1 x 1 convolution from an image input to an image output (spec.description.output[0].type.imageType)."""
+    b = NeuralNetworkBuilder([("image", datatypes.Array(channels, H, W))], [("styled", None)])
+    b.add_convolution("conv", kernel_channels=channels, output_channels=weights.shape[0], height=1, width=1,
+                      stride_height=1, stride_width=1, border_mode="valid", groups=1,
+                      W=weights.T.reshape(1, 1, channels, weights.shape[0]), b=bias, has_bias=True,
+                      input_name="image", output_name="styled")
+    spec = b.spec
+    spec.specificationVersion = 4
+    set_image(spec.description.input[0], in_space)
+    set_image(spec.description.output[0], out_space)
+    spec.description.output[0].shortDescription = "the filtered image"
+    ct.utils.save_spec(spec, os.path.join(OUT, name + ".mlmodel"))
+
+
+def record(name, kind, x, y, out_space, reference):
+    assert not has_ties(y)
+    img = image_bytes(y)
+    if out_space == "BGR":
+        img = img[::-1]             # the tensor holds blue, green, red; the image's pixels are RGB
+    EXPECTED[name] = {
+        "kind": kind, "width": W, "height": H, "outputColorSpace": out_space,
+        "input": x.astype(np.uint8).transpose(1, 2, 0).ravel().tolist(),          # H x W x C (RGB or gray) bytes
+        "tensor": [float(f"{v:.9g}") for v in y.ravel()],                           # [C, H, W]
+        "pixels": img.transpose(1, 2, 0).ravel().tolist(),                          # H x W x (RGB or gray) bytes
+        "reference": reference,
+    }
+
+
+def networks():
+    w = np.array([[1.23, -0.47, 0.31], [0.21, 0.93, 0.11], [-0.71, 0.43, 1.57]], np.float32)
+    bias = np.array([-40.3, 12.7, 30.2], np.float32)
+    x, y = tie_free(lambda: pixels(3), lambda x: (np.einsum("oc,chw->ohw", w.astype(np.float64), x) + bias.reshape(3, 1, 1)).astype(np.float32))
+    network("ImageRGB", 3, w, bias, ft.ImageFeatureType.RGB, ft.ImageFeatureType.RGB)
+    record("ImageRGB", "neuralNetwork", x, y, "RGB", "y = einsum('oc,chw->ohw', w, x) + bias[:, None, None]; pixels = clip(rint(y), 0, 255)")
+    # BGR out: the network's tensor is (blue, green, red).
+    network("ImageBGR", 3, w, bias, ft.ImageFeatureType.BGR, ft.ImageFeatureType.RGB)
+    record("ImageBGR", "neuralNetwork", x, y, "BGR", "y as ImageRGB; the image's R, G, B are y[2], y[1], y[0]")
+
+    g, yg = tie_free(lambda: pixels(1), lambda g: (g.astype(np.float64) * 1.5 - 20.2).astype(np.float32))
+    network("ImageGray", 1, np.array([[1.5]], np.float32), np.array([-20.2], np.float32),
+            ft.ImageFeatureType.GRAYSCALE, ft.ImageFeatureType.GRAYSCALE)
+    record("ImageGray", "neuralNetwork", g, yg, "GRAYSCALE", "y = 1.5 x - 20.2; pixels = clip(rint(y), 0, 255)")
+
+
+def programs():
+    scale = np.array([1.31, 0.553, -0.807], np.float32).reshape(1, 3, 1, 1)
+    shift = np.array([-20.4, 70.3, 230.1], np.float32).reshape(1, 3, 1, 1)
+
+    @mb.program(input_specs=[mb.TensorSpec(shape=(1, 3, H, W))], opset_version=ct.target.iOS16)
+    def prog(x):
+        return mb.add(x=mb.mul(x=x, y=scale), y=shift, name="filtered")
+
+    # What the PyTorch frontend does with outputs=[ct.ImageType(...)] (torch/converter.py: set_output_types); ct.convert
+    # of a MIL program does not apply `outputs` itself.
+    prog.functions["main"].set_output_types([ct.ImageType(name="filtered", color_layout=ct.colorlayout.RGB)])
+    model = ct.convert(prog, convert_to="mlprogram", compute_precision=ct.precision.FLOAT32,
+                       minimum_deployment_target=ct.target.iOS16,
+                       inputs=[ct.ImageType(name="x", shape=(1, 3, H, W), color_layout=ct.colorlayout.RGB)],
+                       outputs=[ct.ImageType(name="filtered", color_layout=ct.colorlayout.RGB)])
+    model.save(os.path.join(OUT, "ImageProgram.mlpackage"))
+    x, y = tie_free(lambda: pixels(3), lambda x: (x.astype(np.float64) * scale[0] + shift[0]).astype(np.float32))
+    record("ImageProgram", "mlProgram", x, y, "RGB", "y = x * scale[c] + shift[c]; pixels = clip(rint(y), 0, 255)")
+
+    @mb.program(input_specs=[mb.TensorSpec(shape=(1, 1, H, W))], opset_version=ct.target.iOS16)
+    def gray(x):
+        return mb.sub(x=np.float32(255.3), y=x, name="inverted")
+
+    gray.functions["main"].set_output_types([ct.ImageType(name="inverted", color_layout=ct.colorlayout.GRAYSCALE)])
+    model = ct.convert(gray, convert_to="mlprogram", compute_precision=ct.precision.FLOAT32,
+                       minimum_deployment_target=ct.target.iOS16,
+                       inputs=[ct.ImageType(name="x", shape=(1, 1, H, W), color_layout=ct.colorlayout.GRAYSCALE)],
+                       outputs=[ct.ImageType(name="inverted", color_layout=ct.colorlayout.GRAYSCALE)])
+    model.save(os.path.join(OUT, "ImageProgramGray.mlpackage"))
+    g = pixels(1)
+    record("ImageProgramGray", "mlProgram", g, (np.float32(255.3) - g).astype(np.float32), "GRAYSCALE",
+           "y = 255.3 - x; pixels = clip(rint(y), 0, 255)")
+
+
+def main():
+    if os.path.exists(OUT):
+        shutil.rmtree(OUT)
+    os.makedirs(OUT)
+    networks()
+    programs()
+    with open(os.path.join(OUT, "expected.json"), "w") as f:
+        f.write('{"generator": "scripts/models/coreml_image_output_fixtures.py", ' + f'"coremltools": "{ct.__version__}", "numpy": "{np.__version__}",\n"models": {{\n')
+        f.write(",\n".join(json.dumps(k) + ": " + json.dumps(v, separators=(",", ":")) for k, v in sorted(EXPECTED.items())))
+        f.write("\n}}\n")
+    for name in sorted(os.listdir(OUT)):
+        print(name)
+
+
+if __name__ == "__main__":
+    main()
