@@ -10,7 +10,7 @@ import Foundation
 /// lookup tables of 1–8 bits, int8) become float32 initializers. Graph inputs and outputs keep Core ML's
 /// feature names; a classifier gives its probabilities as `[1, classes]` under its probabilities' name;
 /// `metadata_props` hold `source` = `coreml`, `coreml` (the `CoreMLInfo` JSON: description, labels, image
-/// preprocessing, NMS settings), `labels` (a JSON list), `mean`/`std`/`color_order`/`input_size` (OpenVision's
+/// preprocessing, image outputs, NMS settings), `labels` (a JSON list), `mean`/`std`/`color_order`/`input_size` (OpenVision's
 /// preprocessing of the first image input), and the model's `description`, `author`, `license`, `version`.
 ///
 /// Errors are `ConversionError`s: `.syntax` / `.invalidValue` / `.limitExceeded` for malformed or impossible
@@ -106,6 +106,16 @@ public enum CoreMLConverter {
                     width: image.width, height: image.height, colorOrder: bgr ? "bgr" : "rgb", scale: scaler.scale,
                     bias: scaler.bias.count == 3 ? scaler.bias : Array(repeating: scaler.bias.first ?? 0, count: 3), colorSpace: spaceName)
             }
+            var outputs: [String: CoreMLInfo.ImageOutput] = [:]
+            for output in d.outputs {
+                guard case .image(let image) = output.type else { continue }
+                outputs[output.name] = CoreMLInfo.ImageOutput(
+                    width: image.width, height: image.height, channels: image.channels,
+                    colorOrder: image.channels == 1 ? "gray" : image.colorSpace == .bgr ? "bgr" : "rgb",
+                    colorSpace: CoreMLInfo.Feature(output).colorSpace ?? "RGB",
+                    flexible: !image.enumeratedSizes.isEmpty || image.widthRange != nil || image.heightRange != nil)
+            }
+            if !outputs.isEmpty { info.imageOutputs = outputs }
             info.layerCounts = builder.layerCounts
             info.weightFormats = builder.weightFormats.sorted().map(\.description)
         }
