@@ -14,7 +14,7 @@ Writes Tests/Fixtures/coreml/image-outputs/:
   ImageGray.mlmodel      GRAYSCALE image in and out (5 x 4), y = 1.5 x - 20.2 as a 1 x 1 convolution
   ImageProgram.mlpackage ML Program (MIL builder, ct.convert, iOS 16, fp32): RGB image in, y = x * s[c] + b[c] with
                          an ct.ImageType output (RGB image out; the program's output stays a [1, 3, H, W] fp32 tensor)
-  ImageProgramGray.mlpackage the same, GRAYSCALE in and out: y = 255 - x
+  ImageProgramGray.mlpackage the same, GRAYSCALE in and out: y = 300.3 - 1.7 x
   expected.json          per model: the input pixels, the output tensor (float32, [1, C, H, W], channels in the
                          tensor's order) and the output image's pixels as Core ML gives them (clamped to 0...255
                          and rounded; RGB triples for colour, one byte for grayscale)
@@ -22,7 +22,7 @@ Writes Tests/Fixtures/coreml/image-outputs/:
 coremltools cannot run Core ML models off macOS: the expected values are each model's math in numpy (the one-liner is in
 expected.json under "reference"). Core ML takes an image output's float values as 0...255 pixel values, without scale
 or bias (coremltools' docs-guides/source/image-inputs.md: the "x + 100" blanching model). The inputs are chosen so the
-outputs cover values below 0 and above 255 (clamping) and no value in 0...255 lies within 0.01 of a .5 tie (rounding).
+outputs of every model cover values below 0 and above 255 (clamping) and no value in 0...255 lies within 0.01 of a .5 tie (rounding).
 """
 import json, os, shutil, warnings, logging
 warnings.filterwarnings("ignore")
@@ -58,11 +58,11 @@ def has_ties(y):
 
 
 def tie_free(make_input, f):
-    """The first input (of 100 draws) whose outputs have no ties, and the outputs."""
-    for _ in range(100):
+    """The first input (of 1000 draws) whose outputs have no ties and reach below 0 and above 255, and the outputs."""
+    for _ in range(1000):
         x = make_input()
         y = f(x)
-        if not has_ties(y):
+        if not has_ties(y) and y.min() < -0.5 and y.max() > 255.5:
             return x, y
     raise SystemExit("no tie-free input found")
 
@@ -139,7 +139,7 @@ def programs():
 
     @mb.program(input_specs=[mb.TensorSpec(shape=(1, 1, H, W))], opset_version=ct.target.iOS16)
     def gray(x):
-        return mb.sub(x=np.float32(255.3), y=x, name="inverted")
+        return mb.sub(x=np.float32(300.3), y=mb.mul(x=x, y=np.float32(1.7)), name="inverted")
 
     gray.functions["main"].set_output_types([ct.ImageType(name="inverted", color_layout=ct.colorlayout.GRAYSCALE)])
     model = ct.convert(gray, convert_to="mlprogram", compute_precision=ct.precision.FLOAT32,
@@ -147,9 +147,8 @@ def programs():
                        inputs=[ct.ImageType(name="x", shape=(1, 1, H, W), color_layout=ct.colorlayout.GRAYSCALE)],
                        outputs=[ct.ImageType(name="inverted", color_layout=ct.colorlayout.GRAYSCALE)])
     model.save(os.path.join(OUT, "ImageProgramGray.mlpackage"))
-    g = pixels(1)
-    record("ImageProgramGray", "mlProgram", g, (np.float32(255.3) - g).astype(np.float32), "GRAYSCALE",
-           "y = 255.3 - x; pixels = clip(rint(y), 0, 255)")
+    g, yg = tie_free(lambda: pixels(1), lambda g: (300.3 - 1.7 * g.astype(np.float64)).astype(np.float32))
+    record("ImageProgramGray", "mlProgram", g, yg, "GRAYSCALE", "y = 300.3 - 1.7 x; pixels = clip(rint(y), 0, 255)")
 
 
 def main():

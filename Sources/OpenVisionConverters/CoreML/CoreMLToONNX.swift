@@ -380,6 +380,7 @@ struct CoreMLToONNX {
                 features[input.name] = g
             }
             inputs[input.name] = f.value
+            if case .image(let image) = input.type { inputs[input.name] = programImage(f.value, image: image, name: "\(prefix)\(input.name)") }
         }
         let (outputs, program) = try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
         for output in description.outputs {
@@ -396,6 +397,15 @@ struct CoreMLToONNX {
         }
         layerCounts["mlProgram", default: 0] += 1
         for (op, n) in program.opCounts { layerCounts["mil." + op, default: 0] += n }
+    }
+
+    /// An ML Program's image input from the graph's RGB pixels: as they are for colour images, their luma (Rec. 601,
+    /// as for networks) as `[1, 1, H, W]` for grayscale ones.
+    mutating func programImage(_ value: String, image: CoreMLFeatureType.Image, name: String) -> String {
+        guard image.channels == 1 else { return value }
+        let gray = "\(name)__gray"
+        add("Conv", [value, floats("\(name)__luma_w", [0.299, 0.587, 0.114], [1, 3, 1, 1])], gray)
+        return gray
     }
 
     // MARK: Non-maximum suppression
