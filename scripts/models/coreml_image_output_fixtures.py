@@ -11,6 +11,8 @@ Writes Tests/Fixtures/coreml/image-outputs/:
   ImageRGB.mlmodel       NeuralNetwork (NeuralNetworkBuilder): RGB image in (5 x 4), a 1 x 1 convolution with bias,
                          RGB image out (5 x 4)
   ImageBGR.mlmodel       the same network with a BGR image out (the tensor's channels are blue, green, red)
+  ImageRGBFlexible.mlmodel  ImageRGB with image size ranges (1...unbounded) on the input and the output
+  ImageWrongSize.mlmodel ImageRGB with the output declared 6 x 4 (the network gives 5 x 4): refused
   ImageGray.mlmodel      GRAYSCALE image in and out (5 x 4), y = 1.5 x - 20.2 as a 1 x 1 convolution
   ImageProgram.mlpackage ML Program (MIL builder, ct.convert, iOS 16, fp32): RGB image in, y = x * s[c] + b[c] with
                          an ct.ImageType output (RGB image out; the program's output stays a [1, 3, H, W] fp32 tensor)
@@ -73,8 +75,9 @@ def set_image(feature, space):
     feature.type.imageType.colorSpace = space
 
 
-def network(name, channels, weights, bias, out_space, in_space):
-    """A 1 x 1 convolution from an image input to an image output (spec.description.output[0].type.imageType)."""
+def network(name, channels, weights, bias, out_space, in_space, edit=None):
+    """A 1 x 1 convolution from an image input to an image output (spec.description.output[0].type.imageType);
+    `edit(spec)` changes the spec before it is saved."""
     b = NeuralNetworkBuilder([("image", datatypes.Array(channels, H, W))], [("styled", None)])
     b.add_convolution("conv", kernel_channels=channels, output_channels=weights.shape[0], height=1, width=1,
                       stride_height=1, stride_width=1, border_mode="valid", groups=1,
@@ -85,6 +88,8 @@ def network(name, channels, weights, bias, out_space, in_space):
     set_image(spec.description.input[0], in_space)
     set_image(spec.description.output[0], out_space)
     spec.description.output[0].shortDescription = "the filtered image"
+    if edit:
+        edit(spec)
     ct.utils.save_spec(spec, os.path.join(OUT, name + ".mlmodel"))
 
 
@@ -111,6 +116,20 @@ def networks():
     # BGR out: the network's tensor is (blue, green, red).
     network("ImageBGR", 3, w, bias, ft.ImageFeatureType.BGR, ft.ImageFeatureType.RGB)
     record("ImageBGR", "neuralNetwork", x, y, "BGR", "y as ImageRGB; the image's R, G, B are y[2], y[1], y[0]")
+
+    # Flexible sizes (image size ranges 1...∞ on the input and the output): converted at the default 5 x 4, the
+    # output's height and width symbolic; the same pixels as ImageRGB.
+    def flexible(spec):
+        for f in (spec.description.input[0], spec.description.output[0]):
+            r = f.type.imageType.imageSizeRange
+            r.widthRange.lowerBound, r.widthRange.upperBound = 1, -1
+            r.heightRange.lowerBound, r.heightRange.upperBound = 1, -1
+    network("ImageRGBFlexible", 3, w, bias, ft.ImageFeatureType.RGB, ft.ImageFeatureType.RGB, edit=flexible)
+    record("ImageRGBFlexible", "neuralNetwork", x, y, "RGB", "as ImageRGB")
+
+    # An output declared 6 x 4 that the network computes 5 x 4: the converter refuses it (invalidValue).
+    network("ImageWrongSize", 3, w, bias, ft.ImageFeatureType.RGB, ft.ImageFeatureType.RGB,
+            edit=lambda spec: setattr(spec.description.output[0].type.imageType, "width", W + 1))
 
     g, yg = tie_free(lambda: pixels(1), lambda g: (g.astype(np.float64) * 1.5 - 20.2).astype(np.float32))
     network("ImageGray", 1, np.array([[1.5]], np.float32), np.array([-20.2], np.float32),

@@ -172,7 +172,8 @@ struct CoreMLToONNX {
         guard image.colorSpace != .invalid else { throw ConversionError(.invalidValue, "image output '\(name)' has no colour space") }
         let c = image.channels
         let flexible = !image.enumeratedSizes.isEmpty || image.widthRange != nil || image.heightRange != nil
-        if let s = feature.shape, s.count == 4, s[0] == 1, s[1] == c, s[2] > 0, s[3] > 0 {
+        if let s = feature.shape, s.count == 4, s[0] == 1, s[1] == c, s[2] > 0, s[3] > 0, flexible || (s[2] == image.height && s[3] == image.width) {
+            // The size the graph computes (a flexible model's graph is built at its inputs' default size).
             return (feature.value, s.map { .value($0) })
         }
         guard !flexible else {
