@@ -124,7 +124,7 @@ package struct CoreMLInfo: Codable, Sendable, Equatable {
     package var classLabels: [String]
     /// Per image input, how the caller prepares it.
     package var imageInputs: [String: ImageInput] = [:]
-    /// Per image output, how its tensor becomes an image (nil when the model has none: models with image outputs were refused before, so no cached conversion lacks it).
+    /// Per image output, how its tensor becomes an image; nil when the model has none.
     package var imageOutputs: [String: ImageOutput]?
     package var nms: NMS?
     /// Neural network layers (and ML Programs, NMS models) by type.
