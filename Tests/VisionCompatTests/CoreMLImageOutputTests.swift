@@ -116,6 +116,24 @@ import OpenVisionTestSupport
         }
     }
 
+    /// An Xcode-compiled ML Program folder: `model.mil` (ImageProgram.mil, the fixture's program as text) and a
+    /// metadata.json whose outputSchema says the output is an image (the keys `CompiledProgram` reads) give the same image.
+    @Test func compiledProgramFolderGivesTheImage() throws {
+        let m = try #require(Self.expected.models["ImageProgram"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-image-\(UUID().uuidString)/ImageProgram.mlmodelc")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("ImageProgram.mil"), to: folder.appendingPathComponent("model.mil"))
+        let image = #"{"type": "Image", "colorspace": "RGB", "width": "5", "height": "4", "isOptional": "0""#
+        let metadata = #"[{"inputSchema": ["# + image + #", "name": "x"}], "outputSchema": ["# + image + #", "name": "filtered"}]}]"#
+        try Data(metadata.utf8).write(to: folder.appendingPathComponent("metadata.json"))
+        let model = try MLModel(contentsOf: folder)
+        #expect(model.modelDescription.outputDescriptionsByName["filtered"]?.type == .image)
+        let features = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["x": Self.inputImage(m)]))
+        let output = try #require(features.featureValue(for: "filtered")?.imageBufferValue)
+        #expect(Self.pixels(output, gray: false) == m.pixels)
+    }
+
     /// RunModelRequest still gives the output as a multi-array: [1, C, H, W] floats, the model's own values.
     @Test func runModelRequestGivesTheTensor() async throws {
         let m = try #require(Self.expected.models["ImageBGR"])

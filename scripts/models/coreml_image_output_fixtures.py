@@ -17,9 +17,13 @@ Writes Tests/Fixtures/coreml/image-outputs/:
   ImageProgram.mlpackage ML Program (MIL builder, ct.convert, iOS 16, fp32): RGB image in, y = x * s[c] + b[c] with
                          an ct.ImageType output (RGB image out; the program's output stays a [1, 3, H, W] fp32 tensor)
   ImageProgramGray.mlpackage the same, GRAYSCALE in and out: y = 300.3 - 1.7 x
+  ImageProgram.mil       ImageProgram's program as model.mil text (the form of an Xcode-compiled .mlmodelc)
   expected.json          per model: the input pixels, the output tensor (float32, [1, C, H, W], channels in the
                          tensor's order) and the output image's pixels as Core ML gives them (clamped to 0...255
                          and rounded; RGB triples for colour, one byte for grayscale)
+
+coremltools' passes fuse ImageProgram's mul + add into batch_norm (variance 1, epsilon 1e-5): the file computes
+y / sqrt(1 + 1e-5), within 0.002 of the source math below — less than the tie margin and the tests' tolerance.
 
 coremltools cannot run Core ML models off macOS: the expected values are each model's math in numpy (the one-liner is in
 expected.json under "reference"). Core ML takes an image output's float values as 0...255 pixel values, without scale
@@ -170,12 +174,23 @@ def programs():
     record("ImageProgramGray", "mlProgram", g, yg, "GRAYSCALE", "y = 300.3 - 1.7 x; pixels = clip(rint(y), 0, 255)")
 
 
+def compiled_text():
+    """ImageProgram as Xcode's compiled model.mil text (coreml_mil_fixtures.mil_text), for the .mlmodelc tests."""
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from coreml_mil_fixtures import mil_text
+    spec = ct.utils.load_spec(os.path.join(OUT, "ImageProgram.mlpackage"))
+    with open(os.path.join(OUT, "ImageProgram.mil"), "w") as f:
+        f.write(mil_text(spec.mlProgram))
+
+
 def main():
     if os.path.exists(OUT):
         shutil.rmtree(OUT)
     os.makedirs(OUT)
     networks()
     programs()
+    compiled_text()
     with open(os.path.join(OUT, "expected.json"), "w") as f:
         f.write('{"generator": "scripts/models/coreml_image_output_fixtures.py", ' + f'"coremltools": "{ct.__version__}", "numpy": "{np.__version__}",\n"models": {{\n')
         f.write(",\n".join(json.dumps(k) + ": " + json.dumps(v, separators=(",", ":")) for k, v in sorted(EXPECTED.items())))
