@@ -134,6 +134,32 @@ import OpenVisionTestSupport
         #expect(Self.pixels(output, gray: false) == m.pixels)
     }
 
+    /// A batch from `MLArrayBatchProvider(dictionary:)` of plain images (and numbers, strings, arrays as
+    /// `MLDictionaryFeatureProvider` takes them): `predictions(fromBatch:)` gives each input's image.
+    @Test func batchOfImagesGivesEachImage() throws {
+        let rgb = try #require(Self.expected.models["ImageRGB"]), gray = try #require(Self.expected.models["ImageGray"])
+        // ImageGray's input as RGB: the network takes its luma, i.e. the same gray values.
+        let grayRGB = try VisionImage(pixels: PixelBuffer(data: Data(gray.input.flatMap { [$0, $0, $0] }), width: 5, height: 4, format: .rgb8))
+        let model = try MLModel(contentsOf: Self.folder.appendingPathComponent("ImageGray.mlmodel"))
+        let batch = try model.predictions(fromBatch: MLArrayBatchProvider(dictionary: ["image": [grayRGB, Self.inputImage(gray)]]))
+        #expect(batch.count == 2)
+        for i in 0..<2 {
+            let image = try #require(batch.features(at: i).featureValue(for: "styled")?.imageBufferValue)
+            #expect(Self.pixels(image, gray: true) == gray.pixels, "\(i)")
+        }
+        let rgbOut = try MLModel(contentsOf: Self.folder.appendingPathComponent("ImageRGB.mlmodel"))
+            .predictions(fromBatch: MLArrayBatchProvider(dictionary: ["image": [Self.inputImage(rgb)]]))
+        #expect(Self.pixels(try #require(rgbOut.features(at: 0).featureValue(for: "styled")?.imageBufferValue), gray: false) == rgb.pixels)
+
+        let mixed = try MLArrayBatchProvider(dictionary: ["v": [1, 2.5, "x", try MLMultiArray(shape: [2], dataType: .float32)]])
+        #expect((0..<4).map { mixed.features(at: $0).featureValue(for: "v")?.type } == [.int64, .double, .string, .multiArray])
+        #expect(mixed.features(at: 0).featureValue(for: "v")?.int64Value == 1 && mixed.features(at: 1).featureValue(for: "v")?.doubleValue == 2.5)
+        #expect { _ = try MLArrayBatchProvider(dictionary: ["v": [1, Date()]]) } throws: { error in
+            "\(error)".contains("'v'[1]") && "\(error)".contains("Date")
+        }
+        #expect(throws: MLModelError.self) { _ = try MLArrayBatchProvider(dictionary: ["a": [1], "b": [1, 2]]) }
+    }
+
     /// RunModelRequest still gives the output as a multi-array: [1, C, H, W] floats, the model's own values.
     @Test func runModelRequestGivesTheTensor() async throws {
         let m = try #require(Self.expected.models["ImageBGR"])
