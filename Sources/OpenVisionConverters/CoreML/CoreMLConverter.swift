@@ -87,7 +87,7 @@ public enum CoreMLConverter {
         var info = CoreMLInfo(converterRevision: revision, specificationVersion: spec.specificationVersion, modelType: spec.typeName,
                               inputs: d.inputs.map(CoreMLInfo.Feature.init), outputs: d.outputs.map(CoreMLInfo.Feature.init),
                               predictedFeatureName: d.predictedFeatureName, predictedProbabilitiesName: d.predictedProbabilitiesName,
-                              metadata: d.metadata, classLabels: classLabels(spec))
+                              metadata: d.metadata, classLabels: classLabels(spec, programs: builder?.programLabels ?? [:]))
         if case .pipeline(let p) = spec.kind { info.submodels = p.models.map(\.typeName) }
         if let nms = nmsSpec(spec) {
             info.nms = CoreMLInfo.NMS(
@@ -123,16 +123,19 @@ public enum CoreMLConverter {
         return info
     }
 
-    /// Labels of the classifier, else of the NMS model (else, for a detector, the metadata's "classes").
-    static func classLabels(_ spec: CoreMLSpec) -> [String] {
+    /// Labels of the classifier, else of the NMS model (else, for a detector, the metadata's "classes"). An ML
+    /// Program's are its `classify` operation's: from `programs` (the labels the conversion read, by sub-model
+    /// prefix) when it was lowered, else read from the program.
+    static func classLabels(_ spec: CoreMLSpec, programs: [String: [String]] = [:], prefix: String = "") -> [String] {
         switch spec.kind {
         case .neuralNetwork(let nn) where !nn.classLabels.isEmpty: return nn.classLabels
         case .nonMaximumSuppression(let nms) where !nms.classLabels.isEmpty: return nms.classLabels
         case .mlProgram(let bytes):
-            if let labels = try? CoreMLProgramBridge.summary(serialized: bytes).classLabels, !labels.isEmpty { return labels }
+            let labels = programs[prefix] ?? (try? CoreMLProgramBridge.summary(serialized: bytes).classLabels) ?? []
+            if !labels.isEmpty { return labels }
         case .pipeline(let p):
-            for model in p.models.reversed() {
-                let labels = classLabels(model)
+            for (i, model) in p.models.enumerated().reversed() {
+                let labels = classLabels(model, programs: programs, prefix: CoreMLToONNX.submodelPrefix(p, i, under: prefix))
                 if !labels.isEmpty { return labels }
             }
         default: break

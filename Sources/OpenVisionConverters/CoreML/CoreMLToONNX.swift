@@ -37,6 +37,8 @@ struct CoreMLToONNX {
     var layerCounts: [String: Int] = [:]
     var weightFormats = Set<NeuralNetworkWeights.Format>()
     var unsupportedLayers: [String] = []
+    /// Each lowered ML Program's class labels, by its sub-model prefix ("" for a top-level program).
+    var programLabels: [String: [String]] = [:]
     let blob: (String) throws -> [UInt8]
     private var modelIndex = 0
     var reserved = Set<String>()
@@ -203,8 +205,7 @@ struct CoreMLToONNX {
             try lowerNeuralNetwork(nn, description: spec.description, prefix: prefix)
         case .pipeline(let pipeline):
             for (i, model) in pipeline.models.enumerated() {
-                let name = i < pipeline.names.count && !pipeline.names[i].isEmpty ? pipeline.names[i] : "model\(i)"
-                try lower(model, prefix: "\(prefix)\(name)/")
+                try lower(model, prefix: Self.submodelPrefix(pipeline, i, under: prefix))
             }
         case .nonMaximumSuppression(let nms):
             try lowerNMS(nms, description: spec.description, prefix: prefix)
@@ -218,6 +219,12 @@ struct CoreMLToONNX {
         case .other(let name):
             throw ConversionError(.unsupported, "\(name) models are not converted (neural networks, ML Programs, pipelines and non-maximum suppression are)")
         }
+    }
+
+    /// The name prefix of a pipeline's `i`th sub-model's values: its name in the pipeline, else "model`i`".
+    static func submodelPrefix(_ pipeline: CoreMLPipelineSpec, _ i: Int, under prefix: String) -> String {
+        let name = i < pipeline.names.count && !pipeline.names[i].isEmpty ? pipeline.names[i] : "model\(i)"
+        return "\(prefix)\(name)/"
     }
 
     /// The value of feature `name` for a sub-model's input.
@@ -398,6 +405,7 @@ struct CoreMLToONNX {
         }
         layerCounts["mlProgram", default: 0] += 1
         for (op, n) in program.opCounts { layerCounts["mil." + op, default: 0] += n }
+        programLabels[prefix] = program.classLabels
     }
 
     /// An ML Program's image input from the graph's RGB pixels: as they are for colour images, their luma (Rec. 601,
