@@ -116,22 +116,23 @@ import OpenVisionTestSupport
         }
     }
 
-    /// An Xcode-compiled ML Program folder: `model.mil` (ImageProgram.mil, the fixture's program as text) and a
-    /// metadata.json whose outputSchema says the output is an image (the keys `CompiledProgram` reads) give the same image.
-    @Test func compiledProgramFolderGivesTheImage() throws {
-        let m = try #require(Self.expected.models["ImageProgram"])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-image-\(UUID().uuidString)/ImageProgram.mlmodelc")
+    /// An Xcode-compiled ML Program folder: `model.mil` (the fixture's program as text) and a metadata.json whose
+    /// schemas say the input and output are images (the keys `CompiledProgram` reads) give the same image.
+    @Test(arguments: [("ImageProgram", "filtered", "RGB"), ("ImageProgramGray", "inverted", "GRAYSCALE")])
+    func compiledProgramFolderGivesTheImage(_ name: String, _ output: String, _ space: String) throws {
+        let m = try #require(Self.expected.models[name])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-image-\(UUID().uuidString)/\(name).mlmodelc")
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("ImageProgram.mil"), to: folder.appendingPathComponent("model.mil"))
-        let image = #"{"type": "Image", "colorspace": "RGB", "width": "5", "height": "4", "isOptional": "0""#
-        let metadata = #"[{"inputSchema": ["# + image + #", "name": "x"}], "outputSchema": ["# + image + #", "name": "filtered"}]}]"#
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("\(name).mil"), to: folder.appendingPathComponent("model.mil"))
+        let image = #"{"type": "Image", "colorspace": ""# + space + #"", "width": "5", "height": "4", "isOptional": "0""#
+        let metadata = #"[{"inputSchema": ["# + image + #", "name": "x"}], "outputSchema": ["# + image + #", "name": ""# + output + #""}]}]"#
         try Data(metadata.utf8).write(to: folder.appendingPathComponent("metadata.json"))
         let model = try MLModel(contentsOf: folder)
-        #expect(model.modelDescription.outputDescriptionsByName["filtered"]?.type == .image)
+        #expect(model.modelDescription.outputDescriptionsByName[output]?.type == .image)
         let features = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["x": Self.inputImage(m)]))
-        let output = try #require(features.featureValue(for: "filtered")?.imageBufferValue)
-        #expect(Self.pixels(output, gray: false) == m.pixels)
+        let result = try #require(features.featureValue(for: output)?.imageBufferValue)
+        #expect(Self.pixels(result, gray: space == "GRAYSCALE") == m.pixels)
     }
 
     /// A batch from `MLArrayBatchProvider(dictionary:)` of plain images (and numbers, strings, arrays as

@@ -17,7 +17,7 @@ Writes Tests/Fixtures/coreml/image-outputs/:
   ImageProgram.mlpackage ML Program (MIL builder, ct.convert, iOS 16, fp32): RGB image in, y = x * s[c] + b[c] with
                          an ct.ImageType output (RGB image out; the program's output stays a [1, 3, H, W] fp32 tensor)
   ImageProgramGray.mlpackage the same, GRAYSCALE in and out: y = 300.3 - 1.7 x
-  ImageProgram.mil       ImageProgram's program as model.mil text (the form of an Xcode-compiled .mlmodelc)
+  ImageProgram.mil, ImageProgramGray.mil  the programs as model.mil text (the form of an Xcode-compiled .mlmodelc)
   expected.json          per model: the input pixels, the output tensor (float32, [1, C, H, W], channels in the
                          tensor's order) and the output image's pixels as Core ML gives them (clamped to 0...255
                          and rounded; RGB triples for colour, one byte for grayscale)
@@ -175,13 +175,14 @@ def programs():
 
 
 def compiled_text():
-    """ImageProgram as Xcode's compiled model.mil text (coreml_mil_fixtures.mil_text), for the .mlmodelc tests."""
+    """The programs as Xcode's compiled model.mil text (coreml_mil_fixtures.mil_text), for the .mlmodelc tests."""
     import sys
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from coreml_mil_fixtures import mil_text
-    spec = ct.utils.load_spec(os.path.join(OUT, "ImageProgram.mlpackage"))
-    with open(os.path.join(OUT, "ImageProgram.mil"), "w") as f:
-        f.write(mil_text(spec.mlProgram))
+    for name in ["ImageProgram", "ImageProgramGray"]:
+        spec = ct.utils.load_spec(os.path.join(OUT, name + ".mlpackage"))
+        with open(os.path.join(OUT, name + ".mil"), "w") as f:
+            f.write(mil_text(spec.mlProgram))
 
 
 def main():

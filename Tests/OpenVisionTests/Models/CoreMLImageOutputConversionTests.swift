@@ -36,7 +36,7 @@ import OpenVisionTestSupport
         #expect(info.outputs.first?.type == "image" && info.outputs.first?.colorSpace == space)
         let image = try #require(info.imageOutputs?[output])
         #expect(image == CoreMLModelInfo.ImageOutput(width: 5, height: 4, channels: channels, colorOrder: order, colorSpace: space, flexible: false))
-        #expect(info.converterRevision == 4)
+        #expect(info.converterRevision == ConvertedModelCache.coreML.revision)
     }
 
     /// A model without image outputs has no `imageOutputs` entry.
