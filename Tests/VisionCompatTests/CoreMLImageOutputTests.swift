@@ -13,7 +13,7 @@ import OpenVisionTestSupport
 ///     /work/venvs/coremltools/bin/python scripts/models/coreml_image_output_fixtures.py   (coremltools==9.0 numpy)
 ///
 /// NeuralNetworks (1×1 convolutions with bias; RGB, BGR and grayscale image outputs) and ML Programs (coremltools'
-/// `ImageType` outputs, RGB and grayscale). expected.json holds each model's input pixels and the output's pixels
+/// `ImageType` outputs: RGB fp32, BGR fp16 with a BGR input, grayscale). expected.json holds each model's input pixels and the output's pixels
 /// from numpy following the model's math: `pixels = clip(rint(y), 0, 255)` with `y = einsum('oc,chw->ohw', w, x) + b`
 /// (networks), `y = x * scale[c] + shift[c]` / `y = 300.3 - 1.7 x` (programs) — values below 0 and above 255 included,
 /// none within 0.01 of a rounding tie.
@@ -42,7 +42,8 @@ import OpenVisionTestSupport
     static let models: [(String, String, String)] = [
         ("ImageRGB.mlmodel", "image", "styled"), ("ImageBGR.mlmodel", "image", "styled"), ("ImageGray.mlmodel", "image", "styled"),
         ("ImageRGBFlexible.mlmodel", "image", "styled"),
-        ("ImageProgram.mlpackage", "x", "filtered"), ("ImageProgramGray.mlpackage", "x", "inverted"),
+        ("ImageProgram.mlpackage", "x", "filtered"), ("ImageProgramBGR16.mlpackage", "x", "filtered"),
+        ("ImageProgramGray.mlpackage", "x", "inverted"),
     ]
 
     static func name(_ file: String) -> String { URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent }

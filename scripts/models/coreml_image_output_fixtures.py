@@ -16,6 +16,7 @@ Writes Tests/Fixtures/coreml/image-outputs/:
   ImageGray.mlmodel      GRAYSCALE image in and out (5 x 4), y = 1.5 x - 20.2 as a 1 x 1 convolution
   ImageProgram.mlpackage ML Program (MIL builder, ct.convert, iOS 16, fp32): RGB image in, y = x * s[c] + b[c] with
                          an ct.ImageType output (RGB image out; the program's output stays a [1, 3, H, W] fp32 tensor)
+  ImageProgramBGR16.mlpackage  ImageProgram in fp16 (the default precision) with BGR image input and output
   ImageProgramGray.mlpackage the same, GRAYSCALE in and out: y = 300.3 - 1.7 x
   ImageProgram.mil, ImageProgramGray.mil  the programs as model.mil text (the form of an Xcode-compiled .mlmodelc)
   expected.json          per model: the input pixels, the output tensor (float32, [1, C, H, W], channels in the
@@ -159,6 +160,33 @@ def programs():
     model.save(os.path.join(OUT, "ImageProgram.mlpackage"))
     x, y = tie_free(lambda: pixels(3), lambda x: (x.astype(np.float64) * scale[0] + shift[0]).astype(np.float32))
     record("ImageProgram", "mlProgram", x, y, "RGB", "y = x * scale[c] + shift[c]; pixels = clip(rint(y), 0, 255)")
+
+    # fp16 (ct.convert's default precision for ML Programs) with BGR image input and output: the program casts the
+    # input to fp16, keeps its constants in fp16 and casts the result to fp32 for the image. Computed here in fp32
+    # from the stored fp16 constants (as the converter computes fp16 programs; Core ML's fp16 arithmetic would differ
+    # by fp16 rounding).
+    @mb.program(input_specs=[mb.TensorSpec(shape=(1, 3, H, W))], opset_version=ct.target.iOS16)
+    def prog16(x):
+        return mb.add(x=mb.mul(x=x, y=scale), y=shift, name="filtered")
+
+    prog16.functions["main"].set_output_types([ct.ImageType(name="filtered", color_layout=ct.colorlayout.BGR)])
+    model = ct.convert(prog16, convert_to="mlprogram", compute_precision=ct.precision.FLOAT16,
+                       minimum_deployment_target=ct.target.iOS16,
+                       inputs=[ct.ImageType(name="x", shape=(1, 3, H, W), color_layout=ct.colorlayout.BGR)],
+                       outputs=[ct.ImageType(name="filtered", color_layout=ct.colorlayout.BGR)])
+    model.save(os.path.join(OUT, "ImageProgramBGR16.mlpackage"))
+    ops = {op.outputs[0].name: op for op in model.get_spec().mlProgram.functions["main"].block_specializations["CoreML6"].operations}
+
+    def stored(name):
+        return np.frombuffer(ops[name].attributes["val"].immediateValue.tensor.bytes.values, np.float16).astype(np.float64)
+
+    g16, b16, e16 = stored("filtered_gamma_0_to_fp16"), stored("filtered_beta_0_to_fp16"), stored("filtered_epsilon_0_to_fp16")[0]
+    # The tensor's channels are the input's B, G, R: x here is the input image's RGB planes.
+    xb, yb = tie_free(lambda: pixels(3), lambda x: (x[::-1].astype(np.float64) * (g16 / np.sqrt(1 + e16)).reshape(3, 1, 1)
+                                                  + b16.reshape(3, 1, 1)).astype(np.float32))
+    record("ImageProgramBGR16", "mlProgram", xb, yb, "BGR",
+           "t = x[::-1] (BGR planes); y = t * gamma16[c] / sqrt(1 + eps16) + beta16[c] (the file's fp16 constants, fp32 math); "
+           "the image's R, G, B are y[2], y[1], y[0]")
 
     @mb.program(input_specs=[mb.TensorSpec(shape=(1, 1, H, W))], opset_version=ct.target.iOS16)
     def gray(x):

@@ -83,6 +83,7 @@ struct CompiledProgram {
             inputs[input.name] = f.value
             if case .image(let image) = input.type {
                 builder.exposed[input.name] = .identity
+                if image.colorSpace == .bgr { builder.exposedBGR.insert(input.name) }
                 inputs[input.name] = builder.programImage(f.value, image: image, name: input.name)
             }
         }

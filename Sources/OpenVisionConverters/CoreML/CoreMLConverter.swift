@@ -21,7 +21,8 @@ public enum CoreMLConverter {
     public static let opsetVersion = 17
     /// Changes whenever the graphs written for the same file change: caches of converted models key on it
     /// with the file's content hash.
-    /// 4: an ML Program's grayscale image input takes the luma of the pixels (it was given the RGB planes).
+    /// 4: an ML Program's grayscale image input takes the luma of the pixels (it was given the RGB planes), a BGR
+    /// one its pixels in BGR order (it was given RGB).
     public static let revision = 4
 
     /// A conversion's ONNX model and what the Core ML model declared.

@@ -380,9 +380,11 @@ struct CoreMLToONNX {
             var f = try feature(input.name)
             if case .image = input.type, let applied = f.applied, applied != .identity {
                 f.value = try rescale(f.value, from: applied, to: .identity, name: "\(prefix)\(input.name)__pixels")
-            } else if case .image = input.type, graph.inputs.contains(where: { $0.name == input.name }), exposed[input.name] == nil {
-                // ML Programs scale their images inside the program: the caller gives pixels.
+            } else if case .image(let image) = input.type, graph.inputs.contains(where: { $0.name == input.name }), exposed[input.name] == nil {
+                // ML Programs scale their images inside the program: the caller gives pixels (in BGR order for a BGR
+                // image: the program's channels are blue, green, red).
                 exposed[input.name] = .identity
+                if image.colorSpace == .bgr { exposedBGR.insert(input.name) }
                 var g = f
                 g.applied = .identity
                 features[input.name] = g
