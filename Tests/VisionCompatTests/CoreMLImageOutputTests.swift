@@ -41,7 +41,7 @@ import OpenVisionTestSupport
     /// (file, input name, output name)
     static let models: [(String, String, String)] = [
         ("ImageRGB.mlmodel", "image", "styled"), ("ImageBGR.mlmodel", "image", "styled"), ("ImageGray.mlmodel", "image", "styled"),
-        ("ImageRGBFlexible.mlmodel", "image", "styled"),
+        ("ImageRGBFlexible.mlmodel", "image", "styled"), ("ImageRGBND.mlmodel", "image", "styled"),
         ("ImageProgram.mlpackage", "x", "filtered"), ("ImageProgramBGR16.mlpackage", "x", "filtered"),
         ("ImageProgramGray.mlpackage", "x", "inverted"),
     ]

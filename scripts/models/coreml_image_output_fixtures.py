@@ -11,6 +11,7 @@ Writes Tests/Fixtures/coreml/image-outputs/:
   ImageRGB.mlmodel       NeuralNetwork (NeuralNetworkBuilder): RGB image in (5 x 4), a 1 x 1 convolution with bias,
                          RGB image out (5 x 4)
   ImageBGR.mlmodel       the same network with a BGR image out (the tensor's channels are blue, green, red)
+  ImageRGBND.mlmodel     ImageRGB as an N-D network (rank-4 image mapping)
   ImageRGBFlexible.mlmodel  ImageRGB with image size ranges (1...unbounded) on the input and the output
   ImageWrongSize.mlmodel ImageRGB with the output declared 6 x 4 (the network gives 5 x 4): refused
   ImageGray.mlmodel      GRAYSCALE image in and out (5 x 4), y = 1.5 x - 20.2 as a 1 x 1 convolution
@@ -80,10 +81,11 @@ def set_image(feature, space):
     feature.type.imageType.colorSpace = space
 
 
-def network(name, channels, weights, bias, out_space, in_space, edit=None):
+def network(name, channels, weights, bias, out_space, in_space, edit=None, nd=False):
     """A 1 x 1 convolution from an image input to an image output (spec.description.output[0].type.imageType);
-    `edit(spec)` changes the spec before it is saved."""
-    b = NeuralNetworkBuilder([("image", datatypes.Array(channels, H, W))], [("styled", None)])
+    `edit(spec)` changes the spec before it is saved; `nd`: an N-D network (rank-4 image mapping, no rank-5 blobs)."""
+    shape = (1, channels, H, W) if nd else (channels, H, W)
+    b = NeuralNetworkBuilder([("image", datatypes.Array(*shape))], [("styled", None)], disable_rank5_shape_mapping=nd)
     b.add_convolution("conv", kernel_channels=channels, output_channels=weights.shape[0], height=1, width=1,
                       stride_height=1, stride_width=1, border_mode="valid", groups=1,
                       W=weights.T.reshape(1, 1, channels, weights.shape[0]), b=bias, has_bias=True,
@@ -131,6 +133,10 @@ def networks():
             r.heightRange.lowerBound, r.heightRange.upperBound = 1, -1
     network("ImageRGBFlexible", 3, w, bias, ft.ImageFeatureType.RGB, ft.ImageFeatureType.RGB, edit=flexible)
     record("ImageRGBFlexible", "neuralNetwork", x, y, "RGB", "as ImageRGB")
+
+    # The same as an N-D network (specification 4 with rank-4 image mapping): the blob is [1, 3, H, W] itself.
+    network("ImageRGBND", 3, w, bias, ft.ImageFeatureType.RGB, ft.ImageFeatureType.RGB, nd=True)
+    record("ImageRGBND", "neuralNetwork", x, y, "RGB", "as ImageRGB")
 
     # An output declared 6 x 4 that the network computes 5 x 4: the converter refuses it (invalidValue).
     network("ImageWrongSize", 3, w, bias, ft.ImageFeatureType.RGB, ft.ImageFeatureType.RGB,

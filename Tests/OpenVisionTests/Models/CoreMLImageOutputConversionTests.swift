@@ -22,6 +22,7 @@ import OpenVisionTestSupport
     /// (file, output, channels, colour order, colour space)
     static let models: [(String, String, Int, String, String)] = [
         ("ImageRGB.mlmodel", "styled", 3, "rgb", "RGB"), ("ImageBGR.mlmodel", "styled", 3, "bgr", "BGR"),
+        ("ImageRGBND.mlmodel", "styled", 3, "rgb", "RGB"),
         ("ImageGray.mlmodel", "styled", 1, "gray", "GRAYSCALE"), ("ImageProgram.mlpackage", "filtered", 3, "rgb", "RGB"),
         ("ImageProgramBGR16.mlpackage", "filtered", 3, "bgr", "BGR"),
         ("ImageProgramGray.mlpackage", "inverted", 1, "gray", "GRAYSCALE"),
