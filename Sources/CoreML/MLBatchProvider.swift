@@ -8,7 +8,9 @@ public protocol MLBatchProvider {
 open class MLArrayBatchProvider: MLBatchProvider {
     public let array: [MLFeatureProvider]
     public init(array: [MLFeatureProvider]) { self.array = array }
-    /// Providers of each dictionary's values, by name (every array holds one value per provider).
+    /// Providers of each dictionary's values, by name (every array holds one value per provider). The values are what
+    /// `MLDictionaryFeatureProvider(dictionary:)` takes — `MLFeatureValue`, `MLMultiArray`, image, `String`, integer,
+    /// floating-point number or score dictionary; anything else is `MLModelError.featureType` naming its key and index.
     public convenience init(dictionary: [String: [Any]]) throws {
         let count = dictionary.values.first?.count ?? 0
         guard dictionary.values.allSatisfy({ $0.count == count }) else {
@@ -18,8 +20,8 @@ open class MLArrayBatchProvider: MLBatchProvider {
         for i in 0..<count {
             var features: [String: MLFeatureValue] = [:]
             for (name, values) in dictionary {
-                guard let value = values[i] as? MLFeatureValue else {
-                    throw MLModelError.featureType("'\(name)'[\(i)] is a \(type(of: values[i])), not an MLFeatureValue")
+                guard let value = MLFeatureValue.from(values[i]) else {
+                    throw MLModelError.featureType("'\(name)'[\(i)] is a \(type(of: values[i])), not a feature value")
                 }
                 features[name] = value
             }

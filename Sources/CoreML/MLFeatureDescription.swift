@@ -27,6 +27,7 @@ open class MLFeatureDescription: CustomStringConvertible {
     convenience init(_ f: CoreMLModelInfo.Feature) {
         switch f.type {
         case "image":
+            // Colour images as 32BGRA, grayscale ones (GRAYSCALE_FLOAT16 too: images here are 8-bit) as OneComponent8.
             let gray = f.colorSpace?.uppercased().hasPrefix("GRAY") == true
             let constraint = MLImageConstraint(pixelsWide: f.width ?? 0, pixelsHigh: f.height ?? 0,
                                                pixelFormatType: gray ? kCVPixelFormatType_OneComponent8 : kCVPixelFormatType_32BGRA)

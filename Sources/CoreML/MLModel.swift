@@ -62,7 +62,8 @@ open class MLModel {
     /// Runs the model on `input`'s features by the model's input names: the image input (an image feature), and a
     /// Core ML detector's optional `iouThreshold` / `confidenceThreshold` (doubles; their defaults when absent).
     /// Returns the outputs as Core ML gives them: a classifier's label (string, or int64 for integer labels) and
-    /// probabilities (a dictionary by label), every other output a multi-array. Throws `MLModelError.featureType`
+    /// probabilities (a dictionary by label), an image output an image (its values as 0...255 pixels, clamped and
+    /// rounded; 8-bit gray for grayscale), every other output a multi-array. Throws `MLModelError.featureType`
     /// for a missing or mistyped input and `.generic` for the model's errors.
     public func prediction(from input: MLFeatureProvider, options: MLPredictionOptions) throws -> MLFeatureProvider {
         let description = visionModel.modelDescription
@@ -110,7 +111,14 @@ open class MLModel {
             throw MLModelError(error)
         }
         var features: [String: MLFeatureValue] = [:]
-        for o in outputs { features[o.name] = MLFeatureValue(multiArray: MLMultiArray(shape: o.shape, values: o.scalars)) }
+        for o in outputs {
+            if let image = coreML?.imageOutputs?[o.name] {
+                // An image output: the image Core ML makes of its tensor.
+                features[o.name] = MLFeatureValue(pixelBuffer: try MLFeatureValue.image(ofOutput: o.name, shape: o.shape, values: o.scalars, as: image))
+            } else {
+                features[o.name] = MLFeatureValue(multiArray: MLMultiArray(shape: o.shape, values: o.scalars))
+            }
+        }
         // A classifier: the label and the probabilities by label, as Core ML gives them.
         if let coreML, !coreML.predictedProbabilitiesName.isEmpty, !coreML.classLabels.isEmpty,
            let probabilities = outputs.first(where: { $0.name == coreML.predictedProbabilitiesName }),

@@ -67,7 +67,7 @@ struct ModelsCommand: AsyncParsableCommand {
             print("coreml:   \(info.modelType), specification \(info.specificationVersion)"
                   + (info.submodels.isEmpty ? "" : " (" + info.submodels.joined(separator: " → ") + ")"))
             for f in info.inputs { print("coreml input:  " + describe(f, image: info.imageInputs[f.name])) }
-            for f in info.outputs { print("coreml output: " + describe(f, image: nil)) }
+            for f in info.outputs { print("coreml output: " + describe(f, image: nil, output: info.imageOutputs?[f.name])) }
             if !info.classLabels.isEmpty {
                 print("coreml labels: \(info.classLabels.count): " + info.classLabels.prefix(8).joined(separator: ", ")
                       + (info.classLabels.count > 8 ? ", …" : ""))
@@ -90,7 +90,7 @@ struct ModelsCommand: AsyncParsableCommand {
             if let error = summary.conversionError { print("coreml conversion: fails: \(error)") }
         }
 
-        static func describe(_ f: CoreMLInfo.Feature, image: CoreMLInfo.ImageInput?) -> String {
+        static func describe(_ f: CoreMLInfo.Feature, image: CoreMLInfo.ImageInput?, output: CoreMLInfo.ImageOutput? = nil) -> String {
             var text = "\(f.name): \(f.type)"
             switch f.type {
             case "image":
@@ -100,6 +100,7 @@ struct ModelsCommand: AsyncParsableCommand {
                     text += ", width \(w[0])...\(w[1] < 0 ? "∞" : "\(w[1])"), height \(h[0])...\(h[1] < 0 ? "∞" : "\(h[1])")"
                 }
                 if let image { text += ", input = \(image.scale) × pixel + \(image.bias) (\(image.colorOrder))" }
+                if let output { text += ", output = pixels 0...255 of [1, \(output.channels), H, W] (\(output.colorOrder))" }
             case "multiArray":
                 text += " \(f.dataType ?? "") \(f.shape ?? [])"
                 if let shapes = f.enumeratedShapes { text += ", shapes \(shapes)" }

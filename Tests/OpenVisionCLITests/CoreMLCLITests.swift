@@ -21,6 +21,19 @@ import OpenVisionTestSupport
         }
     }
 
+    /// An image-to-image model: `models info` shows the image output and how its tensor maps to pixels
+    /// (Tests/Fixtures/coreml/image-outputs, scripts/models/coreml_image_output_fixtures.py).
+    @Test func infoShowsAnImageOutput() async throws {
+        let file = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/coreml/image-outputs/ImageBGR.mlmodel")
+        let run = try await CLIProcess.run(["models", "info", file.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        for text in ["coreml input:  image: image 5×4 RGB, input = 1.0 × pixel + [0.0, 0.0, 0.0] (rgb)",
+                     "coreml output: styled: image 5×4 BGR, output = pixels 0...255 of [1, 3, H, W] (bgr) — the filtered image",
+                     "coreml layers: 1: convolution ×1"] {
+            #expect(run.stdout.contains(text), "missing \"\(text)\" in\n\(run.stdout)")
+        }
+    }
+
     /// A model with a layer the converter lacks: `models info` still shows the file and names the layer, and exits 1.
     @Test func infoNamesAnUnsupportedLayer() async throws {
         let file = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/coreml/layers/unsupported_custom.mlmodel")

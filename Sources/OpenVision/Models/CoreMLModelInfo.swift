@@ -48,6 +48,22 @@ public struct CoreMLModelInfo: Sendable, Hashable, Codable {
         public var colorSpace: String
     }
 
+    /// How an image output comes out of the converted model: a float32 tensor `[1, channels, height, width]` whose
+    /// values are the pixels (0...255; Core ML clamps and rounds them to 8 bits), channels in `colorOrder`.
+    public struct ImageOutput: Sendable, Hashable, Codable {
+        /// The default size; a flexible output's tensor gives the real one.
+        public var width: Int
+        public var height: Int
+        /// 1 (grayscale) or 3.
+        public var channels: Int
+        /// "rgb", "bgr" (the tensor's channels are blue, green, red) or "gray".
+        public var colorOrder: String
+        /// The image's colour space: "RGB", "BGR", "GRAYSCALE" or "GRAYSCALE_FLOAT16".
+        public var colorSpace: String
+        /// Whether the size is flexible (enumerated sizes or ranges).
+        public var flexible: Bool
+    }
+
     /// The settings of a detector pipeline's non-maximum suppression.
     public struct NMS: Sendable, Hashable, Codable {
         public var iouThreshold: Double
@@ -92,6 +108,8 @@ public struct CoreMLModelInfo: Sendable, Hashable, Codable {
     public var classLabels: [String]
     /// Per image input, how it is fed.
     public var imageInputs: [String: ImageInput]
+    /// Per image output (an image-to-image model's), how its tensor becomes an image; nil when there is none.
+    public var imageOutputs: [String: ImageOutput]?
     /// Detector pipelines: the non-maximum suppression settings.
     public var nms: NMS?
     /// Layers (and ML Programs, NMS models) by type.

@@ -80,8 +80,12 @@ struct CompiledProgram {
         var inputs: [String: String] = [:]
         for input in description.inputs {
             guard let f = builder.features[input.name] else { continue }
-            if case .image = input.type { builder.exposed[input.name] = .identity }
             inputs[input.name] = f.value
+            if case .image(let image) = input.type {
+                builder.exposed[input.name] = .identity
+                if image.colorSpace == .bgr { builder.exposedBGR.insert(input.name) }
+                inputs[input.name] = builder.programImage(f.value, image: image, name: input.name)
+            }
         }
         let outputs = try CoreMLProgramBridge.lower(program, blob: builder.blob, inputs: inputs, into: &builder.graph, prefix: "")
         for output in description.outputs {

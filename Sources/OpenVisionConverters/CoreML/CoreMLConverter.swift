@@ -10,7 +10,7 @@ import Foundation
 /// lookup tables of 1–8 bits, int8) become float32 initializers. Graph inputs and outputs keep Core ML's
 /// feature names; a classifier gives its probabilities as `[1, classes]` under its probabilities' name;
 /// `metadata_props` hold `source` = `coreml`, `coreml` (the `CoreMLInfo` JSON: description, labels, image
-/// preprocessing, NMS settings), `labels` (a JSON list), `mean`/`std`/`color_order`/`input_size` (OpenVision's
+/// preprocessing, image outputs, NMS settings), `labels` (a JSON list), `mean`/`std`/`color_order`/`input_size` (OpenVision's
 /// preprocessing of the first image input), and the model's `description`, `author`, `license`, `version`.
 ///
 /// Errors are `ConversionError`s: `.syntax` / `.invalidValue` / `.limitExceeded` for malformed or impossible
@@ -21,7 +21,9 @@ public enum CoreMLConverter {
     public static let opsetVersion = 17
     /// Changes whenever the graphs written for the same file change: caches of converted models key on it
     /// with the file's content hash.
-    public static let revision = 3
+    /// 4: an ML Program's grayscale image input takes the luma of the pixels (it was given the RGB planes), a BGR
+    /// one its pixels in BGR order (it was given RGB).
+    public static let revision = 4
 
     /// A conversion's ONNX model and what the Core ML model declared.
     package struct Conversion: Sendable {
@@ -86,7 +88,7 @@ public enum CoreMLConverter {
         var info = CoreMLInfo(converterRevision: revision, specificationVersion: spec.specificationVersion, modelType: spec.typeName,
                               inputs: d.inputs.map(CoreMLInfo.Feature.init), outputs: d.outputs.map(CoreMLInfo.Feature.init),
                               predictedFeatureName: d.predictedFeatureName, predictedProbabilitiesName: d.predictedProbabilitiesName,
-                              metadata: d.metadata, classLabels: classLabels(spec))
+                              metadata: d.metadata, classLabels: classLabels(spec, programs: builder?.programLabels ?? [:]))
         if case .pipeline(let p) = spec.kind { info.submodels = p.models.map(\.typeName) }
         if let nms = nmsSpec(spec) {
             info.nms = CoreMLInfo.NMS(
@@ -106,22 +108,35 @@ public enum CoreMLConverter {
                     width: image.width, height: image.height, colorOrder: bgr ? "bgr" : "rgb", scale: scaler.scale,
                     bias: scaler.bias.count == 3 ? scaler.bias : Array(repeating: scaler.bias.first ?? 0, count: 3), colorSpace: spaceName)
             }
+            var outputs: [String: CoreMLInfo.ImageOutput] = [:]
+            for output in d.outputs {
+                guard case .image(let image) = output.type else { continue }
+                outputs[output.name] = CoreMLInfo.ImageOutput(
+                    width: image.width, height: image.height, channels: image.channels,
+                    colorOrder: image.channels == 1 ? "gray" : image.colorSpace == .bgr ? "bgr" : "rgb",
+                    colorSpace: CoreMLInfo.Feature(output).colorSpace ?? "RGB",
+                    flexible: !image.enumeratedSizes.isEmpty || image.widthRange != nil || image.heightRange != nil)
+            }
+            if !outputs.isEmpty { info.imageOutputs = outputs }
             info.layerCounts = builder.layerCounts
             info.weightFormats = builder.weightFormats.sorted().map(\.description)
         }
         return info
     }
 
-    /// Labels of the classifier, else of the NMS model (else, for a detector, the metadata's "classes").
-    static func classLabels(_ spec: CoreMLSpec) -> [String] {
+    /// Labels of the classifier, else of the NMS model (else, for a detector, the metadata's "classes"). An ML
+    /// Program's are its `classify` operation's: from `programs` (the labels the conversion read, by sub-model
+    /// prefix) when it was lowered, else read from the program.
+    static func classLabels(_ spec: CoreMLSpec, programs: [String: [String]] = [:], prefix: String = "") -> [String] {
         switch spec.kind {
         case .neuralNetwork(let nn) where !nn.classLabels.isEmpty: return nn.classLabels
         case .nonMaximumSuppression(let nms) where !nms.classLabels.isEmpty: return nms.classLabels
         case .mlProgram(let bytes):
-            if let labels = try? CoreMLProgramBridge.summary(serialized: bytes).classLabels, !labels.isEmpty { return labels }
+            let labels = programs[prefix] ?? (try? CoreMLProgramBridge.summary(serialized: bytes).classLabels) ?? []
+            if !labels.isEmpty { return labels }
         case .pipeline(let p):
-            for model in p.models.reversed() {
-                let labels = classLabels(model)
+            for (i, model) in p.models.enumerated().reversed() {
+                let labels = classLabels(model, programs: programs, prefix: CoreMLToONNX.submodelPrefix(p, i, under: prefix))
                 if !labels.isEmpty { return labels }
             }
         default: break

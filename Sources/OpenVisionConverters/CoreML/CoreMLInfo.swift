@@ -77,6 +77,22 @@ package struct CoreMLInfo: Codable, Sendable, Equatable {
         package var colorSpace: String
     }
 
+    /// How an image output's graph tensor becomes an image: the float32 `[1, channels, height, width]` values are
+    /// the pixels (0...255, clamped and rounded to 8 bits), channels in `colorOrder`.
+    package struct ImageOutput: Codable, Sendable, Equatable {
+        /// The default size (a flexible output's tensor gives the real one).
+        package var width: Int
+        package var height: Int
+        /// 1 or 3.
+        package var channels: Int
+        /// "rgb", "bgr" (the tensor's channels are blue, green, red) or "gray".
+        package var colorOrder: String
+        /// The image's colour space: "RGB", "BGR", "GRAYSCALE" or "GRAYSCALE_FLOAT16".
+        package var colorSpace: String
+        /// Whether the size is flexible (enumerated sizes or ranges).
+        package var flexible: Bool
+    }
+
     /// Non-maximum suppression settings of a detector pipeline.
     package struct NMS: Codable, Sendable, Equatable {
         package var iouThreshold: Double
@@ -108,6 +124,8 @@ package struct CoreMLInfo: Codable, Sendable, Equatable {
     package var classLabels: [String]
     /// Per image input, how the caller prepares it.
     package var imageInputs: [String: ImageInput] = [:]
+    /// Per image output, how its tensor becomes an image; nil when the model has none.
+    package var imageOutputs: [String: ImageOutput]?
     package var nms: NMS?
     /// Neural network layers (and ML Programs, NMS models) by type.
     package var layerCounts: [String: Int] = [:]

@@ -5,7 +5,9 @@ import Foundation
 /// them, each sub-model's nodes under its own name prefix), and metadata describing what ONNX cannot
 /// (labels, the image inputs' preprocessing, the Core ML description as JSON).
 ///
-/// Image inputs become float32 `[1, 3, H, W]` graph inputs at their default size. The `NeuralNetworkImageScaler`
+/// Image inputs become float32 `[1, 3, H, W]` graph inputs at their default size; image outputs float32
+/// `[1, C, H, W]` graph outputs holding the pixel values (0...255, Core ML clamps and rounds them), C = 1 for
+/// grayscale and 3 for RGB or BGR in that order (`imageOutputs` in the metadata). The `NeuralNetworkImageScaler`
 /// of the network reading an RGB or BGR image is not computed in the graph: the input takes the scaled
 /// values, and `metadata_props` (`coreml` JSON, `mean`/`std`) say how to make them, which OpenVision's own
 /// preprocessing does at no extra cost. Mean images and grayscale conversion (luma of the RGB input,
@@ -35,6 +37,8 @@ struct CoreMLToONNX {
     var layerCounts: [String: Int] = [:]
     var weightFormats = Set<NeuralNetworkWeights.Format>()
     var unsupportedLayers: [String] = []
+    /// Each lowered ML Program's class labels, by its sub-model prefix ("" for a top-level program).
+    var programLabels: [String: [String]] = [:]
     let blob: (String) throws -> [UInt8]
     private var modelIndex = 0
     var reserved = Set<String>()
@@ -151,11 +155,46 @@ struct CoreMLToONNX {
             }
         case .dictionary:
             shape = (feature.shape ?? []).map { .value($0) }
+        case .image(let image):
+            let (value, dims) = try imageOutput(f.name, image: image, feature: feature)
+            graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output/\(f.name)", inputs: [value], outputs: [f.name]))
+            graph.outputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .float, shape: dims))
+            return
         default:
             throw ConversionError(.unsupported, "output '\(f.name)' of type \(Self.typeName(f.type))")
         }
         graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output/\(f.name)", inputs: [feature.value], outputs: [f.name]))
         graph.outputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .float, shape: shape))
+    }
+
+    /// An image output as the float32 tensor `[1, C, H, W]` (C = 1 for grayscale, 3 for RGB / BGR in the colour
+    /// space's channel order) whose values are the pixels, 0...255, as Core ML takes them. A value of another
+    /// layout with the image's element count is reshaped; a flexible size leaves H and W symbolic.
+    private mutating func imageOutput(_ name: String, image: CoreMLFeatureType.Image, feature: Feature) throws -> (String, [ONNXWriter.Dimension]) {
+        guard image.colorSpace != .invalid else { throw ConversionError(.invalidValue, "image output '\(name)' has no colour space") }
+        let c = image.channels
+        let flexible = !image.enumeratedSizes.isEmpty || image.widthRange != nil || image.heightRange != nil
+        if let s = feature.shape, s.count == 4, s[0] == 1, s[1] == c, s[2] > 0, s[3] > 0, flexible || (s[2] == image.height && s[3] == image.width) {
+            // The size the graph computes (a flexible model's graph is built at its inputs' default size).
+            return (feature.value, s.map { .value($0) })
+        }
+        guard !flexible else {
+            if let s = feature.shape, s.count == 4, s[0] == 1, s[1] == c {
+                return (feature.value, [.value(1), .value(c), s[2] > 0 ? .value(s[2]) : .param("\(name)_height"), s[3] > 0 ? .value(s[3]) : .param("\(name)_width")])
+            }
+            return (feature.value, [.value(1), .value(c), .param("\(name)_height"), .param("\(name)_width")])
+        }
+        guard image.width > 0, image.height > 0 else {
+            throw ConversionError(.invalidValue, "image output '\(name)' of \(image.width) × \(image.height) pixels")
+        }
+        let dims = [1, c, image.height, image.width]
+        guard let s = feature.shape, s.allSatisfy({ $0 > 0 }) else { return (feature.value, dims.map { .value($0) }) }
+        guard s.reduce(1, *) == dims.reduce(1, *) else {
+            throw ConversionError(.invalidValue, "image output '\(name)' of \(c) × \(image.height) × \(image.width) values: the model gives shape \(s)")
+        }
+        let reshaped = "\(name)__image"
+        add("Reshape", [feature.value, int64s("\(reshaped)_shape", dims)], reshaped)
+        return (reshaped, dims.map { .value($0) })
     }
 
     // MARK: Models
@@ -166,8 +205,7 @@ struct CoreMLToONNX {
             try lowerNeuralNetwork(nn, description: spec.description, prefix: prefix)
         case .pipeline(let pipeline):
             for (i, model) in pipeline.models.enumerated() {
-                let name = i < pipeline.names.count && !pipeline.names[i].isEmpty ? pipeline.names[i] : "model\(i)"
-                try lower(model, prefix: "\(prefix)\(name)/")
+                try lower(model, prefix: Self.submodelPrefix(pipeline, i, under: prefix))
             }
         case .nonMaximumSuppression(let nms):
             try lowerNMS(nms, description: spec.description, prefix: prefix)
@@ -181,6 +219,12 @@ struct CoreMLToONNX {
         case .other(let name):
             throw ConversionError(.unsupported, "\(name) models are not converted (neural networks, ML Programs, pipelines and non-maximum suppression are)")
         }
+    }
+
+    /// The name prefix of a pipeline's `i`th sub-model's values: its name in the pipeline, else "model`i`".
+    static func submodelPrefix(_ pipeline: CoreMLPipelineSpec, _ i: Int, under prefix: String) -> String {
+        let name = i < pipeline.names.count && !pipeline.names[i].isEmpty ? pipeline.names[i] : "model\(i)"
+        return "\(prefix)\(name)/"
     }
 
     /// The value of feature `name` for a sub-model's input.
@@ -336,14 +380,17 @@ struct CoreMLToONNX {
             var f = try feature(input.name)
             if case .image = input.type, let applied = f.applied, applied != .identity {
                 f.value = try rescale(f.value, from: applied, to: .identity, name: "\(prefix)\(input.name)__pixels")
-            } else if case .image = input.type, graph.inputs.contains(where: { $0.name == input.name }), exposed[input.name] == nil {
-                // ML Programs scale their images inside the program: the caller gives pixels.
+            } else if case .image(let image) = input.type, graph.inputs.contains(where: { $0.name == input.name }), exposed[input.name] == nil {
+                // ML Programs scale their images inside the program: the caller gives pixels (in BGR order for a BGR
+                // image: the program's channels are blue, green, red).
                 exposed[input.name] = .identity
+                if image.colorSpace == .bgr { exposedBGR.insert(input.name) }
                 var g = f
                 g.applied = .identity
                 features[input.name] = g
             }
             inputs[input.name] = f.value
+            if case .image(let image) = input.type { inputs[input.name] = programImage(f.value, image: image, name: "\(prefix)\(input.name)") }
         }
         let (outputs, program) = try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
         for output in description.outputs {
@@ -352,10 +399,24 @@ struct CoreMLToONNX {
             }
             var shape: [Int]?
             if case .multiArray(let array) = output.type, !array.shape.isEmpty { shape = array.shape }
+            // An image output is the program's [1, C, H, W] tensor (coremltools' ImageType outputs).
+            if case .image(let image) = output.type, image.enumeratedSizes.isEmpty, image.widthRange == nil, image.heightRange == nil {
+                shape = [1, image.channels, image.height, image.width]
+            }
             features[output.name] = Feature(value: value, shape: shape)
         }
         layerCounts["mlProgram", default: 0] += 1
         for (op, n) in program.opCounts { layerCounts["mil." + op, default: 0] += n }
+        programLabels[prefix] = program.classLabels
+    }
+
+    /// An ML Program's image input from the graph's RGB pixels: as they are for colour images, their luma (Rec. 601,
+    /// as for networks) as `[1, 1, H, W]` for grayscale ones.
+    mutating func programImage(_ value: String, image: CoreMLFeatureType.Image, name: String) -> String {
+        guard image.channels == 1 else { return value }
+        let gray = "\(name)__gray"
+        add("Conv", [value, floats("\(name)__luma_w", [0.299, 0.587, 0.114], [1, 3, 1, 1])], gray)
+        return gray
     }
 
     // MARK: Non-maximum suppression
@@ -413,6 +474,14 @@ extension NeuralNetworkToONNX {
         if case .multiArray(let array) = output.type { declared = array.defaultShape }
         let count = try elements(value.shape)
         layerName = "output_\(output.name)"
+        if case .image(let image) = output.type {
+            // An image: [1, C, H, W] (a rank-5 blob's sequence and batch axes of 1 dropped).
+            let image = [1, image.channels, image.height, image.width]
+            if image.reduce(1, *) == count, image != physical(value.shape) {
+                return CoreMLToONNX.Feature(value: reshape(value.name, image), shape: image)
+            }
+            return CoreMLToONNX.Feature(value: value.name, shape: physical(value.shape))
+        }
         if !declared.isEmpty, declared.reduce(1, *) == count, declared != physical(value.shape) {
             return CoreMLToONNX.Feature(value: reshape(value.name, declared), shape: declared)
         }

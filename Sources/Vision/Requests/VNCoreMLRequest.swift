@@ -4,6 +4,7 @@ import OpenVision
 
 /// Vision's request running a Core ML model (here any OpenVision model): a detector gives
 /// `VNRecognizedObjectObservation`s, a classifier `VNClassificationObservation`s (every class, best first),
+/// a Core ML model with image outputs `VNPixelBufferObservation`s (one per image output, named by `featureName`),
 /// anything else `VNCoreMLFeatureValueObservation`s — as Vision decides from the model's outputs.
 open class VNCoreMLRequest: VNImageBasedRequest {
     /// Apple's revision 1 (`VNCoreMLRequestRevision1`).
@@ -39,6 +40,16 @@ open class VNCoreMLRequest: VNImageBasedRequest {
             var request = RunModelRequest(model: visionModel)
             request.imageCropAndScaleOption = fitting
             return try perform(request, in: context).map(VNCoreMLFeatureValueObservation.init)
+        }
+        // A model with image outputs (image to image): each image output as a VNPixelBufferObservation, any other
+        // output as a VNCoreMLFeatureValueObservation, as Vision gives them.
+        if let images = visionModel.modelDescription.coreML?.imageOutputs, !images.isEmpty {
+            var request = RunModelRequest(model: visionModel)
+            request.imageCropAndScaleOption = fitting
+            return try perform(request, in: context).map { (o) throws(VisionError) -> VNObservation in
+                guard let output = images[o.featureName] else { return VNCoreMLFeatureValueObservation(o) }
+                return try VNPixelBufferObservation(o, output: output)
+            }
         }
         switch model.kind.withLock({ $0 }) {
         case .detector: return try detect()

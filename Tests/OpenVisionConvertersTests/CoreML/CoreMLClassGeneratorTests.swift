@@ -13,6 +13,20 @@ import Testing
         return try CoreMLClassGenerator.source(className: name, info: conversion.info, modelFileName: file)
     }
 
+    /// An image-to-image model (Tests/Fixtures/coreml/image-outputs, scripts/models/coreml_image_output_fixtures.py):
+    /// the output property is a `CVPixelBuffer` read from the prediction's image feature, as Xcode generates it.
+    @Test func imageOutputAsXcodeGeneratesIt() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/coreml/image-outputs/ImageBGR.mlmodel")
+        let conversion = try CoreMLConverter.conversion(contentsOf: file)
+        let s = try CoreMLClassGenerator.source(className: "Stylize", info: conversion.info, modelFileName: "ImageBGR.mlmodel")
+        for line in ["class StylizeOutput : MLFeatureProvider {", "    var styled: CVPixelBuffer {",
+                     "        return provider.featureValue(for: \"styled\")!.imageBufferValue!",
+                     "    init(styled: CVPixelBuffer) {", "    func prediction(image: CVPixelBuffer) throws -> StylizeOutput {"] {
+            #expect(s.contains(line), "missing \"\(line)\"")
+        }
+    }
+
     @Test func classifierAsXcodeGeneratesIt() throws {
         let s = try Self.generate("MobileNetLike.mlmodel", as: "MobileNet")
         for line in [
