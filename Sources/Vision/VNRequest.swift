@@ -90,10 +90,10 @@ open class VNImageBasedRequest: VNRequest {
 
     var nativeRegion: NormalizedRect { NormalizedRect(regionOfInterest) }
 
-    /// Runs `request` with this request's region of interest.
-    func perform<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) throws(VisionError) -> R.Result {
+    /// Runs `request` with this request's region of interest (or `region`, for a context holding an image made from it).
+    func perform<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext, region: NormalizedRect? = nil) throws(VisionError) -> R.Result {
         var request = request
-        request.regionOfInterest = nativeRegion
+        request.regionOfInterest = region ?? nativeRegion
         if planning.active {
             planning.request = request
             throw VisionError(.cancelled, "planned, not run")
@@ -117,6 +117,9 @@ public enum VNImageCropAndScaleOption: UInt, Sendable {
         case .scaleFill, .scaleFillRotate90CCW: .scaleFill
         }
     }
+
+    /// True for the options that turn the image 90° counter-clockwise before fitting it.
+    var rotatesCounterClockwise: Bool { self == .scaleFitRotate90CCW || self == .scaleFillRotate90CCW }
 }
 
 /// Options for request handlers (Vision's `VNImageOption`); none change results here.

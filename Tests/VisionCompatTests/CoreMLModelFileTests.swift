@@ -92,6 +92,39 @@ import OpenVisionTestSupport
         #expect(labels.isSuperset(of: ["dog", "bicycle", "car"]), "\(labels)")
     }
 
+    /// `.scaleFillRotate90CCW`: the model sees the image turned 90° counter-clockwise, and boxes come back in the
+    /// image's own coordinates. dog.jpg stored turned clockwise is, turned back, exactly dog.jpg's pixels: the same
+    /// objects with the same confidences as dog.jpg with `.scaleFill`, each box the upright one turned clockwise
+    /// ((x, y, w, h) → (y, 1 − x − w, h, w), normalised, lower-left origin), within 1e-4. Fitting the turned image
+    /// as given (the option's old meaning here) gives the model other pixels and other boxes.
+    @Test func rotatingCropOptionMapsBoxesBack() throws {
+        let compiled = try MLModel.compileModel(at: Self.coreml.appendingPathComponent("YoloFastestPipeline.mlmodel"))
+        defer { try? FileManager.default.removeItem(at: compiled.deletingLastPathComponent()) }
+        let visionModel = try VNCoreMLModel(for: MLModel(contentsOf: compiled))
+        func objects(_ image: CGImage, _ option: VNImageCropAndScaleOption) throws -> [String: (Float, CGRect)] {
+            let request = VNCoreMLRequest(model: visionModel)
+            request.imageCropAndScaleOption = option
+            try VNImageRequestHandler(cgImage: image).perform([request])
+            var best: [String: (Float, CGRect)] = [:]
+            for case let o as VNRecognizedObjectObservation in request.results ?? [] {
+                let label = o.labels[0].identifier
+                if (best[label]?.0 ?? -1) < o.confidence { best[label] = (o.confidence, o.boundingBox) }
+            }
+            return best
+        }
+        let dog = try CGImage(contentsOf: Fixtures.sharedImage("dog.jpg"))
+        let upright = try objects(dog, .scaleFill)
+        let turned = try objects(try dog.oriented(.right), .scaleFillRotate90CCW)
+        #expect(Set(upright.keys).isSuperset(of: ["dog", "bicycle", "car"]))
+        for label in ["dog", "bicycle", "car"] {
+            let (uc, u) = try #require(upright[label]), (tc, t) = try #require(turned[label], "\(label) not found turned")
+            let expected = CGRect(x: u.minY, y: 1 - u.maxX, width: u.height, height: u.width)
+            #expect(abs(tc - uc) < 1e-5, "\(label): confidence \(tc) vs \(uc)")
+            #expect(abs(t.minX - expected.minX) < 1e-4 && abs(t.minY - expected.minY) < 1e-4
+                    && abs(t.width - expected.width) < 1e-4 && abs(t.height - expected.height) < 1e-4, "\(label): \(t) vs \(expected)")
+        }
+    }
+
     @Test func multiArraysKeepTheirType() throws {
         let half = try MLMultiArray(shape: [2, 3], dataType: .float16)
         half[[1, 2] as [NSNumber]] = 0.1

@@ -14,7 +14,8 @@ open class VNCoreMLRequest: VNImageBasedRequest {
     override open class var currentRevision: Int { VNCoreMLRequestRevision1 }
 
     public let model: VNCoreMLModel
-    /// Default `.centerCrop`, as Vision.
+    /// Default `.centerCrop`, as Vision. The `…Rotate90CCW` options turn the image 90° counter-clockwise before fitting
+    /// it (a portrait image into a landscape input); object boxes are given back in the image's own coordinates.
     public var imageCropAndScaleOption: VNImageCropAndScaleOption = .centerCrop
 
     public init(model: VNCoreMLModel, completionHandler: CompletionHandler? = nil) {
@@ -22,31 +23,45 @@ open class VNCoreMLRequest: VNImageBasedRequest {
         super.init(completionHandler: completionHandler)
     }
 
-    override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
+    override func observations(in outerContext: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         let visionModel = model.model.visionModel
         let fitting = imageCropAndScaleOption.native
+        // The rotating options: the model sees the region of interest turned 90° counter-clockwise, and boxes come
+        // back in the region's own coordinates (a point (u, v) the model saw is (v, 1 − u) there, lower-left origin).
+        var context = outerContext
+        var region: NormalizedRect?
+        var unturn: (NormalizedRect) -> NormalizedRect = { $0 }
+        if imageCropAndScaleOption.rotatesCounterClockwise && !planning.active {
+            context = ImageAnalysisContext(image: try outerContext.image(for: nativeRegion).oriented(.left))
+            region = .fullImage
+            unturn = { r in NormalizedRect(x: r.minY, y: 1 - r.maxX, width: r.height, height: r.width) }
+        }
         func detect() throws(VisionError) -> [VNObservation] {
             var request = DetectObjectsRequest(model: visionModel)
             request.imageCropAndScaleOption = fitting
-            return try perform(request, in: context).map(VNRecognizedObjectObservation.init)
+            return try perform(request, in: context, region: region).map { o in
+                var o = o
+                o.boundingBox = unturn(o.boundingBox)
+                return VNRecognizedObjectObservation(o)
+            }
         }
         func classify() throws(VisionError) -> [VNObservation] {
             var request = ClassifyImageRequest(model: visionModel)
             request.imageCropAndScaleOption = fitting
             request.maximumObservations = 0
-            return try perform(request, in: context).map(VNClassificationObservation.init)
+            return try perform(request, in: context, region: region).map(VNClassificationObservation.init)
         }
         func features() throws(VisionError) -> [VNObservation] {
             var request = RunModelRequest(model: visionModel)
             request.imageCropAndScaleOption = fitting
-            return try perform(request, in: context).map(VNCoreMLFeatureValueObservation.init)
+            return try perform(request, in: context, region: region).map(VNCoreMLFeatureValueObservation.init)
         }
         // A model with image outputs (image to image): each image output as a VNPixelBufferObservation, any other
         // output as a VNCoreMLFeatureValueObservation, as Vision gives them.
         if let images = visionModel.modelDescription.coreML?.imageOutputs, !images.isEmpty {
             var request = RunModelRequest(model: visionModel)
             request.imageCropAndScaleOption = fitting
-            return try perform(request, in: context).map { (o) throws(VisionError) -> VNObservation in
+            return try perform(request, in: context, region: region).map { (o) throws(VisionError) -> VNObservation in
                 guard let output = images[o.featureName] else { return VNCoreMLFeatureValueObservation(o) }
                 return try VNPixelBufferObservation(o, output: output)
             }
