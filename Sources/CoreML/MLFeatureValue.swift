@@ -63,10 +63,11 @@ open class MLFeatureValue {
     }
 
     /// `image` as a `pixelsWide` × `pixelsHigh` image input (Core ML's `init(cgImage:…)`): `options[.cropRect]` (pixels,
-    /// origin upper-left) taken first, then fitted by `options[.cropAndScale]` — `.scaleFill` (default, a stretch) or
-    /// `.centerCrop`. The pixel format may be 32ARGB, 32BGRA, 32RGBA, 24RGB or OneComponent8; the buffer keeps the
-    /// image's colours either way (a grayscale model input makes the luma itself). Other formats, `.scaleFit`, the
-    /// rotating options and unknown keys are `MLModelError.featureType` naming them; sizes outside 1...16384 too.
+    /// origin upper-left) taken first, then fitted by `options[.cropAndScale]` — `.scaleFill` (default, a stretch),
+    /// `.centerCrop`, `.scaleFit` (the whole image, aspect kept, centred on black), or their `…Rotate90CCW` forms (turned
+    /// 90° counter-clockwise first). The pixel format may be 32ARGB, 32BGRA, 32RGBA, 24RGB or OneComponent8; the buffer
+    /// keeps the image's colours either way (a grayscale model input makes the luma itself). Other formats and unknown
+    /// keys are `MLModelError.featureType` naming them; sizes outside 1...16384 too.
     public convenience init(cgImage image: CGImage, pixelsWide: Int, pixelsHigh: Int, pixelFormatType: OSType,
                             options: [ImageOption: Any]? = nil) throws {
         let formats = [kCVPixelFormatType_32ARGB, kCVPixelFormatType_32BGRA, kCVPixelFormatType_32RGBA, kCVPixelFormatType_24RGB,
@@ -87,8 +88,8 @@ open class MLFeatureValue {
                 guard let raw = (value as? UInt) ?? ((value as? any RawRepresentable)?.rawValue as? UInt) else {
                     throw MLModelError.featureType("MLFeatureValue.ImageOption.cropAndScale takes a VNImageCropAndScaleOption, not \(Swift.type(of: value))")
                 }
-                guard raw == 0 || raw == 2 else {
-                    throw MLModelError.featureType("crop and scale option \(raw) is not supported here (.centerCrop and .scaleFill are)")
+                guard [0, 1, 2, 257, 258].contains(raw) else {
+                    throw MLModelError.featureType("crop and scale option \(raw) is not a VNImageCropAndScaleOption (0, 1, 2, 257, 258)")
                 }
                 fitting = raw
             case .cropRect:
@@ -110,6 +111,13 @@ open class MLFeatureValue {
                 }
                 source = try source.cropped(to: NormalizedRect(imageRect: r, in: bounds.size, origin: .upperLeft))
             }
+            if fitting == 257 || fitting == 258 {
+                source = try source.oriented(.left)  // 90° counter-clockwise
+                fitting -= 256
+            }
+            if fitting == 1 {
+                source = try Self.letterboxed(source, width: pixelsWide, height: pixelsHigh)
+            }
             if fitting == 0 {
                 // The centre region of the target's aspect ratio.
                 let w = Double(source.width), h = Double(source.height), target = Double(pixelsWide) / Double(pixelsHigh)
@@ -123,6 +131,25 @@ open class MLFeatureValue {
             throw MLModelError.featureType("cannot make the image input: \(error.message)")
         }
         self.init(type: .image, image: source)
+    }
+
+    /// `image` scaled to fit `width` × `height` with its aspect ratio kept, centred, the rest black (Vision's `.scaleFit`).
+    static func letterboxed(_ image: VisionImage, width: Int, height: Int) throws(VisionError) -> VisionImage {
+        let scale = min(Double(width) / Double(image.width), Double(height) / Double(image.height))
+        let w = min(width, max(1, Int((Double(image.width) * scale).rounded()))), h = min(height, max(1, Int((Double(image.height) * scale).rounded())))
+        let fitted = try image.resized(width: w, height: h)
+        let rows = fitted.rgbData()
+        var canvas = Data(count: width * height * 3)
+        let (x0, y0) = ((width - w) / 2, (height - h) / 2)
+        canvas.withUnsafeMutableBytes { out in
+            rows.withUnsafeBytes { src in
+                for y in 0..<h {
+                    let from = src.baseAddress! + y * w * 3, to = out.baseAddress! + ((y0 + y) * width + x0) * 3
+                    to.copyMemory(from: from, byteCount: w * 3)
+                }
+            }
+        }
+        return try VisionImage(pixels: PixelBuffer(data: canvas, width: width, height: height, format: .rgb8))
     }
 }
 

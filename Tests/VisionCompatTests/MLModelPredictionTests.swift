@@ -108,9 +108,24 @@ import OpenVisionTestSupport
         let region = try MLFeatureValue(cgImage: eagle, pixelsWide: 10, pixelsHigh: 10, pixelFormatType: kCVPixelFormatType_32ARGB,
                                         options: [.cropRect: CGRect(x: 0, y: 0, width: 10, height: 10)])
         #expect(region.imageBufferValue?.rgbData() == (try eagle.cropped(to: NormalizedRect(imageRect: CGRect(x: 0, y: 0, width: 10, height: 10), in: eagle.size, origin: .upperLeft))).rgbData())
+        // .scaleFit: the whole image, aspect kept, centred on black rows (eagle is wider than tall); the rotating form
+        // turns it counter-clockwise first: the same as fitting the turned image.
+        let fit = try #require(try MLFeatureValue(cgImage: eagle, pixelsWide: 64, pixelsHigh: 64, pixelFormatType: kCVPixelFormatType_32ARGB,
+                                                  options: [.cropAndScale: VNImageCropAndScaleOption.scaleFit]).imageBufferValue)
+        let h = Int((Double(eagle.height) * 64 / Double(eagle.width)).rounded()), top = (64 - h) / 2
+        #expect(fit.width == 64 && fit.height == 64)
+        let fitted = fit.rgbData(), band = try eagle.resized(width: 64, height: h).rgbData()
+        #expect(fitted.prefix(top * 64 * 3).allSatisfy { $0 == 0 } && fitted.suffix((64 - top - h) * 64 * 3).allSatisfy { $0 == 0 })
+        #expect(fitted.dropFirst(top * 64 * 3).prefix(h * 64 * 3) == band)
+        let turned = try #require(try MLFeatureValue(cgImage: eagle, pixelsWide: 64, pixelsHigh: 64, pixelFormatType: kCVPixelFormatType_32ARGB,
+                                                     options: [.cropAndScale: VNImageCropAndScaleOption.scaleFitRotate90CCW]).imageBufferValue)
+        let expectedTurned = try MLFeatureValue(cgImage: try eagle.oriented(.left), pixelsWide: 64, pixelsHigh: 64,
+                                                pixelFormatType: kCVPixelFormatType_32ARGB, options: [.cropAndScale: VNImageCropAndScaleOption.scaleFit])
+        #expect(turned.rgbData() == expectedTurned.imageBufferValue?.rgbData())
+        #expect(turned.rgbData().prefix(3 * 64 * 3) != fitted.prefix(3 * 64 * 3))  // black rows became side bands
         // Unknown keys, unsupported fitting and formats, and unreadable files: errors naming them.
         for (options, format, expected) in [([MLFeatureValue.ImageOption("colorSpace"): 1] as [MLFeatureValue.ImageOption: Any], kCVPixelFormatType_32ARGB, "unknown MLFeatureValue.ImageOption 'colorSpace'"),
-                                            ([.cropAndScale: VNImageCropAndScaleOption.scaleFit], kCVPixelFormatType_32ARGB, "crop and scale option 1"),
+                                            ([.cropAndScale: UInt(3)], kCVPixelFormatType_32ARGB, "crop and scale option 3"),
                                             ([.cropRect: "everything"], kCVPixelFormatType_32ARGB, "cropRect takes a CGRect"),
                                             ([:], kCVPixelFormatType_OneComponent16Half, "pixel format 0x4C303068")] {
             #expect { _ = try MLFeatureValue(cgImage: eagle, pixelsWide: 8, pixelsHigh: 8, pixelFormatType: format, options: options) } throws: { error in
