@@ -59,8 +59,9 @@ open class MLModel {
         try prediction(from: input, options: MLPredictionOptions())
     }
 
-    /// Runs the model on `input`'s features by the model's input names: the image input (an image feature), and a
-    /// Core ML detector's optional `iouThreshold` / `confidenceThreshold` (doubles; their defaults when absent).
+    /// Runs the model on `input`'s features by the model's input names: each tensor input (an image feature for a
+    /// one-input model, or a multi-array of the input's shape), and a Core ML detector's optional `iouThreshold` /
+    /// `confidenceThreshold` (doubles; their defaults when absent).
     /// Returns the outputs as Core ML gives them: a classifier's label (string, or int64 for integer labels) and
     /// probabilities (a dictionary by label), an image output an image (its values as 0...255 pixels, clamped and
     /// rounded; 8-bit gray for grayscale), every other output a multi-array. Throws `MLModelError.featureType`
@@ -69,21 +70,28 @@ open class MLModel {
         let description = visionModel.modelDescription
         let coreML = description.coreML
         let imageName = coreML?.inputs.first(where: { $0.type == "image" })?.name ?? description.inputs.first?.name ?? "image"
-        // The input by the model's name; a model of another format (ONNX, …) also takes a provider's only image.
-        var value = input.featureValue(for: imageName)
-        if value == nil, coreML == nil {
-            let images = input.featureNames.compactMap { input.featureValue(for: $0) }.filter { $0.imageBufferValue != nil }
-            if images.count == 1 { value = images[0] }
-        }
-        guard let value else {
-            throw MLModelError.featureType("the input has no feature '\(imageName)' (it has \(input.featureNames.sorted().joined(separator: ", ")))")
-        }
-        guard value.imageBufferValue != nil || value.multiArrayValue != nil else {
-            throw MLModelError.featureType("input '\(imageName)' must be an image or a multi-array, not \(value.type)")
-        }
-        guard description.inputs.count == 1 else {
-            throw MLModelError.featureType("\(visionModel.url.lastPathComponent) takes \(description.inputs.count) tensors; "
-                                           + "prediction(from:) here feeds models with one image input")
+        // Each tensor input by its name (a one-input model by its image input's name too); a model of another format
+        // (ONNX, …) with one input also takes a provider's only image.
+        var values: [MLFeatureValue] = []
+        for declared in description.inputs {
+            let single = description.inputs.count == 1
+            var value = input.featureValue(for: declared.name) ?? (single ? input.featureValue(for: imageName) : nil)
+            if value == nil, coreML == nil, single {
+                let images = input.featureNames.compactMap { input.featureValue(for: $0) }.filter { $0.imageBufferValue != nil }
+                if images.count == 1 { value = images[0] }
+            }
+            let name = single ? imageName : declared.name
+            guard let value else {
+                throw MLModelError.featureType("the input has no feature '\(name)' (it has \(input.featureNames.sorted().joined(separator: ", ")))")
+            }
+            guard value.imageBufferValue != nil || value.multiArrayValue != nil else {
+                throw MLModelError.featureType("input '\(name)' must be an image or a multi-array, not \(value.type)")
+            }
+            guard value.imageBufferValue == nil || single else {
+                throw MLModelError.featureType("input '\(name)' is an image; \(visionModel.url.lastPathComponent) takes \(description.inputs.count) "
+                                               + "tensors, and images are fed to models with one input here (give multi-arrays)")
+            }
+            values.append(value)
         }
         var overrides: [String: Float] = [:]
         for feature in coreML?.inputs ?? [] where feature.type == "double" || feature.type == "int64" {
@@ -98,15 +106,17 @@ open class MLModel {
         }
         let outputs: [Tensor]
         do {
-            let tensor: Tensor
-            if let image = value.imageBufferValue {
-                tensor = try visionModel.makeInput(from: image).0
-            } else {
-                // A multi-array is passed as it is (its shape must be the input's).
-                let array = value.multiArrayValue!
-                tensor = Tensor(name: description.inputs[0].name, shape: array.shape.map(\.intValue), scalars: array.values)
+            var tensors: [Tensor] = []
+            for (declared, value) in zip(description.inputs, values) {
+                if let image = value.imageBufferValue {
+                    tensors.append(try visionModel.makeInput(from: image).0)
+                } else {
+                    // A multi-array is passed as it is (its shape must be the input's).
+                    let array = value.multiArrayValue!
+                    tensors.append(Tensor(name: declared.name, shape: array.shape.map(\.intValue), scalars: array.values))
+                }
             }
-            outputs = try visionModel.prediction(from: [tensor], overriding: overrides)
+            outputs = try visionModel.prediction(from: tensors, overriding: overrides)
         } catch {
             throw MLModelError(error)
         }

@@ -67,6 +67,35 @@ import OpenVisionTestSupport
         }
     }
 
+    /// A model with two multi-array inputs (Tests/Fixtures/coreml/layers/concat_channels.mlmodel: y = concat(a, b) along
+    /// the channels, coremltools' NeuralNetworkBuilder) takes both by name; its output equals the fixture's numpy
+    /// reference (concat_channels.json, `np.concatenate([a, b], axis=0)`), and a missing or image input is named.
+    @Test func severalTensorInputs() throws {
+        let layers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/coreml/layers")
+        struct Case: Decodable {
+            struct Array: Decodable { var name: String; var shape: [Int]; var values: [Float] }
+            var inputs: [Array]
+            var outputs: [Array]
+        }
+        let reference = try JSONDecoder().decode(Case.self, from: Data(contentsOf: layers.appendingPathComponent("concat_channels.json")))
+        let model = try MLModel(contentsOf: layers.appendingPathComponent("concat_channels.mlmodel"))
+        var features: [String: Any] = [:]
+        for i in reference.inputs { features[i.name] = MLMultiArray(shape: i.shape, values: i.values) }
+        let out = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: features))
+        let y = try #require(out.featureValue(for: "y")?.multiArrayValue)
+        #expect(y.shape.map(\.intValue) == reference.outputs[0].shape)
+        #expect(zip(y.values, reference.outputs[0].values).allSatisfy { abs($0 - $1) <= 1e-5 })
+        #expect { _ = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["a": features["a"]!])) } throws: { error in
+            "\(error)".contains("no feature 'b'")
+        }
+        let image = try MLFeatureValue(cgImage: try CGImage(contentsOf: Fixtures.sharedImage("eagle.jpg")), pixelsWide: 4, pixelsHigh: 3,
+                                       pixelFormatType: kCVPixelFormatType_32ARGB, options: nil)
+        #expect { _ = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["a": image, "b": features["b"]!])) } throws: { error in
+            "\(error)".contains("input 'a' is an image")
+        }
+    }
+
     @Test func wrongModelsAndInputsAreNamedErrors() throws {
         // A generated class's check: the detector is not the classifier it was generated for.
         #expect { try Self.detector.requireFeatures(inputs: ["image"], outputs: ["classLabelProbs", "classLabel"], for: "MobileNet") } throws: { error in
