@@ -103,11 +103,12 @@ import OpenVisionTestSupport
                                   "chromium-driver is installed by scripts/setup")
         let dir = try CLIProcess.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // 600 frames at 4 fps: the paced source keeps the server up for 150 s however slowly Chromium starts.
+        // 1200 frames at 4 fps: the paced source keeps the server up for 300 s however slowly Chromium starts (at load 8
+        // on 2 cores Chromium showed the corner label only at frame 597, and 600 frames ended before the pin was followed).
         let video = dir.appendingPathComponent("pan.avi")
         let photo = try VisionImage(contentsOf: Fixtures.sharedImage("dog.jpg"))  // 768 × 576
         let writer = try VideoFileWriter(url: video, fps: 4, width: 640, height: 480)
-        for f in 0..<600 {
+        for f in 0..<1200 {
             // The window's top at 144 px is 1 − 432 / 576 = 0.25 up from the bottom (lower-left origin).
             let window = NormalizedRect(x: Self.offset(f) / 768, y: 0.25, width: 0.5, height: 0.5)
             try writer.write(try photo.cropped(to: window).resized(width: 640, height: 480))
@@ -116,7 +117,7 @@ import OpenVisionTestSupport
 
         let jsonl = dir.appendingPathComponent("frames.jsonl")
         let server = try await LiveViewerProcess(["live", "--source", video.path, "--requests", "barcodes", "--pin-labels", "--classify-every", "4",
-                                                  "--duration", "600", "--jsonl", jsonl.path])
+                                                  "--duration", "1200", "--jsonl", jsonl.path])
         let page = server.page
 
         let scriptURL = dir.appendingPathComponent("drive.py")
