@@ -6,11 +6,13 @@ import OpenVision
 struct TrackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "track",
-        abstract: "Track objects through a MOTChallenge detections file (ByteTrack) and write the tracks in the same format.",
+        abstract: "Track objects through a MOTChallenge detections file (ByteTrack with OC-SORT's and BoostTrack's refinements) and write the tracks in the same format.",
         discussion: """
             Reads frame,id,x,y,w,h,score,… lines (id -1; pixels; frames from 1; frames with no line are frames
             without detections) and writes frame,id,x,y,w,h,score,-1,-1,-1 per confirmed track and frame, the box
-            being the Kalman filter's (to 0.001 px), as py-motmetrics and the MOTChallenge tools read. Defaults are ByteTrack's.
+            being the Kalman filter's (to 0.001 px), as py-motmetrics and the MOTChallenge tools read. Thresholds are
+            ByteTrack's; on top: lost tracks re-filtered when found (OC-SORT's ORU), their weight decaying while
+            lost and low-score detections that fit a track boosted (BoostTrack); OC-SORT's OCM and OCR on request.
             Prints one summary line on stderr: frames, tracks, and the tracker's time per frame (reading and
             writing excluded). A malformed line is an error naming its line number (exit status 1).
             The file being known to its end, each track's gaps of up to --max-gap frames are filled by linear
@@ -34,6 +36,18 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: "Frames (at 30 fps) a lost track is kept. ByteTrack's track_buffer.") var trackBuffer: Int = 30
     @Option(help: "The sequence's frame rate (scales --track-buffer).") var frameRate: Double = 30
     @Flag(help: "Do not multiply IoU by the score (ByteTrack's --mot20).") var noFuseScore = false
+    @Option(help: "Observation-centric momentum (OC-SORT's OCM; its inertia is 0.2): weight of the agreement between a track's observed direction of motion and the direction to a detection in the first association. 0: off.")
+    var momentumWeight: Double = 0
+    @Option(help: "Frames back over which a track's observed direction of motion is measured (OC-SORT's delta_t).")
+    var velocityWindow: Int = 3
+    @Flag(help: "Do not re-filter a lost track along a straight path from its last observation when it is found again (OC-SORT's observation-centric re-update, on by default).")
+    var noReupdate = false
+    @Option(help: "Observation-centric recovery (OC-SORT's OCR; its IoU threshold 0.3 is 0.7 here): match the tracks left unmatched by their last observed box to the detections left over, up to this 1 - IoU. Off unless given.")
+    var recoveryMatchThreshold: Double?
+    @Option(help: "Per frame without a match beyond the first, a lost track's IoU×score in the first association is multiplied by this (BoostTrack's tracklet confidence). 1: off.")
+    var lostTrackDecay: Double = 0.9
+    @Option(help: "A detection's association score is raised to this × its best IoU with a track (BoostTrack's DLO boost), so a low-score detection that fits a track takes part in the first association. 0: off.")
+    var detectionBoost: Double = 0.65
     @Option(help: "Offline completion (the file is known to its end): fill a track's gaps of at most this many frames by linear interpolation (ByteTrack's offline interpolation) and write the detections it started from before its confirmation. 0: the tracker's online output only.")
     var maxGap: Int = 20
 
@@ -48,6 +62,12 @@ struct TrackCommand: AsyncParsableCommand {
         options.trackBuffer = trackBuffer
         options.frameRate = frameRate
         options.fuseScore = !noFuseScore
+        options.momentumWeight = momentumWeight
+        options.velocityWindow = velocityWindow
+        options.reupdatesLostTracks = !noReupdate
+        options.recoveryMatchThreshold = recoveryMatchThreshold
+        options.lostTrackDecay = lostTrackDecay
+        options.detectionBoost = detectionBoost
         do {
             var tracker = try ObjectTracker(configuration: options)
             let records = try MOTFormat.read(contentsOf: URL(fileURLWithPath: detections))
