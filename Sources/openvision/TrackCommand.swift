@@ -17,7 +17,7 @@ struct TrackCommand: AsyncParsableCommand {
             writing excluded). A malformed line is an error naming its line number (exit status 1).
             The file being known to its end, each track's gaps of up to --max-gap frames are filled by linear
             interpolation and the detections it started from before its confirmation are written too (--max-gap 0:
-            ByteTrack's online output alone).
+            the tracker's online output alone).
             """
     )
 
