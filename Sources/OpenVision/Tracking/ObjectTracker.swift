@@ -43,7 +43,13 @@ public struct ObjectTracker: Sendable {
 
     /// Advances one frame with its detections (in any order; an empty array is a frame where nothing was
     /// detected) and returns the confirmed tracks matched on it, with the IDs that started, were lost and ended.
-    public mutating func update(_ detections: [Detection]) -> Update {
+    ///
+    /// `cameraMotion`, for a moving camera, maps a point of the previous frame to the same scene point in this
+    /// one, in the detections' unit (BoT-SORT's camera-motion compensation): every track's predicted state and
+    /// last observations are moved with it before matching. From `TrackHomographicImageRegistrationRequest`
+    /// (this frame onto the previous one) it is that warp's `inverse`, in the coordinates the detections use.
+    /// A matrix with a non-finite element is ignored, as is its effect on a track it maps to infinity.
+    public mutating func update(_ detections: [Detection], cameraMotion: Matrix3x3? = nil) -> Update {
         frame += 1
         let options = configuration
         // All the tracks by index: the tracked ones, then the lost ones, then those started on this frame.
@@ -53,6 +59,9 @@ public struct ObjectTracker: Sendable {
         let unconfirmed = (0..<trackedCount).filter { !all[$0].isActivated }
         let pool = (0..<trackedCount).filter { all[$0].isActivated } + Array(trackedCount..<all.count)
         for i in pool { all[i].filter.predict(freezeHeight: !all[i].isTracked) }
+        if let motion = cameraMotion, motion.rowMajor.allSatisfy(\.isFinite), motion != .identity {
+            for i in all.indices { all[i].warp(by: motion) }
+        }
 
         // Association scores: the detector's, raised to `detectionBoost` × the best IoU with a track's box
         // (BoostTrack's DLO boost), which lifts a detection that fits a track into the first association.
@@ -308,6 +317,23 @@ struct TrackRecord: Sendable {
 }
 
 extension TrackRecord {
+    /// Moves the filter (predicted and as last observed) and the observed boxes with the camera.
+    mutating func warp(by motion: Matrix3x3) {
+        func map(_ x: Double, _ y: Double) -> (Double, Double)? {
+            motion.apply(to: CGPoint(x: x, y: y)).map { (Double($0.x), Double($0.y)) }
+        }
+        _ = filter.warp(map)
+        _ = observedFilter.warp(map)
+        for k in observations.indices {
+            let b = observations[k].box
+            let corners = [(b.x, b.y), (b.x + b.width, b.y), (b.x, b.y + b.height), (b.x + b.width, b.y + b.height)].compactMap { map($0.0, $0.1) }
+            guard corners.count == 4, corners.allSatisfy({ $0.0.isFinite && $0.1.isFinite }) else { continue }
+            let xs = corners.map(\.0), ys = corners.map(\.1)
+            let mapped = Box(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            if mapped.width > 0 && mapped.height > 0 { observations[k].box = mapped }
+        }
+    }
+
     /// OC-SORT's `k_previous_obs`: the oldest observation within `window` frames before `frame`, else the last one.
     func previousObservation(before frame: Int, window: Int) -> Box? {
         observations.first { $0.frame >= frame - window && $0.frame < frame }?.box ?? observations.last?.box
