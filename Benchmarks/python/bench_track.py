@@ -5,7 +5,8 @@ vs boxmot's ByteTrack (Benchmarks/python/track_boxmot.py, run with PEER_PYTHON) 
 (IoU >= 0.5): MOTA, IDF1, ID switches; and the tracker's time per frame (update calls only, median of RUNS
 runs; each side reports its own, reading and writing excluded).
 
-usage: bench_track.py OPENVISION PEER_PYTHON RUNS SEQUENCE_DIR...   (each with gt/gt.txt and det/det.txt)
+usage: bench_track.py OPENVISION PEER_PYTHON RUNS SEQUENCE_DIR...   (each with gt/gt.txt and det/det.txt, and for a
+moving camera camera/motion.txt: `openvision track --camera-motion` is then run beside the rest)
 """
 import json
 import os
@@ -68,6 +69,9 @@ def main():
                      ("OpenVision, ByteTrack alone (before)", lambda o: ours(binary, dets, o, BYTETRACK_ALONE)),
                      ("greedy IoU (track_greedy.py)", lambda o: greedy(dets, o)),
                      ("boxmot ByteTrack", lambda o: peer(python, dets, o))]
+            motion = os.path.join(seq, "camera", "motion.txt")
+            if os.path.exists(motion):  # a moving camera (make_mot_moving_camera.py): ours with its motion too
+                sides.insert(1, ("OpenVision, --camera-motion", lambda o: ours(binary, dets, o, ("--camera-motion", motion))))
             results = {}
             for label, run in sides:
                 out = os.path.join(tmp, f"{name}-{len(results)}.txt")

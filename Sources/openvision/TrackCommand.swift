@@ -48,6 +48,8 @@ struct TrackCommand: AsyncParsableCommand {
     var lostTrackDecay: Double = 0.9
     @Option(help: "A detection's association score is raised to this × its best IoU with a track (BoostTrack's DLO boost), so a low-score detection that fits a track takes part in the first association. 0: off.")
     var detectionBoost: Double = 0.65
+    @Option(help: "Camera motion for a moving camera (BoT-SORT's compensation): a file of frame,h11,h12,h13,h21,h22,h23,h31,h32,h33 lines, each the homography taking the previous frame's pixels to this frame's (same coordinates as the detections); frames without a line have a still camera.")
+    var cameraMotion: String?
     @Option(help: "Offline completion (the file is known to its end): fill a track's gaps of at most this many frames by linear interpolation (ByteTrack's offline interpolation) and write the detections it started from before its confirmation. 0: the tracker's online output only.")
     var maxGap: Int = 20
 
@@ -77,6 +79,7 @@ struct TrackCommand: AsyncParsableCommand {
                     boundingBox: CGRect(x: r.x, y: r.y, width: r.width, height: r.height), confidence: Float(r.score)))
             }
             let lastFrame = byFrame.keys.max() ?? 0
+            let motions = try cameraMotion.map { path throws(VisionError) in try Self.readCameraMotion(path) } ?? [:]
             var completion = TrackCompletion(maximumGap: maxGap, backFillsStart: maxGap > 0)
             var ids = Set<Int>()
             let clock = ContinuousClock()
@@ -84,7 +87,7 @@ struct TrackCommand: AsyncParsableCommand {
             for frame in stride(from: 1, through: lastFrame, by: 1) {
                 let frameDetections = byFrame[frame] ?? []
                 let start = clock.now
-                let update = tracker.update(frameDetections)
+                let update = tracker.update(frameDetections, cameraMotion: motions[frame])
                 completion.record(update, detections: frameDetections)
                 elapsed += clock.now - start
                 for track in update.tracks { ids.insert(track.id) }
@@ -115,5 +118,27 @@ struct TrackCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("openvision: error: \(error.message)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// frame → homography (previous frame → this one) from a `--camera-motion` file; errors name the line.
+    static func readCameraMotion(_ path: String) throws(VisionError) -> [Int: Matrix3x3] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw VisionError(FileManager.default.fileExists(atPath: path) ? .ioError : .fileNotFound, "\(path): cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw VisionError(.invalidArgument, "\(path): not UTF-8 text") }
+        var motions: [Int: Matrix3x3] = [:]
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if fields.allSatisfy(\.isEmpty) { continue }
+            let values = fields.compactMap(Double.init)
+            guard fields.count == 10, values.count == 10, values.allSatisfy(\.isFinite) else {
+                throw VisionError(.invalidArgument, "\(path): line \(index + 1): expected frame and 9 finite numbers")
+            }
+            guard values[0] >= 1, values[0] <= 1e9, values[0].rounded() == values[0] else {
+                throw VisionError(.invalidArgument, "\(path): line \(index + 1): the frame must be a whole number from 1")
+            }
+            motions[Int(values[0])] = Matrix3x3(rowMajor: Array(values[1...]))
+        }
+        return motions
     }
 }
