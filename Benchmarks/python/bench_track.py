@@ -1,10 +1,12 @@
-"""Multi-object tracking, side by side: `openvision track` (with its offline completion, and online: --max-gap 0)
+"""Multi-object tracking, side by side: `openvision track` (with its offline completion; online: --max-gap 0; and
+ByteTrack alone: OC-SORT's re-update and BoostTrack's decay and boost turned off, the tracker before issue 29)
 vs boxmot's ByteTrack (Benchmarks/python/track_boxmot.py, run with PEER_PYTHON) and a greedy IoU tracker
 (Benchmarks/python/track_greedy.py) on the same MOTChallenge detections, scored with py-motmetrics against the ground truth
 (IoU >= 0.5): MOTA, IDF1, ID switches; and the tracker's time per frame (update calls only, median of RUNS
 runs; each side reports its own, reading and writing excluded).
 
-usage: bench_track.py OPENVISION PEER_PYTHON RUNS SEQUENCE_DIR...   (each with gt/gt.txt and det/det.txt)
+usage: bench_track.py OPENVISION PEER_PYTHON RUNS SEQUENCE_DIR...   (each with gt/gt.txt and det/det.txt, and for a
+moving camera camera/motion.txt: `openvision track --camera-motion` is then run beside the rest)
 """
 import json
 import os
@@ -22,6 +24,8 @@ if not hasattr(np, "asfarray"):
 import motmetrics as mm  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The refinements over ByteTrack turned off (OCM and OCR are off by default): the tracker as it was before them.
+BYTETRACK_ALONE = ("--no-reupdate", "--lost-track-decay", "1", "--detection-boost", "0")
 
 
 def ours(binary, dets, out, extra=()):
@@ -62,15 +66,19 @@ def main():
             frames = max(int(line.split(",")[0]) for line in open(dets) if line.strip())
             sides = [("OpenVision", lambda o: ours(binary, dets, o)),
                      ("OpenVision online (--max-gap 0)", lambda o: ours(binary, dets, o, ("--max-gap", "0"))),
+                     ("OpenVision, ByteTrack alone (before)", lambda o: ours(binary, dets, o, BYTETRACK_ALONE)),
                      ("greedy IoU (track_greedy.py)", lambda o: greedy(dets, o)),
                      ("boxmot ByteTrack", lambda o: peer(python, dets, o))]
+            motion = os.path.join(seq, "camera", "motion.txt")
+            if os.path.exists(motion):  # a moving camera (make_mot_moving_camera.py): ours with its motion too
+                sides.insert(1, ("OpenVision, --camera-motion", lambda o: ours(binary, dets, o, ("--camera-motion", motion))))
             results = {}
             for label, run in sides:
                 out = os.path.join(tmp, f"{name}-{len(results)}.txt")
                 times = [run(out) for _ in range(runs)]
                 results[label] = dict(score(gt, out), ms=statistics.median(times))
             rows.append((name, frames, results))
-    print(f"\n## Multi-object tracking (ByteTrack defaults: track_thresh 0.5, match_thresh 0.8, buffer 30; "
+    print(f"\n## Multi-object tracking (ByteTrack's thresholds: track_thresh 0.5, match_thresh 0.8, buffer 30; "
           f"py-motmetrics, IoU >= 0.5; ms per frame = update calls only, median of {runs} runs)")
     print("| sequence | frames | tracker | MOTA | IDF1 | ID sw. | FP | FN | ms/frame | time vs boxmot |")
     print("|---|---|---|---|---|---|---|---|---|---|")

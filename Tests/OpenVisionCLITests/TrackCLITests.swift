@@ -70,4 +70,25 @@ import OpenVisionTestSupport
         let missing = try await CLIProcess.run(["track", "--detections", dir.appendingPathComponent("none.txt").path, "--out", "-"])
         #expect(missing.status == 1 && missing.stderr.contains("none.txt"))
     }
+
+    /// A person standing still while the camera jumps 100 px on frame 11: the --camera-motion file's homography for
+    /// that frame keeps the one ID; without it the track is lost and a second ID starts. A malformed line names itself.
+    @Test func cameraMotionKeepsAnIDThroughACameraJump() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dets = dir.appendingPathComponent("det.txt"), motion = dir.appendingPathComponent("motion.txt")
+        let lines = (1...20).map { "\($0),-1,\($0 <= 10 ? 100 : 200),300,50,110,0.9,-1,-1,-1" }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dets)
+        try Data("11, 1,0,100, 0,1,0, 0,0,1\n".utf8).write(to: motion)
+        func ids(_ extra: [String]) async throws -> Set<Int> {
+            let run = try await CLIProcess.run(["track", "--detections", dets.path, "--out", "-", "--max-gap", "0"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            return Set(try MOTFormat.parse(run.stdout).map(\.id))
+        }
+        #expect(try await ids([]) == [1, 2])
+        #expect(try await ids(["--camera-motion", motion.path]) == [1])
+        try Data("11,1,0,100,0,1,0,0,0,1\n12,1,0,0\n".utf8).write(to: motion)
+        let bad = try await CLIProcess.run(["track", "--detections", dets.path, "--out", "-", "--camera-motion", motion.path])
+        #expect(bad.status == 1 && bad.stderr.contains("motion.txt: line 2: expected frame and 9 finite numbers"), "\(bad.stderr)")
+    }
 }

@@ -54,6 +54,39 @@ package struct KalmanBoxFilter: Sendable {
         }
     }
 
+    /// Moves the state with the camera (BoT-SORT's camera-motion compensation, its `multi_gmc`, for any point
+    /// map): the centre goes where `map` sends it, the velocity is the map's change of centre + velocity, the
+    /// width and height are those of the mapped box's bounding box, and each coordinate's variances scale with the
+    /// square of its change of scale. Returns false (the state unchanged) when a point does not map to a
+    /// finite point or the mapped box is empty.
+    package mutating func warp(_ map: (Double, Double) -> (Double, Double)?) -> Bool {
+        let (cx, cy, h) = (mean[0], mean[1], mean[3]), w = mean[2] * h
+        let corners = [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2)]
+        var mapped: [(Double, Double)] = []
+        for p in corners + [(cx, cy), (cx + mean[4], cy + mean[5])] {
+            guard let q = map(p.0, p.1), q.0.isFinite, q.1.isFinite else { return false }
+            mapped.append(q)
+        }
+        let xs = mapped[0..<4].map(\.0), ys = mapped[0..<4].map(\.1)
+        let width = xs.max()! - xs.min()!, height = ys.max()! - ys.min()!
+        guard width > 0, height > 0, w > 0, h > 0 else { return false }
+        let scale = [width / w, height / h, 1, height / h]
+        mean[0] = mapped[4].0
+        mean[1] = mapped[4].1
+        mean[2] = width / height
+        mean[3] = height
+        mean[4] = mapped[5].0 - mapped[4].0
+        mean[5] = mapped[5].1 - mapped[4].1
+        mean[7] *= scale[3]
+        for k in 0..<4 {
+            let s2 = scale[k] * scale[k]
+            p00[k] *= s2
+            p01[k] *= s2
+            p11[k] *= s2
+        }
+        return true
+    }
+
     /// The state's box as (x, y, width, height).
     package var box: (x: Double, y: Double, width: Double, height: Double) {
         let w = mean[2] * mean[3], h = mean[3]
