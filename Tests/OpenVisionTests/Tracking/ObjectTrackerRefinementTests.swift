@@ -74,7 +74,7 @@ import OpenVision
     /// is filtered from its state on frame 30 along the straight path to frame 34's box (replayed below with the
     /// filter, itself checked against ByteTrack's in ObjectTrackerTests), not corrected once from the prediction
     /// that drifted 16 px ahead while it was lost. With ByteTrack's noise weights the two differ little (the path
-    /// leaves the velocity 4.612 px/frame, the single correction 4.637: /tmp/trk/kf.py, a numpy transcription of
+    /// leaves the velocity 4.612 px/frame, the single correction 4.637: `python3 Benchmarks/python/kalman_reference.py`, a transcription of
     /// yolox/tracker/kalman_filter.py); what is checked is that the tracker's boxes are the path's.
     @Test func aLostTrackFoundAgainIsReFilteredAlongItsVirtualPath() throws {
         let seen = (1...30).map { CGRect(x: 100 + 6 * Double($0), y: 200, width: 60, height: 120) }
