@@ -20,9 +20,12 @@ struct AnalysisOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Count tracks whose centre crosses the line from (x1, y1) to (x2, y2), normalised 0...1 with the origin LOWER-left (as every normalised coordinate of the CLI), per class and direction: in = from the left of the direction x1,y1 → x2,y2 to its right as seen in the picture (a line drawn left to right counts downward motion as in). Implies --track.",
                                valueName: "x1,y1,x2,y2"))
     var countLine: String?
+    @Flag(help: "With --track: compensate the camera's own motion (BoT-SORT's camera-motion compensation): each analysed frame is registered onto the previous one (homographic registration, as --requests homography) and the tracks' predictions are moved with it. For moving or shaking cameras; costs a registration per frame.")
+    var cameraMotion = false
 
     func validate() throws {
         if let countLine { _ = try Self.parseCountLine(countLine) }
+        if cameraMotion && !(track || countLine != nil) { throw ValidationError("--camera-motion needs --track (or --count-line)") }
     }
 
     /// True when a detector runs: --model, or tracking (--track, --count-line) with the built-in detector.
@@ -55,6 +58,7 @@ struct AnalysisOptions: ParsableArguments {
     func configureTracking(_ configuration: inout LiveAnalyzer.Configuration) throws {
         if let countLine { configuration.lineCounter = try Self.parseCountLine(countLine) }
         if track || countLine != nil { configuration.tracking = ObjectTracker.Configuration() }
+        configuration.compensatesCameraMotion = cameraMotion
     }
 
     func makeRequests() throws -> [any VisionRequest] {

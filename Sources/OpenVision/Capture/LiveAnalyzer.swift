@@ -34,6 +34,10 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         /// each analysed frame: `LiveResult.tracking` then carries the track IDs. Nil (default): no tracking.
         /// The tracker counts analysed frames, so with dropped frames its `frameRate` is the analysed rate.
         public var tracking: ObjectTracker.Configuration?
+        /// With tracking: registers each analysed frame onto the previous one (`TrackHomographicImageRegistrationRequest`)
+        /// and gives the tracker the camera's motion (BoT-SORT's camera-motion compensation), for moving cameras.
+        /// A frame that does not register (flat, first) is tracked without it. Default false.
+        public var compensatesCameraMotion = false
         /// Counts tracks crossing a line (normalised, lower-left origin): `LiveResult.lineCrossings` and
         /// `lineCounts`. Needs tracking; when `tracking` is nil it runs with ByteTrack's defaults. Default nil.
         public var lineCounter: LineCounter?
@@ -196,6 +200,7 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         LivePipeline.Settings(source: source, options: options, requests: requests, preview: configuration.preview,
                               captureWaitsForAnalysis: captureWaitsForAnalysis, analysisMaxDimension: analysisMaxDimension,
                               tracking: configuration.tracking ?? (configuration.lineCounter != nil ? ObjectTracker.Configuration() : nil),
+                              compensatesCameraMotion: configuration.compensatesCameraMotion,
                               lineCounter: configuration.lineCounter, labelClassifier: configuration.labelClassifier,
                               labelClassifierInterval: Swift.max(1, configuration.labelClassifierInterval), anchors: anchorStore)
     }

@@ -14,6 +14,7 @@ final class LivePipeline: @unchecked Sendable {
         let analysisMaxDimension: Int
         /// Set when tracking runs (validated before the pipeline starts).
         let tracking: ObjectTracker.Configuration?
+        let compensatesCameraMotion: Bool
         let lineCounter: LineCounter?
         let labelClassifier: ClassifyImageRequest?
         let labelClassifierInterval: Int
@@ -198,11 +199,23 @@ final class LivePipeline: @unchecked Sendable {
 
     // MARK: Analysis
 
+    /// The camera's motion from the previous analysed frame to this one, in normalised lower-left coordinates (the
+    /// detections'): the inverse of the registration of this frame onto the previous one, scaled from pixels. Nil
+    /// on the first frame, for a frame that does not register, and for a singular warp.
+    static func cameraMotion(_ registration: TrackHomographicImageRegistrationRequest, in context: ImageAnalysisContext,
+                             width: Int, height: Int) -> Matrix3x3? {
+        guard let warp = (try? registration.perform(in: context)) ?? nil, let motion = warp.warpTransform.inverse else { return nil }
+        let (w, h) = (Double(width), Double(height))
+        let toPixels = Matrix3x3(rowMajor: [w, 0, 0, 0, h, 0, 0, 0, 1]), toUnit = Matrix3x3(rowMajor: [1 / w, 0, 0, 0, 1 / h, 0, 0, 0, 1])
+        return toUnit * motion * toPixels
+    }
+
     private func analysisLoop() {
         let clock = ContinuousClock()
         let maxDimension = settings.analysisMaxDimension
         // Frame-to-frame state of the analysis step, owned by this thread.
         var tracker = settings.tracking.flatMap { try? ObjectTracker(configuration: $0) }
+        let registration = tracker != nil && settings.compensatesCameraMotion ? TrackHomographicImageRegistrationRequest() : nil
         var counter = settings.lineCounter
         var analysedCount = 0
         while true {
@@ -240,7 +253,8 @@ final class LivePipeline: @unchecked Sendable {
             if var running = tracker {
                 // A frame whose detector failed is a frame where nothing was detected.
                 let objects = LiveResult.detectedObjects(in: outcomes)?.objects ?? []
-                var update = running.update(objects.map(ObjectTracker.Detection.init))
+                let motion = registration.flatMap { Self.cameraMotion($0, in: context, width: image.width, height: image.height) }
+                var update = running.update(objects.map(ObjectTracker.Detection.init), cameraMotion: motion)
                 // The source's last frame ends the tracks still alive.
                 if frame.isLastOfSource { update.ended = (update.ended + running.finish()).sorted() }
                 tracker = running

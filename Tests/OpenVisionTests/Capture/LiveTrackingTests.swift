@@ -91,6 +91,47 @@ import OpenVisionTestSupport
         #expect(report.counting?.totalIn == 1 && report.counting?.totalOut == 1)
     }
 
+    /// Camera-motion compensation in the pipeline (`compensatesCameraMotion`): a camera shaking 70 px left and right
+    /// every frame over dog.jpg (dimmed so only the painted square is white) with a white 40 × 40 square fixed in
+    /// the scene. The square jumps 70 px between frames, so its boxes never overlap: ByteTrack alone loses it every
+    /// other frame (its track is found again only where the square comes back, and the other position's tracks are
+    /// never confirmed); with each frame registered onto the previous one, one track follows it on every frame.
+    @Test func cameraMotionCompensationKeepsTheTrackOfAShakenScene() async throws {
+        let dir = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try VisionImage(contentsOf: Fixtures.sharedImage("dog.jpg"))  // 768 × 576
+        let dimmed = Data(photo.rgbData().map { UInt8(Double($0) * 0.4) })  // below the detector's gray band (110...170)
+        var scene = try Fixtures.canvas(width: 768, height: 576, gray: 0)
+        try Fixtures.paste(try VisionImage(pixels: PixelBuffer(data: dimmed, width: 768, height: 576, format: .rgb8)), on: &scene, x: 0, y: 0)
+        try Fixtures.fill([(420, 250), (460, 250), (460, 290), (420, 290)], on: &scene, gray: 255)
+        let world = scene.makeImage()
+        for f in 0..<16 {
+            let x = f % 2 == 0 ? 200.0 : 270.0
+            try world.cropped(to: NormalizedRect(x: x / 768, y: 1 - 390.0 / 576, width: 320.0 / 768, height: 240.0 / 576))
+                .write(to: dir.appendingPathComponent(String(format: "f%03d.png", f)))
+        }
+        func ids(compensating: Bool) async throws -> (ids: Set<Int>, tracked: Int) {
+            var (options, configuration) = Self.everyFrame()
+            options.imageSequenceFPS = 30
+            configuration.tracking = ObjectTracker.Configuration()
+            configuration.compensatesCameraMotion = compensating
+            let analyzer = LiveAnalyzer(source: .images(dir.path), options: options, requests: [SquareDetector()], configuration: configuration)
+            var found = Set<Int>(), frames = 0, tracked = 0
+            for try await result in analyzer {
+                frames += 1
+                let objects = try #require(result.detectedObjects)
+                #expect(objects.map { $0.labels[0].identifier } == ["white"], "frame \(result.frameIndex)")
+                if let id = result.trackID(ofObjectAt: 0) { found.insert(id); tracked += 1 }
+            }
+            #expect(frames == 16)
+            return (found, tracked)
+        }
+        let compensated = try await ids(compensating: true)
+        let plain = try await ids(compensating: false)
+        #expect(compensated.ids.count == 1 && compensated.tracked == 16, "\(compensated)")
+        #expect(plain.tracked <= 9, "\(plain)")
+    }
+
     /// Pinned labels from Swift: a pan over dog.jpg (3 source px a frame, 60 frames of a 384 × 288 window scaled to
     /// 640 × 480); a label pinned while iterating follows its spot within 2 % of the width on every frame it is
     /// tracked; removing it removes it from the following results; the label classifier's top class labels pins
