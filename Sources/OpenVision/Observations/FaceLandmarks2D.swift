@@ -27,7 +27,8 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         public var faceBoundingBox: NormalizedRect
         /// Per point, an estimate of its error as a share of the face box's width (Vision's
         /// `precisionEstimatesPerPoint`); nil where the model gives none (dlib, BlazeFace). For the face mesh: how far
-        /// the point moves when the model reads the mirrored crop (see `DetectFaceLandmarksRequest`).
+        /// the point moves when the model reads the mirrored crop; for a pupil, how far the iris model's iris centre lies
+        /// from the centre of its iris-rim points (see `DetectFaceLandmarksRequest.estimatesPrecision`).
         public var precisionEstimatesPerPoint: [Float]?
 
         public init(normalizedPoints: [NormalizedPoint], pointsClassification: PointsClassification, faceBoundingBox: NormalizedRect,

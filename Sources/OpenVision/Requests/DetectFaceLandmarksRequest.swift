@@ -49,8 +49,10 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
     /// The face mesh's constellation: `.points76` (the default, as Vision's revision 3) or `.points65`. dlib gives
     /// `.points68` whatever this says.
     public var constellation: FaceLandmarks2D.Constellation = .points76
-    /// Face mesh only: estimate each point's precision by reading the mirrored crop too (about one more mesh model run
-    /// per face). Default true.
+    /// Face mesh only: estimate each point's precision (`FaceLandmarks2D.Region.precisionEstimatesPerPoint`): how far
+    /// each mesh point moves when the model reads the mirrored crop (one more mesh model run per face), and for the
+    /// pupils how far the iris model's iris centre lies from the centre of its 4 iris-rim points; both as a share of the
+    /// face box's width. Default true.
     public var estimatesPrecision: Bool = true
     /// The face mesh reads colour; dlib only the gray plane.
     public var requiresColor: Bool { revision == .faceMesh }
@@ -92,8 +94,13 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
         if let inputFaceObservations {
             for var face in inputFaceObservations {
                 let box = face.boundingBox.toImageCoordinates(size, origin: .upperLeft)
-                guard box.width >= 1, box.height >= 1, box.width.isFinite, box.height.isFinite else { results.append(face); continue }
-                let region = FaceMeshPipeline.faceRegion(box: box, roll: face.roll ?? 0)
+                // A box without area or with non-finite values gets no landmarks (the observation comes back as given).
+                guard box.width >= 1, box.height >= 1, [box.minX, box.minY, box.width, box.height].allSatisfy(\.isFinite) else {
+                    results.append(face)
+                    continue
+                }
+                let roll = face.roll.flatMap { $0.isFinite ? $0 : nil } ?? 0
+                let region = FaceMeshPipeline.faceRegion(box: box, roll: roll)
                 if let mesh = try pipeline.face(in: image, region: region, mirrorCheck: estimatesPrecision) {
                     Self.apply(mesh, table: table, constellation: constellation, box: box, imageSize: size, to: &face)
                 }
@@ -129,17 +136,18 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
             return NormalizedPoint(x: (p.x - box.minX) / bw, y: 1 - (p.y - box.minY) / bh)
         }
         var precision: ((Int) -> Float)?
-        if let mirrored = mesh.mirroredMesh, let mr = mesh.mirroredRightPupil, let ml = mesh.mirroredLeftPupil {
-            // How far each point moves between the crop and its mirror image, as a share of the face box's width.
+        if let mirrored = mesh.mirroredMesh {
+            // As a share of the face box's width: how far each mesh point moves between the crop and its mirror image;
+            // for the pupils, how far the iris model's iris centre lies from the centre of its iris-rim points.
             precision = { i in
-                let p = pixel(i)
-                let q: (x: Double, y: Double)? = switch i {
-                case FaceConstellation.pupilRight: mr
-                case FaceConstellation.pupilLeft: ml
-                default: mirrored[i]
+                switch i {
+                case FaceConstellation.pupilRight: return Float(mesh.rightPupilSpread / bw)
+                case FaceConstellation.pupilLeft: return Float(mesh.leftPupilSpread / bw)
+                default:
+                    guard let q = mirrored[i] else { return 0 }
+                    let p = pixel(i)
+                    return Float(hypot(p.x - q.x, p.y - q.y) / bw)
                 }
-                guard let q else { return 0 }
-                return Float(hypot(p.x - q.x, p.y - q.y) / bw)
             }
         }
         face.landmarks = FaceLandmarks2D(meshTable: table, constellation: constellation, faceBoundingBox: face.boundingBox, confidence: mesh.presence,

@@ -180,7 +180,10 @@ import OpenVisionTestSupport
         await #expect { try await handler.perform(request) } throws: { ($0 as? VisionError)?.code == .invalidArgument }
         let empty = FaceObservation(boundingBox: NormalizedRect(x: 0.5, y: 0.5, width: 0, height: 0), confidence: 1)
         let outside = FaceObservation(boundingBox: NormalizedRect(x: 3, y: 3, width: 0.5, height: 0.5), confidence: 1)
-        let results = try await handler.perform(DetectFaceLandmarksRequest(inputFaceObservations: [empty, outside]))
-        #expect(results.count == 2 && results[0].landmarks == nil)
+        let nan = FaceObservation(boundingBox: NormalizedRect(x: .nan, y: 0.2, width: 0.5, height: 0.5), confidence: 1, roll: .infinity)
+        let rolled = FaceObservation(boundingBox: NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5), confidence: 1, roll: .nan)
+        let results = try await handler.perform(DetectFaceLandmarksRequest(inputFaceObservations: [empty, outside, nan, rolled]))
+        #expect(results.count == 4 && results[0].landmarks == nil && results[2].landmarks == nil)
+        #expect(results[3].landmarks?.allPoints.pointCount == 76)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// MediaPipe's face mesh for still images (`mp.solutions.face_mesh` with `static_image_mode=True`,
 /// `refine_landmarks=False`; graphs face_landmark_front_cpu, face_detection_front_detection_to_roi, face_landmark_cpu
@@ -24,13 +25,14 @@ struct FaceMeshPipeline: Sendable {
         var leftPupil: (x: Double, y: Double)
         var presence: Float
         var region: MediaPipeRegion
+        /// How far each pupil lies from the centre of the iris model's 4 iris-rim points (image pixels): the iris
+        /// model's own disagreement about the iris centre.
+        var rightPupilSpread: Double
+        var leftPupilSpread: Double
         /// When `mirrorCheck` is on: the mesh read from the mirrored crop, mirrored back (image pixels; indices are
         /// the unmirrored mesh's: point i of the mirrored crop is its mirror point `FaceConstellation.mirror(i)`,
-        /// only the points of the constellations are mapped), and the pupils read from the unmirrored/mirrored eye
-        /// crops the other way round.
+        /// only the points of the constellations are mapped).
         var mirroredMesh: [Int: (x: Double, y: Double)]?
-        var mirroredRightPupil: (x: Double, y: Double)?
-        var mirroredLeftPupil: (x: Double, y: Double)?
     }
 
     let detector: BlazeFaceDetector
@@ -39,8 +41,28 @@ struct FaceMeshPipeline: Sendable {
 
     /// The pipeline on the installed models (loaded once per process); `missingModelData` when they are not installed.
     static func installed() throws(VisionError) -> FaceMeshPipeline {
-        FaceMeshPipeline(detector: try .installed(.short), landmarker: try MediaPipeModels.model(landmarkerName),
-                         iris: try MediaPipeModels.model(irisName))
+        FaceMeshPipeline(detector: try .installed(.short), landmarker: try singleThreaded(landmarkerName), iris: try singleThreaded(irisName))
+    }
+
+    private static let singleThreadedModels = Mutex<[String: VisionModel]>([:])
+
+    /// The mesh and iris models run one thread per session, not on the process-wide pool: they are small (192 × 192 and
+    /// 64 × 64 inputs, run up to 5 times per face), and on the 2-core machine one thread took 3.2 and 3.0 ms per run where
+    /// the shared 2-thread pool took 7.2 and 7.0 ms (`openvision-bench tflite 30`, alternating, under other builds' load).
+    /// Loaded once per process, from the models folder as `MediaPipeModels.model(_:)` finds them.
+    static func singleThreaded(_ name: String) throws(VisionError) -> VisionModel {
+        try singleThreadedModels.withLock { models throws(VisionError) -> VisionModel in
+            if let model = models[name] { return model }
+            guard let url = ModelLocator.find(name) else {
+                _ = try MediaPipeModels.model(name)  // its missingModelData error, naming the folders searched
+                throw VisionError(.missingModelData, "the MediaPipe model \(name) is not installed; run scripts/setup")
+            }
+            var configuration = VisionModel.Configuration()
+            configuration.threads = 1
+            let model = try VisionModel(contentsOf: url, configuration: configuration)
+            models[name] = model
+            return model
+        }
     }
 
     /// A BlazeFace detection (image pixels) → its face region: face_detection_front_detection_to_roi.pbtxt
@@ -84,7 +106,8 @@ struct FaceMeshPipeline: Sendable {
         }
         let right = try pupil(in: image, mesh: mesh, from: 33, to: 133, mirrored: false)
         let left = try pupil(in: image, mesh: mesh, from: 362, to: 263, mirrored: true)
-        var face = Face(mesh: mesh, rightPupil: right, leftPupil: left, presence: presence, region: region)
+        var face = Face(mesh: mesh, rightPupil: (right.x, right.y), leftPupil: (left.x, left.y), presence: presence, region: region,
+                        rightPupilSpread: right.spread, leftPupilSpread: left.spread)
         if mirrorCheck {
             // The crop mirrored (tensor column u ← w − 1 − u), read, and mirrored back (x → w − x).
             let flipped = Self.mirrored(m, width: w)
@@ -98,8 +121,6 @@ struct FaceMeshPipeline: Sendable {
                 }
                 face.mirroredMesh = points
             }
-            face.mirroredRightPupil = try pupil(in: image, mesh: mesh, from: 33, to: 133, mirrored: true)
-            face.mirroredLeftPupil = try pupil(in: image, mesh: mesh, from: 362, to: 263, mirrored: false)
         }
         return face
     }
@@ -134,9 +155,10 @@ struct FaceMeshPipeline: Sendable {
 
     /// The pupil (the iris model's first iris point, image pixels) of the eye from mesh point `a` to `b`, read from
     /// the eye's crop, mirrored when `mirrored` (iris_landmark_cpu.pbtxt flips the subject's left eye so that both
-    /// eyes look like the subject's right one; the points are flipped back).
+    /// eyes look like the subject's right one; the points are flipped back), and its distance (pixels) from the centre
+    /// of the model's 4 iris-rim points.
     func pupil(in image: VisionImage, mesh: [(x: Double, y: Double, z: Double)], from a: Int, to b: Int,
-               mirrored: Bool) throws(VisionError) -> (x: Double, y: Double) {
+               mirrored: Bool) throws(VisionError) -> (x: Double, y: Double, spread: Double) {
         let region = Self.eyeRegion((mesh[a].x, mesh[a].y), (mesh[b].x, mesh[b].y))
         let (w, h, nhwc) = try MediaPipeTensorInput.inputGeometry(of: iris)
         var m = MediaPipeTensorInput.inverseAffine(region.cropTransform(outputWidth: w, outputHeight: h).rowMajor)
@@ -149,8 +171,13 @@ struct FaceMeshPipeline: Sendable {
             throw VisionError(.invalidModel, "\(iris.url.lastPathComponent) is not MediaPipe's iris model: outputs "
                 + "\(outputs.map { "\($0.shape)" }.joined(separator: ", ")); expected a 15-value iris output")
         }
-        let x = Double(points.scalars[0]) / Double(w), y = Double(points.scalars[1]) / Double(h)
-        return region.project(x: mirrored ? 1 - x : x, y: y)
+        func point(_ k: Int) -> (x: Double, y: Double) {
+            let x = Double(points.scalars[3 * k]) / Double(w), y = Double(points.scalars[3 * k + 1]) / Double(h)
+            return region.project(x: mirrored ? 1 - x : x, y: y)
+        }
+        let centre = point(0), rim = (1...4).map(point)
+        let rimX = rim.map(\.x).reduce(0, +) / 4, rimY = rim.map(\.y).reduce(0, +) / 4
+        return (centre.x, centre.y, hypot(centre.x - rimX, centre.y - rimY))
     }
 
     /// Faces in `image` (BlazeFace's, each read once; regions overlapping an earlier one by IoU > 0.5 dropped, as
