@@ -41,13 +41,14 @@ struct FaceMeshPipeline: Sendable {
 
     /// The pipeline on the installed models (loaded once per process); `missingModelData` when they are not installed.
     static func installed() throws(VisionError) -> FaceMeshPipeline {
-        FaceMeshPipeline(detector: try .installed(.short), landmarker: try singleThreaded(landmarkerName), iris: try singleThreaded(irisName))
+        FaceMeshPipeline(detector: BlazeFaceDetector(model: try singleThreaded(MediaPipeModels.faceShortRange), anchors: .faceShortRange),
+                         landmarker: try singleThreaded(landmarkerName), iris: try singleThreaded(irisName))
     }
 
     private static let singleThreadedModels = Mutex<[String: VisionModel]>([:])
 
-    /// The mesh and iris models run one thread per session, not on the process-wide pool: they are small (192 × 192 and
-    /// 64 × 64 inputs, run up to 5 times per face), and on the 2-core machine one thread took 3.2 and 3.0 ms per run where
+    /// The detector, mesh and iris models run one thread per session, not on the process-wide pool: they are small
+    /// (128 × 128, 192 × 192 and 64 × 64 inputs; the mesh and iris models run 3 or 4 times per face), and on the 2-core machine one thread took 3.2 and 3.0 ms per run where
     /// the shared 2-thread pool took 7.2 and 7.0 ms (`openvision-bench tflite 30`, alternating, under other builds' load).
     /// Loaded once per process, from the models folder as `MediaPipeModels.model(_:)` finds them.
     static func singleThreaded(_ name: String) throws(VisionError) -> VisionModel {
