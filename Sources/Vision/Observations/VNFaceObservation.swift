@@ -12,6 +12,15 @@ open class VNFaceObservation: VNDetectedObjectObservation {
     public let pitch: NSNumber?
     let native: FaceObservation
 
+    /// A face given by its box (normalised, lower-left origin) and pose, e.g. for
+    /// `VNDetectFaceLandmarksRequest.inputFaceObservations` (Apple's `init(requestRevision:boundingBox:roll:yaw:pitch:)`;
+    /// the revision is not used). A given roll turns the region the face mesh reads.
+    public convenience init(requestRevision: Int, boundingBox: CGRect, roll: NSNumber?, yaw: NSNumber?, pitch: NSNumber? = nil) {
+        self.init(FaceObservation(boundingBox: NormalizedRect(x: Double(boundingBox.minX), y: Double(boundingBox.minY),
+                                                              width: Double(boundingBox.width), height: Double(boundingBox.height)),
+                                  confidence: 1, roll: roll?.doubleValue, yaw: yaw?.doubleValue, pitch: pitch?.doubleValue))
+    }
+
     init(_ o: FaceObservation) {
         native = o
         landmarks = o.landmarks.map(VNFaceLandmarks2D.init)
