@@ -532,6 +532,17 @@ do {
         try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
             (try request.perform(in: context).map { _ in "pose" }, InferenceTimings())
         }
+    case "landmarks":
+        // Face landmarks, file -> observations: mesh76 (revision 3, with precision estimates), mesh76-fast (without them:
+        // what mp.solutions.face_mesh + the iris model compute), dlib68 (revision 2: HOG faces + dlib's 68 points).
+        guard args.count >= 4, let runs = Int(args[1]), ["mesh76", "mesh76-fast", "dlib68"].contains(args[2]) else {
+            fail("landmarks RUNS mesh76|mesh76-fast|dlib68 FILE...")
+        }
+        var request = DetectFaceLandmarksRequest(args[2] == "dlib68" ? .dlib : .faceMesh)
+        request.estimatesPrecision = args[2] == "mesh76"
+        try benchModel(runs: runs, files: Array(args.dropFirst(3))) { context in
+            (try request.perform(in: context).map { "face \($0.landmarks?.allPoints.pointCount ?? 0)" }, InferenceTimings())
+        }
     case "personmask":
         guard args.count >= 4, let runs = Int(args[1]),
               let quality = GeneratePersonSegmentationRequest.QualityLevel(rawValue: args[2]) else {

@@ -5,7 +5,7 @@ import OpenVisionJobs
 
 /// What a job analyses besides its input: the `options` JSONB of `openvision_jobs` (docs/jobs.md).
 /// Image jobs use `requests`, the built-in requests' options (`RequestOption.all`: `maxRectangles`, `languages`,
-/// `recognitionLevel`, `faceRevision`, `maxHands`, as `openvision analyze`) and `strict`; stream jobs `requests`,
+/// `recognitionLevel`, `faceRevision`, `faceLandmarksRevision`, `maxHands`, as `openvision analyze`) and `strict`; stream jobs `requests`,
 /// `model`, `confidence`, `analysisSize`, `duration` (as `openvision live`).
 struct JobOptions: Codable, Sendable {
     var requests: String?

@@ -10,13 +10,15 @@ struct RequestOptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp(RequestOption.recognitionLevel.help)) var recognitionLevel: String?
     @Option(help: ArgumentHelp(RequestOption.textOrientation.help)) var textOrientation: String?
     @Option(help: ArgumentHelp(RequestOption.faceRevision.help)) var faceRevision: String?
+    @Option(help: ArgumentHelp(RequestOption.faceLandmarksRevision.help)) var faceLandmarksRevision: String?
     @Option(help: ArgumentHelp(RequestOption.maxHands.help)) var maxHands: String?
 
     /// The flags given, by option name.
     var given: [String: String] {
         var values: [String: String] = [:]
-        for (option, value) in zip([RequestOption.maxRectangles, .languages, .recognitionLevel, .textOrientation, .faceRevision, .maxHands],
-                                   [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, maxHands]) {
+        for (option, value) in zip([RequestOption.maxRectangles, .languages, .recognitionLevel, .textOrientation, .faceRevision,
+                                    .faceLandmarksRevision, .maxHands],
+                                   [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision, maxHands]) {
             if let value { values[option.name] = value }
         }
         return values

@@ -101,7 +101,9 @@ func layerRect(_ objectBounds: CGRect, screenHeight: CGFloat) -> CGRect {
         #expect(rects.map(\.boundingBox) == (try nativeRects.perform(in: handler.context)).map(\.boundingBox.cgRect))
         #expect(faces.count == 1 && landmarks.count == 1)
         #expect(faces.map(\.boundingBox) == (try DetectFaceRectanglesRequest(.hog).perform(in: handler.context)).map(\.boundingBox.cgRect))
-        #expect(landmarks.first?.landmarks?.leftEye?.pointCount == 6 && landmarks.first?.landmarks?.outerLips?.pointCount == 12)
+        // Revision 3 (Apple's default): Vision's 76 points, 8 per eye and 14 on the outer lips.
+        #expect(landmarks.first?.landmarks?.leftEye?.pointCount == 8 && landmarks.first?.landmarks?.outerLips?.pointCount == 14)
+        #expect(landmarks.first?.landmarks?.allPoints?.pointCount == 76)
         #expect(codes.map(\.payloadStringValue) == ["GIFT-CARD-0042"] && codes.first?.symbology == .qr)
         // The text line "OPEN VISION": a region with its 10 character boxes.
         #expect(texts.contains { ($0.characterBoxes?.count ?? 0) == 10 }, "\(texts.map { $0.characterBoxes?.count ?? -1 })")

@@ -3,9 +3,10 @@ import Foundation
 /// Facial landmarks as Vision's `FaceObservation.Landmarks2D`: named regions whose points are
 /// normalised to the face's bounding box (0...1, lower-left origin). Left and right are the
 /// subject's own (the subject's left eye appears on the image's right in a frontal photo).
-/// Produced from dlib's 68-point model (`DetectFaceLandmarksRequest`; `allPoints` holds the 68 points in
-/// dlib's order), or coarse, from BlazeFace's 6 keypoints (`DetectFaceRectanglesRequest`'s BlazeFace
-/// revisions; see `init(blazeFaceKeypoints:faceBoundingBox:confidence:)`).
+/// Produced from MediaPipe's face mesh in Vision's 76- or 65-point constellation (`DetectFaceLandmarksRequest`
+/// revision 3, the default; see `FaceConstellation` for which mesh point is which), from dlib's 68-point model
+/// (revisions 1 and 2; `allPoints` holds the 68 points in dlib's order), or coarse, from BlazeFace's 6 keypoints
+/// (`DetectFaceRectanglesRequest`'s BlazeFace revisions; see `init(blazeFaceKeypoints:faceBoundingBox:confidence:)`).
 public struct FaceLandmarks2D: Sendable, Hashable, Codable {
     /// How a region's points connect.
     public enum PointsClassification: String, Sendable, Hashable, Codable {
@@ -24,6 +25,19 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         public var pointsClassification: PointsClassification
         /// The face box the points are relative to (normalised in the analysed image).
         public var faceBoundingBox: NormalizedRect
+        /// Per point, an estimate of its error as a share of the face box's width (Vision's
+        /// `precisionEstimatesPerPoint`); nil where the model gives none (dlib, BlazeFace). For the face mesh: how far
+        /// the point moves when the model reads the mirrored crop; for a pupil, how far the iris model's iris centre lies
+        /// from the centre of its iris-rim points (see `DetectFaceLandmarksRequest.estimatesPrecision`).
+        public var precisionEstimatesPerPoint: [Float]?
+
+        public init(normalizedPoints: [NormalizedPoint], pointsClassification: PointsClassification, faceBoundingBox: NormalizedRect,
+                    precisionEstimatesPerPoint: [Float]? = nil) {
+            self.normalizedPoints = normalizedPoints
+            self.pointsClassification = pointsClassification
+            self.faceBoundingBox = faceBoundingBox
+            self.precisionEstimatesPerPoint = precisionEstimatesPerPoint
+        }
 
         /// Number of points.
         public var pointCount: Int { normalizedPoints.count }
@@ -42,8 +56,25 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         }
     }
 
+    /// Vision's constellations: how many points `allPoints` holds.
+    public enum Constellation: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+        /// dlib's 68 points (revisions 1 and 2).
+        case points68 = 68
+        /// Vision's 65-point constellation (`VNRequestFaceLandmarksConstellation.constellation65Points`).
+        case points65 = 65
+        /// Vision's 76-point constellation (`constellation76Points`), revision 3's default.
+        case points76 = 76
+        /// BlazeFace's 6 keypoints (coarse).
+        case points6 = 6
+
+        /// "76", "65", "68", "6".
+        public var description: String { String(rawValue) }
+    }
+
     /// Confidence of the landmark fit, 0...1.
     public var confidence: Float
+    /// Which constellation `allPoints` is.
+    public var constellation: Constellation
     public var allPoints: Region
     public var faceContour: Region
     public var leftEye: Region
@@ -70,6 +101,7 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
             return Region(normalizedPoints: [p], pointsClassification: .disconnected, faceBoundingBox: box)
         }
         self.confidence = confidence
+        constellation = .points68
         allPoints = region(Array(0..<68), .disconnected)
         faceContour = region(Array(0...16), .openPath)
         // dlib's 17...21 and 36...41 lie on the image's left: the subject's right.
@@ -97,6 +129,7 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         }
         let empty = Region(normalizedPoints: [], pointsClassification: .disconnected, faceBoundingBox: box)
         self.confidence = confidence
+        constellation = .points6
         allPoints = region(Array(0..<points.count), .disconnected)
         rightEye = region([0], .disconnected)
         leftEye = region([1], .disconnected)
@@ -110,5 +143,31 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         rightEyebrow = empty
         noseCrest = empty
         innerLips = empty
+    }
+
+    /// Vision's 76- or 65-point constellation from the face mesh: `point(i)` gives mesh point `i` (or a pupil:
+    /// `FaceConstellation.pupilRight` / `pupilLeft`) normalised to the face box, lower-left origin, and `precision(i)`
+    /// its error estimate (a share of the face box's width).
+    init(meshTable t: FaceConstellation.Table, constellation: Constellation, faceBoundingBox box: NormalizedRect, confidence: Float,
+         point: (Int) -> NormalizedPoint, precision: ((Int) -> Float)?) {
+        func region(_ indices: [Int], _ kind: PointsClassification) -> Region {
+            Region(normalizedPoints: indices.map(point), pointsClassification: kind, faceBoundingBox: box,
+                   precisionEstimatesPerPoint: precision.map { p in indices.map(p) })
+        }
+        self.confidence = confidence
+        self.constellation = constellation
+        allPoints = region(t.all, .disconnected)
+        faceContour = region(t.faceContour, .openPath)
+        rightEye = region(t.rightEye, .closedPath)
+        leftEye = region(t.leftEye, .closedPath)
+        rightEyebrow = region(t.rightEyebrow, .openPath)
+        leftEyebrow = region(t.leftEyebrow, .openPath)
+        nose = region(t.nose, .closedPath)
+        noseCrest = region(t.noseCrest, .openPath)
+        medianLine = region(t.medianLine, .openPath)
+        outerLips = region(t.outerLips, .closedPath)
+        innerLips = region(t.innerLips, .closedPath)
+        rightPupil = region([FaceConstellation.pupilRight], .disconnected)
+        leftPupil = region([FaceConstellation.pupilLeft], .disconnected)
     }
 }

@@ -7,14 +7,25 @@ extension AnalysisReport {
         public var box: Box
         public var roll: Double?
         public var yaw: Double?
+        /// Radians, positive when the face looks up (the face mesh's landmarks only).
+        public var pitch: Double?
         /// Region name → points in image coordinates (both ways); present for landmark requests.
         public var landmarks: [String: [Point]]?
+        /// How many points the landmarks hold (`FaceLandmarks2D.Constellation`): 76 or 65 (the face mesh, Vision's
+        /// revision 3), 68 (dlib, revision 2), 6 (BlazeFace's keypoints).
+        public var constellation: Int?
+        /// The landmark request's revision (`DetectFaceLandmarksRequest.Revision`): 3 (face mesh) or 2 (dlib); nil for
+        /// BlazeFace's keypoints.
+        public var revision: Int?
+        /// Region name → each point's precision estimate (a share of the face box's width), when the model gives them.
+        public var precision: [String: [Float]]?
     }
 
     /// Adds face observations, with landmarks when they carry them.
     public mutating func add(_ observations: [FaceObservation]) {
         faces = observations.map { face in
             var landmarks: [String: [Point]]?
+            var precision: [String: [Float]]?
             if let l = face.landmarks {
                 let regions: [(String, FaceLandmarks2D.Region)] = [
                     ("faceContour", l.faceContour), ("leftEye", l.leftEye), ("rightEye", l.rightEye),
@@ -25,9 +36,17 @@ extension AnalysisReport {
                 // BlazeFace's coarse landmarks leave some regions empty: those are left out.
                 landmarks = Dictionary(uniqueKeysWithValues: regions.filter { $0.1.pointCount > 0 }
                     .map { ($0.0, $0.1.pointsNormalizedToImage.map(point)) })
+                let estimates = regions.compactMap { name, region in region.precisionEstimatesPerPoint.map { (name, $0) } }
+                precision = estimates.isEmpty ? nil : Dictionary(uniqueKeysWithValues: estimates)
             }
-            return Face(confidence: face.confidence, box: box(face.boundingBox), roll: face.roll, yaw: face.yaw,
-                        landmarks: landmarks)
+            let constellation = face.landmarks?.constellation
+            let revision: Int? = switch constellation {
+            case .points76, .points65: DetectFaceLandmarksRequest.Revision.faceMesh.rawValue
+            case .points68: DetectFaceLandmarksRequest.Revision.dlib.rawValue
+            case .points6, nil: nil
+            }
+            return Face(confidence: face.confidence, box: box(face.boundingBox), roll: face.roll, yaw: face.yaw, pitch: face.pitch,
+                        landmarks: landmarks, constellation: constellation?.rawValue, revision: revision, precision: precision)
         }
     }
 
@@ -35,7 +54,10 @@ extension AnalysisReport {
         faces.map { f in
             var line = String(format: "  face %.2f ", f.confidence) + at(f.box)
             if let roll = f.roll { line += String(format: " roll=%.1f°", roll * 180 / .pi) }
-            if let landmarks = f.landmarks { line += " landmarks: \(landmarks.count) regions" }
+            if let landmarks = f.landmarks {
+                line += " landmarks: \(landmarks.count) regions"
+                if let c = f.constellation { line += ", \(c) points" }
+            }
             return line
         }
     }

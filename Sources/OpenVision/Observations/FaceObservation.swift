@@ -9,12 +9,13 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
     public var boundingBox: NormalizedRect
     /// Head roll in radians, counter-clockwise positive as seen in the image; from landmarks.
     public var roll: Double?
-    /// Head yaw in radians, positive when the face turns towards the image's right; an estimate
-    /// from landmarks.
+    /// Head yaw in radians, positive when the face turns towards the image's right; from the face mesh's 3D points
+    /// (`DetectFaceLandmarksRequest` revision 3), or an estimate from dlib's 2D points.
     public var yaw: Double?
-    /// Head pitch in radians; not estimated by the current detectors (nil).
+    /// Head pitch in radians, positive when the face looks up; from the face mesh's 3D points (revision 3 landmarks
+    /// only, else nil). See `FaceMeshPipeline.headPose`.
     public var pitch: Double?
-    /// The 68-point landmarks, when a landmarks request produced this observation.
+    /// The landmarks (Vision's 76 or 65 points, dlib's 68, or BlazeFace's 6), when a request produced them.
     public var landmarks: FaceLandmarks2D?
 
     public init(boundingBox: NormalizedRect, confidence: Float, roll: Double? = nil, yaw: Double? = nil,

@@ -28,7 +28,7 @@ extension OverlayItem {
             }
             items.append(OverlayItem(shape: .points(l.leftPupil.pointsNormalizedToImage + l.rightPupil.pointsNormalizedToImage),
                                      color: .red, lineWidth: 2))
-            if l.allPoints.pointCount < 68 {
+            if l.constellation == .points6 {
                 // BlazeFace's coarse keypoints (eyes, nose, mouth, ears).
                 items.append(OverlayItem(shape: .points(l.allPoints.pointsNormalizedToImage), color: .green, lineWidth: 2))
             }

@@ -37,8 +37,11 @@ public enum RequestKind: String, CaseIterable, Sendable {
                 DetectFaceRectanglesRequest(o.faceRevision)
             }
         case .landmarks:
-            RequestDescriptor("faces with 68 landmarks and pupils (dlib), standing in for 'faces' when both are asked", reportKey: "faces", bytesPerPixel: 39) { _ in
-                DetectFaceLandmarksRequest()
+            RequestDescriptor("faces with Vision's 76 landmarks (MediaPipe face mesh and iris; dlib's 68 with faceLandmarksRevision), "
+                + "standing in for 'faces' when both are asked", reportKey: "faces", options: [.faceLandmarksRevision], bytesPerPixel: 39) { o in
+                var r = DetectFaceLandmarksRequest(o.faceLandmarks == .points68 ? .dlib : nil)
+                if o.faceLandmarks == .points65 { r.constellation = .points65 }
+                return r
             }
         case .text:
             RequestDescriptor("recognised text lines and words", reportKey: "text", options: [.languages, .recognitionLevel, .textOrientation], bytesPerPixel: 9) { o in

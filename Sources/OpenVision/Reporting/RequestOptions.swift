@@ -14,6 +14,9 @@ public struct RequestOptions: Sendable, Hashable {
     public var faceRevision: DetectFaceRectanglesRequest.Revision?
     /// `maxHands`: `DetectHumanHandPoseRequest.maximumHandCount`.
     public var maximumHandCount: Int?
+    /// `faceLandmarksRevision`: the points of `landmarks`: `.points76` / `.points65` (the face mesh, revision 3, in
+    /// Vision's constellations) or `.points68` (dlib, revision 2).
+    public var faceLandmarks: FaceLandmarks2D.Constellation?
     /// `textOrientation`: `RecognizeTextRequest.automaticallyDetectsOrientation` (`auto` true, `up` false).
     public var detectsTextOrientation: Bool?
 
@@ -131,6 +134,19 @@ public struct RequestOption: Sendable {
         values: DetectFaceRectanglesRequest.Revision.allCases.map { ($0.description, $0) }, \.faceRevision,
         parse: { DetectFaceRectanglesRequest.Revision(name: $0) }, describe: \.description)
 
+    /// `faceLandmarksRevision`.
+    public static let faceLandmarksRevision = choice(
+        "faceLandmarksRevision", help: "Face landmarks for 'landmarks': mesh76 (the default, as Vision's revision 3: MediaPipe's face mesh and iris in "
+            + "Vision's 76-point constellation), mesh65 (its 65-point constellation) or dlib68 (dlib's 68 points on HOG faces).",
+        values: [("mesh76", FaceLandmarks2D.Constellation.points76), ("mesh65", .points65), ("dlib68", .points68)], \.faceLandmarks,
+        parse: { ["mesh76": .points76, "mesh65": .points65, "dlib68": .points68][$0.lowercased()] }, describe: { c in
+            switch c {
+            case .points68, .points6: "dlib68"
+            case .points65: "mesh65"
+            case .points76: "mesh76"
+            }
+        })
+
     /// `maxHands`.
     public static let maxHands = integer("maxHands", help: "Most hands 'handpose' reports (default 2).", range: 0...100, \.maximumHandCount)
 
@@ -141,5 +157,5 @@ public struct RequestOption: Sendable {
         parse: { ["auto": true, "up": false][$0.lowercased()] }, describe: { $0 ? "auto" : "up" })
 
     /// Every option, in help order.
-    public static let all: [RequestOption] = [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, maxHands]
+    public static let all: [RequestOption] = [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision, maxHands]
 }

@@ -1,6 +1,7 @@
 import OpenVision
 
-/// A face's landmark regions (dlib's 68 points grouped as Vision's), as Vision's.
+/// A face's landmark regions, as Vision's: Vision's 76 or 65 points (revision 3, MediaPipe's face mesh) or dlib's 68
+/// grouped as Vision's regions (revisions 1 and 2).
 open class VNFaceLandmarks2D {
     public let confidence: VNConfidence
     public let allPoints: VNFaceLandmarkRegion2D?

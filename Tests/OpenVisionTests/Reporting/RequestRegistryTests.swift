@@ -72,7 +72,18 @@ import OpenVisionTestSupport
         // text takes textOrientation: "up" turns the page detection off.
         let text = try #require(RequestKind.text.descriptor.makeRequest(try RequestOptions(values: ["textOrientation": "up"])) as? RecognizeTextRequest)
         #expect(!text.automaticallyDetectsOrientation && RecognizeTextRequest().automaticallyDetectsOrientation)
-        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "text-orientation", "face-revision", "max-hands"])
+        // landmarks takes faceLandmarksRevision: Vision's 76 points by default, dlib's 68 or the 65-point constellation on request.
+        let mesh = try #require(RequestKind.landmarks.descriptor.makeRequest() as? DetectFaceLandmarksRequest)
+        #expect(mesh.revision == .faceMesh && mesh.constellation == .points76)
+        let dlib = try #require(RequestKind.landmarks.descriptor.makeRequest(try RequestOptions(values: ["faceLandmarksRevision": "dlib68"]))
+            as? DetectFaceLandmarksRequest)
+        #expect(dlib.revision == .dlib)
+        let mesh65 = try #require(RequestKind.landmarks.descriptor.makeRequest(try RequestOptions(values: ["faceLandmarksRevision": "MESH65"]))
+            as? DetectFaceLandmarksRequest)
+        #expect(mesh65.revision == .faceMesh && mesh65.constellation == .points65)
+        var bad = RequestOptions()
+        #expect(throws: VisionError.self) { try bad.set("faceLandmarksRevision", to: "dlib5") }
+        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "text-orientation", "face-revision", "face-landmarks-revision", "max-hands"])
     }
 
     /// Every entry of the report has text lines (`AnalysisReport.summarySections`): a stored property added without

@@ -25,7 +25,7 @@ import OpenVisionTestSupport
 
     @Test func landmarksLandOnTheFace() async throws {
         let handler = ImageRequestHandler(Self.astronaut)
-        let faces = try await handler.perform(DetectFaceLandmarksRequest())
+        let faces = try await handler.perform(DetectFaceLandmarksRequest(.dlib))
         let face = try #require(faces.first)
         let landmarks = try #require(face.landmarks)
         let size = try handler.image().size
@@ -60,7 +60,7 @@ import OpenVisionTestSupport
     @Test func landmarksForGivenFaces() async throws {
         let handler = ImageRequestHandler(Self.astronaut)
         let faces = try await handler.perform(DetectFaceRectanglesRequest(.hog))
-        let withLandmarks = try await handler.perform(DetectFaceLandmarksRequest(inputFaceObservations: faces))
+        let withLandmarks = try await handler.perform(DetectFaceLandmarksRequest(.dlib, inputFaceObservations: faces))
         #expect(withLandmarks.count == 1)
         #expect(withLandmarks.first?.uuid == faces.first?.uuid)
         #expect(withLandmarks.first?.landmarks?.allPoints.pointCount == 68)
@@ -83,7 +83,7 @@ import OpenVisionTestSupport
     }
 
     @Test func missingModelFile() async throws {
-        var request = DetectFaceLandmarksRequest()
+        var request = DetectFaceLandmarksRequest(.dlib)
         request.modelURL = URL(fileURLWithPath: "/nonexistent/shape_predictor_68_face_landmarks.dat")
         do {
             _ = try await ImageRequestHandler(Self.astronaut).perform(request)
@@ -98,7 +98,7 @@ import OpenVisionTestSupport
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ov-corrupt-\(UUID()).dat")
         try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        var request = DetectFaceLandmarksRequest()
+        var request = DetectFaceLandmarksRequest(.dlib)
         request.modelURL = url
         do {
             _ = try await ImageRequestHandler(Self.astronaut).perform(request)
