@@ -36,15 +36,15 @@ import OpenVisionTestSupport
 
     @Test func revisionsHaveApplesConstantsAndDefaults() throws {
         #expect(VNDetectFaceRectanglesRequest.supportedRevisions == IndexSet([1, 2, 3]))
-        // Face rectangles keep OpenVision's default detector (revision 1, HOG), not Apple's 3 (docs/porting.md).
-        #expect(VNDetectFaceRectanglesRequest.defaultRevision == VNDetectFaceRectanglesRequestRevision1)
-        #expect(VNDetectFaceRectanglesRequest().revision == 1 && VNDetectFaceRectanglesRequest.currentRevision == 3)
+        // Face rectangles default to Apple's revision 3 (BlazeFace full range here; docs/porting.md).
+        #expect(VNDetectFaceRectanglesRequest.defaultRevision == VNDetectFaceRectanglesRequestRevision3)
+        #expect(VNDetectFaceRectanglesRequest().revision == 3 && VNDetectFaceRectanglesRequest.currentRevision == 3)
         #expect(VNRecognizeTextRequest().revision == VNRecognizeTextRequestRevision3)
         #expect(VNDetectBarcodesRequest.currentRevision == VNDetectBarcodesRequestRevision4)
         #expect(VNDetectHumanBodyPoseRequest.supportedRevisions == IndexSet(integer: VNDetectHumanBodyPoseRequestRevision1))
         #expect(VNGenerateImageFeaturePrintRequest().revision == VNGenerateImageFeaturePrintRequestRevision2)
-        // Face rectangles' revisions are distinct detectors: 1 dlib HOG (held by Seed000And002Tests and
-        // VNEquivalenceTests as the default), 2/3 BlazeFace short and full range (OpenVision's revisions).
+        // Face rectangles' revisions are distinct detectors: 1 dlib HOG, 2/3 BlazeFace short and full range
+        // (OpenVision's revisions; 3, the default, is held by Seed000And002Tests).
         for revision in 2...3 {
             let request = VNDetectFaceRectanglesRequest()
             request.revision = revision
