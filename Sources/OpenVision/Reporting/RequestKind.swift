@@ -9,6 +9,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case contours, horizon, saliency, objectness, textrects, document
     case animals, humans
     case handpose, bodypose, personmask
+    case bodypose3d, personinstances
     case featureprint
     case flow, registration, homography, trajectories
 
@@ -83,6 +84,12 @@ public enum RequestKind: String, CaseIterable, Sendable {
             }
         case .personmask:
             RequestDescriptor("the person segmentation mask (MediaPipe)", reportKey: "personMask", bytesPerPixel: 66) { _ in GeneratePersonSegmentationRequest() }
+        case .bodypose3d:
+            RequestDescriptor("3D body poses, Vision's 17 joints in metres relative to the hips, and the camera (MediaPipe world landmarks)",
+                              reportKey: "bodyPoses3D", bytesPerPixel: 5) { _ in DetectHumanBodyPose3DRequest() }
+        case .personinstances:
+            RequestDescriptor("a mask telling up to 4 people apart, 0 background and 1…n per person (MediaPipe pose segmentation)",
+                              reportKey: "personInstances", bytesPerPixel: 20) { _ in GeneratePersonInstanceMaskRequest() }
         case .featureprint:
             RequestDescriptor("a feature print, 1280 numbers to compare images by (the default classifier's features)",
                               reportKey: "featurePrint", bytesPerPixel: 11) { _ in GenerateImageFeaturePrintRequest() }

@@ -57,19 +57,36 @@ struct BlazePosePipeline: Sendable {
         }
     }
 
+    /// What the landmark model reads of one person (`pose_landmark_by_roi_cpu.pbtxt`): the 33 body landmarks in
+    /// image pixels (top-left origin) with their visibility, the 33 world landmarks, the pose-presence score, the
+    /// region they were read in, and the 256 × 256 segmentation of that region.
+    struct Estimate {
+        var points: [(x: Double, y: Double, visibility: Float)]
+        /// `WorldLandmarkProjectionCalculator`: metres, origin between the hips, x right and y down as the image's
+        /// axes, z away from the camera (MediaPipe's `pose_world_landmarks`).
+        var world: [SIMD3<Double>]
+        var presence: Float
+        var region: MediaPipeRegion
+        /// The person probability (sigmoid of the model's logits, `TensorsToSegmentationCalculator`) over the region,
+        /// `segmentationSize` × `segmentationSize`, row-major, top-left origin; nil when the model has no such output.
+        var segmentation: [Float]?
+        /// The detector's box (face) in image pixels.
+        var box: (x1: Double, y1: Double, x2: Double, y2: Double)
+    }
+
+    static let segmentationSize = 256
+
     /// The landmarks of the person in `region` of `image`, or nil when the model says no pose is there.
-    /// Returns the 33 body landmarks in image pixels (top-left origin) with their visibility, and the
-    /// pose-presence score.
-    func landmarks(in image: VisionImage, region: MediaPipeRegion) throws(VisionError)
-        -> (points: [(x: Double, y: Double, visibility: Float)], presence: Float)? {
+    func landmarks(in image: VisionImage, region: MediaPipeRegion) throws(VisionError) -> Estimate? {
         let p = landmarker.modelDescription.preprocessing
         // The body region is square: keeping the aspect ratio adds no letterbox.
         let input = try MediaPipeTensorInput.tensor(for: landmarker, image: image, region: region, range: 0...1, borderZero: false)
         let outputs = try landmarker.backend.run([input])
         let n = Self.landmarkCount
-        guard let raw = outputs.first(where: { $0.count == n * 5 }), let flag = outputs.first(where: { $0.count == 1 }) else {
-            throw VisionError(.invalidModel, "\(landmarker.url.lastPathComponent): expected a \(n * 5)-value landmark output and a "
-                + "pose flag (pose_landmark_full.tflite), got \(outputs.map(\.shape))")
+        guard let raw = outputs.first(where: { $0.count == n * 5 }), let flag = outputs.first(where: { $0.count == 1 }),
+              let worldRaw = outputs.first(where: { $0.count == n * 3 }) else {
+            throw VisionError(.invalidModel, "\(landmarker.url.lastPathComponent): expected a \(n * 5)-value landmark output, a "
+                + "\(n * 3)-value world landmark output and a pose flag (pose_landmark_full.tflite), got \(outputs.map(\.shape))")
         }
         let presence = flag.scalars[0]
         guard presence >= Self.presenceThreshold else { return nil }
@@ -85,36 +102,95 @@ struct BlazePosePipeline: Sendable {
             let q = region.project(x: points[i].x, y: points[i].y)
             return (x: q.x, y: q.y, visibility: 1 / (1 + exp(-raw.scalars[i * 5 + 3])))
         }
-        return (body, presence)
+        // WorldLandmarkProjectionCalculator: the model's metres turned by the region's rotation (about the camera axis).
+        let c = cos(region.rotation), s = sin(region.rotation)
+        let world = (0..<Self.bodyLandmarkCount).map { i in
+            let x = Double(worldRaw.scalars[i * 3]), y = Double(worldRaw.scalars[i * 3 + 1]), z = Double(worldRaw.scalars[i * 3 + 2])
+            return SIMD3(c * x - s * y, s * x + c * y, z)
+        }
+        let side = Self.segmentationSize
+        let segmentation = outputs.first(where: { $0.count == side * side }).map { t in t.scalars.map { 1 / (1 + exp(-$0)) } }
+        return Estimate(points: body, world: world, presence: presence, region: region, segmentation: segmentation, box: (0, 0, 0, 0))
     }
 
-    /// Every person's pose in `image`, best detection first, at most `maximumCount`; a pose whose
-    /// landmarks' box overlaps an earlier one's by more than half (IoU) is the same person found twice and
-    /// is dropped.
-    func poses(in image: VisionImage, maximumCount: Int) throws(VisionError) -> [HumanBodyPoseObservation] {
-        let toNormalized = PixelToNormalized(image)
-        var result: [HumanBodyPoseObservation] = []
+    /// Every person's landmarks in `image`, best detection first, at most `maximumCount`; a pose whose landmarks'
+    /// box overlaps an earlier one's by more than half (IoU) is the same person found twice and is dropped.
+    func estimates(in image: VisionImage, maximumCount: Int) throws(VisionError) -> [Estimate] {
+        var result: [Estimate] = []
         var extents: [NormalizedRect] = []
         for person in try detectPeople(in: image) {
             guard result.count < maximumCount else { break }
             guard person.keypoints.count >= 2 else { continue }
             let region = MediaPipeRegion.body(center: person.keypoints[0], scalePoint: person.keypoints[1])
             guard region.width >= 1, region.width.isFinite else { continue }
-            guard let found = try landmarks(in: image, region: region) else { continue }
-            let points = found.points.enumerated().map { i, q in
-                RecognizedPoint(identifier: HumanBodyPoseObservation.BodyLandmark.allCases[i].name,
-                                location: toNormalized.point(q.x, q.y), confidence: q.visibility)
-            }
-            let xs = points.map(\.location.x), ys = points.map(\.location.y)
-            let (x0, x1, y0, y1) = (xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0)
-            let extent = NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            guard var found = try landmarks(in: image, region: region) else { continue }
+            let xs = found.points.map(\.x), ys = found.points.map(\.y)
+            let extent = NormalizedRect(x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0),
+                                        height: (ys.max() ?? 0) - (ys.min() ?? 0))
             if extents.contains(where: { $0.intersectionOverUnion(extent) > 0.5 }) { continue }
             extents.append(extent)
-            let box = toNormalized.rect(x: min(person.box.x1, person.box.x2), y: min(person.box.y1, person.box.y2),
-                                        width: abs(person.box.x2 - person.box.x1), height: abs(person.box.y2 - person.box.y1))
-            result.append(try HumanBodyPoseObservation(landmarks: points, confidence: found.presence, detectionBox: box))
+            found.box = person.box
+            result.append(found)
         }
         return result
+    }
+
+    /// Every person's pose in `image` (see `estimates(in:maximumCount:)`).
+    func poses(in image: VisionImage, maximumCount: Int) throws(VisionError) -> [HumanBodyPoseObservation] {
+        try estimates(in: image, maximumCount: maximumCount).map { e throws(VisionError) in try Self.observation(e, image: image) }
+    }
+
+    /// The 2D observation of an estimate.
+    static func observation(_ e: Estimate, image: VisionImage) throws(VisionError) -> HumanBodyPoseObservation {
+        let toNormalized = PixelToNormalized(image)
+        let points = e.points.enumerated().map { i, q in
+            RecognizedPoint(identifier: HumanBodyPoseObservation.BodyLandmark.allCases[i].name,
+                            location: toNormalized.point(q.x, q.y), confidence: q.visibility)
+        }
+        let box = toNormalized.rect(x: min(e.box.x1, e.box.x2), y: min(e.box.y1, e.box.y2),
+                                    width: abs(e.box.x2 - e.box.x1), height: abs(e.box.y2 - e.box.y1))
+        return try HumanBodyPoseObservation(landmarks: points, confidence: e.presence, detectionBox: box)
+    }
+
+    /// The estimate's person probability over the whole image (`width` × `height`, row-major), as
+    /// `WarpAffineCalculator` projects the region's segmentation back (bilinear, zero outside the region), written
+    /// into `probability` (and `instance` into `label`) where it is at least 0.5 and above what they hold. Only the region's bounding
+    /// box is visited.
+    static func paintSegmentation(_ e: Estimate, instance: Float, width: Int, height: Int,
+                                  probability: inout [Float], label: inout [Float]) {
+        guard let mask = e.segmentation else { return }
+        let side = segmentationSize
+        let m = e.region.cropTransform(outputWidth: side, outputHeight: side).rowMajor
+        let r = e.region, c = abs(cos(r.rotation)), sn = abs(sin(r.rotation))
+        let halfX = (r.width * c + r.height * sn) / 2 + 1, halfY = (r.width * sn + r.height * c) / 2 + 1
+        guard halfX.isFinite, halfY.isFinite, r.centerX.isFinite, r.centerY.isFinite else { return }
+        // Clamped in floating point first: a degenerate region cannot overflow the conversion.
+        func index(_ v: Double, _ limit: Int) -> Int { Int(min(max(v, 0), Double(limit - 1))) }
+        let x0 = index((r.centerX - halfX).rounded(.down), width), x1 = index((r.centerX + halfX).rounded(.up), width)
+        let y0 = index((r.centerY - halfY).rounded(.down), height), y1 = index((r.centerY + halfY).rounded(.up), height)
+        guard x0 <= x1, y0 <= y1 else { return }
+        mask.withUnsafeBufferPointer { src in
+            probability.withUnsafeMutableBufferPointer { prob in
+                label.withUnsafeMutableBufferPointer { lab in
+                    for y in y0...y1 {
+                        for x in x0...x1 {
+                            let u = m[0] * Double(x) + m[1] * Double(y) + m[2], v = m[3] * Double(x) + m[4] * Double(y) + m[5]
+                            guard u > -1, v > -1, u < Double(side), v < Double(side) else { continue }
+                            let fu = u.rounded(.down), fv = v.rounded(.down)
+                            let iu = Int(fu), iv = Int(fv), au = Float(u - fu), av = Float(v - fv)
+                            func at(_ i: Int, _ j: Int) -> Float { i >= 0 && j >= 0 && i < side && j < side ? src[j * side + i] : 0 }
+                            let value = (at(iu, iv) * (1 - au) + at(iu + 1, iv) * au) * (1 - av)
+                                + (at(iu, iv + 1) * (1 - au) + at(iu + 1, iv + 1) * au) * av
+                            let k = y * width + x
+                            if value >= 0.5, value > prob[k] {
+                                prob[k] = value
+                                lab[k] = instance
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     static func chwToHWC(_ values: [Float], channels: Int, rows: Int, columns: Int) -> [Float] {
