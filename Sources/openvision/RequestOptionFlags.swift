@@ -11,12 +11,14 @@ struct RequestOptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp(RequestOption.textOrientation.help)) var textOrientation: String?
     @Option(help: ArgumentHelp(RequestOption.faceRevision.help)) var faceRevision: String?
     @Option(help: ArgumentHelp(RequestOption.maxHands.help)) var maxHands: String?
+    @Option(help: ArgumentHelp(RequestOption.bodyHands.help)) var bodyHands: String?
 
     /// The flags given, by option name.
     var given: [String: String] {
         var values: [String: String] = [:]
-        for (option, value) in zip([RequestOption.maxRectangles, .languages, .recognitionLevel, .textOrientation, .faceRevision, .maxHands],
-                                   [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, maxHands]) {
+        for (option, value) in zip([RequestOption.maxRectangles, .languages, .recognitionLevel, .textOrientation, .faceRevision, .maxHands,
+                                    .bodyHands],
+                                   [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, maxHands, bodyHands]) {
             if let value { values[option.name] = value }
         }
         return values

@@ -79,8 +79,11 @@ public enum RequestKind: String, CaseIterable, Sendable {
                 return r
             }
         case .bodypose:
-            RequestDescriptor("body poses, 19 joints and 33 landmarks per person (MediaPipe)", reportKey: "bodyPoses", bytesPerPixel: 5) { _ in
-                DetectHumanBodyPoseRequest()
+            RequestDescriptor("body poses, 19 joints and 33 landmarks per person, with bodyHands their hands (MediaPipe)", reportKey: "bodyPoses",
+                              options: [.bodyHands], bytesPerPixel: 5) { o in
+                var r = DetectHumanBodyPoseRequest()
+                if let hands = o.detectsBodyHands { r.detectsHands = hands }
+                return r
             }
         case .personmask:
             RequestDescriptor("the person segmentation mask (MediaPipe)", reportKey: "personMask", bytesPerPixel: 66) { _ in GeneratePersonSegmentationRequest() }

@@ -72,7 +72,8 @@ import OpenVisionTestSupport
         // text takes textOrientation: "up" turns the page detection off.
         let text = try #require(RequestKind.text.descriptor.makeRequest(try RequestOptions(values: ["textOrientation": "up"])) as? RecognizeTextRequest)
         #expect(!text.automaticallyDetectsOrientation && RecognizeTextRequest().automaticallyDetectsOrientation)
-        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "text-orientation", "face-revision", "max-hands"])
+        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "text-orientation", "face-revision", "max-hands",
+                                                      "body-hands"])
     }
 
     /// Every entry of the report has text lines (`AnalysisReport.summarySections`): a stored property added without

@@ -193,6 +193,62 @@ struct BlazePosePipeline: Sendable {
         }
     }
 
+    /// MediaPipe Holistic's hand region from a pose (hand_landmarks_from_pose_to_recrop_roi.pbtxt, mediapipe 0.10.14):
+    /// `HandDetectionsFromPoseToRectsCalculator` (centre at the middle finger estimated as (2 × index + pinky) / 3,
+    /// a square twice the wrist → middle distance, rotated so that wrist → middle points up), then
+    /// `RectTransformationCalculator` (scale 2.7, shifted a tenth of its height towards the fingers — the graph's
+    /// `shift_y: -0.1` —, squared on its long side). Points in image pixels.
+    static func handRegion(wrist: (x: Double, y: Double), index: (x: Double, y: Double), pinky: (x: Double, y: Double)) -> MediaPipeRegion {
+        let middle = (x: (2 * index.x + pinky.x) / 3, y: (2 * index.y + pinky.y) / 3)
+        let size = 2 * hypot(middle.x - wrist.x, middle.y - wrist.y)
+        let rotation = MediaPipeRegion.normalizedRadians(.pi / 2 - atan2(-(middle.y - wrist.y), middle.x - wrist.x))
+        return MediaPipeRegion(centerX: middle.x, centerY: middle.y, width: size, height: size, rotation: rotation)
+            .transformed(scaleX: 2.7, scaleY: 2.7, shiftY: -0.1, squareLong: true)
+    }
+
+    /// `HandLandmarksToRectCalculator` then `RectTransformationCalculator` (hand_landmark_landmarks_to_roi.pbtxt): the
+    /// box of the wrist, thumb and finger-base landmarks in the frame turned so that the wrist → (middle MCP and the mean
+    /// of index and ring MCPs) direction points up, scaled 2, shifted a tenth of its height towards the fingers,
+    /// squared on its long side. `landmarks`: the 21 hand landmarks in image pixels.
+    static func handRegion(landmarks p: [(x: Double, y: Double)]) -> MediaPipeRegion {
+        let wrist = p[0]
+        let x1 = ((p[5].x + p[13].x) / 2 + p[9].x) / 2, y1 = ((p[5].y + p[13].y) / 2 + p[9].y) / 2
+        let rotation = MediaPipeRegion.normalizedRadians(.pi / 2 - atan2(-(y1 - wrist.y), x1 - wrist.x))
+        let subset = [0, 1, 2, 3, 5, 6, 9, 10, 13, 14, 17, 18].map { p[$0] }
+        let c = cos(rotation), s = sin(rotation)
+        // Axis-aligned bounds of the points turned by −rotation (about the origin), then the centre turned back.
+        let turned = subset.map { (x: c * $0.x + s * $0.y, y: -s * $0.x + c * $0.y) }
+        let (minX, maxX) = (turned.map(\.x).min() ?? 0, turned.map(\.x).max() ?? 0)
+        let (minY, maxY) = (turned.map(\.y).min() ?? 0, turned.map(\.y).max() ?? 0)
+        let cx = (minX + maxX) / 2, cy = (minY + maxY) / 2
+        return MediaPipeRegion(centerX: c * cx - s * cy, centerY: s * cx + c * cy, width: maxX - minX, height: maxY - minY, rotation: rotation)
+            .transformed(scaleX: 2, scaleY: 2, shiftY: -0.1, squareLong: true)
+    }
+
+    /// Holistic's wrist visibility threshold for reading a hand from the pose (`hand_visibility` ≥ 0.1).
+    static let handVisibilityThreshold: Float = 0.1
+
+    /// The person's left and right hands read by `hands`' landmark model in the regions their pose gives (see
+    /// `handRegion`); nil for a hand whose wrist is not visible, whose region is empty, or where the model finds no hand.
+    static func hands(of e: Estimate, in image: VisionImage, with hands: HandPosePipeline) throws(VisionError)
+        -> (left: HandPosePipeline.Hand?, right: HandPosePipeline.Hand?) {
+        typealias L = HumanBodyPoseObservation.BodyLandmark
+        func read(_ wrist: L, _ index: L, _ pinky: L) throws(VisionError) -> HandPosePipeline.Hand? {
+            let w = e.points[wrist.rawValue], i = e.points[index.rawValue], p = e.points[pinky.rawValue]
+            guard w.visibility >= handVisibilityThreshold else { return nil }
+            let region = handRegion(wrist: (w.x, w.y), index: (i.x, i.y), pinky: (p.x, p.y))
+            guard region.width >= 1, region.width.isFinite, region.centerX.isFinite, region.centerY.isFinite else { return nil }
+            guard let first = try hands.hand(in: image, region: region) else { return nil }
+            // The region of the landmarks read, as the hand tracking graphs make the next frame's (Holistic's
+            // still-image refinement, hand_recrop.tflite, is not installed); read again there.
+            let (iw, ih) = (Double(image.width), Double(image.height))
+            let refined = handRegion(landmarks: first.landmarks.map { (x: $0.x * iw, y: $0.y * ih) })
+            guard refined.width >= 1, refined.width.isFinite, refined.centerX.isFinite, refined.centerY.isFinite else { return first }
+            return try hands.hand(in: image, region: refined) ?? first
+        }
+        return (try read(.leftWrist, .leftIndex, .leftPinky), try read(.rightWrist, .rightIndex, .rightPinky))
+    }
+
     static func chwToHWC(_ values: [Float], channels: Int, rows: Int, columns: Int) -> [Float] {
         var out = [Float](repeating: 0, count: values.count)
         for c in 0..<channels {
