@@ -27,7 +27,7 @@ public struct GeneratePersonInstanceMaskRequest: CompletionHandlingRequest {
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let image = try imageForRegionOfInterest(in: context)
         let pipeline = try BlazePosePipeline.installed()
-        let people = try pipeline.estimates(in: image, maximumCount: Self.maximumInstanceCount)
+        let people = try pipeline.estimates(in: image, maximumCount: Self.maximumInstanceCount, segmentation: true)
         guard !people.isEmpty else { return nil }
         let (w, h) = (image.width, image.height)
         var probability = [Float](repeating: 0, count: w * h), label = [Float](repeating: 0, count: w * h)

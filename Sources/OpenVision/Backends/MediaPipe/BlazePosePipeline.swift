@@ -68,7 +68,7 @@ struct BlazePosePipeline: Sendable {
         var presence: Float
         var region: MediaPipeRegion
         /// The person probability (sigmoid of the model's logits, `TensorsToSegmentationCalculator`) over the region,
-        /// `segmentationSize` × `segmentationSize`, row-major, top-left origin; nil when the model has no such output.
+        /// `segmentationSize` × `segmentationSize`, row-major, top-left origin; nil unless asked for (or when the model has no such output).
         var segmentation: [Float]?
         /// The detector's box (face) in image pixels.
         var box: (x1: Double, y1: Double, x2: Double, y2: Double)
@@ -76,8 +76,9 @@ struct BlazePosePipeline: Sendable {
 
     static let segmentationSize = 256
 
-    /// The landmarks of the person in `region` of `image`, or nil when the model says no pose is there.
-    func landmarks(in image: VisionImage, region: MediaPipeRegion) throws(VisionError) -> Estimate? {
+    /// The landmarks of the person in `region` of `image`, or nil when the model says no pose is there; with
+    /// `segmentation`, the region's person probabilities too (65536 sigmoids, skipped otherwise).
+    func landmarks(in image: VisionImage, region: MediaPipeRegion, segmentation wanted: Bool = false) throws(VisionError) -> Estimate? {
         let p = landmarker.modelDescription.preprocessing
         // The body region is square: keeping the aspect ratio adds no letterbox.
         let input = try MediaPipeTensorInput.tensor(for: landmarker, image: image, region: region, range: 0...1, borderZero: false)
@@ -109,13 +110,13 @@ struct BlazePosePipeline: Sendable {
             return SIMD3(c * x - s * y, s * x + c * y, z)
         }
         let side = Self.segmentationSize
-        let segmentation = outputs.first(where: { $0.count == side * side }).map { t in t.scalars.map { 1 / (1 + exp(-$0)) } }
+        let segmentation = wanted ? outputs.first(where: { $0.count == side * side }).map { t in t.scalars.map { 1 / (1 + exp(-$0)) } } : nil
         return Estimate(points: body, world: world, presence: presence, region: region, segmentation: segmentation, box: (0, 0, 0, 0))
     }
 
     /// Every person's landmarks in `image`, best detection first, at most `maximumCount`; a pose whose landmarks'
     /// box overlaps an earlier one's by more than half (IoU) is the same person found twice and is dropped.
-    func estimates(in image: VisionImage, maximumCount: Int) throws(VisionError) -> [Estimate] {
+    func estimates(in image: VisionImage, maximumCount: Int, segmentation: Bool = false) throws(VisionError) -> [Estimate] {
         var result: [Estimate] = []
         var extents: [NormalizedRect] = []
         for person in try detectPeople(in: image) {
@@ -123,7 +124,7 @@ struct BlazePosePipeline: Sendable {
             guard person.keypoints.count >= 2 else { continue }
             let region = MediaPipeRegion.body(center: person.keypoints[0], scalePoint: person.keypoints[1])
             guard region.width >= 1, region.width.isFinite else { continue }
-            guard var found = try landmarks(in: image, region: region) else { continue }
+            guard var found = try landmarks(in: image, region: region, segmentation: segmentation) else { continue }
             let xs = found.points.map(\.x), ys = found.points.map(\.y)
             let extent = NormalizedRect(x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0),
                                         height: (ys.max() ?? 0) - (ys.min() ?? 0))
