@@ -181,9 +181,24 @@ import OpenVisionTestSupport
                 #expect(mask.allInstances.count <= 4 && mask.instanceMask.width == image.width)
             }
         }
+        // Observations built from bad values are refused with invalidArgument.
+        #expect(Self.invalidArgument { _ = try HumanBodyPose3DObservation(worldLandmarks: [], imageLandmarks: [], imageWidth: 10,
+                                                                         imageHeight: 10, confidence: 1) })
+        #expect(Self.invalidArgument { _ = try InstanceMaskObservation(width: 2, height: 1, labels: [0, 1.5], probabilities: [0, 1]) })
+        #expect(Self.invalidArgument { _ = try InstanceMaskObservation(width: 2, height: 1, labels: [0, 1], probabilities: [0]) })
         var request = DetectHumanBodyPose3DRequest()
         request.maximumBodyCount = 0
         await #expect(throws: VisionError.self) { try await request.perform(on: Fixtures.sharedImage("person.jpg")) }
+    }
+
+    /// True when `body` throws `invalidArgument`.
+    static func invalidArgument(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return false
+        } catch {
+            return (error as? VisionError)?.code == .invalidArgument
+        }
     }
 
     /// `image` with its mirror image to its right.
