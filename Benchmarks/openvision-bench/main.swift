@@ -13,6 +13,9 @@
 //   openvision-bench classify RUNS MODEL FILE...          file → top-5 labels (2 threads, ONNX Runtime)
 //   openvision-bench pose RUNS FILE...                    file → body poses (MediaPipe's models, one person as mp.solutions.pose)
 //   openvision-bench personmask RUNS fast|balanced|accurate FILE...   file → person mask at the image size
+//   openvision-bench pose3d RUNS FILE...                    file → 3D body pose (one person, as mp.solutions.pose)
+//   openvision-bench personinstances RUNS FILE...           file → person instance mask at the image size
+//   openvision-bench world FILE...                           per file: the 3D pose's 33 world landmarks (MediaPipe's axes, metres)
 //   openvision-bench live MODEL VIDEO [fastest]            live pipeline at the video's pace (or unpaced): analysed fps, latency, CPU
 //   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles on every frame, unpaced)
 //   openvision-bench pipeline-overhead VIDEO               per-frame cost of capture + mailbox + overlay, no model
@@ -542,6 +545,26 @@ do {
         request.estimatesPrecision = args[2] == "mesh76"
         try benchModel(runs: runs, files: Array(args.dropFirst(3))) { context in
             (try request.perform(in: context).map { "face \($0.landmarks?.allPoints.pointCount ?? 0)" }, InferenceTimings())
+        }
+    case "pose3d":
+        guard args.count >= 3, let runs = Int(args[1]) else { fail("pose3d RUNS FILE...") }
+        let request = DetectHumanBodyPose3DRequest()  // one person, as mp.solutions.pose
+        try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
+            (try request.perform(in: context).map { _ in "pose3d" }, InferenceTimings())
+        }
+    case "world":
+        guard args.count >= 2 else { fail("world FILE...") }
+        for file in args.dropFirst() {
+            let poses = try await DetectHumanBodyPose3DRequest().perform(on: URL(fileURLWithPath: file))
+            let world: Any = poses.first.map { $0.worldLandmarks.map { [$0.x, $0.y, $0.z] } as Any } ?? NSNull()
+            emit(["file": file, "world": world])
+        }
+    case "personinstances":
+        guard args.count >= 3, let runs = Int(args[1]) else { fail("personinstances RUNS FILE...") }
+        let request = GeneratePersonInstanceMaskRequest()
+        try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
+            let mask = try request.perform(in: context)
+            return (mask.map { ["mask \($0.instanceMask.width)x\($0.instanceMask.height)"] } ?? [], InferenceTimings())
         }
     case "personmask":
         guard args.count >= 4, let runs = Int(args[1]),

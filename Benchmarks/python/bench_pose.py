@@ -3,10 +3,12 @@ files (the same .tflite model files OpenVision converts; XNNPACK on the machine'
 
 pose:  mp.solutions.pose.Pose(static_image_mode=True, model_complexity=1): file -> landmarks
        (cv2.imread, BGR -> RGB, process).
+world: the same Pose: file -> world landmarks (pose_world_landmarks; MediaPipe computes them on every run).
+segment: Pose(..., enable_segmentation=True): file -> the pose's segmentation mask at the image size.
 mask MODEL_SELECTION: mp.solutions.selfie_segmentation.SelfieSegmentation(model_selection=0|1): file -> mask
        at the image size.
 Prints one JSON line per file: median ms over RUNS (after one warm-up), count, payloads (as openvision-bench).
-Usage: bench_pose.py pose RUNS FILE...  |  bench_pose.py mask MODEL_SELECTION RUNS FILE...
+Usage: bench_pose.py pose|world|segment RUNS FILE...  |  bench_pose.py mask MODEL_SELECTION RUNS FILE...
 """
 import json
 import statistics
@@ -19,9 +21,9 @@ import mediapipe as mp
 
 def main() -> None:
     kind = sys.argv[1]
-    if kind == "pose":
+    if kind in ("pose", "world", "segment"):
         runs, files = int(sys.argv[2]), sys.argv[3:]
-        solution = mp.solutions.pose.Pose(static_image_mode=True, model_complexity=1, enable_segmentation=False)
+        solution = mp.solutions.pose.Pose(static_image_mode=True, model_complexity=1, enable_segmentation=kind == "segment")
     else:
         selection, runs, files = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
         solution = mp.solutions.selfie_segmentation.SelfieSegmentation(model_selection=selection)
@@ -33,6 +35,11 @@ def main() -> None:
             result = solution.process(rgb)
             if kind == "pose":
                 payloads = ["pose"] if result.pose_landmarks else []
+            elif kind == "world":
+                payloads = ["pose3d"] if result.pose_world_landmarks else []
+            elif kind == "segment":
+                m = result.segmentation_mask
+                payloads = ["mask %dx%d" % (m.shape[1], m.shape[0])] if m is not None else []
             else:
                 m = result.segmentation_mask
                 payloads = ["mask %dx%d" % (m.shape[1], m.shape[0])]

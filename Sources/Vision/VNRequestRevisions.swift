@@ -44,3 +44,5 @@ public let VNTrackOpticalFlowRequestRevision1 = 1
 public let VNTrackRectangleRequestRevision1 = 1
 public let VNTrackTranslationalImageRegistrationRequestRevision1 = 1
 public let VNTranslationalImageRegistrationRequestRevision1 = 1
+public let VNDetectHumanBodyPose3DRequestRevision1 = 1
+public let VNGeneratePersonInstanceMaskRequestRevision1 = 1

@@ -12,13 +12,15 @@ struct RequestOptionFlags: ParsableArguments {
     @Option(help: ArgumentHelp(RequestOption.faceRevision.help)) var faceRevision: String?
     @Option(help: ArgumentHelp(RequestOption.faceLandmarksRevision.help)) var faceLandmarksRevision: String?
     @Option(help: ArgumentHelp(RequestOption.maxHands.help)) var maxHands: String?
+    @Option(help: ArgumentHelp(RequestOption.bodyHands.help)) var bodyHands: String?
 
     /// The flags given, by option name.
     var given: [String: String] {
         var values: [String: String] = [:]
         for (option, value) in zip([RequestOption.maxRectangles, .languages, .recognitionLevel, .textOrientation, .faceRevision,
-                                    .faceLandmarksRevision, .maxHands],
-                                   [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision, maxHands]) {
+                                    .faceLandmarksRevision, .maxHands, .bodyHands],
+                                   [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision, maxHands,
+                                    bodyHands]) {
             if let value { values[option.name] = value }
         }
         return values

@@ -10,6 +10,9 @@ extension AnalysisReport {
         public var joints: [Joint]
         /// MediaPipe's 33 landmarks, in the model's order (`HumanBodyPoseObservation.BodyLandmark`).
         public var landmarks: [Joint]
+        /// The person's hands (`detectsHands`), when found.
+        public var leftHand: Hand?
+        public var rightHand: Hand?
     }
 
     /// Adds body poses.
@@ -20,7 +23,8 @@ extension AnalysisReport {
                          let p = pose.recognizedPoint($0)
                          return Joint(name: p.identifier, confidence: p.confidence, point: point(p.location))
                      },
-                     landmarks: pose.landmarks.map { Joint(name: $0.identifier, confidence: $0.confidence, point: point($0.location)) })
+                     landmarks: pose.landmarks.map { Joint(name: $0.identifier, confidence: $0.confidence, point: point($0.location)) },
+                     leftHand: pose.leftHand.map(handEntry), rightHand: pose.rightHand.map(handEntry))
         }
     }
 
@@ -33,6 +37,9 @@ extension AnalysisReport {
                     line += String(format: " %@=(%.0f,%.0f)", name, j.point.pixels.x, j.point.pixels.y)
                 }
             }
+            for (side, hand) in [("left", pose.leftHand), ("right", pose.rightHand)] {
+                if let wrist = hand?.joints.first { line += String(format: " %@Hand=(%.0f,%.0f)", side, wrist.point.pixels.x, wrist.point.pixels.y) }
+            }
             return line
         }
     }
@@ -40,5 +47,7 @@ extension AnalysisReport {
 
 extension HumanBodyPoseObservation: ReportableObservation {
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
-    public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+    public var overlayItems: [OverlayItem] {
+        OverlayItem.items(for: self) + [leftHand, rightHand].compactMap { $0 }.flatMap { OverlayItem.items(for: $0) }
+    }
 }

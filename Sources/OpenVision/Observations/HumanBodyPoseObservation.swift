@@ -87,6 +87,10 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
     public let landmarks: [RecognizedPoint]
     /// The person detector's box (MediaPipe's pose detector boxes the face), normalised, lower-left origin.
     public let detectionBox: NormalizedRect
+    /// The person's left hand, when the request's `detectsHands` is on and the hand was found (Vision's `leftHand`).
+    public var leftHand: HumanHandPoseObservation?
+    /// The person's right hand, likewise (Vision's `rightHand`).
+    public var rightHand: HumanHandPoseObservation?
 
     /// Wraps 33 landmarks in `BodyLandmark` order. Throws `invalidArgument` for another count.
     public init(landmarks: [RecognizedPoint], confidence: Float, detectionBox: NormalizedRect, uuid: UUID = UUID()) throws(VisionError) {

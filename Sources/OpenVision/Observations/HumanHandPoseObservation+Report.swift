@@ -17,12 +17,15 @@ extension AnalysisReport {
 
     /// Adds hands (`DetectHumanHandPoseRequest`).
     public mutating func add(_ observations: [HumanHandPoseObservation]) {
-        hands = observations.map { hand in
-            Hand(confidence: hand.confidence, chirality: hand.chirality.rawValue, chiralityConfidence: hand.chiralityConfidence,
-                 box: box(hand.boundingBox), joints: hand.joints.map { joint in
-                     Joint(name: joint.identifier, confidence: joint.confidence, point: point(joint.location))
-                 })
-        }
+        hands = observations.map(handEntry)
+    }
+
+    /// One hand's entry.
+    func handEntry(_ hand: HumanHandPoseObservation) -> Hand {
+        Hand(confidence: hand.confidence, chirality: hand.chirality.rawValue, chiralityConfidence: hand.chiralityConfidence,
+             box: box(hand.boundingBox), joints: hand.joints.map { joint in
+                 Joint(name: joint.identifier, confidence: joint.confidence, point: point(joint.location))
+             })
     }
 
     static func summary(_ hands: [Hand]) -> [String] {

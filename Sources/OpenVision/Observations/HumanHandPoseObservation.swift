@@ -81,6 +81,18 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
         self.chiralityConfidence = chiralityConfidence
     }
 
+    /// A hand read on a body pose: its side is the pose's (`chirality`); `chiralityConfidence` is the hand model's
+    /// probability for that side.
+    init(bodyHand hand: HandPosePipeline.Hand, chirality: Chirality) {
+        let joints = zip(JointName.allCases, hand.landmarks).map { name, p in
+            RecognizedPoint(identifier: name.rawValue, location: NormalizedPoint(x: p.x, y: 1 - p.y), confidence: hand.presence)
+        }
+        // MediaPipe's "Left" is a left hand in a mirrored image: the person's right hand in an unmirrored one.
+        let right = hand.leftProbability
+        self.init(joints: joints, depths: hand.landmarks.map(\.z), confidence: hand.presence, chirality: chirality,
+                  chiralityConfidence: chirality == .right ? right : 1 - right)
+    }
+
     /// Vision's joint names, in the model's order.
     public var availableJointNames: [JointName] { JointName.allCases }
 

@@ -96,6 +96,10 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var hands: [Hand]?
     /// `DetectHumanBodyPoseRequest`: one entry per person.
     public var bodyPoses: [BodyPose]?
+    /// `DetectHumanBodyPose3DRequest`: one entry per person.
+    public var bodyPoses3D: [BodyPose3D]?
+    /// `GeneratePersonInstanceMaskRequest`: the instance mask's size, its people and, with `--maps`, its files.
+    public var personInstances: PersonInstances?
     /// `GeneratePersonSegmentationRequest`: the mask's size and, with `--maps`, its files.
     public var personMask: Map?
     public var classifications: [Label]?

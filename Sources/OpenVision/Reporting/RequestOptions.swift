@@ -19,6 +19,8 @@ public struct RequestOptions: Sendable, Hashable {
     public var faceLandmarks: FaceLandmarks2D.Constellation?
     /// `textOrientation`: `RecognizeTextRequest.automaticallyDetectsOrientation` (`auto` true, `up` false).
     public var detectsTextOrientation: Bool?
+    /// `bodyHands`: `DetectHumanBodyPoseRequest.detectsHands`.
+    public var detectsBodyHands: Bool?
 
     public init() {}
 
@@ -156,6 +158,13 @@ public struct RequestOption: Sendable {
         values: [("auto", true), ("up", false)], \.detectsTextOrientation,
         parse: { ["auto": true, "up": false][$0.lowercased()] }, describe: { $0 ? "auto" : "up" })
 
+    /// `bodyHands`.
+    public static let bodyHands = choice(
+        "bodyHands", help: "Hands on body poses for 'bodypose' (DetectHumanBodyPoseRequest.detectsHands): on reads each person's hands from the regions their wrists give, off (the default) does not.",
+        values: [("on", true), ("off", false)], \.detectsBodyHands,
+        parse: { ["on": true, "off": false, "true": true, "false": false][$0.lowercased()] }, describe: { $0 ? "on" : "off" })
+
     /// Every option, in help order.
-    public static let all: [RequestOption] = [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision, maxHands]
+    public static let all: [RequestOption] = [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision,
+                                              maxHands, bodyHands]
 }

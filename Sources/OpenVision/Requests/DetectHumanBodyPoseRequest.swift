@@ -14,6 +14,13 @@ public struct DetectHumanBodyPoseRequest: CompletionHandlingRequest {
     public var regionOfInterest: NormalizedRect = .fullImage
     /// The most people to read (each costs one landmark-model run). Default 4; 1 is MediaPipe's solution.
     public var maximumBodyCount = 4
+    /// Also read each person's hands (`leftHand`, `rightHand` on the observations), as Vision's `detectsHands` (iOS 18).
+    /// Default false. Ours reads them as MediaPipe Holistic does (hand_landmarks_from_pose): a region per hand from the
+    /// pose's wrist, index and pinky landmarks when the wrist's visibility is at least 0.1, and the hand landmark
+    /// model of `DetectHumanHandPoseRequest` (`hand_landmark_full.tflite`) in it, read a second time in the region of
+    /// the landmarks found (as the hand tracking graphs make the next frame's region) where Holistic refines the first
+    /// region with `hand_recrop.tflite`, which the setup does not install. Two hand landmark runs per visible hand.
+    public var detectsHands = false
     public var completionHandler: RequestCompletionHandler<Result>?
 
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
@@ -25,6 +32,15 @@ public struct DetectHumanBodyPoseRequest: CompletionHandlingRequest {
             throw VisionError(.invalidArgument, "maximumBodyCount must be at least 1, not \(maximumBodyCount)")
         }
         let pipeline = try BlazePosePipeline.installed()
-        return try pipeline.poses(in: try imageForRegionOfInterest(in: context), maximumCount: maximumBodyCount)
+        let image = try imageForRegionOfInterest(in: context)
+        guard detectsHands else { return try pipeline.poses(in: image, maximumCount: maximumBodyCount) }
+        let handPipeline = try HandPosePipeline.installed(full: true)
+        return try pipeline.estimates(in: image, maximumCount: maximumBodyCount).map { e throws(VisionError) in
+            var pose = try BlazePosePipeline.observation(e, image: image)
+            let hands = try BlazePosePipeline.hands(of: e, in: image, with: handPipeline)
+            pose.leftHand = hands.left.map { HumanHandPoseObservation(bodyHand: $0, chirality: .left) }
+            pose.rightHand = hands.right.map { HumanHandPoseObservation(bodyHand: $0, chirality: .right) }
+            return pose
+        }
     }
 }

@@ -83,7 +83,8 @@ import OpenVisionTestSupport
         #expect(mesh65.revision == .faceMesh && mesh65.constellation == .points65)
         var bad = RequestOptions()
         #expect(throws: VisionError.self) { try bad.set("faceLandmarksRevision", to: "dlib5") }
-        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "text-orientation", "face-revision", "face-landmarks-revision", "max-hands"])
+        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "text-orientation", "face-revision",
+                                                  "face-landmarks-revision", "max-hands", "body-hands"])
     }
 
     /// Every entry of the report has text lines (`AnalysisReport.summarySections`): a stored property added without

@@ -1,0 +1,35 @@
+/// Finds people's 3D body poses, as Vision's `DetectHumanBodyPose3DRequest`: one `HumanBodyPose3DObservation`
+/// per person (Vision's 17 joints in metres relative to the hips, the camera's position, each joint's image
+/// point), best detection first; an image without people gives an empty array.
+///
+/// Ours is the body pose pipeline of `DetectHumanBodyPoseRequest` (MediaPipe's `pose_detection.tflite` then
+/// `pose_landmark_full.tflite`, as `mp.solutions.pose` in static-image mode) reading the landmark model's world
+/// landmarks as well; see `HumanBodyPose3DObservation` for the joints, the height and the camera. Throws
+/// `missingModelData` when the models are not installed.
+public struct DetectHumanBodyPose3DRequest: CompletionHandlingRequest {
+    public typealias Result = [HumanBodyPose3DObservation]
+    public var reportName: String { "bodypose3d" }
+
+    public var regionOfInterest: NormalizedRect = .fullImage
+    /// The most people to read. Default 1: Vision's request reports the most prominent person (and MediaPipe's
+    /// solution reads one).
+    public var maximumBodyCount = 1
+    public var completionHandler: RequestCompletionHandler<Result>?
+
+    public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
+        self.completionHandler = completionHandler
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        guard maximumBodyCount >= 1 else {
+            throw VisionError(.invalidArgument, "maximumBodyCount must be at least 1, not \(maximumBodyCount)")
+        }
+        let image = try imageForRegionOfInterest(in: context)
+        let pipeline = try BlazePosePipeline.installed()
+        return try pipeline.estimates(in: image, maximumCount: maximumBodyCount).map { e throws(VisionError) in
+            let pose = try BlazePosePipeline.observation(e, image: image)
+            return try HumanBodyPose3DObservation(worldLandmarks: e.world, imageLandmarks: pose.landmarks, imageWidth: image.width,
+                                                  imageHeight: image.height, confidence: e.presence)
+        }
+    }
+}
