@@ -162,7 +162,7 @@ public struct RequestOption: Sendable {
     public static let bodyHands = choice(
         "bodyHands", help: "Hands on body poses for 'bodypose' (DetectHumanBodyPoseRequest.detectsHands): on reads each person's hands from the regions their wrists give, off (the default) does not.",
         values: [("on", true), ("off", false)], \.detectsBodyHands,
-        parse: { ["on": true, "off": false, "true": true, "false": false][$0.lowercased()] }, describe: { $0 ? "on" : "off" })
+        parse: { ["on": true, "off": false][$0.lowercased()] }, describe: { $0 ? "on" : "off" })
 
     /// Every option, in help order.
     public static let all: [RequestOption] = [maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision,
