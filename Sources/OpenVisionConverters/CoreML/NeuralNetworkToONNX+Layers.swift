@@ -241,6 +241,7 @@ extension NeuralNetworkToONNX {
 
     /// `add`, `multiply`, `average`, `max`, `min`: one input with a scalar (`alpha`), or several broadcast together.
     mutating func variadic(_ inputs: [NNValue], _ out: String, op: String, scalar alpha: Float?, scalarOp: String?) throws -> NNValue {
+        guard !inputs.isEmpty else { throw invalid("no inputs") }
         if inputs.count == 1 {
             if let scalarOp, let alpha {
                 _ = node1(scalarOp, [inputs[0].name, scalar(alpha)], output: out)

@@ -121,6 +121,19 @@ import Testing
         }
     }
 
+    /// An `add` layer (elementwise, any number of inputs) with none: the `coreml-reader` fuzz target's find (89 bytes,
+    /// Tests/Fixtures/coreml/hostile/add-without-inputs.mlmodel, also in its corpus) trapped on `inputs[0]`; it is an
+    /// `invalidValue` naming the layer. The other variadic layers (multiply, average, max, min) share the check.
+    @Test func elementwiseLayerWithoutInputsIsAnError() throws {
+        let file = Self.layers.deletingLastPathComponent().appendingPathComponent("hostile/add-without-inputs.mlmodel")
+        #expect {
+            try CoreMLConverter.onnxData(bytes: Self.bytes(file))
+        } throws: { error in
+            guard let error = error as? ConversionError else { return false }
+            return error.message.contains("0 inputs")
+        }
+    }
+
     /// A constant declaring 2^40 values with a few bytes of data: an error before anything is allocated.
     @Test func oversizedDeclarationIsAnError() throws {
         var layer = ONNXProtobufEncoder()
