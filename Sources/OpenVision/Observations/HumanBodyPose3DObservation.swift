@@ -45,23 +45,10 @@ public struct HumanBodyPose3DObservation: VisionObservation {
             }
         }
 
-        /// The MediaPipe landmark this joint is; nil for the derived joints.
+        /// The MediaPipe landmark this joint is; nil for the derived joints. The 2D pose's joint of the same name
+        /// says it (the derived 3D joints have no 2D twin, and `root` is derived in both).
         public var landmark: HumanBodyPoseObservation.BodyLandmark? {
-            switch self {
-            case .leftShoulder: .leftShoulder
-            case .rightShoulder: .rightShoulder
-            case .leftElbow: .leftElbow
-            case .rightElbow: .rightElbow
-            case .leftWrist: .leftWrist
-            case .rightWrist: .rightWrist
-            case .leftHip: .leftHip
-            case .rightHip: .rightHip
-            case .leftKnee: .leftKnee
-            case .rightKnee: .rightKnee
-            case .leftAnkle: .leftAnkle
-            case .rightAnkle: .rightAnkle
-            case .topHead, .centerHead, .centerShoulder, .spine, .root: nil
-            }
+            HumanBodyPoseObservation.JointName(rawValue: rawValue)?.landmark
         }
     }
 
