@@ -133,14 +133,15 @@ open class MLFeatureValue {
         self.init(type: .image, image: source)
     }
 
-    /// `image` scaled to fit `width` × `height` with its aspect ratio kept, centred, the rest black (Vision's `.scaleFit`).
+    /// `image` scaled to fit `width` × `height` with its aspect ratio kept, centred, the rest black (Vision's `.scaleFit`):
+    /// the size and place model inputs get (`InputMapping.fitting(…, mode: .scaleFit)`).
     static func letterboxed(_ image: VisionImage, width: Int, height: Int) throws(VisionError) -> VisionImage {
-        let scale = min(Double(width) / Double(image.width), Double(height) / Double(image.height))
-        let w = min(width, max(1, Int((Double(image.width) * scale).rounded()))), h = min(height, max(1, Int((Double(image.height) * scale).rounded())))
+        let fit = InputMapping.fitting(width: image.width, height: image.height, into: width, height, mode: .scaleFit)
+        let w = min(width, Int((Double(image.width) * fit.scaleX).rounded())), h = min(height, Int((Double(image.height) * fit.scaleY).rounded()))
         let fitted = try image.resized(width: w, height: h)
         let rows = fitted.rgbData()
         var canvas = Data(count: width * height * 3)
-        let (x0, y0) = ((width - w) / 2, (height - h) / 2)
+        let (x0, y0) = (Int(fit.offsetX), Int(fit.offsetY))
         canvas.withUnsafeMutableBytes { out in
             rows.withUnsafeBytes { src in
                 for y in 0..<h {
