@@ -24,6 +24,6 @@ import OpenVisionTestSupport
         let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ``") }
             .map { $0.split(separator: "|", omittingEmptySubsequences: false).prefix(4).joined(separator: "|") + "|" }
         // On a failure, the expected rows (paste them, then write each one's description column):
-        #expect(rows == Self.expectedRows, "\n" + Self.expectedRows.joined(separator: "\n"))
+        #expect(rows == Self.expectedRows, Comment(rawValue: "\n" + Self.expectedRows.joined(separator: "\n")))
     }
 }
