@@ -27,6 +27,8 @@ let package = Package(
         // The job queue (OpenVisionJobs): PostgreSQL's wire protocol, and the logger its API takes.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target OpenVision`: the DocC catalog (.ci/run: no warnings).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // pkg-config carriers: compile and link flags only, no code. openvision-opencv.pc is

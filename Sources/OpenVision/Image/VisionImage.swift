@@ -40,6 +40,7 @@ public final class VisionImage: @unchecked Sendable {
 
     /// Decodes JPEG, PNG, WebP, BMP or TIFF bytes and turns the pixels upright.
     /// - Parameters:
+    ///   - data: the encoded image, as read from a file.
     ///   - orientation: overrides the file's EXIF orientation when given.
     ///   - maximumPixelCount: images whose header declares more pixels are refused before decoding.
     ///   - strictDecoding: a decoder warning (a damaged JPEG) is an `invalidImage` error, not a
