@@ -4,6 +4,7 @@
 //   openvision-coreml-classes MODEL CLASS_NAME OUT.swift OUT.mlmodelc
 import Foundation
 import OpenVisionConverters
+import OpenVisionCoreMLClasses
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 4 else {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenVisionConverters
 
 /// Writes the Swift source Xcode generates for a Core ML model file (`MobileNet.mlmodel` → `MobileNet`,
 /// `MobileNetInput`, `MobileNetOutput`), with Xcode's names and signatures, over the `CoreML` compatibility
