@@ -192,7 +192,7 @@ let package = Package(
         // typechecked against the CoreML module (CoreML: built for that typecheck).
         .testTarget(
             name: "OpenVisionCoreMLClassesTests",
-            dependencies: ["OpenVisionCoreMLClasses", "OpenVisionConverters", "CoreML"],
+            dependencies: ["OpenVisionCoreMLClasses", "OpenVisionConverters", "CoreML", "openvision-coreml-classes"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -128,10 +128,10 @@ import Testing
     }
 
     @Test func namesBecomeSwiftIdentifiers() throws {
-        #expect(CoreMLClassGenerator.identifier("input.1", capitalized: false) == "input_1")
-        #expect(CoreMLClassGenerator.identifier("3x", capitalized: false) == "_3x")
-        #expect(CoreMLClassGenerator.identifier("class", capitalized: false) == "`class`")
-        #expect(CoreMLClassGenerator.identifier("Mobile Net-v2", capitalized: false) == "Mobile_Net_v2")
+        #expect(SwiftIdentifiers.base("input.1") == "input_1")
+        #expect(SwiftIdentifiers.base("3x") == "_3x")
+        #expect(SwiftIdentifiers.spelled("class") == "`class`")
+        #expect(try SwiftIdentifiers.className("Mobile Net-v2") == "Mobile_Net_v2")
         #expect(CoreMLClassGenerator.literal("a\"b\\c\n") == "\"a\\\"b\\\\c\\n\"")
     }
 
@@ -140,7 +140,7 @@ import Testing
         info.inputs.append(CoreMLInfo.Feature(name: "tokens", type: "sequence"))
         #expect { _ = try CoreMLClassGenerator.source(className: "M", info: info, modelFileName: "M.mlmodel") } throws: { error in
             guard let e = error as? ConversionError else { return false }
-            return e.code == .unsupported && e.message.contains("'tokens'") && e.message.contains("sequence")
+            return e.code == .unsupported && e.message.contains("\"tokens\"") && e.message.contains("sequence")
         }
     }
 }
