@@ -11,8 +11,9 @@ import Testing
         let conversion = try CoreMLConverter.conversion(contentsOf: CoreMLReaderTests.coreml.appendingPathComponent("MobileNetLike.mlmodel"))
         let target = dir.appendingPathComponent("MobileNet.mlmodelc")
         try CoreMLConverter.writeCompiledFolder(conversion, to: target)
-        // Written twice: the second replaces the first.
-        try CoreMLConverter.writeCompiledFolder(conversion, to: target)
+        // Written twice: the second is refused unless it replaces the first.
+        #expect(throws: ConversionError.self) { try CoreMLConverter.writeCompiledFolder(conversion, to: target) }
+        try CoreMLConverter.writeCompiledFolder(conversion, to: target, replacing: true)
         let back = try CoreMLConverter.conversion(contentsOf: target)
         #expect(back.onnx == conversion.onnx && back.info == conversion.info)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["MobileNet.mlmodelc"])
