@@ -17,7 +17,7 @@ import Testing
     /// An image-to-image model (Tests/Fixtures/coreml/image-outputs, scripts/models/coreml_image_output_fixtures.py):
     /// the output property is a `CVPixelBuffer` read from the prediction's image feature, as Xcode generates it.
     @Test func imageOutputAsXcodeGeneratesIt() throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/coreml/image-outputs/ImageBGR.mlmodel")
         let conversion = try CoreMLConverter.conversion(contentsOf: file)
         let s = try CoreMLClassGenerator.source(className: "Stylize", info: conversion.info, modelFileName: "ImageBGR.mlmodel")

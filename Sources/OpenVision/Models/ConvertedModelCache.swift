@@ -98,9 +98,9 @@ struct ConvertedModelCache: Sendable {
         let stampKey = Self.stamp(url)
         if let stampKey {
             for folder in folders {
-                let keyFile = folder.appendingPathComponent("\(stampKey).key")
+                let keyFile = Self.file("\(stampKey).key", in: folder)
                 if let bytes = PrivateFolder.read(keyFile, limit: 512), let name = String(bytes: bytes, encoding: .utf8),
-                   Self.isEntryName(name, revision: revision), let cached = verified(folder.appendingPathComponent(name), source: nil) {
+                   Self.isEntryName(name, revision: revision), let cached = verified(Self.file(name, in: folder), source: nil) {
                     return cached
                 }
             }
@@ -113,8 +113,8 @@ struct ConvertedModelCache: Sendable {
         }
         let name = Self.entryName(url, key: key, revision: revision)
         for folder in folders {
-            if let cached = verified(folder.appendingPathComponent(name), source: key) {
-                if let stampKey { PrivateFolder.write(Data(name.utf8), to: folder.appendingPathComponent("\(stampKey).key")) }
+            if let cached = verified(Self.file(name, in: folder), source: key) {
+                if let stampKey { PrivateFolder.write(Data(name.utf8), to: Self.file("\(stampKey).key", in: folder)) }
                 return cached
             }
         }
@@ -133,10 +133,10 @@ struct ConvertedModelCache: Sendable {
         }
         let entry = CachedModelEntry(source: key, revision: revision, size: onnx.count, sha256: SHA256.hex(onnx))
         for folder in folders {
-            let target = folder.appendingPathComponent(name)
+            let target = Self.file(name, in: folder)
             if PrivateFolder.write(onnx, to: target),
                PrivateFolder.write(Data(entry.text.utf8), to: Self.entryURL(target)) {
-                if let stampKey { PrivateFolder.write(Data(name.utf8), to: folder.appendingPathComponent("\(stampKey).key")) }
+                if let stampKey { PrivateFolder.write(Data(name.utf8), to: Self.file("\(stampKey).key", in: folder)) }
                 return target
             }
         }
@@ -154,6 +154,10 @@ struct ConvertedModelCache: Sendable {
               SHA256.hex(data) == entry.sha256 else { return nil }
         return onnx
     }
+
+    /// The file `name` in `folder`, whatever is there now (a folder in its place must not give its URL a trailing
+    /// slash: it is replaced by the file).
+    static func file(_ name: String, in folder: URL) -> URL { folder.appendingPathComponent(name, isDirectory: false) }
 
     /// The entry record of the ONNX file `onnx`.
     static func entryURL(_ onnx: URL) -> URL { onnx.deletingPathExtension().appendingPathExtension("entry") }

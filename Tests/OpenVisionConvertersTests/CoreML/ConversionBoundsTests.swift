@@ -82,7 +82,7 @@ import Testing
             try ConversionBudget.$current.withValue(budget) { try CoreMLConverter.onnxData(bytes: Self.network(layers)) }
         } throws: { error in
             let e = error as? ConversionError
-            return e?.code == .limitExceeded && e?.message.contains("layer 4") == true
+            return e?.code == .limitExceeded && e?.message.contains("layer 'c4'") == true
                 && e?.message.contains("OPENVISION_MODEL_MEMORY_LIMIT") == true
         }
         #expect(budget.used == 4 << 18)
