@@ -300,6 +300,8 @@ package enum CoreMLClassGenerator {
         // Inside `try!` (Xcode's form): a dictionary's value is made with `try`.
         s += outputs.map { "\(literal($0.name)) : \($0.feature.type == "dictionary" ? "MLFeatureValue(dictionary: \($0.swiftName))" : $0.featureValue)" }
             .joined(separator: ", ")
+        // No outputs (the fuzz target's find): the empty dictionary literal.
+        if outputs.isEmpty { s += ":" }
         s += "])\n    }\n\n    init(features: MLFeatureProvider) {\n        self.provider = features\n    }\n}\n\n\n"
         return s
     }

@@ -149,6 +149,25 @@ import Testing
         #expect(outcome.accepted, "\(outcome.diagnostics.prefix(3000))")
     }
 
+    /// A model without outputs (found by `scripts/fuzz class-generator`: the output class's provider was made from
+    /// `[]`, which is no dictionary literal) and one without inputs: classes that compile.
+    @Test func modelsWithoutFeaturesCompile() throws {
+        let dir = try GeneratorFiles.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shapes = [Self.info(inputs: [Self.feature("x", "double")], outputs: []),
+                      Self.info(inputs: [], outputs: [Self.feature("y", "multiArray")])]
+        var files: [URL] = []
+        for (i, info) in shapes.enumerated() {
+            let source = try CoreMLClassGenerator.source(className: "Bare\(i)", info: info, modelFileName: "Bare\(i).mlmodel")
+            let file = dir.appendingPathComponent("Bare\(i).swift")
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            files.append(file)
+        }
+        #expect(try String(contentsOf: files[0], encoding: .utf8).contains("MLDictionaryFeatureProvider(dictionary: [:])"))
+        let outcome = try SwiftTypecheck.run(files)
+        #expect(outcome.accepted, "\(outcome.diagnostics.prefix(3000))")
+    }
+
     @Test func fileNamesThatMakeNoClassAreRefusedNamingThem() throws {
         let info = Self.info(inputs: [Self.feature("x", "double")], outputs: [Self.feature("y", "double")])
         for name in ["class", "URL", "MLModel", "é", "-", "Self", "self"] {
