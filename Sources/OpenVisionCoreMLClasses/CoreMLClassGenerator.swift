@@ -72,8 +72,10 @@ package enum CoreMLClassGenerator {
             var field = try Field(feature, identifier: identifier)
             // Defaults Xcode's description gives the optional scalar inputs: a multi-array's default, the NMS thresholds.
             if feature.type == "double" || feature.type == "int64", let nms = info.nms {
-                if feature.name == nms.iouThresholdInput { field.defaultValue = doubleLiteral(nms.iouThreshold) }
-                if feature.name == nms.confidenceThresholdInput { field.defaultValue = doubleLiteral(nms.confidenceThreshold) }
+                // An int64 input takes a whole threshold only (else no default: found by scripts/fuzz class-generator).
+                let literal = { (value: Double) in feature.type == "double" ? doubleLiteral(value) : int64Literal(value) }
+                if feature.name == nms.iouThresholdInput { field.defaultValue = literal(nms.iouThreshold) }
+                if feature.name == nms.confidenceThresholdInput { field.defaultValue = literal(nms.confidenceThreshold) }
             }
             return field
         }
@@ -93,6 +95,12 @@ package enum CoreMLClassGenerator {
         s += outputClass(className, outputs)
         s += modelClass(className, inputs, outputs, resource: rawName)
         return s
+    }
+
+    /// `value` as a Swift `Int64` literal when it is a whole number of at most 2^53; else nil.
+    static func int64Literal(_ value: Double) -> String? {
+        guard value.isFinite, value.rounded() == value, abs(value) <= 9_007_199_254_740_992 else { return nil }
+        return "\(Int64(value))"
     }
 
     /// `value` as a Swift `Double` expression (`Double.nan`, `-Double.infinity` for the values without a literal).

@@ -154,8 +154,15 @@ import Testing
     @Test func modelsWithoutFeaturesCompile() throws {
         let dir = try GeneratorFiles.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
+        // And optional NMS threshold inputs of type int64 (the fuzz target's second find: `0.25` given to an Int64):
+        // a whole threshold is their default, a fractional one none.
+        var thresholds = Self.info(inputs: [Self.feature("x", "multiArray"), Self.feature("iou", "int64", optional: true),
+                                            Self.feature("conf", "int64", optional: true)],
+                                   outputs: [Self.feature("y", "multiArray")])
+        thresholds.nms = .init(iouThreshold: 0.25, confidenceThreshold: 1, perClass: false, iouThresholdInput: "iou",
+                               confidenceThresholdInput: "conf", confidenceOutput: "y", coordinatesOutput: "y")
         let shapes = [Self.info(inputs: [Self.feature("x", "double")], outputs: []),
-                      Self.info(inputs: [], outputs: [Self.feature("y", "multiArray")])]
+                      Self.info(inputs: [], outputs: [Self.feature("y", "multiArray")]), thresholds]
         var files: [URL] = []
         for (i, info) in shapes.enumerated() {
             let source = try CoreMLClassGenerator.source(className: "Bare\(i)", info: info, modelFileName: "Bare\(i).mlmodel")
@@ -164,6 +171,7 @@ import Testing
             files.append(file)
         }
         #expect(try String(contentsOf: files[0], encoding: .utf8).contains("MLDictionaryFeatureProvider(dictionary: [:])"))
+        #expect(try String(contentsOf: files[2], encoding: .utf8).contains("self.init(x: x, iou: iou, conf: 1)"))
         let outcome = try SwiftTypecheck.run(files)
         #expect(outcome.accepted, "\(outcome.diagnostics.prefix(3000))")
     }
