@@ -88,10 +88,17 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .plugin(name: "DefaultDetectorPlugin", capability: .buildTool(), dependencies: ["openvision-darknet2onnx"]),
+        // Xcode's model classes as Swift source for a Core ML model's description (CoreMLClassGenerator): every string
+        // from the model file escaped for where it lands in the generated code. No OpenVision.
+        .target(
+            name: "OpenVisionCoreMLClasses",
+            dependencies: ["OpenVisionConverters"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The generator behind CoreMLModelClasses: Xcode's model classes and the compiled .mlmodelc of a Core ML file.
         .executableTarget(
             name: "openvision-coreml-classes",
-            dependencies: ["OpenVisionConverters"],
+            dependencies: ["OpenVisionConverters", "OpenVisionCoreMLClasses"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .plugin(name: "CoreMLModelClasses", capability: .buildTool(), dependencies: ["openvision-coreml-classes"]),
@@ -181,6 +188,13 @@ let package = Package(
         .testTarget(
             name: "OpenVisionConvertersTests",
             dependencies: ["OpenVisionConverters"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The generated model classes: Xcode's names and signatures, and hostile feature names and descriptions
+        // typechecked against the CoreML module (CoreML: built for that typecheck).
+        .testTarget(
+            name: "OpenVisionCoreMLClassesTests",
+            dependencies: ["OpenVisionCoreMLClasses", "OpenVisionConverters", "CoreML", "openvision-coreml-classes"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -24,6 +24,11 @@
 //     that majority (two lines voting apart), the page is read each way voted and the most confident read kept
 //     (length-weighted mean recognition confidence). An upright
 //     page costs nothing extra (the vote reuses the classifier's outputs); a turned page one more detection.
+//   - Not in rapidocr, bounding the work: a tall strip (height over 8 × width) gets black bands left and right as
+//     a flat one gets them above and below (rapidocr scaled a 32 × 2000 strip's short side to 736: a
+//     46368 × 736 detector input, 2.2 GB); the detector's input is at most kMaximumDetectorPixels (the largest a
+//     letterboxed page gives, 736 × 5888), a larger one scaled down; and `params.cancel`, when set, stops the
+//     pipeline before its next model run (OV_ERR_CANCELLED).
 //   - Character cells come from the CTC alignment: a character's run of time steps gives its centre;
 //     neighbouring cells meet halfway between centres. Cells and the line's corners go back to the
 //     image through the inverse of the crop's transform (rotation, flip, perspective, scaling), so a
@@ -66,6 +71,12 @@ namespace {
 
 using ov::Failure;
 
+/// The largest detector input (pixels): what rapidocr's reductions give a letterboxed page at most, 736 × 5888.
+constexpr long kMaximumDetectorPixels = 736L * 5888L;
+
+/// The cancel flag of the recognition running on this thread (ov_ppocr_recognize sets it for its call).
+thread_local const ov_cancel *currentCancel = nullptr;
+
 /// Owns an ov_tensors.
 struct Outputs {
     ov_tensors *t = nullptr;
@@ -83,6 +94,7 @@ struct Outputs {
 
 /// Runs a one-input model on NCHW `data`.
 void run(ov_ort_session *session, const std::vector<float> &data, const std::array<int64_t, 4> &shape, Outputs &out) {
+    if (ov_cancel_is_set(currentCancel)) throw Failure(OV_ERR_CANCELLED, "accurate text recognition was cancelled");
     const float *inputs[1] = {data.data()};
     const int64_t *shapes[1] = {shape.data()};
     int ranks[1] = {4};
@@ -225,6 +237,11 @@ std::vector<Quad> detect(const ov_ppocr &ocr, const cv::Mat &img, const ov_ppocr
     double ratio = 1.0;
     if (std::min(h, w) < params.limit_side_len) ratio = static_cast<double>(params.limit_side_len) / std::min(h, w);
     int rh = roundTo32(h * ratio), rw = roundTo32(w * ratio);
+    if (static_cast<long>(rh) * rw > kMaximumDetectorPixels) {
+        ratio *= std::sqrt(static_cast<double>(kMaximumDetectorPixels) / (static_cast<double>(rh) * rw));
+        rh = std::max(32, static_cast<int>(h * ratio) / 32 * 32);
+        rw = std::max(32, static_cast<int>(w * ratio) / 32 * 32);
+    }
     if (rh <= 0 || rw <= 0) return {};
     cv::Mat resized;
     cv::resize(img, resized, cv::Size(rw, rh));
@@ -517,6 +534,7 @@ ov_ppocr_params ov_ppocr_default_params(void) {
     p.cls_thresh = 0.9f;
     p.text_score = 0.5f;
     p.min_text_height = 0;
+    p.cancel = nullptr;
     p.detect_orientation = 0;
     return p;
 }
@@ -577,6 +595,10 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
         if (!ocr || !image || image->empty() || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: NULL or empty image");
         *out = nullptr;
         const ov_ppocr_params p = params ? *params : ov_ppocr_default_params();
+        struct CurrentCancel {
+            explicit CurrentCancel(const ov_cancel *cancel) { currentCancel = cancel; }
+            ~CurrentCancel() { currentCancel = nullptr; }
+        } scope(p.cancel);
         if (p.limit_side_len < 32 || p.limit_side_len > 4096 || !(p.unclip_ratio > 0 && p.unclip_ratio <= 10) ||
             !(p.det_thresh >= 0 && p.det_thresh < 1) || !(p.box_thresh >= 0 && p.box_thresh <= 1))
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: parameter out of range");
@@ -616,6 +638,15 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
             padTop = std::abs(newH - img.rows) / 2;
             cv::Mat padded;
             cv::copyMakeBorder(img, padded, padTop, padTop, 0, 0, cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0));
+            img = padded;
+        }
+        // A tall strip gets black bands left and right, the same way.
+        int padLeft = 0;
+        if (static_cast<double>(img.rows) / img.cols > maxAspect) {
+            int newW = std::max(static_cast<int>(img.rows / static_cast<double>(maxAspect)), minHeight) * 2;
+            padLeft = std::abs(newW - img.cols) / 2;
+            cv::Mat padded;
+            cv::copyMakeBorder(img, padded, 0, 0, padLeft, padLeft, cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0));
             img = padded;
         }
 
@@ -667,7 +698,7 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
 
         // Working image → input image: undo the letterbox, then the resizes; clip like rapidocr.
         auto toInput = [&](cv::Point2f q, float *dst) {
-            double x = std::clamp(static_cast<double>(q.x) * ratioW, 0.0, static_cast<double>(rawW));
+            double x = std::clamp((static_cast<double>(q.x) - padLeft) * ratioW, 0.0, static_cast<double>(rawW));
             double y = std::clamp((static_cast<double>(q.y) - padTop) * ratioH, 0.0, static_cast<double>(rawH));
             dst[0] = static_cast<float>(x);
             dst[1] = static_cast<float>(y);

@@ -69,10 +69,13 @@ typedef struct ov_text_result ov_text_result;
 
 /* Recognises text. minimum_text_height: lines whose box is shorter (pixels) are dropped (0 = keep all).
  * detect_orientation: find a page turned 90°, 180° or 270° and read it upright (boxes stay in the image's
- * coordinates; ov_text_result_orientation says how it was turned). Items are in reading order: each line,
- * then its words, each word then its symbols. */
+ * coordinates; ov_text_result_orientation says how it was turned); the other turns are read only when the page
+ * as given read some words poorly, and take at most as long as that first read. cancel (NULL: none): once set,
+ * recognition stops within a word and the call returns OV_ERR_CANCELLED (layout analysis and orientation
+ * detection are not interrupted). Items are in reading order: each line, then its words, each word then its
+ * symbols. */
 ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_height, int detect_orientation,
-                           ov_text_result **out);
+                           const ov_cancel *cancel, ov_text_result **out);
 /* Degrees (0, 90, 180, 270) the text of the page was found turned clockwise; 0 when not detected. */
 int ov_text_result_orientation(const ov_text_result *result);
 int ov_text_result_count(const ov_text_result *result);

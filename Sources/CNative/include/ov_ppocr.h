@@ -41,6 +41,7 @@ typedef struct {
     float cls_thresh;         /* flip a line when "180" scores above this (0.9) */
     float text_score;         /* drop lines whose mean character probability is below (0.5) */
     float min_text_height;    /* drop lines whose text height (pixels of the input image) is below */
+    const ov_cancel *cancel;  /* NULL, or a flag that stops the pipeline between model runs (OV_ERR_CANCELLED) */
     int detect_orientation;   /* find a page turned 90/180/270 degrees by a vote of its lines and read it
                                * upright (0; needs use_cls; not in rapidocr) */
 } ov_ppocr_params;

@@ -60,8 +60,9 @@ enum ModelFileChecks {
     static let maxInputPixels = 4096 * 4096
 
     /// The most bytes a model may allocate for its tensors (`OPENVISION_MODEL_MEMORY_LIMIT`, default 4 GiB):
-    /// ONNX Runtime's arena and OpenCV DNN's runs are capped at it, and ONNX graphs fixing a larger tensor are
-    /// refused at load.
+    /// ONNX Runtime's arena and OpenCV DNN's runs are capped at it, ONNX graphs fixing a larger tensor or
+    /// materialising more at load (initializers and folded constants together) are refused, and conversions of
+    /// Core ML and TFLite models stop when what they materialise passes it (`ConversionBudget`).
     static var memoryLimit: Int { Int(ov_model_memory_limit()) }
 
     /// Throws `invalidModel` unless `preprocessing` describes an input of 1...`maxInputSide` on each side and
@@ -79,12 +80,16 @@ enum ModelFileChecks {
         }
     }
 
-    /// Checks an .onnx file before a runtime reads it: its declared image input as `checkInputSize` does, and
-    /// every tensor its graph fixes the size of (`ONNXStaticTensors`: static shapes, `ConstantOfShape`,
-    /// `Expand`, `Tile`, `Resize`, `Range` of constants) against `memoryLimit`. Throws `invalidModel`.
-    static func onnxAllocations(_ url: URL) throws(VisionError) {
+    /// Checks an .onnx file before a runtime reads it — whatever it came from: an `.onnx` file, a converted TFLite
+    /// or Core ML model, the `model.onnx` of a compiled `.mlmodelc` folder: its declared image input as
+    /// `checkInputSize` does (unless `checkingInput` is false: a Core ML model's first input may be an array), its
+    /// node count (`ONNXStaticTensors.maximumNodes`), every tensor its graph fixes the size of (`ONNXStaticTensors`:
+    /// static shapes, `ConstantOfShape`, `Expand`, `Tile`, `Resize`, `Range` of constants) against `memoryLimit`,
+    /// and the sum a runtime materialises when it loads the model (initializers, and constant-only nodes twice: the
+    /// folded tensor and its copy) against the same limit. Throws `invalidModel`.
+    static func onnxAllocations(_ url: URL, checkingInput: Bool = true) throws(VisionError) {
         let info = try onnxInfo(url)
-        if let first = info.inputs.first {
+        if checkingInput, let first = info.inputs.first {
             let declared = VisionModel.preprocessing(for: first, metadata: info.metadata, darknetInput: nil, format: .onnx)
             try checkInputSize(declared, model: url)
         }
@@ -94,6 +99,12 @@ enum ModelFileChecks {
                               + "\(largest.shape) \(ONNXRuntimeBackend.typeName(largest.elementType)), "
                               + "\(describe(bytes: largest.bytes)), more than the \(describe(bytes: memoryLimit)) model "
                               + "memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
+        }
+        if tensors.loadBytes > memoryLimit {
+            throw VisionError(.invalidModel, "\(url.lastPathComponent): loading it would materialise "
+                              + "\(tensors.loadBytes == Int.max ? "more than 8 EiB" : describe(bytes: tensors.loadBytes)) "
+                              + "(its initializers, and the constants it folds twice: computed and kept), more than the "
+                              + "\(describe(bytes: memoryLimit)) model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
         }
     }
 

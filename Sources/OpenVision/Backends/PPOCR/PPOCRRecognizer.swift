@@ -74,7 +74,11 @@ final class PPOCRRecognizer: @unchecked Sendable {
         var params = ov_ppocr_default_params()
         params.min_text_height = minimumTextHeightPixels
         params.detect_orientation = detectsOrientation ? 1 : 0
+        // Stops before its next model run when the request's task is cancelled (NativeCancellation).
+        let cancellation = NativeCancellation.current
+        params.cancel = cancellation?.handle
         var result: OpaquePointer?
+        defer { withExtendedLifetime(cancellation) {} }
         try NativeError.check(ov_ppocr_recognize(handle, image.handle, &params, &result), "accurate text recognition")
         defer { ov_ppocr_result_free(result) }
         return Self.observations(from: result!, map: PixelToNormalized(image))

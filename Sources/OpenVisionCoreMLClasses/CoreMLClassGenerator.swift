@@ -1,4 +1,5 @@
 import Foundation
+import OpenVisionConverters
 
 /// Writes the Swift source Xcode generates for a Core ML model file (`MobileNet.mlmodel` → `MobileNet`,
 /// `MobileNetInput`, `MobileNetOutput`), with Xcode's names and signatures, over the `CoreML` compatibility
@@ -11,25 +12,79 @@ import Foundation
 /// Differences from Xcode's output, each a clear error instead of a trap: loading checks the model's
 /// features against the class's (`MLModelError` naming what differs), `prediction` checks every declared output
 /// is present before the typed properties read it, and a missing bundled model throws from `init(configuration:)`.
+///
+/// The model file is untrusted input: every string from it lands escaped for its place (`SwiftSourceText`: string
+/// literals, comments) or mapped to an identifier (`SwiftIdentifiers`: keywords, characters, collisions, the classes'
+/// own names), so whatever it holds, the code has the template's structure and compiles; what cannot be mapped
+/// (a feature declared twice, a name over 1 KiB, a file name that makes no class name) is refused, naming it.
 package enum CoreMLClassGenerator {
-    /// The Swift source for the model described by `info`, the class named `className` (the file's name).
-    /// Throws `.unsupported` for a feature type the compatibility module has no Swift type for (sequences,
-    /// states), naming the feature.
+    /// The Swift source for the model described by `info`, the class named after `rawName` (the file's name,
+    /// mapped to an identifier). Throws `.unsupported` for a feature type the compatibility module has no Swift type
+    /// for (sequences, states) and for names that cannot be mapped, naming the feature.
+    ///
+    /// The code is rendered a second time with placeholder names and no descriptions, and written only if both have
+    /// the same token skeleton (`SwiftTokenSkeleton`): a model string can change names, literals and comment text,
+    /// never the declarations or statements.
     package static func source(className rawName: String, info: CoreMLInfo, modelFileName: String) throws -> String {
-        let className = identifier(rawName, capitalized: false)
-        let inputs = try info.inputs.map { feature -> Field in
-            var field = try Field(feature)
+        let source = try render(className: rawName, info: info, modelFileName: modelFileName)
+        let reference = try render(className: "Model", info: placeholders(info), modelFileName: "Model.mlmodel")
+        guard SwiftTokenSkeleton.tokens(source) == SwiftTokenSkeleton.tokens(reference) else {
+            throw ConversionError(.unsupported, "the class generated for \(SwiftIdentifiers.quoted(rawName)) would not "
+                                  + "have the template's structure (a generator bug: please report it); nothing written")
+        }
+        return source
+    }
+
+    /// `info` with its features named `input0`, `output0`, … (the NMS threshold inputs renamed along) and without
+    /// descriptions: the same code structure, no model strings.
+    static func placeholders(_ info: CoreMLInfo) -> CoreMLInfo {
+        var plain = info
+        var renamed: [String: String] = [:]
+        for i in plain.inputs.indices {
+            renamed[plain.inputs[i].name] = "input\(i)"
+            plain.inputs[i].name = "input\(i)"
+            plain.inputs[i].shortDescription = ""
+        }
+        for i in plain.outputs.indices {
+            plain.outputs[i].name = "output\(i)"
+            plain.outputs[i].shortDescription = ""
+        }
+        if var nms = plain.nms {
+            nms.iouThresholdInput = renamed[nms.iouThresholdInput] ?? ""
+            nms.confidenceThresholdInput = renamed[nms.confidenceThresholdInput] ?? ""
+            plain.nms = nms
+        }
+        plain.modelType = "model"
+        return plain
+    }
+
+    static func render(className rawName: String, info: CoreMLInfo, modelFileName: String) throws -> String {
+        let className = try SwiftIdentifiers.className(rawName)
+        let classNames: Set<String> = [className, className + "Input", className + "Output"]
+        let inputNames = try SwiftIdentifiers.assign(info.inputs.map(\.name), what: "input", taken: classNames) { i, name in
+            guard info.inputs[i].type == "image" else { return [] }
+            return ["set" + name.prefix(1).uppercased() + name.dropFirst(), name + "With", name + "At"]
+        }
+        let outputNames = try SwiftIdentifiers.assign(info.outputs.map(\.name), what: "output", taken: classNames) { i, name in
+            Field.shapedScalar(info.outputs[i]) == nil ? [] : [name + "ShapedArray"]
+        }
+        let inputs = try zip(info.inputs, inputNames).map { feature, identifier -> Field in
+            var field = try Field(feature, identifier: identifier)
             // Defaults Xcode's description gives the optional scalar inputs: a multi-array's default, the NMS thresholds.
             if feature.type == "double" || feature.type == "int64", let nms = info.nms {
-                if feature.name == nms.iouThresholdInput { field.defaultValue = "\(nms.iouThreshold)" }
-                if feature.name == nms.confidenceThresholdInput { field.defaultValue = "\(nms.confidenceThreshold)" }
+                // An int64 input takes a whole threshold only (else no default: found by scripts/fuzz class-generator).
+                let literal = { (value: Double) in feature.type == "double" ? doubleLiteral(value) : int64Literal(value) }
+                if feature.name == nms.iouThresholdInput { field.defaultValue = literal(nms.iouThreshold) }
+                if feature.name == nms.confidenceThresholdInput { field.defaultValue = literal(nms.confidenceThreshold) }
             }
             return field
         }
-        let outputs = try info.outputs.map { try Field($0) }
+        let outputs = try zip(info.outputs, outputNames).map { try Field($0, identifier: $1) }
+        let header = SwiftSourceText.comment("from \(modelFileName), as Xcode generates it (model type \(info.modelType), "
+                                             + "specification \(info.specificationVersion)). Do not edit.")
         var s = """
-        // \(className).swift — generated by OpenVision's CoreMLModelClasses plugin from \(modelFileName),
-        // as Xcode generates it (model type \(info.modelType), specification \(info.specificationVersion)). Do not edit.
+        // \(className).swift — generated by OpenVision's CoreMLModelClasses plugin
+        // \(header)
 
         import CoreML
         import Foundation
@@ -42,9 +97,24 @@ package enum CoreMLClassGenerator {
         return s
     }
 
+    /// `value` as a Swift `Int64` literal when it is a whole number of at most 2^53; else nil.
+    static func int64Literal(_ value: Double) -> String? {
+        guard value.isFinite, value.rounded() == value, abs(value) <= 9_007_199_254_740_992 else { return nil }
+        return "\(Int64(value))"
+    }
+
+    /// `value` as a Swift `Double` expression (`Double.nan`, `-Double.infinity` for the values without a literal).
+    static func doubleLiteral(_ value: Double) -> String {
+        if value.isNaN { return "Double.nan" }
+        if value.isInfinite { return value < 0 ? "-Double.infinity" : "Double.infinity" }
+        return "\(value)"
+    }
+
     /// One feature's Swift form.
     struct Field {
         let name: String
+        /// The identifier, and as written in code (back-quoted when a keyword).
+        let identifier: String
         let swiftName: String
         let swiftType: String
         let feature: CoreMLInfo.Feature
@@ -63,9 +133,16 @@ package enum CoreMLClassGenerator {
         }
         /// The `MLShapedArray` element type Xcode gives a multi-array feature of this data type; nil for other features
         /// (and for INT8 arrays, which have no shaped-array scalar).
-        var shapedScalar: String? {
+        var shapedScalar: String? { Self.shapedScalar(feature) }
+
+        static func shapedScalar(_ feature: CoreMLInfo.Feature) -> String? {
             guard feature.type == "multiArray" else { return nil }
             return ["FLOAT32": "Float", "DOUBLE": "Double", "INT32": "Int32", "FLOAT16": "Float16"][feature.dataType ?? "FLOAT32"]
+        }
+
+        /// A name derived from the identifier (`setImage`, `imageWith`, `yShapedArray`), never a keyword.
+        func derived(prefix: String = "", suffix: String = "") -> String {
+            prefix.isEmpty ? identifier + suffix : prefix + identifier.prefix(1).uppercased() + identifier.dropFirst() + suffix
         }
         /// The expression reading it from `provider`'s `MLFeatureValue` named `name`.
         var readValue: String {
@@ -94,13 +171,14 @@ package enum CoreMLClassGenerator {
             default: d = "\(name) as string value"
             }
             if !feature.shortDescription.isEmpty { d += " (\(feature.shortDescription))" }
-            return d.replacingOccurrences(of: "\n", with: " ")
+            return SwiftSourceText.comment(d)
         }
 
-        init(_ f: CoreMLInfo.Feature) throws {
+        init(_ f: CoreMLInfo.Feature, identifier: String) throws {
             feature = f
             name = f.name
-            swiftName = identifier(f.name, capitalized: false)
+            self.identifier = identifier
+            swiftName = SwiftIdentifiers.spelled(identifier)
             switch f.type {
             case "image": swiftType = "CVPixelBuffer"
             case "multiArray": swiftType = "MLMultiArray"
@@ -109,7 +187,8 @@ package enum CoreMLClassGenerator {
             case "string": swiftType = "String"
             case "dictionary": swiftType = f.keyType == "int64" ? "[Int64 : Double]" : "[String : Double]"
             default:
-                throw ConversionError(.unsupported, "feature '\(f.name)' is a \(f.type); generated classes take images, "
+                throw ConversionError(.unsupported, "feature \(SwiftIdentifiers.quoted(f.name)) is a \(SwiftIdentifiers.quoted(f.type)); "
+                                      + "generated classes take images, "
                                       + "multi-arrays, numbers, strings and dictionaries")
             }
         }
@@ -151,14 +230,15 @@ package enum CoreMLClassGenerator {
         let optional = inputs.filter { $0.feature.optional && $0.defaultValue != nil }
         if !optional.isEmpty {
             let required = inputs.filter { !($0.feature.optional && $0.defaultValue != nil) }
-            s += "\n    /// The optional inputs at the model's defaults (\(optional.map { "\($0.name) \($0.defaultValue!)" }.joined(separator: ", "))).\n"
+            let defaults = optional.map { "\($0.name) \($0.defaultValue ?? "")" }.joined(separator: ", ")
+            s += "\n    /// " + SwiftSourceText.comment("The optional inputs at the model's defaults (\(defaults)).") + "\n"
             s += "    convenience init(\(required.map { "\($0.swiftName): \($0.swiftType)" }.joined(separator: ", "))) {\n"
             s += "        self.init(\(inputs.map { "\($0.swiftName): \($0.defaultValue ?? $0.swiftName)" }.joined(separator: ", ")))\n    }\n"
             if required.contains(where: { $0.feature.type == "image" }) {
                 for (suffix, type) in [("With", "CGImage"), ("At", "URL")] {
-                    let params = required.map { $0.feature.type == "image" ? "\($0.swiftName)\(suffix) \($0.swiftName): \(type)"
+                    let params = required.map { $0.feature.type == "image" ? "\($0.derived(suffix: suffix)) \($0.swiftName): \(type)"
                                                                             : "\($0.swiftName): \($0.swiftType)" }.joined(separator: ", ")
-                    let args = inputs.map { f in f.feature.type == "image" ? "\(f.swiftName)\(suffix): \(f.swiftName)"
+                    let args = inputs.map { f in f.feature.type == "image" ? "\(f.derived(suffix: suffix)): \(f.swiftName)"
                                                                           : "\(f.swiftName): \(f.defaultValue ?? f.swiftName)" }.joined(separator: ", ")
                     s += "\n    convenience init(\(params)) throws {\n        try self.init(\(args))\n    }\n"
                 }
@@ -168,7 +248,7 @@ package enum CoreMLClassGenerator {
         let images = inputs.filter { $0.feature.type == "image" }
         if !images.isEmpty {
             for (suffix, type) in [("With", "CGImage"), ("At", "URL")] {
-                let params = inputs.map { $0.feature.type == "image" ? "\($0.swiftName)\(suffix) \($0.swiftName): \(type)"
+                let params = inputs.map { $0.feature.type == "image" ? "\($0.derived(suffix: suffix)) \($0.swiftName): \(type)"
                                                                       : "\($0.swiftName): \($0.swiftType)" }.joined(separator: ", ")
                 s += "\n    convenience init(\(params)) throws {\n        self.init("
                 s += inputs.map { f -> String in
@@ -178,7 +258,7 @@ package enum CoreMLClassGenerator {
                 s += ")\n    }\n"
             }
             for f in images {
-                let setter = "set" + f.swiftName.prefix(1).uppercased() + f.swiftName.dropFirst()
+                let setter = f.derived(prefix: "set")
                 s += "\n    func \(setter)(with \(f.swiftName): CGImage) throws {\n"
                 s += "        self.\(f.swiftName) = try \(imageValue(f, from: f.swiftName, label: "cgImage"))\n    }\n"
                 s += "\n    func \(setter)(with \(f.swiftName): URL) throws {\n"
@@ -207,7 +287,7 @@ package enum CoreMLClassGenerator {
         for f in outputs {
             s += "\n    /// \(f.doc)\n    var \(f.swiftName): \(f.swiftType) {\n        return \(f.readValue)\n    }\n"
             if let scalar = f.shapedScalar {
-                s += "\n    /// \(f.doc)\n    var \(f.swiftName)ShapedArray: MLShapedArray<\(scalar)> {\n"
+                s += "\n    /// \(f.doc)\n    var \(f.derived(suffix: "ShapedArray")): MLShapedArray<\(scalar)> {\n"
                 s += "        return MLShapedArray<\(scalar)>(self.\(f.swiftName))\n    }\n"
             }
         }
@@ -228,6 +308,8 @@ package enum CoreMLClassGenerator {
         // Inside `try!` (Xcode's form): a dictionary's value is made with `try`.
         s += outputs.map { "\(literal($0.name)) : \($0.feature.type == "dictionary" ? "MLFeatureValue(dictionary: \($0.swiftName))" : $0.featureValue)" }
             .joined(separator: ", ")
+        // No outputs (the fuzz target's find): the empty dictionary literal.
+        if outputs.isEmpty { s += ":" }
         s += "])\n    }\n\n    init(features: MLFeatureProvider) {\n        self.provider = features\n    }\n}\n\n\n"
         return s
     }
@@ -456,40 +538,8 @@ package enum CoreMLClassGenerator {
         """
     }
 
-    /// A Swift string literal of `text`.
+    /// A Swift string literal of `text` (`SwiftSourceText.literal`).
     static func literal(_ text: String) -> String {
-        var s = "\""
-        for c in text.unicodeScalars {
-            switch c {
-            case "\"": s += "\\\""
-            case "\\": s += "\\\\"
-            case "\n": s += "\\n"
-            case "\r": s += "\\r"
-            case "\t": s += "\\t"
-            default:
-                if c.value < 0x20 || c.value == 0x7F { s += "\\u{\(String(c.value, radix: 16))}" } else { s.unicodeScalars.append(c) }
-            }
-        }
-        return s + "\""
+        SwiftSourceText.literal(text)
     }
-
-    /// `name` as a Swift identifier, as Xcode makes one: characters other than letters, digits and `_` become `_`,
-    /// a leading digit gets a `_` before it, keywords are back-quoted.
-    package static func identifier(_ name: String, capitalized: Bool) -> String {
-        var s = String(name.unicodeScalars.map { c -> Character in
-            (c.isASCII && (CharacterSet.alphanumerics.contains(c) || c == "_")) ? Character(c) : "_"
-        })
-        if s.isEmpty { s = "_" }
-        if let first = s.unicodeScalars.first, CharacterSet.decimalDigits.contains(first) { s = "_" + s }
-        if capitalized { s = s.prefix(1).uppercased() + s.dropFirst() }
-        return keywords.contains(s) ? "`\(s)`" : s
-    }
-
-    static let keywords: Set<String> = [
-        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
-        "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
-        "var", "break", "case", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in",
-        "repeat", "return", "switch", "where", "while", "as", "Any", "catch", "false", "is", "nil", "super", "self", "Self",
-        "throw", "throws", "true", "try", "await", "async", "some", "any", "Type", "Protocol",
-    ]
 }
