@@ -107,7 +107,7 @@ import OpenVisionTestSupport
         for command in ["analyze", "video", "live"] {
             let help = try await CLIProcess.run([command, "--help"])
             for kind in RequestKind.allCases where !(kind.isSequence && command == "analyze") {
-                #expect(help.stdout.contains("\(kind.rawValue):"), "\(command) --help lacks \(kind.rawValue)")
+                #expect(help.stdout.contains("\(kind.name):"), "\(command) --help lacks \(kind.name)")
             }
             for option in RequestOption.all { #expect(help.stdout.contains("--\(option.flag)"), "\(command) --help lacks --\(option.flag)") }
         }

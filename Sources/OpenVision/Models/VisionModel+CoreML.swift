@@ -2,28 +2,6 @@ import Foundation
 internal import OpenVisionConverters
 
 extension VisionModel {
-    /// The backend for a Core ML model: OpenVision's compiled `.mlmodelc` opens its `model.onnx` as it is;
-    /// anything else is converted once (`ConvertedModelCache.coreML`).
-    static func openCoreML(_ url: URL, configuration: Configuration) throws(VisionError) -> any InferenceBackend {
-        switch FileStatus.of(url.path, what: "Core ML model") {
-        case .unreachable(let error): throw error
-        case .other: throw VisionError(.ioError, "\(url.path) is not a regular file or folder")
-        case .file, .directory: break
-        }
-        let onnx: URL
-        let compiled = url.appendingPathComponent("model.onnx")
-        if FileManager.default.fileExists(atPath: compiled.path),
-           FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path) {
-            onnx = compiled
-        } else {
-            onnx = try ConvertedModelCache.coreML.onnxFile(for: url)
-        }
-        if configuration.backend == .openCV || (configuration.backend == .automatic && !ONNXRuntimeBackend.isAvailable) {
-            return try OpenCVDNNBackend(model: onnx.path, config: nil, threads: configuration.threads)
-        }
-        return try ONNXRuntimeBackend(path: onnx.path, threads: configuration.threads, optimize: configuration.optimizeGraph)
-    }
-
     /// A Core ML model's first image input as OpenVision's preprocessing: its size and colour order, and
     /// `scale × pixel + bias` as `(pixel × scale − mean) / std` with `mean = −bias`, `std = 1`.
     static func preprocessing(coreML: CoreMLModelInfo, default fallback: ModelPreprocessing) -> ModelPreprocessing {
