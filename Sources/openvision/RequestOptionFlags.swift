@@ -9,12 +9,16 @@ protocol OptionScope {
 }
 
 extension OptionScope {
-    /// The kinds.
-    static var kinds: [RequestKind] { kindNames.compactMap(RequestKind.named) }
-
     /// True when one of the kinds reads `option`.
-    static func reads(_ option: RequestOption) -> Bool { kinds.contains { $0.options.contains(option) } }
+    static func reads(_ option: RequestOption) -> Bool {
+        kindNames.contains { optionNamesByKind[$0]?.contains(option.name) == true }
+    }
 }
+
+/// The names of the options each kind reads, by kind name, worked out once: ArgumentParser builds the flags (and so
+/// asks `reads` for each) many times per command line.
+private let optionNamesByKind: [String: Set<String>] = Dictionary(
+    uniqueKeysWithValues: RequestKind.allCases.map { ($0.name, Set($0.options.map(\.name))) })
 
 /// `analyze` and `jobs submit`: every kind but the sequence ones.
 enum StillScope: OptionScope {
@@ -50,6 +54,32 @@ struct RequestOptionFlags<Scope: OptionScope>: ParsableArguments {
     @Option(help: Self.help(.maxHands)) var maxHands: String?
     @Option(help: Self.help(.bodyHands)) var bodyHands: String?
     @Option(help: Self.help(.symbologies)) var symbologies: String?
+    @Option(help: Self.help(.tryHarder)) var tryHarder: String?
+    @Option(help: Self.help(.minimumAspectRatio)) var minimumAspectRatio: String?
+    @Option(help: Self.help(.maximumAspectRatio)) var maximumAspectRatio: String?
+    @Option(help: Self.help(.quadratureTolerance)) var quadratureTolerance: String?
+    @Option(help: Self.help(.minimumSize)) var minimumSize: String?
+    @Option(help: Self.help(.minimumConfidence)) var minimumConfidence: String?
+    @Option(help: Self.help(.upsampling)) var upsampling: String?
+    @Option(help: Self.help(.estimatesPrecision)) var estimatesPrecision: String?
+    @Option(help: Self.help(.minimumTextHeight)) var minimumTextHeight: String?
+    @Option(help: Self.help(.contrastAdjustment)) var contrastAdjustment: String?
+    @Option(help: Self.help(.contrastPivot)) var contrastPivot: String?
+    @Option(help: Self.help(.darkOnLight)) var darkOnLight: String?
+    @Option(help: Self.help(.maximumImageDimension)) var maximumImageDimension: String?
+    @Option(help: Self.help(.upperBodyOnly)) var upperBodyOnly: String?
+    @Option(help: Self.help(.handModelComplexity)) var handModelComplexity: String?
+    @Option(help: Self.help(.minimumPalmConfidence)) var minimumPalmConfidence: String?
+    @Option(help: Self.help(.minimumHandConfidence)) var minimumHandConfidence: String?
+    @Option(help: Self.help(.chiralityMargin)) var chiralityMargin: String?
+    @Option(help: Self.help(.maxBodies)) var maxBodies: String?
+    @Option(help: Self.help(.qualityLevel)) var qualityLevel: String?
+    @Option(help: Self.help(.outputPixelFormat)) var outputPixelFormat: String?
+    @Option(help: Self.help(.flowAccuracy)) var flowAccuracy: String?
+    @Option(help: Self.help(.trajectoryLength)) var trajectoryLength: String?
+    @Option(help: Self.help(.objectMinimumNormalizedRadius)) var objectMinimumNormalizedRadius: String?
+    @Option(help: Self.help(.objectMaximumNormalizedRadius)) var objectMaximumNormalizedRadius: String?
+    @Option(help: Self.help(.frameAnalysisSpacing)) var frameAnalysisSpacing: String?
     @Option(name: .shortAndLong, help: Self.help(.model)) var model: String?
     @Option(help: Self.help(.confidence)) var confidence: String?
     @Option(help: Self.help(.iou)) var iou: String?

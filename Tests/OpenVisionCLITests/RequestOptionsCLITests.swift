@@ -62,9 +62,11 @@ import OpenVisionTestSupport
         }
         let objects = try await report(["analyze", dog, "--requests", "detect", "--confidence", "0.3"]).objects
         #expect(objects?.isEmpty == false)
-        #expect(objects == (try await report(["detect", dog, "--confidence", "0.3"]).objects))
+        let detected = try await report(["detect", dog, "--confidence", "0.3"]).objects
+        #expect(objects == detected)
         let labels = try await report(["analyze", dog, "--requests", "classify", "--top", "3"]).classifications
-        #expect(labels?.count == 3 && labels == (try await report(["classify", dog, "--top", "3"]).classifications))
+        let classified = try await report(["classify", dog, "--top", "3"]).classifications
+        #expect(labels?.count == 3 && labels == classified)
         let missing = try await CLIProcess.run(["analyze", dog, "--requests", "model"])
         #expect(missing.status == 64 && missing.stderr.contains("'model' runs a model of yours"), "\(missing.stderr)")
     }

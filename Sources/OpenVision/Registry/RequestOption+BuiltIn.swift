@@ -82,6 +82,172 @@ extension RequestOption {
             request.symbologies = names.compactMap(BarcodeSymbology.init(rawValue:))
         }])
 
+    /// `tryHarder`: `DetectBarcodesRequest.tryHarder`.
+    public static let tryHarder = onOff(
+        "tryHarder",
+        help: "Barcodes: on (the default) spends more time on small, blurred and rotated codes; off is faster.",
+        sets: [.on(\DetectBarcodesRequest.tryHarder)])
+
+    /// `minimumAspectRatio`: `DetectRectanglesRequest.minimumAspectRatio`.
+    public static let minimumAspectRatio = number(
+        "minimumAspectRatio",
+        help: "Rectangles: the smallest aspect ratio (shorter side / longer side) accepted (default 0.5).",
+        range: 0...1, sets: [.on(\DetectRectanglesRequest.minimumAspectRatio)])
+
+    /// `maximumAspectRatio`: `DetectRectanglesRequest.maximumAspectRatio`.
+    public static let maximumAspectRatio = number(
+        "maximumAspectRatio", help: "Rectangles: the largest aspect ratio accepted (default 1).",
+        range: 0...1, sets: [.on(\DetectRectanglesRequest.maximumAspectRatio)])
+
+    /// `quadratureTolerance`: `DetectRectanglesRequest.quadratureTolerance`.
+    public static let quadratureTolerance = number(
+        "quadratureTolerance", help: "Rectangles: how far, in degrees, each corner may be from 90 (default 30).",
+        range: 0...45, sets: [.on(\DetectRectanglesRequest.quadratureTolerance)])
+
+    /// `minimumSize`: `DetectRectanglesRequest.minimumSize`.
+    public static let minimumSize = number(
+        "minimumSize",
+        help: "Rectangles: the smallest shorter side accepted, as a fraction of the image's (default 0.2).",
+        range: 0...1, sets: [.on(\DetectRectanglesRequest.minimumSize)])
+
+    /// `minimumConfidence`: `DetectRectanglesRequest.minimumConfidence`,
+    /// `DetectFaceRectanglesRequest.minimumConfidence`.
+    public static let minimumConfidence = number(
+        "minimumConfidence",
+        help: "Rectangles and faces: observations less confident are dropped (default 0: the "
+            + "detectors' own thresholds).",
+        range: 0...1,
+        sets: [.on(\DetectRectanglesRequest.minimumConfidence), .on(\DetectFaceRectanglesRequest.minimumConfidence)])
+
+    /// `upsampling`: `DetectFaceRectanglesRequest.upsampling`, `DetectFaceLandmarksRequest.upsampling` (dlib's HOG).
+    public static let upsampling = integer(
+        "upsampling",
+        help: "HOG faces (faces with hog, landmarks with dlib68): 1 (the default) finds faces of about 40 px, "
+            + "0 only of about 80 px and up, about 4 times faster on large images.",
+        range: 0...1, sets: [.on(\DetectFaceRectanglesRequest.upsampling), .on(\DetectFaceLandmarksRequest.upsampling)])
+
+    /// `estimatesPrecision`: `DetectFaceLandmarksRequest.estimatesPrecision`.
+    public static let estimatesPrecision = onOff(
+        "estimatesPrecision",
+        help: "Face mesh landmarks: on (the default) estimates each point's precision (one more mesh "
+            + "run per face); off skips it.",
+        sets: [.on(\DetectFaceLandmarksRequest.estimatesPrecision)])
+
+    /// `minimumTextHeight`: `RecognizeTextRequest.minimumTextHeight`.
+    public static let minimumTextHeight = number(
+        "minimumTextHeight",
+        help: "Text: lines shorter than this fraction of the image height are dropped (default 0).",
+        range: 0...1, sets: [.on(\RecognizeTextRequest.minimumTextHeight)])
+
+    /// `contrastAdjustment`: `DetectContoursRequest.contrastAdjustment`.
+    public static let contrastAdjustment = number(
+        "contrastAdjustment", help: "Contours: the contrast boost before tracing (default 2).",
+        range: 0...3, sets: [.on(\DetectContoursRequest.contrastAdjustment)])
+
+    /// `contrastPivot`: `DetectContoursRequest.contrastPivot`.
+    public static let contrastPivot = number(
+        "contrastPivot", help: "Contours: the brightness the contrast boost pivots on (default 0.5).",
+        range: 0...1, sets: [.on(DetectContoursRequest.self) { $0.contrastPivot = $1 }])
+
+    /// `darkOnLight`: `DetectContoursRequest.detectsDarkOnLight`.
+    public static let darkOnLight = onOff(
+        "darkOnLight", help: "Contours: on (the default) traces dark shapes on a light ground, off light on dark.",
+        sets: [.on(\DetectContoursRequest.detectsDarkOnLight)])
+
+    /// `maximumImageDimension`: `DetectContoursRequest.maximumImageDimension`.
+    public static let maximumImageDimension = integer(
+        "maximumImageDimension", help: "Contours: the longest side the image is traced at (default 512).",
+        range: 64...8192, sets: [.on(\DetectContoursRequest.maximumImageDimension)])
+
+    /// `upperBodyOnly`: `DetectHumanRectanglesRequest.upperBodyOnly`.
+    public static let upperBodyOnly = onOff(
+        "upperBodyOnly", help: "Humans: on (the default, as Vision) boxes head and torso, off the whole figure.",
+        sets: [.on(\DetectHumanRectanglesRequest.upperBodyOnly)])
+
+    /// `handModelComplexity`: `DetectHumanHandPoseRequest.modelComplexity`.
+    public static let handModelComplexity = choice(
+        "handModelComplexity", help: "Hand pose: the landmark model, full (the default) or lite (faster, coarser).",
+        values: DetectHumanHandPoseRequest.ModelComplexity.allCases.map { ($0.rawValue, $0) },
+        sets: [.on(\DetectHumanHandPoseRequest.modelComplexity)])
+
+    /// `minimumPalmConfidence`: `DetectHumanHandPoseRequest.minimumPalmConfidence`.
+    public static let minimumPalmConfidence = number(
+        "minimumPalmConfidence", help: "Hand pose: the palm detector's threshold (default 0.5).",
+        range: 0...1, sets: [.on(\DetectHumanHandPoseRequest.minimumPalmConfidence)])
+
+    /// `minimumHandConfidence`: `DetectHumanHandPoseRequest.minimumHandConfidence`.
+    public static let minimumHandConfidence = number(
+        "minimumHandConfidence", help: "Hand pose: the landmark model's hand-presence threshold (default 0.5).",
+        range: 0...1, sets: [.on(\DetectHumanHandPoseRequest.minimumHandConfidence)])
+
+    /// `chiralityMargin`: `DetectHumanHandPoseRequest.chiralityMargin`.
+    public static let chiralityMargin = number(
+        "chiralityMargin",
+        help: "Hand pose: left or right only when the model is this much surer than 0.5 (default 0).",
+        range: 0...0.5, sets: [.on(\DetectHumanHandPoseRequest.chiralityMargin)])
+
+    /// `maxBodies`: `DetectHumanBodyPoseRequest.maximumBodyCount`, `DetectHumanBodyPose3DRequest.maximumBodyCount`.
+    public static let maxBodies = integer(
+        "maxBodies",
+        help: "Body poses: the most people read (bodypose default 4, bodypose3d 1; each one more model run).",
+        range: 1...16,
+        sets: [.on(\DetectHumanBodyPoseRequest.maximumBodyCount), .on(\DetectHumanBodyPose3DRequest.maximumBodyCount)])
+
+    /// `qualityLevel`: `GeneratePersonSegmentationRequest.qualityLevel`.
+    public static let qualityLevel = choice(
+        "qualityLevel", help: "Person mask: fast, balanced or accurate (the default), as Vision's quality levels.",
+        values: GeneratePersonSegmentationRequest.QualityLevel.allCases.map { ($0.rawValue, $0) },
+        sets: [.on(\GeneratePersonSegmentationRequest.qualityLevel)])
+
+    /// `outputPixelFormat`: `GeneratePersonSegmentationRequest.outputPixelFormat`.
+    public static let outputPixelFormat = choice(
+        "outputPixelFormat",
+        help: "Person mask: oneComponent8 (the default, values in steps of 1/255) or "
+            + "oneComponent32Float (the model's values).",
+        values: GeneratePersonSegmentationRequest.OutputPixelFormat.allCases.map { ($0.rawValue, $0) },
+        sets: [.on(\GeneratePersonSegmentationRequest.outputPixelFormat)])
+
+    /// `flowAccuracy`: `TrackOpticalFlowRequest.computationAccuracy`.
+    public static let flowAccuracy = choice(
+        "flowAccuracy",
+        help: "Optical flow: low, medium (the default), high or veryHigh, as Vision's computation accuracy.",
+        values: GenerateOpticalFlowRequest.ComputationAccuracy.allCases.map { ($0.rawValue, $0) },
+        sets: [.on(\TrackOpticalFlowRequest.computationAccuracy)])
+
+    /// `trajectoryLength`: `DetectTrajectoriesRequest.trajectoryLength`.
+    public static let trajectoryLength = integer(
+        "trajectoryLength", help: "Trajectories: the points a trajectory needs before it is reported (default 10).",
+        range: 5...100, sets: [.on(\DetectTrajectoriesRequest.trajectoryLength)])
+
+    /// `objectMinimumNormalizedRadius`: `DetectTrajectoriesRequest.objectMinimumNormalizedRadius`.
+    public static let objectMinimumNormalizedRadius = number(
+        "objectMinimumNormalizedRadius",
+        help: "Trajectories: the smallest object radius tracked, a fraction of the image "
+            + "width (default 0).",
+        range: 0...1, sets: [.on(\DetectTrajectoriesRequest.objectMinimumNormalizedRadius)])
+
+    /// `objectMaximumNormalizedRadius`: `DetectTrajectoriesRequest.objectMaximumNormalizedRadius`.
+    public static let objectMaximumNormalizedRadius = number(
+        "objectMaximumNormalizedRadius", help: "Trajectories: the largest object radius tracked (default 1).",
+        range: 0...1, sets: [.on(\DetectTrajectoriesRequest.objectMaximumNormalizedRadius)])
+
+    /// `frameAnalysisSpacing`: `DetectTrajectoriesRequest.frameAnalysisSpacing`, in seconds.
+    public static let frameAnalysisSpacing = number(
+        "frameAnalysisSpacing",
+        help: "Trajectories: the least time between analysed frames in seconds (default 0: every "
+            + "frame).",
+        range: 0...60,
+        sets: [
+            .on(DetectTrajectoriesRequest.self) {
+                $0.frameAnalysisSpacing = .milliseconds(Int64(($1 * 1000).rounded()))
+            }
+        ])
+
+    /// `on` / `off`, set as true / false.
+    private static func onOff(_ name: String, help: String, sets setters: [Setter<Bool>]) -> RequestOption {
+        choice(name, help: help, values: [("on", true), ("off", false)], sets: setters)
+    }
+
     // MARK: Model requests
 
     /// `model`: the model `detect`, `classify` and `model` run.
@@ -93,8 +259,11 @@ extension RequestOption {
 
     /// `confidence`: `DetectObjectsRequest.confidenceThreshold`.
     public static let confidence = number(
-        "confidence", help: "Minimum detection confidence (default: a Core ML detector pipeline's own threshold, else 0.25).",
-        range: 0...1, sets: [.on(\DetectObjectsRequest.confidenceThreshold)])
+        "confidence", help: "Minimum detection confidence of detect, animals and humans (default: a Core ML detector "
+            + "pipeline's own threshold, else 0.25).",
+        range: 0...1, sets: [.on(\DetectObjectsRequest.confidenceThreshold),
+                             .on(\RecognizeAnimalsRequest.confidenceThreshold),
+                             .on(\DetectHumanRectanglesRequest.confidenceThreshold)])
 
     /// `iou`: `DetectObjectsRequest.iouThreshold`.
     public static let iou = number(
@@ -119,7 +288,8 @@ extension RequestOption {
         values: ImageCropAndScaleOption.allCases.map { ($0.rawValue, $0) },
         parse: { ImageCropAndScaleOption(rawValue: $0) },
         sets: [.on(\DetectObjectsRequest.imageCropAndScaleOption), .on(\ClassifyImageRequest.imageCropAndScaleOption),
-               .on(\RunModelRequest.imageCropAndScaleOption)])
+               .on(\RunModelRequest.imageCropAndScaleOption),
+               .on(\GenerateImageFeaturePrintRequest.imageCropAndScaleOption)])
 
     /// `backend`: `VisionModel.Configuration.backend`.
     public static let backend = choice(
@@ -157,7 +327,11 @@ extension RequestOption {
     /// Every option, in help order.
     public static let all: [RequestOption] = [
         maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision, maxHands, bodyHands,
-        symbologies,
+        symbologies, tryHarder, minimumAspectRatio, maximumAspectRatio, quadratureTolerance, minimumSize,
+        minimumConfidence, upsampling, estimatesPrecision, minimumTextHeight, contrastAdjustment, contrastPivot,
+        darkOnLight, maximumImageDimension, upperBodyOnly, handModelComplexity, minimumPalmConfidence,
+        minimumHandConfidence, chiralityMargin, maxBodies, qualityLevel, outputPixelFormat, flowAccuracy, trajectoryLength,
+        objectMinimumNormalizedRadius, objectMaximumNormalizedRadius, frameAnalysisSpacing,
         model, confidence, iou, classes, top, cropAndScale, backend, threads, pixelScale, pixelMean, pixelStd,
     ]
 }

@@ -113,7 +113,8 @@ import OpenVisionTestSupport
         let rectangles = try #require(try rectanglesKind.makeRequest(StillAnalysis.stillDefaults) as? DetectRectanglesRequest)
         #expect(rectangles.maximumObservations == 16)
         #expect((try rectanglesKind.makeRequest() as? DetectRectanglesRequest)?.maximumObservations == 1)
-        #expect(rectanglesKind.options.map(\.name) == ["maxRectangles"])
+        #expect(rectanglesKind.options.map(\.name) == ["maxRectangles", "minimumAspectRatio", "maximumAspectRatio",
+                                                      "quadratureTolerance", "minimumSize", "minimumConfidence"])
         // text takes textOrientation: "up" turns the page detection off.
         let text = try #require(try Self.kind("text").makeRequest(try RequestOptions(values: ["textOrientation": "up"]))
             as? RecognizeTextRequest)
@@ -132,10 +133,11 @@ import OpenVisionTestSupport
         let barcodes = try #require(try Self.kind("barcodes").makeRequest(o) as? DetectBarcodesRequest)
         #expect(barcodes.symbologies == [.qr, .ean13])
         #expect((try Self.kind("barcodes").makeRequest() as? DetectBarcodesRequest)?.symbologies == BarcodeSymbology.allCases)
-        #expect(RequestOption.all.map(\.flag) == ["max-rectangles", "languages", "recognition-level", "text-orientation", "face-revision",
-                                                  "face-landmarks-revision", "max-hands", "body-hands", "symbologies", "model",
-                                                  "confidence", "iou", "classes", "top", "crop-and-scale", "backend", "threads",
-                                                  "pixel-scale", "pixel-mean", "pixel-std"])
+        // One name and one flag per option, every option read by some kind.
+        #expect(Set(RequestOption.all.map(\.name)).count == RequestOption.all.count)
+        #expect(Set(RequestOption.all.map(\.flag)).count == RequestOption.all.count)
+        #expect(RequestOption.named("face-landmarks-revision")?.name == "faceLandmarksRevision")
+        #expect(RequestOption.all.allSatisfy { option in RequestKind.allCases.contains { $0.options.contains(option) } })
     }
 
     /// Model requests are kinds like the others: their options (declared once) set the request and how its model loads;
@@ -162,6 +164,48 @@ import OpenVisionTestSupport
         // Unset thresholds stay unset: the detector's defaults, or a pipeline's own.
         let plain = try #require(try detect.makeRequest() as? DetectObjectsRequest)
         #expect(plain.confidenceThreshold == 0.25 && plain.iouThreshold == 0.45)
+    }
+
+    /// The options users set on the Swift requests are options of their kinds (so flags, query parameters and job
+    /// keys).
+    @Test func swiftRequestOptionsAreReachable() throws {
+        let o = try RequestOptions(values: [
+            "tryHarder": "off", "minimumAspectRatio": "0.2", "quadratureTolerance": "10", "minimumConfidence": "0.4",
+            "upsampling": "0", "estimatesPrecision": "off", "minimumTextHeight": "0.05", "contrastPivot": "0.3",
+            "darkOnLight": "off", "maximumImageDimension": "256", "upperBodyOnly": "off", "confidence": "0.6",
+            "handModelComplexity": "lite", "chiralityMargin": "0.1", "maxBodies": "2", "qualityLevel": "fast",
+            "flowAccuracy": "high", "trajectoryLength": "7", "frameAnalysisSpacing": "0.5", "cropAndScale": "scaleFit",
+        ])
+        func make<R>(_ name: String, as type: R.Type) throws -> R {
+            try #require(try Self.kind(name).makeRequest(o) as? R)
+        }
+        #expect(try make("barcodes", as: DetectBarcodesRequest.self).tryHarder == false)
+        let rectangles = try make("rectangles", as: DetectRectanglesRequest.self)
+        #expect(
+            rectangles.minimumAspectRatio == 0.2 && rectangles.quadratureTolerance == 10
+                && rectangles.minimumConfidence == 0.4)
+        let faces = try make("faces", as: DetectFaceRectanglesRequest.self)
+        #expect(faces.upsampling == 0 && faces.minimumConfidence == 0.4)
+        #expect(try make("landmarks", as: DetectFaceLandmarksRequest.self).estimatesPrecision == false)
+        #expect(try make("text", as: RecognizeTextRequest.self).minimumTextHeight == 0.05)
+        let contours = try make("contours", as: DetectContoursRequest.self)
+        #expect(contours.contrastPivot == 0.3 && !contours.detectsDarkOnLight && contours.maximumImageDimension == 256)
+        let humans = try make("humans", as: DetectHumanRectanglesRequest.self)
+        #expect(!humans.upperBodyOnly && humans.confidenceThreshold == 0.6)
+        #expect(try make("animals", as: RecognizeAnimalsRequest.self).confidenceThreshold == 0.6)
+        let hands = try make("handpose", as: DetectHumanHandPoseRequest.self)
+        #expect(hands.modelComplexity == .lite && hands.chiralityMargin == 0.1)
+        #expect(try make("bodypose", as: DetectHumanBodyPoseRequest.self).maximumBodyCount == 2)
+        #expect(try make("bodypose3d", as: DetectHumanBodyPose3DRequest.self).maximumBodyCount == 2)
+        #expect(try make("personmask", as: GeneratePersonSegmentationRequest.self).qualityLevel == .fast)
+        #expect(
+            try make("featureprint", as: GenerateImageFeaturePrintRequest.self).imageCropAndScaleOption == .scaleFit)
+        #expect(try make("flow", as: TrackOpticalFlowRequest.self).computationAccuracy == .high)
+        let trajectories = try make("trajectories", as: DetectTrajectoriesRequest.self)
+        #expect(trajectories.trajectoryLength == 7 && trajectories.frameAnalysisSpacing == .milliseconds(500))
+        // Upsampling beyond 1 would outgrow the memory serve budgets for faces (its measured bytes per pixel).
+        var options = RequestOptions()
+        #expect(throws: VisionError.self) { try options.set("upsampling", to: "2") }
     }
 
     /// Options round-trip through their JSON form (how jobs store them), typed: numbers as numbers, lists as arrays;
