@@ -37,6 +37,12 @@ struct APIError: Error, Sendable {
         self.init(status, error.code.description, error.message)
     }
 
+    /// The answer to an error loading a model request's model: the model store's own refusal (`modelNotFound`) when it
+    /// is one, else as `init(_:)`.
+    init(loading error: VisionError) {
+        if let refusal = error.cause as? APIError { self = refusal } else { self.init(error) }
+    }
+
     private struct Body: Encodable {
         struct Detail: Encodable { var code: String; var message: String }
         var error: Detail

@@ -104,12 +104,12 @@ public final class AnalysisServer: Sendable {
             },
             Route(method: .post, path: "/v1/detect") { request, context in
                 await self.endpoint("/v1/detect", request, context, admitted: true) { deadline throws(APIError) in
-                    try await self.detect(request, context: context, deadline: deadline)
+                    try await self.runKind("detect", requiringModel: true, request, context: context, deadline: deadline)
                 }
             },
             Route(method: .post, path: "/v1/classify") { request, context in
                 await self.endpoint("/v1/classify", request, context, admitted: true) { deadline throws(APIError) in
-                    try await self.classify(request, context: context, deadline: deadline)
+                    try await self.runKind("classify", requiringModel: false, request, context: context, deadline: deadline)
                 }
             },
         ]
@@ -135,8 +135,8 @@ public final class AnalysisServer: Sendable {
 
     /// The most pixels an image may have for `work`: `--max-pixels`, or less to keep the request's
     /// working memory within `--max-request-memory` (`RequestMemory`).
-    private func pixelLimit(for work: [RequestMemory.Work]) -> Int {
-        min(configuration.maximumPixelCount, RequestMemory(bytes: configuration.maximumRequestMemory).pixelLimit(for: work))
+    private func pixelLimit(for kinds: [RequestKind]) -> Int {
+        min(configuration.maximumPixelCount, RequestMemory(bytes: configuration.maximumRequestMemory).pixelLimit(for: kinds))
     }
 
     /// The configured request timeout, at most a day (an instant past that could overflow).
@@ -208,82 +208,85 @@ public final class AnalysisServer: Sendable {
 
     private func analyze(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
         let query = request.uri.queryParameters
-        let names = query["requests"].map(String.init) ?? "barcodes,rectangles,faces,landmarks,text"
-        // Every option of the built-in requests is a query parameter of the same name (RequestOption.all).
-        var values: [String: String] = [:]
-        for option in RequestOption.all { if let value = query[Substring(option.name)] { values[option.name] = String(value) } }
+        let options = try Self.requestOptions(query, reading: RequestOption.all)
         var analysis: StillAnalysis
         do {
-            analysis = try StillAnalysis(kinds: RequestKind.kinds(from: [names]),
-                                         options: RequestOptions(values: values, base: StillAnalysis.stillDefaults))
+            let kinds = try query["requests"].map { names throws(VisionError) in try RequestKind.kinds(from: [String(names)]) }
+                ?? RequestKind.stillDefaults
+            analysis = try StillAnalysis(kinds: kinds, options: StillAnalysis.stillDefaults.merging(options))
         } catch {
-            var refusal = APIError(error)
-            if values.keys.contains(where: { error.message.hasPrefix("\($0)=") }) { refusal.message = "query parameter " + error.message }
-            throw refusal
+            throw Self.refusal(error, options: options)
         }
         analysis.includeTimings = try Self.flag(query["timings"], "timings")
+        do { try await analysis.loadModels(with: models) } catch { throw APIError(loading: error) }
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
-        let pixels = pixelLimit(for: analysis.runKinds.map { .analysis($0) })
+        let pixels = pixelLimit(for: analysis.runKinds)
         let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: pixels)
         let fixed = analysis
         let maps: InlineMaps? = try Self.flag(query["maps"], "maps") ? InlineMaps() : nil
         let run = try await onWorker(deadline: deadline, pixelLimit: pixels) { () async throws(VisionError) in
             try await fixed.run(on: handler, image: upload.filename ?? "upload", maps: maps)
         }
-        for (kind, outcome) in run.outcomes { metrics.ran(request: kind.rawValue, for: outcome.duration) }
+        for (kind, outcome) in run.outcomes { metrics.ran(request: kind.name, for: outcome.duration) }
         Self.logDecoderWarnings(run.report, context: context)
         return try Self.json(report: run.report)
     }
 
-    private func detect(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
+    /// `POST /v1/detect` and `/v1/classify`: the one model request kind `name` on the uploaded image, with the query
+    /// parameters the kind reads (`RequestKind.options`; others are ignored), and its error as the answer's.
+    private func runKind(_ name: String, requiringModel: Bool, _ request: Request, context: ServeContext,
+                         deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
+        guard let kind = RequestKind.named(name) else { throw APIError(.internalServerError, "internalError", "no kind \(name)") }
         let query = request.uri.queryParameters
-        guard let name = query["model"].map(String.init), !name.isEmpty else {
+        let options = try Self.requestOptions(query, reading: kind.options)
+        if requiringModel && options.modelName?.isEmpty != false {
             throw APIError(.badRequest, "badRequest", "the model query parameter is required (GET /v1/models lists the models)")
         }
-        let confidence = try Self.unitFloat(query["confidence"], "confidence", default: 0.25)
-        let iou = try Self.unitFloat(query["iou"], "iou", default: 0.45)
-        let model = try await models.model(named: name)
-        var detector = DetectObjectsRequest(model: model)
-        detector.confidenceThreshold = confidence
-        detector.iouThreshold = iou
-        if let classes = query["classes"] {
-            detector.allowedLabels = Set(classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let vision: any VisionRequest
+        do {
+            vision = try kind.makeRequest(options, model: try await kind.model(for: options, loader: models))
+        } catch {
+            throw error.cause is APIError ? APIError(loading: error) : Self.refusal(error, options: options)
         }
-        return try await run(detector, named: "detect", for: request, context: context, deadline: deadline) { $0.add($1) }
-    }
-
-    private func classify(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
-        let query = request.uri.queryParameters
-        let name = query["model"].map(String.init) ?? "efficientnet-lite0.onnx"
-        var top = 5
-        if let value = query["top"] {
-            guard let n = Int(value), (1...1000).contains(n) else { throw Self.badParameter("top", value, "an integer in 1...1000") }
-            top = n
-        }
-        let model = try await models.model(named: name)
-        var classifier = ClassifyImageRequest(model: model)
-        classifier.maximumObservations = top
-        return try await run(classifier, named: "classify", for: request, context: context, deadline: deadline) { $0.add($1) }
-    }
-
-    /// One model request on the uploaded image, on a worker: reads the body, runs `vision` on its own handler, puts
-    /// its results into the report with `add`, and records the run's duration under `name`.
-    private func run<V: VisionRequest>(_ vision: V, named name: String, for request: Request, context: ServeContext,
-                                       deadline: ContinuousClock.Instant,
-                                       add: @escaping @Sendable (inout AnalysisReport, V.Result) -> Void) async throws(APIError) -> Response {
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
-        let pixels = pixelLimit(for: [.model])
+        let pixels = pixelLimit(for: [kind])
         let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: pixels)
         let (report, duration) = try await onWorker(deadline: deadline, pixelLimit: pixels) { () async throws(VisionError) in
-            let start = ContinuousClock.now
-            let results = try await handler.perform(vision)
+            guard let outcome = await handler.performAll([vision]).first else {
+                throw VisionError(.internalError, "\(name) did not run")
+            }
+            if let error = outcome.error { throw error }
             var report = try AnalysisReport(image: upload.filename ?? "upload", handler: handler)
-            add(&report, results)
-            return (report, ContinuousClock.now - start)
+            report.add(outcome)
+            return (report, outcome.duration)
         }
-        metrics.ran(request: name, for: duration)
+        metrics.ran(request: kind.name, for: duration)
         Self.logDecoderWarnings(report, context: context)
         return try Self.json(report: report)
+    }
+
+    /// The request options among `options` that the query gives (each query parameter named as its option), checked
+    /// as they declare. An option that sets how models are loaded is the server's, not a client's: 400.
+    private static func requestOptions(_ query: Parameters, reading options: [RequestOption]) throws(APIError) -> RequestOptions {
+        var values = RequestOptions()
+        for option in options {
+            guard let text = query[Substring(option.name)] else { continue }
+            guard option.isRemote else {
+                throw APIError(.badRequest, "invalidArgument", "query parameter \(option.name) is not taken: the server loads its "
+                               + "models (`openvision serve` runs them as its command line configures)")
+            }
+            do { try values.set(option, to: .text(String(text))) } catch { throw refusal(error, options: values) }
+        }
+        return values
+    }
+
+    /// A library refusal of the query as the answer, naming the query parameter when an option's value is at fault.
+    private static func refusal(_ error: VisionError, options: RequestOptions) -> APIError {
+        var refusal = APIError(error)
+        if RequestOption.all.contains(where: { error.message.hasPrefix("\($0.name)=") }) {
+            refusal.message = "query parameter " + error.message
+        }
+        return refusal
     }
 
     /// The image decoder's warnings (a damaged JPEG, libpng's complaints), which the response carries in
@@ -351,21 +354,12 @@ public final class AnalysisServer: Sendable {
         return value
     }
 
-    private static func badParameter(_ name: String, _ value: Substring, _ expected: String) -> APIError {
-        APIError(.badRequest, "invalidArgument", "query parameter \(name)='\(value)' must be \(expected)")
-    }
-
-    private static func unitFloat(_ value: Substring?, _ name: String, default fallback: Float) throws(APIError) -> Float {
-        guard let value else { return fallback }
-        guard let f = Float(value), f >= 0, f <= 1 else { throw badParameter(name, value, "a number in 0...1") }
-        return f
-    }
-
     private static func flag(_ value: Substring?, _ name: String) throws(APIError) -> Bool {
         switch value?.lowercased() {
         case nil, "false", "0": return false
         case "true", "1", "": return true
-        default: throw badParameter(name, value ?? "", "true or false")
+        default:
+            throw APIError(.badRequest, "invalidArgument", "query parameter \(name)='\(value ?? "")' must be true or false")
         }
     }
 

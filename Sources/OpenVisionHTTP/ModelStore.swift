@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import OpenVision
 
-/// The models `POST /v1/detect` and `/v1/classify` run: files in the model search path
+/// The models `POST /v1/detect`, `/v1/classify` and the model requests of `/v1/analyze` run: files in the model search path
 /// (`ModelLocator`: OPENVISION_MODELS, ~/.cache/openvision/models, /usr/local/share/openvision/models),
 /// named by file name only (a client cannot name a path). Each is loaded once, on first use, and
 /// shared by every request after it; concurrent first requests wait for the same load.
@@ -56,6 +56,19 @@ actor ModelStore {
         case .failure(let error):
             models[name] = nil  // a file fixed later can be loaded then
             throw APIError(error)
+        }
+    }
+}
+
+/// The store as the registry's model loader (`StillAnalysis.loadModels(with:)`): its refusals are `VisionError`s whose
+/// cause is the `APIError` the endpoint answers with (`APIError(loading:)`). Models load with the server's
+/// configuration: clients choose a model by name, never how it is loaded (`RequestOption.Role.modelLoading`).
+extension ModelStore: ModelLoader {
+    func model(named name: String, configuration: VisionModel.Configuration) async throws(VisionError) -> VisionModel {
+        do {
+            return try await model(named: name)
+        } catch {
+            throw VisionError(.fileNotFound, error.message, cause: error)
         }
     }
 }

@@ -1,30 +1,51 @@
 import OpenVision
 
 /// The OpenAPI 3 document of `openvision serve`, served at `GET /openapi.yaml`. The same text is
-/// docs/openapi.yaml (a test checks they are equal): edit both together. The parameters of `POST /v1/analyze`
-/// (the request names and every request option) come from the request registry (`RequestKind`, `RequestOption`).
+/// docs/openapi.yaml (a test checks they are equal; regenerate it from a running server). The query parameters of
+/// `POST /v1/analyze`, `/v1/detect` and `/v1/classify` (request names and every option a client may give) come from
+/// the request registry (`RequestKind`, `RequestOption`).
 enum OpenAPIDocument {
-    /// `requests` and one query parameter per `RequestOption`, as YAML list items of the analyze operation.
+    /// `requests` and one query parameter per option a client may give, as YAML list items of the analyze operation.
     static var analyzeParameters: String {
         let still = RequestKind.allCases.filter { !$0.isSequence }
-        var yaml = """
+        let defaults = RequestKind.stillDefaults.map(\.name).joined(separator: ",")
+        return """
         - name: requests
           in: query
           description: >-
-            Comma-separated request names (default barcodes,rectangles,faces,landmarks,text). \(RequestKind.listing(still)).
+            Comma-separated request names (default \(defaults)). \(RequestKind.listing(still)).
           schema: {type: string}
 
-"""
-        for option in RequestOption.all {
-            var schema = "type: \(option.schemaType)"
-            if let range = option.range { schema += ", minimum: \(range.lowerBound), maximum: \(range.upperBound)" }
-            if let values = option.allowedValues { schema += ", enum: [\(values.joined(separator: ", "))]" }
+""" + parameters(RequestOption.all)
+    }
+
+    /// The query parameters of the endpoint running the kind `name` alone (`/v1/detect`, `/v1/classify`).
+    static func parameters(of name: String, modelRequired: Bool, example: String) -> String {
+        parameters(RequestKind.named(name)?.options ?? [], modelRequired: modelRequired, example: example)
+    }
+
+    /// One query parameter per option among `options` that a client may give (`RequestOption.isRemote`).
+    static func parameters(_ options: [RequestOption], modelRequired: Bool = false, example: String? = nil) -> String {
+        var yaml = ""
+        for option in options where option.isRemote {
+            var schema: String
+            switch option.type {
+            case .integer, .number: schema = "type: \(option.type.rawValue)"
+            case .string, .list: schema = "type: string"
+            }
+            if let range = option.range {
+                schema += ", minimum: \(OptionValue.number(range.lowerBound)), maximum: \(OptionValue.number(range.upperBound))"
+            }
+            if let values = option.allowedValues, option.type == .string { schema += ", enum: [\(values.joined(separator: ", "))]" }
+            let isModel = option.role == .model
+            let help = isModel ? "A model file name listed by GET /v1/models (names only, no paths)." + (example.map { " e.g. \($0)" } ?? "")
+                : option.help
             yaml += """
         - name: \(option.name)
-          in: query
+          in: query\(isModel && modelRequired ? "\n          required: true" : "")
           description: >-
-            \(option.help)
-          schema: {\(schema)}
+            \(help)
+          schema: {\(schema)}\(isModel ? example.map { "\n          example: \($0)" } ?? "" : "")
 
 """
         }
@@ -141,6 +162,7 @@ paths:
         "400": {$ref: "#/components/responses/Error"}
         "401": {$ref: "#/components/responses/Error"}
         "403": {$ref: "#/components/responses/Error"}
+        "404": {$ref: "#/components/responses/Error"}
         "408": {$ref: "#/components/responses/Error"}
         "413": {$ref: "#/components/responses/Error"}
         "415": {$ref: "#/components/responses/Error"}
@@ -150,25 +172,7 @@ paths:
     post:
       summary: Detect objects with a model from the model search path
       parameters:
-        - name: model
-          in: query
-          required: true
-          description: A model file name listed by GET /v1/models (e.g. yolo-fastest-1.1.cfg).
-          schema: {type: string}
-          example: yolo-fastest-1.1.cfg
-        - name: confidence
-          in: query
-          description: Minimum confidence (default 0.25).
-          schema: {type: number, minimum: 0, maximum: 1}
-        - name: iou
-          in: query
-          description: Non-maximum suppression IoU threshold (default 0.45).
-          schema: {type: number, minimum: 0, maximum: 1}
-        - name: classes
-          in: query
-          description: Only these labels, comma-separated.
-          schema: {type: string}
-      requestBody:
+\(parameters(of: "detect", modelRequired: true, example: "yolo-fastest-1.1.cfg"))      requestBody:
         $ref: "#/components/requestBodies/Image"
       responses:
         "200": {$ref: "#/components/responses/Report"}
@@ -186,16 +190,7 @@ paths:
     post:
       summary: Classify the image (default model efficientnet-lite0.onnx)
       parameters:
-        - name: model
-          in: query
-          description: A model file name listed by GET /v1/models.
-          schema: {type: string}
-          example: efficientnet-lite0.onnx
-        - name: top
-          in: query
-          description: How many labels (default 5).
-          schema: {type: integer, minimum: 1, maximum: 1000}
-      requestBody:
+\(parameters(of: "classify", modelRequired: false, example: "efficientnet-lite0.onnx"))      requestBody:
         $ref: "#/components/requestBodies/Image"
       responses:
         "200": {$ref: "#/components/responses/Report"}

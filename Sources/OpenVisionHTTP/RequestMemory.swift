@@ -10,27 +10,11 @@ struct RequestMemory: Sendable {
     /// The budget in bytes.
     let bytes: Int
 
-    /// What a request runs.
-    enum Work: Hashable, Sendable {
-        case analysis(RequestKind)
-        /// `/v1/detect` and `/v1/classify`: one model on the image, resized to its input.
-        case model
-    }
-
-    /// Peak bytes per pixel of each kind of work, the decode included: each built-in request's as its kind declares
-    /// it (`RequestDescriptor.bytesPerPixel`, with the measurements); `.model`: detect (Yolo-Fastest 1.1,
-    /// `openvision detect`) 7.0 and classify (EfficientNet-Lite0, `openvision classify`) 8.1 measured the same way,
-    /// a quarter added.
-    static func bytesPerPixel(_ work: Work) -> Int {
-        switch work {
-        case .model: 11
-        case .analysis(let kind): kind.descriptor.bytesPerPixel
-        }
-    }
-
-    /// The most pixels an image may have for `work` to stay within the budget (at least 1).
-    func pixelLimit(for work: [Work]) -> Int {
-        let rate = max(1, work.reduce(0) { $0 + Self.bytesPerPixel($1) })
+    /// The most pixels an image may have for `kinds` (run together on one image) to stay within the budget (at least
+    /// 1): each kind's peak bytes per pixel, the decode included, as it declares it (`RequestKind.bytesPerPixel`, with
+    /// the measurements), added up.
+    func pixelLimit(for kinds: [RequestKind]) -> Int {
+        let rate = max(1, kinds.reduce(0) { $0 + $1.bytesPerPixel })
         return max(1, bytes / rate)
     }
 }

@@ -41,7 +41,7 @@ struct LiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let interruption = Interruption()
-        let requests = try analysis.makeRequests()
+        let requests = try await analysis.makeRequests()
         var options = CaptureOptions()
         options.width = width
         options.height = height

@@ -29,7 +29,14 @@ struct ModelsCommand: AsyncParsableCommand {
         func run() async throws {
             let loaded: VisionModel
             do {
-                loaded = try ModelOptions.load(model, backend: backend, threads: 1)
+                guard let choice = BackendChoice(rawValue: backend) else {
+                    throw ValidationError("unknown backend '\(backend)'; choose from "
+                                          + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                var configuration = VisionModel.Configuration()
+                configuration.backend = choice
+                configuration.threads = 1
+                loaded = try ModelOptions.load(model, configuration: configuration)
             } catch {
                 // A .tflite or Core ML model that does not convert: still show what it declares and what is missing.
                 if model.lowercased().hasSuffix(".tflite"), let url = ModelLocator.find(model) {

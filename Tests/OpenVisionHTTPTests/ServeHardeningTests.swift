@@ -167,7 +167,7 @@ import Glibc
     @Test func theWorstRequestStaysWithinTheBudget() async throws {
         let server = try ServeProcess(["--max-request-memory", "128", "--workers", "1"])
         // The largest square image the budget admits for personmask: 128 MiB / its bytes per pixel.
-        let side = Int(Double(RequestMemory(bytes: 128 << 20).pixelLimit(for: [.analysis(.personmask)])).squareRoot())
+        let side = Int(Double(RequestMemory(bytes: 128 << 20).pixelLimit(for: try RequestKind.kinds(from: ["personmask"]))).squareRoot())
         let dog = try VisionImage(contentsOf: Self.dog)
         let warm = try await ServeTests.post(server.port, "/v1/analyze?requests=personmask", try dog.encoded(as: .png))
         #expect(warm.status == 200, "\(warm.text)")

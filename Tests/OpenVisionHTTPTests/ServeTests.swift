@@ -209,7 +209,8 @@ import Glibc
         // dog.jpg is 768×576 = 442,368 pixels.
         let large = try await Self.post(server.port, "/v1/analyze?requests=faces", try Data(contentsOf: Self.dog))
         #expect(large.status == 422 && large.errorCode == "imageTooLarge", "\(large.text)")
-        let bad = try await Self.post(server.port, "/v1/classify?top=0", try Data(contentsOf: Self.dog))
+        // `top` is declared once for the CLI and HTTP: 0...1000, 0 all labels (as ClassifyImageRequest's 0).
+        let bad = try await Self.post(server.port, "/v1/classify?top=1001", try Data(contentsOf: Self.dog))
         #expect(bad.status == 400 && bad.errorCode == "invalidArgument")
     }
 

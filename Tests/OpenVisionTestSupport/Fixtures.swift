@@ -35,6 +35,15 @@ public enum Fixtures {
     }
 
     /// Pastes `source` with its top-left at (x, y), rotated counter-clockwise by `degrees` about its centre.
+    /// A QR code (payload "qr-payload") and an EAN-13 barcode (payload "5901234123457") side by side on white, as a
+    /// PNG: what the `symbologies` option's tests read (zxing-cpp decodes both when no symbology is named).
+    public static func qrAndEAN13PNG() throws -> Data {
+        var canvas = try canvas(width: 640, height: 320)
+        try paste(try BarcodeGenerator.image(for: "qr-payload", symbology: .qr, moduleSize: 6), on: &canvas, x: 40, y: 60)
+        try paste(try BarcodeGenerator.image(for: "5901234123457", symbology: .ean13, moduleSize: 3), on: &canvas, x: 320, y: 80)
+        return try canvas.makeImage().encoded(as: .png)
+    }
+
     public static func paste(_ source: VisionImage, on canvas: inout ImageCanvas, x: Double, y: Double, degrees: Double = 0, scale: Double = 1) throws {
         try canvas.draw(source, at: CGPoint(x: x, y: y), rotationDegrees: degrees, scale: scale)
     }

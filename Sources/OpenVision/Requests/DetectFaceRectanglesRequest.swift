@@ -14,7 +14,6 @@ import Foundation
 /// (docs/requests.md, "Hands and faces").
 public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
     public typealias Result = [FaceObservation]
-    public var reportName: String { "faces" }
 
     /// The face detectors, as Vision's numbered revisions.
     public enum Revision: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {

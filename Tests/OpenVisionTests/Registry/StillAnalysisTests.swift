@@ -28,7 +28,7 @@ import OpenVisionTestSupport
     @Test(arguments: [false, true]) func decodesOffTheCooperativePool(decodeColor: Bool) async throws {
         let recorder = Recorder()
         let handler = ImageRequestHandler(context: try Self.recordingContext(recorder))
-        let run = try await StillAnalysis(kinds: [.faces, .contours]).run(on: handler, image: "recorded", decodeColor: decodeColor)
+        let run = try await StillAnalysis(kinds: RequestKind.kinds(from: ["faces,contours"])).run(on: handler, image: "recorded", decodeColor: decodeColor)
         #expect(run.report.width == 210 && run.report.faces?.count == 1)
         let decodes = recorder.ranInTask.withLock { $0 }
         #expect(!decodes.isEmpty)
