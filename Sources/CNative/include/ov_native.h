@@ -18,6 +18,7 @@
 #include "ov_status.h"
 #include "ov_image.h"
 #include "ov_layer.h"
+#include "ov_bitmap.h"
 #include "ov_preprocess.h"
 #include "ov_rectangles.h"
 #include "ov_faces.h"
