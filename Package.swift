@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
-let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "simd", "Accelerate",
-                    "_Testing_CoreGraphics"]
+let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
+                    "Accelerate", "_Testing_CoreGraphics"]
 
 let package = Package(
     name: "OpenVision",
@@ -138,6 +138,19 @@ let package = Package(
             path: "Sources/Apple/CoreMedia",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Core Image: CIImage, CIFilter, CIContext over OpenVision's lazy ImageRecipe. CCoreImageFilterBuiltins only
+        // carries a module map, so that `import CoreImage.CIFilterBuiltins` resolves (see its module.modulemap).
+        .systemLibrary(name: "CCoreImageFilterBuiltins", path: "Sources/Apple/CCoreImageFilterBuiltins"),
+        .target(
+            name: "CoreImage",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                           .target(name: "CCoreImageFilterBuiltins", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreImage",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // simd's names on Swift's own SIMD types: no dependency.
         .target(
             name: "simd",
@@ -170,6 +183,7 @@ let package = Package(
                            .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
                            .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
                            .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreImage", condition: .when(platforms: [.linux])),
                            .target(name: "simd", condition: .when(platforms: [.linux]))],
             path: "Sources/Apple/Vision",
             swiftSettings: [.swiftLanguageMode(.v5)]
@@ -271,8 +285,8 @@ let package = Package(
         // values, plain loops and OpenVision's own operations (Swift 5 mode, as the code written against them).
         .testTarget(
             name: "AppleModulesTests",
-            dependencies: ["CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "simd", "Accelerate", "OpenVision",
-                           "OpenVisionTestSupport"],
+            dependencies: ["CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd", "Accelerate",
+                           "OpenVision", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),

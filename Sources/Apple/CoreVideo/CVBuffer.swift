@@ -171,3 +171,13 @@ public final class CVBuffer: @unchecked Sendable {
         return String(format: "0x%08X", code)
     }
 }
+
+extension CVBuffer {
+    /// The OpenVision image the pixels still are: one `init(visionImage:)` made and nobody has locked for writing
+    /// since (Core Image reads it without copying); nil otherwise.
+    package var unwrittenSourceImage: VisionImage? {
+        lock.lock()
+        defer { lock.unlock() }
+        return source
+    }
+}

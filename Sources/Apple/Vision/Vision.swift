@@ -8,6 +8,7 @@
 @_exported import CoreVideo
 @_exported import CoreMedia
 @_exported import ImageIO
+@_exported import CoreImage
 @_exported import simd
 @_exported import CoreML
 @_exported import OpenVision

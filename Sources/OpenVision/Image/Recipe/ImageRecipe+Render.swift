@@ -25,6 +25,7 @@ extension ImageRecipe {
         case .bgr8: OV_LAYER_PIXELS_BGR8
         case .rgba8: OV_LAYER_PIXELS_RGBA8
         case .bgra8: OV_LAYER_PIXELS_BGRA8
+        case .argb8: OV_LAYER_PIXELS_ARGB8
         case .gray8: OV_LAYER_PIXELS_GRAY8
         case .nv12: throw VisionError(.invalidArgument, "recipes render to RGB, BGR, RGBA, BGRA or gray pixels, not NV12")
         }

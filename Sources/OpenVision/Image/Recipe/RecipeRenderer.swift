@@ -358,6 +358,7 @@ extension RawPixels {
         case .pixelFormat(.bgr8): OV_LAYER_PIXELS_BGR8
         case .pixelFormat(.rgba8): OV_LAYER_PIXELS_RGBA8
         case .pixelFormat(.bgra8): OV_LAYER_PIXELS_BGRA8
+        case .pixelFormat(.argb8): OV_LAYER_PIXELS_ARGB8
         case .pixelFormat(.gray8): OV_LAYER_PIXELS_GRAY8
         case .pixelFormat(.nv12): OV_LAYER_PIXELS_NV12
         }
