@@ -3,7 +3,7 @@ import PackageDescription
 
 // Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
 let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
-                    "Accelerate", "_Testing_CoreGraphics"]
+                    "Accelerate", "_Testing_CoreGraphics", "_Testing_CoreImage"]
 
 let package = Package(
     name: "OpenVision",
@@ -141,13 +141,20 @@ let package = Package(
         // Core Image: CIImage, CIFilter, CIContext over OpenVision's lazy ImageRecipe. CCoreImageFilterBuiltins only
         // carries a module map, so that `import CoreImage.CIFilterBuiltins` resolves (see its module.modulemap).
         .systemLibrary(name: "CCoreImageFilterBuiltins", path: "Sources/Apple/CCoreImageFilterBuiltins"),
+        // What Swift Testing imports with Testing and CoreImage (see CrossImport.swift there).
+        .target(
+            name: "_Testing_CoreImage",
+            path: "Sources/Apple/_Testing_CoreImage",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(
             name: "CoreImage",
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
                            .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
                            .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
                            .target(name: "ImageIO", condition: .when(platforms: [.linux])),
-                           .target(name: "CCoreImageFilterBuiltins", condition: .when(platforms: [.linux]))],
+                           .target(name: "CCoreImageFilterBuiltins", condition: .when(platforms: [.linux])),
+                           .target(name: "_Testing_CoreImage", condition: .when(platforms: [.linux]))],
             path: "Sources/Apple/CoreImage",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -5,7 +5,7 @@ import OpenVision
 // property, …) for the filters available here. Each property reads and writes the same input a key does.
 
 /// A filter with an output image.
-public protocol CIFilterProtocol {
+public protocol CIFilterProtocol: AnyObject {
     /// The filtered image (nil when a required input is missing).
     var outputImage: CIImage? { get }
 }
