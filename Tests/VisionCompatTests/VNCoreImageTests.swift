@@ -13,9 +13,12 @@ import OpenVisionTestSupport
     /// finds for the same shift made by OpenCV.
     @Test func targetedCIImageRegistersAsTheSamePixels() throws {
         let reference = CIImage(cgImage: CGImage(visionImage: Self.dog))
-        let floating = reference.transformed(by: CGAffineTransform(translationX: 6, y: 0)).cropped(to: reference.extent)
+        // Clamped, so that the 6 uncovered columns repeat the edge as `warpedPerspective`'s replicated border does.
+        let floating = reference.clampedToExtent().transformed(by: CGAffineTransform(translationX: 6, y: 0))
+            .cropped(to: reference.extent)
         let shifted = try Self.dog.warpedPerspective(by: Matrix3x3(rowMajor: [1, 0, 6, 0, 1, 0, 0, 0, 1]),
                                                      width: Self.dog.width, height: Self.dog.height, origin: .upperLeft)
+        #expect(try floating.recipe.renderedImage().rgbData() == shifted.rgbData())
         let request = VNTranslationalImageRegistrationRequest(targetedCIImage: floating)
         try VNImageRequestHandler(ciImage: reference, options: [:]).perform([request])
         let observation = try #require(request.results?.first as? VNImageTranslationAlignmentObservation)
