@@ -28,6 +28,6 @@ open class VNHumanBodyRecognizedPoint3D: VNRecognizedPoint3D {
     init(_ p: HumanBodyPose3DObservation.RecognizedPoint3D) {
         localPosition = p.localPosition
         parentJoint = VNHumanBodyPose3DObservation.JointName(p.parentJoint ?? p.jointName)
-        super.init(identifier: p.identifier, position: p.position)
+        super.init(identifier: VNRecognizedPointKey(rawValue: p.identifier), position: p.position)
     }
 }
