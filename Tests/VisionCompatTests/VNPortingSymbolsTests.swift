@@ -116,4 +116,35 @@ import OpenVisionTestSupport
         let same = try await ImageRequestHandler(data: data).perform(DetectFaceRectanglesRequest())
         #expect(faces.count >= 1 && faces.map(\.boundingBox) == same.map(\.boundingBox))
     }
+
+    /// `VNCoreMLModel.featureProvider` (the dice sample's `ThresholdProvider`): a detector pipeline's threshold inputs
+    /// take the provider's values; without one the pipeline's own defaults apply.
+    @Test func featureProviderSetsAPipelinesThresholds() throws {
+        final class Thresholds: MLFeatureProvider {
+            let values: [String: MLFeatureValue]
+            init(confidence: Double) {
+                values = ["iouThreshold": MLFeatureValue(double: 0.45), "confidenceThreshold": MLFeatureValue(double: confidence)]
+            }
+            var featureNames: Set<String> { Set(values.keys) }
+            func featureValue(for featureName: String) -> MLFeatureValue? { values[featureName] }
+        }
+        let url = Fixtures.shared.appendingPathComponent("models/coreml/YoloFastestPipeline.mlmodel")
+        let model = try VNCoreMLModel(for: MLModel(contentsOf: url))
+        let dog = try VisionImage(contentsOf: Fixtures.sharedImage("dog.jpg"))
+        func detect() throws -> [VNRecognizedObjectObservation] {
+            let request = VNCoreMLRequest(model: model)
+            request.imageCropAndScaleOption = .scaleFill
+            try VNImageRequestHandler(cgImage: dog).perform([request])
+            return request.results as? [VNRecognizedObjectObservation] ?? []
+        }
+        let byDefault = try detect()
+        model.featureProvider = Thresholds(confidence: 0.9)
+        let strict = try detect()
+        model.featureProvider = Thresholds(confidence: 0.05)
+        let loose = try detect()
+        // The pipeline's own confidence threshold is 0.25: the defaults keep dog, bicycle, car and truck there.
+        #expect(byDefault.count >= 3 && byDefault.allSatisfy { $0.confidence >= 0.25 })
+        #expect(!strict.isEmpty && strict.allSatisfy { $0.confidence >= 0.9 } && strict.count < byDefault.count)
+        #expect(loose.count > byDefault.count && loose.allSatisfy { $0.confidence >= 0.05 })
+    }
 }
