@@ -8,7 +8,7 @@ let package = Package(
         .library(name: "OpenVision", targets: ["OpenVision"]),
         .library(name: "OpenVisionConverters", targets: ["OpenVisionConverters"]),
         // Apple's older API for code written against it (VN* classes, MLModel): thin classes over OpenVision.
-        .library(name: "Vision", targets: ["Vision", "CoreML"]),
+        .library(name: "Vision", targets: ["Vision", "CoreML", "AVFoundation"]),
         .executable(name: "openvision", targets: ["openvision"]),
         // Xcode's generated model classes (`MobileNet(configuration:)`, …) for the .mlmodel/.mlpackage files of a target
         // that uses the Vision product; the models are bundled compiled.
@@ -106,6 +106,15 @@ let package = Package(
                            .target(name: "CoreML", condition: .when(platforms: [.linux]))],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // AVFoundation's capture data path (a video data output and its sample-buffer delegate), fed by
+        // CaptureDelegateBridge from LiveAnalyzer: capture code as written runs on a camera, a file or a stream.
+        .target(
+            name: "AVFoundation",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreML", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/AVFoundation",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
         .target(
             name: "OpenVisionServer",
@@ -195,7 +204,7 @@ let package = Package(
         // The seeds' Vision / Core ML code compiled against the compatibility modules (Swift 5 mode, as written).
         .testTarget(
             name: "VisionCompatTests",
-            dependencies: ["Vision", "CoreML", "OpenVisionTestSupport"],
+            dependencies: ["Vision", "CoreML", "AVFoundation", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),
