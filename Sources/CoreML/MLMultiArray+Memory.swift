@@ -36,13 +36,15 @@ extension MLMultiArray {
 
     /// The elements' bytes to change in place, with the strides (Core ML's `withUnsafeMutableBytes(_:)`).
     public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer, [Int]) throws -> R) rethrows -> R {
-        try body(UnsafeMutableRawBufferPointer(start: dataPointer, count: elementSpan * dataType.byteCount), elementStrides)
+        try body(UnsafeMutableRawBufferPointer(start: dataPointer, count: elementSpan * dataType.byteCount),
+                 elementStrides)
     }
 
     /// The elements typed as `S` (Core ML's `withUnsafeBufferPointer(ofType:_:)`); `S` must be the data type's
     /// element type (Float for `.float32`, Float16, Double, Int32), else this traps as Core ML's precondition does.
-    public func withUnsafeBufferPointer<S: MLShapedArrayScalar, R>(ofType type: S.Type,
-                                                                    _ body: (UnsafeBufferPointer<S>) throws -> R) rethrows -> R {
+    public func withUnsafeBufferPointer<S: MLShapedArrayScalar, R>(
+        ofType type: S.Type, _ body: (UnsafeBufferPointer<S>) throws -> R
+    ) rethrows -> R {
         precondition(dataType.isElementType(S.self), "MLMultiArray of \(dataType) read as \(S.self)")
         return try body(UnsafeBufferPointer(start: dataPointer.assumingMemoryBound(to: S.self), count: elementSpan))
     }
@@ -53,8 +55,8 @@ extension MLMultiArray {
         ofType type: S.Type, _ body: (UnsafeMutableBufferPointer<S>, [Int]) throws -> R
     ) rethrows -> R {
         precondition(dataType.isElementType(S.self), "MLMultiArray of \(dataType) written as \(S.self)")
-        return try body(UnsafeMutableBufferPointer(start: dataPointer.assumingMemoryBound(to: S.self), count: elementSpan),
-                        elementStrides)
+        let elements = UnsafeMutableBufferPointer(start: dataPointer.assumingMemoryBound(to: S.self), count: elementSpan)
+        return try body(elements, elementStrides)
     }
 
     /// `arrays` joined along `axis` into a new row-major array of `dataType`, values converted (Core ML's
@@ -63,7 +65,8 @@ extension MLMultiArray {
     public convenience init(concatenating arrays: [MLMultiArray], axis: Int, dataType: MLMultiArrayDataType) {
         precondition(!arrays.isEmpty, "MLMultiArray(concatenating:): no arrays")
         let first = arrays[0].dims
-        precondition(axis >= 0 && axis < first.count, "MLMultiArray(concatenating:): axis \(axis) for rank \(first.count)")
+        precondition(axis >= 0 && axis < first.count,
+                     "MLMultiArray(concatenating:): axis \(axis) for rank \(first.count)")
         for array in arrays {
             precondition(array.dims.count == first.count
                          && array.dims.indices.allSatisfy { $0 == axis || array.dims[$0] == first[$0] },
@@ -93,7 +96,8 @@ extension UnsafeMutableBufferPointer {
     /// element type (Float for `.float32`, Float16, Double, Int32).
     public init(_ multiArray: MLMultiArray) throws {
         guard multiArray.dataType.isElementType(Element.self) else {
-            throw MLModelError.featureType("an MLMultiArray of \(multiArray.dataType) is not a buffer of \(Element.self)")
+            throw MLModelError.featureType(
+                "an MLMultiArray of \(multiArray.dataType) is not a buffer of \(Element.self)")
         }
         self.init(start: multiArray.dataPointer.assumingMemoryBound(to: Element.self), count: multiArray.elementSpan)
     }
@@ -104,7 +108,8 @@ extension UnsafeBufferPointer {
     /// `MLModelError.featureType` when `Element` is not the array's element type.
     public init(_ multiArray: MLMultiArray) throws {
         guard multiArray.dataType.isElementType(Element.self) else {
-            throw MLModelError.featureType("an MLMultiArray of \(multiArray.dataType) is not a buffer of \(Element.self)")
+            throw MLModelError.featureType(
+                "an MLMultiArray of \(multiArray.dataType) is not a buffer of \(Element.self)")
         }
         self.init(start: multiArray.dataPointer.assumingMemoryBound(to: Element.self), count: multiArray.elementSpan)
     }

@@ -22,7 +22,8 @@ open class MLMultiArray {
     /// Frees `dataPointer` (the caller's deallocator, or ours for memory this array allocated).
     private let deallocator: ((UnsafeMutableRawPointer) -> Void)?
 
-    /// A zero-filled array (Core ML's `init(shape:dataType:)`); throws for a negative dimension or a size that overflows.
+    /// A zero-filled array (Core ML's `init(shape:dataType:)`); throws for a negative dimension or a size that
+    /// overflows.
     public init(shape: [NSNumber], dataType: MLMultiArrayDataType) throws {
         let dims = shape.map(\.intValue)
         let count = try Self.elementCount(dims)
@@ -48,7 +49,8 @@ open class MLMultiArray {
         let dims = shape.map(\.intValue), steps = strides.map(\.intValue)
         _ = try Self.elementCount(dims)
         guard steps.count == dims.count else {
-            throw MLModelError.generic("MLMultiArray: \(steps.count) strides for the \(dims.count) dimensions of \(dims)")
+            throw MLModelError.generic(
+                "MLMultiArray: \(steps.count) strides for the \(dims.count) dimensions of \(dims)")
         }
         guard steps.allSatisfy({ $0 >= 0 }) else {
             throw MLModelError.generic("MLMultiArray strides \(steps) have a negative stride")
@@ -78,7 +80,9 @@ open class MLMultiArray {
         for d in dims {
             guard d >= 0 else { throw MLModelError.generic("MLMultiArray shape \(dims) has a negative dimension") }
             let (product, overflow) = count.multipliedReportingOverflow(by: d)
-            guard !overflow, product <= 1 << 31 else { throw MLModelError.generic("MLMultiArray shape \(dims) is too large") }
+            guard !overflow, product <= 1 << 31 else {
+                throw MLModelError.generic("MLMultiArray shape \(dims) is too large")
+            }
             count = product
         }
         return count

@@ -76,7 +76,11 @@ public final class CaptureDelegateBridge: @unchecked Sendable {
             }
             guard accepted else { return }
             queue.async { [self] in
-                if let drop = state.withLock({ () -> CMSampleBuffer? in defer { lastDropped = nil }; return lastDropped }) {
+                let drop = state.withLock { () -> CMSampleBuffer? in
+                    defer { lastDropped = nil }
+                    return lastDropped
+                }
+                if let drop {
                     delegate.captureOutput(output, didDrop: drop, from: connection)
                 }
                 delegate.captureOutput(output, didOutput: buffer, from: connection)
