@@ -3,6 +3,7 @@ import Testing
 import Vision
 @testable import AppleClassify2
 @testable import AppleFeatureprint
+@testable import AppleReceipts
 @testable import AppleTextscanner
 @testable import Coremlhelpers
 
@@ -58,5 +59,23 @@ import Vision
                      BoundingBox(classIndex: 0, score: 0.7, rect: CGRect(x: 50, y: 50, width: 10, height: 10))]
         #expect(abs(IOU(boxes[0].rect, boxes[1].rect) - Float(81.0 / 119.0)) < 1e-6)
         #expect(nonMaxSuppression(boundingBoxes: boxes, iouThreshold: 0.5, maxBoxes: 10) == [0, 2])
+    }
+
+    /// "Structuring Recognized Text on a Document" (receipts): large lines are the shop's name and the values, small
+    /// ones the labels and the order number, as the sample's reading of a receipt has it.
+    @Test func receiptContentsFromRecognizedText() throws {
+        var canvas = try ImageCanvas(width: 800, height: 1000, color: .white)  // small: < 0.025 × 1000 px
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", black = OverlayColor(red: 0, green: 0, blue: 0)
+        try canvas.text("Blue Cafe", at: CGPoint(x: 40, y: 40), fontFile: font, pixelHeight: 48, color: black)
+        try canvas.text("#1234", at: CGPoint(x: 40, y: 250), fontFile: font, pixelHeight: 16, color: black)
+        try canvas.text("Latte", at: CGPoint(x: 40, y: 450), fontFile: font, pixelHeight: 16, color: black)
+        try canvas.text("4.50", at: CGPoint(x: 40, y: 650), fontFile: font, pixelHeight: 44, color: black)
+        let request = VNRecognizeTextRequest()
+        try VNImageRequestHandler(cgImage: canvas.makeImage()).perform([request])
+        let receipt = ReceiptContentsViewController()
+        receipt.addRecognizedText(recognizedText: request.results ?? [])
+        #expect(receipt.contents.name == "Blue Cafe")
+        #expect(receipt.contents.items.map(\.name) == ["Order", "Latte"])
+        #expect(receipt.contents.items.map(\.value) == ["#1234", "4.50"])
     }
 }
