@@ -1,14 +1,20 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
+let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "simd", "Accelerate",
+                    "AVFoundation", "_Testing_CoreGraphics"]
+
 let package = Package(
     name: "OpenVision",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenVision", targets: ["OpenVision"]),
         .library(name: "OpenVisionConverters", targets: ["OpenVisionConverters"]),
-        // Apple's older API for code written against it (VN* classes, MLModel): thin classes over OpenVision.
-        .library(name: "Vision", targets: ["Vision", "CoreML", "AVFoundation"]),
+        // Apple's API for code written against it (VN* classes, MLModel) and the Apple modules such code imports
+        // (Sources/Apple): one product, so a package that depends on it can `import Vision`, `import CoreGraphics`,
+        // `import simd`, … as an app does on Apple platforms.
+        .library(name: "Vision", targets: appleModules),
         .executable(name: "openvision", targets: ["openvision"]),
         // Xcode's generated model classes (`MobileNet(configuration:)`, …) for the .mlmodel/.mlpackage files of a target
         // that uses the Vision product; the models are bundled compiled.
@@ -93,17 +99,79 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .plugin(name: "CoreMLModelClasses", capability: .buildTool(), dependencies: ["openvision-coreml-classes"]),
-        // Apple's `Vision` and `CoreML` module names with their VN*/ML* classes, over OpenVision (Swift 5
-        // language mode, as the code written against them). Not built on Apple platforms, which have the real ones.
+        // Apple's modules (Sources/Apple): `Vision` and `CoreML` with their VN*/ML* classes, and the Core Graphics,
+        // Core Video, Core Media, ImageIO, simd and Accelerate names code around them uses — thin layers over
+        // OpenVision (Swift 5 language mode, as the code written against them), each importing only those below it.
+        // Not built on Apple platforms, which have the real ones.
+        // What Swift Testing imports with Testing and CoreGraphics (see CrossImport.swift there); CoreGraphics
+        // depends on it so that it is built for every client.
+        .target(
+            name: "_Testing_CoreGraphics",
+            path: "Sources/Apple/_Testing_CoreGraphics",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreGraphics",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "_Testing_CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreGraphics",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "ImageIO",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/ImageIO",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreVideo",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreVideo",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreMedia",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreMedia",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // simd's names on Swift's own SIMD types: no dependency.
+        .target(
+            name: "simd",
+            path: "Sources/Apple/simd",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // vDSP and vForce over Swift SIMD loops, BLAS (Debian's libblas, which CNative links already) and glibc's
+        // vector math library (libmvec): CAccelerate carries their C declarations.
+        .systemLibrary(name: "CAccelerate", path: "Sources/Apple/CAccelerate"),
+        .target(
+            name: "Accelerate",
+            dependencies: [.target(name: "CAccelerate", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/Accelerate",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(
             name: "CoreML",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreML",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "Vision",
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreML", condition: .when(platforms: [.linux]))],
+                           .target(name: "CoreML", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                           .target(name: "simd", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/Vision",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // AVFoundation's capture data path (a video data output and its sample-buffer delegate), fed by
@@ -111,7 +179,7 @@ let package = Package(
         .target(
             name: "AVFoundation",
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreML", condition: .when(platforms: [.linux]))],
+                           .target(name: "CoreMedia", condition: .when(platforms: [.linux]))],
             path: "Sources/Apple/AVFoundation",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -162,7 +230,8 @@ let package = Package(
             name: "openvision-bench",
             // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set);
             // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
-            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "OpenVisionConverters"],
+            // CoreVideo: the pixel-buffer access measurement (pixelbuffer).
+            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "CoreVideo", "OpenVisionConverters"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -205,6 +274,14 @@ let package = Package(
         .testTarget(
             name: "VisionCompatTests",
             dependencies: ["Vision", "CoreML", "AVFoundation", "OpenVisionTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Apple's Core Graphics, Core Video, Core Media, ImageIO, simd and Accelerate modules against hand-computed
+        // values, plain loops and OpenVision's own operations (Swift 5 mode, as the code written against them).
+        .testTarget(
+            name: "AppleModulesTests",
+            dependencies: ["CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "simd", "Accelerate", "OpenVision",
+                           "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),

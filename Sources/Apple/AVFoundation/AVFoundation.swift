@@ -4,4 +4,4 @@
 // preview layers, players and assets are not here (docs/porting.md). `import AVFoundation` brings Core Media (and
 // with it Core Video, Core Graphics and Foundation), as Apple's does.
 
-@_exported import CoreML
+@_exported import CoreMedia

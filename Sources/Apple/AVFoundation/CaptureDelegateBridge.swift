@@ -61,7 +61,7 @@ public final class CaptureDelegateBridge: @unchecked Sendable {
     private func deliver(_ frame: Frame) {
         guard let connection = output.connection(with: .video), connection.isEnabled,
               let (delegate, queue) = output.target else { return }
-        let buffer: CMSampleBuffer = frame
+        let buffer = CMSampleBuffer(frame: frame)
         let output = self.output
         if output.alwaysDiscardsLateVideoFrames {
             let accepted = state.withLock { () -> Bool in
