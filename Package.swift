@@ -3,7 +3,7 @@ import PackageDescription
 
 // Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
 let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
-                    "Accelerate", "_Testing_CoreGraphics", "_Testing_CoreImage"]
+                    "Accelerate", "AVFoundation", "_Testing_CoreGraphics", "_Testing_CoreImage"]
 
 let package = Package(
     name: "OpenVision",
@@ -195,6 +195,15 @@ let package = Package(
             path: "Sources/Apple/Vision",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // AVFoundation's capture data path (a video data output and its sample-buffer delegate), fed by
+        // CaptureDelegateBridge from LiveAnalyzer: capture code as written runs on a camera, a file or a stream.
+        .target(
+            name: "AVFoundation",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreMedia", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/AVFoundation",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
         .target(
             name: "OpenVisionServer",
@@ -285,7 +294,7 @@ let package = Package(
         // The seeds' Vision / Core ML code compiled against the compatibility modules (Swift 5 mode, as written).
         .testTarget(
             name: "VisionCompatTests",
-            dependencies: ["Vision", "CoreML", "OpenVisionTestSupport"],
+            dependencies: ["Vision", "CoreML", "AVFoundation", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Apple's Core Graphics, Core Video, Core Media, ImageIO, simd and Accelerate modules against hand-computed

@@ -215,27 +215,45 @@ public enum vForce {
     }
 
     /// e^x of each element.
-    public static func exp<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvexpf) }
+    public static func exp<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvexpf)
+    }
     /// 2^x of each element.
-    public static func exp2<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvexp2f) }
+    public static func exp2<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvexp2f)
+    }
     /// The natural logarithm of each element.
-    public static func log<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvlogf) }
+    public static func log<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvlogf)
+    }
     /// The base-2 logarithm of each element.
-    public static func log2<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvlog2f) }
+    public static func log2<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvlog2f)
+    }
     /// The base-10 logarithm of each element.
     public static func log10<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
         unary(vector, vvlog10f)
     }
     /// The hyperbolic tangent of each element.
-    public static func tanh<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvtanhf) }
+    public static func tanh<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvtanhf)
+    }
     /// The sine of each element.
-    public static func sin<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvsinf) }
+    public static func sin<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvsinf)
+    }
     /// The cosine of each element.
-    public static func cos<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvcosf) }
+    public static func cos<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvcosf)
+    }
     /// The arctangent of each element.
-    public static func atan<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvatanf) }
+    public static func atan<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvatanf)
+    }
     /// The square root of each element.
-    public static func sqrt<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvsqrtf) }
+    public static func sqrt<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvsqrtf)
+    }
     /// 1 / the square root of each element.
     public static func rsqrt<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
         unary(vector, vvrsqrtf)
@@ -249,7 +267,9 @@ public enum vForce {
         unary(vector, vvfloorf)
     }
     /// Each element rounded up.
-    public static func ceil<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float { unary(vector, vvceilf) }
+    public static func ceil<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
+        unary(vector, vvceilf)
+    }
     /// Each element rounded to the nearest integer.
     public static func nearestInteger<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
         unary(vector, vvnintf)

@@ -331,7 +331,9 @@ open class CGContext {
     /// Draws `image` scaled to fill `rect` (upright in user space, its top row at `rect.maxY`), blended source-over
     /// with its alpha, sampled as `interpolationQuality` says.
     public func draw(_ image: CGImage, in rect: CGRect) {
-        guard let canvas, image.width > 0, image.height > 0, !rect.isNull, rect.width != 0, rect.height != 0 else { return }
+        guard let canvas, image.width > 0, image.height > 0, !rect.isNull, rect.width != 0, rect.height != 0 else {
+            return
+        }
         let w = CGFloat(image.width), h = CGFloat(image.height)
         let imageToUser = CGAffineTransform(a: rect.width / w, b: 0, c: 0, d: -rect.height / h,
                                             tx: rect.minX + 0.5 * rect.width / w, ty: rect.maxY - 0.5 * rect.height / h)
@@ -392,7 +394,9 @@ open class CGContext {
     private func components(_ color: (red: Double, green: Double, blue: Double, alpha: Double)) -> [Double] {
         if layout.channels == 1 { return [255 * (0.299 * color.red + 0.587 * color.green + 0.114 * color.blue)] }
         var values = [Double](repeating: 0, count: layout.channels)
-        for (index, value) in zip(layout.colorIndices, [color.red, color.green, color.blue]) { values[index] = 255 * value }
+        for (index, value) in zip(layout.colorIndices, [color.red, color.green, color.blue]) {
+            values[index] = 255 * value
+        }
         return values
     }
 

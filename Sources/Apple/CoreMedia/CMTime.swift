@@ -294,10 +294,14 @@ public func CMTimeConvertScale(_ time: CMTime, timescale newTimescale: Int32, me
 }
 
 /// The larger of two times (`CMTimeCompare`).
-public func CMTimeMaximum(_ time1: CMTime, _ time2: CMTime) -> CMTime { CMTimeCompare(time1, time2) >= 0 ? time1 : time2 }
+public func CMTimeMaximum(_ time1: CMTime, _ time2: CMTime) -> CMTime {
+    CMTimeCompare(time1, time2) >= 0 ? time1 : time2
+}
 
 /// The smaller of two times (`CMTimeCompare`).
-public func CMTimeMinimum(_ time1: CMTime, _ time2: CMTime) -> CMTime { CMTimeCompare(time1, time2) <= 0 ? time1 : time2 }
+public func CMTimeMinimum(_ time1: CMTime, _ time2: CMTime) -> CMTime {
+    CMTimeCompare(time1, time2) <= 0 ? time1 : time2
+}
 
 /// The absolute value (negative infinity becomes positive infinity).
 public func CMTimeAbsoluteValue(_ time: CMTime) -> CMTime {

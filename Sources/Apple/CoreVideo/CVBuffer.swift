@@ -167,7 +167,9 @@ public final class CVBuffer: @unchecked Sendable {
     /// `code` as its four characters (`'BGRA'`), or in hexadecimal when they are not printable.
     static func fourCharacterCode(_ code: OSType) -> String {
         let bytes = [24, 16, 8, 0].map { UInt8((code >> $0) & 0xFF) }
-        if bytes.allSatisfy({ (0x20...0x7E).contains($0) }) { return "'" + String(decoding: bytes, as: UTF8.self) + "'" }
+        if bytes.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            return "'" + String(decoding: bytes, as: UTF8.self) + "'"
+        }
         return String(format: "0x%08X", code)
     }
 }

@@ -1,4 +1,5 @@
 import CoreGraphics
+import Foundation
 
 // ImageIO's property keys (Apple's string values), for `CGImageSourceCopyPropertiesAtIndex`, the options of
 // `CGImageSourceCreateThumbnailAtIndex` and the properties of `CGImageDestinationAddImage`.

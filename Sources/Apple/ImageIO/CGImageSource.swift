@@ -1,4 +1,5 @@
 import CoreGraphics
+import Foundation
 import OpenVision
 
 /// The state of an image source.

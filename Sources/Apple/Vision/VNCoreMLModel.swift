@@ -9,7 +9,10 @@ open class VNCoreMLModel {
     public let model: MLModel
     /// Vision's `inputImageFeatureName` (the model's first input).
     public var inputImageFeatureName: String
-    /// Vision's `featureProvider` (extra inputs); not used here.
+    /// Vision's `featureProvider`: values for the model's inputs other than the image. A detector pipeline's
+    /// threshold inputs (`iouThreshold` / `confidenceThreshold`, as its non-maximum suppression names them) take the
+    /// provider's numbers; without a value the model's own defaults apply. Other inputs are not read here (the image
+    /// is the only other input OpenVision feeds).
     public var featureProvider: MLFeatureProvider?
 
     enum Kind { case detector, classifier, features }

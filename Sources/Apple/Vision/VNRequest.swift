@@ -1,10 +1,14 @@
 import Foundation
 import OpenVision
 
+/// Vision's completion handler type: called with the request and the error, if any, after a handler performs it.
+public typealias VNRequestCompletionHandler = (VNRequest, Error?) -> Void
+
 /// Vision's abstract request: options, `results` after a handler performs it, and a completion handler
 /// called with `(request, error)`. Each subclass builds the matching OpenVision request when performed.
 open class VNRequest {
-    public typealias CompletionHandler = (VNRequest, Error?) -> Void
+    /// The completion handler type (`VNRequestCompletionHandler`).
+    public typealias CompletionHandler = VNRequestCompletionHandler
 
     public var completionHandler: CompletionHandler?
     /// The observations of the last perform, nil before one or after an error (`results`: typed on each request

@@ -62,7 +62,9 @@ public func simd_make_float4(_ xyz: simd_float3, _ w: Float) -> simd_float4 { si
 /// (x, yzw).
 public func simd_make_float4(_ x: Float, _ yzw: simd_float3) -> simd_float4 { simd_float4(x, yzw.x, yzw.y, yzw.z) }
 /// (xy, zw).
-public func simd_make_float4(_ xy: simd_float2, _ zw: simd_float2) -> simd_float4 { simd_float4(xy.x, xy.y, zw.x, zw.y) }
+public func simd_make_float4(_ xy: simd_float2, _ zw: simd_float2) -> simd_float4 {
+    simd_float4(xy.x, xy.y, zw.x, zw.y)
+}
 /// (x, y).
 public func simd_make_double2(_ x: Double, _ y: Double) -> simd_double2 { simd_double2(x, y) }
 /// (x, y, z).

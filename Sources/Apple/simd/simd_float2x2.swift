@@ -81,11 +81,14 @@ public struct simd_float2x2: Equatable, Codable, Sendable, CustomDebugStringConv
     /// The inverse (non-finite values for a singular matrix, as simd's).
     public var inverse: simd_float2x2 {
         let inverse = SIMDMatrix.inverse(elements, n: 2)
-        return simd_float2x2(SIMD2<Float>(Float(inverse[0]), Float(inverse[1])), SIMD2<Float>(Float(inverse[2]), Float(inverse[3])))
+        return simd_float2x2(
+            SIMD2<Float>(Float(inverse[0]), Float(inverse[1])),
+            SIMD2<Float>(Float(inverse[2]), Float(inverse[3]))
+        )
     }
 
     /// The elements column after column, in double precision.
-    var elements: [Double] { [columns.0[0], columns.0[1], columns.1[0], columns.1[1]].map(Double.init) }
+    var elements: [Double] { [columns.0, columns.1].flatMap { c in (0..<2).map { Double(c[$0]) } } }
 
     /// Matrices are equal when all elements are.
     public static func == (lhs: simd_float2x2, rhs: simd_float2x2) -> Bool {
@@ -167,10 +170,14 @@ public typealias float2x2 = simd_float2x2
 public let matrix_identity_float2x2 = simd_float2x2(1)
 
 /// The matrix with these columns.
-public func simd_matrix(_ col0: SIMD2<Float>, _ col1: SIMD2<Float>) -> simd_float2x2 { simd_float2x2(col0, col1) }
+public func simd_matrix(_ col0: SIMD2<Float>, _ col1: SIMD2<Float>) -> simd_float2x2 {
+    simd_float2x2(col0, col1)
+}
 
 /// The matrix with these rows.
-public func simd_matrix_from_rows(_ row0: SIMD2<Float>, _ row1: SIMD2<Float>) -> simd_float2x2 {
+public func simd_matrix_from_rows(
+    _ row0: SIMD2<Float>, _ row1: SIMD2<Float>
+) -> simd_float2x2 {
     simd_float2x2(rows: [row0, row1])
 }
 

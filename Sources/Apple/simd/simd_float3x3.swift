@@ -75,7 +75,11 @@ public struct simd_float3x3: Equatable, Codable, Sendable, CustomDebugStringConv
 
     /// The transpose.
     public var transpose: simd_float3x3 {
-        simd_float3x3(SIMD3<Float>(columns.0[0], columns.1[0], columns.2[0]), SIMD3<Float>(columns.0[1], columns.1[1], columns.2[1]), SIMD3<Float>(columns.0[2], columns.1[2], columns.2[2]))
+        simd_float3x3(
+            SIMD3<Float>(columns.0[0], columns.1[0], columns.2[0]),
+            SIMD3<Float>(columns.0[1], columns.1[1], columns.2[1]),
+            SIMD3<Float>(columns.0[2], columns.1[2], columns.2[2])
+        )
     }
 
     /// The determinant.
@@ -84,11 +88,15 @@ public struct simd_float3x3: Equatable, Codable, Sendable, CustomDebugStringConv
     /// The inverse (non-finite values for a singular matrix, as simd's).
     public var inverse: simd_float3x3 {
         let inverse = SIMDMatrix.inverse(elements, n: 3)
-        return simd_float3x3(SIMD3<Float>(Float(inverse[0]), Float(inverse[1]), Float(inverse[2])), SIMD3<Float>(Float(inverse[3]), Float(inverse[4]), Float(inverse[5])), SIMD3<Float>(Float(inverse[6]), Float(inverse[7]), Float(inverse[8])))
+        return simd_float3x3(
+            SIMD3<Float>(Float(inverse[0]), Float(inverse[1]), Float(inverse[2])),
+            SIMD3<Float>(Float(inverse[3]), Float(inverse[4]), Float(inverse[5])),
+            SIMD3<Float>(Float(inverse[6]), Float(inverse[7]), Float(inverse[8]))
+        )
     }
 
     /// The elements column after column, in double precision.
-    var elements: [Double] { [columns.0[0], columns.0[1], columns.0[2], columns.1[0], columns.1[1], columns.1[2], columns.2[0], columns.2[1], columns.2[2]].map(Double.init) }
+    var elements: [Double] { [columns.0, columns.1, columns.2].flatMap { c in (0..<3).map { Double(c[$0]) } } }
 
     /// Matrices are equal when all elements are.
     public static func == (lhs: simd_float3x3, rhs: simd_float3x3) -> Bool {
@@ -106,7 +114,11 @@ public struct simd_float3x3: Equatable, Codable, Sendable, CustomDebugStringConv
     /// Decoded from its columns.
     public init(from decoder: Decoder) throws {
         var container = try decoder.unkeyedContainer()
-        self.init(try container.decode(SIMD3<Float>.self), try container.decode(SIMD3<Float>.self), try container.decode(SIMD3<Float>.self))
+        self.init(
+            try container.decode(SIMD3<Float>.self),
+            try container.decode(SIMD3<Float>.self),
+            try container.decode(SIMD3<Float>.self)
+        )
     }
 
     /// `simd_float3x3([[…], …])`, column after column.
@@ -171,10 +183,14 @@ public typealias float3x3 = simd_float3x3
 public let matrix_identity_float3x3 = simd_float3x3(1)
 
 /// The matrix with these columns.
-public func simd_matrix(_ col0: SIMD3<Float>, _ col1: SIMD3<Float>, _ col2: SIMD3<Float>) -> simd_float3x3 { simd_float3x3(col0, col1, col2) }
+public func simd_matrix(_ col0: SIMD3<Float>, _ col1: SIMD3<Float>, _ col2: SIMD3<Float>) -> simd_float3x3 {
+    simd_float3x3(col0, col1, col2)
+}
 
 /// The matrix with these rows.
-public func simd_matrix_from_rows(_ row0: SIMD3<Float>, _ row1: SIMD3<Float>, _ row2: SIMD3<Float>) -> simd_float3x3 {
+public func simd_matrix_from_rows(
+    _ row0: SIMD3<Float>, _ row1: SIMD3<Float>, _ row2: SIMD3<Float>
+) -> simd_float3x3 {
     simd_float3x3(rows: [row0, row1, row2])
 }
 

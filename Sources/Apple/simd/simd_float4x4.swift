@@ -35,7 +35,12 @@ public struct simd_float4x4: Equatable, Codable, Sendable, CustomDebugStringConv
 
     /// The diagonal matrix with `diagonal` on its diagonal.
     public init(diagonal: SIMD4<Float>) {
-        var columns = (SIMD4<Float>(repeating: 0), SIMD4<Float>(repeating: 0), SIMD4<Float>(repeating: 0), SIMD4<Float>(repeating: 0))
+        var columns = (
+            SIMD4<Float>(repeating: 0),
+            SIMD4<Float>(repeating: 0),
+            SIMD4<Float>(repeating: 0),
+            SIMD4<Float>(repeating: 0)
+        )
         columns.0[0] = diagonal[0]
         columns.1[1] = diagonal[1]
         columns.2[2] = diagonal[2]
@@ -78,7 +83,12 @@ public struct simd_float4x4: Equatable, Codable, Sendable, CustomDebugStringConv
 
     /// The transpose.
     public var transpose: simd_float4x4 {
-        simd_float4x4(SIMD4<Float>(columns.0[0], columns.1[0], columns.2[0], columns.3[0]), SIMD4<Float>(columns.0[1], columns.1[1], columns.2[1], columns.3[1]), SIMD4<Float>(columns.0[2], columns.1[2], columns.2[2], columns.3[2]), SIMD4<Float>(columns.0[3], columns.1[3], columns.2[3], columns.3[3]))
+        simd_float4x4(
+            SIMD4<Float>(columns.0[0], columns.1[0], columns.2[0], columns.3[0]),
+            SIMD4<Float>(columns.0[1], columns.1[1], columns.2[1], columns.3[1]),
+            SIMD4<Float>(columns.0[2], columns.1[2], columns.2[2], columns.3[2]),
+            SIMD4<Float>(columns.0[3], columns.1[3], columns.2[3], columns.3[3])
+        )
     }
 
     /// The determinant.
@@ -87,15 +97,23 @@ public struct simd_float4x4: Equatable, Codable, Sendable, CustomDebugStringConv
     /// The inverse (non-finite values for a singular matrix, as simd's).
     public var inverse: simd_float4x4 {
         let inverse = SIMDMatrix.inverse(elements, n: 4)
-        return simd_float4x4(SIMD4<Float>(Float(inverse[0]), Float(inverse[1]), Float(inverse[2]), Float(inverse[3])), SIMD4<Float>(Float(inverse[4]), Float(inverse[5]), Float(inverse[6]), Float(inverse[7])), SIMD4<Float>(Float(inverse[8]), Float(inverse[9]), Float(inverse[10]), Float(inverse[11])), SIMD4<Float>(Float(inverse[12]), Float(inverse[13]), Float(inverse[14]), Float(inverse[15])))
+        return simd_float4x4(
+            SIMD4<Float>(Float(inverse[0]), Float(inverse[1]), Float(inverse[2]), Float(inverse[3])),
+            SIMD4<Float>(Float(inverse[4]), Float(inverse[5]), Float(inverse[6]), Float(inverse[7])),
+            SIMD4<Float>(Float(inverse[8]), Float(inverse[9]), Float(inverse[10]), Float(inverse[11])),
+            SIMD4<Float>(Float(inverse[12]), Float(inverse[13]), Float(inverse[14]), Float(inverse[15]))
+        )
     }
 
     /// The elements column after column, in double precision.
-    var elements: [Double] { [columns.0[0], columns.0[1], columns.0[2], columns.0[3], columns.1[0], columns.1[1], columns.1[2], columns.1[3], columns.2[0], columns.2[1], columns.2[2], columns.2[3], columns.3[0], columns.3[1], columns.3[2], columns.3[3]].map(Double.init) }
+    var elements: [Double] { [columns.0, columns.1, columns.2, columns.3].flatMap { c in (0..<4).map {
+        Double(c[$0]) } }
+    }
 
     /// Matrices are equal when all elements are.
     public static func == (lhs: simd_float4x4, rhs: simd_float4x4) -> Bool {
-        lhs.columns.0 == rhs.columns.0 && lhs.columns.1 == rhs.columns.1 && lhs.columns.2 == rhs.columns.2 && lhs.columns.3 == rhs.columns.3
+        lhs.columns.0 == rhs.columns.0 && lhs.columns.1 == rhs.columns.1 && lhs.columns.2 == rhs.columns.2
+            && lhs.columns.3 == rhs.columns.3
     }
 
     /// Encoded as its columns.
@@ -110,7 +128,12 @@ public struct simd_float4x4: Equatable, Codable, Sendable, CustomDebugStringConv
     /// Decoded from its columns.
     public init(from decoder: Decoder) throws {
         var container = try decoder.unkeyedContainer()
-        self.init(try container.decode(SIMD4<Float>.self), try container.decode(SIMD4<Float>.self), try container.decode(SIMD4<Float>.self), try container.decode(SIMD4<Float>.self))
+        self.init(
+            try container.decode(SIMD4<Float>.self),
+            try container.decode(SIMD4<Float>.self),
+            try container.decode(SIMD4<Float>.self),
+            try container.decode(SIMD4<Float>.self)
+        )
     }
 
     /// `simd_float4x4([[…], …])`, column after column.
@@ -120,12 +143,22 @@ public struct simd_float4x4: Equatable, Codable, Sendable, CustomDebugStringConv
 
     /// The sum.
     public static func + (lhs: simd_float4x4, rhs: simd_float4x4) -> simd_float4x4 {
-        simd_float4x4(lhs.columns.0 + rhs.columns.0, lhs.columns.1 + rhs.columns.1, lhs.columns.2 + rhs.columns.2, lhs.columns.3 + rhs.columns.3)
+        simd_float4x4(
+            lhs.columns.0 + rhs.columns.0,
+            lhs.columns.1 + rhs.columns.1,
+            lhs.columns.2 + rhs.columns.2,
+            lhs.columns.3 + rhs.columns.3
+        )
     }
 
     /// The difference.
     public static func - (lhs: simd_float4x4, rhs: simd_float4x4) -> simd_float4x4 {
-        simd_float4x4(lhs.columns.0 - rhs.columns.0, lhs.columns.1 - rhs.columns.1, lhs.columns.2 - rhs.columns.2, lhs.columns.3 - rhs.columns.3)
+        simd_float4x4(
+            lhs.columns.0 - rhs.columns.0,
+            lhs.columns.1 - rhs.columns.1,
+            lhs.columns.2 - rhs.columns.2,
+            lhs.columns.3 - rhs.columns.3
+        )
     }
 
     /// The negation.
@@ -148,7 +181,12 @@ public struct simd_float4x4: Equatable, Codable, Sendable, CustomDebugStringConv
 
     /// A row vector times the matrix.
     public static func * (lhs: SIMD4<Float>, rhs: simd_float4x4) -> SIMD4<Float> {
-        SIMD4<Float>((lhs * rhs.columns.0).sum(), (lhs * rhs.columns.1).sum(), (lhs * rhs.columns.2).sum(), (lhs * rhs.columns.3).sum())
+        SIMD4<Float>(
+            (lhs * rhs.columns.0).sum(),
+            (lhs * rhs.columns.1).sum(),
+            (lhs * rhs.columns.2).sum(),
+            (lhs * rhs.columns.3).sum()
+        )
     }
 
     /// The matrix product: `rhs` first, then `lhs`.
@@ -175,10 +213,16 @@ public typealias float4x4 = simd_float4x4
 public let matrix_identity_float4x4 = simd_float4x4(1)
 
 /// The matrix with these columns.
-public func simd_matrix(_ col0: SIMD4<Float>, _ col1: SIMD4<Float>, _ col2: SIMD4<Float>, _ col3: SIMD4<Float>) -> simd_float4x4 { simd_float4x4(col0, col1, col2, col3) }
+public func simd_matrix(
+    _ col0: SIMD4<Float>, _ col1: SIMD4<Float>, _ col2: SIMD4<Float>, _ col3: SIMD4<Float>
+) -> simd_float4x4 {
+    simd_float4x4(col0, col1, col2, col3)
+}
 
 /// The matrix with these rows.
-public func simd_matrix_from_rows(_ row0: SIMD4<Float>, _ row1: SIMD4<Float>, _ row2: SIMD4<Float>, _ row3: SIMD4<Float>) -> simd_float4x4 {
+public func simd_matrix_from_rows(
+    _ row0: SIMD4<Float>, _ row1: SIMD4<Float>, _ row2: SIMD4<Float>, _ row3: SIMD4<Float>
+) -> simd_float4x4 {
     simd_float4x4(rows: [row0, row1, row2, row3])
 }
 

@@ -111,9 +111,13 @@ public struct simd_quatf: Hashable, Codable, Sendable, CustomDebugStringConverti
     }
 
     /// The sum.
-    public static func + (lhs: simd_quatf, rhs: simd_quatf) -> simd_quatf { simd_quatf(vector: lhs.vector + rhs.vector) }
+    public static func + (lhs: simd_quatf, rhs: simd_quatf) -> simd_quatf {
+        simd_quatf(vector: lhs.vector + rhs.vector)
+    }
     /// The difference.
-    public static func - (lhs: simd_quatf, rhs: simd_quatf) -> simd_quatf { simd_quatf(vector: lhs.vector - rhs.vector) }
+    public static func - (lhs: simd_quatf, rhs: simd_quatf) -> simd_quatf {
+        simd_quatf(vector: lhs.vector - rhs.vector)
+    }
     /// The negation.
     public static prefix func - (rhs: simd_quatf) -> simd_quatf { simd_quatf(vector: -rhs.vector) }
     /// The quaternion times a scalar.

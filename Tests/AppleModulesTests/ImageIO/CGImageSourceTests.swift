@@ -56,6 +56,17 @@ import Testing
         let cut = try Data(contentsOf: Self.rotated).prefix(200)
         let truncated = try #require(CGImageSourceCreateWithData(cut as CFData, nil))
         _ = CGImageSourceCreateImageAtIndex(truncated, 0, nil)
+        // A PNG header that declares 60000 × 60000 pixels: counted, its size reported, but no image is made (the
+        // decoder refuses more than VisionImage.defaultMaximumPixelCount before allocating anything).
+        var huge = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8)
+        huge += Data([0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60, 8, 2, 0, 0, 0, 0, 0, 0, 0])
+        huge += Data([0, 0, 0, 0]) + Data("IEND".utf8) + Data([0xAE, 0x42, 0x60, 0x82])
+        let bomb = try #require(CGImageSourceCreateWithData(huge as CFData, nil))
+        #expect(CGImageSourceGetCount(bomb) == 1)
+        let properties = CGImageSourceCopyPropertiesAtIndex(bomb, 0, nil) as? [String: Any]
+        #expect(properties?[kCGImagePropertyPixelWidth as String] as? Int == 60000)
+        #expect(CGImageSourceCreateImageAtIndex(bomb, 0, nil) == nil)
+        #expect(CGImageSourceCreateThumbnailAtIndex(bomb, 0, nil) == nil)
         let gif = try #require(CGImageSourceCreateWithData(Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8) as CFData, nil))
         #expect(CGImageSourceGetCount(gif) == 0 && CGImageSourceGetStatus(gif) == .statusUnknownType)
     }

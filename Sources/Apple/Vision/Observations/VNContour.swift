@@ -17,3 +17,15 @@ open class VNContour {
         do { return VNContour(try native.polygonApproximation(epsilon: epsilon)) } catch { throw VNError(error) }
     }
 }
+
+extension VNContour: Equatable, Hashable {
+    /// Contours are equal when they are the same contour of an observation: the same `indexPath` and the same points
+    /// (Vision's `isEqual:`), so a contour found again through `childContours` equals the one it was.
+    public static func == (a: VNContour, b: VNContour) -> Bool {
+        a.indexPath == b.indexPath && a.normalizedPoints == b.normalizedPoints
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(indexPath)
+        hasher.combine(pointCount)
+    }
+}

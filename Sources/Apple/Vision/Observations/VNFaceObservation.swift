@@ -21,6 +21,16 @@ open class VNFaceObservation: VNDetectedObjectObservation {
                                   confidence: 1, roll: roll?.doubleValue, yaw: yaw?.doubleValue, pitch: pitch?.doubleValue))
     }
 
+    /// A face given only by its box (what `VNFaceObservation(boundingBox:)` makes): no landmarks, no pose.
+    override init(uuid: UUID, confidence: VNConfidence, boundingBox: NormalizedRect) {
+        native = FaceObservation(boundingBox: boundingBox, confidence: confidence)
+        landmarks = nil
+        roll = nil
+        yaw = nil
+        pitch = nil
+        super.init(uuid: uuid, confidence: confidence, boundingBox: boundingBox)
+    }
+
     init(_ o: FaceObservation) {
         native = o
         landmarks = o.landmarks.map(VNFaceLandmarks2D.init)

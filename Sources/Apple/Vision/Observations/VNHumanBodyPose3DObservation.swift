@@ -9,8 +9,8 @@ open class VNHumanBodyPose3DObservation: VNObservation {
     public struct JointName: Hashable, RawRepresentable, Sendable {
         public let rawValue: VNRecognizedPointKey
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
-        init(_ native: HumanBodyPose3DObservation.JointName) { rawValue = native.rawValue }
-        var native: HumanBodyPose3DObservation.JointName? { HumanBodyPose3DObservation.JointName(rawValue: rawValue) }
+        init(_ native: HumanBodyPose3DObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
+        var native: HumanBodyPose3DObservation.JointName? { HumanBodyPose3DObservation.JointName(rawValue: rawValue.rawValue) }
 
         public static let topHead = JointName(.topHead), centerHead = JointName(.centerHead), centerShoulder = JointName(.centerShoulder)
         public static let leftShoulder = JointName(.leftShoulder), rightShoulder = JointName(.rightShoulder)
@@ -26,7 +26,9 @@ open class VNHumanBodyPose3DObservation: VNObservation {
     public struct JointsGroupName: Hashable, RawRepresentable, Sendable {
         public let rawValue: VNRecognizedPointGroupKey
         public init(rawValue: VNRecognizedPointGroupKey) { self.rawValue = rawValue }
-        init(_ native: HumanBodyPose3DObservation.JointsGroupName) { rawValue = native.rawValue }
+        init(_ native: HumanBodyPose3DObservation.JointsGroupName) {
+            rawValue = native == .all ? .all : VNRecognizedPointGroupKey(rawValue: native.rawValue)
+        }
 
         public static let head = JointsGroupName(.head), torso = JointsGroupName(.torso)
         public static let leftArm = JointsGroupName(.leftArm), rightArm = JointsGroupName(.rightArm)
@@ -67,7 +69,7 @@ open class VNHumanBodyPose3DObservation: VNObservation {
 
     /// The joints of `jointsGroupName`, by name; `VNError.invalidArgument` for an unknown group.
     public func recognizedPoints(_ jointsGroupName: JointsGroupName) throws -> [JointName: VNHumanBodyRecognizedPoint3D] {
-        guard let group = HumanBodyPose3DObservation.JointsGroupName(rawValue: jointsGroupName.rawValue) else {
+        guard let group = (jointsGroupName.rawValue == .all ? .all : HumanBodyPose3DObservation.JointsGroupName(rawValue: jointsGroupName.rawValue.rawValue)) else {
             throw VNError(.invalidArgument, "'\(jointsGroupName.rawValue)' is not a 3D body joint group")
         }
         return Dictionary(uniqueKeysWithValues: native.recognizedPoints(group).map { (JointName($0.key), VNHumanBodyRecognizedPoint3D($0.value)) })

@@ -8,7 +8,7 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
     public struct JointName: Hashable, RawRepresentable, Sendable {
         public let rawValue: VNRecognizedPointKey
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
-        init(_ native: HumanBodyPoseObservation.JointName) { rawValue = native.rawValue }
+        init(_ native: HumanBodyPoseObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
 
         public static let nose = JointName(.nose), leftEye = JointName(.leftEye), rightEye = JointName(.rightEye)
         public static let leftEar = JointName(.leftEar), rightEar = JointName(.rightEar)
@@ -24,7 +24,9 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
     public struct JointsGroupName: Hashable, RawRepresentable, Sendable {
         public let rawValue: VNRecognizedPointGroupKey
         public init(rawValue: VNRecognizedPointGroupKey) { self.rawValue = rawValue }
-        init(_ native: HumanBodyPoseObservation.JointsGroupName) { rawValue = native.rawValue }
+        init(_ native: HumanBodyPoseObservation.JointsGroupName) {
+            rawValue = native == .all ? .all : VNRecognizedPointGroupKey(rawValue: native.rawValue)
+        }
 
         public static let face = JointsGroupName(.face), torso = JointsGroupName(.torso)
         public static let leftArm = JointsGroupName(.leftArm), rightArm = JointsGroupName(.rightArm)
@@ -38,8 +40,8 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
         native = o
         let joints = HumanBodyPoseObservation.JointName.allCases.map { o.recognizedPoint($0) }
         super.init(uuid: o.uuid, confidence: o.confidence, points: joints,
-                   groups: HumanBodyPoseObservation.JointsGroupName.allCases.map { ($0.rawValue, $0.jointNames.map(\.rawValue)) },
-                   keypointKeys: Self.keypointOrder.map(\.rawValue))
+                   groups: HumanBodyPoseObservation.JointsGroupName.allCases.map { (JointsGroupName($0).rawValue, $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) }) },
+                   keypointKeys: Self.keypointOrder.map { VNRecognizedPointKey(rawValue: $0.rawValue) })
     }
 
     /// `keypointsMultiArray()`'s 18 joints: OpenPose's COCO order, as Create ML's action classifiers read them.

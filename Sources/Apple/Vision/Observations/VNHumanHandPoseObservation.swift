@@ -15,7 +15,7 @@ open class VNHumanHandPoseObservation: VNRecognizedPointsObservation {
     public struct JointName: Hashable, RawRepresentable, Sendable {
         public let rawValue: VNRecognizedPointKey
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
-        init(_ native: HumanHandPoseObservation.JointName) { rawValue = native.rawValue }
+        init(_ native: HumanHandPoseObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
 
         public static let wrist = JointName(.wrist)
         public static let thumbCMC = JointName(.thumbCMC), thumbMP = JointName(.thumbMP), thumbIP = JointName(.thumbIP), thumbTip = JointName(.thumbTip)
@@ -31,7 +31,9 @@ open class VNHumanHandPoseObservation: VNRecognizedPointsObservation {
     public struct JointsGroupName: Hashable, RawRepresentable, Sendable {
         public let rawValue: VNRecognizedPointGroupKey
         public init(rawValue: VNRecognizedPointGroupKey) { self.rawValue = rawValue }
-        init(_ native: HumanHandPoseObservation.JointsGroupName) { rawValue = native.rawValue }
+        init(_ native: HumanHandPoseObservation.JointsGroupName) {
+            rawValue = native == .all ? .all : VNRecognizedPointGroupKey(rawValue: native.rawValue)
+        }
 
         public static let thumb = JointsGroupName(.thumb), indexFinger = JointsGroupName(.indexFinger)
         public static let middleFinger = JointsGroupName(.middleFinger), ringFinger = JointsGroupName(.ringFinger)
@@ -47,7 +49,7 @@ open class VNHumanHandPoseObservation: VNRecognizedPointsObservation {
         native = o
         chirality = switch o.chirality { case .left: .left; case .right: .right; case .unknown: .unknown }
         super.init(uuid: o.uuid, confidence: o.confidence, points: o.joints,
-                   groups: HumanHandPoseObservation.JointsGroupName.allCases.map { ($0.rawValue, $0.jointNames.map(\.rawValue)) })
+                   groups: HumanHandPoseObservation.JointsGroupName.allCases.map { (JointsGroupName($0).rawValue, $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) }) })
     }
 
     /// Every joint this observation has (all 21).

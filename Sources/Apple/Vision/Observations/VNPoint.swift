@@ -14,6 +14,15 @@ open class VNPoint {
     public static let zero = VNPoint(x: 0, y: 0)
 }
 
+extension VNPoint: Equatable, Hashable {
+    /// Points are equal when their locations are (Vision's `isEqual:`).
+    public static func == (a: VNPoint, b: VNPoint) -> Bool { a.location == b.location }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(location.x)
+        hasher.combine(location.y)
+    }
+}
+
 /// A point with a confidence, as Vision's `VNDetectedPoint`.
 open class VNDetectedPoint: VNPoint {
     public let confidence: VNConfidence
@@ -24,17 +33,36 @@ open class VNDetectedPoint: VNPoint {
     }
 }
 
-/// Names of recognised points (Vision's `VNRecognizedPointKey`).
-public typealias VNRecognizedPointKey = String
-/// Names of groups of recognised points (Vision's `VNRecognizedPointGroupKey`).
-public typealias VNRecognizedPointGroupKey = String
+/// The name of a recognised point (Vision's `VNRecognizedPointKey`, a string-backed struct as Apple's; string
+/// literals make one too).
+public struct VNRecognizedPointKey: Hashable, RawRepresentable, Sendable, ExpressibleByStringLiteral,
+                                    CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { rawValue = value }
+    public var description: String { rawValue }
+}
+
+/// The name of a group of recognised points (Vision's `VNRecognizedPointGroupKey`, a string-backed struct as
+/// Apple's; string literals make one too).
+public struct VNRecognizedPointGroupKey: Hashable, RawRepresentable, Sendable, ExpressibleByStringLiteral,
+                                         CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { rawValue = value }
+    public var description: String { rawValue }
+    /// Every point of the observation (Vision's `VNRecognizedPointGroupKeyAll`, raw value "VNIPOAll").
+    public static let all = VNRecognizedPointGroupKey(rawValue: "VNIPOAll")
+}
 
 /// A named point with a confidence (a body or hand joint), as Vision's `VNRecognizedPoint`.
 open class VNRecognizedPoint: VNDetectedPoint {
     public let identifier: VNRecognizedPointKey
 
     init(_ p: RecognizedPoint) {
-        identifier = p.identifier
+        identifier = VNRecognizedPointKey(rawValue: p.identifier)
         super.init(location: CGPoint(x: p.location.x, y: p.location.y), confidence: p.confidence)
     }
 }

@@ -28,6 +28,6 @@ open class VNHumanBodyRecognizedPoint3D: VNRecognizedPoint3D {
     init(_ p: HumanBodyPose3DObservation.RecognizedPoint3D) {
         localPosition = simd_float4x4(p.localPosition)
         parentJoint = VNHumanBodyPose3DObservation.JointName(p.parentJoint ?? p.jointName)
-        super.init(identifier: p.identifier, position: simd_float4x4(p.position))
+        super.init(identifier: VNRecognizedPointKey(rawValue: p.identifier), position: simd_float4x4(p.position))
     }
 }

@@ -39,6 +39,16 @@ open class VNCoreMLRequest: VNImageBasedRequest {
         func detect() throws(VisionError) -> [VNObservation] {
             var request = DetectObjectsRequest(model: visionModel)
             request.imageCropAndScaleOption = fitting
+            if let nms = visionModel.modelDescription.coreML?.nms {
+                // The pipeline's own thresholds, or the feature provider's (the dice sample's ThresholdProvider).
+                func value(_ input: String, default fallback: Double) -> Float {
+                    guard !input.isEmpty, let given = model.featureProvider?.featureValue(for: input),
+                          given.type == .double || given.type == .int64 else { return Float(fallback) }
+                    return Float(given.doubleValue)
+                }
+                request.iouThreshold = value(nms.iouThresholdInput, default: nms.iouThreshold)
+                request.confidenceThreshold = value(nms.confidenceThresholdInput, default: nms.confidenceThreshold)
+            }
             return try perform(request, in: context, region: region).map { o in
                 var o = o
                 o.boundingBox = unturn(o.boundingBox)

@@ -19,6 +19,12 @@ open class VNDetectTrajectoriesRequest: VNStatefulRequest {
         get { native.objectMaximumNormalizedRadius } set { native.objectMaximumNormalizedRadius = newValue }
     }
     public var trajectoryLength: Int { native.trajectoryLength }
+    /// The time between frames that carry no timestamp (Vision's `targetFrameTime`; default 1/30 s): frames from a
+    /// capture or a video have their own times, images handed over one by one are this far apart. Must be positive.
+    public var targetFrameTime: CMTime {
+        get { CMTime(duration: native.targetFrameTime) }
+        set { native.targetFrameTime = newValue.duration }
+    }
 
     public init(frameAnalysisSpacing: CMTime, trajectoryLength: Int, completionHandler: CompletionHandler? = nil) {
         native = DetectTrajectoriesRequest(frameAnalysisSpacing: frameAnalysisSpacing.duration, trajectoryLength: trajectoryLength)

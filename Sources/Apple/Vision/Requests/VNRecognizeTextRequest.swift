@@ -26,6 +26,23 @@ open class VNRecognizeTextRequest: VNImageBasedRequest {
     public var customWords: [String] = []
     public var minimumTextHeight: Float = 0
 
+    /// The languages the request reads at its `recognitionLevel` (Vision's `supportedRecognitionLanguages()`):
+    /// `.accurate` ["en-US", "zh-Hans"] (PP-OCRv4), `.fast` the installed Tesseract languages (e.g. "eng").
+    public func supportedRecognitionLanguages() throws -> [String] {
+        RecognizeTextRequest.supportedRecognitionLanguages(for: recognitionLevel == .accurate ? .accurate : .fast)
+    }
+
+    /// The languages `recognitionLevel` reads at `requestRevision` (Vision's deprecated class method; every revision
+    /// runs the same recognizers here). `VNError.unsupportedRevision` for a revision outside `supportedRevisions`.
+    open class func supportedRecognitionLanguages(for recognitionLevel: VNRequestTextRecognitionLevel,
+                                                  revision requestRevision: Int) throws -> [String] {
+        guard supportedRevisions.contains(requestRevision) else {
+            throw VNError(.unsupportedRevision, "VNRecognizeTextRequest revision \(requestRevision) is not supported "
+                          + "(supported: \(supportedRevisions.map(String.init).joined(separator: ", ")))")
+        }
+        return RecognizeTextRequest.supportedRecognitionLanguages(for: recognitionLevel == .accurate ? .accurate : .fast)
+    }
+
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         var request = RecognizeTextRequest()
         let level = recognitionLevel == .accurate ? "accurate" : "fast"

@@ -15,4 +15,9 @@ public struct CMTime: Hashable, Sendable {
     public static let zero = CMTime(value: 0, timescale: 1)
     public var seconds: Double { timescale == 0 ? 0 : Double(value) / Double(timescale) }
     var duration: Duration { .nanoseconds(Int64(seconds * 1e9)) }
+    /// A duration in nanoseconds.
+    init(duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self.init(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
+    }
 }
