@@ -17,7 +17,7 @@ import OpenVisionTestSupport
             calls.append(((request.results ?? []).count, error == nil))
         }
         let request = VNDetectFaceRectanglesRequest(completionHandler: handler)
-        try VNImageRequestHandler(cgImage: Self.astronaut).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.astronaut)).perform([request])
         let native = try DetectFaceRectanglesRequest().perform(in: ImageRequestHandler(image: Self.astronaut).context)
         #expect(calls.count == 1 && calls[0].1)
         #expect(calls[0].0 == (request.results?.count ?? -1) && calls[0].0 >= 1 && native.count >= 1)
@@ -35,14 +35,14 @@ import OpenVisionTestSupport
     /// found in that box (the same as for the detector's own observation of that face).
     @Test func faceObservationFromABox() throws {
         let faces = VNDetectFaceRectanglesRequest()
-        try VNImageRequestHandler(cgImage: Self.astronaut).perform([faces])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.astronaut)).perform([faces])
         let detected = try #require(faces.results?.first)
         let given = VNFaceObservation(boundingBox: detected.boundingBox)
         #expect(given.boundingBox == detected.boundingBox && given.confidence == 1)
         #expect(given.landmarks == nil && given.roll == nil && given.yaw == nil)
         let landmarks = VNDetectFaceLandmarksRequest()
         landmarks.inputFaceObservations = [given]
-        try VNImageRequestHandler(cgImage: Self.astronaut).perform([landmarks])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.astronaut)).perform([landmarks])
         let found = try #require(landmarks.results?.first?.landmarks?.allPoints)
         #expect(found.pointCount == 76)
         let plain = VNDetectedObjectObservation(boundingBox: CGRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4))
@@ -52,7 +52,7 @@ import OpenVisionTestSupport
     /// `recognizedPoints(forGroupKey: .all)` (the sports-analysis sample's body box): every joint, by Vision's keys.
     @Test func allPointsGroupKey() throws {
         let request = VNDetectHumanBodyPoseRequest()
-        try VNImageRequestHandler(cgImage: Self.person).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([request])
         let pose = try #require(request.results?.first)
         let all = try pose.recognizedPoints(forGroupKey: .all)
         #expect(all.count == 19 && Set(all.keys) == Set(pose.availableKeys))
@@ -81,7 +81,7 @@ import OpenVisionTestSupport
             let x = 30 + 9.6 * Double(i)
             try canvas.dot(at: CGPoint(x: x.rounded(), y: (80 + k * (x - 150) * (x - 150)).rounded()), radius: 8,
                            color: .white)
-            try sequence.perform([request], on: canvas.makeImage())
+            try sequence.perform([request], on: CGImage(visionImage: canvas.makeImage()))
         }
         let trajectory = try #require(request.results?.first)
         let points: [VNPoint] = trajectory.projectedPoints
@@ -100,7 +100,7 @@ import OpenVisionTestSupport
         try Fixtures.fill([(20, 20), (90, 20), (90, 90), (20, 90)], on: &canvas, gray: 0)
         try Fixtures.fill([(120, 120), (180, 120), (180, 180), (120, 180)], on: &canvas, gray: 0)
         let request = VNDetectContoursRequest()
-        try VNImageRequestHandler(cgImage: canvas.makeImage()).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: canvas.makeImage())).perform([request])
         let observation = try #require(request.results?.first)
         let contours = observation.topLevelContours
         #expect(contours.count >= 2)
@@ -134,7 +134,7 @@ import OpenVisionTestSupport
         func detect() throws -> [VNRecognizedObjectObservation] {
             let request = VNCoreMLRequest(model: model)
             request.imageCropAndScaleOption = .scaleFill
-            try VNImageRequestHandler(cgImage: dog).perform([request])
+            try VNImageRequestHandler(cgImage: CGImage(visionImage: dog)).perform([request])
             return request.results as? [VNRecognizedObjectObservation] ?? []
         }
         let byDefault = try detect()
