@@ -251,8 +251,9 @@ let package = Package(
             name: "openvision-bench",
             // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set);
             // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
-            // CoreVideo: the pixel-buffer access measurement (pixelbuffer).
-            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "CoreVideo", "OpenVisionConverters"],
+            // CoreVideo: the pixel-buffer access measurement (pixelbuffer); CoreImage: coreimage.
+            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "CoreVideo", "CoreImage",
+                           "OpenVisionConverters"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
