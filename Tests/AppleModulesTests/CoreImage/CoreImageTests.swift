@@ -271,4 +271,61 @@ import Testing
         #expect(CIVector(string: "[1 2.5]")?.cgPointValue == CGPoint(x: 1, y: 2.5))
         #expect(CIColor(cgColor: CGColor(gray: 0.5, alpha: 1)).green == 0.5)
     }
+    /// The rest of the surface: formats, bitmaps, EXIF orientations, defaults, vectors and colours.
+    @Test func formatsBitmapsAndValues() throws {
+        let (frame, bgra) = try Self.frame()
+        let input = CIImage(cvPixelBuffer: frame)
+        let context = CIContext(options: [.useSoftwareRenderer: true])
+        // BGRA8 is the buffer's own bytes (opaque: premultiplied = straight); L8 is the red channel.
+        let asBGRA = try #require(context.createCGImage(input, from: input.extent, format: .BGRA8, colorSpace: nil))
+        #expect(asBGRA.byteOrderInfo == .order32Little && Self.rgba(asBGRA) == bgra)
+        let gray = try #require(context.createCGImage(input, from: input.extent, format: .L8, colorSpace: nil))
+        #expect(gray.bitsPerPixel == 8 && Self.rgba(gray) == stride(from: 2, to: bgra.count, by: 4).map { bgra[$0] })
+        var bitmap = [UInt8](repeating: 7, count: 4 * 4 * 2)
+        bitmap.withUnsafeMutableBytes { raw in
+            context.render(input, toBitmap: raw.baseAddress!, rowBytes: 16, bounds: CGRect(x: 0, y: 0, width: 4, height: 2),
+                           format: .ARGB8, colorSpace: nil)
+        }
+        // Bottom two rows, first four columns, as ARGB.
+        let bottom = Self.height - 2
+        let expected = (bottom..<Self.height).flatMap { row in
+            (0..<4).flatMap { x -> [UInt8] in
+                let o = (row * Self.width + x) * 4
+                return [bgra[o + 3], bgra[o + 2], bgra[o + 1], bgra[o]]
+            }
+        }
+        #expect(bitmap == expected)
+
+        // EXIF 6 is `.right`; its transform moves the image onto the same extent.
+        let turned = input.oriented(forExifOrientation: 6)
+        #expect(turned.extent == input.oriented(.right).extent)
+        #expect(input.extent.applying(input.orientationTransform(forExifOrientation: 6)) == turned.extent)
+        #expect(input.oriented(forExifOrientation: 0).extent == input.extent)
+        #expect(input.clampedToExtent().extent.isInfinite)
+        let opaque = input.settingAlphaOne(in: CGRect(x: 0, y: 0, width: 4, height: 4))
+        #expect(opaque.extent == CGRect(x: 0, y: 0, width: 4, height: 4))
+
+        // Defaults, keys and setDefaults.
+        let matrix = CIFilter.colorMatrix()
+        #expect(matrix.rVector.stringRepresentation == "[1.0 0.0 0.0 0.0]")
+        #expect(matrix.inputKeys.contains("inputBiasVector") && matrix.outputKeys == [kCIOutputImageKey])
+        matrix.inputImage = input
+        matrix.biasVector = CIVector(x: 0.5, y: 0, z: 0, w: 0)
+        matrix.setDefaults()
+        #expect(matrix.inputImage == nil && matrix.biasVector.x == 0)
+        #expect(CIFilter.filterNames(inCategory: nil).contains("CIPerspectiveCorrection"))
+        let transform = CIFilter.perspectiveTransform()
+        transform.inputImage = input
+        transform.topLeft = CGPoint(x: 0, y: 32)
+        transform.topRight = CGPoint(x: 48, y: 32)
+        transform.bottomLeft = CGPoint(x: 0, y: 0)
+        transform.bottomRight = CGPoint(x: 48, y: 0)
+        #expect(transform.outputImage?.extent == CGRect(x: 0, y: 0, width: 48, height: 32))  // scaled by 2
+
+        let values: [CGFloat] = [1, 0, 0, 1, 5, 6]
+        let vector = values.withUnsafeBufferPointer { CIVector(values: $0.baseAddress!, count: 6) }
+        #expect(vector.cgAffineTransformValue == CGAffineTransform(translationX: 5, y: 6))
+        #expect(CIColor(string: "0.25 0.5 1")?.stringRepresentation == "0.25 0.5 1.0 1.0")
+        #expect(CIColor.clear.alpha == 0 && CIColor.yellow.blue == 0 && CIColor.gray.red == 0.5)
+    }
 }
