@@ -37,7 +37,8 @@ import OpenVisionTestSupport
         let viaCG = VNClassifyImageRequest()
         try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.dog), orientation: .right).perform([viaCG])
         let ciLabels = (viaCI.results as? [VNClassificationObservation])?.prefix(5).map(\.identifier)
-        #expect(ciLabels != nil && ciLabels == (viaCG.results as? [VNClassificationObservation])?.prefix(5).map(\.identifier))
+        let cgLabels = (viaCG.results as? [VNClassificationObservation])?.prefix(5).map(\.identifier)
+        #expect(ciLabels != nil && ciLabels == cgLabels)
 
         let unbounded = VNClassifyImageRequest()
         #expect(throws: (any Error).self) {

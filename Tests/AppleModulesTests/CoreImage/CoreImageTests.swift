@@ -37,7 +37,8 @@ import Testing
     static func mask(seed: UInt64 = 9) throws -> (CVPixelBuffer, [UInt8]) {
         let values = bytes(width * height, seed: seed)
         var made: CVPixelBuffer?
-        #expect(CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_OneComponent8, nil, &made) == kCVReturnSuccess)
+        let status = CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_OneComponent8, nil, &made)
+        #expect(status == kCVReturnSuccess)
         let buffer = try #require(made)
         write(values, rowBytes: width, to: buffer)
         return (buffer, values)
@@ -47,7 +48,9 @@ import Testing
         _ = CVPixelBufferLockBaseAddress(buffer, [])
         let base = CVPixelBufferGetBaseAddress(buffer)!, stride = CVPixelBufferGetBytesPerRow(buffer)
         for row in 0..<CVPixelBufferGetHeight(buffer) {
-            bytes.withUnsafeBytes { (base + row * stride).copyMemory(from: $0.baseAddress! + row * rowBytes, byteCount: rowBytes) }
+            bytes.withUnsafeBytes {
+                (base + row * stride).copyMemory(from: $0.baseAddress! + row * rowBytes, byteCount: rowBytes)
+            }
         }
         _ = CVPixelBufferUnlockBaseAddress(buffer, [])
     }
@@ -193,10 +196,12 @@ import Testing
         lanczos.inputImage = input
         lanczos.scale = 0.5
         lanczos.aspectRatio = 1.5
-        #expect(try render(lanczos.outputImage) == input.recipe.lanczosScaled(by: 0.5, aspectRatio: 1.5)!.render(in: region).data)
+        let scaled = try #require(input.recipe.lanczosScaled(by: 0.5, aspectRatio: 1.5))
+        #expect(try render(lanczos.outputImage) == scaled.render(in: region).data)
 
         // The document scanner's crop: CIPerspectiveCorrection by name with CIVector corners and typed with points.
-        let corners = (tl: CGPoint(x: 3, y: 14), tr: CGPoint(x: 20, y: 15), bl: CGPoint(x: 2, y: 2), br: CGPoint(x: 21, y: 1))
+        let corners = (tl: CGPoint(x: 3, y: 14), tr: CGPoint(x: 20, y: 15), bl: CGPoint(x: 2, y: 2),
+                       br: CGPoint(x: 21, y: 1))
         let correction = CIFilter.perspectiveCorrection()
         correction.inputImage = input
         correction.topLeft = corners.tl
@@ -267,7 +272,8 @@ import Testing
         #expect(image.extent == CGRect(x: 0, y: 0, width: decoded.width, height: decoded.height))
         #expect(CIImage(data: Data([1, 2, 3, 4])) == nil)
         let vector = CIVector(cgRect: CGRect(x: 1, y: 2, width: 3, height: 4))
-        #expect(vector.count == 4 && vector.cgRectValue == CGRect(x: 1, y: 2, width: 3, height: 4) && vector.value(at: 9) == 0)
+        #expect(vector.count == 4 && vector.cgRectValue == CGRect(x: 1, y: 2, width: 3, height: 4))
+        #expect(vector.value(at: 9) == 0)
         #expect(CIVector(string: "[1 2.5]")?.cgPointValue == CGPoint(x: 1, y: 2.5))
         #expect(CIColor(cgColor: CGColor(gray: 0.5, alpha: 1)).green == 0.5)
     }
@@ -283,8 +289,8 @@ import Testing
         #expect(gray.bitsPerPixel == 8 && Self.rgba(gray) == stride(from: 2, to: bgra.count, by: 4).map { bgra[$0] })
         var bitmap = [UInt8](repeating: 7, count: 4 * 4 * 2)
         bitmap.withUnsafeMutableBytes { raw in
-            context.render(input, toBitmap: raw.baseAddress!, rowBytes: 16, bounds: CGRect(x: 0, y: 0, width: 4, height: 2),
-                           format: .ARGB8, colorSpace: nil)
+            context.render(input, toBitmap: raw.baseAddress!, rowBytes: 16,
+                           bounds: CGRect(x: 0, y: 0, width: 4, height: 2), format: .ARGB8, colorSpace: nil)
         }
         // Bottom two rows, first four columns, as ARGB.
         let bottom = Self.height - 2
