@@ -1,3 +1,4 @@
+import CoreMedia
 import Foundation
 import OpenVision
 
