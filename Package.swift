@@ -1,14 +1,20 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
+let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
+                    "Accelerate", "AVFoundation", "_Testing_CoreGraphics", "_Testing_CoreImage"]
+
 let package = Package(
     name: "OpenVision",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenVision", targets: ["OpenVision"]),
         .library(name: "OpenVisionConverters", targets: ["OpenVisionConverters"]),
-        // Apple's older API for code written against it (VN* classes, MLModel): thin classes over OpenVision.
-        .library(name: "Vision", targets: ["Vision", "CoreML"]),
+        // Apple's API for code written against it (VN* classes, MLModel) and the Apple modules such code imports
+        // (Sources/Apple): one product, so a package that depends on it can `import Vision`, `import CoreGraphics`,
+        // `import simd`, … as an app does on Apple platforms.
+        .library(name: "Vision", targets: appleModules),
         .executable(name: "openvision", targets: ["openvision"]),
         // Xcode's generated model classes (`MobileNet(configuration:)`, …) for the .mlmodel/.mlpackage files of a target
         // that uses the Vision product; the models are bundled compiled.
@@ -102,17 +108,109 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .plugin(name: "CoreMLModelClasses", capability: .buildTool(), dependencies: ["openvision-coreml-classes"]),
-        // Apple's `Vision` and `CoreML` module names with their VN*/ML* classes, over OpenVision (Swift 5
-        // language mode, as the code written against them). Not built on Apple platforms, which have the real ones.
+        // Apple's modules (Sources/Apple): `Vision` and `CoreML` with their VN*/ML* classes, and the Core Graphics,
+        // Core Video, Core Media, ImageIO, simd and Accelerate names code around them uses — thin layers over
+        // OpenVision (Swift 5 language mode, as the code written against them), each importing only those below it.
+        // Not built on Apple platforms, which have the real ones.
+        // What Swift Testing imports with Testing and CoreGraphics (see CrossImport.swift there); CoreGraphics
+        // depends on it so that it is built for every client.
+        .target(
+            name: "_Testing_CoreGraphics",
+            path: "Sources/Apple/_Testing_CoreGraphics",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreGraphics",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "_Testing_CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreGraphics",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "ImageIO",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/ImageIO",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreVideo",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreVideo",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreMedia",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreMedia",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Core Image: CIImage, CIFilter, CIContext over OpenVision's lazy ImageRecipe. CCoreImageFilterBuiltins only
+        // carries a module map, so that `import CoreImage.CIFilterBuiltins` resolves (see its module.modulemap).
+        .systemLibrary(name: "CCoreImageFilterBuiltins", path: "Sources/Apple/CCoreImageFilterBuiltins"),
+        // What Swift Testing imports with Testing and CoreImage (see CrossImport.swift there).
+        .target(
+            name: "_Testing_CoreImage",
+            path: "Sources/Apple/_Testing_CoreImage",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreImage",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                           .target(name: "CCoreImageFilterBuiltins", condition: .when(platforms: [.linux])),
+                           .target(name: "_Testing_CoreImage", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreImage",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // simd's names on Swift's own SIMD types: no dependency.
+        .target(
+            name: "simd",
+            path: "Sources/Apple/simd",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // vDSP and vForce over Swift SIMD loops, BLAS (Debian's libblas, which CNative links already) and glibc's
+        // vector math library (libmvec): CAccelerate carries their C declarations.
+        .systemLibrary(name: "CAccelerate", path: "Sources/Apple/CAccelerate"),
+        .target(
+            name: "Accelerate",
+            dependencies: [.target(name: "CAccelerate", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/Accelerate",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(
             name: "CoreML",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreML",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "Vision",
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreML", condition: .when(platforms: [.linux]))],
+                           .target(name: "CoreML", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreImage", condition: .when(platforms: [.linux])),
+                           .target(name: "simd", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/Vision",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // AVFoundation's capture data path (a video data output and its sample-buffer delegate), fed by
+        // CaptureDelegateBridge from LiveAnalyzer: capture code as written runs on a camera, a file or a stream.
+        .target(
+            name: "AVFoundation",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreMedia", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/AVFoundation",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
@@ -162,7 +260,9 @@ let package = Package(
             name: "openvision-bench",
             // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set);
             // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
-            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "OpenVisionConverters"],
+            // CoreVideo: the pixel-buffer access measurement (pixelbuffer); CoreImage: coreimage.
+            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "CoreVideo", "CoreImage",
+                           "OpenVisionConverters"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -211,7 +311,15 @@ let package = Package(
         // The seeds' Vision / Core ML code compiled against the compatibility modules (Swift 5 mode, as written).
         .testTarget(
             name: "VisionCompatTests",
-            dependencies: ["Vision", "CoreML", "OpenVisionTestSupport"],
+            dependencies: ["Vision", "CoreML", "AVFoundation", "OpenVisionTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Apple's Core Graphics, Core Video, Core Media, ImageIO, simd and Accelerate modules against hand-computed
+        // values, plain loops and OpenVision's own operations (Swift 5 mode, as the code written against them).
+        .testTarget(
+            name: "AppleModulesTests",
+            dependencies: ["CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd", "Accelerate",
+                           "OpenVision", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),

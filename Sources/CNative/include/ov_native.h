@@ -17,6 +17,8 @@
 /* One header per component, named after the file that implements it; this one includes them all. */
 #include "ov_status.h"
 #include "ov_image.h"
+#include "ov_layer.h"
+#include "ov_bitmap.h"
 #include "ov_preprocess.h"
 #include "ov_rectangles.h"
 #include "ov_faces.h"
