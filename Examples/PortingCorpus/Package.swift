@@ -21,7 +21,9 @@ func table(_ name: String) -> [[String]] {
 var samples: [String] = []
 for row in table("corpus.tsv") where row.count >= 3 && ["unchanged", "ui-only"].contains(row[2]) {
     let sample = String(row[0].split(separator: "/")[0])
-    if !samples.contains(sample) { samples.append(sample) }
+    // Only the samples `assemble` laid out (those wholly in the corpus folders given to it).
+    let laidOut = FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/Corpus/\(sample)")
+    if laidOut && !samples.contains(sample) { samples.append(sample) }
 }
 let withModels = Set(table("models.tsv").map { $0[0] })
 

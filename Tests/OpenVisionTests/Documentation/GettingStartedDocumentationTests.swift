@@ -40,7 +40,7 @@ import OpenVisionTestSupport
     }
 
     @Test func stillAnalysisReportsWhatServeAndJobsStore() async throws {
-        let analysis = try StillAnalysis(kinds: [.barcodes, .faces])
+        let analysis = try StillAnalysis(kinds: RequestKind.kinds(from: ["barcodes", "faces"]))
         let handler = ImageRequestHandler(Fixtures.sharedImage("astronaut.png"))
         let run = try await analysis.run(on: handler, image: "photo.jpg")
         let json = try JSONEncoder().encode(run.report)

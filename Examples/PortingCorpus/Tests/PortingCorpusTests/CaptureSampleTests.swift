@@ -5,14 +5,19 @@ import Vision
 #if canImport(AppleFacetrack)
 @testable import AppleFacetrack
 #endif
+#if canImport(AppleHandpose)
 @testable import AppleHandpose
+#endif
+#if canImport(ApplePhonenumbers)
 @testable import ApplePhonenumbers
+#endif
 
 /// Apple's capture samples run on video files made with ffmpeg: each view controller's
 /// `captureOutput(_:didOutput:from:)` is the published one, called by `CaptureDelegateBridge` with the file's frames
 /// on the queue the sample gives its video data output. What the sample would draw is read where its UI-only edit
 /// left it (the test subclasses override the methods that would update the screen).
 @Suite(.serialized) struct CaptureSampleTests {
+    #if canImport(AppleHandpose)
     /// "Detecting Hand Poses with Vision": the thumb and index tips the sample hands to its gesture processor
     /// (AVFoundation's coordinates: x, 1 − y) are those OpenVision's hand pose finds on the same image.
     @Test(.timeLimit(.minutes(5))) func handPoseOnAVideoFile() async throws {
@@ -46,7 +51,9 @@ import Vision
             #expect(abs(i.x - index.x) < 0.02 && abs(i.y - (1 - index.y)) < 0.02, "index \(i) vs \(index)")
         }
     }
+    #endif
 
+    #if canImport(ApplePhonenumbers)
     /// "Extracting phone numbers from text in images": a number held in the sample's region of interest, filmed by a
     /// phone held upright (its sensor turned 90°: the sample reads it with `.right`), becomes the sample's stable
     /// number after the ten sightings its `StringTracker` asks for.
@@ -73,6 +80,7 @@ import Vision
         #expect(bridge.deliveredFrames == 14)
         #expect(controller.shown == ["4085550123"])
     }
+    #endif
 
     // The face-tracking sample builds once NSLog takes an NSError (`NSError` is not `CVarArg` in Linux Foundation);
     // corpus.tsv says which samples build.

@@ -1,16 +1,25 @@
 import Foundation
 import Testing
 import Vision
+#if canImport(AppleClassify2)
 @testable import AppleClassify2
+#endif
+#if canImport(AppleFeatureprint)
 @testable import AppleFeatureprint
+#endif
+#if canImport(AppleReceipts)
 @testable import AppleReceipts
+#endif
+#if canImport(AppleTextscanner)
 @testable import AppleTextscanner
+#endif
 #if canImport(Coremlhelpers)
 @testable import Coremlhelpers
 #endif
 
 /// Corpus files called on images, their answers checked against OpenVision's own requests or against plain loops.
 @Suite struct ImageSampleTests {
+    #if canImport(AppleClassify2)
     /// "Classifying Images with Vision and Core ML" (ImagePredictor, with Xcode's generated `MobileNet` from the
     /// shared stand-in model): eagle.jpg's first prediction is the one `Examples/PortedVisionApp` checks.
     @Test func imagePredictorClassifiesTheEagle() throws {
@@ -23,7 +32,9 @@ import Vision
         let percent = try #require(Double(first.confidencePercentage))
         #expect(percent > 0 && percent < 100)
     }
+    #endif
 
+    #if canImport(AppleFeatureprint)
     /// "Analyzing Image Similarity with Feature Print": the identical photo ranks first, at distance 0.
     @Test func featurePrintRanksTheSamePhotoFirst() throws {
         let results = ResultsViewController()
@@ -34,7 +45,9 @@ import Vision
         #expect(results.ranking.first?.contestantIndex == 1 && results.ranking.first?.featureprintDistance == 0)
         #expect(results.ranking.dropFirst().allSatisfy { $0.featureprintDistance > 0.1 })
     }
+    #endif
 
+    #if canImport(AppleTextscanner)
     /// "Locating and displaying recognized text" (Apple's Swift API): the lines of a rendered page, in order.
     @Test func textScannerReadsRenderedLines() async throws {
         let folder = try Corpus.temporaryFolder()
@@ -46,6 +59,7 @@ import Vision
         let lines = ocr.observations.compactMap { $0.topCandidates(1).first?.string }
         #expect(lines == ["Vision on Linux", "reads this page"])
     }
+    #endif
 
     // CoreMLHelpers builds with the CoreImage module (its CGImage+CVPixelBuffer.swift imports it).
     #if canImport(Coremlhelpers)
