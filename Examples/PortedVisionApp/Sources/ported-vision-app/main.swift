@@ -155,7 +155,7 @@ do {
     print("VNDetectHumanBodyPoseRequest on person.jpg: \(bodyPoseRequest.results?.count ?? 0) body, \(confident.count) of \(recognizedPoints.count) joints confident")
     for name in [VNHumanBodyPoseObservation.JointName.nose, .leftWrist, .rightWrist, .leftAnkle, .rightAnkle] {
         let p = try observation.recognizedPoint(name)
-        print(String(format: "  %@ (%.3f, %.3f) %.2f", name.rawValue, p.location.x, p.location.y, p.confidence))
+        print("  \(name.rawValue) " + String(format: "(%.3f, %.3f) %.2f", p.location.x, p.location.y, p.confidence))
     }
     check(confident.count >= 12, "person.jpg confident joints \(confident.count)")
     let nose = try observation.recognizedPoint(.nose), leftAnkle = try observation.recognizedPoint(.leftAnkle)
