@@ -258,10 +258,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "openvision-bench",
-            // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set);
+            // OpenVisionFixtures: the tests' synthetic scenes (document pages, OCR, moving patch, camera move);
             // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
             // CoreVideo: the pixel-buffer access measurement (pixelbuffer); CoreImage: coreimage.
-            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "CoreVideo", "CoreImage",
+            dependencies: ["OpenVision", "OpenVisionFixtures", "Vision", "CoreVideo", "CoreImage",
                            "OpenVisionConverters"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -278,10 +278,17 @@ let package = Package(
             dependencies: ["OpenVisionHTTP", "OpenVision", "OpenVisionTestSupport", "openvision"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Paths to ../shared and image builders, shared by the library and CLI tests.
+        // Paths to ../shared, image builders and the synthetic scenes, shared by the tests and the bench.
+        .target(
+            name: "OpenVisionFixtures",
+            dependencies: ["OpenVision"],
+            path: "Tests/OpenVisionFixtures",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // What the test targets share beyond the fixtures: the CLI and viewer processes, raw HTTP, references.
         .target(
             name: "OpenVisionTestSupport",
-            dependencies: ["OpenVision"],
+            dependencies: ["OpenVision", "OpenVisionFixtures"],
             path: "Tests/OpenVisionTestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -30,7 +30,7 @@
 //   openvision-bench tflite RUNS MODEL.tflite...            load (convert) time and median ms of a raw inference, 2 threads (TFLite.swift)
 import Foundation
 import OpenVision
-import OpenVisionTestSupport
+import OpenVisionFixtures
 
 let clock = ContinuousClock()
 

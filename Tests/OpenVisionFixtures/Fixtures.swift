@@ -1,7 +1,7 @@
 import Foundation
 import OpenVision
 
-/// Paths and image builders shared by the test targets (library and CLI tests).
+/// Paths to `../shared` and image builders shared by the tests and the benchmarks.
 public enum Fixtures {
     /// The repository root (two levels above this file's folder).
     public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -83,12 +83,4 @@ public enum Fixtures {
 
 extension NormalizedPoint {
     public func distance(to other: NormalizedPoint) -> Double { hypot(x - other.x, y - other.y) }
-}
-
-/// Runs blocking work (child processes, waiting on pipes) on a Dispatch thread, so that it never
-/// holds one of the few cooperative threads other tests need.
-public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
 }
