@@ -23,7 +23,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // `openvision serve` (OpenVisionHTTP): Hummingbird 2 without its swift-configuration trait,
+        // `openvision serve` (OpenVisionAPI): Hummingbird 2 without its swift-configuration trait,
         // Prometheus metrics, graceful shutdown.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -213,10 +213,18 @@ let package = Package(
             path: "Sources/Apple/AVFoundation",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The HTTP plumbing the live viewer and the analysis API share: the Host-header (DNS-rebinding) check and the
+        // refusal of connections past the limit.
+        .target(
+            name: "OpenVisionNetworking",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
         .target(
-            name: "OpenVisionServer",
+            name: "OpenVisionViewer",
             dependencies: [
+                "OpenVisionNetworking",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -225,11 +233,11 @@ let package = Package(
         ),
         // `openvision serve`: the HTTP analysis API (Hummingbird 2), kept apart so OpenVision has no server deps.
         .target(
-            name: "OpenVisionHTTP",
+            name: "OpenVisionAPI",
             dependencies: [
                 "OpenVision",
-                // HostHeader: the same DNS-rebinding check as the live viewer's.
-                "OpenVisionServer",
+                // HostHeader and ConnectionRefusalHandler: the same checks as the live viewer's.
+                "OpenVisionNetworking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -252,7 +260,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "openvision",
-            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionHTTP", "OpenVisionJobs",
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionViewer", "OpenVisionAPI", "OpenVisionJobs",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -267,15 +275,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
-            name: "OpenVisionServerTests",
-            dependencies: ["OpenVisionServer", "OpenVisionTestSupport"],  // OpenVisionTestSupport: RawHTTPClient
+            name: "OpenVisionViewerTests",
+            dependencies: ["OpenVisionViewer", "OpenVisionTestSupport"],  // OpenVisionTestSupport: RawHTTPClient
             exclude: ["Resources"],  // small JPEG frames the tests read by path
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // `openvision serve` over real HTTP clients (raw sockets, URLSession, curl, schemathesis).
         .testTarget(
-            name: "OpenVisionHTTPTests",
-            dependencies: ["OpenVisionHTTP", "OpenVision", "OpenVisionTestSupport", "openvision"],
+            name: "OpenVisionAPITests",
+            dependencies: ["OpenVisionAPI", "OpenVision", "OpenVisionTestSupport", "openvision"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Paths to ../shared, image builders and the synthetic scenes, shared by the tests and the bench.
@@ -306,7 +314,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenVisionTests",
-            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionTestSupport"],
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionViewer", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The raw C layer called directly: builds, links, one call per library.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenVision
-import OpenVisionServer
+import OpenVisionViewer
 import Synchronization
 
 /// `openvision live`: a camera or network stream through the live pipeline, optionally served

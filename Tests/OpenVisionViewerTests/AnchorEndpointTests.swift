@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import OpenVisionServer
+@testable import OpenVisionViewer
 import OpenVisionTestSupport
 
 /// An in-memory `AnchorService`: pins get IDs 1, 2, …; with `hasFrame` false it refuses like the CLI's before

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenVisionServer
+@testable import OpenVisionViewer
 
 /// Node.js, when installed: the viewer page's script runs in it against a stub DOM.
 /// Node.js runs these tests where it is installed, and always under CI's `OPENVISION_REQUIRE_ALL=1` (where a missing

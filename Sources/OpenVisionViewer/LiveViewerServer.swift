@@ -1,3 +1,4 @@
+import OpenVisionNetworking
 import NIOCore
 import NIOHTTP1
 import NIOPosix

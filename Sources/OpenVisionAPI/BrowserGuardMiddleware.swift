@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import OpenVisionServer
+import OpenVisionNetworking
 
 /// Refuses what a web page could make a browser send to the server, before any route runs:
 /// - bound to a loopback address, a `Host` that does not name loopback or `localhost` (403

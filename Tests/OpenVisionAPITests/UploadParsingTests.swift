@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenVisionHTTP
+@testable import OpenVisionAPI
 
 /// The upload's header parsing on its own: media types as RFC 9110 §8.3.1 defines them, multipart
 /// boundaries (RFC 2046 §5.1.1) and the image part's Content-Disposition (RFC 6266, RFC 8187).

@@ -1,3 +1,4 @@
+import OpenVisionNetworking
 import Foundation
 import NIOCore
 import NIOHTTP1

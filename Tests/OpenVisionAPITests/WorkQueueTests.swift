@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import OpenVisionHTTP
+@testable import OpenVisionAPI
 
 /// The bounded queue on its own: admission without overflow, and waiters that give up their place.
 @Suite struct WorkQueueTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import OpenVision
-@testable import OpenVisionHTTP
+@testable import OpenVisionAPI
 import OpenVisionTestSupport
 import Synchronization
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import OpenVisionServer
+@testable import OpenVisionViewer
 import OpenVisionTestSupport
 
 @Suite(.serialized)

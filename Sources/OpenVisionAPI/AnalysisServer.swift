@@ -4,7 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import OpenVision
-import OpenVisionServer
+import OpenVisionNetworking
 import ServiceLifecycle
 import Synchronization
 

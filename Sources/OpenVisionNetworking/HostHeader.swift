@@ -1,6 +1,6 @@
 /// A parsed `Host` request header: `host[:port]`, where host is a DNS name, a dotted-quad
 /// IPv4 address, or an IPv6 address in brackets (RFC 9110 §7.2, RFC 3986 §3.2.2). Package-wide:
-/// `openvision serve` (OpenVisionHTTP) makes the same DNS-rebinding check as the live viewer.
+/// `openvision serve` (OpenVisionAPI) makes the same DNS-rebinding check as the live viewer.
 package struct HostHeader: Sendable, Equatable {
     /// Lower-cased, without brackets for IPv6.
     package var host: String

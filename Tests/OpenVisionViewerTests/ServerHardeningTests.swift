@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import OpenVisionServer
+@testable import OpenVisionViewer
 import OpenVisionTestSupport
 
 /// Issue 14 ("Hardening"): each test reproduces a finding against the viewer server. Deadlines

@@ -2,7 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import OpenVisionServer
+import OpenVisionNetworking
 
 /// Hummingbird's HTTP/1.1 child channel with a `ConnectionGuard` in front: each accepted connection
 /// is admitted by the guard (which may evict an idle one) or refused with a JSON 503, and its
