@@ -3,7 +3,7 @@ import PackageDescription
 
 // Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
 let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
-                    "Accelerate", "AVFoundation", "_Testing_CoreGraphics", "_Testing_CoreImage"]
+                    "Accelerate", "VideoToolbox", "AVFoundation", "_Testing_CoreGraphics", "_Testing_CoreImage"]
 
 let package = Package(
     name: "OpenVision",
@@ -165,6 +165,15 @@ let package = Package(
                            .target(name: "CCoreImageFilterBuiltins", condition: .when(platforms: [.linux])),
                            .target(name: "_Testing_CoreImage", condition: .when(platforms: [.linux]))],
             path: "Sources/Apple/CoreImage",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // VideoToolbox's pixel-buffer-to-CGImage call (VTCreateCGImageFromCVPixelBuffer); no codecs.
+        .target(
+            name: "VideoToolbox",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/VideoToolbox",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // simd's names on Swift's own SIMD types: no dependency.
@@ -333,7 +342,7 @@ let package = Package(
         // values, plain loops and OpenVision's own operations (Swift 5 mode, as the code written against them).
         .testTarget(
             name: "AppleModulesTests",
-            dependencies: ["CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd", "Accelerate",
+            dependencies: ["CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd", "Accelerate", "VideoToolbox",
                            "OpenVision", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

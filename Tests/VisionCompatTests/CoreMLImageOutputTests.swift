@@ -108,7 +108,7 @@ import OpenVisionTestSupport
         let observation = try #require(results.first as? VNPixelBufferObservation)
         #expect(observation.featureName == output)
         let gray = m.outputColorSpace == "GRAYSCALE"
-        let image = try observation.pixelBuffer
+        let image = observation.pixelBuffer
         #expect(CVPixelBufferGetWidth(image) == m.width && CVPixelBufferGetHeight(image) == m.height)
         #expect(try Self.pixels(image, gray: gray) == m.pixels, "\(file)")
         // The exact values too: [H, W, C] interleaved, channels in the tensor's order, within float32 rounding (the

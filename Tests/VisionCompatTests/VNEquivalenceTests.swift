@@ -60,8 +60,8 @@ import OpenVisionTestSupport
             let map = try Self.vn(request, on: Self.dog) as! [VNSaliencyImageObservation]
             #expect(map.first?.values.values == native.heatMap.values)
             #expect(map.first?.salientObjects?.map(\.boundingBox) == native.salientObjects.map { $0.boundingBox.cgRect })
-            #expect(try map.first.map { CVPixelBufferGetWidth(try $0.pixelBuffer) } == 68)
-            #expect(try map.first.map { CVPixelBufferGetPixelFormatType(try $0.pixelBuffer) } == kCVPixelFormatType_OneComponent32Float)
+            #expect(try map.first.map { CVPixelBufferGetWidth($0.pixelBuffer) } == 68)
+            #expect(try map.first.map { CVPixelBufferGetPixelFormatType($0.pixelBuffer) } == kCVPixelFormatType_OneComponent32Float)
         }
 
         let textRequest = VNDetectTextRectanglesRequest()

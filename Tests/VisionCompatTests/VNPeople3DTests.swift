@@ -44,7 +44,7 @@ import OpenVisionTestSupport
         try handler.perform([request])
         let observation = try #require(request.results?.first)
         #expect(observation.allInstances == IndexSet([1]))
-        let labels = try observation.instanceMask
+        let labels = observation.instanceMask
         #expect(CVPixelBufferGetWidth(labels) == 640 && CVPixelBufferGetHeight(labels) == 424)
         #expect(CVPixelBufferGetPixelFormatType(labels) == kCVPixelFormatType_OneComponent8)
         let mask = try observation.generateMask(forInstances: observation.allInstances)

@@ -1,5 +1,6 @@
 import Foundation
 import OpenVision
+import simd
 
 /// Vision's abstract image-registration result.
 open class VNImageAlignmentObservation: VNObservation {}
@@ -14,12 +15,15 @@ open class VNImageTranslationAlignmentObservation: VNImageAlignmentObservation {
     }
 }
 
-/// The homography aligning two images, as Vision's (`warpTransform`, row-major 3 × 3).
+/// The homography aligning two images, as Vision's.
 open class VNImageHomographicAlignmentObservation: VNImageAlignmentObservation {
-    public let warpTransform: Matrix3x3
+    /// The homography as Vision gives it: simd's column-major `matrix_float3x3` (`warpTransform[column][row]`), mapping
+    /// the target image's points onto the reference's.
+    public let warpTransform: matrix_float3x3
 
     init(_ o: ImageHomographicAlignmentObservation) {
-        warpTransform = o.warpTransform
+        let m = o.warpTransform
+        warpTransform = simd_float3x3(rows: (0..<3).map { r in SIMD3<Float>(Float(m[r, 0]), Float(m[r, 1]), Float(m[r, 2])) })
         super.init(uuid: o.uuid, confidence: o.confidence)
     }
 }

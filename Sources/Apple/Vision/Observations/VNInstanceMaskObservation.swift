@@ -10,15 +10,14 @@ open class VNInstanceMaskObservation: VNObservation {
     /// The OpenVision observation.
     public let native: InstanceMaskObservation
 
-    init(_ o: InstanceMaskObservation) {
+    init(_ o: InstanceMaskObservation) throws(VisionError) {
         native = o
+        instanceMask = try CVPixelBuffer.labels(o.instanceMask)
         super.init(uuid: o.uuid, confidence: o.confidence)
     }
 
-    /// The labels as a OneComponent8 buffer: value = instance number (0 background).
-    public var instanceMask: CVPixelBuffer {
-        get throws { try Self.wrap { () throws(VisionError) in try CVPixelBuffer.labels(native.instanceMask) } }
-    }
+    /// The labels as a OneComponent8 buffer: value = instance number (0 background). Made with the result, as Vision's.
+    public let instanceMask: CVPixelBuffer
 
     /// The instances present (1…n).
     public var allInstances: IndexSet { native.allInstances }

@@ -10,13 +10,13 @@ open class VNPixelBufferObservation: VNObservation {
     /// The exact values (OpenVision's `PixelBufferObservation`): width, height, channels, Float32 data. For a Core ML
     /// image output, the model's values (0...255) with the channels in the output's colour order.
     public let values: PixelBufferObservation
-    /// A Core ML image output's image.
-    private let image: CVPixelBuffer?
+    /// The image, made once when the result is (Vision's `pixelBuffer` is a plain property).
+    private let image: CVPixelBuffer
 
-    init(_ o: PixelBufferObservation) {
+    init(_ o: PixelBufferObservation) throws(VisionError) {
         featureName = o.featureName
         values = o
-        image = nil
+        image = try CVPixelBuffer.make(o)
         super.init(uuid: o.uuid, confidence: o.confidence)
     }
 
@@ -43,11 +43,7 @@ open class VNPixelBufferObservation: VNObservation {
     }
 
     /// The image: a Core ML image output's own (32BGRA or OneComponent8); else the values, OneComponent32Float or
-    /// TwoComponent32Float (other channel counts: the first channel as an 8-bit image, 0...1 → 0...255).
-    public var pixelBuffer: CVPixelBuffer {
-        get throws {
-            if let image { return image }
-            return try CVPixelBuffer.make(values)
-        }
-    }
+    /// TwoComponent32Float (other channel counts: the first channel as an 8-bit image, 0...1 → 0...255). Made with the
+    /// result, as Vision's.
+    public var pixelBuffer: CVPixelBuffer { image }
 }

@@ -4,8 +4,8 @@ import OpenVision
 open class VNSaliencyImageObservation: VNPixelBufferObservation {
     public let salientObjects: [VNRectangleObservation]?
 
-    init(_ o: SaliencyImageObservation) {
+    init(_ o: SaliencyImageObservation) throws(VisionError) {
         salientObjects = o.salientObjects.map(VNRectangleObservation.init)
-        super.init(o.heatMap)
+        try super.init(o.heatMap)
     }
 }

@@ -12,6 +12,6 @@ open class VNGenerateAttentionBasedSaliencyImageRequest: VNImageBasedRequest {
     override open class var currentRevision: Int { VNGenerateAttentionBasedSaliencyImageRequestRevision2 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
-        [VNSaliencyImageObservation(try perform(GenerateAttentionBasedSaliencyImageRequest(), in: context))]
+        [try VNSaliencyImageObservation(try perform(GenerateAttentionBasedSaliencyImageRequest(), in: context))]
     }
 }

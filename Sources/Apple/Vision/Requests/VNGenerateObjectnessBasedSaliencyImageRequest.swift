@@ -12,6 +12,6 @@ open class VNGenerateObjectnessBasedSaliencyImageRequest: VNImageBasedRequest {
     override open class var currentRevision: Int { VNGenerateObjectnessBasedSaliencyImageRequestRevision2 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
-        [VNSaliencyImageObservation(try perform(GenerateObjectnessBasedSaliencyImageRequest(), in: context))]
+        [try VNSaliencyImageObservation(try perform(GenerateObjectnessBasedSaliencyImageRequest(), in: context))]
     }
 }

@@ -23,6 +23,6 @@ open class VNGenerateOpticalFlowRequest: VNTargetedImageRequest {
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         var request = GenerateOpticalFlowRequest(targetImage: try targetedImage)
         request.computationAccuracy = computationAccuracy.native
-        return [VNPixelBufferObservation(try perform(request, in: context))]
+        return [try VNPixelBufferObservation(try perform(request, in: context))]
     }
 }

@@ -14,6 +14,7 @@ open class VNGeneratePersonInstanceMaskRequest: VNImageBasedRequest {
     override open class var currentRevision: Int { VNGeneratePersonInstanceMaskRequestRevision1 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
-        try perform(GeneratePersonInstanceMaskRequest(), in: context).map { [VNInstanceMaskObservation($0)] } ?? []
+        guard let masks = try perform(GeneratePersonInstanceMaskRequest(), in: context) else { return [] }
+        return [try VNInstanceMaskObservation(masks)]
     }
 }

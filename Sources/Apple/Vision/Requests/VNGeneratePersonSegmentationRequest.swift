@@ -53,6 +53,6 @@ open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
             mask = try PixelBufferObservation(width: mask.width, height: mask.height, channels: mask.channels,
                                               values: mask.values.map { Float(Float16($0)) }, featureName: mask.featureName, uuid: mask.uuid)
         }
-        return [VNPixelBufferObservation(mask)]
+        return [try VNPixelBufferObservation(mask)]
     }
 }

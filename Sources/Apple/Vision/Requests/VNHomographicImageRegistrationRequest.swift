@@ -2,7 +2,7 @@ import Foundation
 import OpenVision
 
 /// Vision's homography between two images (OpenVision's `HomographicImageRegistrationRequest`).
-open class VNHomographicImageRegistrationRequest: VNTargetedImageRequest {
+open class VNHomographicImageRegistrationRequest: VNImageRegistrationRequest {
     /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
     public var results: [VNImageHomographicAlignmentObservation]? { storedResults as? [VNImageHomographicAlignmentObservation] }
     /// Apple's revision 1 (`VNHomographicImageRegistrationRequestRevision1`).

@@ -14,6 +14,7 @@ open class VNTrackOpticalFlowRequest: VNStatefulRequest {
     let native = TrackOpticalFlowRequest()
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
-        try perform(native, in: context).map { [VNPixelBufferObservation($0)] } ?? []
+        guard let flow = try perform(native, in: context) else { return [] }
+        return [try VNPixelBufferObservation(flow)]
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import OpenVision
 
 /// Vision's translation between two images (OpenVision's `TranslationalImageRegistrationRequest`).
-open class VNTranslationalImageRegistrationRequest: VNTargetedImageRequest {
+open class VNTranslationalImageRegistrationRequest: VNImageRegistrationRequest {
     /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
     public var results: [VNImageTranslationAlignmentObservation]? { storedResults as? [VNImageTranslationAlignmentObservation] }
     /// Apple's revision 1 (`VNTranslationalImageRegistrationRequestRevision1`).
