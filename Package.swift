@@ -97,13 +97,16 @@ let package = Package(
         // language mode, as the code written against them). Not built on Apple platforms, which have the real ones.
         .target(
             name: "CoreML",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           // CoreMLModelInfo: a Core ML file's own description (MLModelDescription, image outputs).
+                           .target(name: "OpenVisionConverters", condition: .when(platforms: [.linux]))],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "Vision",
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreML", condition: .when(platforms: [.linux]))],
+                           .target(name: "CoreML", condition: .when(platforms: [.linux])),
+                           .target(name: "OpenVisionConverters", condition: .when(platforms: [.linux]))],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).

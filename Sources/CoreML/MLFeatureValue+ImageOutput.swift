@@ -1,5 +1,6 @@
 import Foundation
 import OpenVision
+package import OpenVisionConverters
 
 extension MLFeatureValue {
     /// The image Core ML makes of an image output (`CoreMLModelInfo.ImageOutput`): the tensor's float values taken as

@@ -15,7 +15,7 @@ package enum CoreMLClassGenerator {
     /// The Swift source for the model described by `info`, the class named `className` (the file's name).
     /// Throws `.unsupported` for a feature type the compatibility module has no Swift type for (sequences,
     /// states), naming the feature.
-    package static func source(className rawName: String, info: CoreMLInfo, modelFileName: String) throws -> String {
+    package static func source(className rawName: String, info: CoreMLModelInfo, modelFileName: String) throws -> String {
         let className = identifier(rawName, capitalized: false)
         let inputs = try info.inputs.map { feature -> Field in
             var field = try Field(feature)
@@ -47,7 +47,7 @@ package enum CoreMLClassGenerator {
         let name: String
         let swiftName: String
         let swiftType: String
-        let feature: CoreMLInfo.Feature
+        let feature: CoreMLModelInfo.Feature
         /// An optional input's default value as a Swift literal, when known.
         var defaultValue: String?
         /// The expression making an `MLFeatureValue` of the stored property.
@@ -97,7 +97,7 @@ package enum CoreMLClassGenerator {
             return d.replacingOccurrences(of: "\n", with: " ")
         }
 
-        init(_ f: CoreMLInfo.Feature) throws {
+        init(_ f: CoreMLModelInfo.Feature) throws {
             feature = f
             name = f.name
             swiftName = identifier(f.name, capitalized: false)

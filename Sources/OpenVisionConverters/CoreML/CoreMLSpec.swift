@@ -17,6 +17,8 @@ package struct CoreMLSpec: Sendable {
         case nonMaximumSuppression(CoreMLNMSSpec)
         /// `mlProgram` (502): the serialized `MILSpec.Program`, converted by the MIL side.
         case mlProgram(ArraySlice<UInt8>)
+        /// `mlProgram` compiled by Xcode: `model.mil` read, its `@model_path` weights under `root`.
+        case compiledProgram(CoreMLProgramBridge.Program, root: URL)
         /// `identity` (900).
         case identity
         /// Any other model type, by its Model.proto name (`treeEnsembleClassifier`, `visionFeaturePrint`, …).
@@ -34,7 +36,7 @@ package struct CoreMLSpec: Sendable {
         case .neuralNetwork(let nn): nn.flavor.typeName
         case .pipeline(let p): p.flavor.typeName
         case .nonMaximumSuppression: "nonMaximumSuppression"
-        case .mlProgram: "mlProgram"
+        case .mlProgram, .compiledProgram: "mlProgram"
         case .identity: "identity"
         case .other(let name): name
         }

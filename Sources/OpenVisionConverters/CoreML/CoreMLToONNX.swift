@@ -210,14 +210,22 @@ struct CoreMLToONNX {
         case .nonMaximumSuppression(let nms):
             try lowerNMS(nms, description: spec.description, prefix: prefix)
         case .mlProgram(let bytes):
-            try lowerProgram(bytes, description: spec.description, prefix: prefix)
+            try lowerProgram(description: spec.description, prefix: prefix) { [blob] inputs, graph in
+                try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
+            }
+        case .compiledProgram(let program, let root):
+            try lowerProgram(description: spec.description, prefix: prefix) { inputs, graph in
+                let outputs = try CoreMLProgramBridge.lower(program, blob: CoreMLSource.blobReader(root: root), inputs: inputs,
+                                                            into: &graph, prefix: prefix)
+                return (outputs, program.summary)
+            }
         case .identity:
             for (input, output) in zip(spec.description.inputs, spec.description.outputs) {
                 guard let f = features[input.name] else { throw ConversionError(.syntax, "identity model: no input '\(input.name)'") }
                 features[output.name] = f
             }
         case .other(let name):
-            throw ConversionError(.unsupported, "\(name) models are not converted (neural networks, ML Programs, pipelines and non-maximum suppression are)")
+            throw Self.unconverted(name)
         }
     }
 
@@ -313,6 +321,7 @@ struct CoreMLToONNX {
                 }
             } else {
                 // Grayscale: luma of the RGB pixels (Rec. 601), then the scaler.
+                graphScalers[input.name] = scaler
                 let raw = f.applied.map { try? rescale(value, from: $0, to: .identity, name: "\(prefix)\(input.name)__raw") } ?? value
                 guard let raw else { throw ConversionError(.invalidValue, "image input '\(input.name)': its scaler cannot be undone") }
                 let weights = floats("\(prefix)\(input.name)__luma_w", [0.299, 0.587, 0.114].map { $0 * scaler.scale }, [1, 3, 1, 1])
@@ -358,6 +367,8 @@ struct CoreMLToONNX {
 
     /// Image inputs the caller gives in BGR order.
     var exposedBGR = Set<String>()
+    /// Per grayscale image input of a network: the scaler the graph applies to the luma it makes.
+    var graphScalers: [String: ImageScaler] = [:]
 
     /// `value` computed with scaler `from`, recomputed with `to`: `(x − b₁) / s₁ × s₂ + b₂`.
     private mutating func rescale(_ value: String, from: ImageScaler, to: ImageScaler, name: String) throws -> String {
@@ -374,7 +385,11 @@ struct CoreMLToONNX {
 
     // MARK: ML Programs
 
-    private mutating func lowerProgram(_ bytes: ArraySlice<UInt8>, description: CoreMLModelDescription, prefix: String) throws {
+    /// An ML Program's inputs prepared as its `main` reads them, `lowering` run on them, and its outputs recorded.
+    private mutating func lowerProgram(
+        description: CoreMLModelDescription, prefix: String,
+        lowering: ([String: String], inout ONNXWriter.Graph) throws -> (outputs: [String: String], summary: CoreMLProgramBridge.Summary)
+    ) throws {
         var inputs: [String: String] = [:]
         for input in description.inputs {
             var f = try feature(input.name)
@@ -392,7 +407,7 @@ struct CoreMLToONNX {
             inputs[input.name] = f.value
             if case .image(let image) = input.type { inputs[input.name] = programImage(f.value, image: image, name: "\(prefix)\(input.name)") }
         }
-        let (outputs, program) = try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
+        let (outputs, program) = try lowering(inputs, &graph)
         for output in description.outputs {
             guard let value = outputs[output.name] else {
                 throw ConversionError(.syntax, "the ML Program gives no output '\(output.name)'")

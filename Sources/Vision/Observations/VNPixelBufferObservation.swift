@@ -1,5 +1,6 @@
 import CoreML
 import OpenVision
+internal import OpenVisionConverters
 
 /// An image-valued result, as Vision's: a map or a flow field (`pixelBuffer` an 8-bit image of the first channel,
 /// 0...1 → 0...255; the exact Float32 values in `values`), or a Core ML model's image output from `VNCoreMLRequest`

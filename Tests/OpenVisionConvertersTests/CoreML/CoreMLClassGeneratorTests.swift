@@ -136,7 +136,7 @@ import Testing
 
     @Test func featureTypesWithoutASwiftFormAreNamed() throws {
         var info = try CoreMLConverter.conversion(contentsOf: Self.folder.appendingPathComponent("MobileNetLike.mlmodel")).info
-        info.inputs.append(CoreMLInfo.Feature(name: "tokens", type: "sequence"))
+        info.inputs.append(CoreMLModelInfo.Feature(name: "tokens", type: "sequence"))
         #expect { _ = try CoreMLClassGenerator.source(className: "M", info: info, modelFileName: "M.mlmodel") } throws: { error in
             guard let e = error as? ConversionError else { return false }
             return e.code == .unsupported && e.message.contains("'tokens'") && e.message.contains("sequence")
