@@ -27,6 +27,20 @@ import Testing
         }
     }
 
+    /// Xcode's compiled folder of a classifier with int64 labels and a grayscale image (MNISTClassifier.mlmodelc, which the
+    /// plugin takes as it takes a source file): the class Xcode generates for MNISTClassifier.mlmodel.
+    @Test func compiledFolderAsXcodeGeneratesIt() throws {
+        let file = SharedFiles.shared.appendingPathComponent("models/coreml-wild/MNISTClassifier.mlmodelc")
+        let conversion = try CoreMLConverter.conversion(contentsOf: file)
+        let s = try CoreMLClassGenerator.source(className: "MNISTClassifier", info: conversion.info,
+                                                modelFileName: "MNISTClassifier.mlmodelc")
+        for line in ["class MNISTClassifierInput : MLFeatureProvider {", "    var image: CVPixelBuffer",
+                     "kCVPixelFormatType_OneComponent8", "    var labelProbabilities: [Int64 : Double] {",
+                     "    var classLabel: Int64 {", "class MNISTClassifier {"] {
+            #expect(s.contains(line), "missing \"\(line)\" in\n\(s.prefix(3000))")
+        }
+    }
+
     @Test func classifierAsXcodeGeneratesIt() throws {
         let s = try Self.generate("MobileNetLike.mlmodel", as: "MobileNet")
         for line in [
