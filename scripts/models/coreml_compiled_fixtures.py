@@ -18,7 +18,9 @@ Writes Tests/Fixtures/coreml/compiled/:
                             explicit pads excluding them from the count; a "same" max pool; a global average pool; a
                             channel-last flatten; an inner product with a fused ReLU and zero-padded biases; softmax.
                             The image input (RGB 9 x 9) has a scaler in transform_params.
-  expected.json             the input pixels (RGB, row-major H x W x 3) and the probabilities of a numpy forward pass of
+  EspressoND.mlmodelc/      an N-D network (shapes with _rank): transposes, a reshape, an N-D inner product, softmax_nd
+  expected.json             per folder the input (EspressoForms: RGB pixels, row-major H x W x 3; EspressoND: the
+                            6 x 6 values of the [1, 6, 6, 1] input) and the probabilities of a numpy forward pass of
                             the same weights with Core ML's layer definitions (float64).
 
 No Mac was used: the layout is the one read from Xcode's output (docs/coreml.md, "Xcode's compiled folders"); what
@@ -187,6 +189,63 @@ with open(os.path.join(ROOT, "expected.json"), "w") as out:
     json.dump({"EspressoForms.mlmodelc": {"pixels": pixels.reshape(-1).tolist(), "probs": probs.tolist(),
                                           "labels": LABELS}}, out, indent=1)
 print("probs", probs, "shapes", shapes)
+
+# An N-D network (as coremltools 4+ writes Keras models and Xcode compiles them): a multi-array input [1, 6, 6, 1]
+# (NHWC), transpose to NCHW, a "same" convolution with fused ReLU, a max pool, transpose back, reshape to [1, 18]
+# (dst_h -1), an inner product on [1, 18], softmax_nd over the last axis. Shapes carry _rank.
+nd_folder = os.path.join(ROOT, "EspressoND.mlmodelc")
+os.makedirs(nd_folder, exist_ok=True)
+wc = rng.normal(0, 0.5, (2, 1, 3, 3)); bc = rng.normal(0, 0.1, 2)
+wd = rng.normal(0, 0.3, (3, 18)); bd = rng.normal(0, 0.1, 3)
+nd_layers = [
+    {"type": "transpose", "name": "to_nchw", "bottom": "input_1", "top": "t1", "axis_h": 2, "axis_w": 1, "axis_k": 0,
+     "axis_n": 3, "axis_seq": 4},
+    {"type": "convolution", "name": "conv", "bottom": "t1", "top": "c", "C": 2, "K": 1, "Nx": 3, "Ny": 3, "n_groups": 1,
+     "pad_mode": 1, "has_biases": 1, "blob_weights": 3, "blob_biases": 1, "fused_relu": 1, "fused_tanh": 0,
+     "has_batch_norm": 0, "n_parallel": 1, "pad_t": 0, "pad_b": 0, "pad_l": 0, "pad_r": 0, "pad_fill_mode": 0,
+     "pad_value": 0, "weights": {}},
+    {"type": "pool", "name": "pool", "bottom": "c", "top": "p", "avg_or_max": 1, "size_x": 2, "size_y": 2, "stride_x": 2,
+     "stride_y": 2, "pad_mode": 2, "average_count_exclude_padding": 1, "top_shape_style": 0, "weights": {}},
+    {"type": "transpose", "name": "to_nhwc", "bottom": "p", "top": "t2", "axis_h": 0, "axis_w": 2, "axis_k": 1,
+     "axis_n": 3, "axis_seq": 4},
+    {"type": "reshape", "name": "flatten", "bottom": "t2", "top": "r", "dst_seq": 1, "dst_n": 1, "dst_k": 1, "dst_h": -1,
+     "dst_w": 18, "dst_nd_rank": 2, "mode": 0, "dynamic_shape": False, "version": 1},
+    {"type": "inner_product", "name": "dense", "bottom": "r", "top": "d", "nB": 18, "nC": 3, "has_biases": 1,
+     "blob_weights": 7, "blob_biases": 5, "has_relu": 0, "has_tanh": 0, "has_prelu": 0, "weights": {}},
+    {"type": "softmax_nd", "name": "softmax", "bottom": "d", "top": "probs", "nd_axis": -1, "attributes": {"is_output": 1}},
+]
+nd_shapes = {"input_1": (1, 6, 6, 1), "t1": (1, 1, 6, 6), "c": (1, 2, 6, 6), "p": (1, 2, 3, 3), "t2": (1, 3, 3, 2),
+             "r": (1, 18), "d": (1, 3), "probs": (1, 3)}
+blobs = {0: bytes(56), 1: f32(np.concatenate([bc, np.zeros(6)])), 2: b"", 3: f32(wc), 4: b"",
+         5: f32(np.concatenate([bd, np.zeros(9)])), 6: b"", 7: f32(wd)}
+with open(os.path.join(nd_folder, "model.espresso.net"), "w") as out:
+    json.dump({"layers": nd_layers, "storage": "model.espresso.weights", "format_version": 200}, out, indent=2)
+with open(os.path.join(nd_folder, "model.espresso.shape"), "w") as out:
+    table = {}
+    for k, shape in nd_shapes.items():
+        padded = (1,) * (4 - len(shape)) + tuple(shape)
+        table[k] = {"n": padded[0], "k": padded[1], "h": padded[2], "w": padded[3], "_rank": len(shape)}
+    json.dump({"layer_shapes": table}, out, indent=2)
+with open(os.path.join(nd_folder, "model.espresso.weights"), "wb") as out:
+    out.write(weights_file())
+d = Model_pb2.ModelDescription()
+f = d.input.add(); f.name = "input_1"
+f.type.multiArrayType.shape.extend([1, 6, 6, 1]); f.type.multiArrayType.dataType = FeatureTypes_pb2.ArrayFeatureType.FLOAT32
+f = d.output.add(); f.name = "probs"
+f.type.multiArrayType.dataType = FeatureTypes_pb2.ArrayFeatureType.FLOAT32
+with open(os.path.join(nd_folder, "coremldata.bin"), "wb") as out:
+    out.write(coremldata(500, 4, b"generic", d.SerializeToString(), u64(500) + u64(1) + u64(5) + b"probs"))
+nd_input = rng.uniform(-1, 1, (6, 6))
+xc = nd_input[None]
+yc = np.maximum(conv(xc, wc, bc, (1, 1), pad_same(xc, (3, 3), (1, 1), False)), 0)
+yp = pool(yc, (2, 2), (2, 2), [(0, 0), (0, 0)], average=False)
+logits = wd @ yp.transpose(1, 2, 0).reshape(-1) + bd
+nd_probs = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+expected = json.load(open(os.path.join(ROOT, "expected.json")))
+expected["EspressoND.mlmodelc"] = {"input": nd_input.reshape(-1).tolist(), "probs": nd_probs.tolist()}
+with open(os.path.join(ROOT, "expected.json"), "w") as out:
+    json.dump(expected, out, indent=1)
+print("nd probs", nd_probs)
 
 # Fuzz seeds (Fuzz/corpus/espresso-reader, Fuzz/corpus/coremldata): the three Espresso files joined by NULs, and
 # coremldata.bin files of each body the reader knows: a classifier's (above), a pipeline's, and a whole Model

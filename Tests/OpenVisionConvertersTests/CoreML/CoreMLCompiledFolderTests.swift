@@ -115,6 +115,49 @@ import Testing
         #expect(try ONNXModelInfo(data: conversion.onnx).outputs.map(\.name) == ["probs"])
     }
 
+    /// An N-D Espresso network (shapes with `_rank`, as Xcode compiles coremltools 4+ conversions of Keras models):
+    /// transposes, a reshape to [1, 18], an inner product on it and softmax_nd, rewritten as Core ML's N-D layers with
+    /// exact array mapping. Its answers are held to numpy in CoreMLCompiledModelTests.
+    @Test func convertsAnNDNetwork() throws {
+        let spec = try XcodeCompiledFolder.spec(at: Self.fixtures.appendingPathComponent("EspressoND.mlmodelc"))
+        guard case .neuralNetwork(let nn) = spec.kind else {
+            Issue.record("not a neural network")
+            return
+        }
+        #expect(nn.arrayInputShapeMapping == 1 && nn.imageInputShapeMapping == 1)
+        #expect(
+            nn.layers.map(\.typeName) == [
+                "transpose", "convolution", "activation", "pooling", "transpose", "reshapeStatic", "innerProduct",
+                "softmaxND",
+            ])
+        let conversion = try CoreMLConverter.conversion(
+            contentsOf: Self.fixtures.appendingPathComponent("EspressoND.mlmodelc"))
+        #expect(try ONNXModelInfo(data: conversion.onnx).outputs.map(\.shape) == [[1, 3]])
+    }
+
+    /// Xcode's own count of the source network's layers (metadata.json) must be the rewritten network's: MNIST's
+    /// holds, and a count changed by one is refused naming both.
+    @Test func holdsXcodesLayerCount() throws {
+        let dir = try SharedFiles.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("MNISTClassifier.mlmodelc")
+        try FileManager.default.copyItem(at: Self.wild.appendingPathComponent("MNISTClassifier.mlmodelc"), to: copy)
+        _ = try XcodeCompiledFolder.spec(at: copy)
+        let metadata = copy.appendingPathComponent("metadata.json")
+        let text = try String(contentsOf: metadata, encoding: .utf8)
+            .replacingOccurrences(of: "\"Convolution\" : 3", with: "\"Convolution\" : 4")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: metadata.path)
+        try Data(text.utf8).write(to: metadata)
+        let error = try #require(Self.conversionError(copy))
+        #expect(
+            error.code == .invalidValue
+                && error.message.contains(
+                    "Xcode counted the source network's layers as activation 4, convolution 4, "
+                        + "flatten 1, innerProduct 2, pooling 3, softmax 1; the Espresso files give activation 4, convolution 3"
+                ),
+            "\(error)")
+    }
+
     /// Damaged Espresso files: each is refused with the code and the words that name what is wrong.
     @Test(
         arguments: [
@@ -201,7 +244,7 @@ import Testing
         #expect(
             error.code == .invalidValue
                 && error.message.contains(
-                    "'conv_explicit' (convolution): computes [n 1, k 4, h 4, w 4], "
+                    "'conv_explicit' (convolution): computes [4, 4, 4], "
                         + "model.espresso.shape states [n 1, k 4, h 5, w 4]"),
             "\(error)")
     }

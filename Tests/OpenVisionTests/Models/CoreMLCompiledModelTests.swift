@@ -77,7 +77,7 @@ import Testing
     /// The synthetic folder of every Espresso form gives the probabilities numpy computes from its weights.
     @Test func espressoFormsMatchTheirWeights() throws {
         struct Expected: Decodable {
-            var pixels: [Float]
+            var pixels: [Float]?
             var probs: [Double]
         }
         let expected = try JSONDecoder().decode(
@@ -88,11 +88,31 @@ import Testing
             configuration: Self.configuration())
         let image = try #require(model.modelDescription.coreML?.imageInputs["image"])
         // The graph takes scale × pixel + bias per RGB channel (the caller's preprocessing); pixels are H × W × 3.
-        let values = (0..<3).flatMap { c in (0..<81).map { forms.pixels[$0 * 3 + c] * image.scale + image.bias[c] } }
+        let pixels = try #require(forms.pixels)
+        let values = (0..<3).flatMap { c in (0..<81).map { pixels[$0 * 3 + c] * image.scale + image.bias[c] } }
         let output = try #require(
             try model.prediction(from: [Tensor(name: "image", shape: [1, 3, 9, 9], scalars: values)]).first)
         #expect(Self.relativeError(output.scalars, forms.probs) <= 1e-5, "\(output.scalars) vs \(forms.probs)")
         #expect(model.modelDescription.labels == ["cat", "dog", "bird"])
+    }
+
+    /// The synthetic N-D Espresso network (transposes, reshape, N-D inner product, softmax_nd) gives numpy's
+    /// probabilities for its [1, 6, 6, 1] input.
+    @Test func espressoNDMatchesItsWeights() throws {
+        struct Expected: Decodable {
+            var input: [Float]?
+            var probs: [Double]
+        }
+        let expected = try JSONDecoder().decode(
+            [String: Expected].self, from: Data(contentsOf: Self.compiled.appendingPathComponent("expected.json")))
+        let nd = try #require(expected["EspressoND.mlmodelc"])
+        let model = try VisionModel(
+            contentsOf: Self.compiled.appendingPathComponent("EspressoND.mlmodelc"), configuration: Self.configuration()
+        )
+        let input = try #require(nd.input)
+        let output = try #require(
+            try model.prediction(from: [Tensor(name: "input_1", shape: [1, 6, 6, 1], scalars: input)]).first)
+        #expect(Self.relativeError(output.scalars, nd.probs) <= 1e-5, "\(output.scalars) vs \(nd.probs)")
     }
 
     /// yolov8n.mlmodelc (an ML Program and its NMS stage, compiled by Xcode) finds the dog and the bicycle in dog.jpg

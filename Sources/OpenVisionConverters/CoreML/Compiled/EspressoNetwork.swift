@@ -38,7 +38,11 @@ package struct EspressoNetwork: Sendable {
         package var k: Int
         package var h: Int
         package var w: Int
-        package var description: String { "[n \(n), k \(k), h \(h), w \(w)]" }
+        /// `_rank`: the N-D rank of the blob, in N-D networks (its dimensions are the last `rank` of n, k, h, w).
+        package var rank: Int?
+        package var description: String {
+            "[n \(n), k \(k), h \(h), w \(w)" + (rank.map { ", rank \($0)" } ?? "") + "]"
+        }
     }
 
     /// `transform_params` of one image input: `y = scale × pixel + bias` per channel.
@@ -231,7 +235,10 @@ package struct EspressoNetwork: Sendable {
             guard let k = dims["k"], let h = dims["h"], let w = dims["w"] else {
                 throw ConversionError(.syntax, "model.espresso.shape: '\(blob)' lacks k, h or w")
             }
-            result[blob] = Shape(n: dims["n"] ?? 1, k: k, h: h, w: w)
+            if let rank = dims["_rank"], !(1...4).contains(rank) {
+                throw ConversionError(.unsupported, "model.espresso.shape: '\(blob)' of rank \(rank) (1...4 are read)")
+            }
+            result[blob] = Shape(n: dims["n"] ?? 1, k: k, h: h, w: w, rank: dims["_rank"])
         }
         return result
     }

@@ -11,7 +11,9 @@ import Foundation
 ///   `average_count_exclude_padding`) → `pooling`;
 /// - `inner_product` (`nB`, `nC`, `has_relu`, `has_tanh`) → `innerProduct` (+ `activation`);
 /// - `activation` (`mode` 0: ReLU) → `activation`; `softmax` over channels → `softmax`;
-/// - `flatten` (`mode` 0 channel first, 1 channel last) → `flatten`.
+/// - `flatten` (`mode` 0 channel first, 1 channel last) → `flatten`;
+/// - in N-D networks (shapes with `_rank`; exact array mapping): `transpose` → `transpose`, `reshape` →
+///   `reshapeStatic`, `softmax_nd` → `softmaxND` (see `ndLayer`).
 ///
 /// Weights are the blobs the layers name (`blob_weights` float32, `blob_weights_f16` float16, `blob_biases`
 /// float32, which Xcode pads with zeros), in Core ML's order. Every layer's output shape is computed and must be
@@ -19,12 +21,16 @@ import Foundation
 /// the layer, the key and the value): nothing is guessed.
 struct EspressoToCoreML {
     let network: EspressoNetwork
-    /// Blob shapes computed so far (the inputs, then each layer's tops).
-    private(set) var shapes: [String: EspressoNetwork.Shape] = [:]
+    /// Whether the network is N-D (its shapes state ranks: Core ML's exact array and rank-4 image mappings, blobs of
+    /// rank 1–4); otherwise every blob is Core ML's old rank-5 `[C, H, W]` (as `[k, h, w]`).
+    let nd: Bool
+    /// Blob shapes computed so far (the inputs, then each layer's tops): N-D shapes, or `[k, h, w]`.
+    private(set) var shapes: [String: [Int]] = [:]
     private(set) var layers: [[UInt8]] = []
 
     init(network: EspressoNetwork) {
         self.network = network
+        nd = network.shapes.values.contains { $0.rank != nil }
     }
 
     /// The `Model` message of the network described by `description` (the raw `ModelDescription` of its
@@ -42,9 +48,10 @@ struct EspressoToCoreML {
         var nn = ONNXProtobufEncoder()
         for layer in translator.layers { nn.bytes(1, layer) }
         for step in preprocessing { nn.bytes(2, step) }
-        // Old (rank-5) shape semantics: Espresso's blobs are [n, k, h, w], as the rank-5 layers see them.
-        nn.int64(5, 0)
-        nn.int64(6, 0)
+        // Old (rank-5) shape semantics: Espresso's blobs are [n, k, h, w], as the rank-5 layers see them; N-D networks
+        // map arrays exactly and images to rank 4.
+        nn.int64(5, translator.nd ? 1 : 0)
+        nn.int64(6, translator.nd ? 1 : 0)
         if modelType == 403 {
             if labels.allSatisfy({ Int64($0) != nil }), !labels.isEmpty {
                 nn.message(101) { v in v.packedInt64(1, labels.compactMap { Int64($0) }) }
@@ -63,21 +70,23 @@ struct EspressoToCoreML {
     mutating func declareInputs(_ description: CoreMLModelDescription) throws -> [[UInt8]] {
         var steps: [[UInt8]] = []
         for input in description.inputs {
-            let shape: EspressoNetwork.Shape
+            let shape: [Int]
             switch input.type {
             case .image(let image):
-                shape = .init(n: 1, k: image.channels, h: image.height, w: image.width)
+                shape =
+                    nd ? [1, image.channels, image.height, image.width] : [image.channels, image.height, image.width]
                 if let step = try preprocessing(input.name, image: image) { steps.append(step) }
             case .multiArray(let array):
                 let s = array.defaultShape
-                switch s.count {
-                case 1: shape = .init(n: 1, k: s[0], h: 1, w: 1)
-                case 3: shape = .init(n: 1, k: s[0], h: s[1], w: s[2])
+                switch (nd, s.count) {
+                case (true, 1...4): shape = s
+                case (false, 1): shape = [s[0], 1, 1]
+                case (false, 3): shape = s
                 default:
                     throw ConversionError(
                         .unsupported,
                         "Xcode's compiled neural network: input '\(input.name)' of shape \(s) "
-                            + "(1 or 3 dimensions are read)")
+                            + (nd ? "(1 to 4 dimensions are read)" : "(1 or 3 dimensions are read)"))
                 }
             default:
                 throw ConversionError(
@@ -85,9 +94,7 @@ struct EspressoToCoreML {
                     "Xcode's compiled neural network: input '\(input.name)' of type "
                         + CoreMLToONNX.typeName(input.type))
             }
-            if let stated = network.shapes[input.name],
-                stated.k != shape.k || stated.h != shape.h || stated.w != shape.w
-            {
+            if let stated = network.shapes[input.name], !Self.matches(shape, stated) {
                 throw ConversionError(
                     .invalidValue,
                     "model.espresso.shape gives input '\(input.name)' \(stated); "
@@ -136,6 +143,15 @@ struct EspressoToCoreML {
         return step.bytes
     }
 
+    /// Whether a blob's shape is the one `model.espresso.shape` states: its dimensions are the last of n, k, h, w
+    /// (and its rank the stated one, when stated).
+    static func matches(_ shape: [Int], _ stated: EspressoNetwork.Shape) -> Bool {
+        guard (1...4).contains(shape.count), stated.rank.map({ $0 == shape.count }) ?? true else { return false }
+        let padded = Array(repeating: 1, count: 4 - shape.count) + shape
+        return padded[1] == stated.k && padded[2] == stated.h && padded[3] == stated.w
+            && (shape.count < 4 || padded[0] == stated.n)
+    }
+
     // MARK: Layers
 
     private func refuse(_ layer: EspressoNetwork.Layer, _ what: String) -> ConversionError {
@@ -149,6 +165,8 @@ struct EspressoToCoreML {
     /// A key's allowed values.
     private enum Rule {
         case positive, count, flag, index
+        /// A dimension, or −1 for one inferred.
+        case dimensionOrInferred
         case oneOf(Set<Double>)
         case any
 
@@ -159,6 +177,7 @@ struct EspressoToCoreML {
             case .count: return integral && v >= 0 && v <= Double(CoreMLLimits.dimension)
             case .flag: return v == 0 || v == 1
             case .index: return integral && v >= 0 && v <= Double(Int32.max)
+            case .dimensionOrInferred: return integral && v >= -1 && v != 0 && v <= Double(CoreMLLimits.dimension)
             case .oneOf(let values): return values.contains(v)
             case .any: return true
             }
@@ -180,7 +199,7 @@ struct EspressoToCoreML {
     }
 
     /// The one input a layer reads, with its shape.
-    private func input(_ layer: EspressoNetwork.Layer) throws -> (String, EspressoNetwork.Shape) {
+    private func input(_ layer: EspressoNetwork.Layer) throws -> (String, [Int]) {
         guard layer.bottoms.count == 1, layer.tops.count == 1 else {
             throw invalid(layer, "\(layer.bottoms.count) inputs and \(layer.tops.count) outputs (1 and 1 expected)")
         }
@@ -193,12 +212,12 @@ struct EspressoToCoreML {
     }
 
     /// Records `top`'s shape, which `model.espresso.shape` must state the same.
-    private mutating func output(_ layer: EspressoNetwork.Layer, _ shape: EspressoNetwork.Shape) throws {
+    private mutating func output(_ layer: EspressoNetwork.Layer, _ shape: [Int]) throws {
         let top = layer.tops[0]
         guard let stated = network.shapes[top] else {
             throw ConversionError(.syntax, "model.espresso.shape has no shape for '\(top)' (layer '\(layer.name)')")
         }
-        guard stated.k == shape.k, stated.h == shape.h, stated.w == shape.w else {
+        guard Self.matches(shape, stated) else {
             throw invalid(layer, "computes \(shape), model.espresso.shape states \(stated)")
         }
         shapes[top] = shape
@@ -275,7 +294,7 @@ struct EspressoToCoreML {
         case "softmax":
             try check(layer, ["C": .any])
             let (x, shape) = try input(layer)
-            guard shape.h == 1, shape.w == 1 else {
+            guard !nd, shape.count == 3, shape[1] == 1, shape[2] == 1 else {
                 throw refuse(layer, "a softmax of a \(shape) blob (over channels of 1 × 1 is read)")
             }
             emit(layer.name, [x], [layer.tops[0]], 175) { _ in }
@@ -283,16 +302,20 @@ struct EspressoToCoreML {
         case "flatten":
             try check(layer, ["mode": .flag, "nd_axis": .oneOf([0])])
             let (x, shape) = try input(layer)
+            guard !nd, shape.count == 3 else { throw refuse(layer, "a flatten in an N-D network") }
             let mode = int(layer, "mode")
             emit(layer.name, [x], [layer.tops[0]], 301) { f in f.int64(1, Int64(mode)) }
-            let (count, overflow) = (shape.k * shape.h).multipliedReportingOverflow(by: shape.w)
+            let (count, overflow) = (shape[0] * shape[1]).multipliedReportingOverflow(by: shape[2])
             guard !overflow, count <= CoreMLLimits.dimension else { throw invalid(layer, "flattens \(shape)") }
-            try output(layer, .init(n: shape.n, k: count, h: 1, w: 1))
+            try output(layer, [count, 1, 1])
+        case "transpose", "reshape", "softmax_nd":
+            guard nd else { throw refuse(layer, "an N-D layer in a network of rank-5 blobs") }
+            try ndLayer(layer)
         default:
             throw refuse(
                 layer,
                 "this Espresso layer type is not converted (convolution, pool, inner_product, activation, "
-                    + "softmax and flatten are)")
+                    + "softmax, flatten, transpose, reshape and softmax_nd are)")
         }
     }
 
@@ -313,13 +336,14 @@ struct EspressoToCoreML {
         let groups = int(layer, "n_groups", default: 1)
         let (kw, kh) = (int(layer, "Nx"), int(layer, "Ny"))
         let (sx, sy) = (int(layer, "stride_x", default: 1), int(layer, "stride_y", default: 1))
-        guard k == shape.k else { throw invalid(layer, "K \(k) for an input of \(shape.k) channels") }
+        let (lead, channels, height, width) = try spatialInput(layer, shape)
+        guard k == channels else { throw invalid(layer, "K \(k) for an input of \(channels) channels") }
         guard k % groups == 0, c % groups == 0 else {
             throw invalid(layer, "\(groups) groups of \(k) → \(c) channels")
         }
         let mode = int(layer, "pad_mode")
         let pads = (t: int(layer, "pad_t"), b: int(layer, "pad_b"), l: int(layer, "pad_l"), r: int(layer, "pad_r"))
-        let out = try spatial(layer, shape, kernel: (kh, kw), stride: (sy, sx), mode: mode, pads: pads)
+        let out = try spatial(layer, (height, width), kernel: (kh, kw), stride: (sy, sx), mode: mode, pads: pads)
         let (blob, half) = try weightBlob(layer)
         let (count, overflow) = c.multipliedReportingOverflow(by: (k / groups) * kh * kw)
         guard !overflow, count <= CoreMLLimits.elements else {
@@ -344,7 +368,7 @@ struct EspressoToCoreML {
             if hasBias { p.bytes(91, b) }
         }
         if let act { activation("\(layer.name)__activation", convOut, top, act) }
-        try output(layer, .init(n: shape.n, k: c, h: out.h, w: out.w))
+        try output(layer, lead + [c, out.h, out.w])
     }
 
     private mutating func pool(_ layer: EspressoNetwork.Layer) throws {
@@ -363,9 +387,11 @@ struct EspressoToCoreML {
         let (sx, sy) = (int(layer, "stride_x", default: 1), int(layer, "stride_y", default: 1))
         let mode = int(layer, "pad_mode")
         let pads = (t: int(layer, "pad_t"), b: int(layer, "pad_b"), l: int(layer, "pad_l"), r: int(layer, "pad_r"))
+        let (lead, channels, height, width) = try spatialInput(layer, shape)
         let out =
             global
-            ? (h: 1, w: 1) : try spatial(layer, shape, kernel: (kh, kw), stride: (sy, sx), mode: mode, pads: pads)
+            ? (h: 1, w: 1)
+            : try spatial(layer, (height, width), kernel: (kh, kw), stride: (sy, sx), mode: mode, pads: pads)
         let average = int(layer, "avg_or_max") == 0
         let exclude = int(layer, "average_count_exclude_padding") == 1
         emit(layer.name, [x], [layer.tops[0]], 120) { p in
@@ -376,7 +402,7 @@ struct EspressoToCoreML {
             p.int64(50, exclude ? 1 : 0)
             p.int64(60, global ? 1 : 0)
         }
-        try output(layer, .init(n: shape.n, k: shape.k, h: out.h, w: out.w))
+        try output(layer, lead + [channels, out.h, out.w])
     }
 
     private mutating func innerProduct(_ layer: EspressoNetwork.Layer) throws {
@@ -389,8 +415,14 @@ struct EspressoToCoreML {
         let (x, shape) = try input(layer)
         let nB = int(layer, "nB")
         let nC = int(layer, "nC")
-        guard shape.h == 1, shape.w == 1, shape.k == nB else {
-            throw invalid(layer, "nB \(nB) for an input of \(shape) (a [nB, 1, 1] blob is read)")
+        // Core ML's innerProduct: rank-5 networks read [nB, 1, 1]; N-D ones [nB], [x, nB] or [x, nB', 1, 1].
+        let outShape: [Int]
+        switch (nd, shape.count) {
+        case (false, 3) where shape == [nB, 1, 1]: outShape = [nC, 1, 1]
+        case (true, 1) where shape == [nB]: outShape = [nC]
+        case (true, 2) where shape[1] == nB: outShape = [shape[0], nC]
+        case (true, 4) where shape[1] * shape[2] * shape[3] == nB: outShape = [shape[0], nC, 1, 1]
+        default: throw invalid(layer, "nB \(nB) for an input of \(shape)")
         }
         let (blob, half) = try weightBlob(layer)
         let (count, overflow) = nB.multipliedReportingOverflow(by: nC)
@@ -409,13 +441,13 @@ struct EspressoToCoreML {
             if hasBias { p.bytes(21, b) }
         }
         if let act { activation("\(layer.name)__activation", productOut, top, act) }
-        try output(layer, .init(n: shape.n, k: nC, h: 1, w: 1))
+        try output(layer, outShape)
     }
 
     /// Output height and width of a windowed layer under Espresso's `pad_mode`: 0 the explicit pads, 1 and 4 "same"
     /// (⌈size / stride⌉; 4 puts the odd pad on the top and left), 2 "valid" (no pads).
     private func spatial(
-        _ layer: EspressoNetwork.Layer, _ shape: EspressoNetwork.Shape, kernel: (h: Int, w: Int),
+        _ layer: EspressoNetwork.Layer, _ shape: (h: Int, w: Int), kernel: (h: Int, w: Int),
         stride: (h: Int, w: Int), mode: Int, pads: (t: Int, b: Int, l: Int, r: Int)
     ) throws -> (h: Int, w: Int) {
         func size(_ n: Int, _ k: Int, _ s: Int, _ before: Int, _ after: Int) throws -> Int {
@@ -430,6 +462,74 @@ struct EspressoToCoreML {
         return (
             try size(shape.h, kernel.h, stride.h, pads.t, pads.b), try size(shape.w, kernel.w, stride.w, pads.l, pads.r)
         )
+    }
+
+    /// A windowed layer's input as its leading dimensions, channels, height and width: `[C, H, W]` in rank-5 networks,
+    /// `[N, C, H, W]` in N-D ones.
+    private func spatialInput(_ layer: EspressoNetwork.Layer, _ shape: [Int]) throws -> ([Int], Int, Int, Int) {
+        guard shape.count == (nd ? 4 : 3) else {
+            throw invalid(layer, "an input of shape \(shape) (\(nd ? "[N, C, H, W]" : "[C, H, W]") is read)")
+        }
+        let r = shape.count
+        return (Array(shape.prefix(r - 3)), shape[r - 3], shape[r - 2], shape[r - 1])
+    }
+
+    /// The N-D layers. `transpose`: each output axis takes the input axis its key names (`axis_w`, `axis_h`, `axis_k`,
+    /// `axis_n`, `axis_seq`; axes counted w 0, h 1, k 2, n 3, seq 4, a blob of rank r being the last r of n, k, h, w);
+    /// `reshape` (`mode` 0): the last `dst_nd_rank` of `dst_seq`, `dst_n`, `dst_k`, `dst_h`, `dst_w` (−1 inferred),
+    /// the others 1; `softmax_nd` along `nd_axis`. Core ML's `transpose`, `reshapeStatic` and `softmaxND`.
+    private mutating func ndLayer(_ layer: EspressoNetwork.Layer) throws {
+        let (x, shape) = try input(layer)
+        let r = shape.count
+        let top = layer.tops[0]
+        switch layer.type {
+        case "transpose":
+            let names = ["axis_w", "axis_h", "axis_k", "axis_n", "axis_seq"]
+            try check(
+                layer, Dictionary(uniqueKeysWithValues: names.map { ($0, Rule.oneOf([0, 1, 2, 3, 4])) }),
+                required: names)
+            let axes = names.map { int(layer, $0) }
+            guard Set(axes).count == 5 else { throw invalid(layer, "axes \(axes) are not a permutation") }
+            for e in r..<5 where axes[e] != e { throw refuse(layer, "moves \(names[e]) of a rank-\(r) blob") }
+            let permutation = (0..<r).map { i in r - 1 - axes[r - 1 - i] }
+            guard permutation.allSatisfy({ (0..<r).contains($0) }) else {
+                throw refuse(layer, "axes \(axes) for rank \(r)")
+            }
+            emit(layer.name, [x], [top], 985) { t in t.packedInt64(1, permutation.map(Int64.init)) }
+            try output(layer, permutation.map { shape[$0] })
+        case "reshape":
+            let names = ["dst_seq", "dst_n", "dst_k", "dst_h", "dst_w"]
+            var rules = Dictionary(uniqueKeysWithValues: names.map { ($0, Rule.dimensionOrInferred) })
+            rules["dst_nd_rank"] = .oneOf([1, 2, 3, 4])
+            rules["mode"] = .oneOf([0])
+            rules["dynamic_shape"] = .oneOf([0])
+            rules["version"] = .oneOf([1])
+            try check(layer, rules, required: names + ["dst_nd_rank"])
+            let rank = int(layer, "dst_nd_rank")
+            let dims = names.map { int(layer, $0) }
+            guard dims.prefix(5 - rank).allSatisfy({ $0 == 1 }) else {
+                throw refuse(layer, "a target \(dims) beyond rank \(rank)")
+            }
+            var target = Array(dims.suffix(rank))
+            let total = shape.reduce(1, *)
+            if let unknown = target.firstIndex(of: -1) {
+                let known = target.enumerated().filter { $0.offset != unknown }.map(\.element).reduce(1, *)
+                guard target.filter({ $0 == -1 }).count == 1, known > 0, total % known == 0 else {
+                    throw invalid(layer, "cannot infer -1 in \(target) for \(shape)")
+                }
+                target[unknown] = total / known
+            }
+            guard target.allSatisfy({ $0 > 0 }), target.reduce(1, *) == total else {
+                throw invalid(layer, "cannot reshape \(shape) to \(target)")
+            }
+            emit(layer.name, [x], [top], 1140) { t in t.packedInt64(1, dims.suffix(rank).map(Int64.init)) }
+            try output(layer, target)
+        default:  // softmax_nd
+            try check(layer, ["nd_axis": .oneOf(Set((-r..<r).map(Double.init)))], required: ["nd_axis"])
+            let axis = int(layer, "nd_axis")
+            emit(layer.name, [x], [top], 950) { t in t.int64(1, Int64(axis)) }
+            try output(layer, shape)
+        }
     }
 
     /// Core ML's padding message for an Espresso `pad_mode` (see `spatial`).

@@ -71,11 +71,14 @@ package enum XcodeCompiledFolder {
             let model = try EspressoToCoreML.model(
                 network, modelType: data.modelType, specificationVersion: data.specificationVersion,
                 description: description, descriptionBytes: descriptionBytes, labels: labels)
+            let spec: CoreMLSpec
             do {
-                return try CoreMLSpec(bytes: model)
+                spec = try CoreMLSpec(bytes: model)
             } catch let error as ConversionError where error.file == nil {
                 throw ConversionError(error.code, error.message, file: folder.path)
             }
+            try checkLayerCounts(spec, folder: folder)
+            return spec
         case 502:
             let mil = folder.appendingPathComponent("model.mil")
             guard FileManager.default.fileExists(atPath: mil.path) else {
@@ -88,5 +91,33 @@ package enum XcodeCompiledFolder {
         }
         return CoreMLSpec(
             specificationVersion: data.specificationVersion, description: description, kind: kind, isUpdatable: false)
+    }
+
+    /// Xcode's count of the source network's layers by type (`metadata.json`'s `neuralNetworkLayerTypeHistogram`:
+    /// "Convolution", "PoolingMax", "ActivationReLU", …), when the folder has it, must be the rewritten network's:
+    /// otherwise the Espresso files were read as another network (`.invalidValue`, naming both counts).
+    static func checkLayerCounts(_ spec: CoreMLSpec, folder: URL) throws {
+        let file = folder.appendingPathComponent("metadata.json")
+        guard case .neuralNetwork(let nn) = spec.kind, FileManager.default.fileExists(atPath: file.path) else { return }
+        let bytes = try CoreMLSource.read(file, what: "metadata.json", limit: CoreMLCompiledLimits.descriptionFileSize)
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)),
+            let entry = (parsed as? [[String: Any]])?.first ?? (parsed as? [String: Any]),
+            let histogram = entry["neuralNetworkLayerTypeHistogram"] as? [String: Any]
+        else { return }
+        var xcode: [String: Int] = [:]
+        for (name, value) in histogram {
+            let type = ["Pooling", "Activation"].first { name.hasPrefix($0) } ?? name
+            xcode[type.prefix(1).lowercased() + type.dropFirst(), default: 0] += (value as? NSNumber)?.intValue ?? 0
+        }
+        let ours = Dictionary(grouping: nn.layers, by: \.typeName).mapValues(\.count)
+        guard ours == xcode else {
+            let text = { (d: [String: Int]) in
+                d.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            }
+            throw ConversionError(
+                .invalidValue,
+                "Xcode counted the source network's layers as \(text(xcode)); the Espresso files give \(text(ours))",
+                file: folder.path)
+        }
     }
 }
