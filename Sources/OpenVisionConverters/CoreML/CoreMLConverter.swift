@@ -23,7 +23,9 @@ public enum CoreMLConverter {
     /// with the file's content hash.
     /// 4: an ML Program's grayscale image input takes the luma of the pixels (it was given the RGB planes), a BGR
     /// one its pixels in BGR order (it was given RGB).
-    public static let revision = 4
+    /// 5: Core ML's classic model types (GLM, tree ensembles, SVM, kNN, feature engineering) converted; double, int64,
+    /// string and dictionary inputs of classic models are graph inputs of their types.
+    public static let revision = 5
 
     /// A conversion's ONNX model and what the Core ML model declared.
     package struct Conversion: Sendable {
@@ -76,8 +78,9 @@ public enum CoreMLConverter {
         builder.graph.docString = "Converted by openvision from the Core ML model \(name) (\(spec.typeName), specification \(spec.specificationVersion))"
         try builder.convert(spec)
         let info = makeInfo(spec, builder: builder)
-        let model = ONNXWriter.Model(opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
+        var model = ONNXWriter.Model(opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
                                      metadata: metadata(info))
+        if builder.usesONNXML { model.domainOpsets = [("ai.onnx.ml", CoreMLToONNX.onnxMLOpset)] }
         return Conversion(onnx: model.serialized(), info: info)
     }
 
@@ -131,6 +134,8 @@ public enum CoreMLConverter {
         switch spec.kind {
         case .neuralNetwork(let nn) where !nn.classLabels.isEmpty: return nn.classLabels
         case .nonMaximumSuppression(let nms) where !nms.classLabels.isEmpty: return nms.classLabels
+        case .classic(let model) where model.type.isClassifier:
+            return (try? model.classLabels()) ?? []
         case .mlProgram(let bytes):
             let labels = programs[prefix] ?? (try? CoreMLProgramBridge.summary(serialized: bytes).classLabels) ?? []
             if !labels.isEmpty { return labels }

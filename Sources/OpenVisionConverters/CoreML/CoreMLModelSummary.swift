@@ -72,6 +72,8 @@ package struct CoreMLModelSummary: Sendable {
             if let program = try? CoreMLProgramBridge.summary(serialized: bytes) {
                 for (op, n) in program.opCounts { counts["mil." + op, default: 0] += n }
             }
+        case .classic(let model):
+            counts[model.type.rawValue, default: 0] += 1
         case .identity, .other:
             break
         }

@@ -19,6 +19,8 @@ package struct CoreMLSpec: Sendable {
         case mlProgram(ArraySlice<UInt8>)
         /// `identity` (900).
         case identity
+        /// One of Core ML's classic model types (GLM, tree ensemble, SVM, kNN, feature engineering).
+        case classic(CoreMLClassicModel)
         /// Any other model type, by its Model.proto name (`treeEnsembleClassifier`, `visionFeaturePrint`, …).
         case other(String)
     }
@@ -36,6 +38,7 @@ package struct CoreMLSpec: Sendable {
         case .nonMaximumSuppression: "nonMaximumSuppression"
         case .mlProgram: "mlProgram"
         case .identity: "identity"
+        case .classic(let model): model.type.rawValue
         case .other(let name): name
         }
     }
