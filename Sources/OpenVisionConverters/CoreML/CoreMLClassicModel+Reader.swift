@@ -95,14 +95,23 @@ extension CoreMLClassicModel {
             return Int(v)
         }
         var e = TreeEnsemble()
+        // Count the nodes before decoding any.
+        var counter = ProtoReader(body), nodes = 0
+        while let (field, _) = counter.next() {
+            guard field == 1 else { continue }
+            nodes += 1
+            guard nodes <= CoreMLClassicLimits.treeNodes else {
+                throw ConversionError(.limitExceeded, "\(context): more than \(CoreMLClassicLimits.treeNodes) tree nodes")
+            }
+        }
+        for array in [\TreeEnsemble.treeIds, \.nodeIds, \.featureIndices, \.trueChildren, \.falseChildren] {
+            e[keyPath: array].reserveCapacity(nodes)
+        }
         var reader = ProtoReader(body)
         var dimensions: UInt64 = 0
         while let (field, value) = reader.next() {
             switch (field, value) {
             case (1, .bytes(let node)):
-                guard e.nodeCount < CoreMLClassicLimits.treeNodes else {
-                    throw ConversionError(.limitExceeded, "\(context): more than \(CoreMLClassicLimits.treeNodes) tree nodes")
-                }
                 try readNode(node, into: &e, context: "\(context) node \(e.nodeCount)")
             case (2, .varint(let v)): dimensions = v
             case (3, .fixed64(let v)): e.base.append(Double(bitPattern: v))

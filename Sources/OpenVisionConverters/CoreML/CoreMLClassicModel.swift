@@ -72,8 +72,9 @@ package struct CoreMLClassicModel: Sendable {
 /// allocate for without the file holding them (a dense copy of sparse support vectors, base values of a
 /// declared dimension count), and structures a runtime would walk (tree nodes).
 package enum CoreMLClassicLimits {
-    /// Nodes of one tree ensemble, over all its trees.
-    package static let treeNodes = 1 << 24
+    /// Nodes of one tree ensemble, over all its trees (about 250 bytes each through conversion and ONNX Runtime:
+    /// 1 GiB at the bound).
+    package static let treeNodes = 1 << 22
     /// Prediction dimensions (classes, targets) of a tree ensemble, classes of a classifier, categories of an encoder.
     package static let classes = 1 << 20
     /// Values of the dense support-vector matrix (support vectors × features) and of a kNN index (samples ×

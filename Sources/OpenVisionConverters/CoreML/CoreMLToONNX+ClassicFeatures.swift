@@ -10,8 +10,8 @@ extension CoreMLToONNX {
         return try feature(d.inputs[0].name)
     }
 
-    /// ONNX-ML `OneHotEncoder` of one string or integer value: a `[1, categories]` double row (all zeros for an
-    /// unknown value when the file says to ignore it; ONNX Runtime's error otherwise).
+    /// ONNX-ML `OneHotEncoder` of one string or integer value: `[1, 1, categories]` floats (all zeros for an unknown
+    /// value when the file says to ignore it; ONNX Runtime's error otherwise).
     mutating func lowerOneHotEncoder(_ e: CoreMLClassicModel.OneHotEncoder, _ d: CoreMLModelDescription, _ name: String) throws {
         let f = try onlyInput(d, "oneHotEncoder")
         guard !e.outputSparse else {
@@ -29,14 +29,13 @@ extension CoreMLToONNX {
             guard f.type != .string else { throw ConversionError(.invalidValue, "oneHotEncoder: integer categories for a string") }
             attributes.append(.init("cats_int64s", .ints(i.map { Int($0) })))
         }
-        addML("OneHotEncoder", [f.value], ["\(name)/encoded"], attributes)
-        add("Reshape", ["\(name)/encoded", int64s("\(name)/row", [1, e.categories.count])], "\(name)/row_f")
-        let y = cast("\(name)/row_f", from: .float, to: .double, "\(name)/y")
-        features[try Self.onlyOutput(d, name).name] = Feature(value: y, shape: [1, e.categories.count], type: .double)
+        addML("OneHotEncoder", [f.value], ["\(name)/y"], attributes)
+        features[try Self.onlyOutput(d, name).name] = Feature(value: "\(name)/y", shape: [1, 1, e.categories.count], type: .float)
     }
 
-    /// Missing values replaced, by value type: doubles (NaN, or the file's value) with `Where`; int64s with ONNX-ML's
-    /// `Imputer`; strings with `Where` on a `LabelEncoder` match. The output has the input's shape.
+    /// Missing values replaced, by value type: numbers (NaN, or the file's value) and int64s with ONNX-ML's `Imputer`
+    /// (float, as ONNX Runtime runs it, and int64); strings with `Where` on a `LabelEncoder` match. The output has the
+    /// input's shape.
     mutating func lowerImputer(_ imputer: CoreMLClassicModel.Imputer, _ d: CoreMLModelDescription, _ name: String) throws {
         let f = try onlyInput(d, "imputer")
         guard let shape = f.shape, !f.isMap else { throw ConversionError(.invalidValue, "imputer: its input has no known shape") }
@@ -75,15 +74,16 @@ extension CoreMLToONNX {
     private mutating func lowerDoubleImputer(_ f: Feature, _ shape: [Int], values: [Double], missing: Double, output: String,
                                              _ name: String) throws {
         guard f.type != .string else { throw ConversionError(.invalidValue, "imputer: a number imputed into a string") }
-        let x = cast(f.value, from: f.type, to: .double, "\(name)/x")
-        if missing.isNaN {
-            add("IsNaN", [x], "\(name)/missing")
-        } else {
-            add("Equal", [x, doubles("\(name)/replaced", [missing], [1])], "\(name)/missing")
+        let count = shape.reduce(1, *)
+        var x = cast(f.value, from: f.type, to: .float, "\(name)/x")
+        if shape != [1, count] {
+            add("Reshape", [x, int64s("\(name)/row_shape", [1, count])], "\(name)/row")
+            x = "\(name)/row"
         }
-        let imputed = doubles("\(name)/imputed", values, values.count == 1 ? [1] : shape)
-        add("Where", ["\(name)/missing", imputed, x], "\(name)/y")
-        features[output] = Feature(value: "\(name)/y", shape: shape, type: .double)
+        addML("Imputer", [x], ["\(name)/y"], [
+            .init("imputed_value_floats", .floats(values.map { Float($0) })), .init("replaced_value_float", .float(Float(missing))),
+        ])
+        features[output] = Feature(value: "\(name)/y", shape: [1, count], type: .float)
     }
 
     private mutating func lowerIntegerImputer(_ f: Feature, _ shape: [Int], values: [Int64], missing: Int64, output: String,
@@ -99,34 +99,25 @@ extension CoreMLToONNX {
         features[output] = Feature(value: "\(name)/y", shape: shape, type: .int64)
     }
 
-    /// `scale × (x + shift)` in double, on the input as a `[1, n]` row.
+    /// ONNX-ML `Scaler` (float): `scale × (x + shift)` as ONNX's `(x − offset) × scale`, on the input as a `[1, n]` row.
     mutating func lowerScaler(_ s: CoreMLClassicModel.Scaler, _ d: CoreMLModelDescription, _ name: String) throws {
-        let (x, width) = try inputRow(d, type: .double, name, what: "scaler")
+        let (x, width) = try inputRow(d, type: nil, name, what: "scaler")
         for (values, what) in [(s.shift, "shift"), (s.scale, "scale")] where !(values.count <= 1 || values.count == width) {
             throw ConversionError(.invalidValue, "scaler: \(values.count) \(what) values for \(width) input values")
         }
-        var y = x
-        if !s.shift.isEmpty {
-            add("Add", [y, doubles("\(name)/shift", s.shift, [s.shift.count])], "\(name)/shifted")
-            y = "\(name)/shifted"
-        }
-        if !s.scale.isEmpty {
-            add("Mul", [y, doubles("\(name)/scale", s.scale, [s.scale.count])], "\(name)/scaled")
-            y = "\(name)/scaled"
-        }
-        if y == x { add("Identity", [x], "\(name)/y"); y = "\(name)/y" }
-        features[try Self.onlyOutput(d, name).name] = Feature(value: y, shape: [1, width], type: .double)
+        addML("Scaler", [x], ["\(name)/y"], [
+            .init("offset", .floats((s.shift.isEmpty ? [0] : s.shift).map { Float(-$0) })),
+            .init("scale", .floats((s.scale.isEmpty ? [1] : s.scale).map { Float($0) })),
+        ])
+        features[try Self.onlyOutput(d, name).name] = Feature(value: "\(name)/y", shape: [1, width], type: .float)
     }
 
-    /// `x / ‖x‖` in double with Core ML's norms (LMax: the largest value, L1, L2); a zero norm leaves x as it is.
+    /// ONNX-ML `Normalizer` (float): `x / ‖x‖` with Core ML's norms (LMax: the largest value, L1, L2); a zero norm gives
+    /// zeros.
     mutating func lowerNormalizer(_ n: CoreMLClassicModel.Normalizer, _ d: CoreMLModelDescription, _ name: String) throws {
-        let (x, width) = try inputRow(d, type: .double, name, what: "normalizer")
-        let reduce = ["ReduceMax", "ReduceL1", "ReduceL2"][n.norm]
-        add(reduce, [x], "\(name)/norm", [.init("axes", .ints([1])), .init("keepdims", .int(1))])
-        add("Equal", ["\(name)/norm", doubles("\(name)/zero", [0], [1])], "\(name)/is_zero")
-        add("Where", ["\(name)/is_zero", doubles("\(name)/one", [1], [1]), "\(name)/norm"], "\(name)/divisor")
-        add("Div", [x, "\(name)/divisor"], "\(name)/y")
-        features[try Self.onlyOutput(d, name).name] = Feature(value: "\(name)/y", shape: [1, width], type: .double)
+        let (x, width) = try inputRow(d, type: nil, name, what: "normalizer")
+        addML("Normalizer", [x], ["\(name)/y"], [.init("norm", .string(["MAX", "L1", "L2"][n.norm]))])
+        features[try Self.onlyOutput(d, name).name] = Feature(value: "\(name)/y", shape: [1, width], type: .float)
     }
 
     /// The listed features, each `width` values, as one double row (`Concat`).

@@ -4,89 +4,99 @@ import Foundation
 extension CoreMLToONNX {
     // MARK: Tree ensembles
 
-    /// ONNX-ML `TreeEnsembleRegressor` (operator set 3: thresholds, leaf values and base values as double tensors,
-    /// summed in double, given as float) for the scores, then Core ML's post-evaluation transform in double. A
-    /// classifier of one dimension gives the second class's probability (after the logistic function, when that is
-    /// its transform) and picks it at 0.5 or more; of one dimension per class, its scores as shares of their sum, or
-    /// their softmax; of classes − 1 dimensions with the zero-class-reference softmax, the softmax of a zero score for
-    /// the first class and the others'. Its label is then the first most probable class.
+    /// ONNX-ML tree ensembles (operator set 3: thresholds, leaf values and base values as double tensors, summed in
+    /// double, given as float). A regressor is `TreeEnsembleRegressor` with Core ML's transform after it. A classifier is
+    /// `TreeEnsembleClassifier` with ONNX's transform of the same name: of one dimension it gives the second class's
+    /// probability (after the logistic function when that is its transform); of one dimension per class, its scores
+    /// as shares of their sum (ONNX-ML `Normalizer` L1: coremltools writes a forest's leaves as class fractions,
+    /// unscaled by the number of trees), or their softmax. Of classes − 1 dimensions with the zero-class-reference
+    /// softmax (ONNX's `SOFTMAX_ZERO` is another function) the scores of `TreeEnsembleRegressor` get a zero score for
+    /// the first class and a softmax. The label is the most probable class, the first on a tie (ONNX Runtime's, except for
+    /// two classes with the logistic function and no negative leaf, where its choice goes by the score before the
+    /// function: `ArgMax` there).
     mutating func lowerTreeEnsemble(_ e: CoreMLClassicModel.TreeEnsemble, _ d: CoreMLModelDescription, _ name: String) throws {
         let what = e.labels == nil ? "treeEnsembleRegressor" : "treeEnsembleClassifier"
-        let (x, width) = try inputRow(d, type: .double, name, what: what)
+        let (x, width) = try inputRow(d, type: nil, name, what: what)
         guard e.maximumFeature < width else {
             throw ConversionError(.invalidValue, "\(what): a branch reads feature \(e.maximumFeature) of \(width)")
         }
         let base = e.base.isEmpty ? [Double](repeating: 0, count: e.dimensions) : e.base
-        var scores: String
-        if e.nodeCount == 0 {
-            scores = doubles("\(name)/base", base, [1, e.dimensions])
-        } else {
-            let modes = ["BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ", "LEAF"]
-            var attributes: [ONNXWriter.Attribute] = [
-                .init("n_targets", .int(e.dimensions)), .init("aggregate_function", .string("SUM")),
-                .init("post_transform", .string("NONE")),
+        let modes = ["BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ", "LEAF"]
+        func attributes(_ prefix: String, transform: String) -> [ONNXWriter.Attribute] {
+            var a: [ONNXWriter.Attribute] = [
+                .init("post_transform", .string(transform)),
                 .init("nodes_treeids", .ints(e.treeIds)), .init("nodes_nodeids", .ints(e.nodeIds)),
                 .init("nodes_featureids", .ints(e.featureIndices)), .init("nodes_modes", .strings(e.behaviors.map { modes[Int($0)] })),
                 .init("nodes_values_as_tensor", .tensor(ONNXWriter.Tensor(name: "", dims: [e.nodeCount], doubles: e.values))),
                 .init("nodes_truenodeids", .ints(e.trueChildren)), .init("nodes_falsenodeids", .ints(e.falseChildren)),
                 .init("nodes_missing_value_tracks_true", .ints(e.missingTracksTrue.map { $0 ? 1 : 0 })),
-                .init("target_treeids", .ints(e.leafNodes.map { e.treeIds[$0] })),
-                .init("target_nodeids", .ints(e.leafNodes.map { e.nodeIds[$0] })), .init("target_ids", .ints(e.leafTargets)),
-                .init("target_weights_as_tensor", .tensor(ONNXWriter.Tensor(name: "", dims: [e.leafValues.count], doubles: e.leafValues))),
+                .init("\(prefix)_treeids", .ints(e.leafNodes.map { e.treeIds[$0] })),
+                .init("\(prefix)_nodeids", .ints(e.leafNodes.map { e.nodeIds[$0] })), .init("\(prefix)_ids", .ints(e.leafTargets)),
+                .init("\(prefix)_weights_as_tensor", .tensor(ONNXWriter.Tensor(name: "", dims: [e.leafValues.count], doubles: e.leafValues))),
             ]
             if base.contains(where: { $0 != 0 }) {
-                attributes.append(.init("base_values_as_tensor", .tensor(ONNXWriter.Tensor(name: "", dims: [e.dimensions], doubles: base))))
+                a.append(.init("base_values_as_tensor", .tensor(ONNXWriter.Tensor(name: "", dims: [e.dimensions], doubles: base))))
             }
-            addML("TreeEnsembleRegressor", [x], ["\(name)/sums"], attributes)
-            scores = cast("\(name)/sums", from: .float, to: .double, "\(name)/scores")
+            return a
+        }
+        /// The summed scores, `[1, dimensions]` float.
+        func regressor() -> String {
+            guard e.nodeCount > 0 else { return floats("\(name)/base", base.map { Float($0) }, [1, e.dimensions]) }
+            addML("TreeEnsembleRegressor", [x], ["\(name)/sums"],
+                  attributes("target", transform: "NONE") + [.init("n_targets", .int(e.dimensions)), .init("aggregate_function", .string("SUM"))])
+            return "\(name)/sums"
         }
         guard let labels = e.labels else {
+            var scores = regressor()
             switch e.transform {
             case 0: break
             case 2: add("Sigmoid", [scores], "\(name)/logistic"); scores = "\(name)/logistic"
             case 1: add("Softmax", [scores], "\(name)/softmax", [.init("axis", .int(1))]); scores = "\(name)/softmax"
             default: throw ConversionError(.unsupported, "treeEnsembleRegressor: the zero-class-reference softmax is for classifiers")
             }
-            features[try Self.onlyOutput(d, name).name] = Feature(value: scores, shape: [1, e.dimensions], type: .double)
+            features[try Self.onlyOutput(d, name).name] = Feature(value: scores, shape: [1, e.dimensions], type: .float)
             return
         }
         let classes = labels.count
-        var probabilities: String
-        var index: String?
+        let binary = e.dimensions == 1 && classes == 2 && (e.transform == 2 || e.transform == 0 && e.leafValues.allSatisfy { $0 >= 0 })
+        if e.nodeCount > 0 && (binary || e.dimensions == classes && (e.transform == 0 || e.transform == 1)) {
+            let transform = ["NONE", "SOFTMAX", "LOGISTIC"][e.transform]
+            addML("TreeEnsembleClassifier", [x], ["\(name)/onnx_label", "\(name)/scores"],
+                  attributes("class", transform: transform) + [Self.labelAttribute(labels, ints: "classlabels_int64s")])
+            var probabilities = "\(name)/scores"
+            if !binary && e.transform == 0 {
+                addML("Normalizer", [probabilities], ["\(name)/probabilities"], [.init("norm", .string("L1"))])
+                probabilities = "\(name)/probabilities"
+            }
+            var label = "\(name)/onnx_label"
+            if binary && e.transform == 2 && e.leafValues.allSatisfy({ $0 >= 0 }) {
+                // ONNX Runtime labels two classes by the score before the logistic function when no leaf is negative
+                // (score > 0.5): the most probable class instead.
+                add("ArgMax", [probabilities], "\(name)/index", [.init("axis", .int(1)), .init("keepdims", .int(0))])
+                label = self.label(labels, index: "\(name)/index", name)
+            }
+            try classifierOutputs(d, labels: labels, label: label, probabilities: probabilities, name)
+            return
+        }
+        let scores = regressor()
+        let probabilities: String
         switch (e.dimensions, e.transform) {
-        case (1, 0) where classes == 2, (1, 2) where classes == 2:
-            var p1 = scores
-            if e.transform == 2 { add("Sigmoid", [scores], "\(name)/p1"); p1 = "\(name)/p1" }
-            probabilities = binaryProbabilities(p1, name)
-            add("GreaterOrEqual", [p1, doubles("\(name)/half", [0.5], [1])], "\(name)/second")
-            add("Cast", ["\(name)/second"], "\(name)/second_index", [.init("to", .int(7))])
-            add("Reshape", ["\(name)/second_index", int64s("\(name)/index_shape", [1])], "\(name)/index")
-            index = "\(name)/index"
-        case (classes, 0):
-            // Scores as shares of their sum: coremltools writes a forest's leaves as class fractions, unscaled by the
-            // number of trees (a zero sum leaves the scores as they are).
-            add("ReduceSum", [scores, int64s("\(name)/axis", [1])], "\(name)/sum", [.init("keepdims", .int(1))])
-            add("Equal", ["\(name)/sum", doubles("\(name)/zero", [0], [1])], "\(name)/sum_is_zero")
-            add("Where", ["\(name)/sum_is_zero", doubles("\(name)/one", [1], [1]), "\(name)/sum"], "\(name)/divisor")
-            add("Div", [scores, "\(name)/divisor"], "\(name)/probabilities")
-            probabilities = "\(name)/probabilities"
-        case (classes, 1):
-            add("Softmax", [scores], "\(name)/probabilities", [.init("axis", .int(1))])
-            probabilities = "\(name)/probabilities"
         case (classes - 1, 3):
-            add("Concat", [doubles("\(name)/reference", [0], [1, 1]), scores], "\(name)/all", [.init("axis", .int(1))])
+            add("Concat", [floats("\(name)/reference", [0], [1, 1]), scores], "\(name)/all", [.init("axis", .int(1))])
             add("Softmax", ["\(name)/all"], "\(name)/probabilities", [.init("axis", .int(1))])
             probabilities = "\(name)/probabilities"
+        case (1, 0) where classes == 2:
+            probabilities = binaryProbabilities(scores, type: .float, name)
+        case (classes, 0), (classes, 1):
+            // No nodes: the base values.
+            probabilities = scores
         default:
             let transform = ["no transform", "softmax", "logistic", "zero-class-reference softmax"][e.transform]
             throw ConversionError(.unsupported, "treeEnsembleClassifier: \(e.dimensions) prediction dimensions with \(transform) "
                                   + "for \(classes) classes")
         }
-        if index == nil {
-            add("ArgMax", [probabilities], "\(name)/index", [.init("axis", .int(1)), .init("keepdims", .int(0))])
-            index = "\(name)/index"
-        }
-        try classifierOutputs(d, labels: labels, index: index!, probabilities: probabilities, name)
+        add("ArgMax", [probabilities], "\(name)/index", [.init("axis", .int(1)), .init("keepdims", .int(0))])
+        try classifierOutputs(d, labels: labels, label: label(labels, index: "\(name)/index", name), probabilities: probabilities, name)
     }
 
     // MARK: Support vector machines
@@ -117,20 +127,17 @@ extension CoreMLToONNX {
         guard let labels = svm.labels else {
             attributes.append(.init("n_supports", .int(svm.vectors)))
             addML("SVMRegressor", [x], ["\(name)/value"], attributes)
-            let y = cast("\(name)/value", from: .float, to: .double, "\(name)/y")
-            features[try Self.onlyOutput(d, name).name] = Feature(value: y, shape: [1, 1], type: .double)
+            features[try Self.onlyOutput(d, name).name] = Feature(value: "\(name)/value", shape: [1, 1], type: .float)
             return
         }
         attributes.append(.init("vectors_per_class", .ints(svm.vectorsPerClass)))
-        attributes.append(.init("classlabels_ints", .ints(Array(0..<labels.count))))
+        attributes.append(Self.labelAttribute(labels, ints: "classlabels_ints"))
         if !svm.probA.isEmpty {
             attributes.append(.init("prob_a", .floats(svm.probA.map { Float($0) })))
             attributes.append(.init("prob_b", .floats(svm.probB.map { Float($0) })))
         }
-        addML("SVMClassifier", [x], ["\(name)/index", "\(name)/scores"], attributes)
-        var probabilities: String?
-        if !svm.probA.isEmpty { probabilities = cast("\(name)/scores", from: .float, to: .double, "\(name)/probabilities") }
-        try classifierOutputs(d, labels: labels, index: "\(name)/index", probabilities: probabilities, name)
+        addML("SVMClassifier", [x], ["\(name)/label", "\(name)/scores"], attributes)
+        try classifierOutputs(d, labels: labels, label: "\(name)/label", probabilities: svm.probA.isEmpty ? nil : "\(name)/scores", name)
     }
 
     // MARK: Nearest neighbours
@@ -147,9 +154,8 @@ extension CoreMLToONNX {
         }
         let (classes, sampleClass) = Self.distinctLabels(knn.labels)
         guard knn.sampleCount > 0 else {
-            let index = int64s("\(name)/default_index", [0])
-            try classifierOutputs(d, labels: knn.defaultLabel, index: index,
-                                  probabilities: doubles("\(name)/no_probabilities", [], [1, 0]), classes: 0, name)
+            try classifierOutputs(d, labels: knn.defaultLabel, label: labelTensor(knn.defaultLabel, "\(name)/default_label"),
+                                  probabilities: floats("\(name)/no_probabilities", [], [1, 0]), classes: 0, name)
             return
         }
         let k = min(knn.k, knn.sampleCount)
@@ -174,9 +180,9 @@ extension CoreMLToONNX {
         add("ArgMax", ["\(name)/votes"], "\(name)/index", [.init("axis", .int(0)), .init("keepdims", .int(1))])
         add("ReduceSum", ["\(name)/votes", int64s("\(name)/axis", [0])], "\(name)/total", [.init("keepdims", .int(1))])
         add("Div", ["\(name)/votes", "\(name)/total"], "\(name)/shares")
-        add("Reshape", ["\(name)/shares", int64s("\(name)/row", [1, classes.count])], "\(name)/shares_row")
-        let probabilities = cast("\(name)/shares_row", from: .float, to: .double, "\(name)/probabilities")
-        try classifierOutputs(d, labels: classes, index: "\(name)/index", probabilities: probabilities, name)
+        add("Reshape", ["\(name)/shares", int64s("\(name)/row", [1, classes.count])], "\(name)/probabilities")
+        try classifierOutputs(d, labels: classes, label: label(classes, index: "\(name)/index", name),
+                              probabilities: "\(name)/probabilities", name)
     }
 
     /// The distinct labels of `labels` in order of first appearance, and each sample's index among them.

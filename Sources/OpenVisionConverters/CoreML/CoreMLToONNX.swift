@@ -72,6 +72,7 @@ struct CoreMLToONNX {
         for input in d.inputs { try declareInput(input, spec: spec) }
         try lower(spec, prefix: "")
         for output in d.outputs { try declareOutput(output, spec: spec) }
+        if keepsDoubles { simplifyClassicGraph() }
         let initializers = Set(graph.initializers.map(\.name))
         guard graph.inputs.contains(where: { !initializers.contains($0.name) }) else {
             throw ConversionError(.unsupported, "the model has no input it reads (only optional thresholds)")
@@ -100,12 +101,16 @@ struct CoreMLToONNX {
                                                      shape: [.value(1), .value(3), .value(image.height), .value(image.width)]))
             features[f.name] = Feature(value: f.name, shape: [1, 3, image.height, image.width], image: image, applied: nil)
         case .multiArray(let array):
-            let shape = array.defaultShape
+            var shape = array.defaultShape
             guard !shape.isEmpty, shape.allSatisfy({ $0 > 0 }) else {
                 throw ConversionError(.invalidValue, "multi-array input '\(f.name)' has no usable shape (\(array.shape), flexible \(array.enumeratedShapes) \(array.shapeRanges))")
             }
             var type: ONNXWriter.DataType = array.dataType == .int32 || array.dataType == .int8 ? .int32 : .float
-            if array.dataType == .double && keepsDoubles { type = .double }
+            if keepsDoubles {
+                // A classic model's vector: a [1, n] row, as ONNX-ML operators take it; doubles kept.
+                if shape.count == 1 { shape = [1, shape[0]] }
+                if array.dataType == .double { type = .double }
+            }
             graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: type, shape: shape.map { .value($0) }))
             var name = f.name
             if type == .int32 {
@@ -172,9 +177,9 @@ struct CoreMLToONNX {
     mutating func declareOutput(_ f: CoreMLFeature, spec: CoreMLSpec) throws {
         switch f.type {
         case .string, .int64:
-            // A neural network classifier's label: the argmax of the probabilities, which OpenVision reads from them
-            // (classic classifiers compute theirs in the graph).
-            if f.name == spec.description.predictedFeatureName, features[f.name] == nil { return }
+            // A neural network's or ML Program's label: the argmax of the probabilities, which OpenVision reads from
+            // them (classic classifiers compute theirs in the graph, as a string or int64 tensor).
+            if f.name == spec.description.predictedFeatureName, ![.string, .int64].contains(features[f.name]?.type) { return }
         default: break
         }
         guard var feature = features[f.name] else {
@@ -183,15 +188,8 @@ struct CoreMLToONNX {
         var shape: [ONNXWriter.Dimension]
         switch f.type {
         case .multiArray(let array):
-            if let s = feature.shape, !array.shape.isEmpty, s != array.shape, s.allSatisfy({ $0 > 0 }),
-               s.reduce(1, *) == array.shape.reduce(1, *) {
-                // A classic model's [1, n] row as the [n] array Core ML declares.
-                let reshaped = "output/\(f.name)__shaped"
-                add("Reshape", [feature.value, int64s("\(reshaped)_shape", array.shape)], reshaped)
-                feature.value = reshaped
-                feature.shape = array.shape
-            }
-            if let s = feature.shape, array.shape.isEmpty || array.shape == s {
+            if let s = feature.shape, keepsDoubles || array.shape.isEmpty || array.shape == s {
+                // (A classic model's row keeps its [1, n] shape: OpenVision gives it Core ML's [n].)
                 shape = s.map { $0 < 0 ? .param("\(f.name)_n") : .value($0) }
             } else if !array.shape.isEmpty {
                 shape = array.shape.map { .value($0) }
@@ -207,7 +205,8 @@ struct CoreMLToONNX {
                 throw ConversionError(.invalidValue, "output '\(f.name)' is a \(Self.typeName(f.type)); the model gives "
                                       + "\(feature.shape.map { "shape \($0)" } ?? "a value of unknown shape")")
             }
-            if feature.type != want {
+            // A float for a double stays float (OpenVision reads it as a double): no cast.
+            if feature.type != want && !(want == .double && feature.type == .float) {
                 guard want != .string, feature.type != .string else {
                     throw ConversionError(.invalidValue, "output '\(f.name)' is a \(Self.typeName(f.type)); the model gives "
                                           + "\(feature.type == .string ? "a string" : "a number")")

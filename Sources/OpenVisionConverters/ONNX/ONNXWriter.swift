@@ -273,6 +273,12 @@ struct ONNXProtobufEncoder {
         appendLittleEndian(value.bitPattern)
     }
 
+    /// A `double` field.
+    mutating func double(_ field: Int, _ value: Double) {
+        key(field, 1)
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value.bitPattern >> UInt64(shift))) }
+    }
+
     mutating func bytes<C: Collection>(_ field: Int, _ value: C) where C.Element == UInt8 {
         key(field, 2)
         varint(UInt64(value.count))
