@@ -3,36 +3,13 @@ import OpenVision
 package import OpenVisionConverters
 
 extension MLFeatureValue {
-    /// The image Core ML makes of an image output (`CoreMLModelInfo.ImageOutput`): the tensor's float values taken as
-    /// pixel values, clamped to 0...255 and rounded to the nearest integer (NaN as 0), no scale or bias — a colour
-    /// output's channels read in its colour order (RGB, or BGR: blue first), a grayscale one as one 8-bit component.
-    /// The tensor is `[1, C, H, W]` (leading axes of 1 allowed); any other shape is `MLModelError.generic` naming it.
+    /// The image Core ML makes of an image output (`CoreMLModelInfo.ImageOutput`): OpenVision's
+    /// `VisionImage(modelOutput:shape:values:as:)`, its error as `MLModelError.generic`.
     package static func image(ofOutput name: String, shape: [Int], values: [Float], as output: CoreMLModelInfo.ImageOutput) throws -> VisionImage {
-        let channels = output.channels == 1 ? 1 : 3
-        guard shape.count >= 3, shape.dropLast(3).allSatisfy({ $0 == 1 }), shape[shape.count - 3] == channels else {
-            throw MLModelError.generic("image output '\(name)': the model gave shape \(shape), not [1, \(channels), height, width]")
-        }
-        let height = shape[shape.count - 2], width = shape[shape.count - 1]
-        guard (1...16384).contains(width), (1...16384).contains(height), values.count == channels * width * height else {
-            throw MLModelError.generic("image output '\(name)': \(values.count) values of shape \(shape) are not a 1...16384-pixel image")
-        }
-        let plane = width * height
-        var bytes = [UInt8](repeating: 0, count: plane * channels)
-        // BGR bytes (OpenVision's own order): source channel per destination byte.
-        let order = channels == 1 ? [0] : output.colorOrder == "bgr" ? [0, 1, 2] : [2, 1, 0]
-        values.withUnsafeBufferPointer { src in
-            for (k, c) in order.enumerated() {
-                let base = c * plane
-                for i in 0..<plane {
-                    let v = src[base + i]
-                    bytes[i * channels + k] = v.isNaN ? 0 : UInt8(min(255, max(0, v.rounded(.toNearestOrEven))))
-                }
-            }
-        }
         do {
-            return try VisionImage(pixels: PixelBuffer(data: Data(bytes), width: width, height: height, format: channels == 1 ? .gray8 : .bgr8))
+            return try VisionImage(modelOutput: name, shape: shape, values: values, as: output)
         } catch {
-            throw MLModelError.generic("image output '\(name)': \(error.message)")
+            throw MLModelError.generic(error.message)
         }
     }
 }

@@ -24,7 +24,9 @@ public enum CoreMLConverter {
     /// 4: an ML Program's grayscale image input takes the luma of the pixels (it was given the RGB planes), a BGR
     /// one its pixels in BGR order (it was given RGB). 5: a grayscale network input's own scaler is in the description
     /// (`graphScale`, `graphBias`); an old `softmax` of rank 1 or 2 runs along its last axis (it was refused).
-    public static let revision = 5
+    /// 6: Core ML's classic model types (GLM, tree ensembles, SVM, kNN, feature engineering) converted; double,
+    /// int64, string and dictionary inputs of classic models are graph inputs of their types.
+    public static let revision = 6
 
     /// A conversion's ONNX model and what the Core ML model declared.
     package struct Conversion: Sendable {
@@ -80,8 +82,9 @@ public enum CoreMLConverter {
         builder.graph.docString = "Converted by openvision from the Core ML model \(name) (\(spec.typeName), specification \(spec.specificationVersion))"
         try builder.convert(spec)
         let info = makeInfo(spec, builder: builder)
-        let model = ONNXWriter.Model(opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
+        var model = ONNXWriter.Model(opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
                                      metadata: metadata(info))
+        if builder.usesONNXML { model.domainOpsets = [("ai.onnx.ml", CoreMLToONNX.onnxMLOpset)] }
         return Conversion(onnx: model.serialized(), info: info)
     }
 
@@ -136,6 +139,8 @@ public enum CoreMLConverter {
         switch spec.kind {
         case .neuralNetwork(let nn) where !nn.classLabels.isEmpty: return nn.classLabels
         case .nonMaximumSuppression(let nms) where !nms.classLabels.isEmpty: return nms.classLabels
+        case .classic(let model) where model.type.isClassifier:
+            return (try? model.classLabels()) ?? []
         case .mlProgram(let bytes):
             let labels = programs[prefix] ?? (try? CoreMLProgramBridge.summary(serialized: bytes).classLabels) ?? []
             if !labels.isEmpty { return labels }

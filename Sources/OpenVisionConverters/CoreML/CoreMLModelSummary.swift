@@ -81,6 +81,8 @@ package struct CoreMLModelSummary: Sendable {
         case .compiledProgram(let program, _):
             counts["mlProgram", default: 0] += 1
             for (op, n) in program.summary.opCounts { counts["mil." + op, default: 0] += n }
+        case .classic(let model):
+            counts[model.type.rawValue, default: 0] += 1
         case .identity, .other:
             break
         }

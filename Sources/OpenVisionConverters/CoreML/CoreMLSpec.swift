@@ -21,6 +21,8 @@ package struct CoreMLSpec: Sendable {
         case compiledProgram(CoreMLProgramBridge.Program, root: URL)
         /// `identity` (900).
         case identity
+        /// One of Core ML's classic model types (GLM, tree ensemble, SVM, kNN, feature engineering).
+        case classic(CoreMLClassicModel)
         /// Any other model type, by its Model.proto name (`treeEnsembleClassifier`, `visionFeaturePrint`, …).
         case other(String)
     }
@@ -38,6 +40,7 @@ package struct CoreMLSpec: Sendable {
         case .nonMaximumSuppression: "nonMaximumSuppression"
         case .mlProgram, .compiledProgram: "mlProgram"
         case .identity: "identity"
+        case .classic(let model): model.type.rawValue
         case .other(let name): name
         }
     }

@@ -23,7 +23,7 @@ extension CoreMLToONNX {
         }
         return ConversionError(
             .unsupported,
-            "\(name) models are not converted (neural networks, ML Programs, pipelines "
-                + "and non-maximum suppression are)")
+            "\(name) models are not converted (neural networks, ML Programs, pipelines, "
+                + "non-maximum suppression and Core ML's classic model types are)")
     }
 }

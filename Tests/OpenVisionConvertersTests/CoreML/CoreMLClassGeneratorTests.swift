@@ -133,6 +133,21 @@ import Testing
         #expect(!yolo.contains("init(image: MLShapedArray"))
     }
 
+    /// Apple's MarsHabitatPricer (a featureVectorizer → glmRegressor pipeline): numbers in, a number out, as the
+    /// "Integrating a Core ML Model into Your App" sample calls it — `prediction(solarPanels:greenhouses:size:)`
+    /// and `price: Double`. Examples/PortedVisionApp compiles and runs it.
+    @Test func classicModelTakesAndGivesNumbers() throws {
+        let file = SharedFiles.shared.appendingPathComponent("models/coreml-wild/MarsHabitatPricer.mlmodel")
+        let conversion = try CoreMLConverter.conversion(contentsOf: file)
+        let s = try CoreMLClassGenerator.source(className: "MarsHabitatPricer", info: conversion.info, modelFileName: file.lastPathComponent)
+        for line in ["var solarPanels: Double", "init(solarPanels: Double, greenhouses: Double, size: Double)",
+                     "if featureName == \"size\" {\n            return MLFeatureValue(double: size)",
+                     "var price: Double {\n        return provider.featureValue(for: \"price\")!.doubleValue",
+                     "func prediction(solarPanels: Double, greenhouses: Double, size: Double) throws -> MarsHabitatPricerOutput"] {
+            #expect(s.contains(line), "missing \(line)")
+        }
+    }
+
     @Test func mlPackageKeepsItsOutputNames() throws {
         let s = try Self.generate("MobileNetLike.mlpackage", as: "MobileNetLike")
         #expect(s.contains("class MobileNetLike {"))
