@@ -196,7 +196,9 @@ let package = Package(
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
                            .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
                            .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
-                           .target(name: "ImageIO", condition: .when(platforms: [.linux]))],
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                           // CoreMLModelInfo: a Core ML file's own description (MLModelDescription, image outputs).
+                           .target(name: "OpenVisionConverters", condition: .when(platforms: [.linux]))],
             path: "Sources/Apple/CoreML",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -209,7 +211,8 @@ let package = Package(
                            .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
                            .target(name: "ImageIO", condition: .when(platforms: [.linux])),
                            .target(name: "CoreImage", condition: .when(platforms: [.linux])),
-                           .target(name: "simd", condition: .when(platforms: [.linux]))],
+                           .target(name: "simd", condition: .when(platforms: [.linux])),
+                           .target(name: "OpenVisionConverters", condition: .when(platforms: [.linux]))],
             path: "Sources/Apple/Vision",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

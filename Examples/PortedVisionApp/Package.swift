@@ -15,8 +15,8 @@ let package = Package(
         .executableTarget(
             name: "ported-vision-app",
             dependencies: [.product(name: "Vision", package: "OpenVision")],
-            // MobileNet.mlmodel, MobileNetProgram.mlpackage and YoloFastestPipeline.mlmodel are links to ../shared/models/coreml
-            // (not copied).
+            // MobileNet.mlmodel, MobileNetProgram.mlpackage and YoloFastestPipeline.mlmodel are links to ../shared/models/coreml,
+            // MarsHabitatPricer.mlmodel to ../shared/models/coreml-wild (not copied).
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "CoreMLModelClasses", package: "OpenVision")]
         ),

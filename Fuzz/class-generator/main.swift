@@ -25,14 +25,14 @@ public func fuzzClassGenerator(_ start: UnsafeRawPointer, _ count: Int) -> CInt 
                                       ("multiArray", "DOUBLE"), ("multiArray", "INT32"), ("multiArray", "FLOAT16"),
                                       ("multiArray", "INT8"), ("double", nil), ("int64", nil), ("string", nil),
                                       ("dictionary", "string"), ("dictionary", "int64"), ("sequence", nil)]
-    var info = CoreMLInfo(converterRevision: CoreMLConverter.revision, specificationVersion: 4, modelType: "neuralNetwork",
+    var info = CoreMLModelInfo(converterRevision: CoreMLConverter.revision, specificationVersion: 4, modelType: "neuralNetwork",
                           inputs: [], outputs: [], predictedFeatureName: "", predictedProbabilitiesName: "",
-                          metadata: CoreMLMetadata(), classLabels: [])
+                          metadata: CoreMLModelInfo.Metadata(), classLabels: [])
     for field in fields.dropFirst().prefix(24) {
         guard let control = field.first else { continue }
         let parts = field.dropFirst().split(separator: 0xFE, maxSplits: 1, omittingEmptySubsequences: false)
         let (type, detail) = types[Int(control >> 2) % types.count]
-        var f = CoreMLInfo.Feature(name: String(decoding: parts[0], as: UTF8.self), type: type)
+        var f = CoreMLModelInfo.Feature(name: String(decoding: parts[0], as: UTF8.self), type: type)
         if parts.count > 1 { f.shortDescription = String(decoding: parts[1], as: UTF8.self) }
         f.optional = control & 2 != 0
         switch type {
@@ -47,7 +47,7 @@ public func fuzzClassGenerator(_ start: UnsafeRawPointer, _ count: Int) -> CInt 
     let optional = info.inputs.filter { $0.optional && ($0.type == "double" || $0.type == "int64") }
     if let first = optional.first {
         let seed = fields[0].reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) }
-        info.nms = CoreMLInfo.NMS(iouThreshold: Double(bitPattern: seed), confidenceThreshold: 0.25, perClass: false,
+        info.nms = CoreMLModelInfo.NMS(iouThreshold: Double(bitPattern: seed), confidenceThreshold: 0.25, perClass: false,
                                   iouThresholdInput: first.name, confidenceThresholdInput: optional.last!.name,
                                   confidenceOutput: "confidence", coordinatesOutput: "coordinates")
     }

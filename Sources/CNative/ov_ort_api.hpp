@@ -51,7 +51,7 @@ enum ONNXTensorElementDataType : int {
     T_INT64 = 7, T_STRING = 8, T_BOOL = 9, T_FLOAT16 = 10, T_DOUBLE = 11, T_UINT32 = 12, T_UINT64 = 13,
     T_COMPLEX64 = 14, T_COMPLEX128 = 15, T_BFLOAT16 = 16
 };
-enum ONNXType : int { ONNX_TYPE_UNKNOWN = 0, ONNX_TYPE_TENSOR = 1 };
+enum ONNXType : int { ONNX_TYPE_UNKNOWN = 0, ONNX_TYPE_TENSOR = 1, ONNX_TYPE_SEQUENCE = 2, ONNX_TYPE_MAP = 3 };
 enum OrtLoggingLevel : int { ORT_LOGGING_LEVEL_VERBOSE = 0, ORT_LOGGING_LEVEL_WARNING = 2, ORT_LOGGING_LEVEL_ERROR = 3 };
 /// ORT's logging callback (onnxruntime_c_api.h): param, severity, category, logid, code location, message.
 using OrtLoggingFunction = void (*)(void *, OrtLoggingLevel, const char *, const char *, const char *, const char *);
@@ -111,14 +111,15 @@ struct OrtApi {
     void *RunOptionsGetRunTag;                                                           //  45
     void *RunOptionsSetTerminate;                                                        //  46
     void *RunOptionsUnsetTerminate;                                                      //  47
-    void *CreateTensorAsOrtValue;                                                        //  48
+    S (*CreateTensorAsOrtValue)(OrtAllocator *, const int64_t *, size_t, ONNXTensorElementDataType,
+                                OrtValue **) noexcept;                                   //  48
     S (*CreateTensorWithDataAsOrtValue)(const OrtMemoryInfo *, void *, size_t, const int64_t *, size_t,
                                         ONNXTensorElementDataType, OrtValue **) noexcept;  // 49
     void *IsTensor;                                                                      //  50
     S (*GetTensorMutableData)(OrtValue *, void **) noexcept;                             //  51
-    void *FillStringTensor;                                                              //  52
-    void *GetStringTensorDataLength;                                                     //  53
-    void *GetStringTensorContent;                                                        //  54
+    S (*FillStringTensor)(OrtValue *, const char *const *, size_t) noexcept;             //  52
+    S (*GetStringTensorDataLength)(const OrtValue *, size_t *) noexcept;                 //  53
+    S (*GetStringTensorContent)(const OrtValue *, void *, size_t, size_t *, size_t) noexcept;  // 54
     S (*CastTypeInfoToTensorInfo)(const OrtTypeInfo *, const OrtTensorTypeAndShapeInfo **) noexcept;  // 55
     S (*GetOnnxTypeFromTypeInfo)(const OrtTypeInfo *, ONNXType *) noexcept;              //  56
     void *CreateTensorTypeAndShapeInfo;                                                  //  57
@@ -146,7 +147,7 @@ struct OrtApi {
     void *AddFreeDimensionOverride;                                                      //  79
     void *GetValue;                                                                      //  80
     void *GetValueCount;                                                                 //  81
-    void *CreateValue;                                                                   //  82
+    S (*CreateValue)(const OrtValue *const *, size_t, ONNXType, OrtValue **) noexcept;   //  82
     void *CreateOpaqueValue;                                                             //  83
     void *GetOpaqueValue;                                                                //  84
     void *KernelInfoGetAttribute_float;                                                  //  85
@@ -250,8 +251,12 @@ OV_ORT_SLOT(SessionGetInputTypeInfo, 33);
 OV_ORT_SLOT(SessionGetOutputTypeInfo, 34);
 OV_ORT_SLOT(SessionGetInputName, 36);
 OV_ORT_SLOT(SessionGetOutputName, 37);
+OV_ORT_SLOT(CreateTensorAsOrtValue, 48);
 OV_ORT_SLOT(CreateTensorWithDataAsOrtValue, 49);
 OV_ORT_SLOT(GetTensorMutableData, 51);
+OV_ORT_SLOT(FillStringTensor, 52);
+OV_ORT_SLOT(GetStringTensorDataLength, 53);
+OV_ORT_SLOT(GetStringTensorContent, 54);
 OV_ORT_SLOT(CastTypeInfoToTensorInfo, 55);
 OV_ORT_SLOT(GetOnnxTypeFromTypeInfo, 56);
 OV_ORT_SLOT(GetTensorElementType, 60);
@@ -261,6 +266,7 @@ OV_ORT_SLOT(GetTensorShapeElementCount, 64);
 OV_ORT_SLOT(GetTensorTypeAndShape, 65);
 OV_ORT_SLOT(GetValueType, 67);
 OV_ORT_SLOT(CreateCpuMemoryInfo, 69);
+OV_ORT_SLOT(CreateValue, 82);
 OV_ORT_SLOT(AllocatorFree, 76);
 OV_ORT_SLOT(GetAllocatorWithDefaultOptions, 78);
 OV_ORT_SLOT(ReleaseStatus, 93);

@@ -422,3 +422,256 @@ ov_status ov_ort_run_overriding(ov_ort_session *s, int input_count, const float 
 }
 
 }  // extern "C"
+
+// ---------------------------------------------------------------------------------------------
+// Typed runs (ov_ort_run_values): inputs by name in their own element types, ONNX-ML maps, string tensors;
+// outputs in their own element types. Numeric inputs are wrapped without copying; numeric outputs keep ORT's
+// buffer alive (no copy); strings are copied out.
+
+struct ov_values {
+    struct Value {
+        std::string name;
+        int elementType = 0;
+        std::vector<int64_t> shape;
+        size_t count = 0;
+        const void *data = nullptr;
+        std::vector<std::string> strings;
+        std::vector<const char *> stringPointers;
+        std::vector<size_t> lengths;
+    };
+    std::vector<Value> values;
+    std::vector<ValuePtr> owners;  // the OrtValues numeric `data` points into
+};
+
+namespace {
+
+/// A string tensor (or map keys) of `count` strings, made by ORT's allocator and filled (ORT copies them).
+ov_status stringTensor(const char *const *strings, size_t count, const int64_t *dims, size_t rank, const std::string &label,
+                       ValuePtr &out) {
+    const OrtApi &a = api();
+    for (size_t k = 0; k < count; ++k)
+        if (!strings[k]) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": string " + std::to_string(k) + " is missing");
+    OrtValue *value = nullptr;
+    OV_ORT_TRY(a.CreateTensorAsOrtValue(runtime.allocator, dims, rank, T_STRING, &value), OV_ERR_INVALID_ARGUMENT, label);
+    out.reset(value);
+    if (count) OV_ORT_TRY(a.FillStringTensor(value, strings, count), OV_ERR_INVALID_ARGUMENT, label);
+    return ov::ok();
+}
+
+}  // namespace
+
+extern "C" {
+
+ov_status ov_ort_run_values(ov_ort_session *s, int input_count, const ov_ort_value *inputs, ov_values **out) {
+    return ov::guarded("ov_ort_run_values", [&]() -> ov_status {
+        if (out) *out = nullptr;
+        if (!s || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no session or output");
+        if (input_count < 0 || (input_count > 0 && !inputs)) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no inputs");
+        const OrtApi &a = api();
+        const size_t n = s->inputs.size();
+        // Match inputs to the model's by name: each exactly once; overridable initializers (a Core ML detector's
+        // thresholds) may be given too.
+        const size_t o = s->overridables.size();
+        std::vector<const ov_ort_value *> given(n + o, nullptr);
+        for (int k = 0; k < input_count; ++k) {
+            const char *name = inputs[k].name ? inputs[k].name : "";
+            size_t i = 0;
+            while (i < n && s->inputs[i].name != name) ++i;
+            if (i == n) {
+                while (i < n + o && s->overridables[i - n].name != name) ++i;
+            }
+            if (i == n + o) {
+                std::string names;
+                for (const IOInfo &info : s->inputs) names += (names.empty() ? "" : ", ") + info.name;
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string("the model has no input '") + name + "' (it has " + names + ")");
+            }
+            if (given[i]) return ov::fail(OV_ERR_INVALID_ARGUMENT, std::string("input '") + name + "' is given twice");
+            given[i] = &inputs[k];
+        }
+        for (size_t i = 0; i < n; ++i)
+            if (!given[i]) return ov::fail(OV_ERR_INVALID_ARGUMENT, "input '" + s->inputs[i].name + "' is not given");
+
+        std::vector<ValuePtr> owned;
+        std::vector<const OrtValue *> raw;
+        std::vector<const char *> names;
+        static double emptyData = 0;  // some ORT versions reject a NULL buffer even for 0 elements
+        for (size_t i = 0; i < n + o; ++i) {
+            if (!given[i]) continue;
+            const ov_ort_value &v = *given[i];
+            const IOInfo &info = i < n ? s->inputs[i] : s->overridables[i - n];
+            names.push_back(info.name.c_str());
+            const std::string label = "input '" + info.name + "'";
+            if (v.count > 0 && !v.data) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": no data");
+            if (v.map_key_type != 0) {
+                // An ONNX-ML map: a keys tensor and a values tensor of `count` entries.
+                if (info.valueType != ONNX_TYPE_MAP) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + " is not a map");
+                if (v.map_key_type != T_INT64 && v.map_key_type != T_STRING)
+                    return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": map keys must be int64 or string");
+                const size_t size = elementSize(v.element_type);
+                if (size == 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": map values must be numbers");
+                if (v.count > 0 && !v.keys) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": no keys");
+                const int64_t dims[1] = {static_cast<int64_t>(v.count)};
+                ValuePtr keys, values;
+                if (v.map_key_type == T_STRING) {
+                    if (ov_status st = stringTensor(static_cast<const char *const *>(v.keys), v.count, dims, 1, label, keys))
+                        return st;
+                } else {
+                    OrtValue *k = nullptr;
+                    void *data = v.count ? const_cast<void *>(v.keys) : static_cast<void *>(&emptyData);
+                    OV_ORT_TRY(a.CreateTensorWithDataAsOrtValue(runtime.cpu, data, v.count * sizeof(int64_t), dims, 1, T_INT64, &k),
+                               OV_ERR_INVALID_ARGUMENT, label);
+                    keys.reset(k);
+                }
+                OrtValue *vals = nullptr;
+                void *data = v.count ? const_cast<void *>(v.data) : static_cast<void *>(&emptyData);
+                OV_ORT_TRY(a.CreateTensorWithDataAsOrtValue(runtime.cpu, data, v.count * size, dims, 1,
+                                                            static_cast<ONNXTensorElementDataType>(v.element_type), &vals),
+                           OV_ERR_INVALID_ARGUMENT, label);
+                values.reset(vals);
+                const OrtValue *parts[2] = {keys.get(), values.get()};
+                OrtValue *map = nullptr;
+                OV_ORT_TRY(a.CreateValue(parts, 2, ONNX_TYPE_MAP, &map), OV_ERR_INVALID_ARGUMENT, label);
+                owned.push_back(std::move(keys));
+                owned.push_back(std::move(values));
+                owned.emplace_back(map);
+                raw.push_back(map);
+                continue;
+            }
+            if (info.valueType != ONNX_TYPE_TENSOR) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + " is not a tensor");
+            if (v.rank < 0 || v.rank > OV_TENSOR_MAX_RANK)
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": rank " + std::to_string(v.rank) + " is out of range 0...8");
+            if (v.rank > 0 && !v.shape) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": no shape");
+            std::vector<int64_t> dims(v.shape, v.shape + v.rank);
+            for (int64_t d : dims)
+                if (d < 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": negative dimension in shape " + shapeText(dims.data(), dims.size()));
+            if (!info.shape.empty()) {
+                bool match = info.shape.size() == dims.size();
+                for (size_t d = 0; match && d < dims.size(); ++d)
+                    if (info.shape[d] >= 0 && info.shape[d] != dims[d]) match = false;
+                if (!match)
+                    return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": shape " + shapeText(dims.data(), dims.size()) +
+                                                             " does not match the model's " +
+                                                             shapeText(info.shape.data(), info.shape.size(), true));
+            }
+            size_t count = 0;
+            try {
+                count = elementCount(dims);
+            } catch (const std::invalid_argument &) {
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": shape " + shapeText(dims.data(), dims.size()) + " is too large");
+            }
+            if (count != v.count)
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": " + std::to_string(v.count) + " values for shape " +
+                                                         shapeText(dims.data(), dims.size()));
+            if (v.element_type != info.elementType)
+                return ov::fail(OV_ERR_INVALID_ARGUMENT, label + " takes " + typeName(info.elementType) + " values, not " +
+                                                         typeName(v.element_type));
+            ValuePtr value;
+            if (v.element_type == T_STRING) {
+                if (ov_status st = stringTensor(static_cast<const char *const *>(v.data), count, dims.data(), dims.size(), label, value))
+                    return st;
+            } else {
+                const size_t size = elementSize(v.element_type);
+                if (size == 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": unknown element type " + std::to_string(v.element_type));
+                if (count > std::numeric_limits<size_t>::max() / size)
+                    return ov::fail(OV_ERR_INVALID_ARGUMENT, label + ": too many values");
+                OrtValue *t = nullptr;
+                void *data = count ? const_cast<void *>(v.data) : static_cast<void *>(&emptyData);  // ORT never writes inputs
+                OV_ORT_TRY(a.CreateTensorWithDataAsOrtValue(runtime.cpu, data, count * size, dims.data(), dims.size(),
+                                                            static_cast<ONNXTensorElementDataType>(v.element_type), &t),
+                           OV_ERR_INVALID_ARGUMENT, label);
+                value.reset(t);
+            }
+            raw.push_back(value.get());
+            owned.push_back(std::move(value));
+        }
+
+        const size_t m = s->outputs.size();
+        std::vector<OrtValue *> rawOutputs(m, nullptr);
+        std::string message;
+        OrtErrorCode code = ORT_OK;
+        OrtStatus *status = a.Run(s->session, nullptr, names.data(), raw.data(), raw.size(), s->outputNames.data(), m,
+                                  rawOutputs.data());
+        std::vector<ValuePtr> outputs(m);
+        for (size_t j = 0; j < m; ++j) outputs[j].reset(rawOutputs[j]);
+        if (!succeeded(status, &message, &code)) {
+            if (isAllocationFailure(message))
+                return ov::fail(OV_ERR_OUT_OF_MEMORY, "ONNX Runtime run failed: " + memoryLimitMessage() + " (" + message + ")");
+            return ov::fail(code == ORT_INVALID_ARGUMENT ? OV_ERR_INVALID_ARGUMENT : OV_ERR_INTERNAL,
+                            "ONNX Runtime run failed: " + message);
+        }
+
+        auto result = std::make_unique<ov_values>();
+        result->values.resize(m);
+        for (size_t j = 0; j < m; ++j) {
+            ov_values::Value &t = result->values[j];
+            t.name = s->outputs[j].name;
+            const std::string label = "output '" + t.name + "'";
+            if (!outputs[j]) return ov::fail(OV_ERR_INTERNAL, label + ": ONNX Runtime returned no value");
+            ONNXType valueType = ONNX_TYPE_UNKNOWN;
+            OV_ORT_TRY(a.GetValueType(outputs[j].get(), &valueType), OV_ERR_INTERNAL, label);
+            if (valueType != ONNX_TYPE_TENSOR)
+                return ov::fail(OV_ERR_UNSUPPORTED, label + " is not a tensor (sequence and map outputs are not supported)");
+            OrtTensorTypeAndShapeInfo *rawShape = nullptr;
+            OV_ORT_TRY(a.GetTensorTypeAndShape(outputs[j].get(), &rawShape), OV_ERR_INTERNAL, label);
+            std::unique_ptr<OrtTensorTypeAndShapeInfo, ReleaseShape> shapeInfo(rawShape);
+            ONNXTensorElementDataType type = T_UNDEFINED;
+            size_t rank = 0;
+            OV_ORT_TRY(a.GetTensorElementType(rawShape, &type), OV_ERR_INTERNAL, label);
+            OV_ORT_TRY(a.GetDimensionsCount(rawShape, &rank), OV_ERR_INTERNAL, label);
+            t.shape.assign(rank, 0);
+            if (rank) OV_ORT_TRY(a.GetDimensions(rawShape, t.shape.data(), rank), OV_ERR_INTERNAL, label);
+            OV_ORT_TRY(a.GetTensorShapeElementCount(rawShape, &t.count), OV_ERR_INTERNAL, label);
+            t.elementType = type;
+            if (t.count == 0) continue;
+            if (type == T_STRING) {
+                size_t total = 0;
+                OV_ORT_TRY(a.GetStringTensorDataLength(outputs[j].get(), &total), OV_ERR_INTERNAL, label);
+                std::string bytes(total, '\0');
+                std::vector<size_t> offsets(t.count);
+                OV_ORT_TRY(a.GetStringTensorContent(outputs[j].get(), bytes.data(), total, offsets.data(), t.count),
+                           OV_ERR_INTERNAL, label);
+                t.strings.resize(t.count);
+                t.lengths.resize(t.count);
+                for (size_t k = 0; k < t.count; ++k) {
+                    const size_t end = k + 1 < t.count ? offsets[k + 1] : total;
+                    if (offsets[k] > end || end > total) return ov::fail(OV_ERR_INTERNAL, label + ": malformed string offsets");
+                    t.strings[k] = bytes.substr(offsets[k], end - offsets[k]);
+                    t.lengths[k] = t.strings[k].size();
+                }
+                t.stringPointers.resize(t.count);
+                for (size_t k = 0; k < t.count; ++k) t.stringPointers[k] = t.strings[k].c_str();
+                t.data = t.stringPointers.data();
+                continue;
+            }
+            if (elementSize(type) == 0) return ov::fail(OV_ERR_UNSUPPORTED, label + " has element type " + typeName(type));
+            void *data = nullptr;
+            OV_ORT_TRY(a.GetTensorMutableData(outputs[j].get(), &data), OV_ERR_INTERNAL, label);
+            if (!data) return ov::fail(OV_ERR_INTERNAL, label + ": ONNX Runtime returned no data");
+            t.data = data;
+            result->owners.push_back(std::move(outputs[j]));
+        }
+        *out = result.release();
+        return ov::ok();
+    });
+}
+
+int ov_values_count(const ov_values *v) { return v ? static_cast<int>(v->values.size()) : 0; }
+
+ov_status ov_values_get(const ov_values *v, int index, const char **name, int *element_type, int *rank,
+                        const int64_t **shape, size_t *count, const void **data, const size_t **lengths) {
+    if (!v || index < 0 || static_cast<size_t>(index) >= v->values.size())
+        return ov::fail(OV_ERR_INVALID_ARGUMENT, "output index " + std::to_string(index) + " out of range");
+    const ov_values::Value &t = v->values[static_cast<size_t>(index)];
+    if (name) *name = t.name.c_str();
+    if (element_type) *element_type = t.elementType;
+    if (rank) *rank = static_cast<int>(t.shape.size());
+    if (shape) *shape = t.shape.data();
+    if (count) *count = t.count;
+    if (data) *data = t.data;
+    if (lengths) *lengths = t.lengths.empty() ? nullptr : t.lengths.data();
+    return ov::ok();
+}
+
+void ov_values_free(ov_values *v) { delete v; }
+
+}  // extern "C"

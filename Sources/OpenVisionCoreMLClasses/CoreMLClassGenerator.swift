@@ -25,7 +25,7 @@ package enum CoreMLClassGenerator {
     /// The code is rendered a second time with placeholder names and no descriptions, and written only if both have
     /// the same token skeleton (`SwiftTokenSkeleton`): a model string can change names, literals and comment text,
     /// never the declarations or statements.
-    package static func source(className rawName: String, info: CoreMLInfo, modelFileName: String) throws -> String {
+    package static func source(className rawName: String, info: CoreMLModelInfo, modelFileName: String) throws -> String {
         let source = try render(className: rawName, info: info, modelFileName: modelFileName)
         let reference = try render(className: "Model", info: placeholders(info), modelFileName: "Model.mlmodel")
         guard SwiftTokenSkeleton.tokens(source) == SwiftTokenSkeleton.tokens(reference) else {
@@ -37,7 +37,7 @@ package enum CoreMLClassGenerator {
 
     /// `info` with its features named `input0`, `output0`, … (the NMS threshold inputs renamed along) and without
     /// descriptions: the same code structure, no model strings.
-    static func placeholders(_ info: CoreMLInfo) -> CoreMLInfo {
+    static func placeholders(_ info: CoreMLModelInfo) -> CoreMLModelInfo {
         var plain = info
         var renamed: [String: String] = [:]
         for i in plain.inputs.indices {
@@ -58,7 +58,7 @@ package enum CoreMLClassGenerator {
         return plain
     }
 
-    static func render(className rawName: String, info: CoreMLInfo, modelFileName: String) throws -> String {
+    static func render(className rawName: String, info: CoreMLModelInfo, modelFileName: String) throws -> String {
         let className = try SwiftIdentifiers.className(rawName)
         let classNames: Set<String> = [className, className + "Input", className + "Output"]
         let inputNames = try SwiftIdentifiers.assign(info.inputs.map(\.name), what: "input", taken: classNames) { i, name in
@@ -117,7 +117,7 @@ package enum CoreMLClassGenerator {
         let identifier: String
         let swiftName: String
         let swiftType: String
-        let feature: CoreMLInfo.Feature
+        let feature: CoreMLModelInfo.Feature
         /// An optional input's default value as a Swift literal, when known.
         var defaultValue: String?
         /// The expression making an `MLFeatureValue` of the stored property.
@@ -135,7 +135,7 @@ package enum CoreMLClassGenerator {
         /// (and for INT8 arrays, which have no shaped-array scalar).
         var shapedScalar: String? { Self.shapedScalar(feature) }
 
-        static func shapedScalar(_ feature: CoreMLInfo.Feature) -> String? {
+        static func shapedScalar(_ feature: CoreMLModelInfo.Feature) -> String? {
             guard feature.type == "multiArray" else { return nil }
             return ["FLOAT32": "Float", "DOUBLE": "Double", "INT32": "Int32", "FLOAT16": "Float16"][feature.dataType ?? "FLOAT32"]
         }
@@ -174,7 +174,7 @@ package enum CoreMLClassGenerator {
             return SwiftSourceText.comment(d)
         }
 
-        init(_ f: CoreMLInfo.Feature, identifier: String) throws {
+        init(_ f: CoreMLModelInfo.Feature, identifier: String) throws {
             feature = f
             name = f.name
             self.identifier = identifier

@@ -1,4 +1,4 @@
-// The build-time tool behind Plugins/CoreMLModelClasses: for one Core ML model file (.mlmodel or .mlpackage) it
+// The build-time tool behind Plugins/CoreMLModelClasses: for one Core ML model (.mlmodel, .mlpackage or Xcode's .mlmodelc) it
 // writes the Swift classes Xcode generates for it (CoreMLClassGenerator) and the compiled .mlmodelc folder
 // (OpenVision's layout, as `openvision models compile` writes it) that the plugin bundles as the target's resource.
 //   openvision-coreml-classes MODEL CLASS_NAME OUT.swift OUT.mlmodelc

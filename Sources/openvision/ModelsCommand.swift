@@ -27,6 +27,10 @@ struct ModelsCommand: AsyncParsableCommand {
         @Argument(help: "Model path or name.") var model: String
         @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
         func run() async throws {
+            if Self.isCoreML(model), let url = ModelLocator.find(model) {
+                try Self.infoCoreML(url, backend: backend)
+                return
+            }
             let loaded: VisionModel
             do {
                 guard let choice = BackendChoice(rawValue: backend) else {
@@ -38,12 +42,9 @@ struct ModelsCommand: AsyncParsableCommand {
                 configuration.threads = 1
                 loaded = try ModelOptions.load(model, configuration: configuration)
             } catch {
-                // A .tflite or Core ML model that does not convert: still show what it declares and what is missing.
+                // A .tflite model that does not convert: still show what it declares and what is missing.
                 if model.lowercased().hasSuffix(".tflite"), let url = ModelLocator.find(model) {
                     try? Self.describeTFLite(url)
-                }
-                if Self.isCoreML(model), let url = ModelLocator.find(model) {
-                    try? Self.describeCoreML(url)
                 }
                 throw error
             }
@@ -59,7 +60,6 @@ struct ModelsCommand: AsyncParsableCommand {
                 Self.say("metadata: \(k) = \(v.prefix(120))")
             }
             if loaded.url.pathExtension.lowercased() == "tflite" { try Self.describeTFLite(loaded.url) }
-            if Self.isCoreML(loaded.url.path) { try Self.describeCoreML(loaded.url) }
         }
 
         /// Prints a line of model-declared text for a terminal (`TerminalText`: control characters escaped, each
@@ -72,27 +72,55 @@ struct ModelsCommand: AsyncParsableCommand {
             ["mlmodel", "mlpackage", "mlmodelc"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
         }
 
-        /// What the Core ML model declares: Core ML's inputs and outputs with their types and constraints, labels,
-        /// metadata, layers by type (and those not converted) and how the weights are stored.
-        static func describeCoreML(_ url: URL) throws {
-            let summary = try CoreMLModelSummary(contentsOf: url)
+        /// A Core ML model as Core ML describes it — inputs and outputs with their Core ML types, labels, NMS
+        /// settings, metadata, layers, weights — then whether it converts: the ONNX graph it runs as, or what does not
+        /// convert and why. Exits 0 whenever the file can be read as a Core ML model, converting or not.
+        static func infoCoreML(_ url: URL, backend: String) throws {
+            let summary: CoreMLModelSummary
+            do {
+                summary = try CoreMLModelSummary(contentsOf: url)
+            } catch {
+                FileHandle.standardError.write(Data("openvision: error: \(url.lastPathComponent): \(error) [invalidModel]\n".utf8))
+                throw ExitCode(1)
+            }
+            var loaded: VisionModel?
+            var loadError: VisionError?
+            if summary.conversionError == nil {
+                guard let choice = BackendChoice(rawValue: backend) else {
+                    throw ValidationError("unknown backend '\(backend)'; choose from "
+                                          + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                var configuration = VisionModel.Configuration()
+                configuration.backend = choice
+                configuration.threads = 1
+                do { loaded = try VisionModel(contentsOf: url, configuration: configuration) } catch { loadError = error }
+            }
             let info = summary.info
+            Self.say("model:    \(url.path)")
+            Self.say("format:   coreml" + (loaded.map { ", backend \($0.modelDescription.backend)" } ?? ""))
             Self.say("coreml:   \(info.modelType), specification \(info.specificationVersion)"
                   + (info.submodels.isEmpty ? "" : " (" + info.submodels.joined(separator: " → ") + ")"))
-            for f in info.inputs { Self.say("coreml input:  " + describe(f, image: info.imageInputs[f.name])) }
-            for f in info.outputs { Self.say("coreml output: " + describe(f, image: nil, output: info.imageOutputs?[f.name])) }
+            for f in info.inputs { Self.say("input:    " + describe(f, image: info.imageInputs[f.name])) }
+            for f in info.outputs { Self.say("output:   " + describe(f, image: nil, output: info.imageOutputs?[f.name])) }
+            if let model = loaded, let image = info.inputs.first(where: { $0.type == "image" }) {
+                let p = model.modelDescription.preprocessing
+                let colour = image.colorSpace?.hasPrefix("GRAYSCALE") == true ? "gray (the graph takes RGB and makes the luma)"
+                    : p.colorOrder.rawValue
+                Self.say("image:    \(image.name) \(p.width)×\(p.height) \(colour), fit \(p.cropAndScale.rawValue)")
+            }
             if !info.classLabels.isEmpty {
                 Self.say("coreml labels: \(info.classLabels.count): " + info.classLabels.prefix(8).joined(separator: ", ")
                       + (info.classLabels.count > 8 ? ", …" : ""))
             }
             if let nms = info.nms {
                 Self.say("coreml nms:    IoU \(nms.iouThreshold)" + (nms.iouThresholdInput.isEmpty ? "" : " (input \(nms.iouThresholdInput))")
-                      + ", confidence \(nms.confidenceThreshold)" + (nms.confidenceThresholdInput.isEmpty ? "" : " (input \(nms.confidenceThresholdInput))")
+                      + ", confidence \(nms.confidenceThreshold)"
+                      + (nms.confidenceThresholdInput.isEmpty ? "" : " (input \(nms.confidenceThresholdInput))")
                       + (nms.perClass ? ", per class" : ", across classes") + "; outputs \(nms.confidenceOutput), \(nms.coordinatesOutput)")
             }
             let m = info.metadata
-            for (key, value) in [("short description", m.shortDescription), ("author", m.author), ("license", m.license), ("version", m.versionString)]
-            where !value.isEmpty {
+            for (key, value) in [("short description", m.shortDescription), ("author", m.author), ("license", m.license),
+                                 ("version", m.versionString)] where !value.isEmpty {
                 Self.say("coreml metadata: \(key): \(value.prefix(160))")
             }
             for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) { Self.say("coreml metadata: \(key) = \(value.prefix(120))") }
@@ -100,25 +128,43 @@ struct ModelsCommand: AsyncParsableCommand {
             Self.say("coreml layers: \(info.layerCounts.values.reduce(0, +)): " + layers.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
             Self.say("coreml weights: " + (info.weightFormats.isEmpty ? "none" : info.weightFormats.joined(separator: ", ")))
             for layer in summary.unsupportedLayers.prefix(20) { Self.say("coreml unsupported: \(layer)") }
-            if let error = summary.conversionError { Self.say("coreml conversion: fails: \(error)") }
+            if let model = loaded {
+                let d = model.modelDescription
+                Self.say("converts: yes, to ONNX (" + d.inputs.map { "input \($0)" }.joined(separator: ", ") + "; "
+                      + d.outputs.map { "output \($0)" }.joined(separator: ", ") + ")")
+            } else if let error = summary.conversionError {
+                Self.say("converts: no: \(error)")
+                // A bound refused it (a tiny file that would make gigabytes): an error, not a description's footnote.
+                if summary.conversionRefused {
+                    FileHandle.standardError.write(Data(TerminalText.escaped("openvision: error: \(url.lastPathComponent): \(error) [invalidModel]").utf8 + [10]))
+                    throw ExitCode(1)
+                }
+            } else if let loadError {
+                Self.say("converts: yes, but does not load: \(loadError.message) [\(loadError.code)]")
+                FileHandle.standardError.write(Data(TerminalText.escaped("openvision: error: \(url.lastPathComponent): \(loadError.message) [\(loadError.code)]").utf8 + [10]))
+                throw ExitCode(1)
+            }
         }
 
-        static func describe(_ f: CoreMLInfo.Feature, image: CoreMLInfo.ImageInput?, output: CoreMLInfo.ImageOutput? = nil) -> String {
-            var text = "\(f.name): \(f.type)"
+        static func describe(_ f: CoreMLModelInfo.Feature, image: CoreMLModelInfo.ImageInput?, output: CoreMLModelInfo.ImageOutput? = nil) -> String {
+            var text = "\(f.name): \(f.typeDescription)"
             switch f.type {
             case "image":
-                text += " \(f.width ?? 0)×\(f.height ?? 0) \(f.colorSpace ?? "")"
                 if let sizes = f.enumeratedSizes { text += ", sizes " + sizes.map { "\($0[0])×\($0[1])" }.joined(separator: " ") }
                 if let w = f.widthRange, let h = f.heightRange {
                     text += ", width \(w[0])...\(w[1] < 0 ? "∞" : "\(w[1])"), height \(h[0])...\(h[1] < 0 ? "∞" : "\(h[1])")"
                 }
-                if let image { text += ", input = \(image.scale) × pixel + \(image.bias) (\(image.colorOrder))" }
+                if let image {
+                    if let scale = image.graphScale {
+                        text += ", input = \(scale) × luma + \(image.graphBias ?? 0) (in the graph)"
+                    } else {
+                        text += ", input = \(image.scale) × pixel + \(image.bias) (\(image.colorOrder))"
+                    }
+                }
                 if let output { text += ", output = pixels 0...255 of [1, \(output.channels), H, W] (\(output.colorOrder))" }
             case "multiArray":
-                text += " \(f.dataType ?? "") \(f.shape ?? [])"
                 if let shapes = f.enumeratedShapes { text += ", shapes \(shapes)" }
                 if let ranges = f.shapeRanges { text += ", ranges " + ranges.map { "\($0[0])...\($0[1] < 0 ? "∞" : "\($0[1])")" }.joined(separator: " × ") }
-            case "dictionary": text += " (\(f.keyType ?? "") keys)"
             default: break
             }
             if f.optional { text += ", optional" + (f.defaultValue.map { " (default \($0))" } ?? "") }

@@ -6,7 +6,8 @@ struct OpenVisionCommand: AsyncParsableCommand {
         commandName: "openvision",
         abstract: "Apple Vision-style image analysis on Linux: barcodes, rectangles, faces, landmarks, text, objects, classes.",
         version: "0.3.0-dev",
-        subcommands: [AnalyzeCommand.self, DetectCommand.self, ClassifyCommand.self, VideoCommand.self, LiveCommand.self,
+        subcommands: [AnalyzeCommand.self, DetectCommand.self, ClassifyCommand.self, PredictCommand.self, VideoCommand.self,
+                      LiveCommand.self,
                       CamerasCommand.self, ModelsCommand.self, GenerateBarcodeCommand.self,
                       RegisterCommand.self, FlowCommand.self, TrackCommand.self, ServeCommand.self,
                       JobsCommand.self, WorkerCommand.self]

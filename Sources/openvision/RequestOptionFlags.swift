@@ -40,6 +40,11 @@ enum ClassifyScope: OptionScope {
     static var kindNames: [String] { ["classify"] }
 }
 
+/// `predict`: the raw model run's options (the model and how it loads).
+enum ModelScope: OptionScope {
+    static var kindNames: [String] { ["model"] }
+}
+
 /// The options of the request kinds as command-line flags: one flag per `RequestOption`, named as its kebab case
 /// (`maxRectangles` → `--max-rectangles`), with the registry's help, parsed and checked by the registry. ArgumentParser
 /// needs each flag as a stored property; this is the only list of them, read back by name (a test holds it to

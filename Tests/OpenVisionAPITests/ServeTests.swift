@@ -127,6 +127,28 @@ import Glibc
         #expect(path.status == 404 && path.errorCode == "modelNotFound")
     }
 
+    /// Xcode's compiled folders in serve's models folder (../shared/models/coreml-wild): yolov8n.mlmodelc (ML Program +
+    /// NMS) finds the dog and the bicycle via /v1/detect, the Espresso MNISTClassifier.mlmodelc reads the drawn one via
+    /// /v1/classify, and /v1/models lists them.
+    @Test func compiledCoreMLFolders() async throws {
+        let models = Fixtures.shared.appendingPathComponent("models/coreml-wild")
+        let server = try ServeProcess([], environment: ["OPENVISION_MODELS": models.path])
+        let dog = try Data(contentsOf: Self.dog)
+        let detect = try await Self.post(server.port, "/v1/detect?model=yolov8n.mlmodelc", dog)
+        #expect(detect.status == 200, "\(detect.text)")
+        let objects = try JSONDecoder().decode(AnalysisReport.self, from: detect.body).objects ?? []
+        #expect(Set(objects.map(\.label)).isSuperset(of: ["dog", "bicycle"]), "\(objects.map(\.label))")
+        let one = try Data(contentsOf: models.appendingPathComponent("inputs/one.png"))
+        let classify = try await Self.post(
+            server.port, "/v1/classify?model=MNISTClassifier.mlmodelc", one, contentType: "image/png")
+        #expect(classify.status == 200, "\(classify.text)")
+        let classes = try JSONDecoder().decode(AnalysisReport.self, from: classify.body).classifications ?? []
+        #expect(classes.first?.identifier == "1", "\(classify.text.prefix(300))")
+        let listing = try await Self.get(server.port, "/v1/models")
+        let names = Set((listing.json?["models"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+        #expect(names.isSuperset(of: ["yolov8n.mlmodelc", "MNISTClassifier.mlmodelc"]), "\(names)")
+    }
+
     // MARK: Refusals
 
     /// Bodies over --max-body-bytes: refused by Content-Length before reading, and a chunked body

@@ -28,6 +28,20 @@ import Testing
         }
     }
 
+    /// Xcode's compiled folder of a classifier with int64 labels and a grayscale image (MNISTClassifier.mlmodelc, which the
+    /// plugin takes as it takes a source file): the class Xcode generates for MNISTClassifier.mlmodel.
+    @Test func compiledFolderAsXcodeGeneratesIt() throws {
+        let file = GeneratorFiles.shared.appendingPathComponent("models/coreml-wild/MNISTClassifier.mlmodelc")
+        let conversion = try CoreMLConverter.conversion(contentsOf: file)
+        let s = try CoreMLClassGenerator.source(className: "MNISTClassifier", info: conversion.info,
+                                                modelFileName: "MNISTClassifier.mlmodelc")
+        for line in ["class MNISTClassifierInput : MLFeatureProvider {", "    var image: CVPixelBuffer",
+                     "kCVPixelFormatType_OneComponent8", "    var labelProbabilities: [Int64 : Double] {",
+                     "    var classLabel: Int64 {", "class MNISTClassifier {"] {
+            #expect(s.contains(line), "missing \"\(line)\" in\n\(s.prefix(3000))")
+        }
+    }
+
     @Test func classifierAsXcodeGeneratesIt() throws {
         let s = try Self.generate("MobileNetLike.mlmodel", as: "MobileNet")
         for line in [
@@ -120,6 +134,21 @@ import Testing
         #expect(!yolo.contains("init(image: MLShapedArray"))
     }
 
+    /// Apple's MarsHabitatPricer (a featureVectorizer → glmRegressor pipeline): numbers in, a number out, as the
+    /// "Integrating a Core ML Model into Your App" sample calls it — `prediction(solarPanels:greenhouses:size:)`
+    /// and `price: Double`. Examples/PortedVisionApp compiles and runs it.
+    @Test func classicModelTakesAndGivesNumbers() throws {
+        let file = GeneratorFiles.shared.appendingPathComponent("models/coreml-wild/MarsHabitatPricer.mlmodel")
+        let conversion = try CoreMLConverter.conversion(contentsOf: file)
+        let s = try CoreMLClassGenerator.source(className: "MarsHabitatPricer", info: conversion.info, modelFileName: file.lastPathComponent)
+        for line in ["var solarPanels: Double", "init(solarPanels: Double, greenhouses: Double, size: Double)",
+                     "if featureName == \"size\" {\n            return MLFeatureValue(double: size)",
+                     "var price: Double {\n        return provider.featureValue(for: \"price\")!.doubleValue",
+                     "func prediction(solarPanels: Double, greenhouses: Double, size: Double) throws -> MarsHabitatPricerOutput"] {
+            #expect(s.contains(line), "missing \(line)")
+        }
+    }
+
     @Test func mlPackageKeepsItsOutputNames() throws {
         let s = try Self.generate("MobileNetLike.mlpackage", as: "MobileNetLike")
         #expect(s.contains("class MobileNetLike {"))
@@ -137,7 +166,7 @@ import Testing
 
     @Test func featureTypesWithoutASwiftFormAreNamed() throws {
         var info = try CoreMLConverter.conversion(contentsOf: Self.folder.appendingPathComponent("MobileNetLike.mlmodel")).info
-        info.inputs.append(CoreMLInfo.Feature(name: "tokens", type: "sequence"))
+        info.inputs.append(CoreMLModelInfo.Feature(name: "tokens", type: "sequence"))
         #expect { _ = try CoreMLClassGenerator.source(className: "M", info: info, modelFileName: "M.mlmodel") } throws: { error in
             guard let e = error as? ConversionError else { return false }
             return e.code == .unsupported && e.message.contains("\"tokens\"") && e.message.contains("sequence")

@@ -12,8 +12,8 @@ import Testing
 @Suite struct HostileModelStringsTests {
     /// A feature of `type` with the fields a generated class reads.
     static func feature(_ name: String, _ type: String, description: String = "", dataType: String = "FLOAT32",
-                        optional: Bool = false) -> CoreMLInfo.Feature {
-        var f = CoreMLInfo.Feature(name: name, type: type)
+                        optional: Bool = false) -> CoreMLModelInfo.Feature {
+        var f = CoreMLModelInfo.Feature(name: name, type: type)
         f.shortDescription = description
         f.optional = optional
         switch type {
@@ -25,10 +25,10 @@ import Testing
         return f
     }
 
-    static func info(inputs: [CoreMLInfo.Feature], outputs: [CoreMLInfo.Feature]) -> CoreMLInfo {
-        CoreMLInfo(converterRevision: CoreMLConverter.revision, specificationVersion: 4, modelType: "neuralNetwork",
+    static func info(inputs: [CoreMLModelInfo.Feature], outputs: [CoreMLModelInfo.Feature]) -> CoreMLModelInfo {
+        CoreMLModelInfo(converterRevision: CoreMLConverter.revision, specificationVersion: 4, modelType: "neuralNetwork",
                    inputs: inputs, outputs: outputs, predictedFeatureName: "", predictedProbabilitiesName: "",
-                   metadata: CoreMLMetadata(), classLabels: [])
+                   metadata: CoreMLModelInfo.Metadata(), classLabels: [])
     }
 
     static let injection = "*/ }; func print(_ items: Any...) { }; extension Hostile { static let pwned = 1 }; /*"

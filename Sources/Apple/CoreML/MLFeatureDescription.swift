@@ -1,5 +1,6 @@
 import Foundation
 import OpenVision
+internal import OpenVisionConverters
 
 /// Core ML's `MLFeatureDescription`: a model input's or output's name, type and constraints.
 open class MLFeatureDescription: CustomStringConvertible {

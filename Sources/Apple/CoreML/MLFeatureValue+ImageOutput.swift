@@ -1,6 +1,7 @@
 import Foundation
 import CoreVideo
 import OpenVision
+package import OpenVisionConverters
 
 extension MLFeatureValue {
     /// The image Core ML makes of an image output (`CoreMLModelInfo.ImageOutput`): the tensor's float values taken as

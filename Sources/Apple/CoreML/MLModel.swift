@@ -59,97 +59,43 @@ open class MLModel {
         try prediction(from: input, options: MLPredictionOptions())
     }
 
-    /// Runs the model on `input`'s features by the model's input names: each tensor input (an image feature for a
-    /// one-input model, or a multi-array of the input's shape), and a Core ML detector's optional `iouThreshold` /
-    /// `confidenceThreshold` (doubles; their defaults when absent).
-    /// Returns the outputs as Core ML gives them: a classifier's label (string, or int64 for integer labels) and
-    /// probabilities (a dictionary by label), an image output an image (its values as 0...255 pixels, clamped and
-    /// rounded; 8-bit gray for grayscale), every other output a multi-array. Throws `MLModelError.featureType`
-    /// for a missing or mistyped input and `.generic` for the model's errors.
+    /// Runs the model on `input`'s features by the model's input names (`VisionModel.prediction(features:)`): images,
+    /// multi-arrays, numbers, strings and dictionaries as the model declares its inputs (a one-input model also takes
+    /// the provider's only image; a Core ML detector's optional `iouThreshold` / `confidenceThreshold` their defaults
+    /// when absent). Returns the outputs as Core ML gives them: a classifier's label (string, or int64 for integer
+    /// labels) and probabilities (a dictionary by label), numbers, strings, images (an image output's values as 0...255
+    /// pixels, clamped and rounded; 8-bit gray for grayscale), multi-arrays in their data types (int64 arrays as
+    /// int32). Throws `MLModelError.featureType` for a missing or mistyped input and `.generic` for the model's errors.
     public func prediction(from input: MLFeatureProvider, options: MLPredictionOptions) throws -> MLFeatureProvider {
-        let description = visionModel.modelDescription
-        let coreML = description.coreML
-        let imageName = coreML?.inputs.first(where: { $0.type == "image" })?.name ?? description.inputs.first?.name ?? "image"
-        // Each tensor input by its name (a one-input model by its image input's name too); a model of another format
-        // (ONNX, …) with one input also takes a provider's only image.
-        var values: [MLFeatureValue] = []
-        for declared in description.inputs {
-            let single = description.inputs.count == 1
-            var value = input.featureValue(for: declared.name) ?? (single ? input.featureValue(for: imageName) : nil)
-            if value == nil, coreML == nil, single {
+        let declared = visionModel.inputFeatures
+        let required = declared.filter { !$0.isOptional }
+        var features: [String: FeatureValue] = [:]
+        for feature in declared {
+            var value = input.featureValue(for: feature.name)
+            if value == nil, required.count == 1, feature.name == required[0].name {
+                // A one-input model: the provider's only image, whatever its name.
                 let images = input.featureNames.compactMap { input.featureValue(for: $0) }.filter { $0.imageBufferValue != nil }
                 if images.count == 1 { value = images[0] }
             }
-            let name = single ? imageName : declared.name
-            guard let value else {
-                throw MLModelError.featureType("the input has no feature '\(name)' (it has \(input.featureNames.sorted().joined(separator: ", ")))")
+            guard let value, !value.isUndefined else {
+                if feature.isOptional { continue }
+                throw MLModelError.featureType("the input has no feature '\(feature.name)' (it has \(input.featureNames.sorted().joined(separator: ", ")))")
             }
-            guard value.imageBufferValue != nil || value.multiArrayValue != nil else {
-                throw MLModelError.featureType("input '\(name)' must be an image or a multi-array, not \(value.type)")
-            }
-            guard value.imageBufferValue == nil || single else {
-                throw MLModelError.featureType("input '\(name)' is an image; \(visionModel.url.lastPathComponent) takes \(description.inputs.count) "
-                                               + "tensors, and images are fed to models with one input here (give multi-arrays)")
-            }
-            values.append(value)
+            features[feature.name] = try value.featureValue(for: feature, imageInputs: declared.filter { $0.kind == .image }.count,
+                                                           inputs: declared.count)
         }
-        var overrides: [String: Float] = [:]
-        for feature in coreML?.inputs ?? [] where feature.type == "double" || feature.type == "int64" {
-            guard let given = input.featureValue(for: feature.name), !given.isUndefined else {
-                if feature.optional { continue }
-                throw MLModelError.featureType("the input has no feature '\(feature.name)'")
-            }
-            guard given.type == .double || given.type == .int64 else {
-                throw MLModelError.featureType("input '\(feature.name)' must be a number, not \(given.type)")
-            }
-            overrides[feature.name] = Float(given.doubleValue)
-        }
-        let outputs: [Tensor]
+        let outputs: [String: FeatureValue]
         do {
-            var tensors: [Tensor] = []
-            for (declared, value) in zip(description.inputs, values) {
-                if let image = value.imageBufferValue {
-                    tensors.append(try visionModel.makeInput(from: image.visionImage()).0)
-                } else {
-                    // A multi-array is passed as it is (its shape must be the input's).
-                    let array = value.multiArrayValue!
-                    tensors.append(Tensor(name: declared.name, shape: array.shape.map(\.intValue), scalars: array.values))
-                }
-            }
-            outputs = try visionModel.prediction(from: tensors, overriding: overrides)
+            outputs = try visionModel.prediction(features: features)
         } catch {
             throw MLModelError(error)
         }
-        var features: [String: MLFeatureValue] = [:]
-        for o in outputs {
-            if let image = coreML?.imageOutputs?[o.name] {
-                // An image output: the image Core ML makes of its tensor.
-                features[o.name] = MLFeatureValue(pixelBuffer: try MLFeatureValue.image(ofOutput: o.name, shape: o.shape, values: o.scalars, as: image))
-            } else {
-                features[o.name] = MLFeatureValue(multiArray: MLMultiArray(shape: o.shape, values: o.scalars))
-            }
+        var result: [String: MLFeatureValue] = [:]
+        let imageOutputs = visionModel.modelDescription.coreML?.imageOutputs ?? [:]
+        for (name, value) in outputs {
+            result[name] = try MLFeatureValue(value, name: name, grayImage: imageOutputs[name]?.channels == 1)
         }
-        // A classifier: the label and the probabilities by label, as Core ML gives them.
-        if let coreML, !coreML.predictedProbabilitiesName.isEmpty, !coreML.classLabels.isEmpty,
-           let probabilities = outputs.first(where: { $0.name == coreML.predictedProbabilitiesName }),
-           probabilities.scalars.count == coreML.classLabels.count {
-            let integerKeys = coreML.outputs.first(where: { $0.name == coreML.predictedProbabilitiesName })?.keyType == "int64"
-            var scores: [AnyHashable: NSNumberValue] = [:]
-            scores.reserveCapacity(coreML.classLabels.count)
-            var best = 0
-            for (i, p) in probabilities.scalars.enumerated() {
-                let label = coreML.classLabels[i]
-                scores[integerKeys ? AnyHashable(Int64(label) ?? Int64(i)) : AnyHashable(label)] = Double(p)
-                if p > probabilities.scalars[best] { best = i }
-            }
-            features[coreML.predictedProbabilitiesName] = try MLFeatureValue(dictionary: scores)
-            if !coreML.predictedFeatureName.isEmpty {
-                let label = coreML.classLabels[best]
-                let integerLabel = coreML.outputs.first(where: { $0.name == coreML.predictedFeatureName })?.type == "int64"
-                features[coreML.predictedFeatureName] = integerLabel ? MLFeatureValue(int64: Int64(label) ?? Int64(best)) : MLFeatureValue(string: label)
-            }
-        }
-        return try MLDictionaryFeatureProvider(dictionary: features)
+        return try MLDictionaryFeatureProvider(dictionary: result)
     }
 
     /// `prediction(from:)`, asynchronously (Core ML's `async` form).

@@ -110,6 +110,46 @@ ov_status ov_ort_run_overriding(ov_ort_session *s, int input_count, const float 
                                 const int64_t *const *shapes, const int *ranks, int override_count,
                                 const char *const *names, const float *values, ov_tensors **out);
 
+/* ---- Typed runs: inputs and outputs of any element type (Core ML's double, int64, string and dictionary
+ * features), implemented in ov_ort_session.cpp. */
+
+/* One model input for ov_ort_run_values: a tensor, or an ONNX-ML map (map_key_type set). */
+typedef struct {
+    const char *name;     /* the model input's name */
+    int element_type;     /* ONNX TensorProto.DataType of the tensor (of a map: of its values): 1 float, 2 uint8,
+                             3 int8, 6 int32, 7 int64, 8 string, 9 bool, 10 float16, 11 double */
+    int rank;             /* tensors: dimensions in `shape`, 0...OV_TENSOR_MAX_RANK (maps: unused) */
+    const int64_t *shape;
+    const void *data;     /* `count` packed elements; strings: `count` const char * (UTF-8, NUL-terminated) */
+    size_t count;         /* elements (must be the product of the shape), or a map's entries */
+    int map_key_type;     /* 0 for a tensor; 7 (int64) or 8 (string) for a map whose keys are `keys` */
+    const void *keys;     /* a map's `count` keys: int64_t values or const char * strings */
+} ov_ort_value;
+
+/* Named outputs of any element type, in model output order. Freed with ov_values_free. */
+typedef struct ov_values ov_values;
+
+/* Runs the model on `inputs`, one per model input, matched by name (any order), and optionally overridable
+ * initializers by name (ov_ort_overridable_info; their shape as declared). Each tensor's element type must
+ * be the model's (ONNX Runtime converts nothing) and its shape the model's rank and fixed dimensions; data is not
+ * copied (it must stay valid during the call) except strings and map entries. Every output is returned with its own
+ * element type (numeric, bool or string).
+ * Errors: OV_ERR_INVALID_ARGUMENT for a missing, repeated or unknown input name, a shape or count that does not fit,
+ * or a value ONNX Runtime refuses (its message says which); OV_ERR_UNSUPPORTED for a non-tensor output (a sequence
+ * or map); OV_ERR_OUT_OF_MEMORY past the model memory limit; OV_ERR_INTERNAL with ORT's message when the run fails.
+ * Thread-safe as ov_ort_run. */
+ov_status ov_ort_run_values(ov_ort_session *s, int input_count, const ov_ort_value *inputs, ov_values **out);
+
+/* Number of outputs; 0 for NULL. */
+int ov_values_count(const ov_values *v);
+/* Output `index`: borrowed name, element type (ONNX TensorProto.DataType), rank and shape (borrowed), element count,
+ * and data: packed elements, or for strings `count` NUL-terminated UTF-8 strings (const char *const *) whose byte
+ * lengths are in *lengths (strings may hold NULs). Any out-pointer may be NULL. Valid until ov_values_free.
+ * OV_ERR_INVALID_ARGUMENT for a bad index. */
+ov_status ov_values_get(const ov_values *v, int index, const char **name, int *element_type, int *rank,
+                        const int64_t **shape, size_t *count, const void **data, const size_t **lengths);
+void ov_values_free(ov_values *v);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,4 +1,6 @@
 import Foundation
+// CoreMLModelInfo, a Core ML model's own description, is the converter's type (one type from file to API).
+public import OpenVisionConverters
 
 /// What a loaded model is: its inputs and outputs, labels and preprocessing, as Core ML's
 /// `MLModelDescription`.

@@ -1,4 +1,5 @@
 import Foundation
+internal import OpenVisionConverters
 
 /// A loaded model, the counterpart of Vision's `VNCoreMLModel`: an ONNX file, a Darknet `.cfg`
 /// (with its `.weights` beside it), a TensorFlow Lite `.tflite` file or a Core ML model (`.mlmodel`,
@@ -106,7 +107,7 @@ public final class VisionModel: Sendable {
             preprocessing.padValue = 0
         }
         // Core ML models: their own description (the converter's JSON), and their image input as Core ML feeds it.
-        let coreML = format == .coreML ? backend.metadata("coreml").flatMap(CoreMLModelInfo.decode) : nil
+        let coreML = format == .coreML ? backend.metadata("coreml").flatMap { try? CoreMLModelInfo.decode($0) } : nil
         if let coreML, configuration.preprocessing == nil {
             preprocessing = Self.preprocessing(coreML: coreML, default: preprocessing)
         }

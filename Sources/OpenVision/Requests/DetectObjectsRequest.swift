@@ -1,3 +1,5 @@
+internal import OpenVisionConverters
+
 /// Finds objects with a detector model (any YOLO/SSD ONNX export or Darknet YOLO), as Vision's
 /// `CoreMLRequest` with an object-detection model: `RecognizedObjectObservation`s with boxes in
 /// the analysed image (letterboxing and crops undone) and labels sorted by confidence.
@@ -74,6 +76,19 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
             ?? Self.defaultConfidenceThreshold
     }
 
+    /// A Core ML model without non-maximum suppression is decoded from its float multi-array outputs only: one
+    /// declaring anything else (a segmentation map of INT32 labels, a classifier's dictionary or string, an image) is
+    /// no detector's, and `invalidModel` names the outputs with their Core ML types.
+    static func checkDetectorOutputs(_ coreML: CoreMLModelInfo) throws(VisionError) {
+        let floats: Set<String> = ["FLOAT32", "DOUBLE", "FLOAT16"]
+        let other = coreML.outputs.filter { $0.type != "multiArray" || !floats.contains($0.dataType ?? "") }
+        guard !other.isEmpty else { return }
+        throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
+            + coreML.outputs.map { "\($0.name) \($0.typeDescription)" }.joined(separator: ", ")
+            + " (a Core ML detector gives float multi-arrays, or confidence and coordinates through its "
+            + "non-maximum suppression)")
+    }
+
     public func validateOptions() throws(VisionError) {
         guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {
             throw VisionError(.invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")
@@ -92,6 +107,9 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
 
     func observations(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         let coreMLNMS: DetectionOutputFormat? = model.modelDescription.coreML?.nms != nil ? .coreML : nil
+        if outputFormat == nil, coreMLNMS == nil, let coreML = model.modelDescription.coreML {
+            try Self.checkDetectorOutputs(coreML)
+        }
         guard let format = outputFormat ?? coreMLNMS ?? DetectionOutputFormat.infer(from: outputs) else {
             throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
                 + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")

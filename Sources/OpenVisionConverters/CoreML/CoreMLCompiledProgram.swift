@@ -1,15 +1,33 @@
 import Foundation
 
-/// An ML Program compiled by Xcode (`.mlmodelc` with `model.mil`, `weights/weight.bin` and usually
-/// `metadata.json`). The inputs, outputs, labels and metadata come from `metadata.json` (Xcode's
-/// `inputSchema` / `outputSchema` / `classLabels` / `userDefinedMetadata`), else from the program's `main`
-/// function; `coremldata.bin` is Apple-private and not read.
+/// An ML Program's `model.mil` and `weights/weight.bin` in a folder without Xcode's `coremldata.bin` (with it,
+/// `XcodeCompiledFolder` reads the folder). The inputs, outputs, labels and metadata come from `metadata.json`
+/// (Xcode's `inputSchema` / `outputSchema` / `classLabels` / `userDefinedMetadata`), else from the program's
+/// `main` function.
 struct CompiledProgram {
     /// `model.mil`, read once: its summary describes the model where metadata.json does not, then it is lowered.
     let program: CoreMLProgramBridge.Program
     let root: URL
     let description: CoreMLModelDescription
     let classLabels: [String]
+
+    /// The text of `model.mil` (`.syntax` unless UTF-8).
+    static func text(_ mil: URL) throws -> String {
+        guard let text = String(bytes: try CoreMLSource.read(mil, what: "compiled ML Program (model.mil)"), encoding: .utf8) else {
+            throw ConversionError(.syntax, "model.mil is not UTF-8 text", file: mil.path)
+        }
+        return text
+    }
+
+    /// `model.mil` read.
+    static func read(_ mil: URL) throws -> CoreMLProgramBridge.Program {
+        let text = try text(mil)
+        do {
+            return try CoreMLProgramBridge.program(text: text)
+        } catch let error as ConversionError where error.file == nil {
+            throw ConversionError(error.code, error.message, file: mil.path)
+        }
+    }
 
     init(mil: String, root: URL, metadata: Data?) throws {
         program = try CoreMLProgramBridge.program(text: mil)

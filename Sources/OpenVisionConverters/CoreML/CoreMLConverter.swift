@@ -9,7 +9,7 @@ import Foundation
 /// ONNX's NonMaxSuppression; pipelines of them in order. Weights stored as float16 or quantized (linear,
 /// lookup tables of 1–8 bits, int8) become float32 initializers. Graph inputs and outputs keep Core ML's
 /// feature names; a classifier gives its probabilities as `[1, classes]` under its probabilities' name;
-/// `metadata_props` hold `source` = `coreml`, `coreml` (the `CoreMLInfo` JSON: description, labels, image
+/// `metadata_props` hold `source` = `coreml`, `coreml` (the `CoreMLModelInfo` JSON: description, labels, image
 /// preprocessing, image outputs, NMS settings), `labels` (a JSON list), `mean`/`std`/`color_order`/`input_size` (OpenVision's
 /// preprocessing of the first image input), and the model's `description`, `author`, `license`, `version`.
 ///
@@ -24,13 +24,16 @@ public enum CoreMLConverter {
     /// Changes whenever the graphs written for the same file change: caches of converted models key on it
     /// with the file's content hash.
     /// 4: an ML Program's grayscale image input takes the luma of the pixels (it was given the RGB planes), a BGR
-    /// one its pixels in BGR order (it was given RGB).
-    public static let revision = 4
+    /// one its pixels in BGR order (it was given RGB). 5: a grayscale network input's own scaler is in the description
+    /// (`graphScale`, `graphBias`); an old `softmax` of rank 1 or 2 runs along its last axis (it was refused).
+    /// 6: Core ML's classic model types (GLM, tree ensembles, SVM, kNN, feature engineering) converted; double,
+    /// int64, string and dictionary inputs of classic models are graph inputs of their types.
+    public static let revision = 6
 
     /// A conversion's ONNX model and what the Core ML model declared.
     package struct Conversion: Sendable {
         package var onnx: Data
-        package var info: CoreMLInfo
+        package var info: CoreMLModelInfo
     }
 
     /// Converts the Core ML model at `url` to an ONNX file at `output`.
@@ -62,7 +65,10 @@ public enum CoreMLConverter {
                 return try conversion(bytes: bytes, name: name, blob: CoreMLSource.blobReader(root: root))
             case .compiled(let onnx, let info):
                 let text = String(decoding: try CoreMLSource.read(info, what: "coreml.json"), as: UTF8.self)
-                return Conversion(onnx: Data(try CoreMLSource.read(onnx, what: "model.onnx")), info: try CoreMLInfo.decode(text))
+                return Conversion(onnx: Data(try CoreMLSource.read(onnx, what: "model.onnx")), info: try CoreMLModelInfo.decode(text))
+            case .xcode(let folder):
+                return try conversion(spec: try XcodeCompiledFolder.spec(at: folder), name: name,
+                                      blob: CoreMLSource.blobReader(root: folder))
             case .compiledProgram(let mil, let root, let metadata):
                 return try CompiledProgram(mil: mil, root: root, metadata: metadata).conversion(name: name)
             }
@@ -86,22 +92,23 @@ public enum CoreMLConverter {
         builder.graph.docString = "Converted by openvision from the Core ML model \(name) (\(spec.typeName), specification \(spec.specificationVersion))"
         try builder.convert(spec)
         let info = makeInfo(spec, builder: builder)
-        let model = ONNXWriter.Model(opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
+        var model = ONNXWriter.Model(opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
                                      metadata: metadata(info))
+        if builder.usesONNXML { model.domainOpsets = [("ai.onnx.ml", CoreMLToONNX.onnxMLOpset)] }
         return Conversion(onnx: model.serialized(), info: info)
     }
 
     // MARK: Description
 
-    static func makeInfo(_ spec: CoreMLSpec, builder: CoreMLToONNX?) -> CoreMLInfo {
+    static func makeInfo(_ spec: CoreMLSpec, builder: CoreMLToONNX?) -> CoreMLModelInfo {
         let d = spec.description
-        var info = CoreMLInfo(converterRevision: revision, specificationVersion: spec.specificationVersion, modelType: spec.typeName,
-                              inputs: d.inputs.map(CoreMLInfo.Feature.init), outputs: d.outputs.map(CoreMLInfo.Feature.init),
+        var info = CoreMLModelInfo(converterRevision: revision, specificationVersion: spec.specificationVersion, modelType: spec.typeName,
+                              inputs: d.inputs.map(CoreMLModelInfo.Feature.init), outputs: d.outputs.map(CoreMLModelInfo.Feature.init),
                               predictedFeatureName: d.predictedFeatureName, predictedProbabilitiesName: d.predictedProbabilitiesName,
-                              metadata: d.metadata, classLabels: classLabels(spec, programs: builder?.programLabels ?? [:]))
+                              metadata: CoreMLModelInfo.Metadata(d.metadata), classLabels: classLabels(spec, programs: builder?.programLabels ?? [:]))
         if case .pipeline(let p) = spec.kind { info.submodels = p.models.map(\.typeName) }
         if let nms = nmsSpec(spec) {
-            info.nms = CoreMLInfo.NMS(
+            info.nms = CoreMLModelInfo.NMS(
                 iouThreshold: nms.iouThreshold, confidenceThreshold: nms.confidenceThreshold, perClass: nms.perClass,
                 iouThresholdInput: d.inputs.contains { $0.name == nms.iouThresholdInputFeatureName } ? nms.iouThresholdInputFeatureName : "",
                 confidenceThresholdInput: d.inputs.contains { $0.name == nms.confidenceThresholdInputFeatureName } ? nms.confidenceThresholdInputFeatureName : "",
@@ -113,18 +120,19 @@ public enum CoreMLConverter {
                 guard case .image(let image) = input.type else { continue }
                 let scaler = builder.exposed[input.name] ?? .identity
                 let bgr = builder.exposedBGR.contains(input.name)
-                let spaceName = CoreMLInfo.Feature(input).colorSpace ?? "RGB"
-                info.imageInputs[input.name] = CoreMLInfo.ImageInput(
+                let spaceName = CoreMLModelInfo.Feature(input).colorSpace ?? "RGB"
+                info.imageInputs[input.name] = CoreMLModelInfo.ImageInput(
                     width: image.width, height: image.height, colorOrder: bgr ? "bgr" : "rgb", scale: scaler.scale,
-                    bias: scaler.bias.count == 3 ? scaler.bias : Array(repeating: scaler.bias.first ?? 0, count: 3), colorSpace: spaceName)
+                    bias: scaler.bias.count == 3 ? scaler.bias : Array(repeating: scaler.bias.first ?? 0, count: 3), colorSpace: spaceName,
+                    graphScale: builder.graphScalers[input.name]?.scale, graphBias: builder.graphScalers[input.name]?.bias.first)
             }
-            var outputs: [String: CoreMLInfo.ImageOutput] = [:]
+            var outputs: [String: CoreMLModelInfo.ImageOutput] = [:]
             for output in d.outputs {
                 guard case .image(let image) = output.type else { continue }
-                outputs[output.name] = CoreMLInfo.ImageOutput(
+                outputs[output.name] = CoreMLModelInfo.ImageOutput(
                     width: image.width, height: image.height, channels: image.channels,
                     colorOrder: image.channels == 1 ? "gray" : image.colorSpace == .bgr ? "bgr" : "rgb",
-                    colorSpace: CoreMLInfo.Feature(output).colorSpace ?? "RGB",
+                    colorSpace: CoreMLModelInfo.Feature(output).colorSpace ?? "RGB",
                     flexible: !image.enumeratedSizes.isEmpty || image.widthRange != nil || image.heightRange != nil)
             }
             if !outputs.isEmpty { info.imageOutputs = outputs }
@@ -141,8 +149,13 @@ public enum CoreMLConverter {
         switch spec.kind {
         case .neuralNetwork(let nn) where !nn.classLabels.isEmpty: return nn.classLabels
         case .nonMaximumSuppression(let nms) where !nms.classLabels.isEmpty: return nms.classLabels
+        case .classic(let model) where model.type.isClassifier:
+            return (try? model.classLabels()) ?? []
         case .mlProgram(let bytes):
             let labels = programs[prefix] ?? (try? CoreMLProgramBridge.summary(serialized: bytes).classLabels) ?? []
+            if !labels.isEmpty { return labels }
+        case .compiledProgram(let program, _):
+            let labels = programs[prefix] ?? program.summary.classLabels
             if !labels.isEmpty { return labels }
         case .pipeline(let p):
             for (i, model) in p.models.enumerated().reversed() {
@@ -166,7 +179,7 @@ public enum CoreMLConverter {
     }
 
     /// `metadata_props`: the JSON description and OpenVision's preprocessing keys.
-    static func metadata(_ info: CoreMLInfo) -> [(key: String, value: String)] {
+    static func metadata(_ info: CoreMLModelInfo) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = [("source", "coreml"), ("coreml", info.json())]
         if !info.classLabels.isEmpty, let labels = try? JSONEncoder().encode(info.classLabels) {
             result.append(("labels", String(decoding: labels, as: UTF8.self)))

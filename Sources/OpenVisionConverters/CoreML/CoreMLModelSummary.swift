@@ -1,14 +1,17 @@
 import Foundation
 
 /// What a Core ML model declares, read without running it, for `openvision models info`: its description
-/// (`CoreMLInfo`), its layers by type with those the converter does not support, how its weights are stored,
+/// (`CoreMLModelInfo`), its layers by type with those the converter does not support, how its weights are stored,
 /// and whether it converts (the conversion's error otherwise).
 package struct CoreMLModelSummary: Sendable {
-    package var info: CoreMLInfo
+    package var info: CoreMLModelInfo
     /// "type 'name'" of each layer the converter does not support.
     package var unsupportedLayers: [String]
     /// Why the model does not convert, or nil when it does.
     package var conversionError: String?
+    /// True when the conversion was refused by a bound (`.limitExceeded`: what it would materialise, its layer or
+    /// node counts): the file is hostile or beyond what this machine should load, not merely unsupported.
+    package var conversionRefused = false
 
     /// Weight fields (`WeightParams`) per layer type, for the weight formats of a model that does not convert.
     static let weightFields: [Int: [Int]] = [
@@ -24,23 +27,30 @@ package struct CoreMLModelSummary: Sendable {
             let conversion = try CoreMLConverter.conversion(contentsOf: url)
             self.init(info: conversion.info, unsupportedLayers: [], conversionError: nil)
         case .model(let bytes, let root):
-            let spec = try CoreMLSpec(bytes: bytes)
-            do {
-                let conversion = try CoreMLConverter.conversion(spec: spec, name: url.deletingPathExtension().lastPathComponent,
-                                                                blob: CoreMLSource.blobReader(root: root))
-                self.init(info: conversion.info, unsupportedLayers: [], conversionError: nil)
-            } catch let error as ConversionError {
-                var info = CoreMLConverter.makeInfo(spec, builder: nil)
-                var unsupported: [String] = []
-                var formats = Set<NeuralNetworkWeights.Format>()
-                Self.scan(spec, counts: &info.layerCounts, unsupported: &unsupported, formats: &formats)
-                info.weightFormats = formats.sorted().map(\.description)
-                self.init(info: info, unsupportedLayers: unsupported, conversionError: error.message)
-            }
+            self.init(spec: try CoreMLSpec(bytes: bytes), name: url.deletingPathExtension().lastPathComponent, root: root)
+        case .xcode(let folder):
+            self.init(spec: try XcodeCompiledFolder.spec(at: folder), name: url.deletingPathExtension().lastPathComponent, root: folder)
         }
     }
 
-    private init(info: CoreMLInfo, unsupportedLayers: [String], conversionError: String?) {
+    /// A model read: its conversion's description, or, when it does not convert, what it declares and why.
+    private init(spec: CoreMLSpec, name: String, root: URL?) {
+        do {
+            let conversion = try CoreMLConverter.conversion(spec: spec, name: name, blob: CoreMLSource.blobReader(root: root))
+            self.init(info: conversion.info, unsupportedLayers: [], conversionError: nil)
+        } catch {
+            var info = CoreMLConverter.makeInfo(spec, builder: nil)
+            var unsupported: [String] = []
+            var formats = Set<NeuralNetworkWeights.Format>()
+            Self.scan(spec, counts: &info.layerCounts, unsupported: &unsupported, formats: &formats)
+            info.weightFormats = formats.sorted().map(\.description)
+            self.init(info: info, unsupportedLayers: unsupported,
+                      conversionError: (error as? ConversionError)?.message ?? "\(error)")
+            conversionRefused = (error as? ConversionError)?.code == .limitExceeded
+        }
+    }
+
+    private init(info: CoreMLModelInfo, unsupportedLayers: [String], conversionError: String?) {
         self.info = info
         self.unsupportedLayers = unsupportedLayers
         self.conversionError = conversionError
@@ -72,6 +82,11 @@ package struct CoreMLModelSummary: Sendable {
             if let program = try? CoreMLProgramBridge.summary(serialized: bytes) {
                 for (op, n) in program.opCounts { counts["mil." + op, default: 0] += n }
             }
+        case .compiledProgram(let program, _):
+            counts["mlProgram", default: 0] += 1
+            for (op, n) in program.summary.opCounts { counts["mil." + op, default: 0] += n }
+        case .classic(let model):
+            counts[model.type.rawValue, default: 0] += 1
         case .identity, .other:
             break
         }

@@ -3,9 +3,9 @@ import Foundation
 /// Where the Core ML import calls the ML Program side (`MIL/`: `MILProgram`, `MILWeightBlobFile`, `MILToONNX`):
 /// the model-file readers (`CoreMLToONNX` for a `.mlmodel` / `.mlpackage`, `CompiledProgram` for Xcode's
 /// `model.mil`) hand a program over here and get ONNX values back.
-enum CoreMLProgramBridge {
+package enum CoreMLProgramBridge {
     /// A program's description: its `main` inputs and outputs and how often each op occurs.
-    struct Summary {
+    package struct Summary: Sendable {
         typealias Value = MILValueDescription
 
         var opset: String
@@ -33,9 +33,9 @@ enum CoreMLProgramBridge {
     }
 
     /// A `model.mil` text read once, for its summary and then its lowering.
-    struct Program {
+    package struct Program: Sendable {
         fileprivate let program: MILProgram
-        let summary: Summary
+        package let summary: Summary
     }
 
     /// Reads Xcode's compiled `model.mil` text.

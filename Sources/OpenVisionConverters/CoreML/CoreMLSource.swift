@@ -6,14 +6,16 @@ import Foundation
 ///   relative to `Data/`; ML Program weights (`@model_path/weights/…`) are relative to the model file's folder
 ///   (`Data/com.apple.CoreML/`);
 /// - a compiled `.mlmodelc` folder: OpenVision's own (`model.onnx` + `coreml.json`, see docs/coreml.md), or
-///   Xcode's for an ML Program (`model.mil` + `weights/` + `metadata.json`). Xcode's compiled neural networks
-///   are Apple-private Espresso files, which nothing outside Core ML reads: an `.unsupported` error asks for
-///   the `.mlmodel`.
+///   Xcode's (`coremldata.bin`, read by `XcodeCompiledFolder`: neural networks as Espresso files, ML Programs as
+///   `model.mil` + `weights/`, pipelines of them in `model0` …), or a lone `model.mil` + `weights/` +
+///   `metadata.json` without `coremldata.bin`.
 package enum CoreMLSource {
     /// A `Model` message; `weightsRoot` resolves `@model_path` (nil for a lone `.mlmodel`, whose ML Program
     /// weights must then be inline).
     case model(bytes: [UInt8], weightsRoot: URL?)
-    /// Xcode's compiled ML Program.
+    /// A folder compiled by Xcode (`coremldata.bin`).
+    case xcode(URL)
+    /// An ML Program's `model.mil` without `coremldata.bin` (its interface from `metadata.json` or the program).
     case compiledProgram(mil: String, root: URL, metadata: Data?)
     /// OpenVision's compiled folder.
     case compiled(onnx: URL, info: URL)
@@ -37,11 +39,11 @@ package enum CoreMLSource {
         return try package(url)
     }
 
-    /// Reads a whole file (bounded by `maximumFileSize`).
-    static func read(_ url: URL, what: String) throws -> [UInt8] {
+    /// Reads a whole file (bounded by `limit`, default `maximumFileSize`).
+    static func read(_ url: URL, what: String, limit: Int = maximumFileSize) throws -> [UInt8] {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size <= maximumFileSize else {
-            throw ConversionError(.limitExceeded, "\(what) of \(size) bytes exceeds \(maximumFileSize)", file: url.path)
+        guard size <= limit else {
+            throw ConversionError(.limitExceeded, "\(what) of \(size) bytes exceeds \(limit)", file: url.path)
         }
         do {
             return [UInt8](try Data(contentsOf: url, options: .mappedIfSafe))
@@ -69,28 +71,21 @@ package enum CoreMLSource {
         return .model(bytes: try read(modelURL, what: "Core ML model"), weightsRoot: modelURL.deletingLastPathComponent())
     }
 
-    /// A compiled folder: ours, or Xcode's ML Program; Xcode's neural networks are refused.
+    /// A compiled folder: ours, Xcode's, or a lone `model.mil`.
     static func compiled(_ url: URL) throws -> CoreMLSource {
         let fm = FileManager.default
         let onnx = url.appendingPathComponent("model.onnx"), info = url.appendingPathComponent("coreml.json")
         if fm.fileExists(atPath: onnx.path) && fm.fileExists(atPath: info.path) { return .compiled(onnx: onnx, info: info) }
+        if XcodeCompiledFolder.isXcodeCompiled(url) { return .xcode(url) }
         let mil = url.appendingPathComponent("model.mil")
         if fm.fileExists(atPath: mil.path) {
-            let bytes = try read(mil, what: "compiled ML Program (model.mil)")
-            guard let text = String(bytes: bytes, encoding: .utf8) else {
-                throw ConversionError(.syntax, "model.mil is not UTF-8 text", file: mil.path)
-            }
             let metadataURL = url.appendingPathComponent("metadata.json")
-            let metadata = fm.fileExists(atPath: metadataURL.path) ? Data(try read(metadataURL, what: "metadata.json")) : nil
-            return .compiledProgram(mil: text, root: url, metadata: metadata)
+            let metadata = fm.fileExists(atPath: metadataURL.path)
+                ? Data(try read(metadataURL, what: "metadata.json", limit: CoreMLCompiledLimits.descriptionFileSize)) : nil
+            return .compiledProgram(mil: try CompiledProgram.text(mil), root: url, metadata: metadata)
         }
-        let contents = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
-        if contents.contains(where: { $0.contains("espresso") }) || fm.fileExists(atPath: url.appendingPathComponent("model/coremldata.bin").path)
-            || contents.contains("coremldata.bin") {
-            throw ConversionError(.unsupported, "this .mlmodelc is a neural network compiled by Xcode into Apple's private Espresso format, "
-                + "which only Core ML reads; convert the .mlmodel (or .mlpackage) it was compiled from instead", file: url.path)
-        }
-        throw ConversionError(.syntax, "not a compiled Core ML model: no model.onnx + coreml.json, model.mil or Espresso files", file: url.path)
+        throw ConversionError(.syntax, "not a compiled Core ML model: no model.onnx + coreml.json, coremldata.bin or model.mil",
+                              file: url.path)
     }
 
     /// `relative` (a package path or a weight file reference) inside `folder`, as its canonical path (`.`, `..`,

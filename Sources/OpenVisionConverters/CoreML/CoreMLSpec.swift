@@ -17,8 +17,12 @@ package struct CoreMLSpec: Sendable {
         case nonMaximumSuppression(CoreMLNMSSpec)
         /// `mlProgram` (502): the serialized `MILSpec.Program`, converted by the MIL side.
         case mlProgram(ArraySlice<UInt8>)
+        /// `mlProgram` compiled by Xcode: `model.mil` read, its `@model_path` weights under `root`.
+        case compiledProgram(CoreMLProgramBridge.Program, root: URL)
         /// `identity` (900).
         case identity
+        /// One of Core ML's classic model types (GLM, tree ensemble, SVM, kNN, feature engineering).
+        case classic(CoreMLClassicModel)
         /// Any other model type, by its Model.proto name (`treeEnsembleClassifier`, `visionFeaturePrint`, …).
         case other(String)
     }
@@ -34,8 +38,9 @@ package struct CoreMLSpec: Sendable {
         case .neuralNetwork(let nn): nn.flavor.typeName
         case .pipeline(let p): p.flavor.typeName
         case .nonMaximumSuppression: "nonMaximumSuppression"
-        case .mlProgram: "mlProgram"
+        case .mlProgram, .compiledProgram: "mlProgram"
         case .identity: "identity"
+        case .classic(let model): model.type.rawValue
         case .other(let name): name
         }
     }

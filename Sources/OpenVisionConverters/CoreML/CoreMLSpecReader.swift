@@ -40,7 +40,8 @@ extension CoreMLSpec {
         }
     }
 
-    /// Model.proto's `Model.Type` oneof: field number → name, for model types that are not converted.
+    /// Model.proto's `Model.Type` oneof: field number → name, for model types other than neural networks, pipelines,
+    /// ML Programs and NMS (the classic ones among them are `CoreMLClassicModel.ModelType`).
     static let otherTypeNames: [Int: String] = [
         300: "glmRegressor", 301: "supportVectorRegressor", 302: "treeEnsembleRegressor", 304: "bayesianProbitRegressor",
         400: "glmClassifier", 401: "supportVectorClassifier", 402: "treeEnsembleClassifier",
@@ -94,6 +95,10 @@ extension CoreMLSpec {
             kind = .mlProgram(bytes[body.startIndex..<body.endIndex])
         case 900?:
             kind = .identity
+        case let field? where CoreMLClassicModel.ModelType(field: field) != nil:
+            let body = try m.bytes(field)!
+            kind = .classic(CoreMLClassicModel(type: CoreMLClassicModel.ModelType(field: field)!,
+                                               parameters: body.startIndex..<body.endIndex, bytes: bytes))
         case let field?:
             kind = .other(otherTypeNames[field] ?? "model type \(field)")
         case nil:

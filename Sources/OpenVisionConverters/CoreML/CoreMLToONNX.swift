@@ -21,6 +21,11 @@ struct CoreMLToONNX {
         /// For a top-level image input: its colour space, and the scaler already applied by the caller.
         var image: CoreMLFeatureType.Image?
         var applied: ImageScaler?
+        /// The element type of `value` (float for images and network values; classic models' values keep Core ML's
+        /// double, int64 and string types; a dictionary input is a map of this type).
+        var type: ONNXWriter.DataType = .float
+        /// A dictionary input: an ONNX-ML map from string or int64 keys to `type` values.
+        var isMap = false
     }
 
     /// An affine per-channel map `y = scale × x + bias[c]`, in the tensor's channel order.
@@ -42,6 +47,12 @@ struct CoreMLToONNX {
     let blob: (String) throws -> [UInt8]
     private var modelIndex = 0
     var reserved = Set<String>()
+    /// Classic models lowered so far (numbering their values' names).
+    var classicCount = 0
+    /// Whether the graph uses ONNX-ML (`ai.onnx.ml`) operators.
+    var usesONNXML = false
+    /// Whether the top-level model holds a classic model: its double multi-array inputs are then given as doubles.
+    var keepsDoubles = false
 
     init(name: String, blob: @escaping (String) throws -> [UInt8]) {
         graph = ONNXWriter.Graph(name: name)
@@ -57,12 +68,23 @@ struct CoreMLToONNX {
             throw ConversionError(.syntax, "the model describes no inputs or no outputs")
         }
         reserved = Set(d.outputs.map(\.name))
+        keepsDoubles = Self.containsClassic(spec)
         for input in d.inputs { try declareInput(input, spec: spec) }
         try lower(spec, prefix: "")
         for output in d.outputs { try declareOutput(output, spec: spec) }
+        if keepsDoubles { simplifyClassicGraph() }
         let initializers = Set(graph.initializers.map(\.name))
         guard graph.inputs.contains(where: { !initializers.contains($0.name) }) else {
-            throw ConversionError(.unsupported, "the model has no image or multi-array input")
+            throw ConversionError(.unsupported, "the model has no input it reads (only optional thresholds)")
+        }
+    }
+
+    /// Whether `spec` is or holds a classic model type.
+    static func containsClassic(_ spec: CoreMLSpec) -> Bool {
+        switch spec.kind {
+        case .classic: true
+        case .pipeline(let p): p.models.contains(where: containsClassic)
+        default: false
         }
     }
 
@@ -79,29 +101,48 @@ struct CoreMLToONNX {
                                                      shape: [.value(1), .value(3), .value(image.height), .value(image.width)]))
             features[f.name] = Feature(value: f.name, shape: [1, 3, image.height, image.width], image: image, applied: nil)
         case .multiArray(let array):
-            let shape = array.defaultShape
+            var shape = array.defaultShape
             guard !shape.isEmpty, shape.allSatisfy({ $0 > 0 }) else {
                 throw ConversionError(.invalidValue, "multi-array input '\(f.name)' has no usable shape (\(array.shape), flexible \(array.enumeratedShapes) \(array.shapeRanges))")
             }
-            let type: ONNXWriter.DataType = array.dataType == .int32 || array.dataType == .int8 ? .int32 : .float
+            var type: ONNXWriter.DataType = array.dataType == .int32 || array.dataType == .int8 ? .int32 : .float
+            if keepsDoubles {
+                // A classic model's vector: a [1, n] row, as ONNX-ML operators take it; doubles kept.
+                if shape.count == 1 { shape = [1, shape[0]] }
+                if array.dataType == .double { type = .double }
+            }
             graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: type, shape: shape.map { .value($0) }))
             var name = f.name
             if type == .int32 {
                 name = "\(f.name)__float"
                 graph.nodes.append(ONNXWriter.Node(opType: "Cast", name: name, inputs: [f.name], outputs: [name],
                                                    attributes: [.init("to", .int(1))]))
+                type = .float
             }
-            features[f.name] = Feature(value: name, shape: shape)
+            features[f.name] = Feature(value: name, shape: shape, type: type)
         case .double, .int64:
-            // Scalar parameters (the NMS thresholds): an initializer of the same name holds the default, which
-            // ONNX Runtime lets callers override; a required one without a default is 0 until given.
-            let defaultValue = Self.scalarDefault(f.name, spec: spec) ?? 0
-            graph.initializers.append(ONNXWriter.Tensor(name: f.name, dims: [1], type: .double,
-                                                        rawBytes: withUnsafeBytes(of: defaultValue.bitPattern.littleEndian, Array.init)))
-            graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .double, shape: [.value(1)]))
-            features[f.name] = Feature(value: f.name, shape: [1])
+            if let defaultValue = Self.scalarDefault(f.name, spec: spec) {
+                // Scalar parameters (the NMS thresholds): an initializer of the same name holds the default, which
+                // ONNX Runtime lets callers override.
+                graph.initializers.append(ONNXWriter.Tensor(name: f.name, dims: [1], doubles: [defaultValue]))
+                graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .double, shape: [.value(1)]))
+                features[f.name] = Feature(value: f.name, shape: [1], type: .double)
+            } else {
+                // A feature of a classic model: a [1, 1] tensor of its type.
+                let type: ONNXWriter.DataType = f.type == .double ? .double : .int64
+                graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: type, shape: [.value(1), .value(1)]))
+                features[f.name] = Feature(value: f.name, shape: [1, 1], type: type)
+            }
+        case .string:
+            graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .string, shape: [.value(1), .value(1)]))
+            features[f.name] = Feature(value: f.name, shape: [1, 1], type: .string)
+        case .dictionary(let stringKeys):
+            // An ONNX-ML map of doubles (what `dictVectorizer` reads).
+            graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, mapKey: stringKeys ? .string : .int64, value: .double))
+            features[f.name] = Feature(value: f.name, shape: nil, type: .double, isMap: true)
         default:
-            throw ConversionError(.unsupported, "input '\(f.name)' of type \(Self.typeName(f.type)) (image, multi-array, double and int64 inputs are converted)")
+            throw ConversionError(.unsupported, "input '\(f.name)' of type \(Self.typeName(f.type)) (image, multi-array, double, int64, "
+                                  + "string and dictionary inputs are converted)")
         }
     }
 
@@ -136,17 +177,19 @@ struct CoreMLToONNX {
     mutating func declareOutput(_ f: CoreMLFeature, spec: CoreMLSpec) throws {
         switch f.type {
         case .string, .int64:
-            // A classifier's label: the argmax of the probabilities, which OpenVision reads from them.
-            if f.name == spec.description.predictedFeatureName { return }
+            // A neural network's or ML Program's label: the argmax of the probabilities, which OpenVision reads from
+            // them (classic classifiers compute theirs in the graph, as a string or int64 tensor).
+            if f.name == spec.description.predictedFeatureName, ![.string, .int64].contains(features[f.name]?.type) { return }
         default: break
         }
-        guard let feature = features[f.name] else {
+        guard var feature = features[f.name] else {
             throw ConversionError(.syntax, "no sub-model produces the output '\(f.name)'")
         }
         var shape: [ONNXWriter.Dimension]
         switch f.type {
         case .multiArray(let array):
-            if let s = feature.shape, array.shape.isEmpty || array.shape == s {
+            if let s = feature.shape, keepsDoubles || array.shape.isEmpty || array.shape == s {
+                // (A classic model's row keeps its [1, n] shape: OpenVision gives it Core ML's [n].)
                 shape = s.map { $0 < 0 ? .param("\(f.name)_n") : .value($0) }
             } else if !array.shape.isEmpty {
                 shape = array.shape.map { .value($0) }
@@ -155,6 +198,25 @@ struct CoreMLToONNX {
             }
         case .dictionary:
             shape = (feature.shape ?? []).map { .value($0) }
+        case .double, .int64, .string:
+            // A classic model's scalar, as a one-element tensor of Core ML's type.
+            let want: ONNXWriter.DataType = f.type == .double ? .double : f.type == .int64 ? .int64 : .string
+            guard let s = feature.shape, s.reduce(1, *) == 1 else {
+                throw ConversionError(.invalidValue, "output '\(f.name)' is a \(Self.typeName(f.type)); the model gives "
+                                      + "\(feature.shape.map { "shape \($0)" } ?? "a value of unknown shape")")
+            }
+            // A float for a double stays float (OpenVision reads it as a double): no cast.
+            if feature.type != want && !(want == .double && feature.type == .float) {
+                guard want != .string, feature.type != .string else {
+                    throw ConversionError(.invalidValue, "output '\(f.name)' is a \(Self.typeName(f.type)); the model gives "
+                                          + "\(feature.type == .string ? "a string" : "a number")")
+                }
+                let cast = "output/\(f.name)__\(want)"
+                add("Cast", [feature.value], cast, [.init("to", .int(Int(want.rawValue)))])
+                feature.value = cast
+                feature.type = want
+            }
+            shape = s.map { .value($0) }
         case .image(let image):
             let (value, dims) = try imageOutput(f.name, image: image, feature: feature)
             graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output/\(f.name)", inputs: [value], outputs: [f.name]))
@@ -164,7 +226,7 @@ struct CoreMLToONNX {
             throw ConversionError(.unsupported, "output '\(f.name)' of type \(Self.typeName(f.type))")
         }
         graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output/\(f.name)", inputs: [feature.value], outputs: [f.name]))
-        graph.outputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .float, shape: shape))
+        graph.outputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: feature.type, shape: shape))
     }
 
     /// An image output as the float32 tensor `[1, C, H, W]` (C = 1 for grayscale, 3 for RGB / BGR in the colour
@@ -210,14 +272,24 @@ struct CoreMLToONNX {
         case .nonMaximumSuppression(let nms):
             try lowerNMS(nms, description: spec.description, prefix: prefix)
         case .mlProgram(let bytes):
-            try lowerProgram(bytes, description: spec.description, prefix: prefix)
+            try lowerProgram(description: spec.description, prefix: prefix) { [blob] inputs, graph in
+                try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
+            }
+        case .compiledProgram(let program, let root):
+            try lowerProgram(description: spec.description, prefix: prefix) { inputs, graph in
+                let outputs = try CoreMLProgramBridge.lower(program, blob: CoreMLSource.blobReader(root: root), inputs: inputs,
+                                                            into: &graph, prefix: prefix)
+                return (outputs, program.summary)
+            }
         case .identity:
             for (input, output) in zip(spec.description.inputs, spec.description.outputs) {
                 guard let f = features[input.name] else { throw ConversionError(.syntax, "identity model: no input '\(input.name)'") }
                 features[output.name] = f
             }
+        case .classic(let model):
+            try lowerClassic(model, description: spec.description, prefix: prefix)
         case .other(let name):
-            throw ConversionError(.unsupported, "\(name) models are not converted (neural networks, ML Programs, pipelines and non-maximum suppression are)")
+            throw Self.unconverted(name)
         }
     }
 
@@ -228,21 +300,21 @@ struct CoreMLToONNX {
     }
 
     /// The value of feature `name` for a sub-model's input.
-    private func feature(_ name: String) throws -> Feature {
+    func feature(_ name: String) throws -> Feature {
         guard let f = features[name] else { throw ConversionError(.syntax, "no input or earlier sub-model gives the feature '\(name)'") }
         return f
     }
 
-    private mutating func add(_ op: String, _ inputs: [String], _ output: String, _ attributes: [ONNXWriter.Attribute] = []) {
+    mutating func add(_ op: String, _ inputs: [String], _ output: String, _ attributes: [ONNXWriter.Attribute] = []) {
         graph.nodes.append(ONNXWriter.Node(opType: op, name: output + "/" + op, inputs: inputs, outputs: [output], attributes: attributes))
     }
 
-    private mutating func floats(_ name: String, _ values: [Float], _ dims: [Int]) -> String {
+    mutating func floats(_ name: String, _ values: [Float], _ dims: [Int]) -> String {
         graph.initializers.append(ONNXWriter.Tensor(name: name, dims: dims, floats: values))
         return name
     }
 
-    private mutating func int64s(_ name: String, _ values: [Int]) -> String {
+    mutating func int64s(_ name: String, _ values: [Int]) -> String {
         graph.initializers.append(ONNXWriter.Tensor(name: name, dims: [values.count], int64s: values.map(Int64.init)))
         return name
     }
@@ -313,6 +385,7 @@ struct CoreMLToONNX {
                 }
             } else {
                 // Grayscale: luma of the RGB pixels (Rec. 601), then the scaler.
+                graphScalers[input.name] = scaler
                 let raw = f.applied.map { try? rescale(value, from: $0, to: .identity, name: "\(prefix)\(input.name)__raw") } ?? value
                 guard let raw else { throw ConversionError(.invalidValue, "image input '\(input.name)': its scaler cannot be undone") }
                 let weights = floats("\(prefix)\(input.name)__luma_w", [0.299, 0.587, 0.114].map { $0 * scaler.scale }, [1, 3, 1, 1])
@@ -347,6 +420,12 @@ struct CoreMLToONNX {
                 }
             }
             let physical = rank5 ? [declared[0] * declared[1], declared[2], declared[3], declared[4]] : declared
+            if f.type != .float {
+                // A classic model's double (or int64) values, as the float32 the network computes in.
+                let cast = "\(prefix)\(input.name)__float"
+                add("Cast", [f.value], cast, [.init("to", .int(1))])
+                f.value = cast
+            }
             if let s = f.shape, s == physical { return NNValue(name: f.value, shape: declared) }
             let name = "\(prefix)\(input.name)__in"
             add("Reshape", [f.value, int64s("\(name)_shape", physical)], name)
@@ -358,6 +437,8 @@ struct CoreMLToONNX {
 
     /// Image inputs the caller gives in BGR order.
     var exposedBGR = Set<String>()
+    /// Per grayscale image input of a network: the scaler the graph applies to the luma it makes.
+    var graphScalers: [String: ImageScaler] = [:]
 
     /// `value` computed with scaler `from`, recomputed with `to`: `(x − b₁) / s₁ × s₂ + b₂`.
     private mutating func rescale(_ value: String, from: ImageScaler, to: ImageScaler, name: String) throws -> String {
@@ -374,7 +455,11 @@ struct CoreMLToONNX {
 
     // MARK: ML Programs
 
-    private mutating func lowerProgram(_ bytes: ArraySlice<UInt8>, description: CoreMLModelDescription, prefix: String) throws {
+    /// An ML Program's inputs prepared as its `main` reads them, `lowering` run on them, and its outputs recorded.
+    private mutating func lowerProgram(
+        description: CoreMLModelDescription, prefix: String,
+        lowering: ([String: String], inout ONNXWriter.Graph) throws -> (outputs: [String: String], summary: CoreMLProgramBridge.Summary)
+    ) throws {
         var inputs: [String: String] = [:]
         for input in description.inputs {
             var f = try feature(input.name)
@@ -389,10 +474,15 @@ struct CoreMLToONNX {
                 g.applied = .identity
                 features[input.name] = g
             }
+            if f.type == .double {
+                let cast = "\(prefix)\(input.name)__float"
+                add("Cast", [f.value], cast, [.init("to", .int(1))])
+                f.value = cast
+            }
             inputs[input.name] = f.value
             if case .image(let image) = input.type { inputs[input.name] = programImage(f.value, image: image, name: "\(prefix)\(input.name)") }
         }
-        let (outputs, program) = try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
+        let (outputs, program) = try lowering(inputs, &graph)
         for output in description.outputs {
             guard let value = outputs[output.name] else {
                 throw ConversionError(.syntax, "the ML Program gives no output '\(output.name)'")

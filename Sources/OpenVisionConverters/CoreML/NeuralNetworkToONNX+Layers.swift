@@ -473,8 +473,10 @@ extension NeuralNetworkToONNX {
         } else {
             _ = node1("Concat", inputs.map(\.name), output: out, [.init("axis", .int(pa))])
         }
-        return NNValue(name: out, shape: shape, constant: inputs.allSatisfy({ $0.constant != nil }) && pa == 0 && physical(first.shape).count == 1
-                       ? inputs.flatMap { $0.constant! } : nil)
+        // Known inputs joined along their first axis of more than one element (row-major) give known values.
+        let leading = first.shape.prefix(a).allSatisfy { $0 == 1 }
+        let known = inputs.compactMap(\.constant)
+        return NNValue(name: out, shape: shape, constant: known.count == inputs.count && leading && !interleave ? known.flatMap { $0 } : nil)
     }
 
     /// `SplitLayerParams`: 1 nOutputs, equal parts along axis −3.

@@ -306,7 +306,9 @@ struct NeuralNetworkToONNX {
         case 160: result = try batchnorm(p, inputs[0], out)
         case 165: result = try mvn(p, inputs[0], out)
         case 170: result = try l2normalize(p, inputs[0], out)
-        case 175: result = try softmax(axis: -3, inputs[0], out)
+        // Along C (axis −3); a blob of rank 1 or 2 (an N-D network's [N, C] probabilities, which Core ML runs although
+        // the specification asks rank ≥ 3) along its last axis, its channels.
+        case 175: result = try softmax(axis: inputs[0].shape.count < 3 ? -1 : -3, inputs[0], out)
         case 180: result = try lrn(p, inputs[0], out)
         case 190: result = try crop(p, inputs, out)
         case 200: result = try padding(p, inputs[0], out)

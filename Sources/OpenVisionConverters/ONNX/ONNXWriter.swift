@@ -14,13 +14,16 @@ package enum ONNXWriter {
         case int8 = 3
         case int32 = 6
         case int64 = 7
+        /// UTF-8 strings (`string_data`; no raw form).
+        case string = 8
         case bool = 9
         case float16 = 10
         case double = 11
 
-        /// Bytes per element.
+        /// Bytes per element (0 for strings, which have no fixed size).
         package var size: Int {
             switch self {
+            case .string: 0
             case .uint8, .int8, .bool: 1
             case .float16: 2
             case .float, .int32: 4
@@ -38,6 +41,8 @@ package enum ONNXWriter {
             case int64([Int64])
             /// Little-endian bytes of any element type, written as `raw_data`.
             case raw(DataType, [UInt8])
+            /// Written as `string_data`.
+            case strings([String])
         }
 
         var name: String
@@ -66,6 +71,24 @@ package enum ONNXWriter {
             storage = .raw(type, rawBytes)
         }
 
+        /// A string tensor.
+        package init(name: String, dims: [Int], strings: [String]) {
+            precondition(dims.reduce(1, *) == strings.count, "tensor \(name): \(strings.count) strings for dims \(dims)")
+            self.name = name
+            self.dims = dims
+            storage = .strings(strings)
+        }
+
+        /// A double tensor.
+        package init(name: String, dims: [Int], doubles: [Double]) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(doubles.count * 8)
+            for v in doubles {
+                for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: v.bitPattern >> UInt64(shift))) }
+            }
+            self.init(name: name, dims: dims, type: .double, rawBytes: bytes)
+        }
+
         /// An int32 tensor.
         package init(name: String, dims: [Int], int32s: [Int32]) {
             var bytes: [UInt8] = []
@@ -85,6 +108,7 @@ package enum ONNXWriter {
             case .float: .float
             case .int64: .int64
             case .raw(let type, _): type
+            case .strings: .string
             }
         }
     }
@@ -115,13 +139,17 @@ package enum ONNXWriter {
         var inputs: [String]
         var outputs: [String]
         var attributes: [Attribute] = []
+        /// The operator's domain: "" for `ai.onnx`, "ai.onnx.ml" for ONNX-ML operators.
+        var domain: String = ""
 
-        package init(opType: String, name: String, inputs: [String], outputs: [String], attributes: [Attribute] = []) {
+        package init(opType: String, name: String, inputs: [String], outputs: [String], attributes: [Attribute] = [],
+                     domain: String = "") {
             self.opType = opType
             self.name = name
             self.inputs = inputs
             self.outputs = outputs
             self.attributes = attributes
+            self.domain = domain
         }
     }
 
@@ -131,16 +159,25 @@ package enum ONNXWriter {
         case param(String)
     }
 
-    /// `ValueInfoProto` for a dense tensor.
+    /// `ValueInfoProto` for a dense tensor, or (with `mapKey`) an ONNX-ML map.
     package struct ValueInfo {
         var name: String
+        /// The tensor's element type; a map's value type.
         var elementType: DataType
         var shape: [Dimension]
+        /// A map's key type (int64 or string): the value is `map(mapKey, tensor(elementType))`, `shape` unused.
+        var mapKey: DataType?
 
         package init(name: String, elementType: DataType, shape: [Dimension]) {
             self.name = name
             self.elementType = elementType
             self.shape = shape
+        }
+
+        /// An ONNX-ML map from `key` to `value` scalars (a Core ML dictionary input).
+        package init(name: String, mapKey key: DataType, value: DataType) {
+            self.init(name: name, elementType: value, shape: [])
+            mapKey = key
         }
     }
 
@@ -160,6 +197,8 @@ package enum ONNXWriter {
         var irVersion: Int = 7
         /// Version of the default (`ai.onnx`) operator set.
         var opsetVersion: Int = 11
+        /// Other operator sets the graph uses, by domain ("ai.onnx.ml": version).
+        package var domainOpsets: [(domain: String, version: Int)] = []
         var producerName: String = "openvision"
         var producerVersion: String = ""
         var graph: Graph
@@ -184,6 +223,12 @@ package enum ONNXWriter {
             e.message(8) { opset in                           // opset_import: OperatorSetIdProto
                 opset.string(1, "")                           //   domain ("" = ai.onnx)
                 opset.int64(2, Int64(opsetVersion))           //   version
+            }
+            for (domain, version) in domainOpsets {
+                e.message(8) { opset in
+                    opset.string(1, domain)
+                    opset.int64(2, Int64(version))
+                }
             }
             for entry in metadata {                           // metadata_props: StringStringEntryProto
                 e.message(14) {
@@ -226,6 +271,12 @@ struct ONNXProtobufEncoder {
     mutating func float(_ field: Int, _ value: Float) {
         key(field, 5)
         appendLittleEndian(value.bitPattern)
+    }
+
+    /// A `double` field.
+    mutating func double(_ field: Int, _ value: Double) {
+        key(field, 1)
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value.bitPattern >> UInt64(shift))) }
     }
 
     mutating func bytes<C: Collection>(_ field: Int, _ value: C) where C.Element == UInt8 {
@@ -288,6 +339,7 @@ struct ONNXProtobufEncoder {
         string(3, node.name)                                                // name
         string(4, node.opType)                                              // op_type
         for attribute in node.attributes { message(5) { $0.attribute(attribute) } } // attribute
+        if !node.domain.isEmpty { string(7, node.domain) }                  // domain
     }
 
     /// AttributeProto (type discriminator in field 20).
@@ -334,12 +386,27 @@ struct ONNXProtobufEncoder {
             int64(2, type.rawValue)                                         // data_type
             string(8, tensor.name)                                          // name
             self.bytes(9, bytes)                                            // raw_data
+        case .strings(let values):
+            int64(2, ONNXWriter.DataType.string.rawValue)                   // data_type
+            for value in values { string(6, value) }                        // string_data
+            string(8, tensor.name)                                          // name
         }
     }
 
-    /// ValueInfoProto with a TypeProto.Tensor.
+    /// ValueInfoProto with a TypeProto.Tensor (or a TypeProto.Map of scalar tensors).
     mutating func valueInfo(_ info: ONNXWriter.ValueInfo) {
         string(1, info.name)                                                // name
+        if let key = info.mapKey {
+            message(2) { type in                                            // type: TypeProto
+                type.message(5) { map in                                    //   map_type
+                    map.int64(1, key.rawValue)                              //     key_type
+                    map.message(2) { value in                               //     value_type: TypeProto
+                        value.message(1) { $0.int64(1, info.elementType.rawValue) }  // tensor_type.elem_type
+                    }
+                }
+            }
+            return
+        }
         message(2) { type in                                                // type: TypeProto
             type.message(1) { tensorType in                                 //   tensor_type
                 tensorType.int64(1, info.elementType.rawValue)              //     elem_type

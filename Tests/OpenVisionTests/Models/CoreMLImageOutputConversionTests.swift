@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenVision
+import OpenVisionConverters
 import OpenVisionTestSupport
 
 /// Core ML image outputs as the converter writes them: a float32 `[1, C, H, W]` graph output (C = 1 grayscale, 3 RGB /

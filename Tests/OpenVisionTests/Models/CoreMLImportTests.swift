@@ -254,7 +254,8 @@ import OpenVisionTestSupport
         Self.expectError(photo, .invalidModel, containing: ["photo.mlmodel"])
         // A layer the converter lacks: named with its type.
         Self.expectError(Self.layers.appendingPathComponent("unsupported_custom.mlmodel"), .unsupported, containing: ["'custom1' (custom)"])
-        // A package without a manifest, an empty compiled folder, Xcode's compiled neural network.
+        // A package without a manifest, an empty compiled folder, Espresso files without Xcode's coremldata.bin, and
+        // with a coremldata.bin of one byte.
         let package = dir.appendingPathComponent("empty.mlpackage")
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         Self.expectError(package, .invalidModel, containing: ["Manifest.json"])
@@ -262,7 +263,9 @@ import OpenVisionTestSupport
         try FileManager.default.createDirectory(at: compiled, withIntermediateDirectories: true)
         Self.expectError(compiled, .invalidModel, containing: ["not a compiled Core ML model"])
         try Data("x".utf8).write(to: compiled.appendingPathComponent("model.espresso.net"))
-        Self.expectError(compiled, .unsupported, containing: ["Espresso", ".mlmodel"])
+        Self.expectError(compiled, .invalidModel, containing: ["not a compiled Core ML model"])
+        try Data([1]).write(to: compiled.appendingPathComponent("coremldata.bin"))
+        Self.expectError(compiled, .invalidModel, containing: ["coremldata.bin: truncated"])
         Self.expectError(dir.appendingPathComponent("missing.mlmodel"), .fileNotFound, containing: ["missing.mlmodel"])
     }
 }

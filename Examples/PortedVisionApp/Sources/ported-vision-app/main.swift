@@ -1,6 +1,6 @@
 // Vision and Core ML code as an iOS developer writes it (only `import Vision` / `import CoreML`), run on Linux.
-// `MobileNet`, `MobileNetProgram` and `YoloFastestPipeline` are the classes Xcode would generate from the .mlmodel
-// files and the .mlpackage beside this file (links to ../shared/models/coreml); OpenVision's CoreMLModelClasses
+// `MobileNet`, `MobileNetProgram`, `YoloFastestPipeline` and `MarsHabitatPricer` are the classes Xcode would generate
+// from the .mlmodel files and the .mlpackage beside this file (links to ../shared/models); OpenVision's CoreMLModelClasses
 // plugin generates them and bundles the compiled models.
 //   ported-vision-app SHARED_FOLDER HAND_IMAGE
 // SHARED_FOLDER is OpenVision's ../shared (photos, the Core ML files' references); prints each answer and exits 1
@@ -185,7 +185,20 @@ do {
     check(hands.count == 2, "two hands")
 }
 
-// 4. Bad input: clear errors, no crash.
+// 4. Apple's "Integrating a Core ML Model into Your App" sample: MarsHabitatPricer (a featureVectorizer → glmRegressor
+//    pipeline, ../shared/models/coreml-wild) through its generated class, as the sample's view controller calls it. The
+//    reference is the file's own weights: 136.7267…·panels + 653.5110…·greenhouses + 5.8540…·acres − 3751.0558….
+do {
+    let model = try MarsHabitatPricer(configuration: MLModelConfiguration())
+    let (solarPanels, greenhouses, size) = (1.0, 2.0, 750.0)
+    let marsHabitatPricerOutput = try model.prediction(solarPanels: solarPanels, greenhouses: greenhouses, size: size)
+    let price = marsHabitatPricerOutput.price
+    let expected = 136.72672317810523 * solarPanels + 653.51101376230667 * greenhouses + 5.8540790493029951 * size - 3751.0558784658238
+    print(String(format: "MarsHabitatPricer: %.0f panels, %.0f greenhouses, %.0f acres: $%.6fM", solarPanels, greenhouses, size, price))
+    check(abs(price - expected) <= 1e-9 * abs(expected), "MarsHabitatPricer price \(price), expected \(expected)")
+}
+
+// 5. Bad input: clear errors, no crash.
 do {
     let yolo = Bundle.module.url(forResource: "YoloFastestPipeline", withExtension: "mlmodelc")!
     do {

@@ -1,6 +1,7 @@
 import CoreML
 import CoreVideo
 import OpenVision
+internal import OpenVisionConverters
 
 /// An image-valued result, as Vision's: a map or a flow field (`pixelBuffer` its Float32 values, OneComponent32Float
 /// or TwoComponent32Float, as `values`), or a Core ML model's image output from `VNCoreMLRequest` (`pixelBuffer` the

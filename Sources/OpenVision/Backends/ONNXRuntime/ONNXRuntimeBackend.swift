@@ -6,7 +6,7 @@ internal import CNative
 /// (`/usr/local/lib/openvision/libonnxruntime.so`).
 final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
     // The session is immutable after creation; ORT allows concurrent Run calls on one session.
-    private let session: OpaquePointer
+    let session: OpaquePointer
     let name: String
     let inputs: [TensorDescription]
     let outputs: [TensorDescription]
@@ -76,10 +76,14 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         case 3: "int8"
         case 6: "int32"
         case 7: "int64"
+        case 8: "string"
         case 9: "bool"
         case 10: "float16"
         case 11: "float64"
+        case 12: "uint32"
+        case 13: "uint64"
         case 16: "bfloat16"
+        case 0: "non-tensor"
         default: "type\(type)"
         }
     }
