@@ -15,16 +15,22 @@ struct PredictCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "The model (Core ML, ONNX, TFLite, Darknet).") var model: String
+    /// `--model` (required here), `--backend`, `--threads` and the pixel normalisation: the registry's declarations
+    /// (`RequestOption.model` and the model-loading options), as `detect` and `classify` read them.
+    @OptionGroup var modelOptions: RequestOptionFlags<PredictScope>
     @Option(name: .customLong("input"), help: "An input: NAME=VALUE, or NAME=@FILE for an image or a .npy array (repeatable).")
     var inputs: [String] = []
     @Option(help: "Folder for the outputs' files: multi-arrays as NAME.npy, images as NAME.png.") var out: String?
     @Option(help: "Output format: json or text.") var format: OutputFormat = .json
-    @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
-    @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
+
+    func validate() throws {
+        guard try modelOptions.options().modelName != nil else { throw ValidationError("Missing expected argument '--model <model>'") }
+    }
 
     func run() async throws {
-        let loaded = try ModelOptions.load(model, backend: backend, threads: threads)
+        let options = try modelOptions.options()
+        guard let model = options.modelName else { throw ValidationError("Missing expected argument '--model <model>'") }
+        let loaded = try ModelOptions.load(model, configuration: options.modelConfiguration)
         do {
             let features = try PredictInputs.parse(inputs, for: loaded)
             let outputs = try loaded.prediction(features: features)

@@ -57,7 +57,7 @@ extension VisionModel {
         guard let coreML = modelDescription.coreML else { return try tensorPrediction(inputs, list: list) }
         var values: [ONNXRuntimeBackend.Value] = []
         var overrides: [String: Float] = [:]
-        let overridable = (backend as? ONNXRuntimeBackend)?.overridable ?? []
+        let overridable = backend.overridableInputs
         for (feature, info) in zip(declared, coreML.inputs) {
             let name = feature.name
             guard let given = inputs[name] else {
@@ -137,7 +137,7 @@ extension VisionModel {
             }
             tensors.append(Tensor(name: input.name, shape: array.shape, scalars: floats))
         }
-        return try self.run(tensors, overriding: overrides).map { ($0.name, MultiArray($0)) }
+        return try prediction(from: tensors, overriding: overrides).map { ($0.name, MultiArray($0)) }
     }
 
     /// Core ML's outputs from the graph's (see `prediction(features:)`).
