@@ -15,19 +15,22 @@ struct PredictCommand: AsyncParsableCommand {
             """
     )
 
-    /// The model and how it loads (`--model`, `--backend`, `--threads`, pixel normalisation): the `model` kind's options
-    /// as the registry declares them.
-    @OptionGroup var requestOptions: RequestOptionFlags<ModelScope>
+    /// `--model` (required here), `--backend`, `--threads` and the pixel normalisation: the registry's declarations
+    /// (`RequestOption.model` and the model-loading options), as `detect` and `classify` read them.
+    @OptionGroup var modelOptions: RequestOptionFlags<PredictScope>
     @Option(name: .customLong("input"), help: "An input: NAME=VALUE, or NAME=@FILE for an image or a .npy array (repeatable).")
     var inputs: [String] = []
     @Option(help: "Folder for the outputs' files: multi-arrays as NAME.npy, images as NAME.png.") var out: String?
     @Option(help: "Output format: json or text.") var format: OutputFormat = .json
 
+    func validate() throws {
+        guard try modelOptions.options().modelName != nil else { throw ValidationError("Missing expected argument '--model <model>'") }
+    }
+
     func run() async throws {
-        let kind = try ModelOptions.kind("model")
-        guard let loaded = try await ModelOptions.model(for: kind, options: try requestOptions.options()) else {
-            throw ValidationError("give the model to run: --model FILE")
-        }
+        let options = try modelOptions.options()
+        guard let model = options.modelName else { throw ValidationError("Missing expected argument '--model <model>'") }
+        let loaded = try ModelOptions.load(model, configuration: options.modelConfiguration)
         do {
             let features = try PredictInputs.parse(inputs, for: loaded)
             let outputs = try loaded.prediction(features: features)

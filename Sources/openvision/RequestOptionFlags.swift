@@ -6,6 +6,8 @@ import OpenVision
 protocol OptionScope {
     /// The kinds' names.
     static var kindNames: [String] { get }
+    /// True when the command reads `option` (default: when one of its kinds does).
+    static func reads(_ option: RequestOption) -> Bool
 }
 
 extension OptionScope {
@@ -40,9 +42,13 @@ enum ClassifyScope: OptionScope {
     static var kindNames: [String] { ["classify"] }
 }
 
-/// `predict`: the raw model run's options (the model and how it loads).
-enum ModelScope: OptionScope {
+/// `predict`: the `model` kind's model and how it is loaded (model, backend, threads, pixel normalisation), not its
+/// request options (its inputs are given by name, images fitted as the model declares).
+enum PredictScope: OptionScope {
     static var kindNames: [String] { ["model"] }
+    static func reads(_ option: RequestOption) -> Bool {
+        option.role != .request && RequestKind.named("model")?.options.contains(option) == true
+    }
 }
 
 /// The options of the request kinds as command-line flags: one flag per `RequestOption`, named as its kebab case

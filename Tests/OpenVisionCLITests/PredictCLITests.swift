@@ -94,4 +94,27 @@ import OpenVisionTestSupport
         let syntax = try await CLIProcess.run(["predict", "--model", mars, "--input", "solarPanels"])
         #expect(syntax.status != 0 && syntax.stderr.contains("NAME=VALUE"), "\(syntax.stderr)")
     }
+
+    /// predict's model options are the registry's (`RequestOption.model` and the model-loading options): its help shows
+    /// each once with the registry's text, a bad value is the registry's message, a request option (crop-and-scale,
+    /// which predict does not apply) is refused, and no model is ArgumentParser's usage error.
+    @Test func modelOptionsAreTheRegistrys() async throws {
+        let help = try await CLIProcess.run(["predict", "--help"])
+        for option in RequestOption.all where option.role != .request {
+            // Once in the usage line, once in the options.
+            #expect(help.stdout.components(separatedBy: "--\(option.flag) <").count == 3, "predict --help: --\(option.flag)")
+        }
+        for flag in ["--input <", "--out <", "--format <"] { #expect(help.stdout.contains(flag), "\(help.stdout)") }
+        #expect(!help.stdout.contains("--crop-and-scale") && !help.stdout.contains("--confidence <"), "\(help.stdout)")
+        let mars = Self.wild.appendingPathComponent("MarsHabitatPricer.mlmodel").path
+        let threads = try await CLIProcess.run(["predict", "--model", mars, "--threads=-1", "--input", "size=1"])
+        #expect(threads.status == 64 && threads.stderr.contains("threads='-1' must be an integer in 0...1024"), "\(threads.stderr)")
+        let crop = try await CLIProcess.run(["predict", "--model", mars, "--crop-and-scale", "scaleFit"])
+        #expect(crop.status == 64 && crop.stderr.contains("--crop-and-scale is for"), "\(crop.stderr)")
+        let none = try await CLIProcess.run(["predict", "--input", "size=1"])
+        #expect(none.status == 64 && none.stderr.contains("--model"), "\(none.stderr)")
+        let short = try await CLIProcess.run(["predict", "-m", mars, "--input", "solarPanels=1", "--input", "greenhouses=2",
+                                              "--input", "size=750", "--backend", "onnxRuntime", "--threads", "1"])
+        #expect(short.status == 0, "\(short.stderr)")
+    }
 }
