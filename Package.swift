@@ -8,7 +8,7 @@ let package = Package(
         .library(name: "OpenVision", targets: ["OpenVision"]),
         .library(name: "OpenVisionConverters", targets: ["OpenVisionConverters"]),
         // Apple's older API for code written against it (VN* classes, MLModel): thin classes over OpenVision.
-        .library(name: "Vision", targets: ["Vision", "CoreML"]),
+        .library(name: "Vision", targets: ["Vision", "CoreML", "DataDetection"]),
         .executable(name: "openvision", targets: ["openvision"]),
         // Xcode's generated model classes (`MobileNet(configuration:)`, …) for the .mlmodel/.mlpackage files of a target
         // that uses the Vision product; the models are bundled compiled.
@@ -106,6 +106,12 @@ let package = Package(
                            .target(name: "CoreML", condition: .when(platforms: [.linux]))],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Apple's DataDetection module name (iOS 26 `DataDetector`, which Vision's documents use): OpenVision's detector.
+        .target(
+            name: "DataDetection",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
         .target(
             name: "OpenVisionServer",
@@ -195,7 +201,7 @@ let package = Package(
         // The seeds' Vision / Core ML code compiled against the compatibility modules (Swift 5 mode, as written).
         .testTarget(
             name: "VisionCompatTests",
-            dependencies: ["Vision", "CoreML", "OpenVisionTestSupport"],
+            dependencies: ["Vision", "CoreML", "DataDetection", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),

@@ -6,7 +6,7 @@ import Foundation
 /// kind's `errors` and `timingsMs` entries.
 public enum RequestKind: String, CaseIterable, Sendable {
     case barcodes, rectangles, faces, landmarks, text
-    case contours, horizon, saliency, objectness, textrects, document
+    case contours, horizon, saliency, objectness, textrects, document, documents
     case animals, humans
     case handpose, bodypose, personmask
     case bodypose3d, personinstances
@@ -73,6 +73,9 @@ public enum RequestKind: String, CaseIterable, Sendable {
             }
         case .document:
             RequestDescriptor("a document's corners", reportKey: "document", bytesPerPixel: 2) { _ in DetectDocumentSegmentationRequest() }
+        case .documents:
+            RequestDescriptor("a page's structure: title, paragraphs, lists, tables with their cells (PP-OCRv4, PP-Layout, SLANet-plus)",
+                              reportKey: "documents", bytesPerPixel: 12) { _ in RecognizeDocumentsRequest() }
         case .animals:
             RequestDescriptor("cats and dogs (the built-in detector)", reportKey: "animals", bytesPerPixel: 5) { _ in RecognizeAnimalsRequest() }
         case .humans:
