@@ -19,13 +19,13 @@ struct DocumentLayout {
     let lines: [DocumentRecognizer.Line]
     let blocks: [Block]
     let pageHeight: Double
-    /// The median height of the lines outside tables.
+    /// The median height of the page's lines (tables included: their text is the body text of a page of tables).
     let medianHeight: Double
 
     init(lines: [DocumentRecognizer.Line], free: [Int], regions: [DocumentLayoutDetector.Region], page: UprightPage) {
         self.lines = lines
         pageHeight = Double(page.image.height)
-        let heights = free.map { lines[$0].box.height }.sorted()
+        let heights = lines.map(\.box.height).sorted()
         medianHeight = heights.isEmpty ? 1 : max(1, heights[heights.count / 2])
         let areas = regions.filter { $0.label != "table" }
         var byRegion: [Int: [Int]] = [:]
@@ -123,7 +123,7 @@ struct DocumentLayout {
                     return b.height >= 1.3 * medianHeight && b.y0 <= 0.4 * pageHeight
                 }
             }) else { continue }
-            guard blocks.reduce(0, { $0 + $1.lines.count }) >= 2 else { return nil }
+            guard lines.count >= 2 else { return nil }
             let height = box(of: rows[start]).height
             var end = start
             while end + 1 < rows.count, box(of: rows[end + 1]).height >= 0.8 * height { end += 1 }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// A row starts a list item when it begins with a marker: typed (a bullet "•" "●" "▪" "■" "·" "∙" "‣" "⁃" "*" "+", a
 /// dash "-" "–" "—", a number "1." "2)" "(3)", a number with parts "1.2", a circled number "①", a letter "a." "B)")
-/// followed by a space, or drawn (a dot, square or short dash left of the row's first line, within 2.5 line heights,
-/// its size 15…80 % of the line height, centred on it). Items whose markers are of one family (bullets and dashes,
+/// followed by a space, or drawn (a dot, square or short dash before the row's first character, within 2.5 line heights,
+/// a dot or square 15…80 % of the line height, a dash 15…120 % long and at most 20 % thick, centred on the line). Items whose markers are of one family (bullets and dashes,
 /// numbers, letters) at the same indentation (within a line height), at most two line heights apart, make a list of
 /// two or more; a row without a marker right under an item (at most a line height below) that starts past the marker
 /// continues it.
@@ -104,7 +104,7 @@ enum DocumentListRules {
             return Item(rows: [row], marker: marker, markerString: markerString, itemString: rest, markerBox: nil,
                         markerX: first.box.x0, height: height)
         }
-        if let (marker, box) = bullets.drawnMarker(leftOf: first.box) {
+        if let (marker, box) = bullets.drawnMarker(before: first) {
             return Item(rows: [row], marker: marker, markerString: marker == .hyphen ? "–" : "•", itemString: text,
                         markerBox: box, markerX: box.x0, height: height)
         }
@@ -132,7 +132,7 @@ enum DocumentListRules {
         static let markers: [(NSRegularExpression, DocumentObservation.Container.List.Marker)] = [
             (make(#"^\s*([•●▪■◦○∙‣⁃])\s*"#), .bullet),
             (make(#"^\s*([·*+])\s+"#), .bullet),
-            (make(#"^\s*([-–—])\s+"#), .hyphen),
+            (make(#"^\s*([-–—])(?:\s+|(?=\p{Lu}))"#), .hyphen),
             (make(#"^\s*(\d{1,3}(?:\.\d{1,3})+\.?)\s+"#), .compositeDecimal),
             (make(#"^\s*(\d{1,3}[.)]|\(\d{1,3}\))(?:\s+|(?=[^\d\s.,)]))"#), .decimal),
             (make(#"^\s*([\x{2460}-\x{2473}\x{2776}-\x{277F}\x{2780}-\x{2793}])\s*"#), .decorativeDecimal),
@@ -145,12 +145,19 @@ enum DocumentListRules {
     struct Bullets {
         let page: UprightPage
 
-        /// A dot, square or short dash drawn left of a line (see `DocumentListRules`): its kind and box.
-        func drawnMarker(leftOf line: PageBox) -> (DocumentObservation.Container.List.Marker, PageBox)? {
-            let h = line.height
+        /// A dot, square or short dash drawn before a line's first character (see `DocumentListRules`): its kind and
+        /// box. The window ends where the first character's glyph starts (its cell's centre less a third of the line
+        /// height), so that a marker the recogniser read past, inside the line's box, is found too.
+        func drawnMarker(before line: DocumentRecognizer.Line) -> (DocumentObservation.Container.List.Marker, PageBox)? {
+            let box = line.box
+            let h = box.height
             let image = page.image
-            let x0 = max(0, Int((line.x0 - 2.5 * h).rounded(.down))), x1 = min(image.width, Int(line.x0.rounded(.down)))
-            let y0 = max(0, Int(line.y0.rounded(.down))), y1 = min(image.height, Int(line.y1.rounded(.up)))
+            var end = box.x0
+            if let first = line.observation.candidates.first?.characterBoxes.first {
+                end = max(end, page.uprightBox(first).midX - h / 3)
+            }
+            let x0 = max(0, Int((box.x0 - 2.5 * h).rounded(.down))), x1 = min(image.width, Int(end.rounded(.down)))
+            let y0 = max(0, Int(box.y0.rounded(.down))), y1 = min(image.height, Int(box.y1.rounded(.up)))
             let w = x1 - x0, rows = y1 - y0
             guard w >= 3, rows >= 3, h >= 4 else { return nil }
             // The window's ink: darker than halfway between its darkest and lightest pixel, when they differ enough.
@@ -192,15 +199,15 @@ enum DocumentListRules {
             }
             guard let c = components.filter({ $0.count >= 4 }).max(by: { $0.x1 < $1.x1 }) else { return nil }
             let cw = Double(c.x1 - c.x0 + 1), chh = Double(c.y1 - c.y0 + 1)
-            let box = PageBox(x0: Double(x0 + c.x0), y0: Double(y0 + c.y0), x1: Double(x0 + c.x1 + 1), y1: Double(y0 + c.y1 + 1))
-            // Centred on the line, and not touching the window's left edge (part of something wider).
-            guard abs(box.midY - line.midY) <= 0.25 * h, c.x0 > 0 else { return nil }
+            let mark = PageBox(x0: Double(x0 + c.x0), y0: Double(y0 + c.y0), x1: Double(x0 + c.x1 + 1), y1: Double(y0 + c.y1 + 1))
+            // Centred on the line, and touching neither side of the window (part of something wider, or of the glyph).
+            guard abs(mark.midY - box.midY) <= 0.25 * h, c.x0 > 0, c.x1 < w - 1 else { return nil }
             let fill = Double(c.count) / (cw * chh)
             if cw >= 0.15 * h, cw <= 0.8 * h, chh >= 0.15 * h, chh <= 0.8 * h, cw / chh >= 0.5, cw / chh <= 2, fill >= 0.45 {
-                return (.bullet, box)
+                return (.bullet, mark)
             }
-            if cw >= 0.3 * h, cw <= 1.2 * h, chh <= 0.2 * h, chh >= 1, fill >= 0.6 {
-                return (.hyphen, box)
+            if cw >= 0.15 * h, cw <= 1.2 * h, chh <= 0.2 * h, chh >= 1, cw >= 2 * chh, fill >= 0.6 {
+                return (.hyphen, mark)
             }
             return nil
         }
