@@ -1,14 +1,21 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
+let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
+                    "Accelerate", "VideoToolbox", "AVFoundation", "DataDetection", "_Testing_CoreGraphics",
+                    "_Testing_CoreImage"]
+
 let package = Package(
     name: "OpenVision",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenVision", targets: ["OpenVision"]),
         .library(name: "OpenVisionConverters", targets: ["OpenVisionConverters"]),
-        // Apple's older API for code written against it (VN* classes, MLModel): thin classes over OpenVision.
-        .library(name: "Vision", targets: ["Vision", "CoreML", "DataDetection"]),
+        // Apple's API for code written against it (VN* classes, MLModel) and the Apple modules such code imports
+        // (Sources/Apple): one product, so a package that depends on it can `import Vision`, `import CoreGraphics`,
+        // `import simd`, … as an app does on Apple platforms.
+        .library(name: "Vision", targets: appleModules),
         .executable(name: "openvision", targets: ["openvision"]),
         // Xcode's generated model classes (`MobileNet(configuration:)`, …) for the .mlmodel/.mlpackage files of a target
         // that uses the Vision product; the models are bundled compiled.
@@ -17,7 +24,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // `openvision serve` (OpenVisionHTTP): Hummingbird 2 without its swift-configuration trait,
+        // `openvision serve` (OpenVisionAPI): Hummingbird 2 without its swift-configuration trait,
         // Prometheus metrics, graceful shutdown.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -27,6 +34,8 @@ let package = Package(
         // The job queue (OpenVisionJobs): PostgreSQL's wire protocol, and the logger its API takes.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target OpenVision`: the DocC catalog (.ci/run: no warnings).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // pkg-config carriers: compile and link flags only, no code. openvision-opencv.pc is
@@ -86,36 +95,153 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .plugin(name: "DefaultDetectorPlugin", capability: .buildTool(), dependencies: ["openvision-darknet2onnx"]),
-        // The generator behind CoreMLModelClasses: Xcode's model classes and the compiled .mlmodelc of a Core ML file.
-        .executableTarget(
-            name: "openvision-coreml-classes",
+        // Xcode's model classes as Swift source for a Core ML model's description (CoreMLClassGenerator): every string
+        // from the model file escaped for where it lands in the generated code. No OpenVision.
+        .target(
+            name: "OpenVisionCoreMLClasses",
             dependencies: ["OpenVisionConverters"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The generator behind CoreMLModelClasses: Xcode's model classes and the compiled .mlmodelc of a Core ML file.
+        .executableTarget(
+            name: "openvision-coreml-classes",
+            dependencies: ["OpenVisionConverters", "OpenVisionCoreMLClasses"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .plugin(name: "CoreMLModelClasses", capability: .buildTool(), dependencies: ["openvision-coreml-classes"]),
-        // Apple's `Vision` and `CoreML` module names with their VN*/ML* classes, over OpenVision (Swift 5
-        // language mode, as the code written against them). Not built on Apple platforms, which have the real ones.
+        // Apple's modules (Sources/Apple): `Vision` and `CoreML` with their VN*/ML* classes, and the Core Graphics,
+        // Core Video, Core Media, ImageIO, simd and Accelerate names code around them uses — thin layers over
+        // OpenVision (Swift 5 language mode, as the code written against them), each importing only those below it.
+        // Not built on Apple platforms, which have the real ones.
+        // What Swift Testing imports with Testing and CoreGraphics (see CrossImport.swift there); CoreGraphics
+        // depends on it so that it is built for every client.
+        .target(
+            name: "_Testing_CoreGraphics",
+            path: "Sources/Apple/_Testing_CoreGraphics",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreGraphics",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "_Testing_CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreGraphics",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "ImageIO",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/ImageIO",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreVideo",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreVideo",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreMedia",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreMedia",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Core Image: CIImage, CIFilter, CIContext over OpenVision's lazy ImageRecipe. CCoreImageFilterBuiltins only
+        // carries a module map, so that `import CoreImage.CIFilterBuiltins` resolves (see its module.modulemap).
+        .systemLibrary(name: "CCoreImageFilterBuiltins", path: "Sources/Apple/CCoreImageFilterBuiltins"),
+        // What Swift Testing imports with Testing and CoreImage (see CrossImport.swift there).
+        .target(
+            name: "_Testing_CoreImage",
+            path: "Sources/Apple/_Testing_CoreImage",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "CoreImage",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                           .target(name: "CCoreImageFilterBuiltins", condition: .when(platforms: [.linux])),
+                           .target(name: "_Testing_CoreImage", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreImage",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // VideoToolbox's pixel-buffer-to-CGImage call (VTCreateCGImageFromCVPixelBuffer); no codecs.
+        .target(
+            name: "VideoToolbox",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/VideoToolbox",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // simd's names on Swift's own SIMD types: no dependency.
+        .target(
+            name: "simd",
+            path: "Sources/Apple/simd",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // vDSP and vForce over Swift SIMD loops, BLAS (Debian's libblas, which CNative links already) and glibc's
+        // vector math library (libmvec): CAccelerate carries their C declarations.
+        .systemLibrary(name: "CAccelerate", path: "Sources/Apple/CAccelerate"),
+        .target(
+            name: "Accelerate",
+            dependencies: [.target(name: "CAccelerate", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/Accelerate",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(
             name: "CoreML",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/CoreML",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "Vision",
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreML", condition: .when(platforms: [.linux]))],
+                           .target(name: "CoreML", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
+                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreImage", condition: .when(platforms: [.linux])),
+                           .target(name: "simd", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/Vision",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Apple's DataDetection module name (iOS 26 `DataDetector`, which Vision's documents use): OpenVision's detector.
         .target(
             name: "DataDetection",
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/DataDetection",
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // AVFoundation's capture data path (a video data output and its sample-buffer delegate), fed by
+        // CaptureDelegateBridge from LiveAnalyzer: capture code as written runs on a camera, a file or a stream.
+        .target(
+            name: "AVFoundation",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                           .target(name: "CoreMedia", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/AVFoundation",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The HTTP plumbing the live viewer and the analysis API share: the Host-header (DNS-rebinding) check and the
+        // refusal of connections past the limit.
+        .target(
+            name: "OpenVisionNetworking",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The live viewer: MJPEG preview + Server-Sent Events overlays over HTTP (SwiftNIO).
         .target(
-            name: "OpenVisionServer",
+            name: "OpenVisionViewer",
             dependencies: [
+                "OpenVisionNetworking",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -124,11 +250,11 @@ let package = Package(
         ),
         // `openvision serve`: the HTTP analysis API (Hummingbird 2), kept apart so OpenVision has no server deps.
         .target(
-            name: "OpenVisionHTTP",
+            name: "OpenVisionAPI",
             dependencies: [
                 "OpenVision",
-                // HostHeader: the same DNS-rebinding check as the live viewer's.
-                "OpenVisionServer",
+                // HostHeader and ConnectionRefusalHandler: the same checks as the live viewer's.
+                "OpenVisionNetworking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -151,34 +277,43 @@ let package = Package(
         ),
         .executableTarget(
             name: "openvision",
-            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionHTTP", "OpenVisionJobs",
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionViewer", "OpenVisionAPI", "OpenVisionJobs",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "openvision-bench",
-            // OpenVisionTestSupport: the warped-page scenes of the document tests (make-document-set);
+            // OpenVisionFixtures: the tests' synthetic scenes (document pages, OCR, moving patch, camera move);
             // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
-            dependencies: ["OpenVision", "OpenVisionTestSupport", "Vision", "OpenVisionConverters"],
+            // CoreVideo: the pixel-buffer access measurement (pixelbuffer); CoreImage: coreimage.
+            dependencies: ["OpenVision", "OpenVisionFixtures", "Vision", "CoreVideo", "CoreImage",
+                           "OpenVisionConverters"],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
-            name: "OpenVisionServerTests",
-            dependencies: ["OpenVisionServer", "OpenVisionTestSupport"],  // OpenVisionTestSupport: RawHTTPClient
+            name: "OpenVisionViewerTests",
+            dependencies: ["OpenVisionViewer", "OpenVisionTestSupport"],  // OpenVisionTestSupport: RawHTTPClient
             exclude: ["Resources"],  // small JPEG frames the tests read by path
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // `openvision serve` over real HTTP clients (raw sockets, URLSession, curl, schemathesis).
         .testTarget(
-            name: "OpenVisionHTTPTests",
-            dependencies: ["OpenVisionHTTP", "OpenVision", "OpenVisionTestSupport", "openvision"],
+            name: "OpenVisionAPITests",
+            dependencies: ["OpenVisionAPI", "OpenVision", "OpenVisionTestSupport", "openvision"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Paths to ../shared and image builders, shared by the library and CLI tests.
+        // Paths to ../shared, image builders and the synthetic scenes, shared by the tests and the bench.
+        .target(
+            name: "OpenVisionFixtures",
+            dependencies: ["OpenVision"],
+            path: "Tests/OpenVisionFixtures",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // What the test targets share beyond the fixtures: the CLI and viewer processes, raw HTTP, references.
         .target(
             name: "OpenVisionTestSupport",
-            dependencies: ["OpenVision"],
+            dependencies: ["OpenVision", "OpenVisionFixtures"],
             path: "Tests/OpenVisionTestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -187,9 +322,16 @@ let package = Package(
             dependencies: ["OpenVisionConverters"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The generated model classes: Xcode's names and signatures, and hostile feature names and descriptions
+        // typechecked against the CoreML module (CoreML: built for that typecheck).
+        .testTarget(
+            name: "OpenVisionCoreMLClassesTests",
+            dependencies: ["OpenVisionCoreMLClasses", "OpenVisionConverters", "CoreML", "openvision-coreml-classes"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "OpenVisionTests",
-            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionServer", "OpenVisionTestSupport"],
+            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionViewer", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The raw C layer called directly: builds, links, one call per library.
@@ -201,7 +343,15 @@ let package = Package(
         // The seeds' Vision / Core ML code compiled against the compatibility modules (Swift 5 mode, as written).
         .testTarget(
             name: "VisionCompatTests",
-            dependencies: ["Vision", "CoreML", "DataDetection", "OpenVisionTestSupport"],
+            dependencies: ["Vision", "CoreML", "AVFoundation", "DataDetection", "OpenVisionTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Apple's Core Graphics, Core Video, Core Media, ImageIO, simd and Accelerate modules against hand-computed
+        // values, plain loops and OpenVision's own operations (Swift 5 mode, as the code written against them).
+        .testTarget(
+            name: "AppleModulesTests",
+            dependencies: ["CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd", "Accelerate", "VideoToolbox",
+                           "OpenVision", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),

@@ -8,7 +8,7 @@
 //   gray plane at full size first, to show what the reduced decode saves.
 import Foundation
 import OpenVision
-import OpenVisionTestSupport
+import OpenVisionFixtures
 
 /// One catalogue request, and how to summarise its result for the side-by-side comparison.
 struct CatalogueBench {

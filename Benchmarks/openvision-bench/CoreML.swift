@@ -33,7 +33,7 @@ func benchCoreML(runs: Int, model path: String, reference: String) throws {
     }
     for _ in 0..<3 {
         start = clock.now
-        _ = try VisionModel.compileCoreMLModel(at: url, to: folder)
+        _ = try VisionModel.compileCoreMLModel(at: url, to: folder, replacing: true)
         compiles.append(ms(clock.now - start))
     }
     let input = coreML.modelDescription.inputs[0]

@@ -6,7 +6,7 @@
 //   Benchmarks/python/bench_documents.py (rapid-layout + rapidocr + rapid-table on the same models).
 import Foundation
 import OpenVision
-import OpenVisionTestSupport
+import OpenVisionFixtures
 
 /// The turns `make-page-set` writes each scene at.
 let pageTurns: [Double] = [0, 90, 180, 270, 3, -2]

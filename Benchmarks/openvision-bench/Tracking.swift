@@ -9,7 +9,7 @@
 //                             and mean process CPU ms per frame (all threads), median of runs
 import Foundation
 import OpenVision
-import OpenVisionTestSupport
+import OpenVisionFixtures
 
 func makeSOTSet(_ dir: URL, frames: Int = 120, degrees: Double = 0, scale: Double = 1) throws {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

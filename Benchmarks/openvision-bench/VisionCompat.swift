@@ -54,7 +54,7 @@ func benchVisionCompat(runs: Int, files: [String]) throws {
                 func vnSide() throws -> Double {
                     let t0 = clock.now
                     let request = c.vn()
-                    try VNImageRequestHandler(cgImage: image).perform([request])
+                    try VNImageRequestHandler(cgImage: CGImage(visionImage: image)).perform([request])
                     let t = ms(clock.now - t0)
                     counts.0 = request.results?.count ?? 0
                     return t

@@ -3,6 +3,8 @@
 //   openvision-bench make-barcode-set DIR          writes generated barcode scenes (PNG + JPEG)
 //   openvision-bench make-text-set DIR             writes rendered text images (PNG)
 //   openvision-bench vn RUNS FILE...                       VN* (Vision compatibility module) vs OpenVision's requests (VisionCompat.swift)
+//   openvision-bench pixelbuffer RUNS                      CVPixelBuffer base-address access vs a frame copy (AppleModules.swift)
+//   openvision-bench coreimage RUNS                        CIPerspectiveCorrection vs cv::warpPerspective, a chain's passes (CoreImage.swift)
 //   openvision-bench make-ocr-set DIR              the .accurate tests' scenes (OCRScenes): PNGs + truth.json
 //   openvision-bench ocr RUNS fast|accurate FILE...  per file: median ms (file → lines, warm engine), lines with corners
 //   openvision-bench make-document-set DIR         writes the document tests' warped pages (PNG) and truth.json
@@ -30,7 +32,7 @@
 //   openvision-bench tflite RUNS MODEL.tflite...            load (convert) time and median ms of a raw inference, 2 threads (TFLite.swift)
 import Foundation
 import OpenVision
-import OpenVisionTestSupport
+import OpenVisionFixtures
 
 let clock = ContinuousClock()
 
@@ -606,6 +608,12 @@ do {
     case "trajectories":
         guard args.count == 3, let runs = Int(args[1]), runs > 0 else { fail("trajectories RUNS DIR") }
         try await benchTrajectories(runs: runs, dir: URL(fileURLWithPath: args[2]))
+    case "pixelbuffer":
+        guard args.count == 2, let runs = Int(args[1]), runs > 0 else { fail("pixelbuffer RUNS") }
+        try benchPixelBuffer(runs: runs)
+    case "coreimage":
+        guard args.count == 2, let runs = Int(args[1]), runs > 0 else { fail("coreimage RUNS") }
+        try benchCoreImage(runs: runs)
     case "vn":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("vn RUNS FILE...") }
         try benchVisionCompat(runs: runs, files: Array(args.dropFirst(2)))

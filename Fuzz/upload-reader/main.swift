@@ -1,4 +1,4 @@
-// libFuzzer target: the upload reader's parsing (Sources/OpenVisionHTTP: HeaderSyntax, MediaType,
+// libFuzzer target: the upload reader's parsing (Sources/OpenVisionAPI: HeaderSyntax, MediaType,
 // ContentDisposition, UploadFormat, MultipartBody, MultipartImage), built from those files alone. An
 // input is a Content-Type value, a newline, and a body. Checked:
 // - any Content-Type gives a format or a 400/415 refusal, never a crash (issue 28: `;` was one);

@@ -161,6 +161,16 @@ ov_status ov_image_from_pixels(const void *data, int width, int height, size_t s
             case OV_PIXEL_RGBA8: channels = 4; type = CV_8UC4; code = cv::COLOR_RGBA2BGR; break;
             case OV_PIXEL_BGRA8: channels = 4; type = CV_8UC4; code = cv::COLOR_BGRA2BGR; break;
             case OV_PIXEL_GRAY8: channels = 1; type = CV_8UC1; code = cv::COLOR_GRAY2BGR; break;
+            case OV_PIXEL_ARGB8: {
+                if (stride < static_cast<size_t>(width) * 4)
+                    return ov::fail(OV_ERR_INVALID_ARGUMENT, "row stride is smaller than width x bytes per pixel");
+                cv::Mat view(height, width, CV_8UC4, const_cast<void *>(data), stride);
+                cv::Mat bgr(height, width, CV_8UC3);
+                const int fromTo[] = {3, 0, 2, 1, 1, 2};  // A R G B -> B G R
+                cv::mixChannels(&view, 1, &bgr, 1, fromTo, 3);
+                *out = ov::wrap(std::move(bgr));
+                return ov::ok();
+            }
             case OV_PIXEL_NV12: {
                 if (width % 2 || height % 2)
                     return ov::fail(OV_ERR_INVALID_ARGUMENT, "NV12 needs even width and height");
@@ -184,6 +194,44 @@ ov_status ov_image_from_pixels(const void *data, int width, int height, size_t s
         cv::Mat bgr;
         if (code < 0) bgr = view.clone(); else cv::cvtColor(view, bgr, code);
         *out = ov::wrap(std::move(bgr));
+        return ov::ok();
+    });
+}
+
+ov_status ov_image_to_pixels(const ov_image *image, ov_pixel_format format, void *dst, size_t stride) {
+    return ov::guarded("ov_image_to_pixels", [&]() -> ov_status {
+        if (!image || !dst || image->empty()) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no image or destination");
+        const int width = image->cols(), height = image->rows();
+        int channels = 0;
+        switch (format) {
+            case OV_PIXEL_RGB8: case OV_PIXEL_BGR8: channels = 3; break;
+            case OV_PIXEL_RGBA8: case OV_PIXEL_BGRA8: case OV_PIXEL_ARGB8: channels = 4; break;
+            case OV_PIXEL_GRAY8: channels = 1; break;
+            default: return ov::fail(OV_ERR_UNSUPPORTED, "pixels cannot be written in this format");
+        }
+        if (stride < static_cast<size_t>(width) * channels)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "row stride is smaller than width x bytes per pixel");
+        cv::Mat out(height, width, CV_MAKETYPE(CV_8U, channels), dst, stride);
+        if (format == OV_PIXEL_GRAY8) {
+            image->gray().copyTo(out);
+            return ov::ok();
+        }
+        cv::Mat bgr;
+        if (image->isGray()) cv::cvtColor(image->luma, bgr, cv::COLOR_GRAY2BGR); else bgr = image->bgr;
+        switch (format) {
+            case OV_PIXEL_BGR8: bgr.copyTo(out); break;
+            case OV_PIXEL_RGB8: cv::cvtColor(bgr, out, cv::COLOR_BGR2RGB); break;
+            case OV_PIXEL_BGRA8: cv::cvtColor(bgr, out, cv::COLOR_BGR2BGRA); break;
+            case OV_PIXEL_RGBA8: cv::cvtColor(bgr, out, cv::COLOR_BGR2RGBA); break;
+            default: {  // ARGB: alpha first, then R G B
+                const cv::Mat alpha(height, width, CV_8UC1, cv::Scalar(255));
+                const cv::Mat sources[] = {bgr, alpha};
+                const int fromTo[] = {3, 0, 2, 1, 1, 2, 0, 3};
+                cv::mixChannels(sources, 2, &out, 1, fromTo, 4);
+            }
+        }
+        // cvtColor and copyTo write into `out` in place as long as its size and type match (they do).
+        if (out.data != dst) return ov::fail(OV_ERR_INTERNAL, "pixels were not written in place");
         return ov::ok();
     });
 }

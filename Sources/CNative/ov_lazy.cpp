@@ -95,11 +95,22 @@ const Functions &Functions::get() {
         OV_TESS_BIND(TessPageIteratorBoundingBox)
         OV_TESS_BIND(TessDeleteText)
         OV_TESS_BIND(TessPageIteratorOrientation)
+        OV_TESS_BIND(TessMonitorCreate)
+        OV_TESS_BIND(TessMonitorDelete)
+        OV_TESS_BIND(TessMonitorSetCancelFunc)
+        OV_TESS_BIND(TessMonitorSetCancelThis)
+        OV_TESS_BIND(TessMonitorSetDeadlineMSecs)
 #undef OV_TESS_BIND
         f.TessBaseAPIDetectOrientationScript = reinterpret_cast<decltype(f.TessBaseAPIDetectOrientationScript)>(
             dlsym(library, "TessBaseAPIDetectOrientationScript"));
         // Searched in libtesseract's dependency tree: loaded RTLD_LOCAL, libgomp is not global.
         f.ompSetMaxActiveLevels = reinterpret_cast<void (*)(int)>(dlsym(library, "omp_set_max_active_levels"));
+        // Leptonica (libtesseract's image library) prints its errors to stderr ("Error in pixScanForForeground: no
+        // fg pixels found" on some pages): they are Tesseract's internal business, and the CLI's stderr is ours.
+        if (auto handler = reinterpret_cast<void (*)(void (*)(const char *))>(dlsym(library, "leptSetStderrHandler")))
+            handler([](const char *) {});
+        else if (auto severity = reinterpret_cast<int (*)(int)>(dlsym(library, "setMsgSeverity")))
+            severity(6);  // L_SEVERITY_NONE
         return f;
     }();
     return table;

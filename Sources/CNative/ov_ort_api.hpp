@@ -53,6 +53,8 @@ enum ONNXTensorElementDataType : int {
 };
 enum ONNXType : int { ONNX_TYPE_UNKNOWN = 0, ONNX_TYPE_TENSOR = 1 };
 enum OrtLoggingLevel : int { ORT_LOGGING_LEVEL_VERBOSE = 0, ORT_LOGGING_LEVEL_WARNING = 2, ORT_LOGGING_LEVEL_ERROR = 3 };
+/// ORT's logging callback (onnxruntime_c_api.h): param, severity, category, logid, code location, message.
+using OrtLoggingFunction = void (*)(void *, OrtLoggingLevel, const char *, const char *, const char *, const char *);
 enum GraphOptimizationLevel : int {};
 enum OrtAllocatorType : int { OrtDeviceAllocator = 0, OrtArenaAllocator = 1 };
 enum OrtMemType : int { OrtMemTypeDefault = 0 };
@@ -215,7 +217,8 @@ struct OrtApi {
     S (*SetGlobalInterOpNumThreads)(OrtThreadingOptions *, int) noexcept;                // 148
     S (*SetGlobalSpinControl)(OrtThreadingOptions *, int) noexcept;                      // 149
     void *AddInitializer;                                                                // 150
-    void *CreateEnvWithCustomLoggerAndGlobalThreadPools;                                 // 151
+    S (*CreateEnvWithCustomLoggerAndGlobalThreadPools)(OrtLoggingFunction, void *, OrtLoggingLevel, const char *,
+                                                       const OrtThreadingOptions *, OrtEnv **) noexcept;  // 151
     void *SessionOptionsAppendExecutionProvider_CUDA;                                    // 152
     void *SessionOptionsAppendExecutionProvider_ROCM;                                    // 153
     void *SessionOptionsAppendExecutionProvider_OpenVINO;                                // 154
@@ -283,6 +286,7 @@ OV_ORT_SLOT(AddSessionConfigEntry, 130);
 OV_ORT_SLOT(SessionGetProfilingStartTimeNs, 146);
 OV_ORT_SLOT(SetGlobalIntraOpNumThreads, 147);
 OV_ORT_SLOT(SetGlobalInterOpNumThreads, 148);
+OV_ORT_SLOT(CreateEnvWithCustomLoggerAndGlobalThreadPools, 151);
 OV_ORT_SLOT(SetGlobalSpinControl, 149);
 OV_ORT_SLOT(CreateAndRegisterAllocator, 144);
 OV_ORT_SLOT(CreateArenaCfg, 156);

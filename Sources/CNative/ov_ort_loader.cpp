@@ -8,8 +8,10 @@
 //     unsafe anyway).
 //   - A failed load is not cached (it can be retried with a corrected path); a second load of another
 //     file is refused, the same file (after resolving symlinks) is OV_OK.
-//   - ORT's log severity is "warning": old ONNX files listing initializers as graph inputs would
-//     otherwise print a line per weight.
+//   - ORT's log severity is "error": old ONNX files listing initializers as graph inputs would
+//     otherwise print a line per weight. Its lines go through our logger (CreateEnvWithCustomLogger…):
+//     ORT's own wrote ANSI colour codes into stderr and serve's log, and repeated errors every caller
+//     gets as a status anyway; ours prints plain lines, and only when OPENVISION_ORT_LOG_LEVEL asks for them.
 //   - One CPU arena for every session of the process, capped at ov_model_memory_limit()
 //     (CreateAndRegisterAllocator; sessions opt in with "session.use_env_allocators"): a model whose
 //     tensors would need more fails with an error where it used to grow without bound (a 158-byte
@@ -20,9 +22,11 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 namespace ov::ort {
 
@@ -37,6 +41,23 @@ int logSeverity() {
         return 3;
     }();
     return level;
+}
+
+/// ORT's log lines: plain text (no colour codes) on stderr, and only when OPENVISION_ORT_LOG_LEVEL was set.
+void logLine(void *, OrtLoggingLevel severity, const char *, const char *, const char *location, const char *message) {
+    static const bool asked = [] {
+        const char *value = std::getenv("OPENVISION_ORT_LOG_LEVEL");
+        return value && *value;
+    }();
+    if (!asked) return;
+    const char *names[] = {"verbose", "info", "warning", "error", "fatal"};
+    const int level = static_cast<int>(severity);
+    std::string line = std::string("onnxruntime ") + (level >= 0 && level < 5 ? names[level] : "log") + ": " +
+                       (location && *location ? std::string(location) + ": " : std::string()) + (message ? message : "");
+    for (char &c : line)
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') c = ' ';
+    line += '\n';
+    fwrite(line.data(), 1, line.size(), stderr);
 }
 
 Runtime runtime;
@@ -150,8 +171,8 @@ ov_status loadLocked(const char *requested) {
                             release(candidate->SetGlobalInterOpNumThreads(threading, 1), &message);
     OrtEnv *env = nullptr;
     const bool created =
-        configured && release(candidate->CreateEnvWithGlobalThreadPools(static_cast<OrtLoggingLevel>(logSeverity()), "OpenVision",
-                                                                         threading, &env),
+        configured && release(candidate->CreateEnvWithCustomLoggerAndGlobalThreadPools(
+                                  logLine, nullptr, static_cast<OrtLoggingLevel>(logSeverity()), "OpenVision", threading, &env),
                               &message);
     candidate->ReleaseThreadingOptions(threading);
     if (!created)

@@ -1,6 +1,6 @@
 // PP-OCR (ov_ppocr_*): DB text detection → 0°/180° classification → CRNN recognition with CTC greedy
-// decoding, each model on an ONNX Runtime session (ov_ort_session_*, ov_ort_run), pre- and
-// post-processing with OpenCV.
+// decoding, each model run by the caller's runner (OpenVision's VisionModel and inference backend, as every
+// other model: ov_ppocr_runner), pre- and post-processing with OpenCV.
 //
 // Decisions
 //   - Every step mirrors rapidocr-onnxruntime 1.4.4 (main.py, ch_ppocr_det/cls/rec, config.yaml) so
@@ -24,12 +24,16 @@
 //     that majority (two lines voting apart), the page is read each way voted and the most confident read kept
 //     (length-weighted mean recognition confidence). An upright
 //     page costs nothing extra (the vote reuses the classifier's outputs); a turned page one more detection.
+//   - Not in rapidocr, bounding the work: a tall strip (height over 8 × width) gets black bands left and right as
+//     a flat one gets them above and below (rapidocr scaled a 32 × 2000 strip's short side to 736: a
+//     46368 × 736 detector input, 2.2 GB); the detector's input is at most kMaximumDetectorPixels (the largest a
+//     letterboxed page gives, 736 × 5888), a larger one scaled down; and `params.cancel`, when set, stops the
+//     pipeline before its next model run (OV_ERR_CANCELLED).
 //   - Character cells come from the CTC alignment: a character's run of time steps gives its centre;
 //     neighbouring cells meet halfway between centres. Cells and the line's corners go back to the
 //     image through the inverse of the crop's transform (rotation, flip, perspective, scaling), so a
 //     rotated line has rotated corners in reading order.
 #include "ov_internal.hpp"
-#include "ov_onnxruntime.h"
 #include "ov_ppocr.h"
 
 #include <opencv2/imgproc.hpp>
@@ -42,17 +46,14 @@
 #include <sstream>
 
 struct ov_ppocr {
-    ov_ort_session *det = nullptr;
-    ov_ort_session *cls = nullptr;
-    ov_ort_session *rec = nullptr;
     /// Index 0 is the CTC blank (""), then the dictionary, then " ".
     std::vector<std::string> characters;
+};
 
-    ~ov_ppocr() {
-        ov_ort_session_free(det);
-        ov_ort_session_free(cls);
-        ov_ort_session_free(rec);
-    }
+struct ov_ppocr_output {
+    std::vector<int64_t> shape;
+    std::vector<float> data;
+    bool set = false;
 };
 
 struct ov_ppocr_result {
@@ -66,28 +67,35 @@ namespace {
 
 using ov::Failure;
 
-/// Owns an ov_tensors.
+/// The largest detector input (pixels): what rapidocr's reductions give a letterboxed page at most, 736 × 5888.
+constexpr long kMaximumDetectorPixels = 736L * 5888L;
+
+/// The cancel flag of the recognition running on this thread (ov_ppocr_recognize sets it for its call).
+thread_local const ov_cancel *currentCancel = nullptr;
+
+/// The runner of the recognition on this thread (ov_ppocr_recognize sets it for its call).
+thread_local const ov_ppocr_params *currentParams = nullptr;
+
+/// A stage's output, as the runner stored it.
 struct Outputs {
-    ov_tensors *t = nullptr;
-    ~Outputs() { ov_tensors_free(t); }
-    const float *data(int index, std::vector<int64_t> &shape) const {
-        int rank = 0;
-        const int64_t *dims = nullptr;
-        size_t count = 0;
-        const float *d = ov_tensors_data(t, index, &rank, &dims, &count);
-        shape.assign(dims, dims + rank);
-        if (!d && count) throw Failure(OV_ERR_INTERNAL, "PP-OCR: missing model output");
-        return d;
+    ov_ppocr_output output;
+    const float *data(std::vector<int64_t> &shape) const {
+        if (!output.set) throw Failure(OV_ERR_INTERNAL, "PP-OCR: the model runner gave no output");
+        shape = output.shape;
+        return output.data.data();
     }
 };
 
-/// Runs a one-input model on NCHW `data`.
-void run(ov_ort_session *session, const std::vector<float> &data, const std::array<int64_t, 4> &shape, Outputs &out) {
-    const float *inputs[1] = {data.data()};
-    const int64_t *shapes[1] = {shape.data()};
-    int ranks[1] = {4};
-    ov_status status = ov_ort_run(session, 1, inputs, shapes, ranks, &out.t);
-    if (status != OV_OK) throw Failure(status, ov_last_error());
+/// Runs stage `stage`'s model (through the caller's runner) on NCHW `data`.
+void run(int stage, const std::vector<float> &data, const std::array<int64_t, 4> &shape, Outputs &out) {
+    if (ov_cancel_is_set(currentCancel)) throw Failure(OV_ERR_CANCELLED, "accurate text recognition was cancelled");
+    char message[512] = {0};
+    ov_status status = currentParams->run(currentParams->run_context, stage, data.data(), shape.data(), 4, &out.output,
+                                          message, sizeof message);
+    if (status != OV_OK) {
+        static const char *names[] = {"detector", "angle classifier", "recogniser"};
+        throw Failure(status, std::string("PP-OCR ") + names[stage] + ": " + (message[0] ? message : "the model run failed"));
+    }
 }
 
 /// Writes BGR 8-bit `image` into `dst` (CHW planes of `dstWidth` columns, first `image.cols` filled)
@@ -225,15 +233,20 @@ std::vector<Quad> detect(const ov_ppocr &ocr, const cv::Mat &img, const ov_ppocr
     double ratio = 1.0;
     if (std::min(h, w) < params.limit_side_len) ratio = static_cast<double>(params.limit_side_len) / std::min(h, w);
     int rh = roundTo32(h * ratio), rw = roundTo32(w * ratio);
+    if (static_cast<long>(rh) * rw > kMaximumDetectorPixels) {
+        ratio *= std::sqrt(static_cast<double>(kMaximumDetectorPixels) / (static_cast<double>(rh) * rw));
+        rh = std::max(32, static_cast<int>(h * ratio) / 32 * 32);
+        rw = std::max(32, static_cast<int>(w * ratio) / 32 * 32);
+    }
     if (rh <= 0 || rw <= 0) return {};
     cv::Mat resized;
     cv::resize(img, resized, cv::Size(rw, rh));
     std::vector<float> input(static_cast<size_t>(3) * rw * rh);
     normalizeInto(resized, input.data(), rw, rh);
     Outputs out;
-    run(ocr.det, input, {1, 3, rh, rw}, out);
+    run(OV_PPOCR_DETECTOR, input, {1, 3, rh, rw}, out);
     std::vector<int64_t> shape;
-    const float *prob = out.data(0, shape);
+    const float *prob = out.data(shape);
     if (shape.size() != 4 || shape[2] <= 0 || shape[3] <= 0)
         throw Failure(OV_ERR_MODEL, "PP-OCR detector: unexpected output rank");
     const int ph = static_cast<int>(shape[2]), pw = static_cast<int>(shape[3]);
@@ -348,9 +361,9 @@ void classify(const ov_ppocr &ocr, std::vector<Crop> &crops, float threshold) {
             normalizeInto(resized, input.data() + k * 3 * H * W, W, H);
         }
         Outputs out;
-        run(ocr.cls, input, {static_cast<int64_t>(n), 3, H, W}, out);
+        run(OV_PPOCR_CLASSIFIER, input, {static_cast<int64_t>(n), 3, H, W}, out);
         std::vector<int64_t> shape;
-        const float *prob = out.data(0, shape);
+        const float *prob = out.data(shape);
         if (shape.size() != 2 || shape[0] != static_cast<int64_t>(n) || shape[1] != 2)
             throw Failure(OV_ERR_MODEL, "PP-OCR classifier: unexpected output shape");
         for (size_t k = 0; k < n; ++k) {
@@ -428,9 +441,9 @@ std::vector<Recognized> recognize(const ov_ppocr &ocr, const std::vector<Crop> &
             normalizeInto(resized, input.data() + k * 3 * H * static_cast<size_t>(W), W, H);
         }
         Outputs out;
-        run(ocr.rec, input, {static_cast<int64_t>(n), 3, H, W}, out);
+        run(OV_PPOCR_RECOGNIZER, input, {static_cast<int64_t>(n), 3, H, W}, out);
         std::vector<int64_t> shape;
-        const float *logits = out.data(0, shape);
+        const float *logits = out.data(shape);
         if (shape.size() != 3 || shape[0] != static_cast<int64_t>(n) || shape[2] != classes || shape[1] <= 0)
             throw Failure(OV_ERR_MODEL, "PP-OCR recogniser: unexpected output shape");
         const int steps = static_cast<int>(shape[1]);
@@ -517,15 +530,32 @@ ov_ppocr_params ov_ppocr_default_params(void) {
     p.cls_thresh = 0.9f;
     p.text_score = 0.5f;
     p.min_text_height = 0;
+    p.cancel = nullptr;
     p.detect_orientation = 0;
+    p.run = nullptr;
+    p.run_context = nullptr;
     return p;
 }
 
-ov_status ov_ppocr_create(const char *det_path, const char *cls_path, const char *rec_path, const char *dict_path,
-                          int threads, ov_ppocr **out) {
+ov_status ov_ppocr_output_set(ov_ppocr_output *output, const float *data, const int64_t *shape, int rank) {
+    return ov::guarded("ov_ppocr_output_set", [&]() -> ov_status {
+        if (!output || !shape || rank < 1 || rank > 8) return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: bad output shape");
+        size_t count = 1;
+        for (int i = 0; i < rank; ++i) {
+            if (shape[i] < 0) return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: negative output dimension");
+            count *= static_cast<size_t>(shape[i]);
+        }
+        if (count && !data) return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: NULL output data");
+        output->shape.assign(shape, shape + rank);
+        output->data.assign(data, data + count);
+        output->set = true;
+        return ov::ok();
+    });
+}
+
+ov_status ov_ppocr_create(const char *dict_path, int64_t recognizer_classes, ov_ppocr **out) {
     return ov::guarded("ov_ppocr_create", [&]() -> ov_status {
-        if (!out || !det_path || !cls_path || !rec_path || !dict_path || threads < 0)
-            return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: NULL path or negative thread count");
+        if (!out || !dict_path) return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: NULL dictionary path");
         *out = nullptr;
         auto ocr = std::make_unique<ov_ppocr>();
         std::ifstream file(dict_path, std::ios::binary);
@@ -544,22 +574,10 @@ ov_status ov_ppocr_create(const char *det_path, const char *cls_path, const char
             start = end + 1;
         }
         ocr->characters.emplace_back(" ");
-        ov_ort_options options{threads, 1, 99};
-        const char *paths[3] = {det_path, cls_path, rec_path};
-        ov_ort_session **sessions[3] = {&ocr->det, &ocr->cls, &ocr->rec};
-        for (int i = 0; i < 3; ++i) {
-            ov_status status = ov_ort_session_create(paths[i], &options, sessions[i]);
-            if (status != OV_OK) return status;  // ov_last_error() is ORT's message
-            if (ov_ort_input_count(*sessions[i]) != 1 || ov_ort_output_count(*sessions[i]) != 1)
-                return ov::fail(OV_ERR_MODEL, std::string("PP-OCR: ") + paths[i] + " is not a PP-OCR model (expects one input and one output)");
-        }
-        ov_tensor_info info;
-        if (ov_ort_output_info(ocr->rec, 0, &info) != OV_OK || info.rank != 3)
-            return ov::fail(OV_ERR_MODEL, std::string("PP-OCR: ") + rec_path + " is not a CTC recogniser ([N, T, classes] output)");
-        if (info.shape[2] > 0 && info.shape[2] != static_cast<int64_t>(ocr->characters.size()))
+        if (recognizer_classes > 0 && recognizer_classes != static_cast<int64_t>(ocr->characters.size()))
             return ov::fail(OV_ERR_MODEL, "PP-OCR: the dictionary " + std::string(dict_path) + " has " +
-                                              std::to_string(ocr->characters.size() - 2) + " entries but the recogniser " +
-                                              rec_path + " has " + std::to_string(info.shape[2]) + " classes (expected entries + 2)");
+                                              std::to_string(ocr->characters.size() - 2) + " entries but the recogniser has " +
+                                              std::to_string(recognizer_classes) + " classes (expected entries + 2)");
         *out = ocr.release();
         return ov::ok();
     });
@@ -577,6 +595,11 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
         if (!ocr || !image || image->empty() || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: NULL or empty image");
         *out = nullptr;
         const ov_ppocr_params p = params ? *params : ov_ppocr_default_params();
+        if (!p.run) return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: no model runner");
+        struct CurrentCall {
+            explicit CurrentCall(const ov_ppocr_params *params) { currentCancel = params->cancel; currentParams = params; }
+            ~CurrentCall() { currentCancel = nullptr; currentParams = nullptr; }
+        } scope(&p);
         if (p.limit_side_len < 32 || p.limit_side_len > 4096 || !(p.unclip_ratio > 0 && p.unclip_ratio <= 10) ||
             !(p.det_thresh >= 0 && p.det_thresh < 1) || !(p.box_thresh >= 0 && p.box_thresh <= 1))
             return ov::fail(OV_ERR_INVALID_ARGUMENT, "PP-OCR: parameter out of range");
@@ -616,6 +639,15 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
             padTop = std::abs(newH - img.rows) / 2;
             cv::Mat padded;
             cv::copyMakeBorder(img, padded, padTop, padTop, 0, 0, cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0));
+            img = padded;
+        }
+        // A tall strip gets black bands left and right, the same way.
+        int padLeft = 0;
+        if (static_cast<double>(img.rows) / img.cols > maxAspect) {
+            int newW = std::max(static_cast<int>(img.rows / static_cast<double>(maxAspect)), minHeight) * 2;
+            padLeft = std::abs(newW - img.cols) / 2;
+            cv::Mat padded;
+            cv::copyMakeBorder(img, padded, 0, 0, padLeft, padLeft, cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0));
             img = padded;
         }
 
@@ -667,7 +699,7 @@ ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const o
 
         // Working image → input image: undo the letterbox, then the resizes; clip like rapidocr.
         auto toInput = [&](cv::Point2f q, float *dst) {
-            double x = std::clamp(static_cast<double>(q.x) * ratioW, 0.0, static_cast<double>(rawW));
+            double x = std::clamp((static_cast<double>(q.x) - padLeft) * ratioW, 0.0, static_cast<double>(rawW));
             double y = std::clamp((static_cast<double>(q.y) - padTop) * ratioH, 0.0, static_cast<double>(rawH));
             dst[0] = static_cast<float>(x);
             dst[1] = static_cast<float>(y);

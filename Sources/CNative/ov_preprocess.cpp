@@ -129,6 +129,10 @@ extern "C" ov_status ov_preprocess_warp(const ov_image *image, const double m[9]
         if (std::abs(cv::determinant(matrix)) < 1e-12) return ov::fail(OV_ERR_INVALID_ARGUMENT, "the warp matrix is singular");
 
         const cv::Mat src = bgrOf(*image);
+        // cv::remap (under both warps) asserts on a source of SHRT_MAX pixels a side or more.
+        if (src.cols >= 32767 || src.rows >= 32767)
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "the image is " + std::to_string(src.cols) + "x" + std::to_string(src.rows) +
+                                                         " pixels; warps take at most 32766 pixels a side");
         const int border = border_replicate ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT;
         cv::Mat canvas;
         // The matrix maps destination to source (WARP_INVERSE_MAP); affine when its last row is (0, 0, 1).

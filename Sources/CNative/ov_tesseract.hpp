@@ -41,6 +41,11 @@ struct Functions {
     OV_TESS_FUNCTION(TessPageIteratorBoundingBox)
     OV_TESS_FUNCTION(TessDeleteText)
     OV_TESS_FUNCTION(TessPageIteratorOrientation)
+    OV_TESS_FUNCTION(TessMonitorCreate)
+    OV_TESS_FUNCTION(TessMonitorDelete)
+    OV_TESS_FUNCTION(TessMonitorSetCancelFunc)
+    OV_TESS_FUNCTION(TessMonitorSetCancelThis)
+    OV_TESS_FUNCTION(TessMonitorSetDeadlineMSecs)
 #undef OV_TESS_FUNCTION
     /// Orientation and script detection (legacy engine, osd.traineddata), or null in a build without it.
     decltype(&::TessBaseAPIDetectOrientationScript) TessBaseAPIDetectOrientationScript = nullptr;
@@ -116,6 +121,19 @@ public:
     }
     void SetSourceResolution(int ppi) { Functions::get().TessBaseAPISetSourceResolution(handle_, ppi); }
     int Recognize() { return Functions::get().TessBaseAPIRecognize(handle_, nullptr); }
+    /// Recognition that stops when `cancel` returns true (asked once per word with `cancelThis`) or after
+    /// `deadlineMilliseconds` (0: none): Tesseract's ETEXT_DESC monitor. Non-zero when it failed or stopped.
+    int Recognize(TessCancelFunc cancel, void *cancelThis, int deadlineMilliseconds) {
+        const auto &f = Functions::get();
+        ETEXT_DESC *monitor = f.TessMonitorCreate();
+        if (!monitor) throw std::bad_alloc();
+        f.TessMonitorSetCancelFunc(monitor, cancel);
+        f.TessMonitorSetCancelThis(monitor, cancelThis);
+        if (deadlineMilliseconds > 0) f.TessMonitorSetDeadlineMSecs(monitor, deadlineMilliseconds);
+        const int status = f.TessBaseAPIRecognize(handle_, monitor);
+        f.TessMonitorDelete(monitor);
+        return status;
+    }
     /// OSD on the image set: how many degrees (0, 90, 180, 270) the text is turned clockwise, and the
     /// confidence; false when it cannot tell (too few characters) or the library has no OSD.
     bool DetectOrientation(int *degrees, float *confidence) {

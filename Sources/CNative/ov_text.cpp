@@ -46,9 +46,16 @@
 //     turned right, 0.36 turned left or upside down). When OSD cannot tell (a single line has too few characters
 //     for it: the .accurate tests' one-line scenes turned 180° read at CER 0.82-0.92) or its turn does not read
 //     confidently, and the page as given read some text poorly, the other turns are read in turn (180°, 90°,
-//     270°) until one is confident, and the most confident read is kept; a page where nothing was read costs
+//     270°) until one is confident, and the most confident read is kept; a page where no word was read costs
 //     nothing more. Without
 //     osd.traineddata pages are read as given.
+//   - The cost of that search is bounded (a 1.7 MB page of 9-px random letters, which reads poorly every way,
+//     took 70 s as given and 211 s with the turns): on a page of more than kSamplePixels, OSD and the turns read
+//     its central kSamplePixels only, and the whole page is read again in the best turn only when that sample
+//     read confidently or clearly (kClearlyBetter) better than the same sample as given; the turns also stop
+//     once they have taken three times the first read and 5 s (Tesseract's cancel callback stops a read).
+//   - Cancellation (ov_cancel): every recognition asks the flag once per word (Tesseract's ETEXT_DESC cancel
+//     callback) and stops when it is set: OV_ERR_CANCELLED. Layout analysis and OSD are not interrupted.
 #include "ov_internal.hpp"
 
 #include "ov_tesseract.hpp"  // Tesseract via its C API, loaded on first use
@@ -61,6 +68,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -123,6 +131,33 @@ constexpr int kUnknownResolution = 70;
 
 // A first read whose words are this confident (character-weighted mean) is kept without asking OSD.
 constexpr double kConfidentPage = 0.75;
+
+// Orientation detection on larger pages looks at a central crop of this many pixels (1024 × 1024).
+constexpr long kSamplePixels = 1024L * 1024L;
+// ... and reads the whole page turned only when the turned sample reads this much better than the sample as given.
+constexpr double kClearlyBetter = 0.15;
+
+// The limits of the recognition running on this thread (ov_ocr_recognize sets them for its call): the caller's
+// cancel flag and, while orientation detection reads turned pages, a deadline. `cancelled` / `timedOut` say which
+// stopped a read.
+struct ReadLimits {
+    const ov_cancel *cancel = nullptr;
+    bool hasDeadline = false;
+    std::chrono::steady_clock::time_point deadline;
+    bool cancelled = false;
+    bool timedOut = false;
+
+    bool stopped() const { return cancelled || timedOut; }
+};
+thread_local ReadLimits *currentLimits = nullptr;
+
+// Tesseract's cancel callback (asked once per word): true stops the recognition.
+bool readShouldStop(void *context, int) {
+    auto *limits = static_cast<ReadLimits *>(context);
+    if (ov_cancel_is_set(limits->cancel)) limits->cancelled = true;
+    if (limits->hasDeadline && std::chrono::steady_clock::now() > limits->deadline) limits->timedOut = true;
+    return limits->stopped();
+}
 
 bool isDirectory(const std::string &path) {
     struct stat st {};
@@ -349,10 +384,11 @@ void splitAtGaps(LineRecord &&line, int minimumHeight, std::vector<LineRecord> &
 // minimumHeight tall, shifted by `offset`. Returns false if Tesseract's Recognize failed.
 bool recognisePass(ov::tess::API &api, const cv::Mat &gray, cv::Point offset, int minimumHeight,
                    std::vector<LineRecord> &output) {
+    if (currentLimits && (currentLimits->stopped() || readShouldStop(currentLimits, 0))) return false;
     ClearOnExit clear{api};
     api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step[0]));
     api.SetSourceResolution(kUnknownResolution);
-    if (api.Recognize() != 0) return false;
+    if ((currentLimits ? api.Recognize(readShouldStop, currentLimits, 0) : api.Recognize()) != 0) return false;
     ov::tess::ResultIterator it = api.GetIterator();
     if (!it) return true;  // nothing found
     std::vector<LineRecord> lines;
@@ -597,6 +633,14 @@ bool readPage(ov::tess::API &api, const cv::Mat &gray, int minimumHeight, std::v
     return true;
 }
 
+// Whether any word was read.
+bool anyWords(const std::vector<LineRecord> &lines) {
+    for (const LineRecord &line : lines)
+        for (const ov_text_item &item : line.items)
+            if (item.level == OV_TEXT_WORD && item.text_length > 0) return true;
+    return false;
+}
+
 // The words' confidence weighted by their length in bytes: how well a page read (0 without words).
 double readQuality(const std::vector<LineRecord> &lines) {
     double sum = 0, weight = 0;
@@ -770,7 +814,7 @@ ov_status ov_ocr_available_languages(const char *datapath, char **out) {
 }
 
 ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_height, int detect_orientation,
-                           ov_text_result **out) {
+                           const ov_cancel *cancel, ov_text_result **out) {
     return ov::guarded("ov_ocr_recognize", [&]() -> ov_status {
         if (!out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no output handle");
         *out = nullptr;
@@ -786,40 +830,98 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
         }
 
         keepOpenMPOnCallingThread();
+        ReadLimits limits;
+        limits.cancel = cancel;
+        struct CurrentLimits {
+            explicit CurrentLimits(ReadLimits *limits) { currentLimits = limits; }
+            ~CurrentLimits() { currentLimits = nullptr; }
+        } scope(&limits);
+        auto cancelled = [] { return ov::fail(OV_ERR_CANCELLED, "text recognition was cancelled"); };
+        auto turned = [](const cv::Mat &page, int degrees) {
+            cv::Mat upright;
+            cv::rotate(page, upright, degrees == 90 ? cv::ROTATE_90_COUNTERCLOCKWISE
+                                      : degrees == 180 ? cv::ROTATE_180 : cv::ROTATE_90_CLOCKWISE);
+            return upright;
+        };
+        const auto firstStart = std::chrono::steady_clock::now();
         std::vector<LineRecord> lines;
-        if (!readPage(ocr->api, gray, minimum_text_height, lines))
+        if (!readPage(ocr->api, gray, minimum_text_height, lines)) {
+            if (limits.cancelled) return cancelled();
             return ov::fail(OV_ERR_INTERNAL, "Tesseract failed to recognise the image");
+        }
+        if (limits.cancelled) return cancelled();
         int orientation = 0;
         if (detect_orientation) {
             orientation = layoutOrientation(lines);
             const double quality = readQuality(lines);
-            // Nothing read (a photo): nothing to turn, and OSD is not asked.
-            const int osd = quality >= kConfidentPage || lines.empty() ? 0 : detectOrientation(*ocr, gray);
-            // OSD's answer first; then, while no read is confident and the page as given did read some text (poorly),
-            // each other turn: OSD cannot tell on a single line (too few characters) and misjudges small italic
-            // text (oblique-20 upside down: "0°").
-            std::vector<int> turns;
-            if (osd > 0) turns = {osd};
-            if (quality < kConfidentPage && !lines.empty())
+            // No word read (a photo): nothing to turn, and OSD is not asked. A confident read stands.
+            if (quality < kConfidentPage && anyWords(lines)) {
+                // The search's bound: three times the first read and 5 s.
+                const auto firstRead = std::chrono::steady_clock::now() - firstStart;
+                limits.hasDeadline = true;
+                limits.deadline = std::chrono::steady_clock::now() + 3 * firstRead + std::chrono::seconds(5);
+                // A larger page is judged on its central kSamplePixels (the same crop in every turn).
+                const bool sampled = static_cast<long>(gray.cols) * gray.rows > kSamplePixels;
+                cv::Mat sample = gray;
+                double sampleQuality = quality;
+                if (sampled) {
+                    const int w = std::min(gray.cols, 1024), h = std::min(gray.rows, static_cast<int>(kSamplePixels / w));
+                    sample = gray(cv::Rect((gray.cols - w) / 2, (gray.rows - h) / 2, w, h));
+                    std::vector<LineRecord> asGiven;
+                    readPage(ocr->api, sample, minimum_text_height, asGiven);
+                    sampleQuality = readQuality(asGiven);
+                }
+                // OSD's answer first; then, while no read is confident, each other turn: OSD cannot tell on a single
+                // line (too few characters) and misjudges small italic text (oblique-20 upside down: "0°").
+                const int osd = limits.stopped() ? 0 : detectOrientation(*ocr, sample);
+                std::vector<int> turns;
+                if (osd > 0) turns = {osd};
                 for (int degrees : {180, 90, 270})
                     if (degrees != osd) turns.push_back(degrees);
-            double best = quality;
-            for (int degrees : turns) {
-                cv::Mat upright;
-                cv::rotate(gray, upright, degrees == 90 ? cv::ROTATE_90_COUNTERCLOCKWISE
-                                          : degrees == 180 ? cv::ROTATE_180 : cv::ROTATE_90_CLOCKWISE);
-                std::vector<LineRecord> again;
-                if (!readPage(ocr->api, upright, minimum_text_height, again)) continue;
-                const double q = readQuality(again);
-                if (q > best) {
+                double best = sampleQuality;
+                int bestTurn = 0;
+                std::vector<LineRecord> bestLines;
+                cv::Size bestSize;
+                for (int degrees : turns) {
+                    if (limits.stopped()) break;
+                    cv::Mat upright = turned(sample, degrees);
+                    std::vector<LineRecord> again;
+                    if (!readPage(ocr->api, upright, minimum_text_height, again)) {
+                        if (limits.stopped()) break;
+                        continue;
+                    }
+                    if (limits.stopped()) break;
+                    const double q = readQuality(again);
+                    if (q > best) {
+                        best = q;
+                        bestTurn = degrees;
+                        bestLines = std::move(again);
+                        bestSize = upright.size();
+                    }
+                    if (best >= kConfidentPage) break;
+                }
+                if (limits.cancelled) return cancelled();
+                if (bestTurn != 0 && sampled && (best >= kConfidentPage || best >= sampleQuality + kClearlyBetter)) {
+                    // The sample says the page is turned: the whole page, read in that turn, replaces the first read
+                    // if it reads better (without the search's deadline: this is the page's one read upright).
+                    limits.hasDeadline = false;
+                    limits.timedOut = false;
+                    cv::Mat upright = turned(gray, bestTurn);
+                    bestLines.clear();
+                    if (!readPage(ocr->api, upright, minimum_text_height, bestLines)) bestLines.clear();
+                    if (limits.cancelled) return cancelled();
+                    best = readQuality(bestLines);
+                    bestSize = upright.size();
+                } else if (sampled) {
+                    bestTurn = 0;
+                }
+                if (bestTurn != 0 && best > quality) {
                     // The turned page's lines may still run turned (Tesseract reads text turned 90° clockwise by
                     // itself): the page's orientation is the turn plus theirs.
-                    orientation = (degrees + layoutOrientation(again)) % 360;
-                    mapFromUpright(again, degrees, upright.size());
-                    lines = std::move(again);
-                    best = q;
+                    orientation = (bestTurn + layoutOrientation(bestLines)) % 360;
+                    mapFromUpright(bestLines, bestTurn, bestSize);
+                    lines = std::move(bestLines);
                 }
-                if (best >= kConfidentPage) break;
             }
         }
         assemble(lines, *result);

@@ -85,6 +85,7 @@ public final class JobWorker: Sendable {
     private let stopSignal = StopSignal()
     private let stopDeadline = Mutex<ContinuousClock.Instant?>(nil)
     private let abandoned = Atomic<Bool>(false)
+    private let leftIdle = Atomic<Bool>(false)
     private let drained = Atomic<Int>(0)
     private let held = Mutex<[Int64: Lease]>([:])
     private let counters = Mutex(Stats())
@@ -112,6 +113,11 @@ public final class JobWorker: Sendable {
     /// True when `run()` returned at `stopTimeout` with jobs or writes still in flight (they were abandoned:
     /// their leases lapse and other workers run them again).
     public var stoppedWithWorkInFlight: Bool { abandoned.load(ordering: .sequentiallyConsistent) }
+
+    /// True when `run()` returned after `stop()` while a slot was still talking to the database with no job in hand
+    /// (a claim or a connection attempt that had not answered): an idle worker does not wait for its connections.
+    /// A claim the server completed meanwhile is lost with the process; its lease lapses and the job runs again.
+    public var stoppedWithConnectionsOpen: Bool { leftIdle.load(ordering: .sequentiallyConsistent) }
 
     /// Stops claiming and winds down (see the type's notes); `run()` then returns within `stopTimeout`.
     public func stop() {
@@ -142,10 +148,21 @@ public final class JobWorker: Sendable {
         let setup = session("setup")
         let limits: ConnectionLimits
         do {
-            limits = try await setup.persistently(giveUp: { isStopping }, wakingOn: stopSignal) { store in
-                try await store.migrate()
-                return try await store.connectionLimits()
+            // A statement the server never answers (a connection that closed under it) holds the setup until its
+            // deadline: a worker stopped meanwhile has nothing in hand and leaves without it.
+            let setupWork = Task { [stopSignal] in
+                try await setup.persistently(giveUp: { stopSignal.isSet }, wakingOn: stopSignal) { store in
+                    try await store.migrate()
+                    return try await store.connectionLimits()
+                }
             }
+            guard let answered = try await untilStopped({ try await setupWork.value }) else {
+                leftIdle.store(true, ordering: .sequentiallyConsistent)
+                log("worker \(configuration.id): stopped while setting up; the statement not answered is left")
+                limited.flush()
+                return
+            }
+            limits = answered
             await setup.close()
         } catch {
             await setup.close()
@@ -190,7 +207,19 @@ public final class JobWorker: Sendable {
         let watchdog = Task {
             await stopSignal.wait()
             guard !Task.isCancelled else { return }
-            try? await Task.sleep(for: configuration.stopTimeout)
+            // Nothing in hand (no job, no write): the slots get a moment to close their connections, then the worker
+            // leaves without waiting for a claim or a connection that does not answer. With work in hand, it waits
+            // for that work up to stopTimeout, and leaves as soon as the last of it is done.
+            let deadline = ContinuousClock.now + configuration.stopTimeout
+            let grace = ContinuousClock.now + min(configuration.stopTimeout, .milliseconds(250))
+            while !Task.isCancelled, ContinuousClock.now < deadline {
+                if ContinuousClock.now >= grace, held.withLock({ $0.isEmpty }) {
+                    leftIdle.store(true, ordering: .sequentiallyConsistent)
+                    _ = race.decide(.success(false))
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(25))
+            }
             guard !Task.isCancelled else { return }
             _ = race.decide(.success(false))
         }
@@ -198,6 +227,9 @@ public final class JobWorker: Sendable {
         watchdog.cancel()
         if finished {
             await finisher.value
+        } else if leftIdle.load(ordering: .sequentiallyConsistent) {
+            heartbeat.cancel()
+            log("worker \(configuration.id): stopped with no job in hand; claims or connections not answered are left")
         } else {
             heartbeat.cancel()
             abandoned.store(true, ordering: .sequentiallyConsistent)
@@ -205,6 +237,25 @@ public final class JobWorker: Sendable {
             log("worker \(configuration.id): stopped after \(configuration.stopTimeout) with \(inFlight) job(s) or write(s) in flight; their leases lapse and they run again")
         }
         limited.flush()
+    }
+
+    /// `work`'s value, or nil when `stop()` came first and `work` had not finished a quarter of a second later (it is
+    /// then left running; the caller must not wait for it).
+    private func untilStopped<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T? {
+        let race = Race<T?>()
+        let worker = Task {
+            do { _ = race.decide(.success(try await work())) } catch { _ = race.decide(.failure(error)) }
+        }
+        let watcher = Task { [stopSignal] in
+            await stopSignal.wait()
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: .milliseconds(250))
+            guard !Task.isCancelled else { return }
+            _ = race.decide(.success(nil))
+        }
+        defer { watcher.cancel() }
+        _ = worker
+        return try await race.outcome()
     }
 
     /// A connection of its own; `statementTimeout` shortens the URL's (never lengthens it).
@@ -268,12 +319,14 @@ public final class JobWorker: Sendable {
         let runner = self.runner
         let task = Task { try await runner.runStream(job, frames: frames) }
         held.withLock { $0[job.id] = Lease(cancel: { task.cancel() }) }
+        // Held until released or recorded: a stopping worker waits for that (and for nothing else).
+        defer { _ = held.withLock { $0.removeValue(forKey: job.id) } }
         // stop() may have run between the claim and the registration above.
         if isStopping { task.cancel() }
         log("\(name): stream job \(job.id) (\(job.input)) started, attempt \(job.attempt)")
         let outcome = await task.result
         await frames.close()
-        let lost = held.withLock { $0.removeValue(forKey: job.id)?.lost ?? false }
+        let lost = held.withLock { $0[job.id]?.lost ?? false }
         if lost {
             log("\(name): stream job \(job.id) lease lost; stopped it")
             return

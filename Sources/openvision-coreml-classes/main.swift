@@ -4,6 +4,7 @@
 //   openvision-coreml-classes MODEL CLASS_NAME OUT.swift OUT.mlmodelc
 import Foundation
 import OpenVisionConverters
+import OpenVisionCoreMLClasses
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 4 else {
@@ -14,14 +15,16 @@ let model = URL(fileURLWithPath: arguments[0])
 do {
     let conversion = try CoreMLConverter.conversion(contentsOf: model)
     let source = try CoreMLClassGenerator.source(className: arguments[1], info: conversion.info, modelFileName: model.lastPathComponent)
-    try CoreMLConverter.writeCompiledFolder(conversion, to: URL(fileURLWithPath: arguments[3]))
+    // The plugin's own output, rewritten on every build.
+    try CoreMLConverter.writeCompiledFolder(conversion, to: URL(fileURLWithPath: arguments[3]), replacing: true)
     do {
         try Data(source.utf8).write(to: URL(fileURLWithPath: arguments[2]), options: .atomic)
     } catch {
         throw ConversionError(.io, "cannot write \(arguments[2]): \(error.localizedDescription)", file: arguments[2])
     }
 } catch {
-    // One line a build log shows as the build's error, naming the model file.
-    FileHandle.standardError.write(Data("error: openvision-coreml-classes: \(model.lastPathComponent): \(error)\n".utf8))
+    // One line a build log shows as the build's error, naming the model file (control characters escaped).
+    let line = TerminalText.escaped("error: openvision-coreml-classes: \(model.lastPathComponent): \(error)")
+    FileHandle.standardError.write(Data((line + "\n").utf8))
     exit(1)
 }

@@ -11,14 +11,23 @@ struct AnalysisJobRunner: JobRunner {
         var description: String
     }
 
-    /// The requests of an image job that names none (as `openvision analyze`).
-    static let defaultRequests = "barcodes,rectangles,faces,landmarks,text"
+    /// What a stream job records when it ends: its frame counts and its source.
+    struct StreamSummary: Encodable {
+        var dropped: Int
+        var framesAnalysed: Int
+        var framesCaptured: Int
+        var framesStored: Int
+        var source: String
+    }
 
     func runImage(_ job: ClaimedJob) async throws -> String {
         let options = try Self.options(job)
         do throws(VisionError) {
             let handler = ImageRequestHandler(URL(fileURLWithPath: job.input), strictDecoding: options.strict == true)
-            let run = try await options.stillAnalysis().run(on: handler, image: job.input)
+            var analysis = try options.stillAnalysis()
+            // Models load once per worker process (LocalModels), not per job.
+            try await analysis.loadModels(with: LocalModels.shared)
+            let run = try await analysis.run(on: handler, image: job.input)
             return String(decoding: try run.report.jsonData(pretty: false), as: UTF8.self)
         } catch {
             let message = error.message.contains(job.input) ? error.message : "\(job.input): \(error.message)"
@@ -28,22 +37,15 @@ struct AnalysisJobRunner: JobRunner {
 
     func runStream(_ job: ClaimedJob, frames: StreamFrames) async throws -> String {
         let options = try Self.options(job)
-        var arguments: [String] = []
-        if let model = options.model { arguments += ["--model", model] }
-        if let requests = options.requests { arguments += ["--requests", requests] }
-        if let confidence = options.confidence { arguments += ["--confidence", String(confidence)] }
-        if let size = options.analysisSize { arguments += ["--analysis-size", String(size)] }
         let analyzer: LiveAnalyzer
-        do {
-            let requests = try AnalysisOptions.parse(arguments).makeRequests()
+        do throws(VisionError) {
+            let requests = try await AnalysisOptions.makeRequests(try options.streamKinds(), options: options.options)
             try LiveAnalyzer.prewarm()
             var configuration = LiveAnalyzer.Configuration()
             configuration.analysisMaxDimension = options.analysisSize
             analyzer = LiveAnalyzer(source: FrameSource(parsing: job.input), requests: requests, configuration: configuration)
-        } catch let error as VisionError {
-            throw Failure(description: "\(job.input): \(error.message) [\(error.code)]")
         } catch {
-            throw Failure(description: "\(job.input): \(AnalyzeCommand.oneLineMessage(for: error))")
+            throw Failure(description: "\(job.input): \(error.message) [\(error.code)]")
         }
         let deadline = options.duration.map { ContinuousClock.now + .seconds($0) }
         let outcome: Result<Void, any Error>
@@ -63,7 +65,11 @@ struct AnalysisJobRunner: JobRunner {
         let stats = analyzer.stats()
         switch outcome {
         case .success:
-            return #"{"dropped":\#(stats.framesDropped),"framesAnalysed":\#(stats.framesAnalysed),"framesCaptured":\#(stats.framesCaptured),"framesStored":\#(frames.written),"source":\#(Self.quoted(job.input))}"#
+            let summary = StreamSummary(dropped: stats.framesDropped, framesAnalysed: stats.framesAnalysed,
+                                        framesCaptured: stats.framesCaptured, framesStored: frames.written, source: job.input)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(summary), as: UTF8.self)
         case .failure(let error as VisionError):
             throw Failure(description: "\(job.input): \(error.message) [\(error.code)]")
         case .failure(let error):
@@ -73,16 +79,5 @@ struct AnalysisJobRunner: JobRunner {
 
     private static func options(_ job: ClaimedJob) throws -> JobOptions {
         do { return try JobOptions(json: job.options) } catch { throw Failure(description: "job \(job.id): unreadable options \(job.options)") }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
-    }
-}
-
-extension AnalyzeCommand {
-    /// A parse or validation error of the job's options as one line.
-    static func oneLineMessage(for error: any Error) -> String {
-        message(for: error).trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
     }
 }

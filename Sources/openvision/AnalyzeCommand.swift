@@ -17,8 +17,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Argument(help: "Image files or directories (JPEG, PNG, WebP, BMP, TIFF).")
     var inputs: [String]
 
-    @Option(name: .shortAndLong, parsing: .singleValue, help: ArgumentHelp(RequestKind.help(includingSequences: false) + " Repeatable."))
-    var requests: [String] = ["barcodes,rectangles,faces,landmarks,text"]
+    @Option(name: .shortAndLong, parsing: .singleValue,
+            help: ArgumentHelp(RequestKind.help(includingSequences: false) + " Repeatable. Default: "
+                               + RequestKind.stillDefaults.map(\.name).joined(separator: ",") + "."))
+    var requests: [String] = []
 
     @Option(name: .shortAndLong, help: "Output format: json or text (table).")
     var format: OutputFormat = .json
@@ -29,7 +31,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Orientation of the input, overriding EXIF: up, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left.")
     var orientation: String?
 
-    @OptionGroup var requestOptions: RequestOptionFlags
+    @OptionGroup var requestOptions: RequestOptionFlags<StillScope>
 
     @Option(help: "Write image-valued results (saliency heat maps, person masks) into this directory as PNG and .npy; their paths go into the JSON.")
     var maps: String?
@@ -41,7 +43,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var strict = false
 
     func run() async throws {
-        let kinds = try RequestKind.parse(requests)
+        let kinds = requests.isEmpty ? RequestKind.stillDefaults : try RequestKind.parse(requests)
         try RequestKind.requireStill(kinds)
         let orientation = try orientation.map { name in
             guard let o = ImageOrientation.allCases.first(where: { $0.description.lowercased() == name.lowercased() }) else {
@@ -50,19 +52,23 @@ struct AnalyzeCommand: AsyncParsableCommand {
             return o
         }
         var analysis: StillAnalysis
-        do { analysis = try StillAnalysis(kinds: kinds, options: try requestOptions.options(base: StillAnalysis.stillDefaults)) } catch let error as VisionError {
+        do {
+            analysis = try StillAnalysis(kinds: kinds, options: try requestOptions.options(base: StillAnalysis.stillDefaults))
+        } catch let error as VisionError {
             throw ValidationError(error.message)
         }
         analysis.includeTimings = timings
+        try await ModelOptions.loadModels(&analysis)
         let images = ImageFiles(expanding: inputs)
         let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: images.files.count) }
         let maps = self.maps.map(MapDirectory.init(path:))
+        let fixed = analysis
         try await BatchRunner.run(images) { file in
             let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
             let annotateTo = annotateTarget?.url(for: file)
             // Decoded once, timed apart: colour only when an annotated copy is wanted (the built-in requests read the
             // gray plane, some at reduced JPEG scale).
-            let run = try await analysis.run(on: handler, image: file.path, decodeColor: annotateTo != nil, maps: maps?.forImage(file))
+            let run = try await fixed.run(on: handler, image: file.path, decodeColor: annotateTo != nil, maps: maps?.forImage(file))
             if let annotateTo {
                 // Saliency heat maps are overlay items too: `annotated(with:)` blends them under the boxes.
                 try handler.image().annotated(with: run.overlayItems).write(to: annotateTo)

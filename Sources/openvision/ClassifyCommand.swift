@@ -2,18 +2,16 @@ import ArgumentParser
 import Foundation
 import OpenVision
 
-/// `openvision classify`: image classification (default: EfficientNet-Lite0, ImageNet-1k).
+/// `openvision classify`: image classification (the `classify` request kind, default model EfficientNet-Lite0,
+/// ImageNet-1k; its options are the registry's).
 struct ClassifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
         abstract: "Classify images (default model: EfficientNet-Lite0, ImageNet-1k, installed by scripts/setup)."
     )
 
-    @Option(name: .shortAndLong, help: "Classifier model (default: efficientnet-lite0.onnx).") var model: String?
     @Argument(help: "Image files or directories.") var inputs: [String]
-    @Option(name: .shortAndLong, help: "How many labels per image.") var top: Int = 5
-    @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
-    @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
+    @OptionGroup var requestOptions: RequestOptionFlags<ClassifyScope>
     @Option(help: "Output format: json or table.") var format: OutputFormat = .json
     @Flag(help: "Include per-stage timings.") var timings = false
 
@@ -21,18 +19,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     var strict = false
 
     func run() async throws {
-        let model = try ModelOptions.load(model ?? "efficientnet-lite0.onnx", backend: backend, threads: threads)
-        var request = ClassifyImageRequest(model: model)
-        request.maximumObservations = top
-        let images = ImageFiles(expanding: inputs)
-        try await BatchRunner.run(images) { file in
-            // The handler decodes a large JPEG only at the scale the model's input needs.
-            let handler = ImageRequestHandler(file, strictDecoding: strict)
-            let (labels, stages) = try request.performWithTimings(in: handler.context)
-            var report = try ReportOutput.report(for: file, handler: handler, stages: stages, timings: timings)
-            report.add(labels)
-            try ReportOutput.emit(report, format: format, pretty: images.files.count == 1)
-            return true
-        }
+        try await ModelRun.run("classify", options: try requestOptions.options(), inputs: inputs, format: format,
+                               timings: timings, strict: strict)
     }
 }

@@ -3,22 +3,24 @@ import Foundation
 import OpenVision
 import OpenVisionJobs
 
-/// What a job analyses besides its input: the `options` JSONB of `openvision_jobs` (docs/jobs.md).
-/// Image jobs use `requests`, the built-in requests' options (`RequestOption.all`: `maxRectangles`, `languages`,
-/// `recognitionLevel`, `faceRevision`, `faceLandmarksRevision`, `maxHands`, as `openvision analyze`) and `strict`; stream jobs `requests`,
-/// `model`, `confidence`, `analysisSize`, `duration` (as `openvision live`).
-struct JobOptions: Codable, Sendable {
+/// What a job analyses besides its input: the `options` JSONB of `openvision_jobs` (docs/jobs.md), typed and Codable.
+/// Every job takes `requests` (comma-separated kind names) and the request kinds' options (`RequestOptions`, each
+/// under its own name as a top-level key: `maxRectangles`, `symbologies`, `model`, `confidence`, …, as the CLI's flags
+/// and the HTTP query parameters); image jobs also `strict` (as `openvision analyze`), stream jobs `analysisSize` and
+/// `duration` (as `openvision live`).
+struct JobOptions: Codable, Sendable, Equatable {
     var requests: String?
-    /// The built-in requests' options, by `RequestOption` name, in their text form (validated at submit).
-    var requestOptions: [String: String] = [:]
+    /// The request kinds' options, checked against their declarations (at submit, and when the worker reads them).
+    var options = RequestOptions()
     var strict: Bool?
-    var model: String?
-    var confidence: Float?
     var analysisSize: Int?
     /// Stream jobs: stop (succeeded) after this many seconds of analysis; nil runs until the source ends.
     var duration: Double?
 
-    init(requests: String? = nil) { self.requests = requests }
+    init(requests: String? = nil, options: RequestOptions = RequestOptions()) {
+        self.requests = requests
+        self.options = options
+    }
 
     init(json: String) throws {
         self = try JSONDecoder().decode(JobOptions.self, from: Data(json.utf8))
@@ -33,49 +35,34 @@ struct JobOptions: Codable, Sendable {
     /// An image job's analysis, with the same rules `openvision analyze` applies (`invalidArgument` otherwise):
     /// what `jobs submit` checks and what the worker runs.
     func stillAnalysis() throws(VisionError) -> StillAnalysis {
-        let kinds = try RequestKind.kinds(from: [requests ?? AnalysisJobRunner.defaultRequests])
-        return try StillAnalysis(kinds: kinds, options: try RequestOptions(values: requestOptions, base: StillAnalysis.stillDefaults))
+        let kinds = try requests.map { names throws(VisionError) in try RequestKind.kinds(from: [names]) } ?? RequestKind.stillDefaults
+        return try StillAnalysis(kinds: kinds, options: StillAnalysis.stillDefaults.merging(options))
     }
 
-    // The request options are top-level keys, integers as JSON numbers (`{"maxRectangles":16,…}`).
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    /// A stream job's request kinds, as `openvision live` picks them (`AnalysisOptions.kinds`).
+    func streamKinds() throws(VisionError) -> [RequestKind] {
+        try AnalysisOptions.kinds(requests, detector: options.modelName != nil)
     }
 
+    private enum Key: String, CodingKey { case requests, strict, analysisSize, duration }
+
+    /// The job's own keys, and the request options beside them in the same object.
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        requests = try c.decodeIfPresent(String.self, forKey: Key("requests"))
-        strict = try c.decodeIfPresent(Bool.self, forKey: Key("strict"))
-        model = try c.decodeIfPresent(String.self, forKey: Key("model"))
-        confidence = try c.decodeIfPresent(Float.self, forKey: Key("confidence"))
-        analysisSize = try c.decodeIfPresent(Int.self, forKey: Key("analysisSize"))
-        duration = try c.decodeIfPresent(Double.self, forKey: Key("duration"))
-        for option in RequestOption.all {
-            let key = Key(option.name)
-            guard c.contains(key) else { continue }
-            if let n = try? c.decode(Int.self, forKey: key) { requestOptions[option.name] = String(n) } else {
-                requestOptions[option.name] = try c.decode(String.self, forKey: key)
-            }
-        }
+        requests = try c.decodeIfPresent(String.self, forKey: .requests)
+        strict = try c.decodeIfPresent(Bool.self, forKey: .strict)
+        analysisSize = try c.decodeIfPresent(Int.self, forKey: .analysisSize)
+        duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+        options = try RequestOptions(from: decoder)
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
-        try c.encodeIfPresent(requests, forKey: Key("requests"))
-        try c.encodeIfPresent(strict, forKey: Key("strict"))
-        try c.encodeIfPresent(model, forKey: Key("model"))
-        try c.encodeIfPresent(confidence, forKey: Key("confidence"))
-        try c.encodeIfPresent(analysisSize, forKey: Key("analysisSize"))
-        try c.encodeIfPresent(duration, forKey: Key("duration"))
-        for (name, value) in requestOptions {
-            if RequestOption.named(name)?.schemaType == "integer", let n = Int(value) { try c.encode(n, forKey: Key(name)) } else {
-                try c.encode(value, forKey: Key(name))
-            }
-        }
+        try c.encodeIfPresent(requests, forKey: .requests)
+        try c.encodeIfPresent(strict, forKey: .strict)
+        try c.encodeIfPresent(analysisSize, forKey: .analysisSize)
+        try c.encodeIfPresent(duration, forKey: .duration)
+        try options.encode(to: encoder)
     }
 }
 

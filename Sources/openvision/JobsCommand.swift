@@ -43,16 +43,16 @@ struct JobsCommand: AsyncParsableCommand {
         )
         @OptionGroup var database: DatabaseOption
         @Argument(help: "Images, directories or list files.") var inputs: [String]
-        @Option(name: .shortAndLong, help: "Requests to run, as `openvision analyze --requests`.")
-        var requests: String = AnalysisJobRunner.defaultRequests
-        @OptionGroup var requestOptions: RequestOptionFlags
+        @Option(name: .shortAndLong, help: ArgumentHelp("Requests to run, as `openvision analyze --requests` (default "
+                                                        + RequestKind.stillDefaults.map(\.name).joined(separator: ",") + ")."))
+        var requests: String?
+        @OptionGroup var requestOptions: RequestOptionFlags<StillScope>
         @Flag(help: "Decoder warnings are errors, as `analyze --strict`.") var strict = false
         @Option(help: "Attempts before a job is failed for good (1...\(JobStore.maximumAttempts)).") var maxAttempts: Int = 3
 
         /// The job payload, checked with the rules the worker's still analysis applies (a usage error otherwise).
         func jobOptions() throws -> JobOptions {
-            var options = JobOptions(requests: requests)
-            options.requestOptions = requestOptions.given
+            var options = JobOptions(requests: requests, options: try requestOptions.options())
             options.strict = strict ? true : nil
             do { _ = try options.stillAnalysis() } catch { throw ValidationError(error.message) }
             return options
@@ -108,25 +108,31 @@ struct JobsCommand: AsyncParsableCommand {
         )
         @OptionGroup var database: DatabaseOption
         @Argument(help: "Sources: 0 or /dev/video0, rtsp:// or http(s):// streams, video files, image folders.") var sources: [String]
-        @Option(name: .shortAndLong, help: "Object detector model, as `live --model`.") var model: String?
-        @Option(name: .shortAndLong, help: "Built-in requests, as `live --requests` (default: none with --model, else barcodes,faces).")
+        @Option(name: .shortAndLong, help: ArgumentHelp("Requests, as `live --requests` (default: detect with --model, else "
+                                                        + RequestKind.liveDefaults.map(\.name).joined(separator: ",") + ")."))
         var requests: String?
-        @Option(help: "Minimum detection confidence.") var confidence: Float = 0.25
+        @OptionGroup var requestOptions: RequestOptionFlags<LiveScope>
         @Option(help: "Longest side of the analysed copy in pixels.") var analysisSize: Int?
         @Option(help: "Stop each stream (succeeded) after this many seconds; default: until the source ends.") var duration: Double?
         @Option(help: "Attempts (a source that cannot be opened, a worker lost) before a stream is failed for good (1...\(JobStore.maximumAttempts)).")
         var maxAttempts: Int = 3
 
-        func validate() throws { try JobsCommand.checkAttempts(maxAttempts) }
-
-        func run() async throws {
-            if let requests { _ = try RequestKind.parse([requests]) }
-            var options = JobOptions(requests: requests)
-            options.model = model
-            options.confidence = confidence
+        /// The job payload, checked as the worker reads it (a usage error otherwise).
+        func jobOptions() throws -> JobOptions {
+            var options = JobOptions(requests: requests, options: try requestOptions.options())
+            do { _ = try options.streamKinds() } catch { throw ValidationError(error.message) }
             options.analysisSize = analysisSize
             options.duration = duration
-            let json = try options.json()
+            return options
+        }
+
+        func validate() throws {
+            _ = try jobOptions()
+            try JobsCommand.checkAttempts(maxAttempts)
+        }
+
+        func run() async throws {
+            let json = try jobOptions().json()
             let inputs = sources.map { FileManager.default.fileExists(atPath: $0) ? URL(fileURLWithPath: $0).standardizedFileURL.path : $0 }
             let ids = try await JobsCommand.withStore(database) {
                 try await $0.submit(kind: .stream, inputs: inputs, options: json, maxAttempts: maxAttempts)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenVision
-import OpenVisionServer
+import OpenVisionViewer
 import Synchronization
 
 /// `openvision live`: a camera or network stream through the live pipeline, optionally served
@@ -41,7 +41,7 @@ struct LiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let interruption = Interruption()
-        let requests = try analysis.makeRequests()
+        let requests = try await analysis.makeRequests()
         var options = CaptureOptions()
         options.width = width
         options.height = height

@@ -2,17 +2,15 @@ import ArgumentParser
 import Foundation
 import OpenVision
 
-/// What `live` and `video` analyse: built-in requests and/or a detector model.
+/// What `live` and `video` analyse: request kinds, and a detector (`detect`) with `--model`, `--track` or
+/// `--count-line`.
 struct AnalysisOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Object detector model (ONNX or Darknet .cfg; with --track or --count-line the default is the built-in COCO-80 detector, Yolo-Fastest-1.1-XL).")
-    var model: String?
-
-    @Option(name: .shortAndLong, help: ArgumentHelp(RequestKind.help(includingSequences: true) + " Default: none with a detector (--model, --track, --count-line), else barcodes,faces."))
+    @Option(name: .shortAndLong, help: ArgumentHelp(RequestKind.help(includingSequences: true) + " Default: detect with a "
+                                                    + "detector (--model, --track, --count-line), else "
+                                                    + RequestKind.liveDefaults.map(\.name).joined(separator: ",") + "."))
     var requests: String?
-    @OptionGroup var requestOptions: RequestOptionFlags
+    @OptionGroup var requestOptions: RequestOptionFlags<LiveScope>
 
-    @Option(help: "Minimum detection confidence.") var confidence: Float = 0.25
-    @Option(help: "Inference threads (0 = all cores).") var threads: Int = 0
     @Option(help: "Longest side of the analysed copy in pixels (default: twice the model input, or 1280).")
     var analysisSize: Int?
     @Flag(help: "Track the detected objects (ByteTrack): each object gets a stable track ID in the JSON Lines (trackID), the overlays and the viewer (#ID); tracks starting and ending are events in the JSON Lines. Detector: --model, else the built-in one.")
@@ -29,7 +27,7 @@ struct AnalysisOptions: ParsableArguments {
     }
 
     /// True when a detector runs: --model, or tracking (--track, --count-line) with the built-in detector.
-    var runsDetector: Bool { model != nil || track || countLine != nil }
+    var runsDetector: Bool { requestOptions.model != nil || track || countLine != nil }
 
     /// `x1,y1,x2,y2` (normalised, lower-left origin) as a counter; a clear error for anything else.
     static func parseCountLine(_ text: String) throws -> LineCounter {
@@ -61,24 +59,43 @@ struct AnalysisOptions: ParsableArguments {
         configuration.compensatesCameraMotion = cameraMotion
     }
 
-    func makeRequests() throws -> [any VisionRequest] {
-        var list: [any VisionRequest] = []
-        if runsDetector {
-            // Tracking follows detected objects: without --model, those of the built-in detector (as `detect`).
-            let detector = try model.map { try ModelOptions.load($0, backend: "automatic", threads: threads) }
-                ?? ModelOptions.loadDefaultDetector(backend: "automatic", threads: threads)
-            var request = DetectObjectsRequest(model: detector)
-            request.confidenceThreshold = confidence
-            list.append(request)
+    /// One request per kind `--requests` names (or the defaults), the detector first when one runs, with the options
+    /// given (Vision's defaults otherwise: video and live keep `DetectRectanglesRequest`'s one rectangle).
+    func makeRequests() async throws -> [any VisionRequest] {
+        let options = try requestOptions.options()
+        let kinds: [RequestKind]
+        do { kinds = try Self.kinds(requests, detector: runsDetector) } catch { throw ValidationError(error.message) }
+        do {
+            return try await Self.makeRequests(kinds, options: options)
+        } catch {
+            throw ModelOptions.failure(error)
         }
-        let names = requests ?? (runsDetector ? "" : "barcodes,faces")
-        // Vision's defaults, but for the options given (video and live keep DetectRectanglesRequest's one rectangle).
-        let options = try requestOptions.options(base: RequestOptions())
-        for kind in names.isEmpty ? [] : try RequestKind.parse([names]) {
-            list.append(kind.descriptor.makeRequest(options))
+    }
+
+    /// The kinds a live analysis runs: those `requests` names (comma-separated), else none with a detector and
+    /// `RequestKind.liveDefaults` without; `detect` first when `detector` (tracking follows detected objects: without
+    /// a model, those of the built-in detector). `invalidArgument` for an unknown name or nothing to run.
+    static func kinds(_ requests: String?, detector: Bool) throws(VisionError) -> [RequestKind] {
+        var kinds = try requests.map { names throws(VisionError) in
+            names.isEmpty ? [] : try RequestKind.kinds(from: [names])
+        } ?? (detector ? [] : RequestKind.liveDefaults)
+        if detector, let detect = RequestKind.named("detect") {
+            kinds.removeAll { $0 == detect }
+            kinds.insert(detect, at: 0)
         }
-        guard !list.isEmpty else { throw ValidationError("nothing to analyse: give --model and/or --requests") }
-        return list
+        guard !kinds.isEmpty else { throw VisionError(.invalidArgument, "nothing to analyse: give --model and/or --requests") }
+        return kinds
+    }
+
+    /// One request per kind, with `options` and the models they name (`LocalModels`): what `live`, `video` and stream
+    /// jobs run.
+    static func makeRequests(_ kinds: [RequestKind], options: RequestOptions) async throws(VisionError) -> [any VisionRequest] {
+        var requests: [any VisionRequest] = []
+        for kind in kinds {
+            let model = try await kind.model(for: options, loader: LocalModels.shared)
+            requests.append(try kind.makeRequest(options, model: model))
+        }
+        return requests
     }
 }
 

@@ -29,7 +29,14 @@ struct ModelsCommand: AsyncParsableCommand {
         func run() async throws {
             let loaded: VisionModel
             do {
-                loaded = try ModelOptions.load(model, backend: backend, threads: 1)
+                guard let choice = BackendChoice(rawValue: backend) else {
+                    throw ValidationError("unknown backend '\(backend)'; choose from "
+                                          + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                var configuration = VisionModel.Configuration()
+                configuration.backend = choice
+                configuration.threads = 1
+                loaded = try ModelOptions.load(model, configuration: configuration)
             } catch {
                 // A .tflite or Core ML model that does not convert: still show what it declares and what is missing.
                 if model.lowercased().hasSuffix(".tflite"), let url = ModelLocator.find(model) {
@@ -41,18 +48,24 @@ struct ModelsCommand: AsyncParsableCommand {
                 throw error
             }
             let d = loaded.modelDescription
-            print("model:    \(loaded.url.path)")
-            print("format:   \(d.format.rawValue), backend \(d.backend)")
-            for i in d.inputs { print("input:    \(i)") }
-            for o in d.outputs { print("output:   \(o)") }
+            Self.say("model:    \(loaded.url.path)")
+            Self.say("format:   \(d.format.rawValue), backend \(d.backend)")
+            for i in d.inputs { Self.say("input:    \(i)") }
+            for o in d.outputs { Self.say("output:   \(o)") }
             let p = d.preprocessing
-            print("input size \(p.width)×\(p.height) \(p.layout.rawValue) \(p.colorOrder.rawValue), scale \(p.scale), mean \(p.mean), std \(p.std), fit \(p.cropAndScale.rawValue)")
-            print("labels:   \(d.labels.count)" + (d.labelsSource.map { " from \($0)" } ?? "") + (d.labels.isEmpty ? "" : ": " + d.labels.prefix(8).joined(separator: ", ") + (d.labels.count > 8 ? ", …" : "")))
+            Self.say("input size \(p.width)×\(p.height) \(p.layout.rawValue) \(p.colorOrder.rawValue), scale \(p.scale), mean \(p.mean), std \(p.std), fit \(p.cropAndScale.rawValue)")
+            Self.say("labels:   \(d.labels.count)" + (d.labelsSource.map { " from \($0)" } ?? "") + (d.labels.isEmpty ? "" : ": " + d.labels.prefix(8).joined(separator: ", ") + (d.labels.count > 8 ? ", …" : "")))
             for (k, v) in d.metadata.sorted(by: { $0.key < $1.key }) where k != "names" && k != "labels" {
-                print("metadata: \(k) = \(v.prefix(120))")
+                Self.say("metadata: \(k) = \(v.prefix(120))")
             }
             if loaded.url.pathExtension.lowercased() == "tflite" { try Self.describeTFLite(loaded.url) }
             if Self.isCoreML(loaded.url.path) { try Self.describeCoreML(loaded.url) }
+        }
+
+        /// Prints a line of model-declared text for a terminal (`TerminalText`: control characters escaped, each
+        /// line at most 1000 characters).
+        static func say(_ line: String) {
+            print(TerminalText.escaped(line))
         }
 
         static func isCoreML(_ path: String) -> Bool {
@@ -64,30 +77,30 @@ struct ModelsCommand: AsyncParsableCommand {
         static func describeCoreML(_ url: URL) throws {
             let summary = try CoreMLModelSummary(contentsOf: url)
             let info = summary.info
-            print("coreml:   \(info.modelType), specification \(info.specificationVersion)"
+            Self.say("coreml:   \(info.modelType), specification \(info.specificationVersion)"
                   + (info.submodels.isEmpty ? "" : " (" + info.submodels.joined(separator: " → ") + ")"))
-            for f in info.inputs { print("coreml input:  " + describe(f, image: info.imageInputs[f.name])) }
-            for f in info.outputs { print("coreml output: " + describe(f, image: nil, output: info.imageOutputs?[f.name])) }
+            for f in info.inputs { Self.say("coreml input:  " + describe(f, image: info.imageInputs[f.name])) }
+            for f in info.outputs { Self.say("coreml output: " + describe(f, image: nil, output: info.imageOutputs?[f.name])) }
             if !info.classLabels.isEmpty {
-                print("coreml labels: \(info.classLabels.count): " + info.classLabels.prefix(8).joined(separator: ", ")
+                Self.say("coreml labels: \(info.classLabels.count): " + info.classLabels.prefix(8).joined(separator: ", ")
                       + (info.classLabels.count > 8 ? ", …" : ""))
             }
             if let nms = info.nms {
-                print("coreml nms:    IoU \(nms.iouThreshold)" + (nms.iouThresholdInput.isEmpty ? "" : " (input \(nms.iouThresholdInput))")
+                Self.say("coreml nms:    IoU \(nms.iouThreshold)" + (nms.iouThresholdInput.isEmpty ? "" : " (input \(nms.iouThresholdInput))")
                       + ", confidence \(nms.confidenceThreshold)" + (nms.confidenceThresholdInput.isEmpty ? "" : " (input \(nms.confidenceThresholdInput))")
                       + (nms.perClass ? ", per class" : ", across classes") + "; outputs \(nms.confidenceOutput), \(nms.coordinatesOutput)")
             }
             let m = info.metadata
             for (key, value) in [("short description", m.shortDescription), ("author", m.author), ("license", m.license), ("version", m.versionString)]
             where !value.isEmpty {
-                print("coreml metadata: \(key): \(value.prefix(160))")
+                Self.say("coreml metadata: \(key): \(value.prefix(160))")
             }
-            for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) { print("coreml metadata: \(key) = \(value.prefix(120))") }
+            for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) { Self.say("coreml metadata: \(key) = \(value.prefix(120))") }
             let layers = info.layerCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            print("coreml layers: \(info.layerCounts.values.reduce(0, +)): " + layers.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
-            print("coreml weights: " + (info.weightFormats.isEmpty ? "none" : info.weightFormats.joined(separator: ", ")))
-            for layer in summary.unsupportedLayers.prefix(20) { print("coreml unsupported: \(layer)") }
-            if let error = summary.conversionError { print("coreml conversion: fails: \(error)") }
+            Self.say("coreml layers: \(info.layerCounts.values.reduce(0, +)): " + layers.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+            Self.say("coreml weights: " + (info.weightFormats.isEmpty ? "none" : info.weightFormats.joined(separator: ", ")))
+            for layer in summary.unsupportedLayers.prefix(20) { Self.say("coreml unsupported: \(layer)") }
+            if let error = summary.conversionError { Self.say("coreml conversion: fails: \(error)") }
         }
 
         static func describe(_ f: CoreMLInfo.Feature, image: CoreMLInfo.ImageInput?, output: CoreMLInfo.ImageOutput? = nil) -> String {
@@ -116,17 +129,17 @@ struct ModelsCommand: AsyncParsableCommand {
         /// What the .tflite file itself declares: its tensors' TFLite types, operators and metadata.
         static func describeTFLite(_ url: URL) throws {
             let summary = try TFLiteModelSummary(contentsOf: url)
-            print("tflite:   schema \(summary.schemaVersion), \(summary.tensorCount) tensors"
+            Self.say("tflite:   schema \(summary.schemaVersion), \(summary.tensorCount) tensors"
                   + (summary.description.map { ", \"\($0)\"" } ?? ""))
-            for i in summary.inputs { print("tflite input:  \(i.name) \(i.shape) \(i.type)") }
-            for o in summary.outputs { print("tflite output: \(o.name) \(o.shape) \(o.type)") }
-            print("tflite ops:    " + summary.operatorCounts.map { "\($0.name) ×\($0.count)" }.joined(separator: ", "))
-            for op in summary.unsupported { print("tflite unsupported: \(op.name) (first at operator \(op.index))") }
-            if !summary.metadataNames.isEmpty { print("tflite metadata entries: " + summary.metadataNames.joined(separator: ", ")) }
+            for i in summary.inputs { Self.say("tflite input:  \(i.name) \(i.shape) \(i.type)") }
+            for o in summary.outputs { Self.say("tflite output: \(o.name) \(o.shape) \(o.type)") }
+            Self.say("tflite ops:    " + summary.operatorCounts.map { "\($0.name) ×\($0.count)" }.joined(separator: ", "))
+            for op in summary.unsupported { Self.say("tflite unsupported: \(op.name) (first at operator \(op.index))") }
+            if !summary.metadataNames.isEmpty { Self.say("tflite metadata entries: " + summary.metadataNames.joined(separator: ", ")) }
             if let m = summary.metadata {
-                if let name = m.name { print("tflite metadata: name \"\(name)\"") }
+                if let name = m.name { Self.say("tflite metadata: name \"\(name)\"") }
                 if let mean = m.inputMean, let std = m.inputStd {
-                    print("tflite metadata: input normalisation (pixel - \(mean)) / \(std)"
+                    Self.say("tflite metadata: input normalisation (pixel - \(mean)) / \(std)"
                           + (m.inputMin.map { ", range \($0) ... \(m.inputMax ?? [])" } ?? ""))
                 }
             }
@@ -138,6 +151,7 @@ struct ModelsCommand: AsyncParsableCommand {
         @Argument(help: "The Darknet .cfg, .tflite, .mlmodel, .mlpackage or .mlmodelc.") var cfg: String
         @Option(name: .shortAndLong, help: "Output .onnx path (default: beside the input).") var output: String?
         @Option(help: "Class names file (Darknet; default: a .names file beside the .cfg).") var names: String?
+        @Flag(help: "Replace an existing output file (it is an error otherwise).") var force = false
         func run() async throws {
             let cfgURL = URL(fileURLWithPath: cfg)
             let ext = cfgURL.pathExtension.lowercased()
@@ -145,10 +159,12 @@ struct ModelsCommand: AsyncParsableCommand {
                 let out = URL(fileURLWithPath: output ?? cfgURL.deletingPathExtension().appendingPathExtension("onnx").path)
                 do {
                     let start = ContinuousClock.now
-                    if ext == "tflite" { try TFLiteConverter.convert(cfgURL, to: out) } else { try CoreMLConverter.convert(cfgURL, to: out) }
+                    try Self.checkOutput(out, inputs: [cfgURL], force: force)
+                    let data = ext == "tflite" ? try TFLiteConverter.onnxData(contentsOf: cfgURL) : try CoreMLConverter.onnxData(contentsOf: cfgURL)
+                    try ModelOutput.write(data, to: out, replacing: force)
                     print("wrote \(out.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
                 } catch {
-                    FileHandle.standardError.write(Data("openvision: error: \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("openvision: error: \(Self.explained(error))\n".utf8))
                     throw ExitCode(1)
                 }
                 return
@@ -164,12 +180,27 @@ struct ModelsCommand: AsyncParsableCommand {
             }
             do {
                 let start = ContinuousClock.now
-                try DarknetConverter.convert(cfg: cfgURL, weights: weights, names: namesURL, to: out)
+                try Self.checkOutput(out, inputs: [cfgURL, weights] + (namesURL.map { [$0] } ?? []), force: force)
+                let data = try DarknetConverter.onnxData(cfg: cfgURL, weights: weights, names: namesURL)
+                try ModelOutput.write(data, to: out, replacing: force)
                 print("wrote \(out.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
             } catch {
-                FileHandle.standardError.write(Data("openvision: error: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("openvision: error: \(Self.explained(error))\n".utf8))
                 throw ExitCode(1)
             }
+        }
+
+        /// Before converting: the output is none of the inputs (nor inside or around one), and does not exist
+        /// unless `--force`.
+        static func checkOutput(_ out: URL, inputs: [URL], force: Bool) throws {
+            for input in inputs { try ModelOutput.refuseOverwriting(input: input, with: out) }
+            try ModelOutput.refuseExisting(out, replacing: force)
+        }
+
+        /// The error's line, with the flag that replaces an existing output.
+        static func explained(_ error: any Error) -> String {
+            guard let e = error as? ConversionError, e.message.hasSuffix("is left as it is") else { return "\(error)" }
+            return "\(e) (--force replaces it)"
         }
     }
 
@@ -178,14 +209,17 @@ struct ModelsCommand: AsyncParsableCommand {
             abstract: "Compile a Core ML .mlmodel or .mlpackage into an .mlmodelc folder that loads without conversion (as MLModel.compileModel(at:)).")
         @Argument(help: "The .mlmodel or .mlpackage.") var model: String
         @Option(name: .shortAndLong, help: "The folder to write NAME.mlmodelc into (default: beside the input).") var output: String?
+        @Flag(help: "Replace an existing NAME.mlmodelc (it is an error otherwise).") var force = false
         func run() async throws {
             let url = URL(fileURLWithPath: model)
             do {
                 let start = ContinuousClock.now
-                let compiled = try VisionModel.compileCoreMLModel(at: url, to: URL(fileURLWithPath: output ?? url.deletingLastPathComponent().path))
+                let compiled = try VisionModel.compileCoreMLModel(at: url, to: URL(fileURLWithPath: output ?? url.deletingLastPathComponent().path),
+                                                                  replacing: force)
                 print("wrote \(compiled.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
             } catch {
-                FileHandle.standardError.write(Data("openvision: error: \(error.message) [\(error.code)]\n".utf8))
+                let hint = error.message.hasSuffix("is left as it is") ? " (--force replaces it)" : ""
+                FileHandle.standardError.write(Data("openvision: error: \(error.message)\(hint) [\(error.code)]\n".utf8))
                 throw ExitCode(1)
             }
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenVision
-import OpenVisionHTTP
+import OpenVisionAPI
 
 /// `openvision serve`: the HTTP analysis API (docs/serve.md, docs/openapi.yaml).
 struct ServeCommand: AsyncParsableCommand {

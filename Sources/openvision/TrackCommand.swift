@@ -120,24 +120,35 @@ struct TrackCommand: AsyncParsableCommand {
         }
     }
 
-    /// frame → homography (previous frame → this one) from a `--camera-motion` file; errors name the line.
+    /// frame → homography (previous frame → this one) from a `--camera-motion` file; errors name the line. Values are
+    /// decimal numbers (`0x10` is refused, not read as 16), the frame a whole one, and a frame given twice is an error
+    /// naming both lines.
     static func readCameraMotion(_ path: String) throws(VisionError) -> [Int: Matrix3x3] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw VisionError(FileManager.default.fileExists(atPath: path) ? .ioError : .fileNotFound, "\(path): cannot read the file")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw VisionError(.invalidArgument, "\(path): not UTF-8 text") }
         var motions: [Int: Matrix3x3] = [:]
+        var lines: [Int: Int] = [:]
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             if fields.allSatisfy(\.isEmpty) { continue }
-            let values = fields.compactMap(Double.init)
+            let values = fields.enumerated().compactMap { k, field in
+                MOTFormat.isDecimal(field, integral: k == 0) ? Double(field) : nil
+            }
             guard fields.count == 10, values.count == 10, values.allSatisfy(\.isFinite) else {
-                throw VisionError(.invalidArgument, "\(path): line \(index + 1): expected frame and 9 finite numbers")
+                throw VisionError(.invalidArgument, "\(path): line \(index + 1): expected frame and 9 finite numbers, in decimal")
             }
             guard values[0] >= 1, values[0] <= 1e9, values[0].rounded() == values[0] else {
                 throw VisionError(.invalidArgument, "\(path): line \(index + 1): the frame must be a whole number from 1")
             }
-            motions[Int(values[0])] = Matrix3x3(rowMajor: Array(values[1...]))
+            let frame = Int(values[0])
+            if let earlier = lines[frame] {
+                throw VisionError(.invalidArgument, "\(path): line \(index + 1): frame \(frame) is given again (first on "
+                                  + "line \(earlier))")
+            }
+            lines[frame] = index + 1
+            motions[frame] = Matrix3x3(rowMajor: Array(values[1...]))
         }
         return motions
     }

@@ -26,7 +26,7 @@ struct VideoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let interruption = Interruption()
-        let requests = try analysis.makeRequests()
+        let requests = try await analysis.makeRequests()
         var options = CaptureOptions()
         options.pace = realtime ? .native : .fastest
         var configuration = LiveAnalyzer.Configuration()

@@ -13,8 +13,8 @@ struct WorkerCommand: AsyncParsableCommand {
         (--retry-backoff, doubling) until its --max-attempts, then failed with its error. The database may \
         restart: the worker reconnects with a backoff and carries on (a statement without an answer within the URL's \
         statement_timeout, 30 s by default, closes its connection and is retried). SIGTERM or Ctrl-C: no more claims, \
-        image jobs in flight finish, stream jobs are released, within --stop-timeout; exit status 143 / 130. A second \
-        signal exits at once.
+        image jobs in flight finish, stream jobs are released, within --stop-timeout; a worker with no job in hand exits \
+        at once, whatever its connection is doing; exit status 143 / 130. A second signal exits at once.
         """
     )
 
@@ -88,9 +88,10 @@ struct WorkerCommand: AsyncParsableCommand {
         if !quiet {
             FileHandle.standardError.write(Data("openvision worker: \(configuration.id) done: \(stats.succeeded) succeeded, \(stats.failed) failed, \(stats.retried) retried, \(stats.lostLeases) lost leases\n".utf8))
         }
-        if worker.stoppedWithWorkInFlight {
-            // Jobs abandoned at --stop-timeout may be inside a native analysis: leave without running exit's
-            // handlers and static destructors under them.
+        if worker.stoppedWithWorkInFlight || worker.stoppedWithConnectionsOpen {
+            // Jobs abandoned at --stop-timeout may be inside a native analysis, and an idle worker's claims or
+            // connections that did not answer are still in NIO's hands: leave without running exit's handlers and
+            // static destructors under them.
             _exit(interruption.exitStatus ?? 1)
         }
         if let status = interruption.exitStatus { throw ExitCode(status) }

@@ -90,5 +90,12 @@ import OpenVisionTestSupport
         try Data("11,1,0,100,0,1,0,0,0,1\n12,1,0,0\n".utf8).write(to: motion)
         let bad = try await CLIProcess.run(["track", "--detections", dets.path, "--out", "-", "--camera-motion", motion.path])
         #expect(bad.status == 1 && bad.stderr.contains("motion.txt: line 2: expected frame and 9 finite numbers"), "\(bad.stderr)")
+        // Issue 37, row 17: "0x10" was frame 16, and a frame given twice replaced the earlier line without a word.
+        try Data("0x10,1,0,100,0,1,0,0,0,1\n".utf8).write(to: motion)
+        let hex = try await CLIProcess.run(["track", "--detections", dets.path, "--out", "-", "--camera-motion", motion.path])
+        #expect(hex.status == 1 && hex.stderr.contains("motion.txt: line 1: expected frame and 9 finite numbers, in decimal"), "\(hex.stderr)")
+        try Data("11,1,0,100,0,1,0,0,0,1\n\n11,1,0,-100,0,1,0,0,0,1\n".utf8).write(to: motion)
+        let twice = try await CLIProcess.run(["track", "--detections", dets.path, "--out", "-", "--camera-motion", motion.path])
+        #expect(twice.status == 1 && twice.stderr.contains("motion.txt: line 3: frame 11 is given again (first on line 1)"), "\(twice.stderr)")
     }
 }

@@ -40,6 +40,28 @@ import OpenVisionTestSupport
         #expect(lines.count >= 1 && lines.count < server.connections, "\(worker.stderr.suffix(1500))")
     }
 
+    /// Issue 37, row 18: the same server, a worker with nothing in hand, SIGTERM while it reconnects: it exits (143)
+    /// without waiting for the connection attempt under way, though --stop-timeout gives it an hour. Three rounds,
+    /// each signal at another point of the reconnect cycle.
+    @Test func anIdleWorkerLeavesAtOnceOnSIGTERM() async throws {
+        let server = try FakePostgresServer(mode: .readyThenClose)
+        defer { server.stop() }
+        for round in 0..<3 {
+            let file = Self.log("idle-worker-\(round)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let worker = try BoundedProcess(["worker", "--db", "postgres://u@127.0.0.1:\(server.port)/db?statement_timeout=30&connect_timeout=30",
+                                             "--concurrency", "2", "--streams", "0", "--poll", "0.1", "--stop-timeout", "3600"],
+                                            stderr: file)
+            let before = server.connections
+            let connected = await BoundedProcess.eventually(90) { server.connections >= before + 2 + round }
+            #expect(connected, "round \(round): \(worker.stderr.suffix(800))")
+            worker.signal(SIGTERM)
+            // Far less than the hour --stop-timeout allows, far more than leaving at once needs on a loaded machine.
+            let status = await worker.wait(60)
+            #expect(status == 143, "round \(round): status \(String(describing: status)) (nil: still running 60 s after SIGTERM); \(worker.stderr.suffix(800))")
+        }
+    }
+
     /// `jobs status` against the same server ends with an error every time (it hung 4 runs in 6).
     @Test func jobsStatusEndsWithAnErrorInsteadOfHanging() async throws {
         let server = try FakePostgresServer(mode: .readyThenClose)

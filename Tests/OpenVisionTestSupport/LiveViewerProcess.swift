@@ -10,6 +10,10 @@ public final class LiveViewerProcess: @unchecked Sendable {
     public let page: String
     /// What stderr printed up to the URL.
     public let printed: String
+    private let tail: OutputTail
+
+    /// The last few kilobytes stderr printed (stats, warnings, the exit reason), for failure messages.
+    public var recentOutput: String { tail.text }
 
     /// Starts `openvision ARGUMENTS --serve 127.0.0.1:0` and waits up to `deadline` for the viewer's URL; throws
     /// (with what stderr printed) when none came.
@@ -39,8 +43,16 @@ public final class LiveViewerProcess: @unchecked Sendable {
             if process.isRunning { process.terminate() }
             throw ViewerError(message: "no viewer URL on stderr: \(printed.suffix(1500))")
         }
-        // Keep draining stderr (stats each second).
-        Thread.detachNewThread { while !reader.availableData.isEmpty {} }
+        // Keep draining stderr (stats each second), keeping its last lines for failure messages.
+        let tail = OutputTail()
+        Thread.detachNewThread {
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                tail.append(chunk)
+            }
+        }
+        self.tail = tail
         self.process = process
         self.page = url
         self.printed = printed
@@ -58,6 +70,24 @@ public final class LiveViewerProcess: @unchecked Sendable {
     /// Debian's Chromium, installed by scripts/setup; nil when absent.
     public static var chromium: String? {
         ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The last 4 KiB of a stream, appended from the drain thread and read from the test.
+    private final class OutputTail: @unchecked Sendable {
+        // @unchecked: `data` is only touched under `lock`.
+        private let lock = NSLock()
+        private var data = Data()
+        func append(_ chunk: Data) {
+            lock.lock()
+            data += chunk
+            if data.count > 4096 { data = Data(data.suffix(4096)) }
+            lock.unlock()
+        }
+        var text: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: data, as: UTF8.self)
+        }
     }
 
     struct ViewerError: Error, CustomStringConvertible {

@@ -53,6 +53,12 @@ import OpenVisionTestSupport
         return try VisionImage(pixels: PixelBuffer(data: Data(m.input), width: m.width, height: m.height, format: gray ? .gray8 : .rgb8))
     }
 
+    /// A Core ML image buffer's pixels (see `pixels(_:gray:)`): OneComponent8 for gray, 32BGRA for colour, as Apple's.
+    static func pixels(_ buffer: CVPixelBuffer, gray: Bool) throws -> [UInt8] {
+        #expect(CVPixelBufferGetPixelFormatType(buffer) == (gray ? kCVPixelFormatType_OneComponent8 : kCVPixelFormatType_32BGRA))
+        return pixels(try buffer.visionImage(), gray: gray)
+    }
+
     /// The image's pixels as H × W × (RGB or gray) bytes; a gray image's red, green and blue must be equal.
     static func pixels(_ image: VisionImage, gray: Bool) -> [UInt8] {
         let rgb = [UInt8](image.rgbData())
@@ -85,8 +91,8 @@ import OpenVisionTestSupport
         #expect(value.type == .image)
         #expect(value.multiArrayValue == nil)
         let image = try #require(value.imageBufferValue)
-        #expect(image.width == m.width && image.height == m.height)
-        #expect(Self.pixels(image, gray: gray) == m.pixels, "\(file)")
+        #expect(CVPixelBufferGetWidth(image) == m.width && CVPixelBufferGetHeight(image) == m.height)
+        #expect(try Self.pixels(image, gray: gray) == m.pixels, "\(file)")
         // The fixtures reach both ends: clamping is exercised.
         #expect(m.pixels.contains(0) && m.pixels.contains(255))
     }
@@ -96,15 +102,15 @@ import OpenVisionTestSupport
         let m = try #require(Self.expected.models[Self.name(file)])
         let request = VNCoreMLRequest(model: try VNCoreMLModel(for: MLModel(contentsOf: Self.folder.appendingPathComponent(file))))
         request.imageCropAndScaleOption = .scaleFill
-        try VNImageRequestHandler(cgImage: Self.inputImage(m)).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.inputImage(m))).perform([request])
         let results = try #require(request.results)
         #expect(results.count == 1)
         let observation = try #require(results.first as? VNPixelBufferObservation)
         #expect(observation.featureName == output)
         let gray = m.outputColorSpace == "GRAYSCALE"
-        let image = try observation.pixelBuffer
-        #expect(image.width == m.width && image.height == m.height)
-        #expect(Self.pixels(image, gray: gray) == m.pixels, "\(file)")
+        let image = observation.pixelBuffer
+        #expect(CVPixelBufferGetWidth(image) == m.width && CVPixelBufferGetHeight(image) == m.height)
+        #expect(try Self.pixels(image, gray: gray) == m.pixels, "\(file)")
         // The exact values too: [H, W, C] interleaved, channels in the tensor's order, within float32 rounding (the
         // grayscale networks compute the luma of the RGB-fed gray pixels: 0.299 + 0.587 + 0.114 in float32).
         let c = gray ? 1 : 3, plane = m.width * m.height
@@ -133,7 +139,7 @@ import OpenVisionTestSupport
         #expect(model.modelDescription.outputDescriptionsByName[output]?.type == .image)
         let features = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["x": Self.inputImage(m)]))
         let result = try #require(features.featureValue(for: output)?.imageBufferValue)
-        #expect(Self.pixels(result, gray: space == "GRAYSCALE") == m.pixels)
+        #expect(try Self.pixels(result, gray: space == "GRAYSCALE") == m.pixels)
     }
 
     /// A batch from `MLArrayBatchProvider(dictionary:)` of plain images (and numbers, strings, arrays as
@@ -147,11 +153,11 @@ import OpenVisionTestSupport
         #expect(batch.count == 2)
         for i in 0..<2 {
             let image = try #require(batch.features(at: i).featureValue(for: "styled")?.imageBufferValue)
-            #expect(Self.pixels(image, gray: true) == gray.pixels, "\(i)")
+            #expect(try Self.pixels(image, gray: true) == gray.pixels, "\(i)")
         }
         let rgbOut = try MLModel(contentsOf: Self.folder.appendingPathComponent("ImageRGB.mlmodel"))
             .predictions(fromBatch: MLArrayBatchProvider(dictionary: ["image": [Self.inputImage(rgb)]]))
-        #expect(Self.pixels(try #require(rgbOut.features(at: 0).featureValue(for: "styled")?.imageBufferValue), gray: false) == rgb.pixels)
+        #expect(try Self.pixels(try #require(rgbOut.features(at: 0).featureValue(for: "styled")?.imageBufferValue), gray: false) == rgb.pixels)
 
         let mixed = try MLArrayBatchProvider(dictionary: ["v": [1, 2.5, "x", try MLMultiArray(shape: [2], dataType: .float32)]])
         #expect((0..<4).map { mixed.features(at: $0).featureValue(for: "v")?.type } == [.int64, .double, .string, .multiArray])

@@ -112,9 +112,9 @@ import OpenVisionTestSupport
             }
             return best
         }
-        let dog = try CGImage(contentsOf: Fixtures.sharedImage("dog.jpg"))
-        let upright = try objects(dog, .scaleFill)
-        let turned = try objects(try dog.oriented(.right), .scaleFillRotate90CCW)
+        let photo = try VisionImage(contentsOf: Fixtures.sharedImage("dog.jpg"))
+        let upright = try objects(CGImage(visionImage: photo), .scaleFill)
+        let turned = try objects(CGImage(visionImage: try photo.oriented(.right)), .scaleFillRotate90CCW)
         #expect(Set(upright.keys).isSuperset(of: ["dog", "bicycle", "car"]))
         for label in ["dog", "bicycle", "car"] {
             let (uc, u) = try #require(upright[label]), (tc, t) = try #require(turned[label], "\(label) not found turned")

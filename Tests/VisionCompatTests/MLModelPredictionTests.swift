@@ -89,7 +89,7 @@ import OpenVisionTestSupport
         #expect { _ = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["a": features["a"]!])) } throws: { error in
             "\(error)".contains("no feature 'b'")
         }
-        let image = try MLFeatureValue(cgImage: try CGImage(contentsOf: Fixtures.sharedImage("eagle.jpg")), pixelsWide: 4, pixelsHigh: 3,
+        let image = try MLFeatureValue(cgImage: CGImage(visionImage: try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg"))), pixelsWide: 4, pixelsHigh: 3,
                                        pixelFormatType: kCVPixelFormatType_32ARGB, options: nil)
         #expect { _ = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["a": image, "b": features["b"]!])) } throws: { error in
             "\(error)".contains("input 'a' is an image")
@@ -121,37 +121,43 @@ import OpenVisionTestSupport
     }
 
     @Test func imageFeatureValues() throws {
-        let eagle = try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg"))
+        let photo = try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")), eagle = CGImage(visionImage: photo)
         let stretched = try MLFeatureValue(cgImage: eagle, pixelsWide: 224, pixelsHigh: 160, pixelFormatType: kCVPixelFormatType_32ARGB, options: nil)
-        #expect(stretched.type == .image && stretched.imageBufferValue?.width == 224 && stretched.imageBufferValue?.height == 160)
+        let stretchedBuffer = try #require(stretched.imageBufferValue)
+        #expect(stretched.type == .image && CVPixelBufferGetWidth(stretchedBuffer) == 224 && CVPixelBufferGetHeight(stretchedBuffer) == 160)
+        // The buffer is made in the format asked for: 32ARGB's alpha byte first, 255.
+        #expect(CVPixelBufferGetPixelFormatType(stretchedBuffer) == kCVPixelFormatType_32ARGB)
+        _ = CVPixelBufferLockBaseAddress(stretchedBuffer, .readOnly)
+        #expect(CVPixelBufferGetBaseAddress(stretchedBuffer)!.load(as: UInt8.self) == 255)
+        _ = CVPixelBufferUnlockBaseAddress(stretchedBuffer, .readOnly)
         let cropped = try MLFeatureValue(cgImage: eagle, pixelsWide: 100, pixelsHigh: 100, pixelFormatType: kCVPixelFormatType_32BGRA,
                                          options: [.cropAndScale: VNImageCropAndScaleOption.centerCrop])
         // The centre square, resized: the pixels of cropping the centre square first.
         let side = min(eagle.width, eagle.height)
-        let square = try eagle.cropped(to: NormalizedRect(x: Double(eagle.width - side) / 2 / Double(eagle.width), y: Double(eagle.height - side) / 2 / Double(eagle.height),
+        let square = try photo.cropped(to: NormalizedRect(x: Double(eagle.width - side) / 2 / Double(eagle.width), y: Double(eagle.height - side) / 2 / Double(eagle.height),
                                                           width: Double(side) / Double(eagle.width), height: Double(side) / Double(eagle.height)))
         // (Within a pixel of crop rounding: mean absolute difference under 2 levels.)
-        let ours = try #require(cropped.imageBufferValue?.rgbData()), theirs = try square.resized(width: 100, height: 100).rgbData()
+        let ours = try #require(cropped.imageBufferValue).visionImage().rgbData(), theirs = try square.resized(width: 100, height: 100).rgbData()
         #expect(ours.count == 100 * 100 * 3 && ours.count == theirs.count)
         #expect(Double(zip(ours, theirs).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(ours.count) < 2)
         let region = try MLFeatureValue(cgImage: eagle, pixelsWide: 10, pixelsHigh: 10, pixelFormatType: kCVPixelFormatType_32ARGB,
                                         options: [.cropRect: CGRect(x: 0, y: 0, width: 10, height: 10)])
-        #expect(region.imageBufferValue?.rgbData() == (try eagle.cropped(to: NormalizedRect(imageRect: CGRect(x: 0, y: 0, width: 10, height: 10), in: eagle.size, origin: .upperLeft))).rgbData())
+        #expect(try #require(region.imageBufferValue).visionImage().rgbData() == (try photo.cropped(to: NormalizedRect(imageRect: CGRect(x: 0, y: 0, width: 10, height: 10), in: photo.size, origin: .upperLeft))).rgbData())
         // .scaleFit: the whole image, aspect kept, centred on black rows (eagle is wider than tall); the rotating form
         // turns it counter-clockwise first: the same as fitting the turned image.
         let fit = try #require(try MLFeatureValue(cgImage: eagle, pixelsWide: 64, pixelsHigh: 64, pixelFormatType: kCVPixelFormatType_32ARGB,
                                                   options: [.cropAndScale: VNImageCropAndScaleOption.scaleFit]).imageBufferValue)
         let h = Int((Double(eagle.height) * 64 / Double(eagle.width)).rounded()), top = (64 - h) / 2
-        #expect(fit.width == 64 && fit.height == 64)
-        let fitted = fit.rgbData(), band = try eagle.resized(width: 64, height: h).rgbData()
+        #expect(CVPixelBufferGetWidth(fit) == 64 && CVPixelBufferGetHeight(fit) == 64)
+        let fitted = try fit.visionImage().rgbData(), band = try photo.resized(width: 64, height: h).rgbData()
         #expect(fitted.prefix(top * 64 * 3).allSatisfy { $0 == 0 } && fitted.suffix((64 - top - h) * 64 * 3).allSatisfy { $0 == 0 })
         #expect(fitted.dropFirst(top * 64 * 3).prefix(h * 64 * 3) == band)
         let turned = try #require(try MLFeatureValue(cgImage: eagle, pixelsWide: 64, pixelsHigh: 64, pixelFormatType: kCVPixelFormatType_32ARGB,
                                                      options: [.cropAndScale: VNImageCropAndScaleOption.scaleFitRotate90CCW]).imageBufferValue)
-        let expectedTurned = try MLFeatureValue(cgImage: try eagle.oriented(.left), pixelsWide: 64, pixelsHigh: 64,
+        let expectedTurned = try MLFeatureValue(cgImage: CGImage(visionImage: try photo.oriented(.left)), pixelsWide: 64, pixelsHigh: 64,
                                                 pixelFormatType: kCVPixelFormatType_32ARGB, options: [.cropAndScale: VNImageCropAndScaleOption.scaleFit])
-        #expect(turned.rgbData() == expectedTurned.imageBufferValue?.rgbData())
-        #expect(turned.rgbData().prefix(3 * 64 * 3) != fitted.prefix(3 * 64 * 3))  // black rows became side bands
+        #expect(try turned.visionImage().rgbData() == (try #require(expectedTurned.imageBufferValue).visionImage().rgbData()))
+        #expect(try turned.visionImage().rgbData().prefix(3 * 64 * 3) != fitted.prefix(3 * 64 * 3))  // black rows became side bands
         // Unknown keys, unsupported fitting and formats, and unreadable files: errors naming them.
         for (options, format, expected) in [([MLFeatureValue.ImageOption("colorSpace"): 1] as [MLFeatureValue.ImageOption: Any], kCVPixelFormatType_32ARGB, "unknown MLFeatureValue.ImageOption 'colorSpace'"),
                                             ([.cropAndScale: UInt(3)], kCVPixelFormatType_32ARGB, "crop and scale option 3"),

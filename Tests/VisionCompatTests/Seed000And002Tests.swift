@@ -39,7 +39,7 @@ func layerRect(_ objectBounds: CGRect, screenHeight: CGFloat) -> CGRect {
         })
         // Linux: the seed sets no crop option (Vision's default, centre crop); stretch is how this Darknet model was trained.
         objectRecognition.imageCropAndScaleOption = .scaleFill
-        let frame = try VisionImage(contentsOf: Fixtures.sharedImage("dog.jpg"))  // Linux: a camera frame's image
+        let frame = CVPixelBuffer(visionImage: try VisionImage(contentsOf: Fixtures.sharedImage("dog.jpg")))  // Linux: a camera frame
         let exifOrientation = CGImagePropertyOrientation.up
         let imageRequestHandler = VNImageRequestHandler(cvPixelBuffer: frame, orientation: exifOrientation, options: [:])
         try imageRequestHandler.perform([objectRecognition])
@@ -61,7 +61,7 @@ func layerRect(_ objectBounds: CGRect, screenHeight: CGFloat) -> CGRect {
         try Fixtures.paste(try BarcodeGenerator.image(for: "GIFT-CARD-0042", symbology: .qr, moduleSize: 4), on: &canvas, x: 300, y: 20)
         try Fixtures.paste(try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png")), on: &canvas, x: 20, y: 20)
         try Fixtures.drawText("OPEN VISION", on: &canvas, x: 30, y: 300, height: 40)
-        let image = canvas.makeImage()
+        let scene = canvas.makeImage(), image = CGImage(visionImage: scene)  // Linux: the CGImage of an OpenVision image
 
         var rects: [VNRectangleObservation] = [], faces: [VNFaceObservation] = [], landmarks: [VNFaceObservation] = []
         var texts: [VNTextObservation] = [], codes: [VNBarcodeObservation] = []
@@ -95,7 +95,7 @@ func layerRect(_ objectBounds: CGRect, screenHeight: CGFloat) -> CGRect {
         try imageRequestHandler.perform(requests)
 
         // Each equals OpenVision's own request on the same image.
-        let handler = ImageRequestHandler(image: image)
+        let handler = ImageRequestHandler(image: scene)
         var nativeRects = DetectRectanglesRequest()
         nativeRects.maximumObservations = 8; nativeRects.minimumConfidence = 0.6; nativeRects.minimumAspectRatio = 0.3
         #expect(rects.map(\.boundingBox) == (try nativeRects.perform(in: handler.context)).map(\.boundingBox.cgRect))

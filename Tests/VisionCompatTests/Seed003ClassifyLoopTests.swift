@@ -105,7 +105,7 @@ final class LabelingViewController {
     /// 40 frames delivered faster than they are classified: buffers in analysis are never more than one, the
     /// others are skipped (not queued), and the label is the eagle's.
     @Test func oneBufferAtATime() throws {
-        let eagle = try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg"))
+        let eagle = CVPixelBuffer(visionImage: try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")))  // Linux: a camera frame
         let controller = LabelingViewController()
         _ = controller.classificationRequest  // load the model before the frames start
         for _ in 0..<40 {

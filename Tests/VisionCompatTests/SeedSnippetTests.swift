@@ -145,7 +145,7 @@ extension VNClassificationObservation {
 @Suite(.serialized) struct SeedSnippetTests {
     /// Seed 004: the eagle, classified with centre crop, as OpenVision's ClassifyImageRequest with the same model.
     @Test func seed004ClassifiesWithCentreCrop() throws {
-        let photo = try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg"))
+        let eagle = try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")), photo = CGImage(visionImage: eagle)
         var received: [ImagePredictor.Prediction]?
         try ImagePredictor().makePredictions(for: photo) { received = $0 }
         let predictions = try #require(received)
@@ -153,7 +153,7 @@ extension VNClassificationObservation {
         var native = ClassifyImageRequest(model: try VisionModel(contentsOf: ImagePredictor.modelURL))
         native.imageCropAndScaleOption = .centerCrop
         native.maximumObservations = 0
-        let expected = try native.perform(in: ImageRequestHandler(image: photo).context)
+        let expected = try native.perform(in: ImageRequestHandler(image: eagle).context)
         #expect(predictions.count == expected.count)
         #expect(predictions.prefix(5).map(\.classification) == expected.prefix(5).map(\.identifier))
         // README: bald eagle 0.319, kite 0.302 on eagle.jpg.

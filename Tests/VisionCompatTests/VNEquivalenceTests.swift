@@ -14,7 +14,7 @@ import OpenVisionTestSupport
     }
 
     static func vn(_ request: VNRequest, on image: VisionImage) throws -> [VNObservation] {
-        try VNImageRequestHandler(cgImage: image).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: image)).perform([request])
         return request.results ?? []
     }
 
@@ -60,7 +60,8 @@ import OpenVisionTestSupport
             let map = try Self.vn(request, on: Self.dog) as! [VNSaliencyImageObservation]
             #expect(map.first?.values.values == native.heatMap.values)
             #expect(map.first?.salientObjects?.map(\.boundingBox) == native.salientObjects.map { $0.boundingBox.cgRect })
-            #expect(try map.first?.pixelBuffer.width == 68)
+            #expect(try map.first.map { CVPixelBufferGetWidth($0.pixelBuffer) } == 68)
+            #expect(try map.first.map { CVPixelBufferGetPixelFormatType($0.pixelBuffer) } == kCVPixelFormatType_OneComponent32Float)
         }
 
         let textRequest = VNDetectTextRectanglesRequest()
@@ -87,21 +88,21 @@ import OpenVisionTestSupport
         // The dog photo shifted right by 6 px: the translation as OpenVision's.
         let shifted = try Self.dog.warpedPerspective(by: Matrix3x3(rowMajor: [1, 0, 6, 0, 1, 0, 0, 0, 1]),
                                                      width: Self.dog.width, height: Self.dog.height, origin: .upperLeft)
-        let translation = try Self.vn(VNTranslationalImageRegistrationRequest(targetedCGImage: shifted), on: Self.dog)
+        let translation = try Self.vn(VNTranslationalImageRegistrationRequest(targetedCGImage: CGImage(visionImage: shifted)), on: Self.dog)
             as! [VNImageTranslationAlignmentObservation]
         let nativeTranslation = try #require(try Self.native(TranslationalImageRegistrationRequest(targetImage: shifted), on: Self.dog))
         #expect(translation.first.map { Double($0.alignmentTransform.tx) } == nativeTranslation.tx)
         #expect(translation.first.map { Double($0.alignmentTransform.ty) } == nativeTranslation.ty)
 
-        let flow = try Self.vn(VNGenerateOpticalFlowRequest(targetedCGImage: shifted), on: Self.dog) as! [VNPixelBufferObservation]
+        let flow = try Self.vn(VNGenerateOpticalFlowRequest(targetedCGImage: CGImage(visionImage: shifted)), on: Self.dog) as! [VNPixelBufferObservation]
         #expect(flow.first?.values.values == (try Self.native(GenerateOpticalFlowRequest(targetImage: shifted), on: Self.dog)).values)
 
         // The tracking request on a sequence handler: nothing on the first frame, the shift on the second.
         let sequence = VNSequenceRequestHandler()
         let track = VNTrackTranslationalImageRegistrationRequest()
-        try sequence.perform([track], on: Self.dog)
+        try sequence.perform([track], on: CGImage(visionImage: Self.dog))
         #expect(track.results?.isEmpty == true)
-        try sequence.perform([track], on: shifted)
+        try sequence.perform([track], on: CGImage(visionImage: shifted))
         let tracked = try #require(track.results?.first as? VNImageTranslationAlignmentObservation)
         #expect(abs(tracked.alignmentTransform.tx) > 5)
     }
@@ -111,7 +112,7 @@ import OpenVisionTestSupport
         request.regionOfInterest = CGRect(x: 0.5, y: 0.5, width: 1, height: 1)  // outside the image
         var reported: Error?
         request.completionHandler = { _, error in reported = error }
-        #expect(throws: VNError.self) { try VNImageRequestHandler(cgImage: Self.dog).perform([request]) }
+        #expect(throws: VNError.self) { try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.dog)).perform([request]) }
         #expect((reported as? VNError)?.code == .invalidArgument)
         #expect(request.results == nil)
         // A file that is not an image.

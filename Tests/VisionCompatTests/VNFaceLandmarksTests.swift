@@ -12,7 +12,7 @@ import OpenVisionTestSupport
     @Test func revision3GivesVisionsConstellations() throws {
         let request = VNDetectFaceLandmarksRequest()
         #expect(request.revision == VNDetectFaceLandmarksRequestRevision3)
-        try VNImageRequestHandler(cgImage: Self.astronaut).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.astronaut)).perform([request])
         let face = try #require(request.results?.first)
         let landmarks = try #require(face.landmarks)
         #expect(landmarks.allPoints?.pointCount == 76 && landmarks.leftEye?.pointCount == 8 && landmarks.outerLips?.pointCount == 14)
@@ -24,7 +24,7 @@ import OpenVisionTestSupport
 
         let r65 = VNDetectFaceLandmarksRequest()
         r65.constellation = .constellation65Points
-        try VNImageRequestHandler(cgImage: Self.astronaut).perform([r65])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.astronaut)).perform([r65])
         #expect(r65.results?.first?.landmarks?.allPoints?.pointCount == 65)
         #expect(VNDetectFaceLandmarksRequest.revision(3, supportsConstellation: .constellation76Points)
             && VNDetectFaceLandmarksRequest.revision(3, supportsConstellation: .constellation65Points)
@@ -34,7 +34,7 @@ import OpenVisionTestSupport
     @Test func revision2IsDlib() throws {
         let request = VNDetectFaceLandmarksRequest()
         request.revision = VNDetectFaceLandmarksRequestRevision2
-        try VNImageRequestHandler(cgImage: Self.astronaut).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.astronaut)).perform([request])
         let face = try #require(request.results?.first)
         #expect(face.landmarks?.allPoints?.pointCount == 68 && face.landmarks?.leftEye?.precisionEstimatesPerPoint == nil && face.pitch == nil)
     }
@@ -44,7 +44,7 @@ import OpenVisionTestSupport
         let request = VNDetectFaceLandmarksRequest()
         request.inputFaceObservations = [VNFaceObservation(requestRevision: 3, boundingBox: CGRect(x: 0.26, y: 0.26, width: 0.49, height: 0.49),
                                                            roll: 0, yaw: nil)]
-        try VNImageRequestHandler(cgImage: Self.astronaut).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.astronaut)).perform([request])
         #expect(request.results?.count == 1 && request.results?.first?.landmarks?.allPoints?.pointCount == 76)
     }
 }

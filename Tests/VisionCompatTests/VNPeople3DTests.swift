@@ -12,7 +12,7 @@ import OpenVisionTestSupport
 
     @Test func bodyPose3DByJointAndGroup() throws {
         let request = VNDetectHumanBodyPose3DRequest()
-        try VNImageRequestHandler(cgImage: Self.person).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([request])
         let poses = try #require(request.results)
         let native = try DetectHumanBodyPose3DRequest().perform(in: ImageRequestHandler(image: Self.person).context)
         #expect(poses.count == 1 && native.count == 1)
@@ -40,20 +40,22 @@ import OpenVisionTestSupport
 
     @Test func personInstanceMask() throws {
         let request = VNGeneratePersonInstanceMaskRequest()
-        let handler = VNImageRequestHandler(cgImage: Self.person)
+        let handler = VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person))
         try handler.perform([request])
         let observation = try #require(request.results?.first)
         #expect(observation.allInstances == IndexSet([1]))
-        let labels = try observation.instanceMask
-        #expect(labels.width == 640 && labels.height == 424)
+        let labels = observation.instanceMask
+        #expect(CVPixelBufferGetWidth(labels) == 640 && CVPixelBufferGetHeight(labels) == 424)
+        #expect(CVPixelBufferGetPixelFormatType(labels) == kCVPixelFormatType_OneComponent8)
         let mask = try observation.generateMask(forInstances: observation.allInstances)
         let native = try observation.native.generateMask(forInstances: [1])
         let ones = native.values.filter { $0 == 1 }.count
-        #expect(ones > 10_000 && mask.width == 640)
+        #expect(ones > 10_000 && CVPixelBufferGetWidth(mask) == 640)
+        #expect(CVPixelBufferGetPixelFormatType(mask) == kCVPixelFormatType_OneComponent32Float)
         let scaled = try observation.generateScaledMaskForImage(forInstances: [1], from: handler)
-        #expect(scaled.width == 640 && scaled.height == 424)
+        #expect(CVPixelBufferGetWidth(scaled) == 640 && CVPixelBufferGetHeight(scaled) == 424)
         let masked = try observation.generateMaskedImage(ofInstances: [1], from: handler, croppedToInstancesExtent: true)
-        #expect(masked.width < 640 && masked.height < 424)
+        #expect(CVPixelBufferGetWidth(masked) < 640 && CVPixelBufferGetHeight(masked) < 424)
         #expect(throws: VNError.self) { try observation.generateMask(forInstances: [3]) }
 
         let nobody = VNGeneratePersonInstanceMaskRequest()

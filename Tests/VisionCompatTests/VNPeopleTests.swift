@@ -13,7 +13,7 @@ import OpenVisionTestSupport
 
     @Test func bodyPoseByJointAndGroup() throws {
         let request = VNDetectHumanBodyPoseRequest()
-        try VNImageRequestHandler(cgImage: Self.person).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([request])
         let poses = try #require(request.results as? [VNHumanBodyPoseObservation])
         let native = try DetectHumanBodyPoseRequest().perform(in: ImageRequestHandler(image: Self.person).context)
         #expect(poses.count == native.count && poses.count == 1)
@@ -41,11 +41,11 @@ import OpenVisionTestSupport
         let image = try VisionImage(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/MediaPipe/hands-two.jpg"))
         let request = VNDetectHumanHandPoseRequest()
         request.maximumHandCount = 1
-        try VNImageRequestHandler(cgImage: image).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: image)).perform([request])
         let hands = try #require(request.results as? [VNHumanHandPoseObservation])
         #expect(hands.count == 1)
         request.maximumHandCount = 2
-        try VNImageRequestHandler(cgImage: image).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: image)).perform([request])
         let two = try #require(request.results as? [VNHumanHandPoseObservation])
         var native = DetectHumanHandPoseRequest()
         native.maximumHandCount = 2
@@ -65,7 +65,7 @@ import OpenVisionTestSupport
             let request = VNGeneratePersonSegmentationRequest()
             request.qualityLevel = .balanced
             request.outputPixelFormat = format
-            try VNImageRequestHandler(cgImage: Self.person).perform([request])
+            try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([request])
             return try #require(request.results?.first as? VNPixelBufferObservation)
         }
         let eight = try mask(kCVPixelFormatType_OneComponent8), float = try mask(kCVPixelFormatType_OneComponent32Float)
@@ -77,7 +77,7 @@ import OpenVisionTestSupport
         #expect(zip(half.values.values, float.values.values).contains { $0 != $1 })
         let unknown = VNGeneratePersonSegmentationRequest()
         unknown.outputPixelFormat = 0x4241_4144  // 'BAAD'
-        #expect(throws: VNError.self) { try VNImageRequestHandler(cgImage: Self.person).perform([unknown]) }
+        #expect(throws: VNError.self) { try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([unknown]) }
     }
 
     /// A mix of gray and colour requests decodes the file once, as `ImageRequestHandler` plans it (it used to decode

@@ -16,7 +16,7 @@ import OpenVisionTestSupport
         faces.revision = VNDetectFaceRectanglesRequestRevision2  // BlazeFace: fast in debug builds (HOG is dlib at -O0)
         let pose = VNDetectHumanBodyPoseRequest()
         let text = VNDetectTextRectanglesRequest()
-        try VNImageRequestHandler(cgImage: Self.person).perform([faces, pose, text])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([faces, pose, text])
         // The declared types (compile-time: these lines are the test).
         let typedFaces: [VNFaceObservation]? = faces.results
         let typedPoses: [VNHumanBodyPoseObservation]? = pose.results
@@ -48,7 +48,7 @@ import OpenVisionTestSupport
         for revision in 2...3 {
             let request = VNDetectFaceRectanglesRequest()
             request.revision = revision
-            try VNImageRequestHandler(cgImage: Self.person).perform([request])
+            try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([request])
             let native = try DetectFaceRectanglesRequest(.init(rawValue: revision)!).perform(in: ImageRequestHandler(image: Self.person).context)
             #expect(request.results?.map(\.boundingBox) == native.map { $0.boundingBox.cgRect }, "revision \(revision)")
         }
@@ -56,7 +56,7 @@ import OpenVisionTestSupport
         var handlerError: Error?
         let request = VNDetectHumanBodyPoseRequest { _, error in handlerError = error }
         request.revision = 2
-        #expect { try VNImageRequestHandler(cgImage: Self.person).perform([request]) } throws: { error in
+        #expect { try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([request]) } throws: { error in
             (error as? VNError)?.code == .unsupportedRevision && "\(error)".contains("revision 2")
         }
         #expect((handlerError as? VNError)?.code == .unsupportedRevision && request.results == nil)
@@ -64,8 +64,8 @@ import OpenVisionTestSupport
 
     @Test func computeDistanceWritesThroughItsPointer() throws {
         let a = VNGenerateImageFeaturePrintRequest(), b = VNGenerateImageFeaturePrintRequest()
-        try VNImageRequestHandler(cgImage: Self.dog).perform([a])
-        try VNImageRequestHandler(cgImage: Self.person).perform([b])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.dog)).perform([a])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([b])
         let dogPrint = try #require(a.results?.first), personPrint = try #require(b.results?.first)
         var distance = Float(-1)
         try dogPrint.computeDistance(&distance, to: personPrint)
@@ -76,7 +76,7 @@ import OpenVisionTestSupport
     }
 
     @Test func sampleBufferHandlerRunsOnFrames() throws {
-        let frame = Frame(index: 0, captureTime: .now, sourceTimestamp: 0, image: Self.dog)
+        let frame = CMSampleBuffer(frame: Frame(index: 0, captureTime: .now, sourceTimestamp: 0, image: Self.dog))
         let fromFrame = VNRecognizeAnimalsRequest(), fromImage = VNRecognizeAnimalsRequest()
         try VNImageRequestHandler(cmSampleBuffer: frame, orientation: .up, options: [:]).perform([fromFrame])
         try VNImageRequestHandler(cvPixelBuffer: CMSampleBufferGetImageBuffer(frame)!, options: [:]).perform([fromImage])
@@ -90,12 +90,12 @@ import OpenVisionTestSupport
         // [String: Any] with Vision's keys, as older code passes them; and [VNImageOption: Any].
         let strings: [String: Any] = ["VNImageOptionCameraIntrinsics": [1.0, 0, 0, 0, 1, 0, 0, 0, 1]]
         let request = VNDetectHumanRectanglesRequest()
-        try VNImageRequestHandler(cgImage: Self.person, options: strings).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person), options: strings).perform([request])
         #expect(request.results?.count == 1)
-        try VNImageRequestHandler(cgImage: Self.person, options: [.properties: [String: Any]()]).perform([request])
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person), options: [.properties: [String: Any]()]).perform([request])
         #expect(request.results?.count == 1)
         // An unknown key: Vision's invalidOption when performed, naming the key, for every request.
-        for handler in [VNImageRequestHandler(cgImage: Self.person, options: ["VNImageOptionColourSpace": 1] as [String: Any]),
+        for handler in [VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person), options: ["VNImageOptionColourSpace": 1] as [String: Any]),
                         VNImageRequestHandler(url: Fixtures.sharedImage("person.jpg"), options: [VNImageOption(rawValue: "bogus"): 1])] {
             #expect { try handler.perform([request]) } throws: { error in
                 (error as? VNError)?.code == .invalidOption && (error as? VNError)?.message.contains("unknown image option") == true

@@ -22,7 +22,7 @@ import OpenVisionTestSupport
 
         for k in 0..<scene.frameCount {
             let frame = try scene.frame(k)
-            try sequenceHandler.perform([request], on: frame)
+            try sequenceHandler.perform([request], on: CGImage(visionImage: frame))
             guard let observation = request.results?.first as? VNDetectedObjectObservation else {
                 Issue.record("no result on frame \(k)")
                 continue

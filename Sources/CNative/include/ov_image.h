@@ -20,7 +20,8 @@ typedef enum {
     OV_PIXEL_RGBA8 = 2,
     OV_PIXEL_BGRA8 = 3,
     OV_PIXEL_GRAY8 = 4,
-    OV_PIXEL_NV12 = 5 /* Y plane (height rows of `stride` bytes) then interleaved UV plane (height/2 rows, same stride) */
+    OV_PIXEL_NV12 = 5, /* Y plane (height rows of `stride` bytes) then interleaved UV plane (height/2 rows, same stride) */
+    OV_PIXEL_ARGB8 = 6 /* 4 bytes per pixel: alpha, red, green, blue (Core Video's 32ARGB) */
 } ov_pixel_format;
 
 /* An image in memory, owned by the handle: colour (8-bit BGR, with a gray copy made on demand and
@@ -58,6 +59,10 @@ ov_status ov_preload_module(const char *module);
 /* Copies raw pixels (row stride in bytes) into a new BGR image. */
 ov_status ov_image_from_pixels(const void *data, int width, int height, size_t stride,
                                ov_pixel_format format, ov_image **out);
+
+/* Writes the image's pixels into `dst` (height rows of `stride` bytes) in `format` (any but NV12); alpha,
+ * where the format has it, is 255. A luma-only image gives its gray value in each colour channel. */
+ov_status ov_image_to_pixels(const ov_image *image, ov_pixel_format format, void *dst, size_t stride);
 
 /* A new image: `src` transformed by EXIF orientation 1...8 so that it displays upright. */
 ov_status ov_image_orient(const ov_image *src, int exif_orientation, ov_image **out);

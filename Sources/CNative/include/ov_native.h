@@ -17,6 +17,8 @@
 /* One header per component, named after the file that implements it; this one includes them all. */
 #include "ov_status.h"
 #include "ov_image.h"
+#include "ov_layer.h"
+#include "ov_bitmap.h"
 #include "ov_preprocess.h"
 #include "ov_rectangles.h"
 #include "ov_faces.h"
@@ -69,10 +71,13 @@ typedef struct ov_text_result ov_text_result;
 
 /* Recognises text. minimum_text_height: lines whose box is shorter (pixels) are dropped (0 = keep all).
  * detect_orientation: find a page turned 90°, 180° or 270° and read it upright (boxes stay in the image's
- * coordinates; ov_text_result_orientation says how it was turned). Items are in reading order: each line,
- * then its words, each word then its symbols. */
+ * coordinates; ov_text_result_orientation says how it was turned); the other turns are read only when the page
+ * as given read some words poorly, and take at most as long as that first read. cancel (NULL: none): once set,
+ * recognition stops within a word and the call returns OV_ERR_CANCELLED (layout analysis and orientation
+ * detection are not interrupted). Items are in reading order: each line, then its words, each word then its
+ * symbols. */
 ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_height, int detect_orientation,
-                           ov_text_result **out);
+                           const ov_cancel *cancel, ov_text_result **out);
 /* Degrees (0, 90, 180, 270) the text of the page was found turned clockwise; 0 when not detected. */
 int ov_text_result_orientation(const ov_text_result *result);
 int ov_text_result_count(const ov_text_result *result);

@@ -1,6 +1,6 @@
 /*
  * ov_ppocr.h: PP-OCR text recognition (pure C): DB text detection, 0°/180° angle classification and
- * CRNN/CTC recognition on ONNX Runtime (ov_onnxruntime.h sessions), with OpenCV pre- and
+ * CRNN/CTC recognition, the models run by the caller (ov_ppocr_runner), with OpenCV pre- and
  * post-processing. The pipeline and its defaults mirror the PyPI `rapidocr-onnxruntime` 1.4.4
  * (its config.yaml), whose model files scripts/setup installs. Implemented in ov_ppocr.cpp.
  * Conventions are those of ov_native.h (ov_status, ov_last_error(), *_free).
@@ -19,15 +19,28 @@ extern "C" {
 
 typedef struct ov_ppocr ov_ppocr;
 
-/* Loads the three ONNX models (det, cls, rec) into ONNX Runtime sessions with `threads` intra-op
- * threads each (0 = ORT default) and the recogniser's dictionary (UTF-8, one entry per line, in
- * model index order without the CTC blank and the trailing space; empty lines are kept as
- * entries). The dictionary size must match the recogniser's last output dimension − 2.
- * Errors: OV_ERR_MODEL (a file that ORT cannot read, a dictionary that does not fit the model,
- * models whose inputs/outputs are not PP-OCR's), OV_ERR_IO (dictionary unreadable), and the
- * ov_ort_session_create errors. The handle is immutable: concurrent recognise calls are safe. */
-ov_status ov_ppocr_create(const char *det_path, const char *cls_path, const char *rec_path,
-                          const char *dict_path, int threads, ov_ppocr **out);
+/* Where a stage's model writes its output: ov_ppocr_output_set copies it in. */
+typedef struct ov_ppocr_output ov_ppocr_output;
+/* Stores (copies) a stage's output: `data` holds the product of `shape[0..rank)` floats. Returns OV_OK, or
+ * OV_ERR_INVALID_ARGUMENT for a NULL output, a negative dimension or a rank outside 1...8. */
+ov_status ov_ppocr_output_set(ov_ppocr_output *output, const float *data, const int64_t *shape, int rank);
+
+/* The stages' models are the caller's (OpenVision's VisionModel and its inference backend, like every other
+ * model): PP-OCR calls `run` once per model run with the stage (OV_PPOCR_DETECTOR, OV_PPOCR_CLASSIFIER or
+ * OV_PPOCR_RECOGNIZER), its one NCHW float32 input (borrowed for the call) and `context`; the runner stores the
+ * model's first output with ov_ppocr_output_set and returns OV_OK, or returns a status and may write a message
+ * (NUL-terminated, at most message_size bytes) into `message`. Called from the thread of ov_ppocr_recognize;
+ * concurrent recognitions call it concurrently. */
+enum { OV_PPOCR_DETECTOR = 0, OV_PPOCR_CLASSIFIER = 1, OV_PPOCR_RECOGNIZER = 2 };
+typedef ov_status (*ov_ppocr_runner)(void *context, int stage, const float *input, const int64_t *shape, int rank,
+                                     ov_ppocr_output *output, char *message, size_t message_size);
+
+/* Loads the recogniser's dictionary (UTF-8, one entry per line, in model index order without the CTC blank
+ * and the trailing space; empty lines are kept as entries). `recognizer_classes` is the recogniser's last
+ * output dimension (-1 when the model leaves it open): the dictionary size must be that − 2.
+ * Errors: OV_ERR_MODEL (a dictionary that does not fit the recogniser), OV_ERR_IO (dictionary unreadable).
+ * The handle is immutable: concurrent recognise calls are safe. */
+ov_status ov_ppocr_create(const char *dict_path, int64_t recognizer_classes, ov_ppocr **out);
 void ov_ppocr_free(ov_ppocr *ocr);
 /* Entries in the dictionary (0 for NULL). */
 int ov_ppocr_dictionary_size(const ov_ppocr *ocr);
@@ -41,8 +54,11 @@ typedef struct {
     float cls_thresh;         /* flip a line when "180" scores above this (0.9) */
     float text_score;         /* drop lines whose mean character probability is below (0.5) */
     float min_text_height;    /* drop lines whose text height (pixels of the input image) is below */
+    const ov_cancel *cancel;  /* NULL, or a flag that stops the pipeline between model runs (OV_ERR_CANCELLED) */
     int detect_orientation;   /* find a page turned 90/180/270 degrees by a vote of its lines and read it
                                * upright (0; needs use_cls; not in rapidocr) */
+    ov_ppocr_runner run;      /* runs the stages' models (required: NULL is OV_ERR_INVALID_ARGUMENT) */
+    void *run_context;        /* passed to `run` */
 } ov_ppocr_params;
 
 /* rapidocr-onnxruntime 1.4.4's defaults. */
@@ -73,7 +89,7 @@ typedef struct ov_ppocr_result ov_ppocr_result;
 /* Reads the text of `image` (colour; a gray image is read as gray BGR). Lines are ordered top to
  * bottom, left to right (rapidocr's order). An image without text gives a result with 0 lines.
  * params NULL = defaults. Errors: OV_ERR_INVALID_ARGUMENT (NULL or empty image, bad params),
- * OV_ERR_INTERNAL (ORT run failure), OV_ERR_OUT_OF_MEMORY. */
+ * OV_ERR_MODEL (a stage's output is not PP-OCR's), the runner's status, OV_ERR_CANCELLED, OV_ERR_OUT_OF_MEMORY. */
 ov_status ov_ppocr_recognize(const ov_ppocr *ocr, const ov_image *image, const ov_ppocr_params *params,
                              ov_ppocr_result **out);
 int ov_ppocr_result_line_count(const ov_ppocr_result *result);

@@ -20,8 +20,17 @@ typedef enum {
     OV_ERR_MODEL = 4,            /* a model / data file is missing or corrupt */
     OV_ERR_UNSUPPORTED = 5,      /* format / language / feature not available */
     OV_ERR_OUT_OF_MEMORY = 6,
-    OV_ERR_INTERNAL = 7          /* an unexpected C++ exception, message says which */
+    OV_ERR_INTERNAL = 7,         /* an unexpected C++ exception, message says which */
+    OV_ERR_CANCELLED = 8         /* stopped early: its ov_cancel flag was set */
 } ov_status;
+
+/* A flag long native work polls to stop early (text recognition): set from any thread, read with atomics.
+ * Owned by the caller; the work holding its address must end before it is freed. */
+typedef struct ov_cancel ov_cancel;
+ov_cancel *ov_cancel_create(void); /* NULL when out of memory */
+void ov_cancel_set(ov_cancel *flag);
+int ov_cancel_is_set(const ov_cancel *flag); /* 0 for NULL */
+void ov_cancel_free(ov_cancel *flag);
 
 /* The message of the last failure on this thread ("" if none). Valid until the next call. */
 const char *ov_last_error(void);

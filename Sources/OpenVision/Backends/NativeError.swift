@@ -25,6 +25,7 @@ enum NativeError {
         case OV_ERR_MODEL: .invalidModel
         case OV_ERR_UNSUPPORTED: .unsupported
         case OV_ERR_OUT_OF_MEMORY: .outOfMemory
+        case OV_ERR_CANCELLED: .cancelled
         default: .internalError
         }
     }

@@ -42,6 +42,13 @@ public final class ImageRequestHandler: Sendable {
         self.init(source: .data(data), orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
     }
 
+    /// A handler for encoded image bytes, as Apple's Swift API spells it (`ImageRequestHandler(_: Data, orientation:)`);
+    /// the same as `init(data:orientation:…)`.
+    public convenience init(_ data: Data, orientation: ImageOrientation? = nil,
+                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
+        self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
+    }
+
     /// A handler for raw pixels; `orientation` says how they relate to upright (default `.up`).
     public convenience init(pixels: PixelBuffer, orientation: ImageOrientation = .up,
                             maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {

@@ -6,10 +6,18 @@ import Synchronization
 /// `SequenceRequestHandler` (through it) and the live pipeline.
 enum RequestRunner {
     /// Runs blocking native work (decoding, detection, inference) on Dispatch's global pool, so that
-    /// long CPU work never occupies the caller's cooperative Swift concurrency threads.
+    /// long CPU work never occupies the caller's cooperative Swift concurrency threads. Cancelling the calling
+    /// task sets the work's `NativeCancellation`, which the native calls that can stop early poll.
     static func offload<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
+        let cancellation = NativeCancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    continuation.resume(returning: NativeCancellation.$current.withValue(cancellation) { body() })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 

@@ -2,12 +2,15 @@ import Foundation
 
 /// What an encoded image says about itself before any pixel is decoded: format, stored
 /// size and EXIF orientation. Reading it lets handlers refuse absurd dimensions up front.
-struct ImageHeader: Sendable, Equatable {
-    var format: ImageFormat
-    var width: Int
-    var height: Int
+public struct ImageHeader: Sendable, Equatable {
+    /// The file format.
+    public internal(set) var format: ImageFormat
+    /// The stored width in pixels (before orientation).
+    public internal(set) var width: Int
+    /// The stored height in pixels (before orientation).
+    public internal(set) var height: Int
     /// The EXIF orientation tag, if the file has one.
-    var orientation: ImageOrientation?
+    public internal(set) var orientation: ImageOrientation?
 
     /// Parses the header of `data`; throws `invalidImage` for unknown or malformed bytes and
     /// `unsupportedImageFormat` for real image formats this build cannot decode.
@@ -227,5 +230,13 @@ private struct ByteReader {
             i -= 1
         }
         return false
+    }
+}
+
+extension ImageHeader {
+    /// Reads the header of encoded image bytes without decoding any pixel; throws `invalidImage` for unknown or
+    /// malformed bytes and `unsupportedImageFormat` for real image formats this build cannot decode.
+    public init(data: Data) throws(VisionError) {
+        self = try Self.parse(data)
     }
 }

@@ -8,6 +8,8 @@ public enum PixelFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case rgba8
     /// 4 bytes per pixel: blue, green, red, alpha (alpha is ignored).
     case bgra8
+    /// 4 bytes per pixel: alpha, red, green, blue (Core Video's 32ARGB; alpha is ignored).
+    case argb8
     /// 1 byte per pixel: luma.
     case gray8
     /// 4:2:0 bi-planar as cameras deliver it: a full-size Y plane followed by an interleaved
@@ -18,7 +20,7 @@ public enum PixelFormat: String, Sendable, Hashable, Codable, CaseIterable {
     public var bytesPerPixel: Int {
         switch self {
         case .rgb8, .bgr8: 3
-        case .rgba8, .bgra8: 4
+        case .rgba8, .bgra8, .argb8: 4
         case .gray8, .nv12: 1
         }
     }

@@ -40,6 +40,7 @@ public final class VisionImage: @unchecked Sendable {
 
     /// Decodes JPEG, PNG, WebP, BMP or TIFF bytes and turns the pixels upright.
     /// - Parameters:
+    ///   - data: the encoded image, as read from a file.
     ///   - orientation: overrides the file's EXIF orientation when given.
     ///   - maximumPixelCount: images whose header declares more pixels are refused before decoding.
     ///   - strictDecoding: a decoder warning (a damaged JPEG) is an `invalidImage` error, not a
@@ -115,17 +116,10 @@ public final class VisionImage: @unchecked Sendable {
         guard pixels.data.count >= pixels.requiredByteCount else {
             throw VisionError(.invalidArgument, "pixel buffer holds \(pixels.data.count) bytes; \(pixels.width)×\(pixels.height) \(pixels.format) needs \(pixels.requiredByteCount)")
         }
-        let format: ov_pixel_format = switch pixels.format {
-        case .rgb8: OV_PIXEL_RGB8
-        case .bgr8: OV_PIXEL_BGR8
-        case .rgba8: OV_PIXEL_RGBA8
-        case .bgra8: OV_PIXEL_BGRA8
-        case .gray8: OV_PIXEL_GRAY8
-        case .nv12: OV_PIXEL_NV12
-        }
         var native: OpaquePointer?
         let status = pixels.data.withUnsafeBytes {
-            ov_image_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), pixels.bytesPerRow, format, &native)
+            ov_image_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), pixels.bytesPerRow,
+                                 pixels.format.native, &native)
         }
         try NativeError.check(status, "cannot import pixels")
         try self.init(owning: native!, orientation: orientation)

@@ -32,17 +32,114 @@ private func convertingErrors<T>(_ body: () throws -> T) throws(VisionError) -> 
     }
 }
 
-/// Model dimension checks done when a model is loaded, before anything is allocated for it
-/// (docs/model-limits.md).
+/// The checks every model file passes when it is loaded, before a runtime reads it or anything is allocated for it
+/// (docs/model-limits.md). `check(_:backend:)` is the one entry point: whatever the format and whatever folder it
+/// arrives in (a Core ML `.mlmodelc`'s `model.onnx`, a TFLite or Core ML model's converted ONNX, a Darknet `.cfg`),
+/// it returns the file a runtime may open, and the backends open nothing else (`RuntimeFile` is made only here).
 enum ModelFileChecks {
-    /// The declared inputs, outputs and metadata of an .onnx file (for backends that do not report them).
+    /// A model file that passed `check(_:backend:)`, in the form a runtime opens.
+    struct Checked: Sendable {
+        /// The format the user's file is in.
+        let format: ModelDescription.Format
+        /// What the runtime opens.
+        let file: RuntimeFile
+        /// A Darknet network's `[net]` width and height.
+        let darknetInput: (width: Int, height: Int)?
+    }
+
+    /// A file that passed the checks, as a runtime opens it: an ONNX file (the user's own, or a TFLite or Core ML
+    /// model converted), or what only OpenCV DNN reads (a Darknet `.weights` with its `.cfg`, Caffe, TensorFlow).
+    struct RuntimeFile: Sendable {
+        /// The model: the ONNX file, or OpenCV's model file (Darknet weights, `.caffemodel`, `.pb`).
+        let model: URL
+        /// OpenCV's text description beside it (the Darknet `.cfg`, a `.prototxt` / `.pbtxt`), if any.
+        let config: URL?
+        /// True for an ONNX file (ONNX Runtime or OpenCV DNN may run it).
+        let isONNX: Bool
+
+        fileprivate init(model: URL, config: URL? = nil, isONNX: Bool) {
+            self.model = model
+            self.config = config
+            self.isONNX = isONNX
+        }
+    }
+
+    /// Checks the model at `url` for `backend` and returns what a runtime opens. ONNX files (given, a compiled
+    /// `.mlmodelc`'s, or converted from TFLite or Core ML and cached) pass `onnxAllocations`; Darknet, Caffe and
+    /// TensorFlow files their readers' checks. Throws `fileNotFound`, `missingModelData`, `invalidModel`,
+    /// `unsupported` (an unknown format, a Darknet file for ONNX Runtime) or `ioError`.
+    static func check(_ url: URL, backend: BackendChoice) throws(VisionError) -> Checked {
+        let path = url.path
+        let ext = url.pathExtension.lowercased()
+        if ["mlmodel", "mlpackage", "mlmodelc"].contains(ext) {
+            switch FileStatus.of(path, what: "Core ML model") {
+            case .unreachable(let error): throw error
+            case .other: throw VisionError(.ioError, "\(path) is not a regular file or folder")
+            case .file, .directory: break
+            }
+            // OpenVision's compiled folder (`VisionModel.compileCoreMLModel`) holds its ONNX graph; anything else is
+            // converted once. Either way the graph is checked as any ONNX file.
+            let compiled = url.appendingPathComponent("model.onnx")
+            let onnx = FileManager.default.fileExists(atPath: compiled.path)
+                && FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path)
+                ? compiled : try ConvertedModelCache.coreML.onnxFile(for: url)
+            // A Core ML model's first input may be an array, not an image: its size is checked with its preprocessing.
+            try onnxAllocations(onnx, checkingInput: false)
+            return Checked(format: .coreML, file: RuntimeFile(model: onnx, isONNX: true), darknetInput: nil)
+        }
+        try FileStatus.requireFile(path, what: "model file")
+        switch ext {
+        case "onnx":
+            // Before either runtime reads it: both would allocate what its static shapes fix (ONNX Runtime
+            // folds constants at load, OpenCV evaluates them).
+            try onnxAllocations(url)
+            return Checked(format: .onnx, file: RuntimeFile(model: url, isONNX: true), darknetInput: nil)
+        case "cfg":
+            guard backend != .onnxRuntime else {
+                throw VisionError(.unsupported, "ONNX Runtime cannot read Darknet files; convert it first: openvision models convert \(path)")
+            }
+            let weights = url.deletingPathExtension().appendingPathExtension("weights")
+            switch FileStatus.of(weights.path, what: "weights file") {
+            case .file: break
+            case .unreachable(let error) where error.code == .fileNotFound:
+                let detail = error.message.hasPrefix("no such") ? "" : " (\(error.message))"
+                throw VisionError(.missingModelData, "no weights for \(url.lastPathComponent): expected \(weights.path)\(detail)")
+            case .unreachable(let error): throw error
+            case .directory: throw VisionError(.ioError, "\(weights.path) is a directory, not a Darknet .weights file")
+            case .other: throw VisionError(.ioError, "\(weights.path) is not a regular file")
+            }
+            // Every index, bound and shape, and the weight count, are checked here: OpenCV would crash,
+            // allocate without bound, or run on truncated weights.
+            let input = try darknet(cfg: url, weights: weights)
+            return Checked(format: .darknet, file: RuntimeFile(model: weights, config: url, isONNX: false), darknetInput: input)
+        case "tflite":
+            let onnx = try ConvertedModelCache.tflite.onnxFile(for: url)
+            try onnxAllocations(onnx)
+            return Checked(format: .tflite, file: RuntimeFile(model: onnx, isONNX: true), darknetInput: nil)
+        case "caffemodel", "pb":
+            let config = VisionModel.textGraph(beside: url)
+            // OpenCV's importers loop forever on a graph cycle and go quadratic on large graphs.
+            if ext == "pb" {
+                try tensorflow(model: url, textGraph: config)
+            } else {
+                try caffe(model: url, prototxt: config)
+            }
+            return Checked(format: ext == "pb" ? .tensorflow : .caffe, file: RuntimeFile(model: url, config: config, isONNX: false),
+                           darknetInput: nil)
+        default:
+            throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, .tflite, .mlmodel, .mlpackage, .mlmodelc, a Darknet .cfg, .caffemodel or .pb)")
+        }
+    }
+
+    /// The declared inputs, outputs, metadata and overridable inputs (graph inputs with defaults) of an .onnx file,
+    /// for backends that do not report them.
     static func onnxInfo(_ url: URL) throws(VisionError)
-        -> (inputs: [TensorDescription], outputs: [TensorDescription], metadata: [String: String]) {
+        -> (inputs: [TensorDescription], outputs: [TensorDescription], metadata: [String: String], overridable: [String]) {
         let info = try convertingErrors { try ONNXModelInfo(url: url) }
         func describe(_ value: ONNXModelInfo.Value) -> TensorDescription {
             TensorDescription(name: value.name, shape: value.shape, elementType: ONNXRuntimeBackend.typeName(value.elementType))
         }
-        return (info.inputs.map(describe), info.outputs.map(describe), info.metadata)
+        return (info.inputs.map(describe), info.outputs.map(describe), info.metadata, info.overridable)
     }
 
     /// Checks a Darknet `.cfg` and its `.weights` before OpenCV reads them (every value, derived size,
@@ -60,8 +157,9 @@ enum ModelFileChecks {
     static let maxInputPixels = 4096 * 4096
 
     /// The most bytes a model may allocate for its tensors (`OPENVISION_MODEL_MEMORY_LIMIT`, default 4 GiB):
-    /// ONNX Runtime's arena and OpenCV DNN's runs are capped at it, and ONNX graphs fixing a larger tensor are
-    /// refused at load.
+    /// ONNX Runtime's arena and OpenCV DNN's runs are capped at it, ONNX graphs fixing a larger tensor or
+    /// materialising more at load (initializers and folded constants together) are refused, and conversions of
+    /// Core ML and TFLite models stop when what they materialise passes it (`ConversionBudget`).
     static var memoryLimit: Int { Int(ov_model_memory_limit()) }
 
     /// Throws `invalidModel` unless `preprocessing` describes an input of 1...`maxInputSide` on each side and
@@ -79,12 +177,16 @@ enum ModelFileChecks {
         }
     }
 
-    /// Checks an .onnx file before a runtime reads it: its declared image input as `checkInputSize` does, and
-    /// every tensor its graph fixes the size of (`ONNXStaticTensors`: static shapes, `ConstantOfShape`,
-    /// `Expand`, `Tile`, `Resize`, `Range` of constants) against `memoryLimit`. Throws `invalidModel`.
-    static func onnxAllocations(_ url: URL) throws(VisionError) {
+    /// Checks an .onnx file before a runtime reads it — whatever it came from: an `.onnx` file, a converted TFLite
+    /// or Core ML model, the `model.onnx` of a compiled `.mlmodelc` folder: its declared image input as
+    /// `checkInputSize` does (unless `checkingInput` is false: a Core ML model's first input may be an array), its
+    /// node count (`ONNXStaticTensors.maximumNodes`), every tensor its graph fixes the size of (`ONNXStaticTensors`:
+    /// static shapes, `ConstantOfShape`, `Expand`, `Tile`, `Resize`, `Range` of constants) against `memoryLimit`,
+    /// and the sum a runtime materialises when it loads the model (initializers, and constant-only nodes twice: the
+    /// folded tensor and its copy) against the same limit. Throws `invalidModel`.
+    static func onnxAllocations(_ url: URL, checkingInput: Bool = true) throws(VisionError) {
         let info = try onnxInfo(url)
-        if let first = info.inputs.first {
+        if checkingInput, let first = info.inputs.first {
             let declared = VisionModel.preprocessing(for: first, metadata: info.metadata, darknetInput: nil, format: .onnx)
             try checkInputSize(declared, model: url)
         }
@@ -94,6 +196,12 @@ enum ModelFileChecks {
                               + "\(largest.shape) \(ONNXRuntimeBackend.typeName(largest.elementType)), "
                               + "\(describe(bytes: largest.bytes)), more than the \(describe(bytes: memoryLimit)) model "
                               + "memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
+        }
+        if tensors.loadBytes > memoryLimit {
+            throw VisionError(.invalidModel, "\(url.lastPathComponent): loading it would materialise "
+                              + "\(tensors.loadBytes == Int.max ? "more than 8 EiB" : describe(bytes: tensors.loadBytes)) "
+                              + "(its initializers, and the constants it folds twice: computed and kept), more than the "
+                              + "\(describe(bytes: memoryLimit)) model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
         }
     }
 

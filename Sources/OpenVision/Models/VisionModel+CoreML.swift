@@ -2,28 +2,6 @@ import Foundation
 internal import OpenVisionConverters
 
 extension VisionModel {
-    /// The backend for a Core ML model: OpenVision's compiled `.mlmodelc` opens its `model.onnx` as it is;
-    /// anything else is converted once (`ConvertedModelCache.coreML`).
-    static func openCoreML(_ url: URL, configuration: Configuration) throws(VisionError) -> any InferenceBackend {
-        switch FileStatus.of(url.path, what: "Core ML model") {
-        case .unreachable(let error): throw error
-        case .other: throw VisionError(.ioError, "\(url.path) is not a regular file or folder")
-        case .file, .directory: break
-        }
-        let onnx: URL
-        let compiled = url.appendingPathComponent("model.onnx")
-        if FileManager.default.fileExists(atPath: compiled.path),
-           FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path) {
-            onnx = compiled
-        } else {
-            onnx = try ConvertedModelCache.coreML.onnxFile(for: url)
-        }
-        if configuration.backend == .openCV || (configuration.backend == .automatic && !ONNXRuntimeBackend.isAvailable) {
-            return try OpenCVDNNBackend(model: onnx.path, config: nil, threads: configuration.threads)
-        }
-        return try ONNXRuntimeBackend(path: onnx.path, threads: configuration.threads, optimize: configuration.optimizeGraph)
-    }
-
     /// A Core ML model's first image input as OpenVision's preprocessing: its size and colour order, and
     /// `scale × pixel + bias` as `(pixel × scale − mean) / std` with `mean = −bias`, `std = 1`.
     static func preprocessing(coreML: CoreMLModelInfo, default fallback: ModelPreprocessing) -> ModelPreprocessing {
@@ -45,14 +23,30 @@ extension VisionModel {
     /// Compiles a Core ML model (`.mlmodel` or `.mlpackage`) into an `.mlmodelc` folder that loads without
     /// conversion, as `MLModel.compileModel(at:)` does; returns its URL. The folder is OpenVision's own layout
     /// (docs/coreml.md): `model.onnx` (the converted graph) and `coreml.json` (the model's description). It is
-    /// written in `folder` (default: a new folder in the temporary directory), named after the model, replacing
-    /// an earlier compilation. Throws as `init(contentsOf:)` for models that do not convert, `ioError` when the
-    /// folder cannot be written.
-    public static func compileCoreMLModel(at url: URL, to folder: URL? = nil) throws(VisionError) -> URL {
+    /// written in `folder` (default: a new folder in the temporary directory), named after the model: built beside
+    /// it under a temporary name and renamed into place, so it is complete or absent. It never writes over or into
+    /// the model itself (`invalidArgument`: compiling Xcode's `X.mlmodelc` into its own folder would replace it), and
+    /// an existing `NAME.mlmodelc` is an `ioError` unless `replacing` (also when another compilation wrote it
+    /// meanwhile). Throws as `init(contentsOf:)` for models that do not convert, `ioError` when the folder cannot
+    /// be written.
+    public static func compileCoreMLModel(at url: URL, to folder: URL? = nil, replacing: Bool = false) throws(VisionError) -> URL {
         switch FileStatus.of(url.path, what: "Core ML model") {
         case .unreachable(let error): throw error
         case .other: throw VisionError(.ioError, "\(url.path) is not a regular file or folder")
         case .file, .directory: break
+        }
+        let parent = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("openvision-compiled-\(UUID().uuidString)")
+        let target = parent.appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".mlmodelc")
+        do {
+            try ModelOutput.refuseOverwriting(input: url, with: target)
+        } catch {
+            throw VisionError(.invalidArgument, "\(target.path) would replace the model being compiled, "
+                              + "\(url.lastPathComponent); compile it into another folder", cause: error)
+        }
+        do {
+            try ModelOutput.refuseExisting(target, replacing: replacing)
+        } catch {
+            throw VisionError(.ioError, (error as? ConversionError)?.message ?? "\(error)", cause: error)
         }
         let conversion: CoreMLConverter.Conversion
         do {
@@ -63,11 +57,9 @@ extension VisionModel {
         } catch {
             throw VisionError(.internalError, "compiling \(url.lastPathComponent): \(error)")
         }
-        let parent = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("openvision-compiled-\(UUID().uuidString)")
-        let target = parent.appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".mlmodelc")
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-            try CoreMLConverter.writeCompiledFolder(conversion, to: target)
+            try CoreMLConverter.writeCompiledFolder(conversion, to: target, replacing: replacing)
         } catch let error as ConversionError {
             throw VisionError(.ioError, error.message, cause: error)
         } catch {

@@ -31,23 +31,22 @@ extension VisionModel {
 
     /// `prediction(from:)` with the model's overridable scalar inputs set: a Core ML detector pipeline's optional
     /// `iouThreshold` / `confidenceThreshold` (graph inputs backed by their defaults, `modelDescription.coreML`'s
-    /// `nms`). Names the model does not have are `invalidArgument`; an empty `overrides` is `prediction(from:)`.
+    /// `nms`). Names the model does not have are `invalidArgument`; a backend that cannot set them (OpenCV DNN)
+    /// throws `unsupported`; an empty `overrides` is `prediction(from:)`.
     public func prediction(from inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
         guard !overrides.isEmpty else { return try prediction(from: inputs) }
-        let known = (backend as? ONNXRuntimeBackend)?.overridable ?? []
+        let known = backend.overridableInputs
         if let unknown = overrides.keys.sorted().first(where: { !known.contains($0) }) {
             throw VisionError(.invalidArgument, "\(url.lastPathComponent) has no overridable input '\(unknown)'"
                               + (known.isEmpty ? "" : " (it has \(known.sorted().joined(separator: ", ")))"))
         }
         try check(inputs)
-        return try run(inputs, overriding: overrides)
+        return try backend.run(inputs, overriding: overrides)
     }
 
-    /// Runs the backend, replacing the overridable initializers named in `overrides` (those the model has) with
-    /// the given values; backends without overridable initializers ignore them.
-    func run(_ inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
-        guard let ort = backend as? ONNXRuntimeBackend else { return try backend.run(inputs) }
-        let known = overrides.filter { ort.overridable.contains($0.key) }
-        return known.isEmpty ? try ort.run(inputs) : try ort.run(inputs, overriding: known)
+    /// The names among `overrides` (a request's `inputOverrides`) that this model has: what a request sets on it.
+    func applicable(_ overrides: [String: Float]) -> [String: Float] {
+        let known = backend.overridableInputs
+        return overrides.filter { known.contains($0.key) }
     }
 }

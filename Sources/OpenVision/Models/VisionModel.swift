@@ -66,78 +66,21 @@ public final class VisionModel: Sendable {
         try self.init(url: url, format: .custom, backend: backend, darknetInput: nil, configuration: configuration)
     }
 
-    /// The backend for the file at `url`, chosen by its extension and `configuration.backend`.
+    /// The backend for the file at `url`: checked (`ModelFileChecks.check`, converted when it is TFLite or Core ML)
+    /// and opened by the runtime `configuration.backend` picks (ONNX Runtime for ONNX when installed, else OpenCV DNN,
+    /// which alone reads Darknet, Caffe and TensorFlow).
     private static func openBackend(_ url: URL, configuration: Configuration) throws(VisionError)
         -> (ModelDescription.Format, any InferenceBackend, (Int, Int)?) {
-        let path = url.path
-        let ext = url.pathExtension.lowercased()
-        if ["mlmodel", "mlpackage", "mlmodelc"].contains(ext) {
-            return (.coreML, try openCoreML(url, configuration: configuration), nil)
-        }
-        try FileStatus.requireFile(path, what: "model file")
-        let format: ModelDescription.Format
+        let checked = try ModelFileChecks.check(url, backend: configuration.backend)
+        let file = checked.file
         let backend: any InferenceBackend
-        var darknetInput: (Int, Int)?
-        switch ext {
-        case "onnx":
-            format = .onnx
-            // Before either runtime reads it: both would allocate what its static shapes fix (ONNX Runtime
-            // folds constants at load, OpenCV evaluates them).
-            try ModelFileChecks.onnxAllocations(url)
-            switch configuration.backend {
-            case .openCV:
-                backend = try OpenCVDNNBackend(model: path, config: nil, threads: configuration.threads)
-            case .onnxRuntime:
-                backend = try ONNXRuntimeBackend(path: path, threads: configuration.threads, optimize: configuration.optimizeGraph)
-            case .automatic:
-                if ONNXRuntimeBackend.isAvailable {
-                    backend = try ONNXRuntimeBackend(path: path, threads: configuration.threads, optimize: configuration.optimizeGraph)
-                } else {
-                    backend = try OpenCVDNNBackend(model: path, config: nil, threads: configuration.threads)
-                }
-            }
-        case "cfg":
-            format = .darknet
-            guard configuration.backend != .onnxRuntime else {
-                throw VisionError(.unsupported, "ONNX Runtime cannot read Darknet files; convert it first: openvision models convert \(path)")
-            }
-            let weights = url.deletingPathExtension().appendingPathExtension("weights")
-            switch FileStatus.of(weights.path, what: "weights file") {
-            case .file: break
-            case .unreachable(let error) where error.code == .fileNotFound:
-                let detail = error.message.hasPrefix("no such") ? "" : " (\(error.message))"
-                throw VisionError(.missingModelData, "no weights for \(url.lastPathComponent): expected \(weights.path)\(detail)")
-            case .unreachable(let error): throw error
-            case .directory: throw VisionError(.ioError, "\(weights.path) is a directory, not a Darknet .weights file")
-            case .other: throw VisionError(.ioError, "\(weights.path) is not a regular file")
-            }
-            // Every index, bound and shape, and the weight count, are checked here: OpenCV would crash,
-            // allocate without bound, or run on truncated weights.
-            darknetInput = try ModelFileChecks.darknet(cfg: url, weights: weights)
-            backend = try OpenCVDNNBackend(model: weights.path, config: path, threads: configuration.threads)
-        case "tflite":
-            format = .tflite
-            let onnx = try ConvertedModelCache.tflite.onnxFile(for: url)
-            try ModelFileChecks.onnxAllocations(onnx)
-            if configuration.backend == .openCV || (configuration.backend == .automatic && !ONNXRuntimeBackend.isAvailable) {
-                backend = try OpenCVDNNBackend(model: onnx.path, config: nil, threads: configuration.threads)
-            } else {
-                backend = try ONNXRuntimeBackend(path: onnx.path, threads: configuration.threads, optimize: configuration.optimizeGraph)
-            }
-        case "caffemodel", "pb":
-            format = ext == "pb" ? .tensorflow : .caffe
-            let config = Self.textGraph(beside: url)
-            // OpenCV's importers loop forever on a graph cycle and go quadratic on large graphs.
-            if format == .tensorflow {
-                try ModelFileChecks.tensorflow(model: url, textGraph: config)
-            } else {
-                try ModelFileChecks.caffe(model: url, prototxt: config)
-            }
-            backend = try OpenCVDNNBackend(model: path, config: config?.path, threads: configuration.threads)
-        default:
-            throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, .tflite, .mlmodel, .mlpackage, .mlmodelc, a Darknet .cfg, .caffemodel or .pb)")
+        if file.isONNX && (configuration.backend == .onnxRuntime
+                           || configuration.backend == .automatic && ONNXRuntimeBackend.isAvailable) {
+            backend = try ONNXRuntimeBackend(file, threads: configuration.threads, optimize: configuration.optimizeGraph)
+        } else {
+            backend = try OpenCVDNNBackend(file, threads: configuration.threads)
         }
-        return (format, backend, darknetInput)
+        return (checked.format, backend, checked.darknetInput.map { ($0.width, $0.height) })
     }
 
     private init(url: URL, format: ModelDescription.Format, backend: any InferenceBackend, darknetInput: (Int, Int)?,

@@ -120,13 +120,30 @@ extension AnalysisReport {
         return formatter.string(from: date)
     }
 
+    /// `text` on one line (line breaks as spaces), cut to `limit` characters with "…".
+    static func oneLine(_ text: String, limit: Int = 80) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
+    }
+
     static func summary(documents: [Document]) -> [String] {
         documents.flatMap { d -> [String] in
             var lines = [String(format: "  document %.2f: ", d.confidence) + "\(d.paragraphs.count) paragraphs, \(d.lists.count) lists, "
                 + "\(d.tables.count) tables " + at(d.box)]
             if let title = d.title { lines.append("  document title \"\(title)\"") }
-            for list in d.lists { lines.append("  document list of \(list.items.count) items " + at(list.box)) }
-            for table in d.tables { lines.append("  document table \(table.rows)×\(table.columns), \(table.cells.count) cells " + at(table.box)) }
+            for paragraph in d.paragraphs { lines.append("  document paragraph \"\(oneLine(paragraph.text))\" " + at(paragraph.box)) }
+            for list in d.lists {
+                lines.append("  document list of \(list.items.count) items " + at(list.box))
+                lines += list.items.map { "    \($0.marker) \(oneLine($0.text))" }
+            }
+            for table in d.tables {
+                lines.append("  document table \(table.rows)×\(table.columns), \(table.cells.count) cells " + at(table.box))
+                // One line per row, its cells' texts between bars (a cell spanning rows is on its first row).
+                for row in 0..<table.rows {
+                    let cells = table.cells.filter { $0.row == row }.sorted { $0.column < $1.column }
+                    lines.append("    | " + cells.map { oneLine($0.text, limit: 30) }.joined(separator: " | ") + " |")
+                }
+            }
             for item in d.detectedData { lines.append("  document \(item.type) \"\(item.text)\" → \(item.value)") }
             return lines
         }

@@ -1,17 +1,20 @@
 import Foundation
+internal import OpenVisionConverters
 
 /// The `--format text` rendering of a report: the image and its size, then one line per result (pixel boxes),
 /// then warnings, errors and timings. Each entry's lines are written beside its wire type
 /// (`Observations/<Observation>+Report.swift`); `summarySections` lists every entry of the report once.
 extension AnalysisReport {
-    /// The report as text lines.
+    /// The report as text lines, for a terminal: control characters and bidirectional marks in what images and
+    /// models bring (recognised text, barcode payloads, labels, file names) are written as `\u{…}`
+    /// (`TerminalText`), so a value is never more than its line.
     public var summary: String {
         var lines = ["\(image) (\(width)×\(height))"]
         for section in summarySections { lines += section.lines }
         for w in warnings ?? [] { lines.append("  warning: \(w)") }
         for (name, e) in (errors ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append("  error \(name): \(e.message) [\(e.code)]") }
         for (name, ms) in (timingsMs ?? [:]).sorted(by: { $0.key < $1.key }) { lines.append(String(format: "  time %@ %.1f ms", name, ms)) }
-        return lines.joined(separator: "\n")
+        return lines.map { TerminalText.escaped($0, limit: .max) }.joined(separator: "\n")
     }
 
     /// Every result entry, by its JSON key, with its text lines (empty when absent), in text order. A test holds

@@ -5,7 +5,6 @@ import Foundation
 /// by scripts/setup). Softmax is applied when the model outputs logits.
 public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = [ClassificationObservation]
-    public var reportName: String { "classes" }
 
     /// The classifier; nil loads the default classifier on first use.
     public var model: VisionModel?

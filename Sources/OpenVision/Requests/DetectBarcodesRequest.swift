@@ -4,7 +4,6 @@ import Foundation
 /// Finds several codes per image, rotated and light-on-dark ones included.
 public struct DetectBarcodesRequest: CompletionHandlingRequest {
     public typealias Result = [BarcodeObservation]
-    public var reportName: String { "barcodes" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.

@@ -4,7 +4,6 @@
 /// A flat image gives an observation with no contours.
 public struct DetectContoursRequest: CompletionHandlingRequest {
     public typealias Result = ContoursObservation
-    public var reportName: String { "contours" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.

@@ -4,7 +4,6 @@
 /// largest well-supported one is the page (see `OpenCVDocumentSegmentation`). Nil when there is none.
 public struct DetectDocumentSegmentationRequest: CompletionHandlingRequest {
     public typealias Result = DetectedDocumentObservation?
-    public var reportName: String { "document" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.

@@ -12,7 +12,6 @@ import Foundation
 ///   dlib's HOG frontal faces; roll and yaw from the points.
 public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
     public typealias Result = [FaceObservation]
-    public var reportName: String { "landmarks" }
 
     /// The landmark models, as Vision's numbered revisions.
     public enum Revision: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {

@@ -11,10 +11,9 @@ import Foundation
 ///   6 keypoints as coarse `landmarks` (see `FaceLandmarks2D.init(blazeFaceKeypoints:faceBoundingBox:confidence:)`).
 ///
 /// The default is `Revision.defaultRevision`, chosen from recall and precision on faces with known boxes
-/// (README, "Faces").
+/// (docs/requests.md, "Hands and faces").
 public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
     public typealias Result = [FaceObservation]
-    public var reportName: String { "faces" }
 
     /// The face detectors, as Vision's numbered revisions.
     public enum Revision: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
@@ -26,8 +25,9 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
         case blazeFaceFullRange = 3
 
         /// The revision new requests use: HOG, which found more of the faces of the face set with known boxes than
-        /// BlazeFace (recall 0.53 vs 0.49 full range and 0.42 short range, precision 1.0 / 1.0 / 0.96; README, "Hands
-        /// and faces"): BlazeFace is the better choice for large faces and faces turned 45° or more.
+        /// BlazeFace (recall 0.53 vs 0.49 full range and 0.42 short range, precision 1.0 / 1.0 / 0.96;
+        /// docs/requests.md, "Hands and faces"): BlazeFace is the better choice for large faces and faces turned 45°
+        /// or more.
         public static let defaultRevision: Revision = .hog
 
         /// Every revision this build supports.

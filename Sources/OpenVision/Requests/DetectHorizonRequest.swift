@@ -4,7 +4,6 @@
 /// Nil when there is none (a flat image, clutter without a dominant line).
 public struct DetectHorizonRequest: CompletionHandlingRequest {
     public typealias Result = HorizonObservation?
-    public var reportName: String { "horizon" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.

@@ -8,7 +8,6 @@
 /// `missingModelData` when the models are not installed.
 public struct DetectHumanBodyPose3DRequest: CompletionHandlingRequest {
     public typealias Result = [HumanBodyPose3DObservation]
-    public var reportName: String { "bodypose3d" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// The most people to read. Default 1: Vision's request reports the most prominent person (and MediaPipe's

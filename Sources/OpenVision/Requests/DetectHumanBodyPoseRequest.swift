@@ -9,7 +9,6 @@
 /// Throws `missingModelData` when the models are not installed.
 public struct DetectHumanBodyPoseRequest: CompletionHandlingRequest {
     public typealias Result = [HumanBodyPoseObservation]
-    public var reportName: String { "bodypose" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// The most people to read (each costs one landmark-model run). Default 4; 1 is MediaPipe's solution.

@@ -6,7 +6,6 @@ import Foundation
 /// and thresholds as `mp.solutions.hands(static_image_mode=True)`. No hand: an empty array.
 public struct DetectHumanHandPoseRequest: CompletionHandlingRequest {
     public typealias Result = [HumanHandPoseObservation]
-    public var reportName: String { "handpose" }
 
     /// Which MediaPipe models run.
     public enum ModelComplexity: String, Sendable, Hashable, Codable, CaseIterable {

@@ -8,7 +8,6 @@
 /// this later.
 public struct DetectHumanRectanglesRequest: BuiltInDetectorRequest, CompletionHandlingRequest {
     public typealias Result = [HumanObservation]
-    public var reportName: String { "humans" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// Boxes around head and torso only (true, Vision's default) or the whole figure.

@@ -5,17 +5,31 @@
 /// with OpenVision and run on ONNX Runtime), as `yolo predict` works out of the box.
 public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = [RecognizedObjectObservation]
-    public var reportName: String { "objects" }
 
     /// The detector; nil uses the built-in COCO-80 detector (loaded once per process on first use).
     public let model: VisionModel?
     public var regionOfInterest: NormalizedRect = .fullImage
-    /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default). For a Core ML detector
-    /// pipeline it is also the value of the pipeline's `confidenceThreshold` input.
-    public var confidenceThreshold: Float = 0.25
-    /// Overlap above which the weaker of two boxes is suppressed. Default 0.45. For a Core ML detector pipeline
-    /// it is the value of the pipeline's `iouThreshold` input (its own NMS does the suppression).
-    public var iouThreshold: Float = 0.45
+    /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default), except for a Core ML detector
+    /// pipeline, whose own NMS threshold stands until this is set; once set, it is also the value of the pipeline's
+    /// `confidenceThreshold` input. Reading it unset gives 0.25.
+    public var confidenceThreshold: Float {
+        get { givenConfidenceThreshold ?? Self.defaultConfidenceThreshold }
+        set { givenConfidenceThreshold = newValue }
+    }
+    /// Overlap above which the weaker of two boxes is suppressed. Default 0.45, except for a Core ML detector pipeline,
+    /// whose own NMS threshold stands until this is set; once set, it is the value of the pipeline's `iouThreshold`
+    /// input (its own NMS does the suppression). Reading it unset gives 0.45.
+    public var iouThreshold: Float {
+        get { givenIoUThreshold ?? Self.defaultIoUThreshold }
+        set { givenIoUThreshold = newValue }
+    }
+    /// The thresholds set (nil: unset, see `confidenceThreshold` and `iouThreshold`).
+    private var givenConfidenceThreshold: Float?
+    private var givenIoUThreshold: Float?
+    /// The confidence threshold of models that bring none of their own: 0.25 (Ultralytics' default).
+    public static let defaultConfidenceThreshold: Float = 0.25
+    /// The IoU threshold of models that bring none of their own: 0.45 (Ultralytics' default).
+    public static let defaultIoUThreshold: Float = 0.45
     /// Suppress overlapping boxes across classes too. Default false (per class).
     public var classAgnosticNMS: Bool = false
     /// At most this many observations, best first; 0 means no limit. Default 300.
@@ -41,13 +55,23 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
 
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
-    /// A Core ML detector pipeline's threshold inputs take the request's thresholds.
+    /// A Core ML detector pipeline's threshold inputs take the thresholds set on the request (unset ones leave the
+    /// pipeline's own).
     public func inputOverrides(for model: VisionModel) -> [String: Float] {
         guard let nms = model.modelDescription.coreML?.nms else { return [:] }
         var values: [String: Float] = [:]
-        if !nms.iouThresholdInput.isEmpty { values[nms.iouThresholdInput] = iouThreshold }
-        if !nms.confidenceThresholdInput.isEmpty { values[nms.confidenceThresholdInput] = confidenceThreshold }
+        if !nms.iouThresholdInput.isEmpty, let iou = givenIoUThreshold { values[nms.iouThresholdInput] = iou }
+        if !nms.confidenceThresholdInput.isEmpty, let confidence = givenConfidenceThreshold {
+            values[nms.confidenceThresholdInput] = confidence
+        }
         return values
+    }
+
+    /// The confidence below which `model`'s detections are dropped: the one set, else a Core ML pipeline's own NMS
+    /// threshold, else 0.25.
+    func confidenceThreshold(for model: VisionModel) -> Float {
+        givenConfidenceThreshold ?? model.modelDescription.coreML?.nms.map { Float($0.confidenceThreshold) }
+            ?? Self.defaultConfidenceThreshold
     }
 
     public func validateOptions() throws(VisionError) {
@@ -91,7 +115,7 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
             allowed = Set(allowedLabels.compactMap { name in labels.firstIndex(of: name) ?? Int(name) })
         }
         var decoder = DetectionDecoder(format: format, inputWidth: Float(p.width), inputHeight: Float(p.height),
-                                       threshold: confidenceThreshold, allowedClasses: allowed)
+                                       threshold: confidenceThreshold(for: model), allowedClasses: allowed)
         decoder.backgroundColumn = background
         let (candidates, classCount) = try decoder.candidates(from: outputs)
         if classCount > 0 && !labels.isEmpty && labels.count != classCount {

@@ -2,7 +2,6 @@
 /// using OpenCV contour analysis. Every default is Vision's.
 public struct DetectRectanglesRequest: CompletionHandlingRequest {
     public typealias Result = [RectangleObservation]
-    public var reportName: String { "rectangles" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.

@@ -4,7 +4,6 @@
 /// text with separate glyphs. Lines top to bottom.
 public struct DetectTextRectanglesRequest: CompletionHandlingRequest {
     public typealias Result = [TextObservation]
-    public var reportName: String { "textrects" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.

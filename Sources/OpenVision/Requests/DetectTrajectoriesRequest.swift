@@ -14,7 +14,6 @@ import Synchronization
 /// size than the previous ones throws `invalidArgument`; the request then restarts at the new size.
 public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlingRequest {
     public typealias Result = [TrajectoryObservation]
-    public var reportName: String { "trajectories" }
 
     private struct Settings: Sendable {
         var base = StatefulOptions<Result>()

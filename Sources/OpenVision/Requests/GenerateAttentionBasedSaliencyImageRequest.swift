@@ -4,7 +4,6 @@
 /// `ov_saliency.cpp`). A flat image gives an all-zero map and no regions.
 public struct GenerateAttentionBasedSaliencyImageRequest: CompletionHandlingRequest {
     public typealias Result = SaliencyImageObservation
-    public var reportName: String { "saliency" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.

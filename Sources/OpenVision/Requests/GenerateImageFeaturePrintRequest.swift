@@ -3,7 +3,6 @@
 /// The model needs an output named "features" or "embedding(s)".
 public struct GenerateImageFeaturePrintRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = FeaturePrintObservation
-    public var reportName: String { "featurePrint" }
 
     public var model: VisionModel?
     public var regionOfInterest: NormalizedRect = .fullImage

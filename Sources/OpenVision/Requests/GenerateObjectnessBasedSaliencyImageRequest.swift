@@ -6,7 +6,6 @@
 /// gives an all-zero map and no regions.
 public struct GenerateObjectnessBasedSaliencyImageRequest: CompletionHandlingRequest {
     public typealias Result = SaliencyImageObservation
-    public var reportName: String { "objectness" }
     /// Under the report's `objectness` key, drawn as objects.
     public func reportable(_ results: Result) -> any ReportableResult { ObjectnessReport(results) }
 

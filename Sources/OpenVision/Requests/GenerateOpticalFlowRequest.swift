@@ -33,7 +33,6 @@ public struct GenerateOpticalFlowRequest: CompletionHandlingRequest {
     public static let featureName = "opticalFlow"
 
     public typealias Result = PixelBufferObservation
-    public var reportName: String { "flow" }
     /// Reported under `opticalFlow`, drawn as arrows.
     public func reportable(_ results: Result) -> any ReportableResult { OpticalFlowReport(results) }
 

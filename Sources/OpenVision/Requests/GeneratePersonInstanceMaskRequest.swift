@@ -10,7 +10,6 @@
 /// Throws `missingModelData` when the models are not installed.
 public struct GeneratePersonInstanceMaskRequest: CompletionHandlingRequest {
     public typealias Result = InstanceMaskObservation?
-    public var reportName: String { "personinstances" }
     /// Reported under `personInstances`, the people drawn in colours.
     public func reportable(_ results: Result) -> any ReportableResult { results.map(PersonInstancesReport.init) }
 

@@ -30,7 +30,6 @@ public struct GeneratePersonSegmentationRequest: CompletionHandlingRequest {
     public static let featureName = "personSegmentation"
 
     public typealias Result = PixelBufferObservation
-    public var reportName: String { "personmask" }
     /// Reported under `personMask`, blended in.
     public func reportable(_ results: Result) -> any ReportableResult { PersonMaskReport(results) }
 

@@ -8,7 +8,6 @@
 /// Nil when either image is flat or too few features match (unrelated images).
 public struct HomographicImageRegistrationRequest: CompletionHandlingRequest {
     public typealias Result = ImageHomographicAlignmentObservation?
-    public var reportName: String { "homography" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray planes.

@@ -17,8 +17,8 @@ public protocol ModelRequest: VisionRequest {
     func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result
 
     /// Values for inputs the model lets callers override (initializers with defaults, such as a Core ML
-    /// detector pipeline's IoU and confidence thresholds), by name; names the model lacks are ignored.
-    /// Default: none.
+    /// detector pipeline's IoU and confidence thresholds), by name; names the model lacks are ignored, and a backend
+    /// that cannot set the others fails the request (`unsupported`). Default: none.
     func inputOverrides(for model: VisionModel) -> [String: Float]
 }
 
@@ -47,8 +47,7 @@ extension ModelRequest {
         clock.timings.decode = clock.lap()
         let (input, mapping) = try model.makeInput(from: image, cropAndScale: inputFitting)
         clock.timings.preprocess = clock.lap()
-        let overrides = inputOverrides(for: model)
-        let outputs = overrides.isEmpty ? try model.backend.run([input]) : try model.run([input], overriding: overrides)
+        let outputs = try model.backend.run([input], overriding: model.applicable(inputOverrides(for: model)))
         clock.timings.inference = clock.lap()
         let results = try results(fromOutputs: outputs, mapping: mapping, model: model)
         clock.timings.postprocess = clock.lap()

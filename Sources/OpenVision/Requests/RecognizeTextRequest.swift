@@ -5,7 +5,6 @@ import Foundation
 /// recognition with CTC) on ONNX Runtime.
 public struct RecognizeTextRequest: CompletionHandlingRequest {
     public typealias Result = [RecognizedTextObservation]
-    public var reportName: String { "text" }
 
     /// Speed/accuracy trade-off.
     public enum RecognitionLevel: String, Sendable, Hashable, Codable, CaseIterable {

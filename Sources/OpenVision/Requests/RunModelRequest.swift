@@ -2,7 +2,6 @@
 /// model whose outputs are not detections or classes.
 public struct RunModelRequest: ModelRequest, CompletionHandlingRequest {
     public typealias Result = [FeatureValueObservation]
-    public var reportName: String { "outputs" }
 
     public let model: VisionModel
     public var regionOfInterest: NormalizedRect = .fullImage

@@ -10,15 +10,13 @@ public class SequenceRegistrationRequest<Alignment: ReportableResult>: StatefulR
     public typealias Result = Alignment?
     typealias Align = @Sendable (_ reference: VisionImage, _ current: VisionImage) throws(VisionError) -> Alignment?
 
-    public let reportName: String
     private let what: String
     private let options = Mutex(StatefulOptions<Result>())
     private let previous = PreviousFrame()
     private let align: Align
 
-    init(what: String, reportName: String, completionHandler: RequestCompletionHandler<Result>?, align: @escaping Align) {
+    init(what: String, completionHandler: RequestCompletionHandler<Result>?, align: @escaping Align) {
         self.what = what
-        self.reportName = reportName
         self.align = align
         options.withLock { $0.completionHandler = completionHandler }
     }

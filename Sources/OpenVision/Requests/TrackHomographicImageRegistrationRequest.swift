@@ -11,7 +11,7 @@ public final class TrackHomographicImageRegistrationRequest: SequenceRegistratio
     // @unchecked: adds no stored state to SequenceRegistrationRequest, whose state is Sendable and behind locks.
 
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
-        super.init(what: "homographic registration", reportName: "homography", completionHandler: completionHandler) { reference, current throws(VisionError) in
+        super.init(what: "homographic registration", completionHandler: completionHandler) { reference, current throws(VisionError) in
             try OpenCVRegistration.homography(reference: reference, floating: current)
         }
     }

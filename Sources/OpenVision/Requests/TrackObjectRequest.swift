@@ -27,7 +27,7 @@ public final class TrackObjectRequest: TrackingRequest<DetectedObjectObservation
     // @unchecked: adds no stored state to TrackingRequest, whose state is Sendable and behind locks.
 
     public init(detectedObjectObservation: DetectedObjectObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
-        super.init(input: detectedObjectObservation, what: "object tracking", reportName: "trackObject",
+        super.init(input: detectedObjectObservation, what: "object tracking",
                    completionHandler: completionHandler,
                    start: { (input: DetectedObjectObservation, image: VisionImage) throws(VisionError) in
                        (try PixelBox(input.boundingBox, in: image, what: "object tracking"), nil)

@@ -11,7 +11,6 @@ import Synchronization
 public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingRequest {
     public typealias ComputationAccuracy = GenerateOpticalFlowRequest.ComputationAccuracy
     public typealias Result = PixelBufferObservation?
-    public var reportName: String { "flow" }
     /// Reported under `opticalFlow`, drawn as arrows; nothing on the first frame.
     public func reportable(_ results: Result) -> any ReportableResult { results.map(OpticalFlowReport.init) }
 

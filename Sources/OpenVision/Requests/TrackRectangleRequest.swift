@@ -13,7 +13,7 @@ public final class TrackRectangleRequest: TrackingRequest<RectangleObservation>,
     public override func reportable(_ results: Result) -> any ReportableResult { results }
 
     public init(rectangleObservation: RectangleObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
-        super.init(input: rectangleObservation, what: "rectangle tracking", reportName: "trackRectangle",
+        super.init(input: rectangleObservation, what: "rectangle tracking",
                    completionHandler: completionHandler,
                    start: { (input: RectangleObservation, image: VisionImage) throws(VisionError) in
                        for corner in input.corners where !(corner.x.isFinite && corner.y.isFinite) {

@@ -11,7 +11,7 @@ public final class TrackTranslationalImageRegistrationRequest: SequenceRegistrat
     // @unchecked: adds no stored state to SequenceRegistrationRequest, whose state is Sendable and behind locks.
 
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
-        super.init(what: "translational registration", reportName: "registration", completionHandler: completionHandler) { reference, current throws(VisionError) in
+        super.init(what: "translational registration", completionHandler: completionHandler) { reference, current throws(VisionError) in
             try OpenCVRegistration.translation(reference: reference, floating: current)
         }
     }

@@ -9,7 +9,6 @@ public class TrackingRequest<Observation: VisionObservation & BoundingBoxProvidi
     typealias Start = @Sendable (Observation, VisionImage) throws(VisionError) -> (box: PixelBox, quad: [(x: Double, y: Double)]?)
     typealias MakeResult = @Sendable (Observation, OpenCVObjectTracker.Step?, VisionImage) -> Observation
 
-    public let reportName: String
     private let tracking: SingleObjectTracking<Observation>
 
     /// Tracked objects have no entry in the report; `TrackRectangleRequest` reports its rectangles.
@@ -18,11 +17,10 @@ public class TrackingRequest<Observation: VisionObservation & BoundingBoxProvidi
     private let start: Start
     private let result: MakeResult
 
-    init(input: Observation, what: String, reportName: String, completionHandler: RequestCompletionHandler<Result>?,
+    init(input: Observation, what: String, completionHandler: RequestCompletionHandler<Result>?,
          start: @escaping Start, result: @escaping MakeResult) {
         tracking = SingleObjectTracking(input: input, what: what)
         tracking.completionHandler = completionHandler
-        self.reportName = reportName
         self.start = start
         self.result = result
     }

@@ -8,7 +8,6 @@
 /// Nil when either image is flat (nothing to align).
 public struct TranslationalImageRegistrationRequest: CompletionHandlingRequest {
     public typealias Result = ImageTranslationAlignmentObservation?
-    public var reportName: String { "translation" }
 
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray planes.

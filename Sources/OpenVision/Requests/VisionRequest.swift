@@ -23,10 +23,6 @@ public protocol VisionRequest: Sendable {
     /// on the pool, as for requests whose time does not shrink with the image (models, OCR).
     var maximumInlinePixelCount: Int { get }
 
-    /// The name reports use for this request's errors and timings ("barcodes", "faces", …).
-    /// Default: the type's name.
-    var reportName: String { get }
-
     /// Runs the request on the handler's decoded image. Called by handlers, possibly concurrently
     /// with other requests on the same image; implementations must not mutate shared state.
     func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result
@@ -64,7 +60,9 @@ extension VisionRequest {
 
     public var maximumInlinePixelCount: Int { 0 }
 
-    public var reportName: String { String(describing: Self.self) }
+    /// The name reports use for this request's errors and timings: its kind's (`RequestKind.name`: "barcodes",
+    /// "featureprint", "detect", …), else its type's name.
+    public var reportName: String { RequestKind.kind(of: self)?.name ?? String(describing: Self.self) }
 
     /// Validates the region of interest and returns the image region to analyse, gray-only when the
     /// request needs no colour and nothing else decoded colour, at reduced JPEG scale when

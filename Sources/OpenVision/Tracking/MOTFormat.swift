@@ -8,8 +8,9 @@ public enum MOTFormat {
     /// in `extra`; spaces around values, `\r\n` line ends and a trailing comma are accepted.
     ///
     /// Throws `invalidArgument` whose message starts with `line N:` (1-based) for a line with fewer than six
-    /// columns, a value that is not a number, a non-integral or out-of-range frame or ID, a frame below 1,
-    /// NaN or infinity, or a negative width or height.
+    /// columns, a value that is not a decimal number (hexadecimal such as `0x10`, `inf` and `nan` are refused), a
+    /// frame or ID that is not a whole decimal number in range (`1`, `-1`, `1.0`; not `1e0`), a frame below 1, or
+    /// a negative width or height.
     public static func parse(_ text: String) throws(VisionError) -> [MOTRecord] {
         var records: [MOTRecord] = []
         var lineNumber = 0
@@ -77,6 +78,11 @@ public enum MOTFormat {
             guard value.isFinite else {
                 throw VisionError(.invalidArgument, "line \(number): \(name) must be finite (got \(field.prefix(40)))")
             }
+            // Swift's Double reads hexadecimal ("0x10" is 16) and more: only decimal text is a MOTChallenge number.
+            guard isDecimal(field, integral: column < 2) else {
+                throw VisionError(.invalidArgument, "line \(number): \(name) is not a decimal number\(column < 2 ? " without exponent" : ""): "
+                                  + "\"\(field.prefix(40))\"")
+            }
             values.append(value)
         }
         guard let frame = integer(values[0]), frame >= 1 else {
@@ -90,6 +96,31 @@ public enum MOTFormat {
         }
         return MOTRecord(frame: frame, id: id, x: values[2], y: values[3], width: values[4], height: values[5],
                          score: values.count > 6 ? values[6] : 1, extra: Array(values.dropFirst(7)))
+    }
+
+    /// Whether `text` is a decimal number: an optional sign, digits with an optional fraction (`.5`, `5.`), and unless
+    /// `integral` an optional exponent (`1e-3`). Not hexadecimal, `inf` or `nan`, which Swift's `Double` also reads.
+    public static func isDecimal(_ text: String, integral: Bool) -> Bool {
+        var s = Substring(text)
+        if s.first == "+" || s.first == "-" { s = s.dropFirst() }
+        let digits = s.prefix { ("0"..."9").contains($0) }
+        s = s.dropFirst(digits.count)
+        var fraction = Substring("")
+        if s.first == "." {
+            s = s.dropFirst()
+            fraction = s.prefix { ("0"..."9").contains($0) }
+            s = s.dropFirst(fraction.count)
+        }
+        guard !digits.isEmpty || !fraction.isEmpty else { return false }
+        if integral { return s.isEmpty }
+        if s.first == "e" || s.first == "E" {
+            s = s.dropFirst()
+            if s.first == "+" || s.first == "-" { s = s.dropFirst() }
+            let exponent = s.prefix { ("0"..."9").contains($0) }
+            guard !exponent.isEmpty else { return false }
+            s = s.dropFirst(exponent.count)
+        }
+        return s.isEmpty
     }
 
     private static func integer(_ value: Double) -> Int? {

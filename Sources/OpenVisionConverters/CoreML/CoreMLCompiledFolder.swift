@@ -2,20 +2,21 @@ import Foundation
 
 extension CoreMLConverter {
     /// Writes `conversion` as OpenVision's compiled `.mlmodelc` folder at `target` (docs/coreml.md: `model.onnx` and
-    /// `coreml.json`), replacing an earlier one: written beside it under a temporary name, then moved into place.
-    /// Throws `.io` when the folder cannot be written.
-    package static func writeCompiledFolder(_ conversion: Conversion, to target: URL) throws {
+    /// `coreml.json`): written beside it under a temporary name, then renamed into place (`ModelOutput`). An existing
+    /// `target` is an `.io` error unless `replacing` (then it is replaced as a whole, never merged into). Throws `.io`
+    /// when the folder cannot be written.
+    package static func writeCompiledFolder(_ conversion: Conversion, to target: URL, replacing: Bool = false) throws {
+        try ModelOutput.refuseExisting(target, replacing: replacing)
         let fm = FileManager.default
-        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).mlmodelc")
+        let staging = ModelOutput.temporary(beside: target, "partial")
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: true)
             try conversion.onnx.write(to: staging.appendingPathComponent("model.onnx"))
             try Data(conversion.info.json().utf8).write(to: staging.appendingPathComponent("coreml.json"))
-            if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
-            try fm.moveItem(at: staging, to: target)
         } catch {
             try? fm.removeItem(at: staging)
             throw ConversionError(.io, "cannot write \(target.path): \(error.localizedDescription)", file: target.path)
         }
+        try ModelOutput.install(folder: staging, at: target, replacing: replacing)
     }
 }

@@ -15,7 +15,9 @@ import Foundation
 ///
 /// Errors are `ConversionError`s: `.syntax` / `.invalidValue` / `.limitExceeded` for malformed or impossible
 /// files, `.unsupported` naming the layer type and the layer (or the model type) that is not converted,
-/// `.io` for unreadable files.
+/// `.io` for unreadable files. What a conversion materialises is bounded as a whole (`ConversionBudget`: the model
+/// memory limit over the sum of its decoded weights, constants and weight files), as are its layers and ops
+/// (`CoreMLLimits.layers`, `MILLimits.maximumOperations`).
 public enum CoreMLConverter {
     /// The `ai.onnx` operator-set version of the graphs written.
     public static let opsetVersion = 17
@@ -48,6 +50,10 @@ public enum CoreMLConverter {
 
     /// Converts the model at `url` (any of the three forms).
     package static func conversion(contentsOf url: URL) throws -> Conversion {
+        try ConversionBudget.scope { try convertFile(url) }
+    }
+
+    private static func convertFile(_ url: URL) throws -> Conversion {
         let name = url.deletingPathExtension().lastPathComponent
         let source = try CoreMLSource.open(url)
         do {
@@ -72,6 +78,10 @@ public enum CoreMLConverter {
     }
 
     package static func conversion(spec: CoreMLSpec, name: String, blob: @escaping (String) throws -> [UInt8]) throws -> Conversion {
+        try ConversionBudget.scope { try convertSpec(spec, name: name, blob: blob) }
+    }
+
+    private static func convertSpec(_ spec: CoreMLSpec, name: String, blob: @escaping (String) throws -> [UInt8]) throws -> Conversion {
         var builder = CoreMLToONNX(name: name, blob: blob)
         builder.graph.docString = "Converted by openvision from the Core ML model \(name) (\(spec.typeName), specification \(spec.specificationVersion))"
         try builder.convert(spec)

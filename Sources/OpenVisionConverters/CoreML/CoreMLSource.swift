@@ -52,7 +52,7 @@ package enum CoreMLSource {
 
     /// A `.mlpackage`: Manifest.json → the root model item.
     static func package(_ url: URL) throws -> CoreMLSource {
-        let manifestURL = url.appendingPathComponent("Manifest.json")
+        let manifestURL = try contained("Manifest.json", in: url, what: "the package manifest")
         guard FileManager.default.fileExists(atPath: manifestURL.path) else {
             throw ConversionError(.syntax, "not a Core ML package: no Manifest.json", file: url.path)
         }
@@ -93,25 +93,63 @@ package enum CoreMLSource {
         throw ConversionError(.syntax, "not a compiled Core ML model: no model.onnx + coreml.json, model.mil or Espresso files", file: url.path)
     }
 
-    /// `relative` (a package path or a weight file reference) inside `folder`; `.syntax` if it leaves it.
+    /// `relative` (a package path or a weight file reference) inside `folder`, as its canonical path (`.`, `..`,
+    /// repeated slashes and symbolic links resolved: every spelling of one file gives one URL); `.syntax` if it
+    /// leaves `folder`, by its text or through a symbolic link anywhere on the way.
     package static func contained(_ relative: String, in folder: URL, what: String) throws -> URL {
         let candidate = folder.appendingPathComponent(relative).standardizedFileURL
         let base = folder.standardizedFileURL.path
-        guard candidate.path.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
+        func inside(_ path: String, _ base: String) -> Bool { path.hasPrefix(base.hasSuffix("/") ? base : base + "/") }
+        guard inside(candidate.path, base) else {
             throw ConversionError(.syntax, "\(what) '\(relative)' is outside \(folder.lastPathComponent)", file: folder.path)
         }
-        return candidate
+        // The same with links resolved (a path that does not exist resolves as far as it does; reading it fails).
+        guard let realBase = realPath(folder.path) else { return candidate }
+        var resolved = candidate.path
+        var missing: [String] = []
+        while realPath(resolved) == nil, resolved.count > base.count {
+            missing.insert((resolved as NSString).lastPathComponent, at: 0)
+            resolved = (resolved as NSString).deletingLastPathComponent
+        }
+        guard let real = realPath(resolved) else { return candidate }
+        let full = missing.reduce(real) { ($0 as NSString).appendingPathComponent($1) }
+        guard inside(full, realBase) else {
+            throw ConversionError(.syntax, "\(what) '\(relative)' leads outside \(folder.lastPathComponent) through a symbolic link",
+                                  file: folder.path)
+        }
+        return URL(fileURLWithPath: full)
     }
 
-    /// Reads the weight file an ML Program names (`@model_path/weights/weight.bin`) under `root`.
+    /// `path` with every symbolic link, `.` and `..` resolved; nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Reads the weight file an ML Program names (`@model_path/weights/weight.bin`) under `root`: each file once per
+    /// reader, whatever spelling names it (`@model_path/./weights/weight.bin`, a link to it), charged once to the
+    /// conversion's budget.
     package static func blobReader(root: URL?) -> (String) throws -> [UInt8] {
-        { reference in
+        let files = WeightFiles()
+        return { reference in
             guard let root else {
                 throw ConversionError(.syntax, "the model refers to the weight file '\(reference)', which a lone .mlmodel does not have (use the .mlpackage)")
             }
             var path = reference
             if path.hasPrefix("@model_path/") { path.removeFirst("@model_path/".count) }
-            return try read(try contained(path, in: root, what: "weight file"), what: "weight file")
+            let url = try contained(path, in: root, what: "weight file")
+            if let bytes = files.read[url.path] { return bytes }
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            try ConversionBudget.charge(size, "the weight file \(url.lastPathComponent)")
+            let bytes = try read(url, what: "weight file")
+            files.read[url.path] = bytes
+            return bytes
         }
+    }
+
+    /// The weight files one reader has read, by canonical path.
+    private final class WeightFiles {
+        var read: [String: [UInt8]] = [:]
     }
 }

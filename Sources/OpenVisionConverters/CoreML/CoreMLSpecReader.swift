@@ -11,6 +11,8 @@ package enum CoreMLLimits {
     package static let elements = 1 << 28
     /// Rank of a tensor.
     package static let rank = 8
+    /// Layers of a model, its pipeline's sub-models together (as TensorFlow graphs' nodes are bounded).
+    package static let layers = 50_000
 }
 
 extension CoreMLSpec {
@@ -22,6 +24,19 @@ extension CoreMLSpec {
         self = try bytes.withUnsafeBytes { raw in
             let message = try ProtoMessage(raw[...], context: "Model")
             return try Self.parse(message, bytes: bytes, depth: 0)
+        }
+        let layers = Self.layerCount(self)
+        guard layers <= CoreMLLimits.layers else {
+            throw ConversionError(.limitExceeded, "the model's networks have \(layers) layers, more than \(CoreMLLimits.layers)")
+        }
+    }
+
+    /// The layers of every neural network in `spec` (a pipeline's sub-models together).
+    static func layerCount(_ spec: CoreMLSpec) -> Int {
+        switch spec.kind {
+        case .neuralNetwork(let nn): nn.layers.count
+        case .pipeline(let p): p.models.reduce(0) { $0 + layerCount($1) }
+        default: 0
         }
     }
 
@@ -238,6 +253,9 @@ extension CoreMLSpec {
         var layers: [NeuralNetworkLayer] = []
         let layerFields = Set(NeuralNetworkLayer.typeNames.keys)
         for (i, body) in try m.messageBodies(1).enumerated() {
+            guard i < CoreMLLimits.layers else {
+                throw ConversionError(.limitExceeded, "\(m.context): more than \(CoreMLLimits.layers) layers")
+            }
             let l = try ProtoMessage(body, context: "\(m.context) layer \(i)")
             let name = try l.string(1)
             let typeField = l.oneof(layerFields) ?? 0

@@ -69,8 +69,10 @@ extension NeuralNetworkToONNX {
             try need(0...0)
             let end = try p.float(1), start = try p.float(2), step = try p.float(3)
             guard step != 0, end.isFinite, start.isFinite, step.isFinite else { throw invalid("range \(start)..<\(end) step \(step)") }
-            let n = max(0, Int(((end - start) / step).rounded(.up)))
-            guard n > 0, n <= CoreMLLimits.elements else { throw invalid("range of \(n) values") }
+            let span = ((end - start) / step).rounded(.up)
+            guard span >= 1, span <= Float(CoreMLLimits.elements) else { throw invalid("range of \(span) values") }
+            let n = Int(span)
+            try ConversionBudget.chargeMadeUp(n, "layer '\(layer.name)' (rangeStatic): a constant")
             let values = (0..<n).map { start + Float($0) * step }
             graph.initializers.append(ONNXWriter.Tensor(name: out, dims: [n], floats: values))
             try single(NNValue(name: out, shape: [n], constant: n <= 4096 ? values : nil))
@@ -211,6 +213,7 @@ extension NeuralNetworkToONNX {
             }
             let value = try p.float(1)
             let n = try elements(try checked(shape))
+            try ConversionBudget.chargeMadeUp(n, "layer '\(layer.name)' (\(layer.typeName)): a \(shape) constant")
             graph.initializers.append(ONNXWriter.Tensor(name: out, dims: physical(shape), floats: Array(repeating: value, count: n)))
             try single(NNValue(name: out, shape: shape, constant: n <= 4096 ? Array(repeating: value, count: n) : nil))
         case 1100, 1105, 1110:  // broadcastToLike, broadcastToStatic {1 targetShape}, broadcastToDynamic

@@ -50,6 +50,8 @@ enum NeuralNetworkWeights {
         guard count > 0 else { return [] }
         guard let m else { throw ConversionError(.invalidValue, "\(what): no weights (expected \(count) values)") }
         let context = m.context
+        // Widened to float32 whatever the storage (1-bit palettes: 32 times the file's bytes), before it is allocated.
+        try ConversionBudget.charge(count * 4, "\(context): \(count) weights as float32")
         if m.has(1) {
             let n = m.repeatedFloatCount(1)
             guard n == count else {

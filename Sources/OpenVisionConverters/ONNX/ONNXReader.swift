@@ -19,6 +19,9 @@ package struct ONNXModelInfo: Sendable {
     package var inputs: [Value] = []
     package var outputs: [Value] = []
     package var metadata: [String: String] = [:]
+    /// Graph inputs with a default (an initializer of the same name): values a caller may override per run, such as a
+    /// converted Core ML pipeline's NMS thresholds.
+    package var overridable: [String] = []
 
     /// Reads the file at `url` (memory-mapped).
     package init(url: URL) throws {
@@ -49,6 +52,7 @@ package struct ONNXModelInfo: Sendable {
                 if reader.failed { return nil }
             }
             guard !reader.failed else { return nil }
+            info.overridable = info.inputs.filter { initializers.contains($0.name) }.map(\.name)
             info.inputs.removeAll { initializers.contains($0.name) }
             return info
         }

@@ -6,6 +6,11 @@ import Foundation
 /// `Constant` nodes). A 158-byte model of `ConstantOfShape([1, 84, 5e7])` declares a 16.8 GB tensor:
 /// this reading finds it without running anything. Shapes computed at run time are not seen here
 /// (ONNX Runtime's memory cap bounds those). Subgraphs (`If`, `Loop`) are not read.
+///
+/// It also sums what a runtime materialises when it loads the model (`loadBytes`): every initializer, and every
+/// tensor of those ops whose inputs are all constants, twice (ONNX Runtime folds such a node at load: the computed
+/// tensor and the initializer it becomes; OpenCV's importer evaluates it): six 4 GB `ConstantOfShape`s are 48 GB
+/// there, though none alone passes a 4 GiB limit. And it counts the graph's nodes (`nodeCount`).
 package struct ONNXStaticTensors: Sendable {
     /// One tensor the graph fixes the size of.
     package struct Tensor: Sendable, Equatable {
@@ -24,6 +29,13 @@ package struct ONNXStaticTensors: Sendable {
     /// The largest tensor found (graph inputs aside: the caller allocates those and checks them as it
     /// does any input), nil for a graph that fixes no other size.
     package private(set) var largest: Tensor?
+    /// Bytes of the graph's initializers, plus twice those of the tensors its constant-only nodes fix (folded at
+    /// load); `Int.max` when that overflows.
+    package private(set) var loadBytes = 0
+    /// The main graph's nodes.
+    package private(set) var nodeCount = 0
+    /// The most nodes a graph may have (as TensorFlow graphs are bounded); `init` stops reading past it.
+    package static let maximumNodes = 50_000
 
     /// Constants small enough to be shapes (at most `maxConstantValues` values).
     private static let maxConstantValues = 64
@@ -70,6 +82,22 @@ package struct ONNXStaticTensors: Sendable {
             return !model.failed
         }
         guard ok else { throw ConversionError(.syntax, "is not a readable ONNX model") }
+        guard nodeCount <= Self.maximumNodes else {
+            throw ConversionError(.limitExceeded, "has more than \(Self.maximumNodes) nodes")
+        }
+    }
+
+    /// Adds `bytes` to `loadBytes`, saturating.
+    private mutating func addLoad(_ bytes: Int) {
+        let (sum, overflow) = loadBytes.addingReportingOverflow(bytes)
+        loadBytes = overflow ? Int.max : sum
+    }
+
+    /// Elements × element size of `shape`, saturating.
+    static func byteCount(_ shape: [Int], _ type: Int32) -> Int {
+        var count = 1
+        for d in shape { count = saturatingProduct(count, max(d, 0)) }
+        return saturatingProduct(count, elementSize(type))
     }
 
     private mutating func consider(_ name: String, _ source: String, _ shape: [Int], _ type: Int32) {
@@ -86,16 +114,24 @@ package struct ONNXStaticTensors: Sendable {
     /// Reads one GraphProto (node 1, initializer 5, input 11, output 12, value_info 13).
     private mutating func read(graph body: Slice<UnsafeRawBufferPointer>) -> Bool {
         var constants: [String: Constant] = [:]
+        // Every value known before the graph runs (initializers, Constant nodes, what folds from them).
+        var constantNames = Set<String>()
         var shapes: [String: (shape: [Int?], type: Int32)] = [:]
         var nodes: [Slice<UnsafeRawBufferPointer>] = []
         var reader = ProtoReader(body)
         while let (field, value) = reader.next() {
             guard case .bytes(let b) = value else { continue }
             switch field {
-            case 1: nodes.append(b)
+            case 1:
+                nodeCount += 1
+                // Past the bound the graph is refused: no need to read on.
+                guard nodeCount <= Self.maximumNodes else { return true }
+                nodes.append(b)
             case 5:
                 guard let (name, constant) = Self.tensor(b) else { return false }
                 if let constant { constants[name] = constant }
+                constantNames.insert(name)
+                addLoad(Self.initializerBytes(b))
             case 11, 12, 13:
                 guard let (name, shape, type) = Self.valueInfo(b) else { return false }
                 shapes[name] = (shape, type)
@@ -122,38 +158,64 @@ package struct ONNXStaticTensors: Sendable {
                 guard let values = constant?.values, values.allSatisfy({ $0 >= 0 && $0 < 9.0e15 }) else { return nil }
                 return values.map { Int($0) }
             }
+            // A node whose inputs are all constants is folded when the model loads: its output is materialised twice.
+            let folded = !node.inputs.isEmpty && node.inputs.allSatisfy { $0.isEmpty || constantNames.contains($0) }
+            func fixed(_ shape: [Int], _ type: Int32) {
+                consider(output, node.op, shape, type)
+                if folded {
+                    addLoad(Self.saturatingProduct(Self.byteCount(shape, type), 2))
+                    constantNames.insert(output)
+                }
+            }
             switch node.op {
             case "Constant":
                 if let constant = node.value, let name = node.outputs.first { constants[name] = constant }
+                if let name = node.outputs.first { constantNames.insert(name) }
             case "ConstantOfShape":
-                if let shape = dims(input(0)) { consider(output, node.op, shape, node.valueType ?? 1) }
+                if let shape = dims(input(0)) { fixed(shape, node.valueType ?? 1) }
             case "Expand":
-                if let shape = dims(input(1)) { consider(output, node.op, shape, firstType ?? 1) }
+                if let shape = dims(input(1)) { fixed(shape, firstType ?? 1) }
             case "Tile":
                 if let repeats = dims(input(1)) {
                     let base = staticShape(0) ?? []
                     let shape = repeats.indices.map { $0 < base.count ? Self.saturatingProduct(base[$0], repeats[$0]) : repeats[$0] }
-                    consider(output, node.op, shape, firstType ?? 1)
+                    fixed(shape, firstType ?? 1)
                 }
             case "Resize", "Upsample":
                 let type = node.inputs.first.flatMap { shapes[$0]?.type } ?? 1
                 if node.op == "Resize", let sizes = dims(input(3)) {
-                    consider(output, node.op, sizes, type)
+                    fixed(sizes, type)
                 } else if let scales = input(node.op == "Resize" ? 2 : 1)?.values, let base = staticShape(0),
                           scales.count == base.count, scales.allSatisfy({ $0 >= 0 && $0 < 1e12 }) {
-                    consider(output, node.op, zip(base, scales).map { Self.saturatingInt((Double($0) * $1).rounded(.down)) }, type)
+                    fixed(zip(base, scales).map { Self.saturatingInt((Double($0) * $1).rounded(.down)) }, type)
                 }
             case "Range":
                 if let start = input(0)?.values.first, let limit = input(1)?.values.first, let delta = input(2)?.values.first,
                    delta != 0 {
                     let count = max(0, ((limit - start) / delta).rounded(.up))
-                    consider(output, node.op, [Self.saturatingInt(count)], firstType ?? 7)
+                    fixed([Self.saturatingInt(count)], firstType ?? 7)
                 }
             default:
                 break
             }
         }
         return true
+    }
+
+    /// A TensorProto's size in memory: its dims' product × its element size (dims 1, data_type 2), saturating;
+    /// external data included (the runtime loads it too).
+    private static func initializerBytes(_ body: Slice<UnsafeRawBufferPointer>) -> Int {
+        var reader = ProtoReader(body)
+        var dims: [Int] = [], type: Int32 = 1
+        while let (field, value) = reader.next() {
+            switch (field, value) {
+            case (1, .varint(let d)): dims.append(Int(clamping: Int64(bitPattern: d)))
+            case (1, .bytes(let b)): dims += (ProtoReader.packedVarints(b) ?? []).map { Int(clamping: Int64(bitPattern: $0)) }
+            case (2, .varint(let t)): type = Int32(truncatingIfNeeded: t)
+            default: break
+            }
+        }
+        return byteCount(dims, type)
     }
 
     /// A TensorProto's name and, when it is small and numeric, its values (dims 1, data_type 2,

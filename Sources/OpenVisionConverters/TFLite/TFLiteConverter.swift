@@ -49,8 +49,11 @@ public enum TFLiteConverter {
         try onnxData(model: TFLiteModel(bytes: bytes), name: name)
     }
 
+    /// What the conversion materialises is bounded as a whole (`ConversionBudget`).
     package static func onnxData(model: TFLiteModel, name: String) throws -> Data {
-        var converter = try TFLiteToONNX(model: model, name: name)
-        return try converter.makeModel().serialized()
+        try ConversionBudget.scope {
+            var converter = try TFLiteToONNX(model: model, name: name)
+            return try converter.makeModel().serialized()
+        }
     }
 }

@@ -26,6 +26,9 @@ extension TFLiteToONNX {
         guard bytes.count == expected * size, expected <= count else {
             throw ConversionError(.syntax, "constant '\(tensor.name)' holds \(bytes.count) bytes for shape \(tensor.shape)")
         }
+        // Each tensor is decoded on its own, even when several share one buffer.
+        try ConversionBudget.charge(expected * (tensor.type == .float32 || tensor.type == .float16 ? 4 : 8),
+                                    "constant '\(tensor.name)'")
         let base = bytes.startIndex
         func u16(_ i: Int) -> UInt16 { UInt16(bytes[base + 2 * i]) | UInt16(bytes[base + 2 * i + 1]) << 8 }
         func u32(_ i: Int) -> UInt32 {
@@ -71,6 +74,7 @@ extension TFLiteToONNX {
         guard count <= 1 << 24 else {
             throw ConversionError(.limitExceeded, "sparse tensor '\(tensor.name)' of shape \(shape) is too large")
         }
+        try ConversionBudget.charge(count * 16, "sparse tensor '\(tensor.name)' made dense")
         var strides = [Int](repeating: 1, count: rank)
         for d in stride(from: rank - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * shape[d + 1] }
         let source = values.floats.map { $0.map(Double.init) } ?? (values.ints ?? []).map(Double.init)

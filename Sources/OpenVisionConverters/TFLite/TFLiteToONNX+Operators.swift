@@ -3,24 +3,42 @@ import Foundation
 /// TFLite operators to ONNX nodes: the dispatch over the supported builtin and custom operators and the
 /// operators that take several ONNX nodes (convolutions, fully connected, pooling, resizing).
 extension TFLiteToONNX {
-    mutating func convert(_ op: TFLiteModel.Operator, index: Int) throws {
-        let code = model.operatorCodes[op.opcodeIndex]
-        let opName = code.name
-        func unsupported(_ detail: String = "") -> ConversionError {
-            ConversionError(.unsupported, "operator \(index) (\(opName)) is not supported\(detail.isEmpty ? "" : ": \(detail)")")
-        }
-        guard !op.outputs.isEmpty else { throw ConversionError(.syntax, "operator \(index) (\(opName)) has no outputs") }
-        let out = op.outputs[0]
-        let target = names[out]
+    /// One operator being converted: the operator, its index and name, its first output and that output's ONNX name.
+    struct OperatorContext {
+        let op: TFLiteModel.Operator
+        let index: Int
+        let opName: String
+        let out: Int
+        let target: String
+
+        /// Input `k`'s tensor index; `syntax` when the operator lacks it.
         func input(_ k: Int) throws -> Int {
             guard k < op.inputs.count, op.inputs[k] >= 0 else {
                 throw ConversionError(.syntax, "operator \(index) (\(opName)) lacks input \(k)")
             }
             return op.inputs[k]
         }
+
+        /// Input `k`'s tensor index, nil when the operator leaves it out.
         func optionalInput(_ k: Int) -> Int? {
             k < op.inputs.count && op.inputs[k] >= 0 ? op.inputs[k] : nil
         }
+
+        /// The `unsupported` error naming the operator, with `detail`.
+        func unsupported(_ detail: String = "") -> ConversionError {
+            ConversionError(.unsupported, "operator \(index) (\(opName)) is not supported\(detail.isEmpty ? "" : ": \(detail)")")
+        }
+    }
+
+    mutating func convert(_ op: TFLiteModel.Operator, index: Int) throws {
+        let code = model.operatorCodes[op.opcodeIndex]
+        let opName = code.name
+        guard !op.outputs.isEmpty else { throw ConversionError(.syntax, "operator \(index) (\(opName)) has no outputs") }
+        let context = OperatorContext(op: op, index: index, opName: opName, out: op.outputs[0], target: names[op.outputs[0]])
+        let out = context.out, target = context.target
+        func input(_ k: Int) throws -> Int { try context.input(k) }
+        func optionalInput(_ k: Int) -> Int? { context.optionalInput(k) }
+        func unsupported(_ detail: String = "") -> ConversionError { context.unsupported(detail) }
 
         if code.builtin == TFLiteBuiltin.custom {
             switch code.custom ?? "" {
@@ -40,7 +58,7 @@ extension TFLiteToONNX {
 
         switch opName {
         case "ADD", "SUB", "MUL", "DIV":
-            let onnx = ["ADD": "Add", "SUB": "Sub", "MUL": "Mul", "DIV": "Div"][opName]!
+            let onnx = switch opName { case "ADD": "Add"; case "SUB": "Sub"; case "MUL": "Mul"; default: "Div" }
             try elementwise(onnx, [try input(0), try input(1)], out: out, activation: try model.optionInt8(op, 0))
         case "MAXIMUM", "MINIMUM":
             try elementwise(opName == "MAXIMUM" ? "Max" : "Min", [try input(0), try input(1)], out: out)
@@ -60,34 +78,8 @@ extension TFLiteToONNX {
             try fullyConnected(op, x: try input(0), weights: try input(1), bias: optionalInput(2), out: out)
         case "AVERAGE_POOL_2D", "MAX_POOL_2D":
             try pool(op, average: opName == "AVERAGE_POOL_2D", x: try input(0), out: out)
-        case "MEAN":
-            let x = try input(0)
-            let rank = model.tensors[x].shape.count
-            let axes = try intConstant(try input(1), op: index, opName: opName).map { Int($0 < 0 ? $0 + Int64(rank) : $0) }
-            guard axes.allSatisfy({ $0 >= 0 && $0 < rank }) else { throw unsupported("axes \(axes) of a rank-\(rank) tensor") }
-            let keep = try model.optionBool(op, 0)
-            if rank == 4, Set(axes) == [1, 2], nchwOf[x] != nil {
-                // Spatial mean of an NCHW value: [N, C, 1, 1] kept, else [N, C] as in NHWC.
-                let input = try toNCHW(x)
-                try finish(0, out: out, nchwResult: keep, "ReduceMean", [input],
-                           [.init("axes", .ints([2, 3])), .init("keepdims", .int(keep ? 1 : 0))])
-            } else {
-                add("ReduceMean", [try value(x)], target, [.init("axes", .ints(axes)), .init("keepdims", .int(keep ? 1 : 0))])
-            }
-        case "CONCATENATION":
-            let rank = model.tensors[out].shape.count
-            var axis = Int(try model.optionInt(op, 0))
-            if axis < 0 { axis += rank }
-            guard axis >= 0, axis < max(rank, 1) else { throw unsupported("axis \(axis)") }
-            let sources = op.inputs.filter { $0 >= 0 }
-            let act = try model.optionInt8(op, 1)
-            if rank == 4, sources.allSatisfy({ nchwOf[$0] != nil }) {
-                let inputs = try sources.map { try toNCHW($0) }
-                try finish(act, out: out, nchwResult: true, "Concat", inputs, [.init("axis", .int(Self.nchwAxis[axis]))])
-            } else {
-                let inputs = try sources.map { try value($0) }
-                try finish(act, out: out, nchwResult: false, "Concat", inputs, [.init("axis", .int(axis))])
-            }
+        case "MEAN": try mean(context)
+        case "CONCATENATION": try concatenation(context)
         case "RESHAPE", "SQUEEZE", "EXPAND_DIMS":
             let shape = model.tensors[out].shape
             let s = int64Initializer("\(target)::shape", shape.map(Int64.init))
@@ -95,50 +87,10 @@ extension TFLiteToONNX {
         case "TRANSPOSE":
             let perm = try intConstant(try input(1), op: index, opName: opName).map(Int.init)
             add("Transpose", [try value(try input(0))], target, [.init("perm", .ints(perm))])
-        case "PAD", "PADV2", "MIRROR_PAD":
-            let x = try input(0)
-            let rank = model.tensors[x].shape.count
-            let pads = try intConstant(try input(1), op: index, opName: opName)
-            guard pads.count == 2 * rank else { throw unsupported("paddings of \(pads.count) values for rank \(rank)") }
-            var padValue: Float = 0
-            if opName == "PADV2", let c = optionalInput(2) {
-                guard let v = try constant(c)?.floats?.first else { throw unsupported("a non-constant pad value") }
-                padValue = v
-            }
-            // Zero channels appended to a 4-D value (the residual blocks of BlazeFace and the palm detector): a
-            // 1 × 1 convolution with identity weights gives the same values and keeps ONNX Runtime's blocked (NCHWc)
-            // layout through the Add that follows, where a Pad needs reorders out of and back into it.
-            if opName != "MIRROR_PAD", rank == 4, padValue == 0, pads[7] > 0, pads[0..<7].allSatisfy({ $0 == 0 }),
-               case let cin = model.tensors[x].shape[3], cin > 0 {
-                let cout = cin + Int(pads[7])
-                var identity = [Float](repeating: 0, count: cout * cin)
-                for c in 0..<cin { identity[c * cin + c] = 1 }
-                let w = floatInitializer("\(target)::identity", [cout, cin, 1, 1], identity)
-                try finish(0, out: out, nchwResult: true, "Conv", [try toNCHW(x), w], [.init("kernel_shape", .ints([1, 1]))])
-                break
-            }
-            // Padding an NCHW value stays NCHW (ONNX dimension i is NHWC dimension nhwcAxis[i]).
-            let inNCHW = rank == 4 && nchwOf[x] != nil
-            let order = inNCHW ? Self.nhwcAxis : Array(0..<rank)
-            let onnxPads = order.map { pads[2 * $0] } + order.map { pads[2 * $0 + 1] }
-            let p = int64Initializer("\(target)::pads", onnxPads)
-            var inputs = [inNCHW ? try toNCHW(x) : try value(x), p]
-            var attributes: [ONNXWriter.Attribute] = []
-            if opName == "PADV2", optionalInput(2) != nil { inputs.append(scalar(padValue)) }
-            if opName == "MIRROR_PAD" {
-                guard try model.optionInt8(op, 0) == 0 else { throw unsupported("SYMMETRIC mode") }
-                attributes.append(.init("mode", .string("reflect")))
-            }
-            try finish(0, out: out, nchwResult: inNCHW, "Pad", inputs, attributes)
+        case "PAD", "PADV2", "MIRROR_PAD": try pad(context)
         case "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR":
             try resize(op, bilinear: opName == "RESIZE_BILINEAR", x: try input(0), out: out)
-        case "DEPTH_TO_SPACE", "SPACE_TO_DEPTH":
-            let block = Int(try model.optionInt(op, 0))
-            guard block > 0 else { throw unsupported("block size \(block)") }
-            let x = try toNCHW(try input(0))
-            var attributes: [ONNXWriter.Attribute] = [.init("blocksize", .int(block))]
-            if opName == "DEPTH_TO_SPACE" { attributes.append(.init("mode", .string("DCR"))) }
-            try finish(0, out: out, nchwResult: true, opName == "DEPTH_TO_SPACE" ? "DepthToSpace" : "SpaceToDepth", [x], attributes)
+        case "DEPTH_TO_SPACE", "SPACE_TO_DEPTH": try depthToSpace(context)
         case "LOGISTIC": try elementwise("Sigmoid", [try input(0)], out: out)
         case "TANH": try elementwise("Tanh", [try input(0)], out: out)
         case "RELU": try elementwise("Relu", [try input(0)], out: out)
@@ -166,19 +118,7 @@ extension TFLiteToONNX {
             if beta != 1 && beta != 0 { x = add("Mul", [x, scalar(beta)], "\(target)::beta") }
             add("Softmax", [x], target, [.init("axis", .int(-1))])
         case "DEQUANTIZE":
-            let x = try input(0)
-            guard let c = try constants[x] ?? constant(x) else { throw unsupported("only constant tensors are dequantized") }
-            let tensor = model.tensors[x]
-            guard try Self.elementCount(model.tensors[out].shape, name: model.tensors[out].name) == c.count else {
-                throw ConversionError(.syntax, "operator \(index) (DEQUANTIZE) changes the shape \(c.shape) to \(model.tensors[out].shape)")
-            }
-            if let floats = c.floats {
-                constants[out] = Constant(shape: model.tensors[out].shape, floats: floats)
-            } else if let ints = c.ints {
-                guard tensor.scale.count == 1 else { throw unsupported("per-channel quantization") }
-                let scale = tensor.scale[0], zero = Float(tensor.zeroPoint.first ?? 0)
-                constants[out] = Constant(shape: model.tensors[out].shape, floats: ints.map { scale * (Float($0) - zero) })
-            }
+            try dequantize(context)
             return
         case "DENSIFY":
             let x = try input(0)
@@ -189,6 +129,105 @@ extension TFLiteToONNX {
             throw unsupported()
         }
         produced.formUnion(op.outputs)
+    }
+
+    /// MEAN: ReduceMean over constant axes; a spatial mean of an NCHW value stays NCHW.
+    mutating func mean(_ o: OperatorContext) throws {
+        let x = try o.input(0)
+        let rank = model.tensors[x].shape.count
+        let axes = try intConstant(try o.input(1), op: o.index, opName: o.opName).map { Int($0 < 0 ? $0 + Int64(rank) : $0) }
+        guard axes.allSatisfy({ $0 >= 0 && $0 < rank }) else { throw o.unsupported("axes \(axes) of a rank-\(rank) tensor") }
+        let keep = try model.optionBool(o.op, 0)
+        if rank == 4, Set(axes) == [1, 2], nchwOf[x] != nil {
+            // Spatial mean of an NCHW value: [N, C, 1, 1] kept, else [N, C] as in NHWC.
+            let input = try toNCHW(x)
+            try finish(0, out: o.out, nchwResult: keep, "ReduceMean", [input],
+                       [.init("axes", .ints([2, 3])), .init("keepdims", .int(keep ? 1 : 0))])
+        } else {
+            add("ReduceMean", [try value(x)], o.target, [.init("axes", .ints(axes)), .init("keepdims", .int(keep ? 1 : 0))])
+        }
+    }
+
+    /// CONCATENATION along its axis, in NCHW when every input is, with its fused activation.
+    mutating func concatenation(_ o: OperatorContext) throws {
+        let rank = model.tensors[o.out].shape.count
+        var axis = Int(try model.optionInt(o.op, 0))
+        if axis < 0 { axis += rank }
+        guard axis >= 0, axis < max(rank, 1) else { throw o.unsupported("axis \(axis)") }
+        let sources = o.op.inputs.filter { $0 >= 0 }
+        let act = try model.optionInt8(o.op, 1)
+        if rank == 4, sources.allSatisfy({ nchwOf[$0] != nil }) {
+            let inputs = try sources.map { try toNCHW($0) }
+            try finish(act, out: o.out, nchwResult: true, "Concat", inputs, [.init("axis", .int(Self.nchwAxis[axis]))])
+        } else {
+            let inputs = try sources.map { try value($0) }
+            try finish(act, out: o.out, nchwResult: false, "Concat", inputs, [.init("axis", .int(axis))])
+        }
+    }
+
+    /// PAD, PADV2 (constant value) and MIRROR_PAD (reflect); zero channels appended to a 4-D value as a 1 × 1 convolution.
+    mutating func pad(_ o: OperatorContext) throws {
+        let x = try o.input(0)
+        let rank = model.tensors[x].shape.count
+        let pads = try intConstant(try o.input(1), op: o.index, opName: o.opName)
+        guard pads.count == 2 * rank else { throw o.unsupported("paddings of \(pads.count) values for rank \(rank)") }
+        var padValue: Float = 0
+        if o.opName == "PADV2", let c = o.optionalInput(2) {
+            guard let v = try constant(c)?.floats?.first else { throw o.unsupported("a non-constant pad value") }
+            padValue = v
+        }
+        // Zero channels appended to a 4-D value (the residual blocks of BlazeFace and the palm detector): a
+        // 1 × 1 convolution with identity weights gives the same values and keeps ONNX Runtime's blocked (NCHWc)
+        // layout through the Add that follows, where a Pad needs reorders out of and back into it.
+        if o.opName != "MIRROR_PAD", rank == 4, padValue == 0, pads[7] > 0, pads[0..<7].allSatisfy({ $0 == 0 }),
+           case let cin = model.tensors[x].shape[3], cin > 0 {
+            let cout = cin + Int(pads[7])
+            var identity = [Float](repeating: 0, count: cout * cin)
+            for c in 0..<cin { identity[c * cin + c] = 1 }
+            let w = floatInitializer("\(o.target)::identity", [cout, cin, 1, 1], identity)
+            try finish(0, out: o.out, nchwResult: true, "Conv", [try toNCHW(x), w], [.init("kernel_shape", .ints([1, 1]))])
+            return
+        }
+        // Padding an NCHW value stays NCHW (ONNX dimension i is NHWC dimension nhwcAxis[i]).
+        let inNCHW = rank == 4 && nchwOf[x] != nil
+        let order = inNCHW ? Self.nhwcAxis : Array(0..<rank)
+        let onnxPads = order.map { pads[2 * $0] } + order.map { pads[2 * $0 + 1] }
+        let p = int64Initializer("\(o.target)::pads", onnxPads)
+        var inputs = [inNCHW ? try toNCHW(x) : try value(x), p]
+        var attributes: [ONNXWriter.Attribute] = []
+        if o.opName == "PADV2", o.optionalInput(2) != nil { inputs.append(scalar(padValue)) }
+        if o.opName == "MIRROR_PAD" {
+            guard try model.optionInt8(o.op, 0) == 0 else { throw o.unsupported("SYMMETRIC mode") }
+            attributes.append(.init("mode", .string("reflect")))
+        }
+        try finish(0, out: o.out, nchwResult: inNCHW, "Pad", inputs, attributes)
+    }
+
+    /// DEPTH_TO_SPACE (DCR order, as TFLite) and SPACE_TO_DEPTH, in NCHW.
+    mutating func depthToSpace(_ o: OperatorContext) throws {
+        let block = Int(try model.optionInt(o.op, 0))
+        guard block > 0 else { throw o.unsupported("block size \(block)") }
+        let x = try toNCHW(try o.input(0))
+        var attributes: [ONNXWriter.Attribute] = [.init("blocksize", .int(block))]
+        if o.opName == "DEPTH_TO_SPACE" { attributes.append(.init("mode", .string("DCR"))) }
+        try finish(0, out: o.out, nchwResult: true, o.opName == "DEPTH_TO_SPACE" ? "DepthToSpace" : "SpaceToDepth", [x], attributes)
+    }
+
+    /// DEQUANTIZE of a constant tensor (per-tensor scale and zero point): the float constant, no node.
+    mutating func dequantize(_ o: OperatorContext) throws {
+        let x = try o.input(0)
+        guard let c = try constants[x] ?? constant(x) else { throw o.unsupported("only constant tensors are dequantized") }
+        let tensor = model.tensors[x]
+        guard try Self.elementCount(model.tensors[o.out].shape, name: model.tensors[o.out].name) == c.count else {
+            throw ConversionError(.syntax, "operator \(o.index) (DEQUANTIZE) changes the shape \(c.shape) to \(model.tensors[o.out].shape)")
+        }
+        if let floats = c.floats {
+            constants[o.out] = Constant(shape: model.tensors[o.out].shape, floats: floats)
+        } else if let ints = c.ints {
+            guard tensor.scale.count == 1 else { throw o.unsupported("per-channel quantization") }
+            let scale = tensor.scale[0], zero = Float(tensor.zeroPoint.first ?? 0)
+            constants[o.out] = Constant(shape: model.tensors[o.out].shape, floats: ints.map { scale * (Float($0) - zero) })
+        }
     }
 
     /// Conv / depthwise conv: weights [O, KH, KW, I] (depthwise [1, KH, KW, C × M]) → ONNX [O, I/group, KH, KW].

@@ -1,5 +1,5 @@
 import Foundation
-import OpenVisionServer
+import OpenVisionViewer
 import Synchronization
 import Testing
 import OpenVision

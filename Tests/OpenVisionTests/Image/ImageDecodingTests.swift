@@ -43,6 +43,7 @@ import OpenVisionTestSupport
                     case .bgr8: bytes += red ? [0, 0, 255] : [255, 0, 0]
                     case .rgba8: bytes += red ? [255, 0, 0, 255] : [0, 0, 255, 255]
                     case .bgra8: bytes += red ? [0, 0, 255, 255] : [255, 0, 0, 255]
+                    case .argb8: bytes += red ? [255, 255, 0, 0] : [255, 0, 0, 255]
                     case .gray8: bytes += red ? [200] : [50]
                     case .nv12: break
                     }

@@ -104,4 +104,26 @@ import OpenVisionConverters
         let small = try model.prediction(from: [Tensor(name: "input", shape: [1, 3, 32, 32], scalars: [Float](repeating: 1, count: 3 * 32 * 32))])
         #expect(small.first?.shape == [1, 320, 32, 32] && small.first?.scalars.allSatisfy { $0 == 0 } == true)
     }
+
+    /// Every model passes the same checks whatever folder it arrives in: a compiled Core ML folder's `model.onnx` is
+    /// checked as any ONNX file (it reached ONNX Runtime unchecked before). The folder is compiled from a layer fixture,
+    /// its graph replaced by the `ConstantOfShape` model above.
+    @Test(arguments: [BackendChoice.onnxRuntime, .openCV])
+    func aCompiledFoldersGraphIsChecked(_ backend: BackendChoice) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-mlmodelc-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/coreml/layers/conv_valid_padded_stride2.mlmodel")
+        let compiled = try VisionModel.compileCoreMLModel(at: source, to: folder)
+        let hostile = try Self.constantOfShapeModel()
+        defer { try? FileManager.default.removeItem(at: hostile) }
+        try FileManager.default.removeItem(at: compiled.appendingPathComponent("model.onnx"))
+        try FileManager.default.copyItem(at: hostile, to: compiled.appendingPathComponent("model.onnx"))
+        var configuration = VisionModel.Configuration()
+        configuration.backend = backend
+        #expect { _ = try VisionModel(contentsOf: compiled, configuration: configuration) } throws: { error in
+            let error = error as! VisionError
+            return error.code == .invalidModel && error.message.contains("ConstantOfShape 'output0' would be [1, 84, 50000000] float32")
+        }
+    }
 }

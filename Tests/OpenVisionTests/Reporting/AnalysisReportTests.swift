@@ -27,9 +27,10 @@ import OpenVisionTestSupport
         #expect(report.outputs?.first?.shape == [1, 1000])
         #expect(report.outputs?.first?.values?.count == 1000)
         #expect(report.classifications?.count == 5)
-        // A failed request is reported under its reportName.
+        // A failed request is reported under its reportName: its kind's name in the registry, as `analyze`, `video` and
+        // `live` key it (feature prints were `featurePrint` in live and `featureprint` in analyze before).
         #expect(report.errors?["text"]?.code == "unsupportedLanguage")
-        #expect(requests.map(\.reportName) == ["barcodes", "featurePrint", "outputs", "classes", "text"])
+        #expect(requests.map(\.reportName) == ["barcodes", "featureprint", "model", "classify", "text"])
 
         // Overlays: the code's outline (in full-image coordinates), nothing for whole-image results.
         let items = outcomes.flatMap(OverlayItem.items(for:))

@@ -86,9 +86,10 @@ import OpenVisionTestSupport
             #expect(poses.allSatisfy { $0.leftHand == nil && $0.rightHand == nil })
         }
         let options = try RequestOptions(values: ["bodyHands": "on"])
-        let built = try #require(RequestKind.bodypose.descriptor.makeRequest(options) as? DetectHumanBodyPoseRequest)
+        let bodypose = try #require(RequestKind.named("bodypose"))
+        let built = try #require(try bodypose.makeRequest(options) as? DetectHumanBodyPoseRequest)
         #expect(built.detectsHands)
-        #expect((RequestKind.bodypose.defaultRequest as? DetectHumanBodyPoseRequest)?.detectsHands == false)
+        #expect((try bodypose.makeRequest() as? DetectHumanBodyPoseRequest)?.detectsHands == false)
         #expect(throws: VisionError.self) { try RequestOptions(values: ["bodyHands": "maybe"]) }
     }
 }

@@ -43,6 +43,8 @@ import Testing
             ("2)Arrive early", .decimal, "2)", "Arrive early"),
             ("(3) Return books", .decimal, "(3)", "Return books"),
             ("1.2 Scope", .compositeDecimal, "1.2", "Scope"),
+            ("1.2.3 terms", .compositeDecimal, "1.2.3", "terms"),
+            ("2.1. overview", .compositeDecimal, "2.1.", "overview"),
             ("① first", .decorativeDecimal, "①", "first"),
             ("a. apples", .lowercaseLatin, "a.", "apples"),
             ("B) Bananas", .uppercaseLatin, "B)", "Bananas"),
@@ -51,7 +53,7 @@ import Testing
             let found = try #require(DocumentListRules.typedMarker(text), "\(text)")
             #expect(found.0 == kind && found.1 == marker && found.2 == rest, "\(text): \(found)")
         }
-        for text in ["3.14 is pi", "2024. A year", "+1 415 555 0101", "Region", "42", "-5 degrees"] {
+        for text in ["3.14 is pi", "2.5 kg of flour", "10.5 %", "2024. A year", "+1 415 555 0101", "Region", "42", "-5 degrees"] {
             #expect(DocumentListRules.typedMarker(text) == nil, "\(text)")
         }
     }

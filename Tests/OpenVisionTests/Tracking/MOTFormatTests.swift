@@ -37,6 +37,11 @@ import OpenVision
         ("1,-1,1,2,3,4,0.5,-1,x", 3, "column 9 is not a number"),
         ("1,-1,,2,3,4,0.5", 3, "x is not a number"),
         ("1;-1;1;2;3;4", 3, "found 1"),
+        // Issue 37, row 17: Swift's Double read "0x10" as 16.
+        ("0x10,-1,1,2,3,4,0.5", 3, "frame is not a decimal number without exponent: \"0x10\""),
+        ("1e0,-1,1,2,3,4,0.5", 3, "frame is not a decimal number without exponent"),
+        ("1,-1,0x1p3,2,3,4,0.5", 3, "x is not a decimal number: \"0x1p3\""),
+        ("1,-1,1,2,3,4,infinity", 3, "score must be finite"),
     ])
     func malformedLinesNameTheirLine(line: String, number: Int, message: String) {
         let text = "1,-1,10,20,30,40,0.9\n\n\(line)\n2,-1,10,20,30,40,0.9\n"

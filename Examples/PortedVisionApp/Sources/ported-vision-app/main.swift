@@ -39,6 +39,15 @@ let shared = URL(fileURLWithPath: arguments[1])
 let images = shared.appendingPathComponent("images")
 let coreMLFolder = shared.appendingPathComponent("models/coreml")
 var failures: [String] = []
+/// An image file as a CGImage, read as apps read one without UIKit: ImageIO's image source.
+func loadCGImage(_ url: URL) throws -> CGImage {
+    guard let source = CGImageSourceCreateWithURL(url as CFURL, nil),
+          let image = CGImageSourceCreateImageAtIndex(source, 0, nil) else {
+        throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: url.path])
+    }
+    return image
+}
+
 func check(_ ok: Bool, _ what: String) {
     if !ok { failures.append(what); print("  MISMATCH: \(what)") }
 }
@@ -70,7 +79,7 @@ do {
         check(abs((output.classLabelProbs[t.label] ?? -1) - t.probability) < 1e-3, "p(\(t.label)) ≠ \(t.probability)")
     }
     // The convenience interface with a pixel buffer, as from a camera.
-    let pixelBuffer = try MLFeatureValue(cgImage: CGImage(contentsOf: coreMLFolder.appendingPathComponent("inputs/dog_224.png")),
+    let pixelBuffer = try MLFeatureValue(cgImage: loadCGImage(coreMLFolder.appendingPathComponent("inputs/dog_224.png")),
                                          pixelsWide: 224, pixelsHigh: 224, pixelFormatType: kCVPixelFormatType_32BGRA, options: nil)
     let dog = try mobileNet.prediction(image: pixelBuffer.imageBufferValue!)
     print("MobileNet.prediction(image:) on dog_224.png: \(dog.classLabel)")
@@ -115,7 +124,7 @@ do {
     }
     recognitions.imageCropAndScaleOption = .scaleFill
     print("VNCoreMLRequest(YoloFastestPipeline.mlmodelc) on dog.jpg:")
-    let imageRequestHandler = VNImageRequestHandler(cgImage: try CGImage(contentsOf: images.appendingPathComponent("dog.jpg")), orientation: .up, options: [:])
+    let imageRequestHandler = VNImageRequestHandler(cgImage: try loadCGImage(images.appendingPathComponent("dog.jpg")), orientation: .up, options: [:])
     try imageRequestHandler.perform([recognitions])
     check(Set(labels).isSuperset(of: ["dog", "bicycle", "car"]), "dog.jpg detections \(labels)")
 
@@ -134,7 +143,7 @@ do {
 
 // 3. People: body pose with typed results, hand pose, person segmentation.
 do {
-    let person = try CGImage(contentsOf: images.appendingPathComponent("person.jpg"))
+    let person = try loadCGImage(images.appendingPathComponent("person.jpg"))
     let bodyPoseRequest = VNDetectHumanBodyPoseRequest()
     let segmentation = VNGeneratePersonSegmentationRequest()
     segmentation.qualityLevel = .balanced
@@ -146,7 +155,7 @@ do {
     print("VNDetectHumanBodyPoseRequest on person.jpg: \(bodyPoseRequest.results?.count ?? 0) body, \(confident.count) of \(recognizedPoints.count) joints confident")
     for name in [VNHumanBodyPoseObservation.JointName.nose, .leftWrist, .rightWrist, .leftAnkle, .rightAnkle] {
         let p = try observation.recognizedPoint(name)
-        print(String(format: "  %@ (%.3f, %.3f) %.2f", name.rawValue, p.location.x, p.location.y, p.confidence))
+        print("  \(name.rawValue) " + String(format: "(%.3f, %.3f) %.2f", p.location.x, p.location.y, p.confidence))
     }
     check(confident.count >= 12, "person.jpg confident joints \(confident.count)")
     let nose = try observation.recognizedPoint(.nose), leftAnkle = try observation.recognizedPoint(.leftAnkle)

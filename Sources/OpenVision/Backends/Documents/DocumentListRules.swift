@@ -3,7 +3,7 @@ import Foundation
 /// Lists, from rules on rows of lines (the layout model has no list class).
 ///
 /// A row starts a list item when it begins with a marker: typed (a bullet "•" "●" "▪" "■" "·" "∙" "‣" "⁃" "*" "+", a
-/// dash "-" "–" "—", a number "1." "2)" "(3)", a number with parts "1.2", a circled number "①", a letter "a." "B)")
+/// dash "-" "–" "—", a number "1." "2)" "(3)", a number with parts "1.2.3", "1.2." or "1.2" before a capital, a circled number "①", a letter "a." "B)")
 /// followed by a space, or drawn (a dot, square or short dash before the row's first character, within 2.5 line heights,
 /// a dot or square 15…80 % of the line height, a dash 15…120 % long and at most 20 % thick, centred on the line). Items whose markers are of one family (bullets and dashes,
 /// numbers, letters) at the same indentation (within a line height), at most two line heights apart, make a list of
@@ -133,7 +133,9 @@ enum DocumentListRules {
             (make(#"^\s*([•●▪■◦○∙‣⁃])\s*"#), .bullet),
             (make(#"^\s*([·*+])\s+"#), .bullet),
             (make(#"^\s*([-–—])(?:\s+|(?=\p{Lu}))"#), .hyphen),
-            (make(#"^\s*(\d{1,3}(?:\.\d{1,3})+\.?)\s+"#), .compositeDecimal),
+            // "1.2.3", "1.2." and "1.2" before a capital: a decimal number ("3.14 is pi", "2.5 kg") is no marker.
+            (make(#"^\s*(\d{1,3}(?:\.\d{1,3}){2,}\.?|\d{1,3}(?:\.\d{1,3})+\.)\s+"#), .compositeDecimal),
+            (make(#"^\s*(\d{1,3}\.\d{1,3})\s+(?=[\p{Lu}\p{Lo}])"#), .compositeDecimal),
             (make(#"^\s*(\d{1,3}[.)]|\(\d{1,3}\))(?:\s+|(?=[^\d\s.,)]))"#), .decimal),
             (make(#"^\s*([\x{2460}-\x{2473}\x{2776}-\x{277F}\x{2780}-\x{2793}])\s*"#), .decorativeDecimal),
             (make(#"^\s*([a-z][.)]|\([a-z]\))\s+"#), .lowercaseLatin),

@@ -10,6 +10,32 @@ public protocol InferenceBackend: Sendable {
     func metadata(_ key: String) -> String?
     /// Runs the model on one tensor per input, in input order, and returns every output.
     func run(_ inputs: [Tensor]) throws(VisionError) -> [Tensor]
+
+    /// The model's inputs a caller may override per run, by name: scalar graph inputs with a default inside the model
+    /// (a Core ML detector pipeline's `iouThreshold` and `confidenceThreshold`), not among `inputs`. Default: none.
+    var overridableInputs: Set<String> { get }
+
+    /// `run(_:)` with the named overridable inputs set to the given values. A backend that cannot set them throws
+    /// `unsupported` naming them (never runs with them silently left at the model's defaults). Default: `run(_:)`
+    /// when `overrides` is empty, else that error.
+    func run(_ inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor]
+}
+
+extension InferenceBackend {
+    public var overridableInputs: Set<String> { [] }
+
+    public func run(_ inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
+        guard overrides.isEmpty else { throw refusal(overriding: overrides.keys) }
+        return try run(inputs)
+    }
+
+    /// The error of a backend that cannot set the model's inputs `names`.
+    func refusal(overriding names: some Collection<String>) -> VisionError {
+        VisionError(.unsupported, "\(name) cannot set the model's input\(names.count == 1 ? "" : "s") "
+                    + names.sorted().map { "'\($0)'" }.joined(separator: ", ")
+                    + " (a Core ML pipeline's NMS threshold): run the model on ONNX Runtime (backend onnxRuntime), or leave "
+                    + "the request's threshold unset to keep the model's own")
+    }
 }
 
 /// Which backend `VisionModel` uses.

@@ -45,8 +45,21 @@ enum MediaPipeTensorInput {
     /// `image` sampled into a `width` × `height` tensor (NHWC or NCHW) through `tensorToImage` (3 × 3 row-major, tensor
     /// pixel → image pixel) by `ov_preprocess_warp`: bilinear on 8-bit pixels, zero or replicated outside the image,
     /// values mapped linearly from 0...255 to `range`.
+    /// The longest image side `warp` samples: OpenCV's remap, under its warps, takes images below 32767 (SHRT_MAX)
+    /// pixels a side and asserts otherwise.
+    static let maximumImageSide = 32766
+
+    /// Throws `invalidImage` for an image `warp` cannot sample (a side over `maximumImageSide`).
+    static func checkSize(_ image: VisionImage) throws(VisionError) {
+        guard image.width <= maximumImageSide, image.height <= maximumImageSide else {
+            throw VisionError(.invalidImage, "the image is \(image.width)×\(image.height) pixels; the MediaPipe models' "
+                              + "input sampling takes at most \(maximumImageSide) pixels a side")
+        }
+    }
+
     static func warp(_ image: VisionImage, tensorToImage matrix: [Double], width w: Int, height h: Int, nhwc: Bool,
                      range: ClosedRange<Float>, borderReplicate: Bool, inputName: String) throws(VisionError) -> Tensor {
+        try checkSize(image)
         // range = pixel × scale − mean: [0, 1] is 1/255 and 0, [-1, 1] is 2/255 and 1.
         var params = ov_preprocess_params()
         params.width = Int32(w)

@@ -11,7 +11,7 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
     let inputs: [TensorDescription]
     let outputs: [TensorDescription]
     /// Names of the initializers callers may override (graph inputs with defaults; not among `inputs`).
-    let overridable: Set<String>
+    let overridableInputs: Set<String>
 
     /// Where scripts/setup installs the library.
     static let installedLibrary = "/usr/local/lib/openvision/libonnxruntime.so"
@@ -38,7 +38,12 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         }
     }
 
-    init(path: String, threads: Int, optimize: Bool) throws(VisionError) {
+    /// Opens a checked ONNX file (`ModelFileChecks.check`).
+    init(_ file: ModelFileChecks.RuntimeFile, threads: Int, optimize: Bool) throws(VisionError) {
+        guard file.isONNX else {
+            throw VisionError(.unsupported, "ONNX Runtime reads only ONNX files, not \(file.model.lastPathComponent)")
+        }
+        let path = file.model.path
         try Self.load()
         var options = ov_ort_options(intra_op_threads: Int32(max(0, threads)), inter_op_threads: 1,
                                      graph_optimization_level: optimize ? 99 : 0)
@@ -59,7 +64,7 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         }
         inputs = describe(ov_ort_input_count(handle)) { ov_ort_input_info(handle, $0, $1) }
         outputs = describe(ov_ort_output_count(handle)) { ov_ort_output_info(handle, $0, $1) }
-        overridable = Set(describe(ov_ort_overridable_count(handle)) { ov_ort_overridable_info(handle, $0, $1) }.map(\.name))
+        overridableInputs = Set(describe(ov_ort_overridable_count(handle)) { ov_ort_overridable_info(handle, $0, $1) }.map(\.name))
     }
 
     deinit { ov_ort_session_free(session) }
@@ -90,8 +95,12 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         try run(inputs, overriding: [:])
     }
 
-    /// Runs the model, replacing the overridable initializers named in `overrides` (one value each).
+    /// Runs the model, replacing the overridable initializers named in `overrides` (one value each); a name the
+    /// model does not have is `invalidArgument`.
     func run(_ inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
+        if let unknown = overrides.keys.sorted().first(where: { !overridableInputs.contains($0) }) {
+            throw VisionError(.invalidArgument, "the model has no overridable input '\(unknown)'")
+        }
         let overrideNames = Array(overrides.keys)
         let overrideValues = overrideNames.map { overrides[$0]! }
         var shapes = inputs.map { $0.shape.map(Int64.init) }

@@ -9,13 +9,16 @@ final class OpenCVDNNBackend: InferenceBackend, @unchecked Sendable {
     let inputs: [TensorDescription]
     let outputs: [TensorDescription]
     private let fileMetadata: [String: String]
+    /// An ONNX file's graph inputs with defaults. OpenCV DNN runs them at those defaults and cannot set them:
+    /// `run(_:overriding:)` refuses (the protocol's default).
+    let overridableInputs: Set<String>
 
-    /// Loads `model` (+ `config`); for .onnx files the declared inputs, outputs and metadata are
-    /// read from the file, since OpenCV does not report them.
-    init(model: String, config: String?, threads: Int) throws(VisionError) {
-        let info = model.lowercased().hasSuffix(".onnx") ? try ModelFileChecks.onnxInfo(URL(fileURLWithPath: model)) : nil
+    /// Loads a checked model file (`ModelFileChecks.check`); for ONNX files the declared inputs, outputs and metadata
+    /// are read from the file, since OpenCV does not report them.
+    init(_ file: ModelFileChecks.RuntimeFile, threads: Int) throws(VisionError) {
+        let info = file.isONNX ? try ModelFileChecks.onnxInfo(file.model) : nil
         var handle: OpaquePointer?
-        let status = ov_dnn_load(model, config, Int32(threads), &handle)
+        let status = ov_dnn_load(file.model.path, file.config?.path, Int32(threads), &handle)
         guard status == OV_OK, let handle else { throw NativeError.error(for: status) }
         net = handle
         // OpenCV DNN does not report input shapes before a run; the model description fills them in.
@@ -24,6 +27,7 @@ final class OpenCVDNNBackend: InferenceBackend, @unchecked Sendable {
             TensorDescription(name: String(cString: ov_dnn_output_name(handle, $0)), shape: [])
         }
         fileMetadata = info?.metadata ?? [:]
+        overridableInputs = Set(info?.overridable ?? [])
     }
 
     deinit { ov_dnn_free(net) }

@@ -3,19 +3,22 @@ import Synchronization
 internal import CNative
 
 /// `RecognizeTextRequest`'s `.accurate` backend: PP-OCRv4 (DB text detector, mobile 0°/180°
-/// classifier, CRNN recogniser with CTC) on ONNX Runtime through `ov_ppocr.cpp`, with the model
-/// files of the PyPI wheel `rapidocr-onnxruntime` 1.4.4 that scripts/setup installs.
-/// One engine per process (sessions loaded once, 2 intra-op threads each), shared by every request.
+/// classifier, CRNN recogniser with CTC) with the model files of the PyPI wheel `rapidocr-onnxruntime` 1.4.4 that
+/// scripts/setup installs. Each stage is a `VisionModel` (checked and run by its inference backend, like every
+/// other model: ONNX Runtime, 2 intra-op threads each); `ov_ppocr.cpp` does rapidocr's pre- and post-processing and
+/// calls back here for each model run. One engine per process, shared by every request.
 final class PPOCRRecognizer: @unchecked Sendable {
-    // The native handle is immutable after creation; ov_ppocr_recognize is thread-safe.
+    // The native handle is immutable after creation; ov_ppocr_recognize is thread-safe, and so are the models.
     private let handle: OpaquePointer
+    /// Detector, angle classifier, recogniser: in the order of OV_PPOCR_DETECTOR, _CLASSIFIER, _RECOGNIZER.
+    let stages: [VisionModel]
 
     /// The files scripts/setup installs (in a `ModelLocator` folder), with their role.
     static let detectorName = "ch_PP-OCRv4_det_infer.onnx"
     static let classifierName = "ch_ppocr_mobile_v2.0_cls_infer.onnx"
     static let recognizerName = "ch_PP-OCRv4_rec_infer.onnx"
     static let dictionaryName = "ch_PP-OCRv4_rec_infer.dict.txt"
-    /// Intra-op threads per session.
+    /// Intra-op threads per stage.
     static let threads = 2
 
     private static let cache = Mutex<PPOCRRecognizer?>(nil)
@@ -47,22 +50,38 @@ final class PPOCRRecognizer: @unchecked Sendable {
         return urls
     }
 
-    /// Loads the engine from `files` (detector, classifier, recogniser, dictionary). Files ONNX Runtime
-    /// cannot read, or a dictionary that does not fit the recogniser, are `invalidModel` naming ./scripts/setup.
+    /// Loads the engine from `files` (detector, classifier, recogniser, dictionary). Files the model checks or
+    /// ONNX Runtime refuse, models with other than one input and one output, or a dictionary that does not fit the
+    /// recogniser, are `invalidModel` naming ./scripts/setup; ONNX Runtime missing is `unsupported`.
     init(files urls: [URL]) throws(VisionError) {
         guard urls.count == 4 else { throw VisionError(.invalidArgument, "PP-OCR needs 4 files, not \(urls.count)") }
-        try ONNXRuntimeBackend.load()
-        var out: OpaquePointer?
-        let status = ov_ppocr_create(urls[0].path, urls[1].path, urls[2].path, urls[3].path, Int32(Self.threads), &out)
-        guard status == OV_OK, let out else {
-            var error = NativeError.error(for: status, context: "PP-OCR models")
-            if status == OV_ERR_MODEL || status == OV_ERR_IO {
-                error.code = .invalidModel
-                error.message += " (the PP-OCR files are damaged or do not belong together; run ./scripts/setup to reinstall them)"
+        var configuration = VisionModel.Configuration()
+        configuration.backend = .onnxRuntime
+        configuration.threads = Self.threads
+        var stages: [VisionModel] = []
+        do throws(VisionError) {
+            for url in urls.prefix(3) {
+                let model = try VisionModel(contentsOf: url, configuration: configuration)
+                guard model.backend.inputs.count == 1, model.backend.outputs.count == 1 else {
+                    throw VisionError(.invalidModel, "PP-OCR: \(url.path) is not a PP-OCR model (expects one input and one output)")
+                }
+                stages.append(model)
             }
+            let logits = stages[2].backend.outputs[0].shape
+            guard logits.count == 3 else {
+                throw VisionError(.invalidModel, "PP-OCR: \(urls[2].path) is not a CTC recogniser ([N, T, classes] output)")
+            }
+            var out: OpaquePointer?
+            try NativeError.check(ov_ppocr_create(urls[3].path, Int64(logits[2] ?? -1), &out), "PP-OCR models")
+            guard let out else { throw VisionError(.internalError, "PP-OCR: no engine") }
+            handle = out
+        } catch where error.code == .invalidModel || error.code == .ioError || error.code == .fileNotFound {
+            var error = error
+            error.code = .invalidModel
+            error.message += " (the PP-OCR files are damaged or do not belong together; run ./scripts/setup to reinstall them)"
             throw error
         }
-        handle = out
+        self.stages = stages
     }
 
     deinit { ov_ppocr_free(handle) }
@@ -74,10 +93,55 @@ final class PPOCRRecognizer: @unchecked Sendable {
         var params = ov_ppocr_default_params()
         params.min_text_height = minimumTextHeightPixels
         params.detect_orientation = detectsOrientation ? 1 : 0
+        // Stops before its next model run when the request's task is cancelled (NativeCancellation).
+        let cancellation = NativeCancellation.current
+        params.cancel = cancellation?.handle
+        // The models' runner, and the error one of them threw (rethrown as it was, not as a native status).
+        let call = StageCall(stages: stages)
+        params.run = Self.runStage
+        params.run_context = Unmanaged.passUnretained(call).toOpaque()
         var result: OpaquePointer?
-        try NativeError.check(ov_ppocr_recognize(handle, image.handle, &params, &result), "accurate text recognition")
+        defer { withExtendedLifetime(cancellation) {} }
+        let status = withExtendedLifetime(call) { ov_ppocr_recognize(handle, image.handle, &params, &result) }
+        if status != OV_OK, let error = call.error.withLock({ $0 }) { throw error }
+        try NativeError.check(status, "accurate text recognition")
         defer { ov_ppocr_result_free(result) }
         return Self.observations(from: result!, map: PixelToNormalized(image))
+    }
+
+    /// One recognition's models and the first error they threw.
+    private final class StageCall: Sendable {
+        let stages: [VisionModel]
+        let error = Mutex<VisionError?>(nil)
+        init(stages: [VisionModel]) { self.stages = stages }
+    }
+
+    /// ov_ppocr_runner: runs stage `stage`'s model on the borrowed NCHW input and hands its first output back.
+    private static let runStage: ov_ppocr_runner = { context, stage, input, shape, rank, output, message, messageSize in
+        guard let context, let shape, stage >= 0, stage < 3 else { return OV_ERR_INVALID_ARGUMENT }
+        let call = Unmanaged<StageCall>.fromOpaque(context).takeUnretainedValue()
+        let dims = (0..<Int(rank)).map { Int(shape[$0]) }
+        let count = dims.reduce(1, *)
+        let backend = call.stages[Int(stage)].backend
+        let tensor = Tensor(name: backend.inputs[0].name, shape: dims,
+                            scalars: input.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
+        do throws(VisionError) {
+            let outputs = try backend.run([tensor])
+            guard let first = outputs.first else {
+                throw VisionError(.invalidModel, "PP-OCR: \(call.stages[Int(stage)].url.lastPathComponent) gave no output")
+            }
+            let shape = first.shape.map(Int64.init)
+            return first.scalars.withUnsafeBufferPointer { data in
+                shape.withUnsafeBufferPointer { ov_ppocr_output_set(output, data.baseAddress, $0.baseAddress, Int32($0.count)) }
+            }
+        } catch {
+            call.error.withLock { $0 = $0 ?? error }
+            if let message, messageSize > 0 {
+                let bytes = Array(error.message.utf8.prefix(messageSize - 1)) + [0]
+                bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(message).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            }
+            return error.code == .cancelled ? OV_ERR_CANCELLED : OV_ERR_INTERNAL
+        }
     }
 
     private static func observations(from result: OpaquePointer, map: PixelToNormalized) -> [RecognizedTextObservation] {

@@ -11,8 +11,9 @@ enum TesseractRecognizer {
                           detectsOrientation: Bool) throws(VisionError) -> [RecognizedTextObservation] {
         try OCREnginePool.withEngine(languages: languages.joined(separator: "+")) { engine throws(VisionError) in
             var result: OpaquePointer?
-            try NativeError.check(ov_ocr_recognize(engine.handle, image.handle, minimumTextHeightPixels, detectsOrientation ? 1 : 0, &result),
-                                  "text recognition")
+            // Stops within a word when the request's task is cancelled (NativeCancellation).
+            try NativeError.check(ov_ocr_recognize(engine.handle, image.handle, minimumTextHeightPixels, detectsOrientation ? 1 : 0,
+                                                   NativeCancellation.current?.handle, &result), "text recognition")
             defer { ov_text_result_free(result) }
             return observations(from: result!, map: PixelToNormalized(image))
         }

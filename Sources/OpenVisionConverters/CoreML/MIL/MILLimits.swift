@@ -10,4 +10,6 @@ package enum MILLimits {
     /// Elements of a tensor the converter makes up itself (default scales, interpolation matrices):
     /// sized by declared shapes, not by data, so kept small.
     package static let maximumGeneratedElements = 1 << 22
+    /// Operations of a program, every function and nested block together (as TensorFlow graphs' nodes are bounded).
+    package static let maximumOperations = 50_000
 }

@@ -19,6 +19,7 @@ extension MILLowering {
             let source = try need("source_val")
             let name = try string(op, "output_dtype")
             guard let target = MILDataType(textName: name) else { throw unsupported("output_dtype '\(name)'") }
+            try charge(source.count, target, "the cast values")
             return [MILConstant(dataType: target, shape: source.shape, data: source.data.converted(to: target))]
         case "constexpr_lut_to_dense":
             let lut = try need("lut"), indices = try need("indices")
@@ -33,6 +34,7 @@ extension MILLowering {
                 // iOS 16: the mask is bytes, one bit per element, LSB first.
                 let dims = shape.data.ints.map { Int(clamping: $0) }
                 let count = try elementCount(dims)
+                try chargeBytes(count, "the unpacked mask")
                 let bytes = mask.data.ints.map { UInt8(truncatingIfNeeded: $0) }
                 guard bytes.count * 8 >= count else { throw invalid("the mask has \(bytes.count) bytes for \(count) elements") }
                 let bits = (0..<count).map { bytes[$0 / 8] >> UInt8($0 % 8) & 1 != 0 }
@@ -58,7 +60,7 @@ extension MILLowering {
             var outMask = mask
             if let vectorAxis, let vectorSize = lut.shape.last, vectorSize > 1 {
                 let a = try axis(vectorAxis, rank: mask.shape.count)
-                outMask = repeated(mask, axis: a, times: vectorSize)
+                outMask = try repeated(mask, axis: a, times: vectorSize)
             }
             let outBits = outMask.data.ints.map { $0 != 0 }
             return [outMask, nonzero(dense, mask: outBits)]
@@ -79,6 +81,7 @@ extension MILLowering {
             blocks.append(d / p)
         }
         let count = try elementCount(dataShape)
+        try chargeBytes(count * 8, "the block index of every element")
         let r = dataShape.count
         var strides = [Int](repeating: 1, count: r)
         for d in stride(from: r - 2, through: 0, by: -1) { strides[d] = strides[d + 1] * paramShape[d + 1] }
@@ -111,6 +114,7 @@ extension MILLowering {
     /// iOS 16 `constexpr_affine_dequantize`: scale · (q − zero_point), per tensor or along `axis`,
     /// computed in float32 and rounded to the scale's type.
     func affineDequantize(_ q: MILConstant, zero: MILConstant, scale: MILConstant, axis: Int) throws -> MILConstant {
+        try chargeBytes(q.count * 8, "the de-quantized values")
         let values = q.data.floats
         let s = scale.data.floats, z = zero.data.floats
         let axisSize = q.shape.isEmpty ? 1 : q.shape[axis]
@@ -133,6 +137,7 @@ extension MILLowering {
         let map = try blockIndices(dataShape: data.shape, paramShape: scale.shape)
         if let offset, offset.shape != scale.shape { throw invalid("offset shape \(offset.shape) differs from scale shape \(scale.shape)") }
         let type = scale.dataType
+        try chargeBytes(data.count * 8, "the shifted and scaled values")
         let values = Self.rounded(data.data.floats, to: type)
         let s = scale.data.floats
         let o = offset.map { Self.rounded($0.data.floats, to: type) }
@@ -148,17 +153,29 @@ extension MILLowering {
         return MILConstant(dataType: type, shape: data.shape, data: .floats(Self.rounded(out, to: type)))
     }
 
-    /// iOS 16 `constexpr_lut_to_dense`: n-bit indices packed LSB-first in bytes, n = log2(palette size).
+    /// iOS 16 `constexpr_lut_to_dense`: n-bit indices packed LSB-first in bytes, n = log2(palette size). The
+    /// values are looked up as the indices are unpacked: no array of indices (8 bytes per element) on the way.
     func lutToDenseIOS16(indices: MILConstant, lut: MILConstant, shape: [Int]) throws -> MILConstant {
         let palette = lut.count
         guard [2, 4, 16, 64, 256].contains(palette) else { throw invalid("a palette of \(palette) entries") }
         let bits = palette.trailingZeroBitCount
         let count = try elementCount(shape)
-        let bytes = indices.data.ints.map { UInt8(truncatingIfNeeded: $0) }
-        guard bytes.count * 8 >= count * bits else { throw invalid("\(bytes.count) index bytes for \(count) \(bits)-bit indices") }
-        let unpacked = MILTensorData.decode(bytes[...], as: Self.unsignedType(bits: bits), count: count).ints
-        let data = try lookUp(lut.data, unpacked.map { Int($0) })
-        return MILConstant(dataType: lut.dataType, shape: shape, data: data)
+        let packed = indices.data.ints
+        guard packed.count * 8 >= count * bits else { throw invalid("\(packed.count) index bytes for \(count) \(bits)-bit indices") }
+        try charge(count, lut.dataType, "the de-palettized values")
+        func index(_ i: Int) -> Int {
+            let start = i * bits
+            let byte = start / 8, shift = start % 8
+            var word = Int(UInt8(truncatingIfNeeded: packed[byte]))
+            if shift + bits > 8 { word |= Int(UInt8(truncatingIfNeeded: packed[byte + 1])) << 8 }
+            return (word >> shift) & (palette - 1)
+        }
+        switch lut.data {
+        case .floats(let v): return MILConstant(dataType: lut.dataType, shape: shape, data: .floats((0..<count).map { v[index($0)] }))
+        case .ints(let v): return MILConstant(dataType: lut.dataType, shape: shape, data: .ints((0..<count).map { v[index($0)] }))
+        case .bools(let v): return MILConstant(dataType: lut.dataType, shape: shape, data: .bools((0..<count).map { v[index($0)] }))
+        case .strings: throw invalid("a palette of strings")
+        }
     }
 
     static func unsignedType(bits: Int) -> MILDataType {
@@ -191,6 +208,8 @@ extension MILLowering {
         let palette = lut.shape[r], vector = lut.shape[r + 1]
         guard palette > 0, vector > 0 else { throw invalid("an empty palette") }
         let groupMap = try blockIndices(dataShape: indices.shape, paramShape: Array(lut.shape[..<r]))
+        try chargeBytes(indices.count.multipliedReportingOverflow(by: vector * 8 + Self.heldSize(lut.dataType) * vector).partialValue,
+                        "the palette positions and values")
         let idx = indices.data.ints
         guard idx.allSatisfy({ $0 >= 0 && $0 < Int64(palette) }) else { throw invalid("an index beyond the palette's \(palette) entries") }
         if vector == 1 {
@@ -220,6 +239,7 @@ extension MILLowering {
     /// Scatters `data`'s values into the set positions of `mask` (zeros elsewhere).
     func sparseToDense(data: MILConstant, mask: [Bool], shape: [Int]) throws -> MILConstant {
         let count = try elementCount(shape)
+        try charge(count, data.dataType, "the dense values")
         guard mask.count >= count else { throw invalid("the mask has \(mask.count) entries for \(count) elements") }
         let set = mask.prefix(count).filter { $0 }.count
         guard set == data.count else { throw invalid("the mask sets \(set) elements for \(data.count) values") }
@@ -255,7 +275,9 @@ extension MILLowering {
     }
 
     /// `c` with each element repeated `times` times along `axis` (numpy.repeat).
-    func repeated(_ c: MILConstant, axis: Int, times: Int) -> MILConstant {
+    func repeated(_ c: MILConstant, axis: Int, times: Int) throws -> MILConstant {
+        try chargeBytes(c.count.multipliedReportingOverflow(by: times * (8 + Self.heldSize(c.dataType))).partialValue,
+                        "the repeated mask")
         let inner = c.shape[(axis + 1)...].reduce(1, *), size = c.shape[axis]
         let outer = c.count / max(inner * size, 1)
         var indices: [Int] = []

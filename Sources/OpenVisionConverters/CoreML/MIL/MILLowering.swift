@@ -203,6 +203,7 @@ struct MILLowering {
             }
             let shape = try staticShape(dims, what: "a constant")
             let count = try elementCount(shape)
+            try charge(count, dataType, "a constant")
             return .constant(MILConstant(dataType: dataType, shape: shape,
                                          data: try MILTensorData.immediate(storage, as: dataType, count: count), milName: milName))
         case .blob(let file, let offset):
@@ -211,6 +212,8 @@ struct MILLowering {
             }
             let shape = try staticShape(dims, what: "a weight-file constant")
             let count = try elementCount(shape)
+            // Each reference is decoded on its own: a blob named a thousand times costs a thousand times.
+            try charge(count, dataType, "a weight-file constant")
             let data = try blobFile(file).values(at: offset, as: dataType, count: count)
             return .constant(MILConstant(dataType: dataType, shape: shape, data: data, milName: milName))
         case .none:
@@ -481,12 +484,36 @@ struct MILLowering {
         return Int64(value.rounded(.towardZero))
     }
 
-    /// Checks the size of a tensor made up by the converter (not read from the file).
+    /// Checks the size of a tensor made up by the converter (not read from the file), and charges it to the
+    /// conversion's budget.
     func generated(_ count: Int) throws -> Int {
         guard count >= 0, count <= MILLimits.maximumGeneratedElements else {
             throw ConversionError(.limitExceeded, "ML Program operation '\(current?.type ?? "?")' would need a made-up tensor of \(count) elements")
         }
+        try ConversionBudget.charge(count * 8, "ML Program operation '\(current?.type ?? "?")': a made-up tensor")
         return count
+    }
+
+    /// Charges `count` elements of `dataType` as the converter holds them (floats 4 bytes, integers 8, bools 1) to
+    /// the conversion's budget (`ConversionBudget`), before they are decoded.
+    func charge(_ count: Int, _ dataType: MILDataType, _ what: String) throws {
+        try chargeBytes(count.multipliedReportingOverflow(by: Self.heldSize(dataType)).partialValue, what)
+    }
+
+    /// Charges `bytes` of working memory of the current operation to the conversion's budget.
+    func chargeBytes(_ bytes: Int, _ what: String) throws {
+        try ConversionBudget.charge(bytes, "ML Program operation '\(current?.type ?? "const")' (output "
+                                    + "'\(current?.outputs.first?.name ?? "?")'): \(what)")
+    }
+
+    /// Bytes per element of `dataType` as `MILTensorData` holds it.
+    static func heldSize(_ dataType: MILDataType) -> Int {
+        switch dataType {
+        case .fp16, .bf16, .fp32, .fp64, .fp8e4m3fn, .fp8e5m2: 4
+        case .bool: 1
+        case .string: 16
+        default: 8
+        }
     }
 
     /// A normalized axis in 0..<rank.

@@ -102,7 +102,11 @@ enum MILProtoDecoder {
             switch field {
             case 1: result.inputs.append(try namedValueType(b, depth: depth + 1))
             case 2: result.outputs.append(string(b))
-            case 3: result.operations.append(try operation(b, depth: depth + 1))
+            case 3:
+                guard result.operations.count < MILLimits.maximumOperations else {
+                    throw ConversionError(.limitExceeded, "an ML Program block has more than \(MILLimits.maximumOperations) operations")
+                }
+                result.operations.append(try operation(b, depth: depth + 1))
             case 4:
                 let (key, entry) = try mapEntry(b, "Block.attributes")
                 result.attributes[key] = try self.value(entry, depth: depth + 1)

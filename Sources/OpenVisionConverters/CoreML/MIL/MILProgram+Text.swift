@@ -212,6 +212,9 @@ struct MILTextParser {
         var block = MILBlock()
         while !accept("}") {
             guard peek() != nil else { throw error("unterminated block") }
+            guard block.operations.count < MILLimits.maximumOperations else {
+                throw ConversionError(.limitExceeded, "model.mil:\(line): a block of more than \(MILLimits.maximumOperations) operations")
+            }
             block.operations.append(try statement())
         }
         if accept("-") {

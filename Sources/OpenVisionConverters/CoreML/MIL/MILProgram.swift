@@ -35,6 +35,15 @@ package struct MILProgram: Sendable {
         for (name, function) in functions where function.block == nil {
             throw ConversionError(.syntax, "function '\(name)' has no block for its opset '\(function.opset)'")
         }
+        var operations = 0
+        func count(_ block: MILBlock) {
+            operations += block.operations.count
+            for op in block.operations where operations <= MILLimits.maximumOperations { op.blocks.forEach(count) }
+        }
+        for function in functions.values { function.block.map(count) }
+        guard operations <= MILLimits.maximumOperations else {
+            throw ConversionError(.limitExceeded, "the ML Program has more than \(MILLimits.maximumOperations) operations")
+        }
     }
 
     /// The entry function.

@@ -57,7 +57,8 @@ package struct MILWeightBlobFile: Sendable {
         }
         let version = Self.u32(bytes, 4)
         guard version == 2 else {
-            throw ConversionError(.invalidValue, "the weight file has storage version \(version); only version 2 is read")
+            // The value read is not shown: messages never carry a file's bytes.
+            throw ConversionError(.invalidValue, "the weight file is not in blob storage format version 2 (the only one read)")
         }
         self.bytes = bytes
         count = Int(Self.u32(bytes, 0))
@@ -82,7 +83,7 @@ package struct MILWeightBlobFile: Sendable {
         }
         let code = Self.u32(bytes, at + 4)
         guard let dataType = DataType(rawValue: code) else {
-            throw ConversionError(.invalidValue, "the weight file's blob at offset \(offset) has the unknown data type code \(code)")
+            throw ConversionError(.invalidValue, "the weight file's blob at offset \(offset) has an unknown data type code")
         }
         let size = Self.u64(bytes, at + 8), dataOffset = Self.u64(bytes, at + 16)
         guard dataOffset <= UInt64(bytes.count), size <= UInt64(bytes.count) - dataOffset else {

@@ -1,0 +1,1 @@
+/* Empty: CIFilterBuiltins' declarations are in the Swift module CoreImage (see module.modulemap). */

@@ -1,0 +1,1 @@
+/* Empty: CoreImage's declarations are in the Swift module CoreImage (see module.modulemap). */

@@ -1,0 +1,28 @@
+import Foundation
+import OpenVision
+
+/// Vision's optical flow between two images (OpenVision's `GenerateOpticalFlowRequest`): a 2-channel field.
+open class VNGenerateOpticalFlowRequest: VNTargetedImageRequest {
+    /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
+    public var results: [VNPixelBufferObservation]? { storedResults as? [VNPixelBufferObservation] }
+    /// Apple's revisions 1, 2 (`VNGenerateOpticalFlowRequestRevision1`…); docs/porting.md says what each runs.
+    override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
+    /// Apple's default: revision 2.
+    override open class var defaultRevision: Int { VNGenerateOpticalFlowRequestRevision2 }
+    override open class var currentRevision: Int { VNGenerateOpticalFlowRequestRevision2 }
+
+    public enum ComputationAccuracy: UInt, Sendable {
+        case low = 0, medium = 1, high = 2, veryHigh = 3
+        var native: GenerateOpticalFlowRequest.ComputationAccuracy {
+            switch self { case .low: .low; case .medium: .medium; case .high: .high; case .veryHigh: .veryHigh }
+        }
+    }
+
+    public var computationAccuracy: ComputationAccuracy = .medium
+
+    override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
+        var request = GenerateOpticalFlowRequest(targetImage: try targetedImage)
+        request.computationAccuracy = computationAccuracy.native
+        return [try VNPixelBufferObservation(try perform(request, in: context))]
+    }
+}

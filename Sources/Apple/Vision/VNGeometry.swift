@@ -1,0 +1,44 @@
+import Foundation
+import CoreGraphics
+import OpenVision
+
+/// Vision's confidence score (0...1).
+public typealias VNConfidence = Float
+/// Vision's aspect ratio (width / height).
+public typealias VNAspectRatio = Float
+/// Vision's angle in degrees.
+public typealias VNDegrees = Float
+
+/// The whole image in normalised coordinates.
+public let VNNormalizedIdentityRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+
+public func VNNormalizedRectIsIdentityRect(_ rect: CGRect) -> Bool { rect == VNNormalizedIdentityRect }
+
+/// A normalised rectangle (lower-left origin) in image pixels (same origin), as Vision's.
+public func VNImageRectForNormalizedRect(_ rect: CGRect, _ imageWidth: Int, _ imageHeight: Int) -> CGRect {
+    CGRect(x: rect.minX * CGFloat(imageWidth), y: rect.minY * CGFloat(imageHeight),
+           width: rect.width * CGFloat(imageWidth), height: rect.height * CGFloat(imageHeight))
+}
+
+/// An image rectangle in normalised coordinates, as Vision's.
+public func VNNormalizedRectForImageRect(_ rect: CGRect, _ imageWidth: Int, _ imageHeight: Int) -> CGRect {
+    CGRect(x: rect.minX / CGFloat(imageWidth), y: rect.minY / CGFloat(imageHeight),
+           width: rect.width / CGFloat(imageWidth), height: rect.height / CGFloat(imageHeight))
+}
+
+public func VNImagePointForNormalizedPoint(_ point: CGPoint, _ imageWidth: Int, _ imageHeight: Int) -> CGPoint {
+    CGPoint(x: point.x * CGFloat(imageWidth), y: point.y * CGFloat(imageHeight))
+}
+
+public func VNNormalizedPointForImagePoint(_ point: CGPoint, _ imageWidth: Int, _ imageHeight: Int) -> CGPoint {
+    CGPoint(x: point.x / CGFloat(imageWidth), y: point.y / CGFloat(imageHeight))
+}
+
+extension NormalizedRect {
+    var cgRect: CGRect { CGRect(x: x, y: y, width: width, height: height) }
+    init(_ r: CGRect) { self.init(x: r.minX, y: r.minY, width: r.width, height: r.height) }
+}
+
+extension NormalizedPoint {
+    var cgPoint: CGPoint { CGPoint(x: x, y: y) }
+}
