@@ -3,7 +3,8 @@ import PackageDescription
 
 // Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
 let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
-                    "Accelerate", "VideoToolbox", "AVFoundation", "_Testing_CoreGraphics", "_Testing_CoreImage"]
+                    "Accelerate", "VideoToolbox", "AVFoundation", "DataDetection", "_Testing_CoreGraphics",
+                    "_Testing_CoreImage"]
 
 let package = Package(
     name: "OpenVision",
@@ -216,6 +217,13 @@ let package = Package(
             path: "Sources/Apple/Vision",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Apple's DataDetection module name (iOS 26 `DataDetector`, which Vision's documents use): OpenVision's detector.
+        .target(
+            name: "DataDetection",
+            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
+            path: "Sources/Apple/DataDetection",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // AVFoundation's capture data path (a video data output and its sample-buffer delegate), fed by
         // CaptureDelegateBridge from LiveAnalyzer: capture code as written runs on a camera, a file or a stream.
         .target(
@@ -338,7 +346,7 @@ let package = Package(
         // The seeds' Vision / Core ML code compiled against the compatibility modules (Swift 5 mode, as written).
         .testTarget(
             name: "VisionCompatTests",
-            dependencies: ["Vision", "CoreML", "AVFoundation", "OpenVisionTestSupport"],
+            dependencies: ["Vision", "CoreML", "AVFoundation", "DataDetection", "OpenVisionTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Apple's Core Graphics, Core Video, Core Media, ImageIO, simd and Accelerate modules against hand-computed

@@ -8,6 +8,8 @@
 //   openvision-bench make-ocr-set DIR              the .accurate tests' scenes (OCRScenes): PNGs + truth.json
 //   openvision-bench ocr RUNS fast|accurate FILE...  per file: median ms (file → lines, warm engine), lines with corners
 //   openvision-bench make-document-set DIR         writes the document tests' warped pages (PNG) and truth.json
+//   openvision-bench make-page-set DIR             the documents tests' pages (DocumentPageScenes) upright and turned (Documents.swift)
+//   openvision-bench documents RUNS barcodes|nobarcodes FILE...   file → RecognizeDocumentsRequest: median ms, tables, lists
 //   openvision-bench barcodes RUNS FILE...         per file: median ms (file → observations), count, payloads
 //   openvision-bench text RUNS FILE...             per file: median ms with a warm engine, cold first-call ms, text
 //   openvision-bench decode-once RUNS FILE...      several requests on one handler vs one handler each
@@ -487,6 +489,14 @@ do {
     case "make-barcode-set":
         guard args.count == 2 else { fail("make-barcode-set DIR") }
         try makeBarcodeSet(URL(fileURLWithPath: args[1]))
+    case "make-page-set":
+        guard args.count == 2 else { fail("make-page-set DIR") }
+        try makePageSet(URL(fileURLWithPath: args[1]))
+    case "documents":
+        guard args.count >= 4, let runs = Int(args[1]), ["barcodes", "nobarcodes"].contains(args[2]) else {
+            fail("documents RUNS barcodes|nobarcodes FILE...")
+        }
+        try await benchDocuments(runs: runs, barcodes: args[2] == "barcodes", files: Array(args.dropFirst(3)))
     case "make-ocr-set":
         guard args.count == 2 else { fail("make-ocr-set DIR") }
         try makeOCRSet(URL(fileURLWithPath: args[1]))

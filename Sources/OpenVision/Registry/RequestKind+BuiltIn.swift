@@ -52,6 +52,10 @@ extension RequestKind {
         RequestKind("document", "a document's corners", reportKey: "document", bytesPerPixel: 2) { _ in
             DetectDocumentSegmentationRequest()
         },
+        RequestKind("documents", "a page's structure: title, paragraphs, lists, tables with their cells (PP-OCRv4, "
+                    + "PP-Layout, SLANet-plus)", reportKey: "documents", bytesPerPixel: 12) { _ in
+            RecognizeDocumentsRequest()
+        },
         RequestKind("animals", "cats and dogs (the built-in detector)", reportKey: "animals", bytesPerPixel: 5) { _ in
             RecognizeAnimalsRequest()
         },

@@ -45,6 +45,7 @@ extension AnalysisReport {
          ("objectness", objectness.map { Self.summary("objectness", $0) } ?? []),
          ("textRectangles", textRectangles.map(Self.summary) ?? []),
          ("document", document.map { Self.summary(document: $0) } ?? []),
+         ("documents", documents.map { Self.summary(documents: $0) } ?? []),
          ("events", events.map(Self.summary) ?? []),
          ("counting", counting.map(Self.summary) ?? []),
          ("anchors", anchors.map(Self.summary) ?? []),

@@ -119,6 +119,8 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var textRectangles: [TextRegion]?
     /// `DetectDocumentSegmentationRequest` (absent when there is no document).
     public var document: Rectangle?
+    /// `RecognizeDocumentsRequest`: the document on the page (none for a page without text, tables or barcodes).
+    public var documents: [Document]?
     /// `TranslationalImageRegistrationRequest` / `TrackTranslationalImageRegistrationRequest` (absent when there is none).
     public var translation: Translation?
     /// `HomographicImageRegistrationRequest` / `TrackHomographicImageRegistrationRequest` (absent when there is none).
