@@ -4,6 +4,7 @@ extension AnalysisReport {
         public var symbology: String
         public var payload: String?
         public var payloadBase64: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
         public var isColorInverted: Bool
         public var box: Box
@@ -26,6 +27,8 @@ extension AnalysisReport {
 }
 
 extension BarcodeObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// A decoded barcode, as Vision's `BarcodeObservation`: symbology, payload and the four corners
 /// of the symbol (normalised, lower-left origin, relative to the region of interest).
 public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// 1.0 for every decoded symbol: the payload passed its error checks.
     public var confidence: Float
@@ -25,6 +26,8 @@ public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
     public var topRight: NormalizedPoint
     public var bottomRight: NormalizedPoint
     public var bottomLeft: NormalizedPoint
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
 
     public init(symbology: BarcodeSymbology, payloadString: String?, payloadData: Data, isColorInverted: Bool = false,

@@ -3,6 +3,7 @@ import Foundation
 /// Faces in the report (`faces`, with landmarks for `landmarks`).
 extension AnalysisReport {
     public struct Face: Sendable, Codable, Hashable {
+        /// The observation's confidence, 0...1.
         public var confidence: Float
         public var box: Box
         public var roll: Double?
@@ -64,6 +65,8 @@ extension AnalysisReport {
 }
 
 extension FaceObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

@@ -26,6 +26,8 @@ extension AnalysisReport {
 }
 
 extension FeatureValueObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// Nothing: these results have nothing to draw.
     public var overlayItems: [OverlayItem] { [] }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// A raw model output, as Vision's `CoreMLFeatureValueObservation`.
 public struct FeatureValueObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     /// The output's name in the model.
     public var featureName: String

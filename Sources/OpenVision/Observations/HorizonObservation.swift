@@ -3,7 +3,9 @@ import Foundation
 /// The horizon found by `DetectHorizonRequest`, as Vision's `HorizonObservation`: its tilt and the
 /// rotation that levels it.
 public struct HorizonObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     /// The horizon's angle, counter-clockwise as seen (a horizon rising to the right is positive),
     /// within -45°...45°.

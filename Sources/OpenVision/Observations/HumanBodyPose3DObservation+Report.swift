@@ -57,6 +57,7 @@ extension AnalysisReport {
 }
 
 extension HumanBodyPose3DObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
     /// The skeleton projected into the image (`pointInImage`): each joint to its parent, and the joints as dots.
     public var overlayItems: [OverlayItem] {

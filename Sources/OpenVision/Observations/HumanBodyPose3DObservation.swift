@@ -97,6 +97,7 @@ public struct HumanBodyPose3DObservation: VisionObservation {
     /// The bones drawn as a skeleton: each joint to its parent.
     public static let skeletonPairs: [(JointName, JointName)] = JointName.allCases.compactMap { j in j.parent.map { ($0, j) } }
 
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// MediaPipe's pose-presence score, 0...1.
     public var confidence: Float

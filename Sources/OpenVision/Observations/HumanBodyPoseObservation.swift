@@ -80,6 +80,7 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
         (.root, .rightHip), (.rightHip, .rightKnee), (.rightKnee, .rightAnkle),
     ]
 
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// MediaPipe's pose-presence score for this person, 0...1.
     public var confidence: Float

@@ -56,6 +56,7 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
         return pairs
     }()
 
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// MediaPipe's hand presence score, 0...1.
     public var confidence: Float

@@ -3,6 +3,7 @@ import Foundation
 /// People in the report (`humans`).
 extension AnalysisReport {
     public struct Human: Sendable, Codable, Hashable {
+        /// The observation's confidence, 0...1.
         public var confidence: Float
         public var box: Box
         /// True when the box covers head and torso only.
@@ -20,7 +21,9 @@ extension AnalysisReport {
 }
 
 extension HumanObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] {
         [.box(boundingBox, label: upperBodyOnly ? "upper body" : "person", confidence: confidence)]
     }

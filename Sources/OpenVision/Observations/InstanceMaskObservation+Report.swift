@@ -32,6 +32,7 @@ public struct PersonInstancesReport: ReportableResult {
     /// Heat-map values (OpenCV's JET) per instance: red, green, orange, yellow-green; ≥ 0.5 so each blends visibly.
     static let palette: [Float] = [1.0, 0.5, 0.8, 0.62]
 
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
         let m = observation.instanceMask
         var boxes: [Int: (x0: Int, y0: Int, x1: Int, y1: Int, n: Int)] = [:]
@@ -57,6 +58,7 @@ public struct PersonInstancesReport: ReportableResult {
             })
     }
 
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] {
         let m = observation.instanceMask
         let values = m.values.map { $0 > 0 ? Self.palette[(Int($0) - 1) % Self.palette.count] : 0 }
@@ -64,6 +66,7 @@ public struct PersonInstancesReport: ReportableResult {
         return [.heatMap(colours, opacity: 0.6)]
     }
 
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] {
         let m = observation.instanceMask
         guard let scaled = try? PixelBufferObservation(width: m.width, height: m.height, values: m.values.map { $0 / 255 },

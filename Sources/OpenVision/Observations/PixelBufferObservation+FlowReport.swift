@@ -34,9 +34,12 @@ extension AnalysisReport {
 public struct OpticalFlowReport: ReportableResult {
     public var field: PixelBufferObservation
     public init(_ field: PixelBufferObservation) { self.field = field }
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
         report.opticalFlow = report.flowEntry(field, files: files[""])
     }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.flowArrows(for: field) }
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] { [("", field)] }
 }

@@ -17,9 +17,12 @@ extension AnalysisReport {
 public struct PersonMaskReport: ReportableResult {
     public var mask: PixelBufferObservation
     public init(_ mask: PixelBufferObservation) { self.mask = mask }
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
         report.personMask = AnalysisReport.Map(mask, files: files[""])
     }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { [.heatMap(mask, opacity: 0.5)] }
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] { [("", mask)] }
 }

@@ -4,6 +4,7 @@ import Foundation
 extension AnalysisReport {
     public struct Object: Sendable, Codable, Hashable {
         public var label: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
         public var box: Box
         /// Labels with confidences, best first.
@@ -43,7 +44,9 @@ extension AnalysisReport {
 }
 
 extension RecognizedObjectObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] {
         [.box(boundingBox, label: labels.first?.identifier ?? "?", confidence: confidence)]
     }
@@ -53,6 +56,8 @@ extension RecognizedObjectObservation: ReportableObservation {
 public struct AnimalsReport: ReportableResult {
     public var animals: [RecognizedObjectObservation]
     public init(_ animals: [RecognizedObjectObservation]) { self.animals = animals }
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.addAnimals(animals) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { animals.overlayItems }
 }

@@ -4,6 +4,7 @@ import Foundation
 extension AnalysisReport {
     public struct TextLine: Sendable, Codable, Hashable {
         public var string: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
         public var box: Box
         public var words: [Word]
@@ -17,6 +18,7 @@ extension AnalysisReport {
 
     public struct Word: Sendable, Codable, Hashable {
         public var string: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
         public var box: Box
     }
@@ -39,6 +41,7 @@ extension AnalysisReport {
 }
 
 extension RecognizedTextObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
     /// The line's box and string; character boxes are left to `OverlayItem.items(for:characterBoxes:)`.
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self, characterBoxes: false) }

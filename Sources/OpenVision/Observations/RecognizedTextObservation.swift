@@ -3,8 +3,12 @@ import Foundation
 /// A line of recognised text, as Vision's `RecognizedTextObservation`: its box and corners
 /// (normalised, lower-left origin, relative to the region of interest) and candidate strings.
 public struct RecognizedTextObservation: VisionObservation, QuadrilateralProviding {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
     public var topLeft: NormalizedPoint
     public var topRight: NormalizedPoint
@@ -84,6 +88,9 @@ public struct RecognizedText: Sendable, Hashable, Codable {
 /// A recognised word.
 public struct RecognizedWord: Sendable, Hashable, Codable {
     public var string: String
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
 }

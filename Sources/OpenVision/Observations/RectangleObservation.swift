@@ -3,12 +3,16 @@ import Foundation
 /// A detected quadrilateral, as Vision's `RectangleObservation`: four corners and their
 /// bounding box, normalised with a lower-left origin, relative to the region of interest.
 public struct RectangleObservation: VisionObservation, QuadrilateralProviding {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     public var topLeft: NormalizedPoint
     public var topRight: NormalizedPoint
     public var bottomRight: NormalizedPoint
     public var bottomLeft: NormalizedPoint
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
 
     public init(topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,

@@ -25,10 +25,13 @@ extension AnalysisReport {
 
 /// Attention-based saliency (`GenerateAttentionBasedSaliencyImageRequest`): `saliency`, its heat map the one map.
 extension SaliencyImageObservation: ReportableResult {
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
         report.saliency = report.saliencyEntry(self, files: files[""])
     }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] { [("", heatMap)] }
 }
 
@@ -37,9 +40,12 @@ extension SaliencyImageObservation: ReportableResult {
 public struct ObjectnessReport: ReportableResult {
     public var saliency: SaliencyImageObservation
     public init(_ saliency: SaliencyImageObservation) { self.saliency = saliency }
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
         report.objectness = report.saliencyEntry(saliency, files: files[""])
     }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: saliency, objectness: true) }
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] { [("", saliency.heatMap)] }
 }

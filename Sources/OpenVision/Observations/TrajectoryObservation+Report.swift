@@ -6,6 +6,7 @@ extension AnalysisReport {
     public struct Trajectory: Sendable, Codable, Hashable {
         /// Stable while the trajectory is followed.
         public var id: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
         /// Oldest first.
         public var detectedPoints: [Point]
@@ -40,6 +41,8 @@ extension AnalysisReport {
 }
 
 extension TrajectoryObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

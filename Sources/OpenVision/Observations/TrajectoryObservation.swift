@@ -6,6 +6,7 @@ import Foundation
 /// parabola is y = a·x² + b·x + c in the same coordinates. A trajectory keeps its `uuid` from frame to
 /// frame while it is followed.
 public struct TrajectoryObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// 1 − RMS distance of the detected points from the parabola relative to the object's radius, 0...1.
     public var confidence: Float

@@ -33,12 +33,14 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     /// A named point with its confidence (a body joint or landmark).
     public struct Joint: Sendable, Codable, Hashable {
         public var name: String
+        /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
         public var confidence: Float
         public var point: Point
     }
 
     public struct Label: Sendable, Codable, Hashable {
         public var identifier: String
+        /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
         public var confidence: Float
     }
 

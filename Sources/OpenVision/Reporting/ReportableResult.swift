@@ -13,6 +13,7 @@ public protocol ReportableResult: Sendable {
 }
 
 extension ReportableResult {
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] { [] }
 
     /// Puts these results into `report`, with no map files.
@@ -28,14 +29,19 @@ public protocol ReportableObservation: Sendable {
 }
 
 extension Array: ReportableResult where Element: ReportableObservation {
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { Element.add(self, to: &report) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { flatMap(\.overlayItems) }
 }
 
 /// A request that may find nothing (horizon, document, a sequence's first frame): nil adds nothing and draws nothing.
 extension Optional: ReportableResult where Wrapped: ReportableResult {
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { self?.add(to: &report, files: files) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { self?.overlayItems ?? [] }
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] { self?.maps ?? [] }
 }
 
@@ -43,7 +49,9 @@ extension Optional: ReportableResult where Wrapped: ReportableResult {
 /// whose results you report yourself).
 public struct UnreportedResult: ReportableResult {
     public init() {}
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {}
+    /// Nothing: these results have nothing to draw.
     public var overlayItems: [OverlayItem] { [] }
 }
 

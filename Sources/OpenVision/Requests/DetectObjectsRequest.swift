@@ -4,10 +4,13 @@
 /// Without a model it uses the built-in COCO-80 detector (Yolo-Fastest-1.1-XL, public domain, bundled
 /// with OpenVision and run on ONNX Runtime), as `yolo predict` works out of the box.
 public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
+    /// One `RecognizedObjectObservation` per finding; empty when there is none.
     public typealias Result = [RecognizedObjectObservation]
 
     /// The detector; nil uses the built-in COCO-80 detector (loaded once per process on first use).
     public let model: VisionModel?
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default), except for a Core ML detector
     /// pipeline, whose own NMS threshold stands until this is set; once set, it is also the value of the pipeline's
@@ -40,6 +43,7 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     public var imageCropAndScaleOption: ImageCropAndScaleOption?
     /// The output layout; nil infers it from the output shapes.
     public var outputFormat: DetectionOutputFormat?
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
     public init(model: VisionModel? = nil, completionHandler: RequestCompletionHandler<Result>? = nil) {
@@ -80,6 +84,8 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
         }
     }
 
+    /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
+    /// throws `VisionError` when the outputs do not have the shapes this request expects.
     public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         try observations(fromOutputs: outputs, mapping: mapping, model: model)
     }

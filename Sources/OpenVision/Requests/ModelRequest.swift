@@ -27,6 +27,8 @@ extension ModelRequest {
 
     public func inputOverrides(for model: VisionModel) -> [String: Float] { [:] }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         try performWithTimings(in: context).0
     }
