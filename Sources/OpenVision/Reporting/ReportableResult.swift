@@ -48,8 +48,9 @@ extension Optional: ReportableResult where Wrapped: ReportableResult {
 /// Results that have no entry in the report and nothing to draw (the single-object trackers, requests of your own
 /// whose results you report yourself).
 public struct UnreportedResult: ReportableResult {
+    /// The value for requests whose results are not reported.
     public init() {}
-    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
+    /// Adds nothing: these results have no entry in the report.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {}
     /// Nothing: these results have nothing to draw.
     public var overlayItems: [OverlayItem] { [] }
@@ -58,5 +59,7 @@ public struct UnreportedResult: ReportableResult {
 /// Where the image-valued parts of results go when they are written (`analyze --maps DIR`, the HTTP API's
 /// `maps=true`): given the map, the request's name and the map's name within its results, what was written.
 public protocol MapOutput: Sendable {
+    /// Writes `map` (the map `name` of request `request`'s results) and returns what was written;
+    /// throws `VisionError` when it cannot be written.
     func write(_ map: PixelBufferObservation, request: String, name: String) throws(VisionError) -> AnalysisReport.MapFiles
 }
