@@ -43,6 +43,7 @@ public final class JobWorker: Sendable {
         /// written once (at-least-once, idempotent on the job id). On: each claim and result waits for fsync.
         public var synchronousCommit = false
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(database: DatabaseURL, id: String = JobWorker.defaultID()) {
             self.database = database
             self.id = id

@@ -26,6 +26,7 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     public var message: String
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
@@ -88,5 +89,6 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
     /// True when retrying after a reconnect may succeed.
     public var isTransient: Bool { code == .connection }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String { message }
 }

@@ -9,6 +9,7 @@ public struct PinnedAnchor: Sendable, Codable, Equatable {
     public var y: Double
     public var state: String
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(id: Int, label: String, x: Double, y: Double, state: String) {
         self.id = id
         self.label = label
@@ -24,6 +25,7 @@ public struct AnchorServiceError: Error, Sendable, Equatable {
     public var status: Int
     public var message: String
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(status: Int, message: String) {
         self.status = status
         self.message = message

@@ -17,6 +17,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(host: String = ListenAddress.defaultHost, port: Int = ListenAddress.defaultPort) {
         self.host = host
         self.port = port

@@ -11,6 +11,7 @@ public enum LiveViewerServerError: Error, CustomStringConvertible, Sendable {
     /// A listen address that is not `ADDR:PORT` with a port in 0...65535 (see ``ListenAddress``).
     case invalidAddress(String, reason: String)
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         switch self {
         case .alreadyStarted: "the live viewer server is already running"

@@ -9,6 +9,7 @@ public struct PreviewFrame: Sendable {
     public var index: Int
     public var timestamp: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(jpeg: [UInt8], width: Int, height: Int, index: Int, timestamp: Double) {
         self.jpeg = jpeg
         self.width = width
@@ -35,6 +36,7 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
     /// The pinned labels and their states (`live --pin-labels`), drawn with a × that removes them.
     public var anchors: [PinnedAnchor]?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(frameIndex: Int, timestamp: Double, items: [Item], stats: Stats, counting: Counting? = nil,
                 topLabel: TopLabel? = nil, anchors: [PinnedAnchor]? = nil) {
         self.frameIndex = frameIndex
@@ -53,6 +55,7 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         public var inByLabel: [String: Int]
         public var outByLabel: [String: Int]
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(totalIn: Int, totalOut: Int, inByLabel: [String: Int], outByLabel: [String: Int]) {
             self.totalIn = totalIn
             self.totalOut = totalOut
@@ -66,6 +69,7 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         public var identifier: String
         public var confidence: Double
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(identifier: String, confidence: Double) {
             self.identifier = identifier
             self.confidence = confidence
@@ -89,6 +93,7 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         /// The image's opacity, 0...1 (its PNG alpha multiplies it); absent means 0.5.
         public var opacity: Double?
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(points: [[Double]], closed: Bool = true, color: String = "#00ff66", label: String? = nil,
                     image: String? = nil, opacity: Double? = nil) {
             self.points = points
@@ -129,6 +134,7 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         public var latencyP50Ms: Double
         public var latencyP99Ms: Double
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(
             captureFPS: Double = 0, analysedFPS: Double = 0, dropped: Int = 0,
             latencyP50Ms: Double = 0, latencyP99Ms: Double = 0
@@ -189,6 +195,7 @@ public struct ViewerStatus: Sendable, Codable, Equatable {
     /// A short human-readable reason, shown next to the state.
     public var detail: String?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(state: State, detail: String? = nil) {
         self.state = state
         self.detail = detail

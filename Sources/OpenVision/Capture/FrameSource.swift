@@ -49,6 +49,7 @@ public enum FrameSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         switch self {
         case .camera(let i): "/dev/video\(i)"
@@ -85,5 +86,6 @@ public struct CaptureOptions: Sendable, Hashable {
     /// Image folders: frames per second when pacing natively. Default 30.
     public var imageSequenceFPS: Double = 30
 
+    /// A value with every property at its default (zero, empty or nil).
     public init() {}
 }

@@ -52,6 +52,7 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         /// How pinned labels are tracked (`AnchorTracker`). Default: its defaults.
         public var anchorTracking = AnchorTracker.Configuration()
 
+        /// The default configuration: every property at its documented default.
         public init() {}
     }
 

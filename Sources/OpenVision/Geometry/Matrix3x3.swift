@@ -67,6 +67,7 @@ public struct Matrix3x3: Sendable, Hashable, Codable, CustomStringConvertible {
         Matrix3x3(rowMajor: [1, 0, 0, 0, -1, Double(height), 0, 0, 1])
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         rows.map { "[" + [$0.x, $0.y, $0.z].map { String(format: "%.6g", $0) }.joined(separator: ", ") + "]" }
             .joined(separator: " ")

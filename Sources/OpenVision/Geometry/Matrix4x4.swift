@@ -6,6 +6,7 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The four columns, as `simd_float4x4.columns`.
     public var columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)) {
         self.columns = columns
     }
@@ -52,6 +53,7 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
                    SIMD4(v[12], v[13], v[14], v[15]))
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         (0..<4).map { r in "[" + (0..<4).map { String(format: "%.4g", self[r, $0]) }.joined(separator: ", ") + "]" }.joined(separator: " ")
     }

@@ -6,6 +6,7 @@ public struct NormalizedPoint: Hashable, Sendable, Codable, CustomStringConverti
     public var x: Double
     public var y: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -30,6 +31,7 @@ public struct NormalizedPoint: Hashable, Sendable, Codable, CustomStringConverti
         NormalizedPoint(x: roi.x + x * roi.width, y: roi.y + y * roi.height)
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String { "(\(x.formatted4), \(y.formatted4))" }
 }
 

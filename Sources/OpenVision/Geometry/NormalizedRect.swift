@@ -8,6 +8,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
     public var width: Double
     public var height: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -105,6 +106,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         "[x \(x.formatted4), y \(y.formatted4), w \(width.formatted4), h \(height.formatted4)]"
     }

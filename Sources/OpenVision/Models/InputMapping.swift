@@ -11,6 +11,7 @@ public struct InputMapping: Sendable, Hashable {
     public var sourceWidth: Int
     public var sourceHeight: Int
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(scaleX: Double, scaleY: Double, offsetX: Double, offsetY: Double, sourceWidth: Int, sourceHeight: Int) {
         self.scaleX = scaleX
         self.scaleY = scaleY

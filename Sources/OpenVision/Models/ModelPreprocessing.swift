@@ -24,6 +24,7 @@ public struct ModelPreprocessing: Sendable, Hashable, Codable {
     /// Letterbox padding value (0...255). Default 114, as Ultralytics.
     public var padValue: Float = 114
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

@@ -27,6 +27,7 @@ public final class VisionModel: Sendable {
         public var pixelMean: [Float]?
         public var pixelStd: [Float]?
 
+        /// The default configuration: every property at its documented default.
         public init() {}
     }
 

@@ -9,6 +9,7 @@ public struct ClassificationObservation: VisionObservation {
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(identifier: String, confidence: Float, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.identifier = identifier

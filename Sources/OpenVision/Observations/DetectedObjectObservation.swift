@@ -12,6 +12,7 @@ public struct DetectedObjectObservation: VisionObservation, BoundingBoxProviding
     /// request's region of interest.
     public var boundingBox: NormalizedRect
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(boundingBox: NormalizedRect, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

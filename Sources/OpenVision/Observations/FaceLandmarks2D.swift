@@ -31,6 +31,7 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         /// from the centre of its iris-rim points (see `DetectFaceLandmarksRequest.estimatesPrecision`).
         public var precisionEstimatesPerPoint: [Float]?
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(normalizedPoints: [NormalizedPoint], pointsClassification: PointsClassification, faceBoundingBox: NormalizedRect,
                     precisionEstimatesPerPoint: [Float]? = nil) {
             self.normalizedPoints = normalizedPoints

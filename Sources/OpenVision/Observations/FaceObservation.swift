@@ -22,6 +22,7 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
     /// The landmarks (Vision's 76 or 65 points, dlib's 68, or BlazeFace's 6), when a request produced them.
     public var landmarks: FaceLandmarks2D?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(boundingBox: NormalizedRect, confidence: Float, roll: Double? = nil, yaw: Double? = nil,
                 pitch: Double? = nil, landmarks: FaceLandmarks2D? = nil, uuid: UUID = UUID()) {
         self.uuid = uuid

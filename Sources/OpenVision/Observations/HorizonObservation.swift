@@ -13,6 +13,7 @@ public struct HorizonObservation: VisionObservation {
     /// Width / height of the analysed region (for drawing the line); 1 when unknown.
     var regionAspectRatio: Double = 1
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(angle: Measurement<UnitAngle>, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

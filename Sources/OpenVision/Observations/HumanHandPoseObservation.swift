@@ -72,6 +72,7 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
     /// the camera), in `JointName` order.
     public var depths: [Double]
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(joints: [RecognizedPoint], depths: [Double], confidence: Float, chirality: Chirality, chiralityConfidence: Float,
                 uuid: UUID = UUID()) {
         self.uuid = uuid

@@ -13,6 +13,7 @@ public struct HumanObservation: VisionObservation, BoundingBoxProviding {
     /// Whether the box covers only head and torso (the request's `upperBodyOnly`).
     public var upperBodyOnly: Bool
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(boundingBox: NormalizedRect, confidence: Float, upperBodyOnly: Bool, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

@@ -18,6 +18,7 @@ public struct ImageHomographicAlignmentObservation: VisionObservation {
     /// The height in pixels of the analysed images (relates the two coordinate conventions).
     public var imageHeight: Int
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(warpTransform: Matrix3x3, imageHeight: Int, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

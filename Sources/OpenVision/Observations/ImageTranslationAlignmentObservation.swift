@@ -18,6 +18,7 @@ public struct ImageTranslationAlignmentObservation: VisionObservation {
     /// Vertical translation in pixels (positive: up).
     public var ty: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(tx: Double, ty: Double, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

@@ -66,6 +66,7 @@ public struct RecognizedText: Sendable, Hashable, Codable {
     /// The words, with their boxes and confidences.
     public var words: [RecognizedWord]
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(string: String, confidence: Float, characterBoxes: [NormalizedRect], words: [RecognizedWord]) {
         self.string = string
         self.confidence = confidence

@@ -18,6 +18,7 @@ public struct SaliencyImageObservation: VisionObservation {
     /// The heat map's `featureName` for objectness-based saliency.
     public static let objectnessFeatureName = "objectnessSaliency"
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(heatMap: PixelBufferObservation, salientObjects: [RectangleObservation], confidence: Float = 1,
                 uuid: UUID = UUID()) {
         self.uuid = uuid

@@ -21,6 +21,7 @@ public struct TrajectoryObservation: VisionObservation {
     /// From the trajectory's first detection to this frame (frame times; see `DetectTrajectoriesRequest`).
     public var timeRange: ClosedRange<Duration>
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(detectedPoints: [NormalizedPoint], projectedPoints: [NormalizedPoint], equationCoefficients: SIMD3<Float>,
                 movingAverageRadius: Double, timeRange: ClosedRange<Duration>, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid

@@ -57,6 +57,7 @@ public struct RequestKind: Sendable, Hashable, CustomStringConvertible {
         self.make = { model throws(VisionError) in try make(model) }
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String { name }
 
     public static func == (a: RequestKind, b: RequestKind) -> Bool { a.name == b.name }

@@ -60,6 +60,7 @@ public struct RequestOption: Sendable, Hashable, CustomStringConvertible {
     /// True when requests of `type` read it.
     func isRead(by type: ObjectIdentifier) -> Bool { setters[type] != nil }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String { name }
 
     public static func == (a: RequestOption, b: RequestOption) -> Bool { a.name == b.name }

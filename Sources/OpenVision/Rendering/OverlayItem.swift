@@ -4,6 +4,7 @@ public struct OverlayColor: Sendable, Hashable, Codable {
     public var green: UInt8
     public var blue: UInt8
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
@@ -42,6 +43,7 @@ public struct OverlayItem: Sendable, Hashable, Codable {
     /// Line width in pixels at 1000 px image width (scaled with the image).
     public var lineWidth: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(shape: Shape, color: OverlayColor, label: String? = nil, lineWidth: Double = 3) {
         self.shape = shape
         self.color = color

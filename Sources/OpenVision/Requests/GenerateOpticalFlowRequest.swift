@@ -49,6 +49,7 @@ public struct GenerateOpticalFlowRequest: CompletionHandlingRequest {
     /// Default `.medium`, as Vision.
     public var computationAccuracy: ComputationAccuracy = .medium
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(targetImage: VisionImage, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.targetImage = targetImage
         self.completionHandler = completionHandler

@@ -13,6 +13,7 @@ public struct RunModelRequest: ModelRequest, CompletionHandlingRequest {
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(model: VisionModel, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.model = model
         self.completionHandler = completionHandler

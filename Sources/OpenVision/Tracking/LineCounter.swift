@@ -97,6 +97,7 @@ extension LineCounter {
         public var inByLabel: [String: Int] = [:]
         public var outByLabel: [String: Int] = [:]
 
+        /// A value with every property at its default (zero, empty or nil).
         public init() {}
 
         mutating func add(label: String, direction: Direction) {
