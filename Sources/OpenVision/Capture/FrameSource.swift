@@ -86,6 +86,6 @@ public struct CaptureOptions: Sendable, Hashable {
     /// Image folders: frames per second when pacing natively. Default 30.
     public var imageSequenceFPS: Double = 30
 
-    /// A value with every property at its default (zero, empty or nil).
+    /// The default options: every property at its documented default.
     public init() {}
 }

@@ -26,6 +26,7 @@ public struct Tensor: Sendable, Hashable {
 
 /// What a backend says about one of a model's inputs or outputs.
 public struct TensorDescription: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The model's name for it.
     public var name: String
     /// Dimensions; nil for a dynamic dimension.
     public var shape: [Int?]

@@ -18,7 +18,7 @@ public struct DetectBarcodesRequest: CompletionHandlingRequest {
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
-    /// Creates the value from its fields, each as documented on its property (no validation).
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(symbologies: [BarcodeSymbology] = BarcodeSymbology.allCases,
                 completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.symbologies = symbologies

@@ -68,6 +68,7 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// A request for `revision` (nil: the default revision) fitting `inputFaceObservations` (nil: finds faces first).
     public init(_ revision: Revision? = nil, inputFaceObservations: [FaceObservation]? = nil,
                 completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.revision = revision ?? .defaultRevision

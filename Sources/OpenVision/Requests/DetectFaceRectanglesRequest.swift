@@ -77,11 +77,14 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// A request for `revision` (nil: the default revision).
     public init(_ revision: Revision? = nil, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.revision = revision ?? .defaultRevision
         self.completionHandler = completionHandler
     }
 
+    /// 1 for HOG; BlazeFace keeps the region's longer side at least 4× its input (128 or 192 px),
+    /// so a JPEG may be decoded at 1/2...1/8 scale.
     public func minimumImageScale(width: Double, height: Double) -> Double {
         // BlazeFace samples the image down to 128 or 192 pixels: a JPEG decoded at 1/2...1/8 scale loses nothing
         // while its longer side stays at least 4× the input's.

@@ -46,7 +46,7 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
-    /// Creates the value from its fields, each as documented on its property (no validation).
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(model: VisionModel? = nil, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.model = model
         self.completionHandler = completionHandler
@@ -58,6 +58,7 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
         return try DefaultModels.detector()
     }
 
+    /// How images fit the model's input: `imageCropAndScaleOption` (nil: the model's default).
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
     /// A Core ML detector pipeline's threshold inputs take the thresholds set on the request (unset ones leave the
@@ -79,6 +80,8 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
             ?? Self.defaultConfidenceThreshold
     }
 
+    /// Throws `invalidArgument` unless `confidenceThreshold` and `iouThreshold` are in 0...1 and
+    /// `maximumObservations` ≥ 0.
     public func validateOptions() throws(VisionError) {
         guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {
             throw VisionError(.invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")

@@ -96,6 +96,7 @@ public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlin
     /// Frames performed (analysed or skipped by `frameAnalysisSpacing`) since creation or `reset()`.
     public var frameCount: Int { state.withLock { $0.framesSeen } }
 
+    /// Forgets every trajectory and frame: the next frame starts a new sequence.
     public func reset() { state.withLock { $0 = State() } }
 
     /// Throws `invalidArgument` for a trajectory length under 5, radii outside 0...1 (or NaN) or a

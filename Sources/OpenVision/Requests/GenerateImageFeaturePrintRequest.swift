@@ -5,6 +5,7 @@ public struct GenerateImageFeaturePrintRequest: ModelRequest, CompletionHandling
     /// One `FeaturePrintObservation` for the analysed image.
     public typealias Result = FeaturePrintObservation
 
+    /// The model whose feature vector is computed; nil uses the default classifier.
     public var model: VisionModel?
     /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
     /// default. Results are relative to it.
@@ -14,12 +15,13 @@ public struct GenerateImageFeaturePrintRequest: ModelRequest, CompletionHandling
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
-    /// Creates the value from its fields, each as documented on its property (no validation).
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(model: VisionModel? = nil, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.model = model
         self.completionHandler = completionHandler
     }
 
+    /// How images fit the model's input: `imageCropAndScaleOption`.
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
     /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;

@@ -49,7 +49,7 @@ public struct GenerateOpticalFlowRequest: CompletionHandlingRequest {
     /// Default `.medium`, as Vision.
     public var computationAccuracy: ComputationAccuracy = .medium
 
-    /// Creates the value from its fields, each as documented on its property (no validation).
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(targetImage: VisionImage, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.targetImage = targetImage
         self.completionHandler = completionHandler

@@ -15,6 +15,7 @@
 public struct GeneratePersonSegmentationRequest: CompletionHandlingRequest {
     /// How much work to spend, as Vision's `QualityLevel`.
     public enum QualityLevel: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Vision's quality levels: `fast`, `balanced`, `accurate` (see the type's description for what each runs).
         case fast, balanced, accurate
     }
 

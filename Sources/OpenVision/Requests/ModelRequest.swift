@@ -23,8 +23,10 @@ public protocol ModelRequest: VisionRequest {
 }
 
 extension ModelRequest {
+    /// Default: no checks.
     public func validateOptions() throws(VisionError) {}
 
+    /// Default: no overrides (the model's own input defaults).
     public func inputOverrides(for model: VisionModel) -> [String: Float] { [:] }
 
     /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`

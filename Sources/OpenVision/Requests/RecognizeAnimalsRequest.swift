@@ -7,7 +7,9 @@ public struct RecognizeAnimalsRequest: BuiltInDetectorRequest, CompletionHandlin
 
     /// Vision's animal identifiers.
     public enum AnimalIdentifier: String, Sendable, CaseIterable, Codable {
+        /// Cats: the COCO class `cat`.
         case cat = "Cat"
+        /// Dogs: the COCO class `dog`.
         case dog = "Dog"
 
         /// The detector's COCO class for this animal.

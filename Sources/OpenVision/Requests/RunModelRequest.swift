@@ -4,6 +4,7 @@ public struct RunModelRequest: ModelRequest, CompletionHandlingRequest {
     /// One `FeatureValueObservation` per finding; empty when there is none.
     public typealias Result = [FeatureValueObservation]
 
+    /// The model to run.
     public let model: VisionModel
     /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
     /// default. Results are relative to it.
@@ -13,14 +14,16 @@ public struct RunModelRequest: ModelRequest, CompletionHandlingRequest {
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
-    /// Creates the value from its fields, each as documented on its property (no validation).
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(model: VisionModel, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.model = model
         self.completionHandler = completionHandler
     }
 
+    /// The given `model`.
     public func resolvedModel() throws(VisionError) -> VisionModel { model }
 
+    /// How images fit the model's input: `imageCropAndScaleOption` (nil: the model's default).
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
     /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;

@@ -38,8 +38,10 @@ public class SequenceRegistrationRequest<Alignment: ReportableResult>: StatefulR
     /// False: reads only the gray plane.
     public var requiresColor: Bool { false }
 
+    /// Frames performed since creation or the last `reset()`.
     public var frameCount: Int { previous.frameCount }
 
+    /// Forgets the previous frame: the next frame starts a new sequence (and returns nil).
     public func reset() { previous.reset() }
 
     /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`

@@ -9,6 +9,7 @@ import Synchronization
 /// perform the same instance on every frame, in order. Nil on the first frame. A frame of another size
 /// than the previous one throws `invalidArgument` and starts the sequence again at the new size.
 public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingRequest {
+    /// The accuracy levels, as `GenerateOpticalFlowRequest`'s.
     public typealias ComputationAccuracy = GenerateOpticalFlowRequest.ComputationAccuracy
     /// The flow from the previous frame to this one; nil on the first frame of a sequence.
     public typealias Result = PixelBufferObservation?
@@ -23,6 +24,7 @@ public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingR
     private let settings = Mutex(Settings())
     private let previous = PreviousFrame()
 
+    /// A request computing flow at `computationAccuracy` between successive frames.
     public init(computationAccuracy: ComputationAccuracy = .medium, completionHandler: RequestCompletionHandler<Result>? = nil) {
         settings.withLock {
             $0.accuracy = computationAccuracy
@@ -52,8 +54,10 @@ public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingR
     /// False: reads only the gray plane.
     public var requiresColor: Bool { false }
 
+    /// Frames performed since creation or the last `reset()`.
     public var frameCount: Int { previous.frameCount }
 
+    /// Forgets the previous frame: the next frame starts a new sequence (and returns nil).
     public func reset() { previous.reset() }
 
     /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`

@@ -58,8 +58,10 @@ public class TrackingRequest<Observation: VisionObservation & BoundingBoxProvidi
         set { tracking.completionHandler = newValue }
     }
 
+    /// Frames performed since creation or the last `reset()`.
     public var frameCount: Int { tracking.frameCount }
 
+    /// Forgets the tracker's state: the next frame starts again from the input observation.
     public func reset() { tracking.reset() }
 
     /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`

@@ -20,7 +20,7 @@ public struct TranslationalImageRegistrationRequest: CompletionHandlingRequest {
     /// The image to align with the handler's image (Vision's targeted image).
     public var targetImage: VisionImage
 
-    /// Creates the value from its fields, each as documented on its property (no validation).
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(targetImage: VisionImage, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.targetImage = targetImage
         self.completionHandler = completionHandler
