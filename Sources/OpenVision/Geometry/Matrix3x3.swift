@@ -19,6 +19,7 @@ public struct Matrix3x3: Sendable, Hashable, Codable, CustomStringConvertible {
                      SIMD3(values[6], values[7], values[8])]
     }
 
+    /// The identity: no transform.
     public static let identity = Matrix3x3(rowMajor: [1, 0, 0, 0, 1, 0, 0, 0, 1])
 
     /// The 9 values, row-major.

@@ -11,6 +11,7 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
         self.columns = columns
     }
 
+    /// The identity: no transform.
     public static let identity = Matrix4x4(columns: (SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1)))
 
     /// The pure translation by `t`.
@@ -34,8 +35,10 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
         return c[row]
     }
 
+    /// Equal when all 16 values are.
     public static func == (a: Matrix4x4, b: Matrix4x4) -> Bool { a.columnMajor == b.columnMajor }
 
+    /// Hashes the 16 values.
     public func hash(into hasher: inout Hasher) { hasher.combine(columnMajor) }
 
     /// Encoded as its 16 values, column-major.
@@ -44,6 +47,7 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
         try c.encode(columnMajor)
     }
 
+    /// Decodes 16 values, column-major; throws `DecodingError.dataCorrupted` for any other count.
     public init(from decoder: Decoder) throws {
         let v = try decoder.singleValueContainer().decode([Float].self)
         guard v.count == 16 else {
