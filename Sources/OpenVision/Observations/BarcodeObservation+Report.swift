@@ -7,6 +7,7 @@ extension AnalysisReport {
         /// The observation's confidence, 0...1.
         public var confidence: Float
         public var isColorInverted: Bool
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// topLeft, topRight, bottomRight, bottomLeft.
         public var corners: [Point]

@@ -22,9 +22,17 @@ public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
     public var isGS1DataCarrier: Bool
     /// Reading angle of the symbol in degrees, counter-clockwise as seen in the image (0, 90, 180, 270 or in between).
     public var orientationDegrees: Int
+    /// The top-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topLeft: NormalizedPoint
+    /// The top-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topRight: NormalizedPoint
+    /// The bottom-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomRight: NormalizedPoint
+    /// The bottom-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomLeft: NormalizedPoint
     /// The observation's bounding box, normalised with a lower-left origin, relative to the
     /// request's region of interest.

@@ -12,6 +12,7 @@ extension AnalysisReport {
     public struct ContourEntry: Sendable, Codable, Hashable {
         /// Position in the tree: [i] top level, [i, j] its j-th child, …
         public var indexPath: [Int]
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// The outline's points, normalised only ([x, y], lower-left origin), closed.
         public var points: [[Float]]

@@ -5,6 +5,7 @@ extension AnalysisReport {
     public struct Face: Sendable, Codable, Hashable {
         /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         public var roll: Double?
         public var yaw: Double?

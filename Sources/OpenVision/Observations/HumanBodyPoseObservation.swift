@@ -134,5 +134,6 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
         Dictionary(uniqueKeysWithValues: JointName.allCases.map { ($0.rawValue, recognizedPoint($0)) })
     }
 
+    /// The raw values of every joint name, as the keys of `allRecognizedPoints`.
     public var availableKeys: [String] { JointName.allCases.map(\.rawValue) }
 }

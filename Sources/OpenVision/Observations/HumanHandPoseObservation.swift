@@ -113,6 +113,7 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
         Dictionary(uniqueKeysWithValues: joints.map { ($0.identifier, $0) })
     }
 
+    /// The raw values of every joint name, as the keys of `allRecognizedPoints`.
     public var availableKeys: [String] { JointName.allCases.map(\.rawValue) }
 
     /// The smallest box holding every joint (normalised, lower-left origin).

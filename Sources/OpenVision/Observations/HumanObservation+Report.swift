@@ -5,6 +5,7 @@ extension AnalysisReport {
     public struct Human: Sendable, Codable, Hashable {
         /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// True when the box covers head and torso only.
         public var upperBodyOnly: Bool

@@ -27,6 +27,7 @@ extension AnalysisReport {
 /// its own. The map written is the instance mask divided by 255 (PNG gray level = instance number).
 public struct PersonInstancesReport: ReportableResult {
     public var observation: InstanceMaskObservation
+    /// Wraps `observation` for reporting.
     public init(_ observation: InstanceMaskObservation) { self.observation = observation }
 
     /// Heat-map values (OpenCV's JET) per instance: red, green, orange, yellow-green; ≥ 0.5 so each blends visibly.

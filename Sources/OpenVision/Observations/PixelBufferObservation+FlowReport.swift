@@ -33,6 +33,7 @@ extension AnalysisReport {
 /// reported under `opticalFlow` and drawn as arrows.
 public struct OpticalFlowReport: ReportableResult {
     public var field: PixelBufferObservation
+    /// Wraps `field` for reporting.
     public init(_ field: PixelBufferObservation) { self.field = field }
     /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {

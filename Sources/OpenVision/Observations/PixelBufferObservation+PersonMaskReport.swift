@@ -16,6 +16,7 @@ extension AnalysisReport {
 /// (up to half opacity where the mask is 1).
 public struct PersonMaskReport: ReportableResult {
     public var mask: PixelBufferObservation
+    /// Wraps `mask` for reporting.
     public init(_ mask: PixelBufferObservation) { self.mask = mask }
     /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {

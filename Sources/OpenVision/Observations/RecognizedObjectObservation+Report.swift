@@ -6,6 +6,7 @@ extension AnalysisReport {
         public var label: String
         /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// Labels with confidences, best first.
         public var labels: [Label]

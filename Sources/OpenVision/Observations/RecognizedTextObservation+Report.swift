@@ -6,6 +6,7 @@ extension AnalysisReport {
         public var string: String
         /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         public var words: [Word]
         /// topLeft, topRight, bottomRight, bottomLeft in reading order (a rotated quadrilateral for a
@@ -20,6 +21,7 @@ extension AnalysisReport {
         public var string: String
         /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
     }
 

@@ -10,9 +10,17 @@ public struct RecognizedTextObservation: VisionObservation, QuadrilateralProvidi
     /// The observation's bounding box, normalised with a lower-left origin, relative to the
     /// request's region of interest.
     public var boundingBox: NormalizedRect
+    /// The top-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topLeft: NormalizedPoint
+    /// The top-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topRight: NormalizedPoint
+    /// The bottom-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomRight: NormalizedPoint
+    /// The bottom-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomLeft: NormalizedPoint
     /// Candidates, best first. Both levels (Tesseract, PP-OCR) yield one candidate per line.
     public var candidates: [RecognizedText]

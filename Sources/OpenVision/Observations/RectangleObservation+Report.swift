@@ -5,6 +5,7 @@ extension AnalysisReport {
     public struct Rectangle: Sendable, Codable, Hashable {
         /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// topLeft, topRight, bottomRight, bottomLeft.
         public var corners: [Point]

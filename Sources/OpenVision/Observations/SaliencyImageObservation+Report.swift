@@ -39,6 +39,7 @@ extension SaliencyImageObservation: ReportableResult {
 /// and drawn as objects.
 public struct ObjectnessReport: ReportableResult {
     public var saliency: SaliencyImageObservation
+    /// Wraps `saliency` for reporting.
     public init(_ saliency: SaliencyImageObservation) { self.saliency = saliency }
     /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {

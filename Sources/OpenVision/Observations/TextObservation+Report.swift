@@ -5,6 +5,7 @@ extension AnalysisReport {
     public struct TextRegion: Sendable, Codable, Hashable {
         /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// Character boxes, left to right; present when `reportCharacterBoxes` was set.
         public var characters: [Box]?
