@@ -1,11 +1,16 @@
 /// Barcodes in the report (`barcodes`).
 extension AnalysisReport {
+    /// One barcode (`DetectBarcodesRequest`).
     public struct Barcode: Sendable, Codable, Hashable {
+        /// The symbology's name (`BarcodeSymbology.rawValue`, e.g. "qr", "ean13").
         public var symbology: String
+        /// The payload as text; nil when the symbol has none (see `BarcodeObservation.payloadStringValue`).
         public var payload: String?
+        /// The payload's bytes, Base64-encoded (always present, binary content included).
         public var payloadBase64: String
         /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// True when the symbol was read light-on-dark.
         public var isColorInverted: Bool
         /// The bounding box, normalised and in pixels.
         public var box: Box

@@ -7,6 +7,7 @@ public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
     public var uuid: UUID
     /// 1.0 for every decoded symbol: the payload passed its error checks.
     public var confidence: Float
+    /// Which kind of barcode was read.
     public var symbology: BarcodeSymbology
     /// The payload as text: zxing-cpp's plain text (binary content as ISO 8859-1 characters, one
     /// per byte, as Python zxing-cpp's `text`), every character kept, NUL (U+0000) included; nil only when the
@@ -38,6 +39,8 @@ public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
     /// request's region of interest.
     public var boundingBox: NormalizedRect
 
+    /// An observation from its fields (corners normalised, lower-left origin); `boundingBox` is
+    /// the corners' bounding rect.
     public init(symbology: BarcodeSymbology, payloadString: String?, payloadData: Data, isColorInverted: Bool = false,
                 isMirrored: Bool = false, isGS1DataCarrier: Bool = false, orientationDegrees: Int = 0,
                 topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,

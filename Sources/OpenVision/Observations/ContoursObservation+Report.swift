@@ -4,11 +4,15 @@ import Foundation
 extension AnalysisReport {
     /// `DetectContoursRequest`'s tree, flattened (parents before children).
     public struct Contours: Sendable, Codable, Hashable {
+        /// The number of contours at every level.
         public var contourCount: Int
+        /// The number of outermost contours.
         public var topLevelContourCount: Int
+        /// Every contour, parents before children.
         public var contours: [ContourEntry]
     }
 
+    /// One contour of the flattened tree.
     public struct ContourEntry: Sendable, Codable, Hashable {
         /// Position in the tree: [i] top level, [i, j] its j-th child, …
         public var indexPath: [Int]

@@ -15,6 +15,7 @@ public struct ContoursObservation: VisionObservation {
     /// Width / height of the analysed image (see `Contour.aspectRatio`).
     public var aspectRatio: Float
 
+    /// An observation of the `topLevelContours` trees; `contourCount` counts them at every level.
     public init(topLevelContours: [Contour], aspectRatio: Float, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

@@ -23,6 +23,7 @@ public struct DetectedDocumentObservation: VisionObservation, QuadrilateralProvi
     /// request's region of interest.
     public var boundingBox: NormalizedRect
 
+    /// An observation from its corners (normalised, lower-left origin); `boundingBox` is their bounding rect.
     public init(topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
                 bottomLeft: NormalizedPoint, confidence: Float, uuid: UUID = UUID()) {
         self.uuid = uuid

@@ -10,6 +10,7 @@ public struct FeaturePrintObservation: VisionObservation {
     /// The raw feature vector.
     public var data: [Float]
 
+    /// A feature print of `data` (confidence 1).
     public init(data: [Float], uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = 1

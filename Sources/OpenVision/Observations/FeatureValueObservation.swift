@@ -8,9 +8,12 @@ public struct FeatureValueObservation: VisionObservation {
     public var confidence: Float
     /// The output's name in the model.
     public var featureName: String
+    /// The output's dimensions, outermost first.
     public var shape: [Int]
+    /// The output's values, row-major (`values.count` is the product of `shape`).
     public var values: [Float]
 
+    /// The observation of `tensor`: its name, shape and values (confidence 1).
     public init(tensor: Tensor, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = 1

@@ -2,6 +2,7 @@ import Foundation
 
 /// The horizon in the report (`horizon`).
 extension AnalysisReport {
+    /// The horizon's tilt and the rotation that levels it (`DetectHorizonRequest`).
     public struct Horizon: Sendable, Codable, Hashable {
         /// Counter-clockwise as seen, in degrees, -45...45.
         public var angleDegrees: Double

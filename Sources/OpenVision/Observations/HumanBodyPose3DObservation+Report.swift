@@ -6,6 +6,7 @@ extension AnalysisReport {
     public struct BodyPose3D: Sendable, Codable, Hashable {
         /// One 3D joint.
         public struct Joint3D: Sendable, Codable, Hashable {
+            /// The joint's name (`HumanBodyPose3DObservation.JointName.rawValue`).
             public var name: String
             /// The parent joint's name (absent for the root).
             public var parent: String?
@@ -21,6 +22,7 @@ extension AnalysisReport {
         public var confidence: Float
         /// Metres; "reference" (1.8 m, no depth) or "measured".
         public var bodyHeight: Float
+        /// How `bodyHeight` was found: "reference" (1.8 m, no depth) or "measured".
         public var heightEstimation: String
         /// The camera's position relative to the root, metres (the translation of `cameraOriginMatrix`).
         public var cameraPosition: [Float]

@@ -12,6 +12,7 @@ extension AnalysisReport {
         public var landmarks: [Joint]
         /// The person's hands (`detectsHands`), when found.
         public var leftHand: Hand?
+        /// The person's right hand (`detectsHands`), when found.
         public var rightHand: Hand?
     }
 

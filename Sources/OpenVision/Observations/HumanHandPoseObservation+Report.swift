@@ -8,6 +8,7 @@ extension AnalysisReport {
         public var confidence: Float
         /// "left" or "right" (the person's own hand), or "unknown".
         public var chirality: String
+        /// How sure the chirality is, 0...1.
         public var chiralityConfidence: Float
         /// The joints' bounding box.
         public var box: Box

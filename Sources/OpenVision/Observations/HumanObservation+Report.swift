@@ -2,6 +2,7 @@ import Foundation
 
 /// People in the report (`humans`).
 extension AnalysisReport {
+    /// One person (`DetectHumanRectanglesRequest`).
     public struct Human: Sendable, Codable, Hashable {
         /// The observation's confidence, 0...1.
         public var confidence: Float

@@ -6,6 +6,7 @@ extension AnalysisReport {
     public struct Translation: Sendable, Codable, Hashable {
         /// Pixels, lower-left origin, y up (Vision's convention).
         public var tx: Double
+        /// Vertical translation in pixels, y up.
         public var ty: Double
         /// The observation's confidence, 0...1.
         public var confidence: Float

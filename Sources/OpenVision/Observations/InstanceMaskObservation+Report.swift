@@ -5,6 +5,7 @@ extension AnalysisReport {
     /// `GeneratePersonInstanceMaskRequest`'s mask: its size (and, with `--maps`, its files: the PNG holds the
     /// instance numbers as gray levels 0, 1, 2… out of 255) and each person's number and pixel count.
     public struct PersonInstances: Sendable, Codable, Hashable {
+        /// One person in the mask.
         public struct Instance: Sendable, Codable, Hashable {
             /// The person's number in the mask (1…n).
             public var index: Int
@@ -13,7 +14,9 @@ extension AnalysisReport {
             /// Their pixels' bounding box.
             public var box: Box
         }
+        /// The instance mask's size and, with `--maps`, its files.
         public var mask: Map
+        /// Each person, by number.
         public var instances: [Instance]
     }
 
@@ -26,6 +29,7 @@ extension AnalysisReport {
 /// `GeneratePersonInstanceMaskRequest`'s result: reported under `personInstances`, each person blended in a colour of
 /// its own. The map written is the instance mask divided by 255 (PNG gray level = instance number).
 public struct PersonInstancesReport: ReportableResult {
+    /// The instance mask to report.
     public var observation: InstanceMaskObservation
     /// Wraps `observation` for reporting.
     public init(_ observation: InstanceMaskObservation) { self.observation = observation }

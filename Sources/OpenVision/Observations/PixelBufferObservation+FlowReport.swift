@@ -8,6 +8,7 @@ extension AnalysisReport {
         public var field: Map
         /// Mean displacement in pixels (y down).
         public var meanDx: Double
+        /// Mean vertical displacement in pixels (y down).
         public var meanDy: Double
         /// The largest displacement's length in pixels.
         public var maximumMagnitude: Double
@@ -32,6 +33,7 @@ extension AnalysisReport {
 /// `GenerateOpticalFlowRequest`'s and `TrackOpticalFlowRequest`'s result: a 2-channel field (dx, dy in pixels),
 /// reported under `opticalFlow` and drawn as arrows.
 public struct OpticalFlowReport: ReportableResult {
+    /// The 2-channel flow field (dx, dy in pixels, y down).
     public var field: PixelBufferObservation
     /// Wraps `field` for reporting.
     public init(_ field: PixelBufferObservation) { self.field = field }

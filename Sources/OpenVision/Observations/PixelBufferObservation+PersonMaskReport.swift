@@ -15,6 +15,7 @@ extension AnalysisReport {
 /// `GeneratePersonSegmentationRequest`'s result: a 1-channel mask, reported under `personMask` and blended in
 /// (up to half opacity where the mask is 1).
 public struct PersonMaskReport: ReportableResult {
+    /// The 1-channel person mask, 0...1.
     public var mask: PixelBufferObservation
     /// Wraps `mask` for reporting.
     public init(_ mask: PixelBufferObservation) { self.mask = mask }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Detected objects in the report (`objects`; `animals` for `RecognizeAnimalsRequest`).
 extension AnalysisReport {
+    /// One detected object (`DetectObjectsRequest`, `RecognizeAnimalsRequest`).
     public struct Object: Sendable, Codable, Hashable {
+        /// The top label's identifier.
         public var label: String
         /// The observation's confidence, 0...1.
         public var confidence: Float
@@ -55,7 +57,9 @@ extension RecognizedObjectObservation: ReportableObservation {
 
 /// `RecognizeAnimalsRequest`'s results: objects, reported under `animals`.
 public struct AnimalsReport: ReportableResult {
+    /// The animals found.
     public var animals: [RecognizedObjectObservation]
+    /// Wraps `animals` for reporting.
     public init(_ animals: [RecognizedObjectObservation]) { self.animals = animals }
     /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.addAnimals(animals) }

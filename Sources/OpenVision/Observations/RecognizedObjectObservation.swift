@@ -13,6 +13,7 @@ public struct RecognizedObjectObservation: VisionObservation, BoundingBoxProvidi
     /// Labels, most confident first; `labels[0]` is the detection's class.
     public var labels: [ClassificationObservation]
 
+    /// An object in `boundingBox` with `labels`, most confident first; its confidence is the first label's (0 if none).
     public init(boundingBox: NormalizedRect, labels: [ClassificationObservation], uuid: UUID = UUID()) {
         self.uuid = uuid
         self.boundingBox = boundingBox

@@ -31,6 +31,7 @@ public struct RecognizedTextObservation: VisionObservation, QuadrilateralProvidi
     /// corners stay relative to the image as given (the corners in the text's reading order).
     public var textOrientation: ImageOrientation = .up
 
+    /// A line in `boundingBox` read as `candidates`, best first; its confidence is the first candidate's (0 if none).
     public init(boundingBox: NormalizedRect, candidates: [RecognizedText], uuid: UUID = UUID()) {
         self.uuid = uuid
         self.boundingBox = boundingBox
@@ -96,6 +97,7 @@ public struct RecognizedText: Sendable, Hashable, Codable {
 
 /// A recognised word.
 public struct RecognizedWord: Sendable, Hashable, Codable {
+    /// The word's text.
     public var string: String
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float

@@ -2,6 +2,7 @@ import Foundation
 
 /// Rectangles in the report (`rectangles`; also the shape of `document` and of salient objects).
 extension AnalysisReport {
+    /// One rectangle: its corners and box.
     public struct Rectangle: Sendable, Codable, Hashable {
         /// The observation's confidence, 0...1.
         public var confidence: Float

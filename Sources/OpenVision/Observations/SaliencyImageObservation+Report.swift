@@ -2,7 +2,9 @@ import Foundation
 
 /// Saliency in the report: `saliency` (attention-based) and `objectness` (`ObjectnessReport`).
 extension AnalysisReport {
+    /// A saliency heat map and the salient objects found in it.
     public struct Saliency: Sendable, Codable, Hashable {
+        /// The heat map's size and, with `--maps`, its files (values 0...1).
         public var heatMap: Map
         /// Most confident first.
         public var salientObjects: [Rectangle]
@@ -38,6 +40,7 @@ extension SaliencyImageObservation: ReportableResult {
 /// `GenerateObjectnessBasedSaliencyImageRequest`'s result: a saliency observation reported under `objectness`
 /// and drawn as objects.
 public struct ObjectnessReport: ReportableResult {
+    /// The saliency observation to report.
     public var saliency: SaliencyImageObservation
     /// Wraps `saliency` for reporting.
     public init(_ saliency: SaliencyImageObservation) { self.saliency = saliency }

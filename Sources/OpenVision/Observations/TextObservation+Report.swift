@@ -2,6 +2,7 @@ import Foundation
 
 /// Text regions in the report (`textRectangles`).
 extension AnalysisReport {
+    /// One text region (`DetectTextRectanglesRequest`).
     public struct TextRegion: Sendable, Codable, Hashable {
         /// The observation's confidence, 0...1.
         public var confidence: Float

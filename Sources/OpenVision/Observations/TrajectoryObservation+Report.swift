@@ -10,6 +10,7 @@ extension AnalysisReport {
         public var confidence: Float
         /// Oldest first.
         public var detectedPoints: [Point]
+        /// The parabola's points at the detected points' x, oldest first.
         public var projectedPoints: [Point]
         /// [a, b, c] of y = a·x² + b·x + c in normalised coordinates (lower-left origin).
         public var equationCoefficients: [Float]
@@ -17,6 +18,7 @@ extension AnalysisReport {
         public var movingAverageRadius: Double
         /// Seconds (frame times).
         public var start: Double
+        /// Seconds (frame time of the latest point).
         public var end: Double
     }
 

@@ -48,7 +48,9 @@ public struct OverlayItem: Sendable, Hashable, Codable {
         case heatMap(PixelBufferObservation, over: NormalizedRect, opacity: Double)
     }
 
+    /// What to draw, in normalised coordinates (lower-left origin).
     public var shape: Shape
+    /// The line and label colour (unused for heat maps).
     public var color: OverlayColor
     /// Text drawn at the shape's top-left, if any.
     public var label: String?
