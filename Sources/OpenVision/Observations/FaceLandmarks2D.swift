@@ -85,9 +85,9 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
     public var leftEye: Region
     /// The person's right eye outline (a closed path).
     public var rightEye: Region
-    /// The person's left eyebrow (an open path).
+    /// The person's left eyebrow (an open path); empty when the constellation has none.
     public var leftEyebrow: Region
-    /// The person's right eyebrow (an open path).
+    /// The person's right eyebrow (an open path); empty when the constellation has none.
     public var rightEyebrow: Region
     /// The nose's outline (a closed path); empty when the constellation has none.
     public var nose: Region
