@@ -7,6 +7,7 @@ import PostgresNIO
 /// by its deadline become `.connection` (the worker reconnects and carries on); refused credentials
 /// `.authentication`; anything else the server rejected `.database` with its SQLSTATE and message.
 public struct JobsError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, stable for scripts.
     public enum Code: String, Sendable {
         /// The `--db` URL could not be understood.
         case invalidURL
@@ -23,7 +24,9 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
         case invalidInput
     }
 
+    /// What went wrong.
     public var code: Code
+    /// A message for people, with the details (SQLSTATE, input).
     public var message: String
 
     /// Creates the value from its fields, each as documented on its property (no validation).

@@ -3,10 +3,15 @@ import Foundation
 /// A frame to show in the live viewer: the JPEG bytes of the full-resolution preview,
 /// its pixel size, and the capture index and timestamp (seconds, any monotonic origin).
 public struct PreviewFrame: Sendable {
+    /// The preview's JPEG bytes.
     public var jpeg: [UInt8]
+    /// The preview's width in pixels.
     public var width: Int
+    /// The preview's height in pixels.
     public var height: Int
+    /// The capture index of the frame (0, 1, 2, …, counting dropped frames).
     public var index: Int
+    /// The capture time in seconds, from any monotonic origin.
     public var timestamp: Double
 
     /// Creates the value from its fields, each as documented on its property (no validation).
@@ -25,9 +30,13 @@ public struct PreviewFrame: Sendable {
 /// LOWER-LEFT corner of the image. The page maps a point to canvas pixels as
 /// `x_px = x * W`, `y_px = (1 - y) * H`.
 public struct OverlayUpdate: Sendable, Codable, Equatable {
+    /// The capture index of the frame the overlay belongs to (see `PreviewFrame.index`).
     public var frameIndex: Int
+    /// That frame's capture time in seconds (see `PreviewFrame.timestamp`).
     public var timestamp: Double
+    /// What to draw, normalised with a lower-left origin.
     public var items: [Item]
+    /// The pipeline's counters, shown in the stats line.
     public var stats: Stats
     /// The counting line's totals (`live --count-line`); the line itself is one of the items.
     public var counting: Counting?
@@ -50,9 +59,13 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
 
     /// Tracks counted crossing the line so far: totals and per label.
     public struct Counting: Sendable, Codable, Equatable {
+        /// Crossings in the `in` direction so far.
         public var totalIn: Int
+        /// Crossings in the `out` direction so far.
         public var totalOut: Int
+        /// Label → crossings in the `in` direction (tracks without a label under "").
         public var inByLabel: [String: Int]
+        /// Label → crossings in the `out` direction (tracks without a label under "").
         public var outByLabel: [String: Int]
 
         /// Creates the value from its fields, each as documented on its property (no validation).
@@ -66,7 +79,9 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
 
     /// A classification: its label and confidence (0...1).
     public struct TopLabel: Sendable, Codable, Equatable {
+        /// The class label.
         public var identifier: String
+        /// Its confidence, 0...1.
         public var confidence: Double
 
         /// Creates the value from its fields, each as documented on its property (no validation).
@@ -127,11 +142,17 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         }
     }
 
+    /// The pipeline's counters for the stats line (see `LiveStats` in OpenVision).
     public struct Stats: Sendable, Codable, Equatable {
+        /// Frames read per second.
         public var captureFPS: Double
+        /// Frames analysed per second.
         public var analysedFPS: Double
+        /// Frames dropped before analysis so far.
         public var dropped: Int
+        /// Median capture-to-result latency in milliseconds.
         public var latencyP50Ms: Double
+        /// 99th-percentile capture-to-result latency in milliseconds.
         public var latencyP99Ms: Double
 
         /// Creates the value from its fields, each as documented on its property (no validation).
@@ -180,6 +201,7 @@ extension OverlayUpdate {
 /// `stopped` shows that state instead of a frozen last frame; it goes back to live when
 /// updates flow again (after the server or the source restarts).
 public struct ViewerStatus: Sendable, Codable, Equatable {
+    /// What the viewer is showing.
     public enum State: String, Sendable, Codable {
         /// Frames and overlays are being published.
         case live
@@ -191,6 +213,7 @@ public struct ViewerStatus: Sendable, Codable, Equatable {
         case failed
     }
 
+    /// What the viewer is showing now.
     public var state: State
     /// A short human-readable reason, shown next to the state.
     public var detail: String?
