@@ -60,6 +60,7 @@ open class MLFeatureDescription: CustomStringConvertible {
         return isOptional && value.isUndefined
     }
 
+    /// The value as short text, for logs.
     public var description: String {
         switch type {
         case .image: "\(name) : Image (\(imageConstraint?.pixelsWide ?? 0) x \(imageConstraint?.pixelsHigh ?? 0))"

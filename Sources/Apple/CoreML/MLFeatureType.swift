@@ -10,6 +10,7 @@ public enum MLFeatureType: Int, Sendable, CustomStringConvertible {
     case sequence = 7
     case state = 8
 
+    /// The value as short text, for logs.
     public var description: String {
         switch self {
         case .invalid: "Invalid"

@@ -8,8 +8,11 @@ import OpenVision
 open class MLFeatureValue {
     /// Core ML's image-conversion options (`MLFeatureValue.ImageOption`).
     public struct ImageOption: Hashable, RawRepresentable, Sendable {
+        /// Apple's string for it.
         public let rawValue: String
+        /// Wraps `rawValue`; any string is accepted, as with Apple's type.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// Wraps `rawValue`; any string is accepted, as with Apple's type.
         public init(_ rawValue: String) { self.rawValue = rawValue }
         /// How the image is fitted to the size: a `VNImageCropAndScaleOption` (default `.scaleFill`, a stretch).
         public static let cropAndScale = ImageOption(rawValue: "cropAndScale")

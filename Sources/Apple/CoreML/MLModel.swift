@@ -212,6 +212,7 @@ public enum MLModelError: Error, CustomStringConvertible {
     /// A model or image file that cannot be read.
     case io(String)
 
+    /// The value as short text, for logs.
     public var description: String {
         switch self {
         case .generic(let m): m

@@ -37,7 +37,9 @@ open class MLModelDescription {
 
 /// Core ML's `MLModelMetadataKey`.
 public struct MLModelMetadataKey: RawRepresentable, Hashable, Sendable {
+    /// Apple's string for it.
     public let rawValue: String
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     public static let author = MLModelMetadataKey(rawValue: "MLModelAuthorKey")

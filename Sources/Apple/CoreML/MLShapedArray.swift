@@ -214,6 +214,7 @@ extension MLShapedArray: ExpressibleByArrayLiteral {
 }
 
 extension MLShapedArray: CustomStringConvertible {
+    /// The value as short text, for logs.
     public var description: String { "MLShapedArray<\(Scalar.self)>(shape: \(shape), scalars: \(scalars.prefix(16))\(scalars.count > 16 ? "…" : ""))" }
 }
 

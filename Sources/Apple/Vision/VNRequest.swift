@@ -128,7 +128,9 @@ public enum VNImageCropAndScaleOption: UInt, Sendable {
 
 /// Options for request handlers (Vision's `VNImageOption`); none change results here.
 public struct VNImageOption: Hashable, RawRepresentable, Sendable {
+    /// Apple's string for it.
     public let rawValue: String
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let properties = VNImageOption(rawValue: "VNImageOptionProperties")
     public static let cameraIntrinsics = VNImageOption(rawValue: "VNImageOptionCameraIntrinsics")
@@ -138,5 +140,6 @@ public struct VNImageOption: Hashable, RawRepresentable, Sendable {
 /// Requests are objects (`NSObject`s in Apple's Vision): equal and hashed by identity, so they can key dictionaries.
 extension VNRequest: Hashable {
     public static func == (lhs: VNRequest, rhs: VNRequest) -> Bool { lhs === rhs }
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -24,6 +24,7 @@ extension VNContour: Equatable, Hashable {
     public static func == (a: VNContour, b: VNContour) -> Bool {
         a.indexPath == b.indexPath && a.normalizedPoints == b.normalizedPoints
     }
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(indexPath)
         hasher.combine(pointCount)

@@ -14,5 +14,6 @@ open class VNObservation {
 /// Observations are objects: equal and hashed by identity.
 extension VNObservation: Hashable {
     public static func == (lhs: VNObservation, rhs: VNObservation) -> Bool { lhs === rhs }
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -17,6 +17,7 @@ open class VNPoint {
 extension VNPoint: Equatable, Hashable {
     /// Points are equal when their locations are (Vision's `isEqual:`).
     public static func == (a: VNPoint, b: VNPoint) -> Bool { a.location == b.location }
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(location.x)
         hasher.combine(location.y)
@@ -37,10 +38,15 @@ open class VNDetectedPoint: VNPoint {
 /// literals make one too).
 public struct VNRecognizedPointKey: Hashable, RawRepresentable, Sendable, ExpressibleByStringLiteral,
                                     CustomStringConvertible {
+    /// Apple's string for it.
     public let rawValue: String
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// A value from a string literal (the raw value).
     public init(stringLiteral value: String) { rawValue = value }
+    /// The value as short text, for logs.
     public var description: String { rawValue }
 }
 
@@ -48,10 +54,15 @@ public struct VNRecognizedPointKey: Hashable, RawRepresentable, Sendable, Expres
 /// Apple's; string literals make one too).
 public struct VNRecognizedPointGroupKey: Hashable, RawRepresentable, Sendable, ExpressibleByStringLiteral,
                                          CustomStringConvertible {
+    /// Apple's string for it.
     public let rawValue: String
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// A value from a string literal (the raw value).
     public init(stringLiteral value: String) { rawValue = value }
+    /// The value as short text, for logs.
     public var description: String { rawValue }
     /// Every point of the observation (Vision's `VNRecognizedPointGroupKeyAll`, raw value "VNIPOAll").
     public static let all = VNRecognizedPointGroupKey(rawValue: "VNIPOAll")
