@@ -139,6 +139,7 @@ public struct VNImageOption: Hashable, RawRepresentable, Sendable {
 
 /// Requests are objects (`NSObject`s in Apple's Vision): equal and hashed by identity, so they can key dictionaries.
 extension VNRequest: Hashable {
+    /// Identity: equal only to itself (Vision's `isEqual:` on objects).
     public static func == (lhs: VNRequest, rhs: VNRequest) -> Bool { lhs === rhs }
     /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

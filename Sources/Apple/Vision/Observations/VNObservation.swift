@@ -13,6 +13,7 @@ open class VNObservation {
 
 /// Observations are objects: equal and hashed by identity.
 extension VNObservation: Hashable {
+    /// Identity: equal only to itself (Vision's `isEqual:` on objects).
     public static func == (lhs: VNObservation, rhs: VNObservation) -> Bool { lhs === rhs }
     /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
