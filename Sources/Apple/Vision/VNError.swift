@@ -14,9 +14,9 @@ public enum VNErrorCode: Int, Sendable {
     case invalidFormat = 2
     /// Apple's operation-failed code; OpenVision errors do not map to it.
     case operationFailed = 3
-    /// Apple's out-of-bounds code; OpenVision errors do not map to it.
+    /// An index is out of range (`VNContoursObservation.contour(at:)`).
     case outOfBoundsError = 4
-    /// Apple's invalid-option code; OpenVision errors do not map to it.
+    /// A handler was given an image option Vision does not define.
     case invalidOption = 5
     /// A file could not be found or read (OpenVision `fileNotFound`, `ioError`).
     case ioError = 6

@@ -2,7 +2,9 @@ import Foundation
 
 /// Vision's abstract result: an identifier and a confidence (0...1).
 open class VNObservation {
+    /// A unique identifier for this observation.
     public let uuid: UUID
+    /// How confident the request is, 0...1 (1 where the algorithm gives no score).
     public let confidence: VNConfidence
 
     init(uuid: UUID = UUID(), confidence: VNConfidence) {
