@@ -11,6 +11,7 @@ open class VNCoreMLRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNCoreMLRequestRevision1 }
+    /// Vision's current revision, `VNCoreMLRequestRevision1`.
     override open class var currentRevision: Int { VNCoreMLRequestRevision1 }
 
     public let model: VNCoreMLModel

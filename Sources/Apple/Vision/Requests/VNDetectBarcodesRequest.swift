@@ -9,6 +9,7 @@ open class VNDetectBarcodesRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2, 3, 4]) }
     /// Apple's default: revision 4.
     override open class var defaultRevision: Int { VNDetectBarcodesRequestRevision4 }
+    /// Vision's current revision, `VNDetectBarcodesRequestRevision4`.
     override open class var currentRevision: Int { VNDetectBarcodesRequestRevision4 }
 
     /// The symbologies to look for; every supported one by default.

@@ -9,6 +9,7 @@ open class VNDetectContoursRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectContoursRequestRevision1 }
+    /// Vision's current revision, `VNDetectContoursRequestRevision1`.
     override open class var currentRevision: Int { VNDetectContoursRequestRevision1 }
 
     public var contrastAdjustment: Float = 2

@@ -9,6 +9,7 @@ open class VNDetectRectanglesRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectRectanglesRequestRevision1 }
+    /// Vision's current revision, `VNDetectRectanglesRequestRevision1`.
     override open class var currentRevision: Int { VNDetectRectanglesRequestRevision1 }
 
     public var minimumAspectRatio: VNAspectRatio = 0.5

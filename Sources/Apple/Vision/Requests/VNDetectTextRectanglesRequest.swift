@@ -9,6 +9,7 @@ open class VNDetectTextRectanglesRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectTextRectanglesRequestRevision1 }
+    /// Vision's current revision, `VNDetectTextRectanglesRequestRevision1`.
     override open class var currentRevision: Int { VNDetectTextRectanglesRequestRevision1 }
 
     public var reportCharacterBoxes = false

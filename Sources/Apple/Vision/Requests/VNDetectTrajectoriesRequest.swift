@@ -10,6 +10,7 @@ open class VNDetectTrajectoriesRequest: VNStatefulRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectTrajectoriesRequestRevision1 }
+    /// Vision's current revision, `VNDetectTrajectoriesRequestRevision1`.
     override open class var currentRevision: Int { VNDetectTrajectoriesRequestRevision1 }
 
     let native: DetectTrajectoriesRequest

@@ -9,6 +9,7 @@ open class VNGenerateImageFeaturePrintRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNGenerateImageFeaturePrintRequestRevision2 }
+    /// Vision's current revision, `VNGenerateImageFeaturePrintRequestRevision2`.
     override open class var currentRevision: Int { VNGenerateImageFeaturePrintRequestRevision2 }
 
     public var imageCropAndScaleOption: VNImageCropAndScaleOption = .scaleFill

@@ -9,6 +9,7 @@ open class VNGenerateOpticalFlowRequest: VNTargetedImageRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNGenerateOpticalFlowRequestRevision2 }
+    /// Vision's current revision, `VNGenerateOpticalFlowRequestRevision2`.
     override open class var currentRevision: Int { VNGenerateOpticalFlowRequestRevision2 }
 
     public enum ComputationAccuracy: UInt, Sendable {

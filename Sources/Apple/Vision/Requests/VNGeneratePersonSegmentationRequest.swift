@@ -11,6 +11,7 @@ open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNGeneratePersonSegmentationRequestRevision1 }
+    /// Vision's current revision, `VNGeneratePersonSegmentationRequestRevision1`.
     override open class var currentRevision: Int { VNGeneratePersonSegmentationRequestRevision1 }
 
     /// How much work to spend, as Vision's `QualityLevel`.

@@ -16,6 +16,7 @@ open class VNRecognizeTextRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2, 3]) }
     /// Apple's default: revision 3.
     override open class var defaultRevision: Int { VNRecognizeTextRequestRevision3 }
+    /// Vision's current revision, `VNRecognizeTextRequestRevision3`.
     override open class var currentRevision: Int { VNRecognizeTextRequestRevision3 }
 
     /// Default `.accurate`, as Vision.

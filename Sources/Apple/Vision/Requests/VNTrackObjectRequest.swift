@@ -9,6 +9,7 @@ open class VNTrackObjectRequest: VNTrackingRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNTrackObjectRequestRevision2 }
+    /// Vision's current revision, `VNTrackObjectRequestRevision2`.
     override open class var currentRevision: Int { VNTrackObjectRequestRevision2 }
 
     typealias InputObservation = VNDetectedObjectObservation
