@@ -68,6 +68,7 @@ open class VNHumanBodyPose3DObservation: VNObservation {
 
     /// The body's height in metres.
     public var bodyHeight: Float { native.bodyHeight }
+    /// Always `.reference` here (Vision's 1.8 m; there is no depth data).
     public var heightEstimation: HeightEstimation { native.heightEstimation == .measured ? .measured : .reference }
     /// The camera relative to the root ("a transform from the skeleton hip to the camera").
     public var cameraOriginMatrix: simd_float4x4 { simd_float4x4(native.cameraOriginMatrix) }

@@ -3,8 +3,11 @@ import OpenVision
 
 /// Which hand, as Vision's `VNChirality`.
 public enum VNChirality: Int, Sendable {
+    /// The hand could not be told.
     case unknown = 0
+    /// The person's left hand.
     case left = -1
+    /// The person's right hand.
     case right = 1
 }
 

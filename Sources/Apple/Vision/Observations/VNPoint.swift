@@ -3,11 +3,16 @@ import OpenVision
 
 /// A point in normalised image coordinates (lower-left origin), as Vision's `VNPoint`.
 open class VNPoint {
+    /// The point, normalised with a lower-left origin (or in the unit of the API that made it).
     public let location: CGPoint
+    /// `location.x`.
     public var x: Double { location.x }
+    /// `location.y`.
     public var y: Double { location.y }
 
+    /// A point at `location`.
     public init(location: CGPoint) { self.location = location }
+    /// A point at (`x`, `y`).
     public convenience init(x: Double, y: Double) { self.init(location: CGPoint(x: x, y: y)) }
 
     /// The origin.
@@ -26,6 +31,7 @@ extension VNPoint: Equatable, Hashable {
 
 /// A point with a confidence, as Vision's `VNDetectedPoint`.
 open class VNDetectedPoint: VNPoint {
+    /// How confident the detector is in the point, 0...1.
     public let confidence: VNConfidence
 
     init(location: CGPoint, confidence: VNConfidence) {
@@ -70,6 +76,7 @@ public struct VNRecognizedPointGroupKey: Hashable, RawRepresentable, Sendable, E
 
 /// A named point with a confidence (a body or hand joint), as Vision's `VNRecognizedPoint`.
 open class VNRecognizedPoint: VNDetectedPoint {
+    /// The point's key (a joint name's raw value).
     public let identifier: VNRecognizedPointKey
 
     init(_ p: RecognizedPoint) {

@@ -11,6 +11,7 @@ open class VNGenerateImageFeaturePrintRequest: VNImageBasedRequest {
     override open class var defaultRevision: Int { VNGenerateImageFeaturePrintRequestRevision2 }
     /// Vision's current revision, `VNGenerateImageFeaturePrintRequestRevision2`.
     override open class var currentRevision: Int { VNGenerateImageFeaturePrintRequestRevision2 }
+/// How images fit the model's input. Default `.scaleFill`, as Vision.
 
     public var imageCropAndScaleOption: VNImageCropAndScaleOption = .scaleFill
 

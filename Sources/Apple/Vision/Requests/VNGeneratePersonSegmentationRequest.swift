@@ -16,7 +16,9 @@ open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
 
     /// How much work to spend, as Vision's `QualityLevel`.
     public enum QualityLevel: UInt, Sendable {
+        /// MediaPipe's square selfie model (256 × 256), its mask as it is.
         case accurate = 0
+        /// MediaPipe's landscape selfie model (256 × 144), its mask as it is.
         case balanced = 1
         case fast = 2
 

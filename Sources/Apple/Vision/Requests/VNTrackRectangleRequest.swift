@@ -22,6 +22,7 @@ open class VNTrackRectangleRequest: VNTrackingRequest {
     }
     private var updatingFromResult = false
 
+    /// Tracks `observation`'s corners from the next frame performed on.
     public init(rectangleObservation observation: VNRectangleObservation, completionHandler: CompletionHandler? = nil) {
         inputObservation = observation
         native = TrackRectangleRequest(rectangleObservation: Self.nativeObservation(observation))
