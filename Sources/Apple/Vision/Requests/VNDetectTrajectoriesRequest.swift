@@ -13,16 +13,16 @@ open class VNDetectTrajectoriesRequest: VNStatefulRequest {
     /// Vision's current revision, `VNDetectTrajectoriesRequestRevision1`.
     override open class var currentRevision: Int { VNDetectTrajectoriesRequestRevision1 }
 
-    /// Objects smaller than this radius (a fraction of the image width) are ignored. Default 0.
     let native: DetectTrajectoriesRequest
+    /// Objects smaller than this radius (a fraction of the image width) are ignored. Default 0.
     public var objectMinimumNormalizedRadius: Float {
         get { native.objectMinimumNormalizedRadius } set { native.objectMinimumNormalizedRadius = newValue }
-    /// Objects larger than this radius (a fraction of the image width) are ignored. Default 1.
     }
+    /// Objects larger than this radius (a fraction of the image width) are ignored. Default 1.
     public var objectMaximumNormalizedRadius: Float {
         get { native.objectMaximumNormalizedRadius } set { native.objectMaximumNormalizedRadius = newValue }
-    /// The points a trajectory needs before it is reported, and the points it reports.
     }
+    /// The points a trajectory needs before it is reported, and the points it reports.
     public var trajectoryLength: Int { native.trajectoryLength }
     /// The time between frames that carry no timestamp (Vision's `targetFrameTime`; default 1/30 s): frames from a
     /// capture or a video have their own times, images handed over one by one are this far apart. Must be positive.
@@ -30,9 +30,9 @@ open class VNDetectTrajectoriesRequest: VNStatefulRequest {
         get { CMTime(duration: native.targetFrameTime) }
         set { native.targetFrameTime = newValue.duration }
     }
-/// Analyses frames at least `frameAnalysisSpacing` apart (`.zero`: every frame), reporting
-/// trajectories of `trajectoryLength` points.
 
+    /// Analyses frames at least `frameAnalysisSpacing` apart (`.zero`: every frame), reporting
+    /// trajectories of `trajectoryLength` points.
     public init(frameAnalysisSpacing: CMTime, trajectoryLength: Int, completionHandler: CompletionHandler? = nil) {
         native = DetectTrajectoriesRequest(frameAnalysisSpacing: frameAnalysisSpacing.duration, trajectoryLength: trajectoryLength)
         super.init(completionHandler: completionHandler)

@@ -16,10 +16,11 @@ open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
 
     /// How much work to spend, as Vision's `QualityLevel`.
     public enum QualityLevel: UInt, Sendable {
-        /// MediaPipe's square selfie model (256 × 256), its mask as it is.
+        /// MediaPipe's square selfie model, its mask refined at full resolution with a guided filter.
         case accurate = 0
-        /// MediaPipe's landscape selfie model (256 × 144), its mask as it is.
+        /// MediaPipe's square selfie model (256 × 256), its mask as it is.
         case balanced = 1
+        /// MediaPipe's landscape selfie model (256 × 144), its mask as it is.
         case fast = 2
 
         var native: GeneratePersonSegmentationRequest.QualityLevel {
