@@ -19,7 +19,8 @@ open class VNCoreMLModel {
     enum Kind { case detector, classifier, features }
     let kind = Mutex<Kind?>(nil)
 
-    /// Wraps `model`; never throws here (Apple's throws for models Vision cannot use; here that shows when a request runs).
+    /// Wraps `model`; never throws here (Apple's throws for models Vision cannot use; here that shows when a request
+    /// runs).
     public init(for model: MLModel) throws {
         self.model = model
         inputImageFeatureName = model.visionModel.modelDescription.inputs.first?.name ?? "image"

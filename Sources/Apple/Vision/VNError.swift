@@ -32,7 +32,8 @@ public enum VNErrorCode: Int, Sendable {
     case unknownError = 11
     /// Apple's invalid-operation code; OpenVision errors do not map to it.
     case invalidOperation = 12
-    /// The image could not be decoded, is of an unsupported format or too large (OpenVision `invalidImage`, `unsupportedImageFormat`, `imageTooLarge`).
+    /// The image could not be decoded, is of an unsupported format or too large (OpenVision `invalidImage`,
+    /// `unsupportedImageFormat`, `imageTooLarge`).
     case invalidImage = 13
     /// An option or argument is out of range (OpenVision `invalidArgument`, `unsupportedLanguage`).
     case invalidArgument = 14

@@ -14,21 +14,29 @@ open class VNHumanBodyPose3DObservation: VNObservation {
         init(_ native: HumanBodyPose3DObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
         var native: HumanBodyPose3DObservation.JointName? { HumanBodyPose3DObservation.JointName(rawValue: rawValue.rawValue) }
 
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let topHead = JointName(.topHead), centerHead = JointName(.centerHead), centerShoulder = JointName(.centerShoulder)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftShoulder = JointName(.leftShoulder), rightShoulder = JointName(.rightShoulder)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftElbow = JointName(.leftElbow), rightElbow = JointName(.rightElbow)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftWrist = JointName(.leftWrist), rightWrist = JointName(.rightWrist)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let spine = JointName(.spine), root = JointName(.root)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftHip = JointName(.leftHip), rightHip = JointName(.rightHip)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftKnee = JointName(.leftKnee), rightKnee = JointName(.rightKnee)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftAnkle = JointName(.leftAnkle), rightAnkle = JointName(.rightAnkle)
     }
 
@@ -42,11 +50,14 @@ open class VNHumanBodyPose3DObservation: VNObservation {
             rawValue = native == .all ? .all : VNRecognizedPointGroupKey(rawValue: native.rawValue)
         }
 
-        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the
+        /// same name.
         public static let head = JointsGroupName(.head), torso = JointsGroupName(.torso)
-        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the
+        /// same name.
         public static let leftArm = JointsGroupName(.leftArm), rightArm = JointsGroupName(.rightArm)
-        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the
+        /// same name.
         public static let leftLeg = JointsGroupName(.leftLeg), rightLeg = JointsGroupName(.rightLeg), all = JointsGroupName(.all)
     }
 

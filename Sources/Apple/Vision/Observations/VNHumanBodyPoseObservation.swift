@@ -12,21 +12,29 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
         init(_ native: HumanBodyPoseObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
 
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
+        /// name.
         public static let nose = JointName(.nose), leftEye = JointName(.leftEye), rightEye = JointName(.rightEye)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
+        /// name.
         public static let leftEar = JointName(.leftEar), rightEar = JointName(.rightEar)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
+        /// name.
         public static let leftShoulder = JointName(.leftShoulder), rightShoulder = JointName(.rightShoulder), neck = JointName(.neck)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
+        /// name.
         public static let leftElbow = JointName(.leftElbow), rightElbow = JointName(.rightElbow)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
+        /// name.
         public static let leftWrist = JointName(.leftWrist), rightWrist = JointName(.rightWrist)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
+        /// name.
         public static let leftHip = JointName(.leftHip), rightHip = JointName(.rightHip), root = JointName(.root)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
+        /// name.
         public static let leftKnee = JointName(.leftKnee), rightKnee = JointName(.rightKnee)
-        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
+        /// name.
         public static let leftAnkle = JointName(.leftAnkle), rightAnkle = JointName(.rightAnkle)
     }
 
@@ -40,11 +48,14 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
             rawValue = native == .all ? .all : VNRecognizedPointGroupKey(rawValue: native.rawValue)
         }
 
-        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPoseObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let face = JointsGroupName(.face), torso = JointsGroupName(.torso)
-        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPoseObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let leftArm = JointsGroupName(.leftArm), rightArm = JointsGroupName(.rightArm)
-        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPoseObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let leftLeg = JointsGroupName(.leftLeg), rightLeg = JointsGroupName(.rightLeg), all = JointsGroupName(.all)
     }
 

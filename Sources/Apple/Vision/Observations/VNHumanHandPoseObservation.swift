@@ -22,21 +22,29 @@ open class VNHumanHandPoseObservation: VNRecognizedPointsObservation {
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
         init(_ native: HumanHandPoseObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
 
-        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let wrist = JointName(.wrist)
-        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let thumbCMC = JointName(.thumbCMC), thumbMP = JointName(.thumbMP), thumbIP = JointName(.thumbIP), thumbTip = JointName(.thumbTip)
-        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let indexMCP = JointName(.indexMCP), indexPIP = JointName(.indexPIP), indexDIP = JointName(.indexDIP), indexTip = JointName(.indexTip)
-        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let middleMCP = JointName(.middleMCP), middlePIP = JointName(.middlePIP), middleDIP = JointName(.middleDIP)
-        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let middleTip = JointName(.middleTip)
-        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let ringMCP = JointName(.ringMCP), ringPIP = JointName(.ringPIP), ringDIP = JointName(.ringDIP), ringTip = JointName(.ringTip)
-        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let littleMCP = JointName(.littleMCP), littlePIP = JointName(.littlePIP), littleDIP = JointName(.littleDIP)
-        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same name.
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let littleTip = JointName(.littleTip)
     }
 
@@ -50,11 +58,14 @@ open class VNHumanHandPoseObservation: VNRecognizedPointsObservation {
             rawValue = native == .all ? .all : VNRecognizedPointGroupKey(rawValue: native.rawValue)
         }
 
-        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let thumb = JointsGroupName(.thumb), indexFinger = JointsGroupName(.indexFinger)
-        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let middleFinger = JointsGroupName(.middleFinger), ringFinger = JointsGroupName(.ringFinger)
-        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the same name.
+        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let littleFinger = JointsGroupName(.littleFinger), all = JointsGroupName(.all)
     }
 
