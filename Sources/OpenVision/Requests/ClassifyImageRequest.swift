@@ -4,7 +4,7 @@ import Foundation
 /// Without a model it uses the default classifier (EfficientNet-Lite0, ImageNet-1k, installed
 /// by scripts/setup). Softmax is applied when the model outputs logits.
 public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
-    /// One `ClassificationObservation` per finding; empty when there is none.
+    /// One `ClassificationObservation` per class of the model, most confident first.
     public typealias Result = [ClassificationObservation]
 
     /// The classifier; nil loads the default classifier on first use.

@@ -1,7 +1,7 @@
 /// Runs any model on the image and returns its raw outputs, as Vision's `CoreMLRequest` with a
 /// model whose outputs are not detections or classes.
 public struct RunModelRequest: ModelRequest, CompletionHandlingRequest {
-    /// One `FeatureValueObservation` per finding; empty when there is none.
+    /// One `FeatureValueObservation` per model output, in the model's output order.
     public typealias Result = [FeatureValueObservation]
 
     /// The model to run.

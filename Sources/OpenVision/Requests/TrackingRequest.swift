@@ -5,7 +5,7 @@ public class TrackingRequest<Observation: VisionObservation & BoundingBoxProvidi
                                                                                      @unchecked Sendable {
     // @unchecked: not final only for its two subclasses in this module; every stored property is an immutable
     // `let` of a Sendable type (the tracking state is behind SingleObjectTracking's locks).
-    /// One `Observation` per finding; empty when there is none.
+    /// The tracked object on this frame: one observation (confidence 0 when the tracker lost it).
     public typealias Result = [Observation]
     typealias Start = @Sendable (Observation, VisionImage) throws(VisionError) -> (box: PixelBox, quad: [(x: Double, y: Double)]?)
     typealias MakeResult = @Sendable (Observation, OpenCVObjectTracker.Step?, VisionImage) -> Observation
