@@ -21,6 +21,7 @@ import Synchronization
 /// Errors are `{"error": {"code", "message"}}` (see `APIError`). `run()` returns after SIGTERM or
 /// SIGINT once in-flight requests are answered (swift-service-lifecycle's graceful shutdown).
 public final class AnalysisServer: Sendable {
+    /// The options the server runs with (address, limits, models, API key).
     public let configuration: ServeConfiguration
     let metrics = ServerMetrics()
     let queue: WorkQueue
@@ -28,6 +29,7 @@ public final class AnalysisServer: Sendable {
     let connections: ConnectionGuard
     private let ready = Mutex(false)
 
+    /// A server for `configuration`; nothing is bound before `run()`.
     public init(configuration: ServeConfiguration) {
         self.configuration = configuration
         self.connections = ConnectionGuard(maximumConnections: configuration.maximumConnections,

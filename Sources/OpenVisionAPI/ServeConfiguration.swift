@@ -40,5 +40,6 @@ public struct ServeConfiguration: Sendable {
     /// The `Retry-After` seconds sent with 503 answers.
     public var retryAfterSeconds = 1
 
+    /// The default configuration: every property at its documented default.
     public init() {}
 }

@@ -12,6 +12,7 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// The value as short text, for logs and command-line output.
         public var description: String { name }
 
         /// A file could not be read or written.
@@ -43,6 +44,7 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
     /// The 1-based line in `file`, when the problem is on one line of a `.cfg`.
     public let line: Int?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(_ code: Code, _ message: String, file: String? = nil, line: Int? = nil) {
         self.code = code
         self.message = message
@@ -50,6 +52,7 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
         self.line = line
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         switch (file, line) {
         case let (file?, line?): return "\(file):\(line): \(message)"

@@ -13,11 +13,17 @@ import PostgresNIO
 /// answer, in seconds (0 < S ≤ 3600; defaults 10 and 30): past them the connection is closed and the
 /// call fails with `.connection`.
 public struct DatabaseURL: Sendable, CustomStringConvertible {
+    /// The server's host name or address; nil connects through the Unix socket in `socketDirectory`.
     public var host: String?
+    /// The server's port (1...65535): the URL's, else `$PGPORT`, else 5432.
     public var port: Int
+    /// The folder holding the server's Unix socket (`?host=/dir`); nil with a host, `/var/run/postgresql` without.
     public var socketDirectory: String?
+    /// The user name: the URL's, else `$PGUSER`, else `postgres`.
     public var username: String
+    /// The password: the URL's, else `$PGPASSWORD`; nil for none.
     public var password: String?
+    /// The database name; nil uses the server's default (the user's name).
     public var database: String?
     /// How long a connection's set-up (TCP or socket, start-up, authentication) may take.
     public var connectTimeout: Duration = .seconds(10)
@@ -27,6 +33,8 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
     /// The longest `connect_timeout` / `statement_timeout` accepted, in seconds.
     public static let maximumTimeoutSeconds: Double = 3600
 
+    /// Parses `text` (see the type for the syntax), reading `PG*` defaults from `environment`;
+    /// throws `JobsError` `.invalidURL` when it cannot be understood or asks for TLS.
     public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
               scheme == "postgres" || scheme == "postgresql" else {

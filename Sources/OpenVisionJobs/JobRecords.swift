@@ -1,5 +1,6 @@
 /// What a job analyses: one image, or a live source held under a lease until it ends.
 public enum JobKind: String, Sendable, CaseIterable {
+    /// `image`: one image file; `stream`: a camera, stream URL, video file or image folder.
     case image, stream
 }
 
@@ -10,12 +11,15 @@ public enum JobKind: String, Sendable, CaseIterable {
 /// backoff; or its lease expired) or `failed` (an error on the last attempt, or the last attempt's
 /// lease expired). `openvision jobs retry` puts failed jobs back to `queued`.
 public enum JobState: String, Sendable, CaseIterable {
+    /// The states, as stored in the `state` column.
     case queued, running, succeeded, failed
 }
 
 /// A job a worker holds under a lease.
 public struct ClaimedJob: Sendable, Equatable {
+    /// The job's ID in the database.
     public var id: Int64
+    /// Whether it analyses one image or a stream.
     public var kind: JobKind
     /// A path (image jobs) or a source (stream jobs: a camera, stream URL, video file or image folder).
     public var input: String
@@ -23,11 +27,13 @@ public struct ClaimedJob: Sendable, Equatable {
     public var options: String
     /// This attempt's number, from 1.
     public var attempt: Int
+    /// Attempts allowed in all; the last one's failure fails the job.
     public var maxAttempts: Int
 }
 
 /// A finished job as `openvision jobs results` prints it: one JSON object (text) per job.
 public struct JobResultLine: Sendable {
+    /// The job's ID in the database.
     public var id: Int64
     /// `{"attempts":…,"error":…,"id":…,"input":…,"result":{…},"state":…,"worker":…}`; `result` for
     /// a succeeded job, `error` for a failed one.

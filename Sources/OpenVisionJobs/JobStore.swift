@@ -13,6 +13,7 @@ import PostgresNIO
 /// whether or not PostgresNIO ever answers (a statement written to a connection that closed under it
 /// is never answered). Not safe for concurrent use from several tasks at once: a worker holds one store per slot.
 public final class JobStore: Sendable {
+    /// The store's open PostgreSQL connection.
     public let connection: PostgresConnection
     let logger: Logger
     /// How long a statement may go unanswered before the connection is closed.

@@ -17,7 +17,9 @@ import Synchronization
 ///   attempt); then `run()` returns, after `stopTimeout` at the latest: work still in flight then is
 ///   abandoned (`stoppedWithWorkInFlight`; its leases lapse and the jobs run again elsewhere).
 public final class JobWorker: Sendable {
+    /// What a worker runs and how (every default is documented on its property).
     public struct Configuration: Sendable {
+        /// The job database.
         public var database: DatabaseURL
         /// Written into `locked_by` and `worker`: host:pid:random by default.
         public var id: String
@@ -43,6 +45,7 @@ public final class JobWorker: Sendable {
         /// written once (at-least-once, idempotent on the job id). On: each claim and result waits for fsync.
         public var synchronousCommit = false
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(database: DatabaseURL, id: String = JobWorker.defaultID()) {
             self.database = database
             self.id = id
@@ -72,12 +75,17 @@ public final class JobWorker: Sendable {
 
     /// What this worker has done so far.
     public struct Stats: Sendable {
+        /// Jobs finished successfully.
         public var succeeded = 0
+        /// Jobs failed on their last attempt.
         public var failed = 0
+        /// Failed attempts put back to `queued` for another try.
         public var retried = 0
+        /// Jobs whose lease lapsed while this worker held them.
         public var lostLeases = 0
     }
 
+    /// The options this worker runs with.
     public let configuration: Configuration
     private let runner: any JobRunner
     private let log: @Sendable (String) -> Void
@@ -95,6 +103,8 @@ public final class JobWorker: Sendable {
         var lost = false
     }
 
+    /// A worker claiming jobs as `configuration` says and running them with `runner`; `log` receives its
+    /// log lines. Nothing starts before `run()`.
     public init(configuration: Configuration, runner: any JobRunner, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.configuration = configuration
         self.runner = runner
@@ -108,6 +118,7 @@ public final class JobWorker: Sendable {
         return "\(host):\(getpid()):\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
     }
 
+    /// A snapshot of what the worker has done so far.
     public var stats: Stats { counters.withLock { $0 } }
 
     /// True when `run()` returned at `stopTimeout` with jobs or writes still in flight (they were abandoned:

@@ -7,6 +7,7 @@ import PostgresNIO
 /// by its deadline become `.connection` (the worker reconnects and carries on); refused credentials
 /// `.authentication`; anything else the server rejected `.database` with its SQLSTATE and message.
 public struct JobsError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, stable for scripts.
     public enum Code: String, Sendable {
         /// The `--db` URL could not be understood.
         case invalidURL
@@ -23,9 +24,12 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
         case invalidInput
     }
 
+    /// What went wrong.
     public var code: Code
+    /// A message for people, with the details (SQLSTATE, input).
     public var message: String
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
@@ -88,5 +92,6 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
     /// True when retrying after a reconnect may succeed.
     public var isTransient: Bool { code == .connection }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String { message }
 }

@@ -7,6 +7,7 @@ import Synchronization
 /// Frames arriving while the database is unreachable are dropped and counted (a live source does
 /// not wait); one reconnect is tried per frame after a backoff. Used from the stream's task.
 public final class StreamFrames: @unchecked Sendable {
+    /// The stream job whose frames these are.
     public let job: Int64
     private let worker: String
     private let session: DatabaseSession
@@ -39,5 +40,6 @@ public final class StreamFrames: @unchecked Sendable {
 
     /// Frames stored and dropped so far.
     public var written: Int { counters.withLock { $0.written } }
+    /// Frames dropped while the database was unreachable.
     public var dropped: Int { counters.withLock { $0.dropped } }
 }

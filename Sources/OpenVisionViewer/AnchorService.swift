@@ -3,12 +3,18 @@
 /// `limited` (tracked with little evidence) or `lost` (its spot is out of view or could not be found; the
 /// point is the last known one).
 public struct PinnedAnchor: Sendable, Codable, Equatable {
+    /// The label's ID, unique per viewer session.
     public var id: Int
+    /// The label's text.
     public var label: String
+    /// Horizontal position, 0...1 from the left edge.
     public var x: Double
+    /// Vertical position, 0...1 from the bottom edge.
     public var y: Double
+    /// `normal`, `limited` or `lost` (see the type).
     public var state: String
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(id: Int, label: String, x: Double, y: Double, state: String) {
         self.id = id
         self.label = label
@@ -21,9 +27,12 @@ public struct PinnedAnchor: Sendable, Codable, Equatable {
 /// Why a pin request was refused: `status` is the HTTP status to answer (400 bad input, 409 nothing to label
 /// with or the most labels pinned already, 503 no frame analysed yet), `message` says why.
 public struct AnchorServiceError: Error, Sendable, Equatable {
+    /// The HTTP status to answer: 400, 409 or 503 (see the type).
     public var status: Int
+    /// Why the request was refused, for people.
     public var message: String
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(status: Int, message: String) {
         self.status = status
         self.message = message

@@ -10,13 +10,17 @@
 /// The port must be 0...65535 (0 picks a free one). A bare IPv6 address (`::1:8080`) is
 /// ambiguous and refused: put IPv6 addresses in brackets.
 public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    /// The host used when none is given: loopback only.
     public static let defaultHost = "127.0.0.1"
+    /// The port used when none is given.
     public static let defaultPort = 8080
 
     /// A host name or an address; IPv6 without brackets.
     public var host: String
+    /// The TCP port, 0...65535; 0 picks a free one.
     public var port: Int
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(host: String = ListenAddress.defaultHost, port: Int = ListenAddress.defaultPort) {
         self.host = host
         self.port = port

@@ -6,12 +6,16 @@ import Synchronization
 
 /// Errors from ``LiveViewerServer/start()``.
 public enum LiveViewerServerError: Error, CustomStringConvertible, Sendable {
+    /// `start()` was called on a server already running.
     case alreadyStarted
+    /// `start()` was called after `stop()`: a server cannot be restarted.
     case stopped
+    /// The address could not be bound (in use, not local, no permission); `reason` says why.
     case bindFailed(host: String, port: Int, reason: String)
     /// A listen address that is not `ADDR:PORT` with a port in 0...65535 (see ``ListenAddress``).
     case invalidAddress(String, reason: String)
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         switch self {
         case .alreadyStarted: "the live viewer server is already running"
@@ -41,7 +45,9 @@ public enum LiveViewerServerError: Error, CustomStringConvertible, Sendable {
 public final class LiveViewerServer: Sendable {
     /// The host as given, without brackets for IPv6.
     public let host: String
+    /// The port as given; 0 picks a free one at `start()` (then read `boundPort`).
     public let port: Int
+    /// The server's limits (connections, timeouts, queues).
     public let configuration: Configuration
 
     private struct Running {

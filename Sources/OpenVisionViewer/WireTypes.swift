@@ -3,12 +3,18 @@ import Foundation
 /// A frame to show in the live viewer: the JPEG bytes of the full-resolution preview,
 /// its pixel size, and the capture index and timestamp (seconds, any monotonic origin).
 public struct PreviewFrame: Sendable {
+    /// The preview's JPEG bytes.
     public var jpeg: [UInt8]
+    /// The preview's width in pixels.
     public var width: Int
+    /// The preview's height in pixels.
     public var height: Int
+    /// The capture index of the frame (0, 1, 2, …, counting dropped frames).
     public var index: Int
+    /// The capture time in seconds, from any monotonic origin.
     public var timestamp: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(jpeg: [UInt8], width: Int, height: Int, index: Int, timestamp: Double) {
         self.jpeg = jpeg
         self.width = width
@@ -24,9 +30,13 @@ public struct PreviewFrame: Sendable {
 /// LOWER-LEFT corner of the image. The page maps a point to canvas pixels as
 /// `x_px = x * W`, `y_px = (1 - y) * H`.
 public struct OverlayUpdate: Sendable, Codable, Equatable {
+    /// The capture index of the frame the overlay belongs to (see `PreviewFrame.index`).
     public var frameIndex: Int
+    /// That frame's capture time in seconds (see `PreviewFrame.timestamp`).
     public var timestamp: Double
+    /// What to draw, normalised with a lower-left origin.
     public var items: [Item]
+    /// The pipeline's counters, shown in the stats line.
     public var stats: Stats
     /// The counting line's totals (`live --count-line`); the line itself is one of the items.
     public var counting: Counting?
@@ -35,6 +45,7 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
     /// The pinned labels and their states (`live --pin-labels`), drawn with a × that removes them.
     public var anchors: [PinnedAnchor]?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(frameIndex: Int, timestamp: Double, items: [Item], stats: Stats, counting: Counting? = nil,
                 topLabel: TopLabel? = nil, anchors: [PinnedAnchor]? = nil) {
         self.frameIndex = frameIndex
@@ -48,11 +59,16 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
 
     /// Tracks counted crossing the line so far: totals and per label.
     public struct Counting: Sendable, Codable, Equatable {
+        /// Crossings in the `in` direction so far.
         public var totalIn: Int
+        /// Crossings in the `out` direction so far.
         public var totalOut: Int
+        /// Label → crossings in the `in` direction (tracks without a label under "").
         public var inByLabel: [String: Int]
+        /// Label → crossings in the `out` direction (tracks without a label under "").
         public var outByLabel: [String: Int]
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(totalIn: Int, totalOut: Int, inByLabel: [String: Int], outByLabel: [String: Int]) {
             self.totalIn = totalIn
             self.totalOut = totalOut
@@ -63,9 +79,12 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
 
     /// A classification: its label and confidence (0...1).
     public struct TopLabel: Sendable, Codable, Equatable {
+        /// The class label.
         public var identifier: String
+        /// Its confidence, 0...1.
         public var confidence: Double
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(identifier: String, confidence: Double) {
             self.identifier = identifier
             self.confidence = confidence
@@ -89,6 +108,7 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         /// The image's opacity, 0...1 (its PNG alpha multiplies it); absent means 0.5.
         public var opacity: Double?
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(points: [[Double]], closed: Bool = true, color: String = "#00ff66", label: String? = nil,
                     image: String? = nil, opacity: Double? = nil) {
             self.points = points
@@ -122,13 +142,20 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         }
     }
 
+    /// The pipeline's counters for the stats line (see `LiveStats` in OpenVision).
     public struct Stats: Sendable, Codable, Equatable {
+        /// Frames read per second.
         public var captureFPS: Double
+        /// Frames analysed per second.
         public var analysedFPS: Double
+        /// Frames dropped before analysis so far.
         public var dropped: Int
+        /// Median capture-to-result latency in milliseconds.
         public var latencyP50Ms: Double
+        /// 99th-percentile capture-to-result latency in milliseconds.
         public var latencyP99Ms: Double
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(
             captureFPS: Double = 0, analysedFPS: Double = 0, dropped: Int = 0,
             latencyP50Ms: Double = 0, latencyP99Ms: Double = 0
@@ -174,6 +201,7 @@ extension OverlayUpdate {
 /// `stopped` shows that state instead of a frozen last frame; it goes back to live when
 /// updates flow again (after the server or the source restarts).
 public struct ViewerStatus: Sendable, Codable, Equatable {
+    /// What the viewer is showing.
     public enum State: String, Sendable, Codable {
         /// Frames and overlays are being published.
         case live
@@ -185,10 +213,12 @@ public struct ViewerStatus: Sendable, Codable, Equatable {
         case failed
     }
 
+    /// What the viewer is showing now.
     public var state: State
     /// A short human-readable reason, shown next to the state.
     public var detail: String?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(state: State, detail: String? = nil) {
         self.state = state
         self.detail = detail

@@ -17,8 +17,11 @@ open class AVCaptureOutput: @unchecked Sendable {
 
 /// A kind of media (AVFoundation's `AVMediaType`): only `.video` is captured here.
 public struct AVMediaType: Hashable, RawRepresentable, Sendable {
+    /// Apple's string for it.
     public let rawValue: String
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(_ rawValue: String) { self.rawValue = rawValue }
     /// Video ("vide").
     public static let video = AVMediaType(rawValue: "vide")

@@ -1,12 +1,16 @@
 /// Core ML's `MLBatchProvider`: feature providers by index.
 public protocol MLBatchProvider {
+    /// The number of feature providers.
     var count: Int { get }
+    /// The provider at `index`, 0..<`count`.
     func features(at index: Int) -> MLFeatureProvider
 }
 
 /// Core ML's `MLArrayBatchProvider`: an array of feature providers.
 open class MLArrayBatchProvider: MLBatchProvider {
+    /// The providers, in order.
     public let array: [MLFeatureProvider]
+    /// A batch of `array`'s providers.
     public init(array: [MLFeatureProvider]) { self.array = array }
     /// Providers of each dictionary's values, by name (every array holds one value per provider). The values are what
     /// `MLDictionaryFeatureProvider(dictionary:)` takes — `MLFeatureValue`, `MLMultiArray`, image, `String`, integer,
@@ -29,6 +33,8 @@ open class MLArrayBatchProvider: MLBatchProvider {
         }
         self.init(array: providers)
     }
+    /// The number of providers.
     public var count: Int { array.count }
+    /// The provider at `index`, 0..<`count` (out of range traps, as an array).
     public func features(at index: Int) -> MLFeatureProvider { array[index] }
 }

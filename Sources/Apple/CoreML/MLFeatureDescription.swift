@@ -4,8 +4,11 @@ internal import OpenVisionConverters
 
 /// Core ML's `MLFeatureDescription`: a model input's or output's name, type and constraints.
 open class MLFeatureDescription: CustomStringConvertible {
+    /// The feature's name, as the model's inputs and outputs key it.
     public let name: String
+    /// What kind of value the feature holds.
     public let type: MLFeatureType
+    /// True when the model runs without it (the thresholds of detector pipelines).
     public let isOptional: Bool
     /// Shape and element type of a multi-array feature.
     public let multiArrayConstraint: MLMultiArrayConstraint?
@@ -61,6 +64,7 @@ open class MLFeatureDescription: CustomStringConvertible {
         return isOptional && value.isUndefined
     }
 
+    /// The value as short text, for logs.
     public var description: String {
         switch type {
         case .image: "\(name) : Image (\(imageConstraint?.pixelsWide ?? 0) x \(imageConstraint?.pixelsHigh ?? 0))"
@@ -74,12 +78,15 @@ open class MLFeatureDescription: CustomStringConvertible {
 public struct MLMultiArrayConstraint {
     /// The default shape (0 for a dimension only known at run time).
     public let shape: [NSNumber]
+    /// The element type.
     public let dataType: MLMultiArrayDataType
 }
 
 /// Core ML's `MLImageConstraint`.
 public struct MLImageConstraint {
+    /// The default width in pixels.
     public let pixelsWide: Int
+    /// The default height in pixels.
     public let pixelsHigh: Int
     /// A Core Video pixel format code (`kCVPixelFormatType_32BGRA` for colour, `…_OneComponent8` for gray).
     public let pixelFormatType: OSType
@@ -87,6 +94,7 @@ public struct MLImageConstraint {
 
 /// Core ML's `MLDictionaryConstraint`.
 public struct MLDictionaryConstraint {
+    /// The key type: `.string` or `.int64`.
     public let keyType: MLFeatureType
 }
 

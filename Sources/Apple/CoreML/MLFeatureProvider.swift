@@ -4,15 +4,19 @@ import OpenVision
 
 /// Core ML's `MLFeatureProvider`: named feature values.
 public protocol MLFeatureProvider {
+    /// The names of the values provided.
     var featureNames: Set<String> { get }
+    /// The value named `featureName`; nil when there is none.
     func featureValue(for featureName: String) -> MLFeatureValue?
 }
 
 /// Core ML's `MLDictionaryFeatureProvider`: values as app code gives them (`MLFeatureValue`, `MLMultiArray`, an
 /// image, `String`, numbers, score dictionaries); throws for a value of another kind, naming its key.
 open class MLDictionaryFeatureProvider: MLFeatureProvider, Sequence {
+    /// The values by name.
     public let dictionary: [String: MLFeatureValue]
 
+    /// Values from `dictionary`; throws `MLModelError.generic` naming a key whose value is not a feature value.
     public init(dictionary: [String: Any]) throws {
         var values: [String: MLFeatureValue] = [:]
         for (key, any) in dictionary {
@@ -24,9 +28,13 @@ open class MLDictionaryFeatureProvider: MLFeatureProvider, Sequence {
         self.dictionary = values
     }
 
+    /// The dictionary's keys.
     public var featureNames: Set<String> { Set(dictionary.keys) }
+    /// The value named `featureName`; nil when there is none.
     public func featureValue(for featureName: String) -> MLFeatureValue? { dictionary[featureName] }
+    /// The value named `featureName`; nil when there is none.
     public subscript(featureName: String) -> MLFeatureValue? { dictionary[featureName] }
+    /// Iterates the (name, value) pairs, in no particular order.
     public func makeIterator() -> Dictionary<String, MLFeatureValue>.Iterator { dictionary.makeIterator() }
 }
 

@@ -1,15 +1,25 @@
 /// Core ML's `MLFeatureType`: what kind of value a model input or output holds.
 public enum MLFeatureType: Int, Sendable, CustomStringConvertible {
+    /// No value (an undefined feature).
     case invalid = 0
+    /// A 64-bit integer.
     case int64 = 1
+    /// A double.
     case double = 2
+    /// A string.
     case string = 3
+    /// An image (a pixel buffer).
     case image = 4
+    /// A multi-dimensional array.
     case multiArray = 5
+    /// A dictionary of scores by string or integer key.
     case dictionary = 6
+    /// A sequence of strings or integers.
     case sequence = 7
+    /// A model state (stateful models).
     case state = 8
 
+    /// The value as short text, for logs.
     public var description: String {
         switch self {
         case .invalid: "Invalid"
@@ -27,12 +37,18 @@ public enum MLFeatureType: Int, Sendable, CustomStringConvertible {
 
 /// Core ML's `MLMultiArrayDataType` (Apple's raw values).
 public enum MLMultiArrayDataType: Int, Sendable {
+    /// 64-bit floating point.
     case double = 65600
+    /// 32-bit floating point.
     case float32 = 65568
+    /// 16-bit floating point.
     case float16 = 65552
+    /// 32-bit signed integer.
     case int32 = 131104
 
+    /// Another name for `.double`, as Core ML's.
     public static let float64 = MLMultiArrayDataType.double
+    /// Another name for `.float32`, as Core ML's.
     public static let float = MLMultiArrayDataType.float32
 
     init(coreML name: String?) {

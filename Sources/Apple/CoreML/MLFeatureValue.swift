@@ -8,8 +8,11 @@ import OpenVision
 open class MLFeatureValue {
     /// Core ML's image-conversion options (`MLFeatureValue.ImageOption`).
     public struct ImageOption: Hashable, RawRepresentable, Sendable {
+        /// Apple's string for it.
         public let rawValue: String
+        /// Wraps `rawValue`; any string is accepted, as with Apple's type.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// Wraps `rawValue`; any string is accepted, as with Apple's type.
         public init(_ rawValue: String) { self.rawValue = rawValue }
         /// How the image is fitted to the size: a `VNImageCropAndScaleOption` (default `.scaleFill`, a stretch).
         public static let cropAndScale = ImageOption(rawValue: "cropAndScale")
@@ -17,13 +20,19 @@ open class MLFeatureValue {
         public static let cropRect = ImageOption(rawValue: "cropRect")
     }
 
+    /// What kind of value this is (`.invalid` for an undefined one).
     public let type: MLFeatureType
+    /// The array of a multi-array feature; nil otherwise.
     public let multiArrayValue: MLMultiArray?
     /// The image of an image feature.
     public let imageBufferValue: CVPixelBuffer?
+    /// The string of a string feature; "" otherwise.
     public let stringValue: String
+    /// The integer of an int64 feature; 0 otherwise.
     public let int64Value: Int64
+    /// The number of a double (or int64) feature; 0 otherwise.
     public let doubleValue: Double
+    /// The scores of a dictionary feature; empty otherwise.
     public let dictionaryValue: [AnyHashable: NSNumberValue]
     /// Whether the value is missing (Core ML's `undefined(type:)`).
     public var isUndefined: Bool { type == .invalid }
@@ -39,10 +48,15 @@ open class MLFeatureValue {
         dictionaryValue = dictionary
     }
 
+    /// A multi-array feature.
     public convenience init(multiArray: MLMultiArray) { self.init(type: .multiArray, multiArray: multiArray) }
+    /// An image feature.
     public convenience init(pixelBuffer: CVPixelBuffer) { self.init(type: .image, image: pixelBuffer) }
+    /// A string feature.
     public convenience init(string: String) { self.init(type: .string, string: string) }
+    /// A double feature.
     public convenience init(double: Double) { self.init(type: .double, double: double) }
+    /// An int64 feature (its `doubleValue` is the same number).
     public convenience init(int64: Int64) { self.init(type: .int64, int64: int64, double: Double(int64)) }
     /// Scores by `String` or `Int64` key (Core ML's `init(dictionary:)`); other keys are `MLModelError.featureType`.
     public convenience init(dictionary value: [AnyHashable: NSNumberValue]) throws {

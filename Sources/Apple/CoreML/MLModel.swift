@@ -7,6 +7,7 @@ import OpenVision
 open class MLModel {
     /// The OpenVision model this wraps.
     public let visionModel: VisionModel
+    /// The configuration the model was loaded with.
     public let configuration: MLModelConfiguration
     /// The model's description (inputs, outputs, labels as Core ML's `classLabels`).
     public var modelDescription: MLModelDescription { MLModelDescription(visionModel.modelDescription) }
@@ -152,12 +153,14 @@ open class MLModel {
 
 /// Core ML's errors as thrown by this module (Core ML's `MLModelError` codes `generic`, `featureType`, `io`).
 public enum MLModelError: Error, CustomStringConvertible {
+    /// Any other failure, with its message.
     case generic(String)
     /// An input or output of the wrong type or name, or a model of another kind than expected.
     case featureType(String)
     /// A model or image file that cannot be read.
     case io(String)
 
+    /// The value as short text, for logs.
     public var description: String {
         switch self {
         case .generic(let m): m

@@ -4,7 +4,9 @@ import OpenVision
 /// Core ML's `MLModelDescription`: the model's inputs and outputs by name, its classifier outputs and labels, and
 /// its metadata. For a Core ML file these are the file's own; for other formats, multi-arrays named by the model.
 open class MLModelDescription {
+    /// The model's inputs, by name.
     public let inputDescriptionsByName: [String: MLFeatureDescription]
+    /// The model's outputs, by name.
     public let outputDescriptionsByName: [String: MLFeatureDescription]
     /// A classifier's label output (`classLabel`); nil for other models.
     public let predictedFeatureName: String?
@@ -37,12 +39,19 @@ open class MLModelDescription {
 
 /// Core ML's `MLModelMetadataKey`.
 public struct MLModelMetadataKey: RawRepresentable, Hashable, Sendable {
+    /// Apple's string for it.
     public let rawValue: String
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The model's author.
     public static let author = MLModelMetadataKey(rawValue: "MLModelAuthorKey")
+    /// The model's description.
     public static let description = MLModelMetadataKey(rawValue: "MLModelDescriptionKey")
+    /// The model's licence.
     public static let license = MLModelMetadataKey(rawValue: "MLModelLicenseKey")
+    /// The model's version string.
     public static let versionString = MLModelMetadataKey(rawValue: "MLModelVersionStringKey")
+    /// The creator-defined keys and values (a `[String: String]`).
     public static let creatorDefinedKey = MLModelMetadataKey(rawValue: "MLModelCreatorDefinedKey")
 }

@@ -12,29 +12,40 @@ public protocol MLShapedArrayScalar: Sendable, Equatable {
 }
 
 extension Float: MLShapedArrayScalar {
+    /// `.float32`.
     public static var multiArrayDataType: MLMultiArrayDataType { .float32 }
+    /// The element rounded to the nearest Float.
     public init(multiArrayElement value: Double) { self = Float(value) }
+    /// The value as a Double (exact).
     public var multiArrayElement: Double { Double(self) }
 }
 
 extension Double: MLShapedArrayScalar {
+    /// `.double`.
     public static var multiArrayDataType: MLMultiArrayDataType { .double }
+    /// The element as it is.
     public init(multiArrayElement value: Double) { self = value }
+    /// The value itself.
     public var multiArrayElement: Double { self }
 }
 
 extension Int32: MLShapedArrayScalar {
+    /// `.int32`.
     public static var multiArrayDataType: MLMultiArrayDataType { .int32 }
     /// NaN becomes 0; values beyond Int32's range clamp to it.
     public init(multiArrayElement value: Double) {
         self = value.isNaN ? 0 : Int32(Swift.max(-2147483648, Swift.min(2147483647, value.rounded(.towardZero))))
     }
+    /// The value as a Double (exact).
     public var multiArrayElement: Double { Double(self) }
 }
 
 extension Float16: MLShapedArrayScalar {
+    /// `.float16`.
     public static var multiArrayDataType: MLMultiArrayDataType { .float16 }
+    /// The element rounded to the nearest Float16 (through Float).
     public init(multiArrayElement value: Double) { self = Float16(Float(value)) }
+    /// The value as a Double (exact).
     public var multiArrayElement: Double { Double(Float(self)) }
 }
 
@@ -189,7 +200,9 @@ public struct MLShapedArray<Scalar: MLShapedArrayScalar>: Sendable, Equatable {
 }
 
 extension MLShapedArray: RandomAccessCollection, MutableCollection {
+    /// Positions along the first dimension.
     public typealias Index = Int
+    /// Always 0.
     public var startIndex: Int { 0 }
     /// The first dimension's size (0 for a scalar).
     public var endIndex: Int { shape.first ?? 0 }
@@ -214,6 +227,7 @@ extension MLShapedArray: ExpressibleByArrayLiteral {
 }
 
 extension MLShapedArray: CustomStringConvertible {
+    /// The value as short text, for logs.
     public var description: String { "MLShapedArray<\(Scalar.self)>(shape: \(shape), scalars: \(scalars.prefix(16))\(scalars.count > 16 ? "…" : ""))" }
 }
 
@@ -269,13 +283,18 @@ public struct MLShapedArraySlice<Scalar: MLShapedArrayScalar>: Sendable, Equatab
         MLShapedArraySlice(MLShapedArray(self).transposed())
     }
 
+    /// Equal when the shapes and every scalar are.
     public static func == (a: Self, b: Self) -> Bool { a.shape == b.shape && a.scalars == b.scalars }
 }
 
 extension MLShapedArraySlice: RandomAccessCollection {
+    /// Positions along the first dimension.
     public typealias Index = Int
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// The first dimension's size (0 for a scalar).
     public var endIndex: Int { shape.first ?? 0 }
+    /// The sub-array at `position` along the first dimension.
     public subscript(position: Int) -> MLShapedArraySlice<Scalar> { slice([position]) }
 }
 

@@ -6,6 +6,7 @@ import Synchronization
 /// Vision's wrapper of a Core ML model (`VNCoreMLModel(for:)`): share one per model. What the model is
 /// (a detector, a classifier, or anything else) is found from its outputs the first time it runs.
 open class VNCoreMLModel {
+    /// The Core ML model this wraps.
     public let model: MLModel
     /// Vision's `inputImageFeatureName` (the model's first input).
     public var inputImageFeatureName: String
@@ -18,6 +19,8 @@ open class VNCoreMLModel {
     enum Kind { case detector, classifier, features }
     let kind = Mutex<Kind?>(nil)
 
+    /// Wraps `model`; never throws here (Apple's throws for models Vision cannot use; here that shows when a request
+    /// runs).
     public init(for model: MLModel) throws {
         self.model = model
         inputImageFeatureName = model.visionModel.modelDescription.inputs.first?.name ?? "image"

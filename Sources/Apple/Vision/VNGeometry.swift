@@ -12,6 +12,7 @@ public typealias VNDegrees = Float
 /// The whole image in normalised coordinates.
 public let VNNormalizedIdentityRect = CGRect(x: 0, y: 0, width: 1, height: 1)
 
+/// True when `rect` is exactly `VNNormalizedIdentityRect` (the whole image).
 public func VNNormalizedRectIsIdentityRect(_ rect: CGRect) -> Bool { rect == VNNormalizedIdentityRect }
 
 /// A normalised rectangle (lower-left origin) in image pixels (same origin), as Vision's.
@@ -26,10 +27,12 @@ public func VNNormalizedRectForImageRect(_ rect: CGRect, _ imageWidth: Int, _ im
            width: rect.width / CGFloat(imageWidth), height: rect.height / CGFloat(imageHeight))
 }
 
+/// A normalised point (lower-left origin) in image pixels (same origin), as Vision's.
 public func VNImagePointForNormalizedPoint(_ point: CGPoint, _ imageWidth: Int, _ imageHeight: Int) -> CGPoint {
     CGPoint(x: point.x * CGFloat(imageWidth), y: point.y * CGFloat(imageHeight))
 }
 
+/// An image point in pixels (lower-left origin) in normalised coordinates, as Vision's.
 public func VNNormalizedPointForImagePoint(_ point: CGPoint, _ imageWidth: Int, _ imageHeight: Int) -> CGPoint {
     CGPoint(x: point.x / CGFloat(imageWidth), y: point.y / CGFloat(imageHeight))
 }

@@ -13,6 +13,7 @@ open class VNImageRequestHandler {
     /// An error every request gets when performed: the image could not be oriented, or an option is unknown.
     private var setupError: VNError?
 
+    /// A `CGImage`, seen as `orientation` says; an unknown key in `options` fails every request (`invalidOption`).
     public convenience init(cgImage image: CGImage, orientation: CGImagePropertyOrientation = .up,
                             options: [VNImageOption: Any] = [:]) {
         self.init(image: { () throws(VisionError) in try image.visionImage() }, orientation: orientation,
@@ -67,6 +68,7 @@ open class VNImageRequestHandler {
         Dictionary(options.map { (VNImageOption(rawValue: String($0.key)), $0.value) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// A `CGImage`, upright (see `init(cgImage:orientation:options:)`).
     public convenience init(cgImage image: CGImage, options: [VNImageOption: Any] = [:]) {
         self.init(cgImage: image, orientation: .up, options: options)
     }
@@ -90,6 +92,7 @@ open class VNImageRequestHandler {
         setupError = Self.check(options)
     }
 
+    /// An image file, with options keyed by strings (see `init(url:orientation:options:)`).
     public convenience init<Key: StringProtocol>(url imageURL: URL, orientation: CGImagePropertyOrientation? = nil, options: [Key: Any]) {
         self.init(url: imageURL, orientation: orientation, options: Self.imageOptions(options))
     }
@@ -100,6 +103,7 @@ open class VNImageRequestHandler {
         setupError = Self.check(options)
     }
 
+    /// Encoded image bytes, with options keyed by strings (see `init(data:orientation:options:)`).
     public convenience init<Key: StringProtocol>(data imageData: Data, orientation: CGImagePropertyOrientation? = nil, options: [Key: Any]) {
         self.init(data: imageData, orientation: orientation, options: Self.imageOptions(options))
     }

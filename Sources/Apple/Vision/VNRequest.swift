@@ -10,6 +10,7 @@ open class VNRequest {
     /// The completion handler type (`VNRequestCompletionHandler`).
     public typealias CompletionHandler = VNRequestCompletionHandler
 
+    /// Called with the request and the error (nil on success) after a handler performs it, on the performing thread.
     public var completionHandler: CompletionHandler?
     /// The observations of the last perform, nil before one or after an error (`results`: typed on each request
     /// class, as Apple's, `[VNObservation]?` through `VNRequest`).
@@ -23,10 +24,12 @@ open class VNRequest {
     open class var defaultRevision: Int { supportedRevisions.last ?? 1 }
     /// The newest revision (Vision's `currentRevision`).
     open class var currentRevision: Int { supportedRevisions.last ?? 1 }
+    /// Accepted and ignored: requests run as scheduled by the handler here.
     public var preferBackgroundProcessing = false
     /// All requests run on the CPU here.
     public var usesCPUOnly = false
 
+    /// A request at `defaultRevision`; `completionHandler` is called after each perform.
     public init(completionHandler: CompletionHandler? = nil) {
         self.completionHandler = completionHandler
         revision = Self.defaultRevision
@@ -90,6 +93,8 @@ extension VNRequest: VNRequestResultsProviding {}
 
 /// A request on an image, with Vision's `regionOfInterest` (normalised, lower-left origin).
 open class VNImageBasedRequest: VNRequest {
+    /// The part of the image to analyse, normalised with a lower-left origin (the whole image by default);
+    /// results are relative to it, as in Vision.
     public var regionOfInterest: CGRect = VNNormalizedIdentityRect
 
     var nativeRegion: NormalizedRect { NormalizedRect(regionOfInterest) }
@@ -108,10 +113,15 @@ open class VNImageBasedRequest: VNRequest {
 
 /// How images fit a Core ML model's input (Vision's `VNImageCropAndScaleOption`).
 public enum VNImageCropAndScaleOption: UInt, Sendable {
+    /// Scales the image's shorter side to the input and crops the centre.
     case centerCrop = 0
+    /// Scales the whole image to fit the input, keeping its aspect ratio (letterboxed).
     case scaleFit = 1
+    /// Scales the image to fill the input, stretching it.
     case scaleFill = 2
+    /// `scaleFit` after turning the image 90° counter-clockwise.
     case scaleFitRotate90CCW = 257
+    /// `scaleFill` after turning the image 90° counter-clockwise.
     case scaleFillRotate90CCW = 258
 
     var native: ImageCropAndScaleOption {
@@ -128,15 +138,22 @@ public enum VNImageCropAndScaleOption: UInt, Sendable {
 
 /// Options for request handlers (Vision's `VNImageOption`); none change results here.
 public struct VNImageOption: Hashable, RawRepresentable, Sendable {
+    /// Apple's string for it.
     public let rawValue: String
+    /// Wraps `rawValue`; any string is accepted, as with Apple's type.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Vision's image-properties option; accepted, not used.
     public static let properties = VNImageOption(rawValue: "VNImageOptionProperties")
+    /// Vision's camera-intrinsics option; accepted, not used.
     public static let cameraIntrinsics = VNImageOption(rawValue: "VNImageOptionCameraIntrinsics")
+    /// Vision's Core Image context option; accepted, not used.
     public static let ciContext = VNImageOption(rawValue: "VNImageOptionCIContext")
 }
 
 /// Requests are objects (`NSObject`s in Apple's Vision): equal and hashed by identity, so they can key dictionaries.
 extension VNRequest: Hashable {
+    /// Identity: equal only to itself (Vision's `isEqual:` on objects).
     public static func == (lhs: VNRequest, rhs: VNRequest) -> Bool { lhs === rhs }
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -4,16 +4,23 @@ internal import CNative
 public struct CameraDevice: Sendable, Hashable {
     /// A pixel format, size and frame rate the camera supports.
     public struct Mode: Sendable, Hashable {
+        /// The V4L2 pixel format's four-character code, e.g. "MJPG" or "YUYV".
         public var fourcc: String
+        /// Frame width in pixels.
         public var width: Int
+        /// Frame height in pixels.
         public var height: Int
         /// 0 when the driver does not enumerate frame intervals.
         public var fps: Double
     }
 
+    /// The device node, e.g. `/dev/video0`.
     public var path: String
+    /// The camera's name as the driver reports it (V4L2 `card`).
     public var name: String
+    /// The driver's name (V4L2 `driver`, e.g. "uvcvideo").
     public var driver: String
+    /// Where the device is attached (V4L2 `bus_info`, e.g. "usb-0000:00:14.0-1").
     public var bus: String
 
     /// Video-capture devices (/dev/video*), in numeric order; empty when there are none.

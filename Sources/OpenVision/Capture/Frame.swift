@@ -6,6 +6,7 @@ public struct Frame: Sendable {
     public var captureTime: ContinuousClock.Instant
     /// The source's own timestamp in seconds (position in a file, camera buffer time), if any.
     public var sourceTimestamp: Double?
+    /// The frame's pixels, turned upright (see `CaptureOptions.orientation`).
     public var image: VisionImage
     /// The source's last frame, known for files and image folders (the capture reads one frame ahead of them);
     /// false for live sources, whose end is not known in advance.

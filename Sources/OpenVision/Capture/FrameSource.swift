@@ -49,6 +49,7 @@ public enum FrameSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         switch self {
         case .camera(let i): "/dev/video\(i)"
@@ -69,11 +70,13 @@ public struct CaptureOptions: Sendable, Hashable {
     /// Requested camera mode (V4L2 picks the nearest mode at least this large). Default: the
     /// camera's largest mode.
     public var width: Int = 0
+    /// Requested camera height (see `width`). Default 0: the camera's largest mode.
     public var height: Int = 0
     /// Requested camera frame rate. Default: the highest the mode offers.
     public var fps: Double = 0
     /// Requested camera pixel format, e.g. "MJPG" or "YUYV". Default: the driver's choice.
     public var fourcc: String = ""
+    /// How file and image-folder frames are paced (see `Pace`). Default `.native`.
     public var pace: Pace = .native
     /// How the source is mounted; frames are turned upright. Default `.up`.
     public var orientation: ImageOrientation = .up
@@ -85,5 +88,6 @@ public struct CaptureOptions: Sendable, Hashable {
     /// Image folders: frames per second when pacing natively. Default 30.
     public var imageSequenceFPS: Double = 30
 
+    /// The default options: every property at its documented default.
     public init() {}
 }

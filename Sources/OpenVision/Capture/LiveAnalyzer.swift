@@ -13,6 +13,7 @@ internal import CNative
 /// sequence ends at the end of a file, and throws the source's error when a stream cannot be
 /// recovered within `CaptureOptions.reconnectFor`.
 public final class LiveAnalyzer: AsyncSequence, Sendable {
+    /// One result per analysed frame.
     public typealias Element = LiveResult
 
     /// Pipeline options. Every default is documented on its property.
@@ -52,12 +53,17 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         /// How pinned labels are tracked (`AnchorTracker`). Default: its defaults.
         public var anchorTracking = AnchorTracker.Configuration()
 
+        /// The default configuration: every property at its documented default.
         public init() {}
     }
 
+    /// Where frames come from.
     public let source: FrameSource
+    /// How the source is opened and paced.
     public let options: CaptureOptions
+    /// The requests run on every analysed frame.
     public let requests: [any VisionRequest]
+    /// The pipeline's options.
     public let configuration: Configuration
     private let counters = LiveCounterStore()
     private let anchorStore: LiveAnchorStore
@@ -65,6 +71,7 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
     /// The pipeline's two threads (see `waitUntilStopped(timeout:)`).
     private let pipelineThreads = DispatchGroup()
 
+    /// An analyzer of `source` running `requests` on its frames; nothing starts until it is iterated.
     public init(source: FrameSource, options: CaptureOptions = CaptureOptions(), requests: [any VisionRequest],
                 configuration: Configuration = Configuration()) {
         self.source = source
@@ -137,6 +144,7 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         var base: AsyncThrowingStream<LiveResult, any Error>.Iterator
         let credits: DispatchSemaphore?
 
+        /// The next result; nil when the source has ended; throws the source's error when it cannot be recovered.
         public mutating func next() async throws -> LiveResult? {
             let result = try await base.next()
             if result != nil { credits?.signal() }
@@ -144,6 +152,7 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
         }
     }
 
+    /// Starts the pipeline and returns its only iterator (iterating once is supported).
     public func makeAsyncIterator() -> Iterator {
         let size = Swift.max(1, configuration.resultBufferSize)
         // Live use keeps the newest results; when capture waits for analysis no result is dropped

@@ -6,8 +6,11 @@ public struct LiveStats: Sendable, Hashable {
     /// The pipeline's state.
     public enum State: String, Sendable, Hashable { case starting, running, reconnecting, ended, failed, cancelled }
 
+    /// Where the pipeline is: starting, running, reconnecting, or ended, failed or cancelled.
     public var state: State
+    /// Frames read from the source so far.
     public var framesCaptured: Int
+    /// Frames the requests ran on so far.
     public var framesAnalysed: Int
     /// Frames replaced in the mailbox before analysis could take them.
     public var framesDropped: Int
@@ -15,14 +18,19 @@ public struct LiveStats: Sendable, Hashable {
     public var resultsDropped: Int
     /// Reconnections of a network stream.
     public var reconnects: Int
+    /// Frames read per second, recently.
     public var captureFPS: Double
+    /// Frames analysed per second, recently.
     public var analysedFPS: Double
     /// Capture-to-result latency percentiles over the last 1000 results, in milliseconds.
     public var latencyP50Ms: Double
+    /// The 99th percentile of the same latency, in milliseconds.
     public var latencyP99Ms: Double
     /// Mean milliseconds per stage: reading + decoding a frame, downscaling it, running the requests.
     public var captureMs: Double
+    /// Mean milliseconds downscaling a frame for the requests.
     public var downscaleMs: Double
+    /// Mean milliseconds running the requests on a frame.
     public var analysisMs: Double
     /// The most in flight at once (1 by design).
     public var maxInFlight: Int

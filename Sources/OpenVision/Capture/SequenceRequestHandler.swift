@@ -17,6 +17,7 @@ public final class SequenceRequestHandler: Sendable {
 
     private let state = Mutex(State())
 
+    /// A handler for a new sequence: no frames seen, no results kept.
     public init() {}
 
     /// Frames performed so far.

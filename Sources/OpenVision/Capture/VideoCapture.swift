@@ -102,7 +102,9 @@ final class VideoCapture: @unchecked Sendable {
 
 /// What a source delivers, as granted (camera modes are negotiated).
 public struct CaptureInfo: Sendable, Hashable {
+    /// Frame width in pixels, upright.
     public var width: Int
+    /// Frame height in pixels, upright.
     public var height: Int
     /// Frames per second; 0 when unknown.
     public var fps: Double

@@ -6,8 +6,11 @@ internal import CNative
 public final class VideoFileWriter: @unchecked Sendable {
     // Used from one thread at a time; the native writer serialises calls anyway.
     private var handle: OpaquePointer?
+    /// The file being written.
     public let url: URL
 
+    /// Opens `url` for writing at `fps` (30 when not positive), `width` × `height` pixels;
+    /// throws a `VisionError` when the file or codec cannot be opened.
     public init(url: URL, fps: Double, width: Int, height: Int) throws(VisionError) {
         self.url = url
         var h: OpaquePointer?

@@ -7,6 +7,7 @@ public struct VisionError: Error, Sendable, CustomStringConvertible, LocalizedEr
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// The value as short text, for logs and command-line output.
         public var description: String { name }
 
         /// The file or device does not exist.
@@ -44,17 +45,20 @@ public struct VisionError: Error, Sendable, CustomStringConvertible, LocalizedEr
     /// The error that caused this one, if any.
     public var cause: (any Error & Sendable)?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         if let cause { return "\(code): \(message) (cause: \(cause))" }
         return "\(code): \(message)"
     }
 
+    /// The message, for `LocalizedError`.
     public var errorDescription: String? { message }
 }
 

@@ -19,6 +19,7 @@ public struct Matrix3x3: Sendable, Hashable, Codable, CustomStringConvertible {
                      SIMD3(values[6], values[7], values[8])]
     }
 
+    /// The identity: no transform.
     public static let identity = Matrix3x3(rowMajor: [1, 0, 0, 0, 1, 0, 0, 0, 1])
 
     /// The 9 values, row-major.
@@ -67,6 +68,7 @@ public struct Matrix3x3: Sendable, Hashable, Codable, CustomStringConvertible {
         Matrix3x3(rowMajor: [1, 0, 0, 0, -1, Double(height), 0, 0, 1])
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         rows.map { "[" + [$0.x, $0.y, $0.z].map { String(format: "%.6g", $0) }.joined(separator: ", ") + "]" }
             .joined(separator: " ")

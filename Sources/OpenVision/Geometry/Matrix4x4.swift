@@ -6,10 +6,12 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The four columns, as `simd_float4x4.columns`.
     public var columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)) {
         self.columns = columns
     }
 
+    /// The identity: no transform.
     public static let identity = Matrix4x4(columns: (SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1)))
 
     /// The pure translation by `t`.
@@ -33,8 +35,10 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
         return c[row]
     }
 
+    /// Equal when all 16 values are.
     public static func == (a: Matrix4x4, b: Matrix4x4) -> Bool { a.columnMajor == b.columnMajor }
 
+    /// Hashes the 16 values.
     public func hash(into hasher: inout Hasher) { hasher.combine(columnMajor) }
 
     /// Encoded as its 16 values, column-major.
@@ -43,6 +47,7 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
         try c.encode(columnMajor)
     }
 
+    /// Decodes 16 values, column-major; throws `DecodingError.dataCorrupted` for any other count.
     public init(from decoder: Decoder) throws {
         let v = try decoder.singleValueContainer().decode([Float].self)
         guard v.count == 16 else {
@@ -52,6 +57,7 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
                    SIMD4(v[12], v[13], v[14], v[15]))
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         (0..<4).map { r in "[" + (0..<4).map { String(format: "%.4g", self[r, $0]) }.joined(separator: ", ") + "]" }.joined(separator: " ")
     }

@@ -3,9 +3,12 @@ import Foundation
 /// A point in normalised image coordinates: 0...1 on both axes, origin at the lower-left
 /// corner, as Vision reports them.
 public struct NormalizedPoint: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Horizontal position: 0 at the left edge, 1 at the right.
     public var x: Double
+    /// Vertical position: 0 at the bottom edge, 1 at the top.
     public var y: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -30,6 +33,7 @@ public struct NormalizedPoint: Hashable, Sendable, Codable, CustomStringConverti
         NormalizedPoint(x: roi.x + x * roi.width, y: roi.y + y * roi.height)
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String { "(\(x.formatted4), \(y.formatted4))" }
 }
 

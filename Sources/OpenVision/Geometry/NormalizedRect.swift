@@ -3,11 +3,16 @@ import Foundation
 /// A rectangle in normalised image coordinates: 0...1 on both axes, origin at the lower-left
 /// corner (`y` is the bottom edge), as Vision reports bounding boxes.
 public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Left edge: 0 at the image's left, 1 at its right.
     public var x: Double
+    /// Bottom edge: 0 at the image's bottom, 1 at its top.
     public var y: Double
+    /// Width as a fraction of the image's width.
     public var width: Double
+    /// Height as a fraction of the image's height.
     public var height: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -30,12 +35,19 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
         self.init(x: nx, y: ny, width: nw, height: nh)
     }
 
+    /// The left edge (`x`).
     public var minX: Double { x }
+    /// The bottom edge (`y`).
     public var minY: Double { y }
+    /// The right edge.
     public var maxX: Double { x + width }
+    /// The top edge.
     public var maxY: Double { y + height }
+    /// The horizontal centre.
     public var midX: Double { x + width / 2 }
+    /// The vertical centre.
     public var midY: Double { y + height / 2 }
+    /// Width × height, 0 when either is negative.
     public var area: Double { max(0, width) * max(0, height) }
 
     /// True when the rect has positive size and lies within the unit square (a valid region of interest).
@@ -93,6 +105,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
         }
     }
 
+    /// The smallest rect containing `points`; the zero rect when `points` is empty.
     public init(boundingPoints points: [NormalizedPoint]) {
         guard let first = points.first else {
             self.init(x: 0, y: 0, width: 0, height: 0)
@@ -105,6 +118,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         "[x \(x.formatted4), y \(y.formatted4), w \(width.formatted4), h \(height.formatted4)]"
     }

@@ -21,6 +21,7 @@ public enum ImageOrientation: UInt32, Sendable, Hashable, Codable, CaseIterable,
     /// True when the upright image swaps the stored width and height.
     public var swapsDimensions: Bool { rawValue >= 5 }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         switch self {
         case .up: "up"

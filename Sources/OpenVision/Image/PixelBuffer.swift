@@ -4,10 +4,13 @@ import Foundation
 public struct PixelBuffer: Sendable {
     /// The pixel bytes, `height` rows of `bytesPerRow` bytes (NV12: 1.5 × `height` rows).
     public var data: Data
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
     /// Row stride in bytes (at least `width × format.bytesPerPixel`).
     public var bytesPerRow: Int
+    /// How each pixel is laid out.
     public var format: PixelFormat
 
     /// Describes existing pixel bytes; `bytesPerRow` defaults to tightly packed rows.

@@ -10,6 +10,7 @@ public struct InferenceTimings: Sendable, Hashable {
     /// Output tensors → observations (decoding, NMS, mapping back).
     public var postprocess: Duration = .zero
 
+    /// A value with every property at its default (zero, empty or nil).
     public init() {}
 }
 

@@ -3,14 +3,20 @@ internal import CNative
 /// How source-image pixels map into a model's input: `input = source × scale + offset` per
 /// axis (letterbox padding and centre crops included), and back.
 public struct InputMapping: Sendable, Hashable {
+    /// Input pixels per source pixel, horizontally.
     public var scaleX: Double
+    /// Input pixels per source pixel, vertically.
     public var scaleY: Double
+    /// Horizontal offset in input pixels (letterbox padding, or negative for a centre crop).
     public var offsetX: Double
+    /// Vertical offset in input pixels (letterbox padding, or negative for a centre crop).
     public var offsetY: Double
     /// The source image size in pixels.
     public var sourceWidth: Int
+    /// The source image height in pixels.
     public var sourceHeight: Int
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(scaleX: Double, scaleY: Double, offsetX: Double, offsetY: Double, sourceWidth: Int, sourceHeight: Int) {
         self.scaleX = scaleX
         self.scaleY = scaleY

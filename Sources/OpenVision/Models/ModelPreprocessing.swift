@@ -8,6 +8,7 @@ public struct ModelPreprocessing: Sendable, Hashable, Codable {
 
     /// Input width and height in pixels.
     public var width: Int
+    /// Input height in pixels.
     public var height: Int
     /// Default `.nchw`.
     public var layout: Layout = .nchw
@@ -24,6 +25,7 @@ public struct ModelPreprocessing: Sendable, Hashable, Codable {
     /// Letterbox padding value (0...255). Default 114, as Ultralytics.
     public var padValue: Float = 114
 
+    /// Preprocessing for a `width` × `height` input, every other property at its default.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

@@ -7,6 +7,7 @@ public struct Tensor: Sendable, Hashable {
     /// Row-major values; `scalars.count` is the product of `shape`.
     public var scalars: [Float]
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(name: String, shape: [Int], scalars: [Float]) {
         self.name = name
         self.shape = shape
@@ -25,18 +26,21 @@ public struct Tensor: Sendable, Hashable {
 
 /// What a backend says about one of a model's inputs or outputs.
 public struct TensorDescription: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The model's name for it.
     public var name: String
     /// Dimensions; nil for a dynamic dimension.
     public var shape: [Int?]
     /// ONNX element type name ("float32", "int64", ...).
     public var elementType: String
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(name: String, shape: [Int?], elementType: String = "float32") {
         self.name = name
         self.shape = shape
         self.elementType = elementType
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         "\(name) [\(shape.map { $0.map(String.init) ?? "?" }.joined(separator: "×"))] \(elementType)"
     }

@@ -25,9 +25,12 @@ public final class VisionModel: Sendable {
         /// the input is `(pixel × scale − mean) / std` per channel (one value applies to all three).
         /// UltraFace's `(x − 127) / 128` is `pixelScale 1, pixelMean [127], pixelStd [128]`.
         public var pixelScale: Float?
+        /// Per-channel means subtracted after scaling (one value applies to all three); nil keeps the model's.
         public var pixelMean: [Float]?
+        /// Per-channel divisors applied after the mean (one value applies to all three); nil keeps the model's.
         public var pixelStd: [Float]?
 
+        /// The default configuration: every property at its documented default.
         public init() {}
     }
 

@@ -1,11 +1,18 @@
 /// Barcodes in the report (`barcodes`).
 extension AnalysisReport {
+    /// One barcode (`DetectBarcodesRequest`).
     public struct Barcode: Sendable, Codable, Hashable {
+        /// The symbology's name (`BarcodeSymbology.rawValue`, e.g. "qr", "ean13").
         public var symbology: String
+        /// The payload as text; nil when the symbol has none (see `BarcodeObservation.payloadStringValue`).
         public var payload: String?
+        /// The payload's bytes, Base64-encoded (always present, binary content included).
         public var payloadBase64: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// True when the symbol was read light-on-dark.
         public var isColorInverted: Bool
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// topLeft, topRight, bottomRight, bottomLeft.
         public var corners: [Point]
@@ -26,6 +33,8 @@ extension AnalysisReport {
 }
 
 extension BarcodeObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

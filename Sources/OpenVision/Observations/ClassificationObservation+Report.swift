@@ -13,6 +13,7 @@ extension AnalysisReport {
 }
 
 extension ClassificationObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
     /// Classes cover the whole image: nothing to draw.
     public var overlayItems: [OverlayItem] { [] }

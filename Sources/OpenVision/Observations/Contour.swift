@@ -13,6 +13,7 @@ public struct Contour: Sendable, Hashable, Codable {
     /// Width / height of the analysed image: multiply normalised x by it to compare distances with y.
     public var aspectRatio: Float
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(indexPath: IndexPath, normalizedPoints: [SIMD2<Float>], childContours: [Contour] = [], aspectRatio: Float) {
         self.indexPath = indexPath
         self.normalizedPoints = normalizedPoints

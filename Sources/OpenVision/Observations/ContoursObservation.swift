@@ -4,7 +4,9 @@ import Foundation
 /// `Contour`s (shapes, their holes, shapes inside holes), normalised with a lower-left origin and
 /// relative to the request's region of interest.
 public struct ContoursObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     /// The outermost contours, in OpenCV's order.
     public var topLevelContours: [Contour]
@@ -13,6 +15,7 @@ public struct ContoursObservation: VisionObservation {
     /// Width / height of the analysed image (see `Contour.aspectRatio`).
     public var aspectRatio: Float
 
+    /// An observation of the `topLevelContours` trees; `contourCount` counts them at every level.
     public init(topLevelContours: [Contour], aspectRatio: Float, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

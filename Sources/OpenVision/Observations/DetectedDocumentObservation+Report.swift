@@ -11,6 +11,8 @@ extension AnalysisReport {
 }
 
 extension DetectedDocumentObservation: ReportableResult {
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.add(self) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

@@ -4,10 +4,15 @@ import Foundation
 /// starts from and returns (normalised, lower-left origin). The same `uuid` follows a tracked object
 /// from frame to frame.
 public struct DetectedObjectObservation: VisionObservation, BoundingBoxProviding {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(boundingBox: NormalizedRect, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

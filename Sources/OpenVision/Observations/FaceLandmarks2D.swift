@@ -22,6 +22,7 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
     public struct Region: Sendable, Hashable, Codable {
         /// Points normalised to the face bounding box, lower-left origin.
         public var normalizedPoints: [NormalizedPoint]
+        /// Whether the points are separate, an open polyline or a closed loop.
         public var pointsClassification: PointsClassification
         /// The face box the points are relative to (normalised in the analysed image).
         public var faceBoundingBox: NormalizedRect
@@ -31,6 +32,7 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         /// from the centre of its iris-rim points (see `DetectFaceLandmarksRequest.estimatesPrecision`).
         public var precisionEstimatesPerPoint: [Float]?
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(normalizedPoints: [NormalizedPoint], pointsClassification: PointsClassification, faceBoundingBox: NormalizedRect,
                     precisionEstimatesPerPoint: [Float]? = nil) {
             self.normalizedPoints = normalizedPoints
@@ -75,18 +77,31 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
     public var confidence: Float
     /// Which constellation `allPoints` is.
     public var constellation: Constellation
+    /// Every point of the constellation, in the model's order.
     public var allPoints: Region
+    /// The jaw line, ear to ear (an open path); empty when the constellation has none.
     public var faceContour: Region
+    /// The person's left eye outline (a closed path; the right one in the image when facing the camera).
     public var leftEye: Region
+    /// The person's right eye outline (a closed path).
     public var rightEye: Region
+    /// The person's left eyebrow (an open path); empty when the constellation has none.
     public var leftEyebrow: Region
+    /// The person's right eyebrow (an open path); empty when the constellation has none.
     public var rightEyebrow: Region
+    /// The nose's outline (a closed path); empty when the constellation has none.
     public var nose: Region
+    /// The nose's ridge, top to tip (an open path); empty when the constellation has none.
     public var noseCrest: Region
+    /// The face's vertical centre line (an open path); empty when the constellation has none.
     public var medianLine: Region
+    /// The lips' outer outline (a closed path).
     public var outerLips: Region
+    /// The lips' inner outline (a closed path); empty when the constellation has none.
     public var innerLips: Region
+    /// The person's left pupil (one point: the eye's centre, or the iris model's where it runs).
     public var leftPupil: Region
+    /// The person's right pupil (one point: the eye's centre, or the iris model's where it runs).
     public var rightPupil: Region
 
     /// Builds the regions from dlib's 68 points, given normalised to the face box.

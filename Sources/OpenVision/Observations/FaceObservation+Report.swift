@@ -2,10 +2,15 @@ import Foundation
 
 /// Faces in the report (`faces`, with landmarks for `landmarks`).
 extension AnalysisReport {
+    /// One face (`DetectFaceRectanglesRequest`, `DetectFaceLandmarksRequest`).
     public struct Face: Sendable, Codable, Hashable {
+        /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
+        /// Radians, counter-clockwise positive as seen; absent when not estimated.
         public var roll: Double?
+        /// Radians, positive when the face turns towards the image's right; absent when not estimated.
         public var yaw: Double?
         /// Radians, positive when the face looks up (the face mesh's landmarks only).
         public var pitch: Double?
@@ -64,6 +69,8 @@ extension AnalysisReport {
 }
 
 extension FaceObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

@@ -4,8 +4,12 @@ import Foundation
 /// relative to the region of interest), confidence, head pose estimates and, when requested,
 /// landmarks.
 public struct FaceObservation: VisionObservation, BoundingBoxProviding {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
     /// Head roll in radians, counter-clockwise positive as seen in the image; from landmarks.
     public var roll: Double?
@@ -18,6 +22,7 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
     /// The landmarks (Vision's 76 or 65 points, dlib's 68, or BlazeFace's 6), when a request produced them.
     public var landmarks: FaceLandmarks2D?
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(boundingBox: NormalizedRect, confidence: Float, roll: Double? = nil, yaw: Double? = nil,
                 pitch: Double? = nil, landmarks: FaceLandmarks2D? = nil, uuid: UUID = UUID()) {
         self.uuid = uuid

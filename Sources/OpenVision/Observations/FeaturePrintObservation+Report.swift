@@ -14,6 +14,8 @@ extension AnalysisReport {
 }
 
 extension FeaturePrintObservation: ReportableResult {
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.add(self) }
+    /// Nothing: these results have nothing to draw.
     public var overlayItems: [OverlayItem] { [] }
 }

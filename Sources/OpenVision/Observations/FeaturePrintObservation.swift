@@ -3,11 +3,14 @@ import Foundation
 /// An image's feature print, as Vision's `FeaturePrintObservation`: a vector from a model's
 /// penultimate layer. Nearby images have nearby prints.
 public struct FeaturePrintObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     /// The raw feature vector.
     public var data: [Float]
 
+    /// A feature print of `data` (confidence 1).
     public init(data: [Float], uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = 1

@@ -4,7 +4,9 @@ import Foundation
 extension AnalysisReport {
     /// One raw model output (`RunModelRequest`): values only up to `maximumReportedValues`.
     public struct Output: Sendable, Codable, Hashable {
+        /// The output's name in the model.
         public var name: String
+        /// The output's dimensions, outermost first.
         public var shape: [Int]
         /// Every value, row-major; nil when the output has more than `maximumReportedValues`.
         public var values: [Float]?
@@ -26,6 +28,8 @@ extension AnalysisReport {
 }
 
 extension FeatureValueObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// Nothing: these results have nothing to draw.
     public var overlayItems: [OverlayItem] { [] }
 }

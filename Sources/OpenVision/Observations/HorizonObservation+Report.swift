@@ -2,6 +2,7 @@ import Foundation
 
 /// The horizon in the report (`horizon`).
 extension AnalysisReport {
+    /// The horizon's tilt and the rotation that levels it (`DetectHorizonRequest`).
     public struct Horizon: Sendable, Codable, Hashable {
         /// Counter-clockwise as seen, in degrees, -45...45.
         public var angleDegrees: Double
@@ -22,6 +23,8 @@ extension AnalysisReport {
 }
 
 extension HorizonObservation: ReportableResult {
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.add(self) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// The horizon found by `DetectHorizonRequest`, as Vision's `HorizonObservation`: its tilt and the
 /// rotation that levels it.
 public struct HorizonObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     /// The horizon's angle, counter-clockwise as seen (a horizon rising to the right is positive),
     /// within -45°...45°.
@@ -11,6 +13,7 @@ public struct HorizonObservation: VisionObservation {
     /// Width / height of the analysed region (for drawing the line); 1 when unknown.
     var regionAspectRatio: Double = 1
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(angle: Measurement<UnitAngle>, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

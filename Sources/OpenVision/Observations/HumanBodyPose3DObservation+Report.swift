@@ -6,6 +6,7 @@ extension AnalysisReport {
     public struct BodyPose3D: Sendable, Codable, Hashable {
         /// One 3D joint.
         public struct Joint3D: Sendable, Codable, Hashable {
+            /// The joint's name (`HumanBodyPose3DObservation.JointName.rawValue`).
             public var name: String
             /// The parent joint's name (absent for the root).
             public var parent: String?
@@ -21,6 +22,7 @@ extension AnalysisReport {
         public var confidence: Float
         /// Metres; "reference" (1.8 m, no depth) or "measured".
         public var bodyHeight: Float
+        /// How `bodyHeight` was found: "reference" (1.8 m, no depth) or "measured".
         public var heightEstimation: String
         /// The camera's position relative to the root, metres (the translation of `cameraOriginMatrix`).
         public var cameraPosition: [Float]
@@ -57,6 +59,7 @@ extension AnalysisReport {
 }
 
 extension HumanBodyPose3DObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
     /// The skeleton projected into the image (`pointInImage`): each joint to its parent, and the joints as dots.
     public var overlayItems: [OverlayItem] {

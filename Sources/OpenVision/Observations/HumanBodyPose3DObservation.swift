@@ -22,7 +22,9 @@ import Foundation
 public struct HumanBodyPose3DObservation: VisionObservation {
     /// Vision's 17 3D joint names (`HumanBodyPose3DObservation.JointName`). "Left" is the person's left.
     public enum JointName: String, CaseIterable, Sendable, Codable, Hashable {
+        /// Head, shoulders, arms.
         case topHead, centerHead, centerShoulder, leftShoulder, rightShoulder, leftElbow, rightElbow, leftWrist, rightWrist
+        /// Spine, hips (`root` between them) and legs.
         case spine, root, leftHip, rightHip, leftKnee, rightKnee, leftAnkle, rightAnkle
 
         /// The joint this one hangs from (nil for the root): the tree from the root up the spine to the head, out
@@ -54,6 +56,7 @@ public struct HumanBodyPose3DObservation: VisionObservation {
 
     /// Vision's 3D joint groups (`HumanBodyPose3DObservation.JointsGroupName`).
     public enum JointsGroupName: String, CaseIterable, Sendable, Codable, Hashable {
+        /// Vision's groups; `all` is every joint.
         case head, torso, leftArm, rightArm, leftLeg, rightLeg, all
 
         /// The joints in the group.
@@ -80,6 +83,7 @@ public struct HumanBodyPose3DObservation: VisionObservation {
 
     /// One 3D joint, as Vision's `HumanBodyRecognizedPoint3D`.
     public struct RecognizedPoint3D: Sendable, Hashable, Codable {
+        /// Which joint this is.
         public let jointName: JointName
         /// The joint's position relative to the root (a translation; metres, Vision's axes).
         public let position: Matrix4x4
@@ -97,11 +101,13 @@ public struct HumanBodyPose3DObservation: VisionObservation {
     /// The bones drawn as a skeleton: each joint to its parent.
     public static let skeletonPairs: [(JointName, JointName)] = JointName.allCases.compactMap { j in j.parent.map { ($0, j) } }
 
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// MediaPipe's pose-presence score, 0...1.
     public var confidence: Float
     /// The body's height in metres (`referenceHeight` with `.reference`).
     public let bodyHeight: Float
+    /// How `bodyHeight` was found: always `.reference` here (no depth data).
     public let heightEstimation: HeightEstimation
     /// The camera relative to the root, as Vision's `cameraOriginMatrix` ("a transform from the skeleton hip to
     /// the camera"): our camera's axes are the skeleton's, so it is a translation.

@@ -12,6 +12,7 @@ extension AnalysisReport {
         public var landmarks: [Joint]
         /// The person's hands (`detectsHands`), when found.
         public var leftHand: Hand?
+        /// The person's right hand (`detectsHands`), when found.
         public var rightHand: Hand?
     }
 
@@ -46,7 +47,9 @@ extension AnalysisReport {
 }
 
 extension HumanBodyPoseObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] {
         OverlayItem.items(for: self) + [leftHand, rightHand].compactMap { $0 }.flatMap { OverlayItem.items(for: $0) }
     }

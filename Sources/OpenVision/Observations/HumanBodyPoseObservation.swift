@@ -11,8 +11,11 @@ import Foundation
 public struct HumanBodyPoseObservation: RecognizedPointsObservation {
     /// Vision's body joint names (`HumanBodyPoseObservation.JointName`). "Left" is the person's left.
     public enum JointName: String, CaseIterable, Sendable, Codable, Hashable {
+        /// Head joints.
         case nose, leftEye, rightEye, leftEar, rightEar
+        /// Neck (between the shoulders) and arms.
         case neck, leftShoulder, rightShoulder, leftElbow, rightElbow, leftWrist, rightWrist
+        /// Root (between the hips) and legs.
         case root, leftHip, rightHip, leftKnee, rightKnee, leftAnkle, rightAnkle
 
         /// The MediaPipe landmark this joint is; nil for the derived `neck` and `root`.
@@ -42,6 +45,7 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
 
     /// Vision's joint groups (`HumanBodyPoseObservation.JointsGroupName`).
     public enum JointsGroupName: String, CaseIterable, Sendable, Codable, Hashable {
+        /// Vision's groups; `all` is every joint.
         case face, torso, leftArm, rightArm, leftLeg, rightLeg, all
 
         /// The joints in the group, as Vision groups them.
@@ -61,9 +65,13 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
     /// The 33 landmarks of MediaPipe's BlazePose (`pose_landmark_full.tflite`), in the model's order
     /// (`rawValue` is the landmark's index in `landmarks`).
     public enum BodyLandmark: Int, CaseIterable, Sendable, Codable, Hashable {
+        /// Face landmarks (indices 0...10 with the mouth's).
         case nose, leftEyeInner, leftEye, leftEyeOuter, rightEyeInner, rightEye, rightEyeOuter, leftEar, rightEar
+        /// Mouth corners, shoulders, elbows, wrists.
         case mouthLeft, mouthRight, leftShoulder, rightShoulder, leftElbow, rightElbow, leftWrist, rightWrist
+        /// Hand points (pinky, index, thumb) and hips.
         case leftPinky, rightPinky, leftIndex, rightIndex, leftThumb, rightThumb, leftHip, rightHip
+        /// Knees, ankles, heels and feet (indices 25...32).
         case leftKnee, rightKnee, leftAnkle, rightAnkle, leftHeel, rightHeel, leftFootIndex, rightFootIndex
 
         /// The Swift-style name, e.g. `"leftEyeInner"` (the `identifier` of its point in `landmarks`).
@@ -80,6 +88,7 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
         (.root, .rightHip), (.rightHip, .rightKnee), (.rightKnee, .rightAnkle),
     ]
 
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// MediaPipe's pose-presence score for this person, 0...1.
     public var confidence: Float
@@ -129,9 +138,11 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
         Dictionary(uniqueKeysWithValues: group.jointNames.map { ($0, recognizedPoint($0)) })
     }
 
+    /// Every joint by its name (`JointName.rawValue`).
     public var allRecognizedPoints: [String: RecognizedPoint] {
         Dictionary(uniqueKeysWithValues: JointName.allCases.map { ($0.rawValue, recognizedPoint($0)) })
     }
 
+    /// The raw values of every joint name, as the keys of `allRecognizedPoints`.
     public var availableKeys: [String] { JointName.allCases.map(\.rawValue) }
 }

@@ -8,6 +8,7 @@ extension AnalysisReport {
         public var confidence: Float
         /// "left" or "right" (the person's own hand), or "unknown".
         public var chirality: String
+        /// How sure the chirality is, 0...1.
         public var chiralityConfidence: Float
         /// The joints' bounding box.
         public var box: Box
@@ -41,6 +42,8 @@ extension AnalysisReport {
 }
 
 extension HumanHandPoseObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

@@ -11,11 +11,17 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
     /// (`landmarkIndex`). CMC, MP, IP: the thumb's carpometacarpal, metacarpophalangeal and interphalangeal
     /// joints; MCP, PIP, DIP: a finger's metacarpophalangeal, proximal and distal interphalangeal joints.
     public enum JointName: String, CaseIterable, Sendable, Codable, Hashable {
+        /// The wrist.
         case wrist
+        /// Thumb: carpometacarpal, metacarpophalangeal, interphalangeal joints and tip.
         case thumbCMC, thumbMP, thumbIP, thumbTip
+        /// Index finger: MCP, PIP, DIP joints and tip.
         case indexMCP, indexPIP, indexDIP, indexTip
+        /// Middle finger: MCP, PIP, DIP joints and tip.
         case middleMCP, middlePIP, middleDIP, middleTip
+        /// Ring finger: MCP, PIP, DIP joints and tip.
         case ringMCP, ringPIP, ringDIP, ringTip
+        /// Little finger: MCP, PIP, DIP joints and tip.
         case littleMCP, littlePIP, littleDIP, littleTip
 
         /// The joint's index among MediaPipe's 21 hand landmarks.
@@ -25,6 +31,7 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
     /// Vision's joint groups (`HumanHandPoseObservation.JointsGroupName`): each finger from its base to its tip
     /// (the wrist belongs to `all` only).
     public enum JointsGroupName: String, CaseIterable, Sendable, Codable, Hashable {
+        /// One group per finger; `all` is every joint, wrist included.
         case thumb, indexFinger, middleFinger, ringFinger, littleFinger, all
 
         /// The joints in the group, base to tip.
@@ -42,6 +49,7 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
 
     /// Which hand, as Vision's `VNChirality`: the person's own left or right hand.
     public enum Chirality: String, Sendable, Codable, Hashable {
+        /// The person's left or right hand; `unknown` when it cannot be told.
         case left, right, unknown
     }
 
@@ -56,6 +64,7 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
         return pairs
     }()
 
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// MediaPipe's hand presence score, 0...1.
     public var confidence: Float
@@ -71,6 +80,7 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
     /// the camera), in `JointName` order.
     public var depths: [Double]
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(joints: [RecognizedPoint], depths: [Double], confidence: Float, chirality: Chirality, chiralityConfidence: Float,
                 uuid: UUID = UUID()) {
         self.uuid = uuid
@@ -107,10 +117,12 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
         Dictionary(uniqueKeysWithValues: group.jointNames.map { ($0, recognizedPoint($0)) })
     }
 
+    /// Every joint by its name (`JointName.rawValue`).
     public var allRecognizedPoints: [String: RecognizedPoint] {
         Dictionary(uniqueKeysWithValues: joints.map { ($0.identifier, $0) })
     }
 
+    /// The raw values of every joint name, as the keys of `allRecognizedPoints`.
     public var availableKeys: [String] { JointName.allCases.map(\.rawValue) }
 
     /// The smallest box holding every joint (normalised, lower-left origin).

@@ -8,6 +8,7 @@ extension AnalysisReport {
         public var warpTransform: [Double]
         /// The same in top-left pixel coordinates (OpenCV's, for `cv2.warpPerspective`).
         public var openCVTransform: [Double]
+        /// The observation's confidence, 0...1.
         public var confidence: Float
     }
 
@@ -24,6 +25,8 @@ extension AnalysisReport {
 }
 
 extension ImageHomographicAlignmentObservation: ReportableResult {
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.add(self) }
+    /// Nothing: these results have nothing to draw.
     public var overlayItems: [OverlayItem] { [] }
 }

@@ -9,6 +9,7 @@ import Foundation
 /// how a point maps). `openCVTransform` is the same warp in OpenCV's top-left pixel coordinates, for
 /// `cv2.warpPerspective` or `VisionImage.warpedPerspective(by:width:height:)`.
 public struct ImageHomographicAlignmentObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// The share of tracked points that fit the warp within 1 px (0...1).
     public var confidence: Float
@@ -17,6 +18,7 @@ public struct ImageHomographicAlignmentObservation: VisionObservation {
     /// The height in pixels of the analysed images (relates the two coordinate conventions).
     public var imageHeight: Int
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(warpTransform: Matrix3x3, imageHeight: Int, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

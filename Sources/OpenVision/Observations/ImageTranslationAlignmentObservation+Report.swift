@@ -6,7 +6,9 @@ extension AnalysisReport {
     public struct Translation: Sendable, Codable, Hashable {
         /// Pixels, lower-left origin, y up (Vision's convention).
         public var tx: Double
+        /// Vertical translation in pixels, y up.
         public var ty: Double
+        /// The observation's confidence, 0...1.
         public var confidence: Float
     }
 
@@ -21,6 +23,7 @@ extension AnalysisReport {
 }
 
 extension ImageTranslationAlignmentObservation: ReportableResult {
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.add(self) }
     /// A translation has no place in the image: nothing to draw.
     public var overlayItems: [OverlayItem] { [] }

@@ -9,6 +9,7 @@ import Foundation
 /// reference's. A target whose content sits 5 px further right and 3 px lower than in the reference
 /// gives tx = −5, ty = +3.
 public struct ImageTranslationAlignmentObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// The phase-correlation peak (0...1): near 1 for a clean shift, low for a weak or ambiguous one.
     public var confidence: Float
@@ -17,6 +18,7 @@ public struct ImageTranslationAlignmentObservation: VisionObservation {
     /// Vertical translation in pixels (positive: up).
     public var ty: Double
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(tx: Double, ty: Double, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid
         self.confidence = confidence

@@ -5,6 +5,7 @@ extension AnalysisReport {
     /// `GeneratePersonInstanceMaskRequest`'s mask: its size (and, with `--maps`, its files: the PNG holds the
     /// instance numbers as gray levels 0, 1, 2… out of 255) and each person's number and pixel count.
     public struct PersonInstances: Sendable, Codable, Hashable {
+        /// One person in the mask.
         public struct Instance: Sendable, Codable, Hashable {
             /// The person's number in the mask (1…n).
             public var index: Int
@@ -13,7 +14,9 @@ extension AnalysisReport {
             /// Their pixels' bounding box.
             public var box: Box
         }
+        /// The instance mask's size and, with `--maps`, its files.
         public var mask: Map
+        /// Each person, by number.
         public var instances: [Instance]
     }
 
@@ -26,12 +29,15 @@ extension AnalysisReport {
 /// `GeneratePersonInstanceMaskRequest`'s result: reported under `personInstances`, each person blended in a colour of
 /// its own. The map written is the instance mask divided by 255 (PNG gray level = instance number).
 public struct PersonInstancesReport: ReportableResult {
+    /// The instance mask to report.
     public var observation: InstanceMaskObservation
+    /// Wraps `observation` for reporting.
     public init(_ observation: InstanceMaskObservation) { self.observation = observation }
 
     /// Heat-map values (OpenCV's JET) per instance: red, green, orange, yellow-green; ≥ 0.5 so each blends visibly.
     static let palette: [Float] = [1.0, 0.5, 0.8, 0.62]
 
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
         let m = observation.instanceMask
         var boxes: [Int: (x0: Int, y0: Int, x1: Int, y1: Int, n: Int)] = [:]
@@ -57,6 +63,7 @@ public struct PersonInstancesReport: ReportableResult {
             })
     }
 
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] {
         let m = observation.instanceMask
         let values = m.values.map { $0 > 0 ? Self.palette[(Int($0) - 1) % Self.palette.count] : 0 }
@@ -64,6 +71,7 @@ public struct PersonInstancesReport: ReportableResult {
         return [.heatMap(colours, opacity: 0.6)]
     }
 
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] {
         let m = observation.instanceMask
         guard let scaled = try? PixelBufferObservation(width: m.width, height: m.height, values: m.values.map { $0 / 255 },

@@ -7,7 +7,9 @@ import Foundation
 /// Besides the labels it keeps each pixel's probability of belonging to its instance (the segmentation model's,
 /// 0.5...1 where labelled), which `generateScaledMaskForImage(forInstances:)` gives as a soft mask.
 public struct InstanceMaskObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     /// 0 (background) or the instance's number, per pixel (1 channel, Float values, row-major, top row first).
     public let instanceMask: PixelBufferObservation

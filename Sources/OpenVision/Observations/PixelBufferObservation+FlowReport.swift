@@ -8,6 +8,7 @@ extension AnalysisReport {
         public var field: Map
         /// Mean displacement in pixels (y down).
         public var meanDx: Double
+        /// Mean vertical displacement in pixels (y down).
         public var meanDy: Double
         /// The largest displacement's length in pixels.
         public var maximumMagnitude: Double
@@ -32,11 +33,16 @@ extension AnalysisReport {
 /// `GenerateOpticalFlowRequest`'s and `TrackOpticalFlowRequest`'s result: a 2-channel field (dx, dy in pixels),
 /// reported under `opticalFlow` and drawn as arrows.
 public struct OpticalFlowReport: ReportableResult {
+    /// The 2-channel flow field (dx, dy in pixels, y down).
     public var field: PixelBufferObservation
+    /// Wraps `field` for reporting.
     public init(_ field: PixelBufferObservation) { self.field = field }
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
         report.opticalFlow = report.flowEntry(field, files: files[""])
     }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.flowArrows(for: field) }
+    /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] { [("", field)] }
 }

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// The values are held once; `values` and `withUnsafeBufferPointer(_:)` reach them without copying.
 public struct PixelBufferObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     /// What the values are (e.g. "saliency"), if the producer names them.
     public var featureName: String?

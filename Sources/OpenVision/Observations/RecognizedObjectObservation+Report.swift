@@ -2,9 +2,13 @@ import Foundation
 
 /// Detected objects in the report (`objects`; `animals` for `RecognizeAnimalsRequest`).
 extension AnalysisReport {
+    /// One detected object (`DetectObjectsRequest`, `RecognizeAnimalsRequest`).
     public struct Object: Sendable, Codable, Hashable {
+        /// The top label's identifier.
         public var label: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// Labels with confidences, best first.
         public var labels: [Label]
@@ -43,7 +47,9 @@ extension AnalysisReport {
 }
 
 extension RecognizedObjectObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] {
         [.box(boundingBox, label: labels.first?.identifier ?? "?", confidence: confidence)]
     }
@@ -51,8 +57,12 @@ extension RecognizedObjectObservation: ReportableObservation {
 
 /// `RecognizeAnimalsRequest`'s results: objects, reported under `animals`.
 public struct AnimalsReport: ReportableResult {
+    /// The animals found.
     public var animals: [RecognizedObjectObservation]
+    /// Wraps `animals` for reporting.
     public init(_ animals: [RecognizedObjectObservation]) { self.animals = animals }
+    /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.addAnimals(animals) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { animals.overlayItems }
 }

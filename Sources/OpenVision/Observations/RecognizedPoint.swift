@@ -11,6 +11,7 @@ public struct RecognizedPoint: Sendable, Hashable, Codable, CustomStringConverti
     /// How confident the model is that the point is where it says and visible, 0...1.
     public let confidence: Float
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(identifier: String, location: NormalizedPoint, confidence: Float) {
         self.identifier = identifier
         self.location = location
@@ -22,6 +23,7 @@ public struct RecognizedPoint: Sendable, Hashable, Codable, CustomStringConverti
         (location.x * Double(width), (1 - location.y) * Double(height))
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String {
         "\(identifier) (\(String(format: "%.4f", location.x)), \(String(format: "%.4f", location.y))) \(String(format: "%.2f", confidence))"
     }

@@ -2,10 +2,15 @@ import Foundation
 
 /// Recognised text in the report (`text`).
 extension AnalysisReport {
+    /// One line of recognised text (`RecognizeTextRequest`).
     public struct TextLine: Sendable, Codable, Hashable {
+        /// The line's best candidate text.
         public var string: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
+        /// The line's words, in reading order.
         public var words: [Word]
         /// topLeft, topRight, bottomRight, bottomLeft in reading order (a rotated quadrilateral for a
         /// rotated line on `.accurate`; the box's corners on `.fast`).
@@ -15,9 +20,13 @@ extension AnalysisReport {
         public var orientationDegrees: Int? = nil
     }
 
+    /// One recognised word.
     public struct Word: Sendable, Codable, Hashable {
+        /// The word's text.
         public var string: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
     }
 
@@ -39,6 +48,7 @@ extension AnalysisReport {
 }
 
 extension RecognizedTextObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
     /// The line's box and string; character boxes are left to `OverlayItem.items(for:characterBoxes:)`.
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self, characterBoxes: false) }

@@ -3,12 +3,24 @@ import Foundation
 /// A line of recognised text, as Vision's `RecognizedTextObservation`: its box and corners
 /// (normalised, lower-left origin, relative to the region of interest) and candidate strings.
 public struct RecognizedTextObservation: VisionObservation, QuadrilateralProviding {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
+    /// The top-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topLeft: NormalizedPoint
+    /// The top-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topRight: NormalizedPoint
+    /// The bottom-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomRight: NormalizedPoint
+    /// The bottom-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomLeft: NormalizedPoint
     /// Candidates, best first. Both levels (Tesseract, PP-OCR) yield one candidate per line.
     public var candidates: [RecognizedText]
@@ -19,6 +31,7 @@ public struct RecognizedTextObservation: VisionObservation, QuadrilateralProvidi
     /// corners stay relative to the image as given (the corners in the text's reading order).
     public var textOrientation: ImageOrientation = .up
 
+    /// A line in `boundingBox` read as `candidates`, best first; its confidence is the first candidate's (0 if none).
     public init(boundingBox: NormalizedRect, candidates: [RecognizedText], uuid: UUID = UUID()) {
         self.uuid = uuid
         self.boundingBox = boundingBox
@@ -62,6 +75,7 @@ public struct RecognizedText: Sendable, Hashable, Codable {
     /// The words, with their boxes and confidences.
     public var words: [RecognizedWord]
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(string: String, confidence: Float, characterBoxes: [NormalizedRect], words: [RecognizedWord]) {
         self.string = string
         self.confidence = confidence
@@ -83,7 +97,11 @@ public struct RecognizedText: Sendable, Hashable, Codable {
 
 /// A recognised word.
 public struct RecognizedWord: Sendable, Hashable, Codable {
+    /// The word's text.
     public var string: String
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
 }

@@ -3,14 +3,27 @@ import Foundation
 /// A detected quadrilateral, as Vision's `RectangleObservation`: four corners and their
 /// bounding box, normalised with a lower-left origin, relative to the region of interest.
 public struct RectangleObservation: VisionObservation, QuadrilateralProviding {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The top-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topLeft: NormalizedPoint
+    /// The top-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topRight: NormalizedPoint
+    /// The bottom-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomRight: NormalizedPoint
+    /// The bottom-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomLeft: NormalizedPoint
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
 
+    /// An observation from its corners (normalised, lower-left origin); `boundingBox` is their bounding rect.
     public init(topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
                 bottomLeft: NormalizedPoint, confidence: Float, uuid: UUID = UUID()) {
         self.uuid = uuid

@@ -4,7 +4,9 @@ import Foundation
 /// Float32 values in 0...1, row-major, top row first, stretched over the analysed region) and the
 /// salient regions as rectangles (normalised, lower-left origin, most confident first).
 public struct SaliencyImageObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
     /// The heat map: 1 channel, 0 (not salient) ... 1 (most salient); all zero for a flat image.
     public var heatMap: PixelBufferObservation
@@ -16,6 +18,7 @@ public struct SaliencyImageObservation: VisionObservation {
     /// The heat map's `featureName` for objectness-based saliency.
     public static let objectnessFeatureName = "objectnessSaliency"
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(heatMap: PixelBufferObservation, salientObjects: [RectangleObservation], confidence: Float = 1,
                 uuid: UUID = UUID()) {
         self.uuid = uuid

@@ -2,8 +2,11 @@ import Foundation
 
 /// Text regions in the report (`textRectangles`).
 extension AnalysisReport {
+    /// One text region (`DetectTextRectanglesRequest`).
     public struct TextRegion: Sendable, Codable, Hashable {
+        /// The observation's confidence, 0...1.
         public var confidence: Float
+        /// The bounding box, normalised and in pixels.
         public var box: Box
         /// Character boxes, left to right; present when `reportCharacterBoxes` was set.
         public var characters: [Box]?
@@ -22,6 +25,8 @@ extension AnalysisReport {
 }
 
 extension TextObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

@@ -4,12 +4,24 @@ import Foundation
 /// quadrilateral (axis-aligned here) and, when asked for, each character's box; nothing is read.
 /// Normalised with a lower-left origin, relative to the request's region of interest.
 public struct TextObservation: VisionObservation, QuadrilateralProviding {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
+    /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The top-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topLeft: NormalizedPoint
+    /// The top-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var topRight: NormalizedPoint
+    /// The bottom-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomRight: NormalizedPoint
+    /// The bottom-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     public var bottomLeft: NormalizedPoint
+    /// The observation's bounding box, normalised with a lower-left origin, relative to the
+    /// request's region of interest.
     public var boundingBox: NormalizedRect
     /// One box per character, left to right; nil unless `reportCharacterBoxes` was set.
     public var characterBoxes: [RectangleObservation]?

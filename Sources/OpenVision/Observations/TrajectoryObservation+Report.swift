@@ -6,9 +6,11 @@ extension AnalysisReport {
     public struct Trajectory: Sendable, Codable, Hashable {
         /// Stable while the trajectory is followed.
         public var id: String
+        /// The observation's confidence, 0...1.
         public var confidence: Float
         /// Oldest first.
         public var detectedPoints: [Point]
+        /// The parabola's points at the detected points' x, oldest first.
         public var projectedPoints: [Point]
         /// [a, b, c] of y = a·x² + b·x + c in normalised coordinates (lower-left origin).
         public var equationCoefficients: [Float]
@@ -16,6 +18,7 @@ extension AnalysisReport {
         public var movingAverageRadius: Double
         /// Seconds (frame times).
         public var start: Double
+        /// Seconds (frame time of the latest point).
         public var end: Double
     }
 
@@ -40,6 +43,8 @@ extension AnalysisReport {
 }
 
 extension TrajectoryObservation: ReportableObservation {
+    /// Appends these observations to `report`'s entries for this kind of result.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }
 }

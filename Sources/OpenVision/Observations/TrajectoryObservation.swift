@@ -6,6 +6,7 @@ import Foundation
 /// parabola is y = a·x² + b·x + c in the same coordinates. A trajectory keeps its `uuid` from frame to
 /// frame while it is followed.
 public struct TrajectoryObservation: VisionObservation {
+    /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
     /// 1 − RMS distance of the detected points from the parabola relative to the object's radius, 0...1.
     public var confidence: Float
@@ -20,6 +21,7 @@ public struct TrajectoryObservation: VisionObservation {
     /// From the trajectory's first detection to this frame (frame times; see `DetectTrajectoriesRequest`).
     public var timeRange: ClosedRange<Duration>
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(detectedPoints: [NormalizedPoint], projectedPoints: [NormalizedPoint], equationCoefficients: SIMD3<Float>,
                 movingAverageRadius: Double, timeRange: ClosedRange<Duration>, confidence: Float = 1, uuid: UUID = UUID()) {
         self.uuid = uuid

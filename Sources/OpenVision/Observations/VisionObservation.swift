@@ -11,14 +11,23 @@ public protocol VisionObservation: Sendable, Hashable, Codable {
 /// An observation with a normalised bounding box (lower-left origin), relative to the
 /// request's region of interest.
 public protocol BoundingBoxProviding {
+    /// The bounding box, normalised with a lower-left origin, relative to the request's region of interest.
     var boundingBox: NormalizedRect { get }
 }
 
 /// An observation described by four corner points (normalised, lower-left origin).
 public protocol QuadrilateralProviding: BoundingBoxProviding {
+    /// The top-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     var topLeft: NormalizedPoint { get }
+    /// The top-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     var topRight: NormalizedPoint { get }
+    /// The bottom-right corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     var bottomRight: NormalizedPoint { get }
+    /// The bottom-left corner as seen upright, normalised with a lower-left origin,
+    /// relative to the request's region of interest.
     var bottomLeft: NormalizedPoint { get }
 }
 

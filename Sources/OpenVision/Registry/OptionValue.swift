@@ -2,9 +2,13 @@
 /// store, and what the option's declaration checked. A number is `.integer` or `.number`, an enumerated or free value
 /// `.text`, a list `.list`.
 public enum OptionValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// A whole number.
     case integer(Int)
+    /// A real number.
     case number(Double)
+    /// A string: an enumerated choice or a free value (a path, a label).
     case text(String)
+    /// A list of strings.
     case list([String])
 
     /// Reads a JSON integer, number, string or array of strings.

@@ -57,9 +57,12 @@ public struct RequestKind: Sendable, Hashable, CustomStringConvertible {
         self.make = { model throws(VisionError) in try make(model) }
     }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String { name }
 
+    /// Kinds are equal when their names are.
     public static func == (a: RequestKind, b: RequestKind) -> Bool { a.name == b.name }
+    /// Hashes the name (names are unique among kinds).
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// True for the kinds that run a model the user may choose (`detect`, `classify`, `model`).

@@ -60,9 +60,12 @@ public struct RequestOption: Sendable, Hashable, CustomStringConvertible {
     /// True when requests of `type` read it.
     func isRead(by type: ObjectIdentifier) -> Bool { setters[type] != nil }
 
+    /// The value as short text, for logs and command-line output.
     public var description: String { name }
 
+    /// Options are equal when their names are.
     public static func == (a: RequestOption, b: RequestOption) -> Bool { a.name == b.name }
+    /// Hashes the name (names are unique among options).
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// The declared option called `name` (or spelled as its flag), if any.

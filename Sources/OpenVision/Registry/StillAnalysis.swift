@@ -26,9 +26,11 @@ public struct StillAnalysis: Sendable {
 
     /// One run's report, what to draw, and each kind's outcome (of `runKinds`).
     public struct Run: Sendable {
+        /// The run's report: every kind's results and errors, relative to the full image.
         public var report: AnalysisReport
         /// The results' overlays in full-image coordinates (`annotated(with:)`), in report order.
         public var overlayItems: [OverlayItem]
+        /// Each kind that ran, with its outcome (results or error), in run order.
         public var outcomes: [(kind: RequestKind, outcome: VisionRequestOutcome)]
     }
 

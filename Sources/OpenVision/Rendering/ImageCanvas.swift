@@ -23,7 +23,9 @@ public struct ImageCanvas: ~Copyable {
         self.image = try image.copy()
     }
 
+    /// Width in pixels (the image's).
     public var width: Int { image.width }
+    /// Height in pixels (the image's).
     public var height: Int { image.height }
 
     /// Fills the polygon through `points` (pixels, top-left origin).

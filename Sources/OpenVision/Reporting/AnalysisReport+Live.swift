@@ -6,12 +6,16 @@ extension AnalysisReport {
     /// last frame of a file or image folder; `id`), or
     /// `line_crossed` (a track's centre crossed the counting line; `id`, `label`, `direction` `in` / `out`).
     public struct Event: Sendable, Codable, Hashable {
+        /// The kind: `track_started`, `track_ended` or `line_crossed`.
         public var event: String
         /// The track ID.
         public var id: Int
+        /// The track's label (`track_started`, `line_crossed`); nil when the track has none or for `track_ended`.
         public var label: String?
+        /// `in` or `out` for `line_crossed` (which side the track's centre crossed to); nil for other events.
         public var direction: String?
 
+        /// An event of kind `event` for track `id`; `label` and `direction` as the kind carries them.
         public init(event: String, id: Int, label: String? = nil, direction: String? = nil) {
             self.event = event
             self.id = id
@@ -22,21 +26,30 @@ extension AnalysisReport {
 
     /// The counting line (normalised, lower-left origin: `[[x1, y1], [x2, y2]]`) and its totals so far.
     public struct Counting: Sendable, Codable, Hashable {
+        /// The line's two end points, `[[x1, y1], [x2, y2]]`, normalised with a lower-left origin.
         public var line: [[Double]]
+        /// Crossings in the `in` direction since the start.
         public var totalIn: Int
+        /// Crossings in the `out` direction since the start.
         public var totalOut: Int
         /// Label → crossings (tracks without a label under "").
         public var inByLabel: [String: Int]
+        /// Label → crossings in the `out` direction (tracks without a label under "").
         public var outByLabel: [String: Int]
     }
 
     /// A pinned label: its ID, text, tracked point (both ways) and state (`normal`, `limited`, `lost`).
     public struct PinnedLabel: Sendable, Codable, Hashable {
+        /// The pinned label's ID, stable across frames.
         public var id: Int
+        /// The label's text.
         public var label: String
+        /// Where the label's anchor is tracked to on this frame, both normalised and in pixels.
         public var point: Point
+        /// `normal`, `limited` (tracking is unsure) or `lost`.
         public var state: String
 
+        /// A pinned label `id` with text `label` at `point` in `state`.
         public init(id: Int, label: String, point: Point, state: String) {
             self.id = id
             self.label = label

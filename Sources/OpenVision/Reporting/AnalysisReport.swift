@@ -10,42 +10,57 @@ import Foundation
 public struct AnalysisReport: Sendable, Codable, Hashable {
     /// A rect both ways.
     public struct Box: Sendable, Codable, Hashable {
+        /// The rect normalised to 0...1 with a lower-left origin, as Vision.
         public var normalized: NormalizedRect
+        /// The same rect in pixels of the upright image, top-left origin.
         public var pixels: PixelRect
     }
 
     /// A pixel rect, origin top-left.
     public struct PixelRect: Sendable, Codable, Hashable {
+        /// Pixels of the upright image; `x`, `y` are the top-left corner.
         public var x: Double, y: Double, width: Double, height: Double
     }
 
     /// A point both ways.
     public struct Point: Sendable, Codable, Hashable {
+        /// The point normalised to 0...1 with a lower-left origin, as Vision.
         public var normalized: NormalizedPoint
+        /// The same point in pixels of the upright image, top-left origin.
         public var pixels: PixelPoint
     }
 
     /// A pixel point, origin top-left.
     public struct PixelPoint: Sendable, Codable, Hashable {
+        /// Pixels of the upright image, from its top-left corner, y down.
         public var x: Double, y: Double
     }
 
     /// A named point with its confidence (a body joint or landmark).
     public struct Joint: Sendable, Codable, Hashable {
+        /// The joint's or landmark's name (Vision's joint names, e.g. `left_wrist`).
         public var name: String
+        /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
         public var confidence: Float
+        /// Where it is, both normalised and in pixels.
         public var point: Point
     }
 
+    /// A classification label with its confidence.
     public struct Label: Sendable, Codable, Hashable {
+        /// The label's identifier (the class name).
         public var identifier: String
+        /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
         public var confidence: Float
     }
 
     /// An image-valued result: its size and, when written (`--maps DIR`; inline in the HTTP API), its files.
     public struct Map: Sendable, Codable, Hashable {
+        /// Width of the map in its own pixels (not necessarily the image's).
         public var width: Int
+        /// Height of the map in its own pixels.
         public var height: Int
+        /// Values per pixel (1 for masks and saliency, 2 for optical flow).
         public var channels: Int
         /// An 8-bit PNG of the values (0...1 → 0...255): a path, or a `data:` URL in the HTTP API.
         public var png: String?
@@ -64,17 +79,23 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
 
     /// What was written for an image-valued result (see `MapOutput`).
     public struct MapFiles: Sendable, Hashable {
+        /// The PNG's path, or a `data:` URL; nil when none was written.
         public var png: String?
+        /// The `.npy` file's path, or a `data:` URL; nil when none was written.
         public var npy: String?
 
+        /// Names what was written: `png` and `npy` paths or URLs, nil for those not written.
         public init(png: String?, npy: String?) {
             self.png = png
             self.npy = npy
         }
     }
 
+    /// A request's failure: its `VisionError` code and message.
     public struct Failure: Sendable, Codable, Hashable {
+        /// The error's code (`VisionError.Code` as text, e.g. `invalidArgument`).
         public var code: String
+        /// The error's human-readable message.
         public var message: String
     }
 
@@ -82,11 +103,17 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var image: String
     /// Upright size in pixels.
     public var width: Int
+    /// Upright height in pixels.
     public var height: Int
+    /// `DetectBarcodesRequest`; absent when the request did not run.
     public var barcodes: [Barcode]?
+    /// `DetectRectanglesRequest`; absent when the request did not run.
     public var rectangles: [Rectangle]?
+    /// `DetectFaceRectanglesRequest` / `DetectFaceLandmarksRequest`; absent when neither ran.
     public var faces: [Face]?
+    /// `RecognizeTextRequest`: one entry per line of text; absent when the request did not run.
     public var text: [TextLine]?
+    /// `DetectObjectsRequest`; absent when the request did not run.
     public var objects: [Object]?
     /// `RecognizeAnimalsRequest`: objects labelled `Cat` or `Dog`.
     public var animals: [Object]?
@@ -102,6 +129,7 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var personInstances: PersonInstances?
     /// `GeneratePersonSegmentationRequest`: the mask's size and, with `--maps`, its files.
     public var personMask: Map?
+    /// `ClassifyImageRequest`: one label per class; absent when the request did not run.
     public var classifications: [Label]?
     /// The feature print vector (`GenerateImageFeaturePrintRequest`).
     public var featurePrint: [Float]?
@@ -131,6 +159,7 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var trajectories: [Trajectory]?
     /// For video frames: the frame index and the source's timestamp in seconds.
     public var frame: Int?
+    /// The frame's timestamp in the source, in seconds (video frames only).
     public var timestamp: Double?
     /// Live frames: tracks started and ended and line crossings on this frame (see `AnalysisReport+Live.swift`).
     public var events: [Event]?
@@ -148,6 +177,7 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     /// Stage name → milliseconds.
     public var timingsMs: [String: Double]?
 
+    /// An empty report for the image named `image`, `width` × `height` pixels upright.
     public init(image: String, width: Int, height: Int) {
         self.image = image
         self.width = width

@@ -12,6 +12,7 @@ extension BuiltInDetectorRequest {
     /// The detector's own fitting (stretched, as it was trained).
     public var inputFitting: ImageCropAndScaleOption? { nil }
 
+    /// Throws `invalidArgument` unless `confidenceThreshold` is in 0...1.
     public func validateOptions() throws(VisionError) {
         guard (0...1).contains(confidenceThreshold) else {
             throw VisionError(.invalidArgument, "confidenceThreshold must be 0...1")

@@ -4,17 +4,22 @@ import Foundation
 /// Without a model it uses the default classifier (EfficientNet-Lite0, ImageNet-1k, installed
 /// by scripts/setup). Softmax is applied when the model outputs logits.
 public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
+    /// One `ClassificationObservation` per class of the model, most confident first.
     public typealias Result = [ClassificationObservation]
 
     /// The classifier; nil loads the default classifier on first use.
     public var model: VisionModel?
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// How many labels to return, most confident first. Default 5; 0 returns all.
     public var maximumObservations: Int = 5
     /// How images fit the input; nil uses `.centerCrop` (Vision's default for classifiers).
     public var imageCropAndScaleOption: ImageCropAndScaleOption?
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(model: VisionModel? = nil, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.model = model
         self.completionHandler = completionHandler
@@ -23,6 +28,8 @@ public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
     /// `.centerCrop` unless set, as Vision's classifiers.
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption ?? .centerCrop }
 
+    /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
+    /// throws `VisionError` when the outputs do not have the shapes this request expects.
     public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         guard let scores = Self.classScores(outputs) else {
             throw VisionError(.invalidModel, "no classifier output among " + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", "))

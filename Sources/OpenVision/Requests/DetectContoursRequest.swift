@@ -3,8 +3,11 @@
 /// contrast adjustment, Otsu binarisation and OpenCV's `findContours` (see `ov_contours.cpp`).
 /// A flat image gives an observation with no contours.
 public struct DetectContoursRequest: CompletionHandlingRequest {
+    /// One `ContoursObservation` for the analysed image.
     public typealias Result = ContoursObservation
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray plane.
     public var requiresColor: Bool { false }
@@ -19,6 +22,7 @@ public struct DetectContoursRequest: CompletionHandlingRequest {
     /// The image is shrunk so that its longer side is at most this many pixels before detection, which
     /// bounds the work (and the detail). Must be positive. Default 512.
     public var maximumImageDimension = 512
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
     /// `maximumImageDimension` / the longer side: a JPEG may be decoded at 1/2...1/8 scale when that keeps it.
@@ -27,6 +31,7 @@ public struct DetectContoursRequest: CompletionHandlingRequest {
         return min(1, Double(maximumImageDimension) / max(width, height, 1))
     }
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }
@@ -44,6 +49,8 @@ public struct DetectContoursRequest: CompletionHandlingRequest {
         }
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         try validateOptions()
         let image = try imageForRegionOfInterest(in: context)

@@ -11,6 +11,7 @@ import Foundation
 /// - `.dlib` (revisions 1 and 2 in Vision's numbering): dlib's 68-point shape predictor (Debian's `libdlib-data`) on
 ///   dlib's HOG frontal faces; roll and yaw from the points.
 public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
+    /// One `FaceObservation` per finding; empty when there is none.
     public typealias Result = [FaceObservation]
 
     /// The landmark models, as Vision's numbered revisions.
@@ -42,6 +43,8 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
         }
     }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// The model. Default `Revision.defaultRevision` (the face mesh).
     public var revision: Revision
@@ -62,8 +65,10 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
     /// dlib only: the shape-predictor file; nil uses `OPENVISION_FACE_LANDMARKS_MODEL` or Debian's
     /// `/usr/share/dlib/shape_predictor_68_face_landmarks.dat`.
     public var modelURL: URL?
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// A request for `revision` (nil: the default revision) fitting `inputFaceObservations` (nil: finds faces first).
     public init(_ revision: Revision? = nil, inputFaceObservations: [FaceObservation]? = nil,
                 completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.revision = revision ?? .defaultRevision
@@ -71,6 +76,8 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
         self.completionHandler = completionHandler
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         switch revision {
         case .dlib: try performDlib(in: context)

@@ -13,6 +13,7 @@ import Foundation
 /// The default is `Revision.defaultRevision`, chosen from recall and precision on faces with known boxes
 /// (docs/requests.md, "Hands and faces").
 public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
+    /// One `FaceObservation` per finding; empty when there is none.
     public typealias Result = [FaceObservation]
 
     /// The face detectors, as Vision's numbered revisions.
@@ -60,6 +61,8 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
         }
     }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// The detector. Default `Revision.defaultRevision`.
     public var revision: Revision
@@ -71,13 +74,17 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
     /// Observations less confident than this are dropped. Default 0 (the detector's own threshold applies:
     /// dlib's, or BlazeFace's 0.5 as MediaPipe's `min_detection_confidence`).
     public var minimumConfidence: Float = 0
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// A request for `revision` (nil: the default revision).
     public init(_ revision: Revision? = nil, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.revision = revision ?? .defaultRevision
         self.completionHandler = completionHandler
     }
 
+    /// 1 for HOG; BlazeFace keeps the region's longer side at least 4× its input (128 or 192 px),
+    /// so a JPEG may be decoded at 1/2...1/8 scale.
     public func minimumImageScale(width: Double, height: Double) -> Double {
         // BlazeFace samples the image down to 128 or 192 pixels: a JPEG decoded at 1/2...1/8 scale loses nothing
         // while its longer side stays at least 4× the input's.
@@ -88,6 +95,8 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
         }
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         guard minimumConfidence.isFinite else { throw VisionError(.invalidArgument, "minimumConfidence must be finite") }
         let image = try imageForRegionOfInterest(in: context)

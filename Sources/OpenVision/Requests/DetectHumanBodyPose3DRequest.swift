@@ -7,18 +7,25 @@
 /// landmarks as well; see `HumanBodyPose3DObservation` for the joints, the height and the camera. Throws
 /// `missingModelData` when the models are not installed.
 public struct DetectHumanBodyPose3DRequest: CompletionHandlingRequest {
+    /// One `HumanBodyPose3DObservation` per finding; empty when there is none.
     public typealias Result = [HumanBodyPose3DObservation]
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// The most people to read. Default 1: Vision's request reports the most prominent person (and MediaPipe's
     /// solution reads one).
     public var maximumBodyCount = 1
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         guard maximumBodyCount >= 1 else {
             throw VisionError(.invalidArgument, "maximumBodyCount must be at least 1, not \(maximumBodyCount)")

@@ -8,8 +8,11 @@
 /// MediaPipe's single-person solution it reads every detected person, up to `maximumBodyCount`.
 /// Throws `missingModelData` when the models are not installed.
 public struct DetectHumanBodyPoseRequest: CompletionHandlingRequest {
+    /// One `HumanBodyPoseObservation` per finding; empty when there is none.
     public typealias Result = [HumanBodyPoseObservation]
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// The most people to read (each costs one landmark-model run). Default 4; 1 is MediaPipe's solution.
     public var maximumBodyCount = 4
@@ -20,12 +23,16 @@ public struct DetectHumanBodyPoseRequest: CompletionHandlingRequest {
     /// the landmarks found (as the hand tracking graphs make the next frame's region) where Holistic refines the first
     /// region with `hand_recrop.tflite`, which the setup does not install. Two hand landmark runs per visible hand.
     public var detectsHands = false
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         guard maximumBodyCount >= 1 else {
             throw VisionError(.invalidArgument, "maximumBodyCount must be at least 1, not \(maximumBodyCount)")

@@ -5,6 +5,7 @@ import Foundation
 /// `hand_landmark_*.tflite` from the mediapipe 0.10.14 wheel, installed by scripts/setup). The same pipeline
 /// and thresholds as `mp.solutions.hands(static_image_mode=True)`. No hand: an empty array.
 public struct DetectHumanHandPoseRequest: CompletionHandlingRequest {
+    /// One `HumanHandPoseObservation` per finding; empty when there is none.
     public typealias Result = [HumanHandPoseObservation]
 
     /// Which MediaPipe models run.
@@ -15,6 +16,8 @@ public struct DetectHumanHandPoseRequest: CompletionHandlingRequest {
         case full
     }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// The most hands to report, best palm first. Default 2, as Vision.
     public var maximumHandCount: Int = 2
@@ -28,12 +31,16 @@ public struct DetectHumanHandPoseRequest: CompletionHandlingRequest {
     /// The chirality is `.unknown` when the handedness probability is within this of 0.5. Default 0 (always
     /// left or right, as MediaPipe).
     public var chiralityMargin: Float = 0
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         guard maximumHandCount >= 0 else {
             throw VisionError(.invalidArgument, "maximumHandCount must not be negative (got \(maximumHandCount))")

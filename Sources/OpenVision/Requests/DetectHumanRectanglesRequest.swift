@@ -7,19 +7,26 @@
 /// height is `min(h, max(0.55 h, 1.2 w))` in pixels, same top, same width. A body-pose model could refine
 /// this later.
 public struct DetectHumanRectanglesRequest: BuiltInDetectorRequest, CompletionHandlingRequest {
+    /// One `HumanObservation` per finding; empty when there is none.
     public typealias Result = [HumanObservation]
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// Boxes around head and torso only (true, Vision's default) or the whole figure.
     public var upperBodyOnly = true
     /// People scoring below this are dropped. Default 0.25 (the detector's default).
     public var confidenceThreshold: Float = 0.25
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }
 
+    /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
+    /// throws `VisionError` when the outputs do not have the shapes this request expects.
     public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         try detections(outputs, mapping: mapping, model: model, labels: ["person"]).map { person in
             var box = person.boundingBox

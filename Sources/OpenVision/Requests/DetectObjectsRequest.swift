@@ -6,10 +6,13 @@ internal import OpenVisionConverters
 /// Without a model it uses the built-in COCO-80 detector (Yolo-Fastest-1.1-XL, public domain, bundled
 /// with OpenVision and run on ONNX Runtime), as `yolo predict` works out of the box.
 public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
+    /// One `RecognizedObjectObservation` per finding; empty when there is none.
     public typealias Result = [RecognizedObjectObservation]
 
     /// The detector; nil uses the built-in COCO-80 detector (loaded once per process on first use).
     public let model: VisionModel?
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// Detections scoring below this are dropped. Default 0.25 (Ultralytics' default), except for a Core ML detector
     /// pipeline, whose own NMS threshold stands until this is set; once set, it is also the value of the pipeline's
@@ -42,8 +45,10 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
     public var imageCropAndScaleOption: ImageCropAndScaleOption?
     /// The output layout; nil infers it from the output shapes.
     public var outputFormat: DetectionOutputFormat?
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(model: VisionModel? = nil, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.model = model
         self.completionHandler = completionHandler
@@ -55,6 +60,7 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
         return try DefaultModels.detector()
     }
 
+    /// How images fit the model's input: `imageCropAndScaleOption` (nil: the model's default).
     public var inputFitting: ImageCropAndScaleOption? { imageCropAndScaleOption }
 
     /// A Core ML detector pipeline's threshold inputs take the thresholds set on the request (unset ones leave the
@@ -89,12 +95,16 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
             + "non-maximum suppression)")
     }
 
+    /// Throws `invalidArgument` unless `confidenceThreshold` and `iouThreshold` are in 0...1 and
+    /// `maximumObservations` ≥ 0.
     public func validateOptions() throws(VisionError) {
         guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {
             throw VisionError(.invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")
         }
     }
 
+    /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
+    /// throws `VisionError` when the outputs do not have the shapes this request expects.
     public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
         try observations(fromOutputs: outputs, mapping: mapping, model: model)
     }

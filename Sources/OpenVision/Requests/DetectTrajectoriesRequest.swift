@@ -13,6 +13,7 @@ import Synchronization
 /// pipeline's source timestamps); frames without one are `targetFrameTime` apart. A frame of another
 /// size than the previous ones throws `invalidArgument`; the request then restarts at the new size.
 public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlingRequest {
+    /// One `TrajectoryObservation` per finding; empty when there is none.
     public typealias Result = [TrajectoryObservation]
 
     private struct Settings: Sendable {
@@ -76,11 +77,14 @@ public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlin
         set { settings.withLock { $0.targetFrameTime = newValue } }
     }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect {
         get { settings.withLock { $0.base.regionOfInterest } }
         set { settings.withLock { $0.base.regionOfInterest = newValue } }
     }
 
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>? {
         get { settings.withLock { $0.base.completionHandler } }
         set { settings.withLock { $0.base.completionHandler = newValue } }
@@ -92,6 +96,7 @@ public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlin
     /// Frames performed (analysed or skipped by `frameAnalysisSpacing`) since creation or `reset()`.
     public var frameCount: Int { state.withLock { $0.framesSeen } }
 
+    /// Forgets every trajectory and frame: the next frame starts a new sequence.
     public func reset() { state.withLock { $0 = State() } }
 
     /// Throws `invalidArgument` for a trajectory length under 5, radii outside 0...1 (or NaN) or a
@@ -114,6 +119,8 @@ public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlin
         return s
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let s = try validatedOptions()
         let image = try imageForRegionOfInterest(in: context)

@@ -32,24 +32,31 @@ public struct GenerateOpticalFlowRequest: CompletionHandlingRequest {
     /// The feature name of flow fields.
     public static let featureName = "opticalFlow"
 
+    /// One `PixelBufferObservation` for the analysed image.
     public typealias Result = PixelBufferObservation
     /// Reported under `opticalFlow`, drawn as arrows.
     public func reportable(_ results: Result) -> any ReportableResult { OpticalFlowReport(results) }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// False: reads only the gray planes.
     public var requiresColor: Bool { false }
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
     /// The image the flow goes to (Vision's targeted image).
     public var targetImage: VisionImage
     /// Default `.medium`, as Vision.
     public var computationAccuracy: ComputationAccuracy = .medium
 
+    /// Creates the request with these options (each as documented on its property), the rest at their defaults.
     public init(targetImage: VisionImage, completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.targetImage = targetImage
         self.completionHandler = completionHandler
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let from = try imageForRegionOfInterest(in: context)
         let to = try targetRegion(of: targetImage)

@@ -9,6 +9,7 @@
 /// several overlap. A person whose mask keeps no pixel is left out (the others are numbered on without a gap).
 /// Throws `missingModelData` when the models are not installed.
 public struct GeneratePersonInstanceMaskRequest: CompletionHandlingRequest {
+    /// The people's instance mask; nil when no person is found.
     public typealias Result = InstanceMaskObservation?
     /// Reported under `personInstances`, the people drawn in colours.
     public func reportable(_ results: Result) -> any ReportableResult { results.map(PersonInstancesReport.init) }
@@ -16,13 +17,19 @@ public struct GeneratePersonInstanceMaskRequest: CompletionHandlingRequest {
     /// Vision's limit on people in one mask.
     public static let maximumInstanceCount = 4
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let image = try imageForRegionOfInterest(in: context)
         let pipeline = try BlazePosePipeline.installed()

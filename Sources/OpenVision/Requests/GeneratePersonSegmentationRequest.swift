@@ -15,6 +15,7 @@
 public struct GeneratePersonSegmentationRequest: CompletionHandlingRequest {
     /// How much work to spend, as Vision's `QualityLevel`.
     public enum QualityLevel: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Vision's quality levels: `fast`, `balanced`, `accurate` (see the type's description for what each runs).
         case fast, balanced, accurate
     }
 
@@ -29,21 +30,28 @@ public struct GeneratePersonSegmentationRequest: CompletionHandlingRequest {
     /// The feature name of person masks.
     public static let featureName = "personSegmentation"
 
+    /// One `PixelBufferObservation` for the analysed image.
     public typealias Result = PixelBufferObservation
     /// Reported under `personMask`, blended in.
     public func reportable(_ results: Result) -> any ReportableResult { PersonMaskReport(results) }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// Default `.accurate`, as Vision.
     public var qualityLevel: QualityLevel = .accurate
     /// Default `.oneComponent8`, as Vision.
     public var outputPixelFormat: OutputPixelFormat = .oneComponent8
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let image = try imageForRegionOfInterest(in: context)
         let segmenter = try SelfieSegmenter.installed(landscape: qualityLevel == .fast)

@@ -23,10 +23,14 @@ public protocol ModelRequest: VisionRequest {
 }
 
 extension ModelRequest {
+    /// Default: no checks.
     public func validateOptions() throws(VisionError) {}
 
+    /// Default: no overrides (the model's own input defaults).
     public func inputOverrides(for model: VisionModel) -> [String: Float] { [:] }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         try performWithTimings(in: context).0
     }

@@ -4,6 +4,7 @@ import Foundation
 /// engine, `.accurate` with PP-OCRv4 (DB text detection, 0°/180° angle classification, CRNN
 /// recognition with CTC) on ONNX Runtime.
 public struct RecognizeTextRequest: CompletionHandlingRequest {
+    /// One `RecognizedTextObservation` per finding; empty when there is none.
     public typealias Result = [RecognizedTextObservation]
 
     /// Speed/accuracy trade-off.
@@ -17,6 +18,8 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
         case accurate
     }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// `.fast` reads only the gray plane; `.accurate` reads colour (the PP-OCR models take BGR).
     public var requiresColor: Bool { recognitionLevel == .accurate }
@@ -43,8 +46,10 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
     /// traineddata), and `.accurate` has no language model (PP-OCR's CTC decoding reads characters
     /// only). Default true.
     public var usesLanguageCorrection: Bool = true
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         self.completionHandler = completionHandler
     }
@@ -91,6 +96,8 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
         return language
     }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         guard !recognitionLanguages.isEmpty else {
             throw VisionError(.invalidArgument, "recognitionLanguages is empty")

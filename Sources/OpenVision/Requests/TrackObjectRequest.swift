@@ -26,6 +26,7 @@
 public final class TrackObjectRequest: TrackingRequest<DetectedObjectObservation>, @unchecked Sendable {
     // @unchecked: adds no stored state to TrackingRequest, whose state is Sendable and behind locks.
 
+    /// Tracks `detectedObjectObservation`'s box from the next frame performed on.
     public init(detectedObjectObservation: DetectedObjectObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
         super.init(input: detectedObjectObservation, what: "object tracking",
                    completionHandler: completionHandler,

@@ -9,7 +9,9 @@ import Synchronization
 /// perform the same instance on every frame, in order. Nil on the first frame. A frame of another size
 /// than the previous one throws `invalidArgument` and starts the sequence again at the new size.
 public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingRequest {
+    /// The accuracy levels, as `GenerateOpticalFlowRequest`'s.
     public typealias ComputationAccuracy = GenerateOpticalFlowRequest.ComputationAccuracy
+    /// The flow from the previous frame to this one; nil on the first frame of a sequence.
     public typealias Result = PixelBufferObservation?
     /// Reported under `opticalFlow`, drawn as arrows; nothing on the first frame.
     public func reportable(_ results: Result) -> any ReportableResult { results.map(OpticalFlowReport.init) }
@@ -22,6 +24,7 @@ public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingR
     private let settings = Mutex(Settings())
     private let previous = PreviousFrame()
 
+    /// A request computing flow at `computationAccuracy` between successive frames.
     public init(computationAccuracy: ComputationAccuracy = .medium, completionHandler: RequestCompletionHandler<Result>? = nil) {
         settings.withLock {
             $0.accuracy = computationAccuracy
@@ -35,11 +38,14 @@ public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingR
         set { settings.withLock { $0.accuracy = newValue } }
     }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect {
         get { settings.withLock { $0.base.regionOfInterest } }
         set { settings.withLock { $0.base.regionOfInterest = newValue } }
     }
 
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>? {
         get { settings.withLock { $0.base.completionHandler } }
         set { settings.withLock { $0.base.completionHandler = newValue } }
@@ -48,10 +54,14 @@ public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingR
     /// False: reads only the gray plane.
     public var requiresColor: Bool { false }
 
+    /// Frames performed since creation or the last `reset()`.
     public var frameCount: Int { previous.frameCount }
 
+    /// Forgets the previous frame: the next frame starts a new sequence (and returns nil).
     public func reset() { previous.reset() }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let current = try imageForRegionOfInterest(in: context)
         guard let from = try previous.exchange(current, what: "optical flow") else { return nil }

@@ -12,6 +12,7 @@ public final class TrackRectangleRequest: TrackingRequest<RectangleObservation>,
     /// Reported as `rectangles`.
     public override func reportable(_ results: Result) -> any ReportableResult { results }
 
+    /// Tracks `rectangleObservation`'s corners from the next frame performed on.
     public init(rectangleObservation: RectangleObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
         super.init(input: rectangleObservation, what: "rectangle tracking",
                    completionHandler: completionHandler,

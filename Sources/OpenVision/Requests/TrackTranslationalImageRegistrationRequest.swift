@@ -10,6 +10,7 @@
 public final class TrackTranslationalImageRegistrationRequest: SequenceRegistrationRequest<ImageTranslationAlignmentObservation>, @unchecked Sendable {
     // @unchecked: adds no stored state to SequenceRegistrationRequest, whose state is Sendable and behind locks.
 
+    /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
         super.init(what: "translational registration", completionHandler: completionHandler) { reference, current throws(VisionError) in
             try OpenCVRegistration.translation(reference: reference, floating: current)

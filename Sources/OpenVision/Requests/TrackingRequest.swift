@@ -5,6 +5,7 @@ public class TrackingRequest<Observation: VisionObservation & BoundingBoxProvidi
                                                                                      @unchecked Sendable {
     // @unchecked: not final only for its two subclasses in this module; every stored property is an immutable
     // `let` of a Sendable type (the tracking state is behind SingleObjectTracking's locks).
+    /// The tracked object on this frame: one observation (confidence 0 when the tracker lost it).
     public typealias Result = [Observation]
     typealias Start = @Sendable (Observation, VisionImage) throws(VisionError) -> (box: PixelBox, quad: [(x: Double, y: Double)]?)
     typealias MakeResult = @Sendable (Observation, OpenCVObjectTracker.Step?, VisionImage) -> Observation
@@ -44,20 +45,27 @@ public class TrackingRequest<Observation: VisionObservation & BoundingBoxProvidi
         set { tracking.isLastFrame = newValue }
     }
 
+    /// The part of the image to analyse, normalised with a lower-left origin; the whole image by
+    /// default. Results are relative to it.
     public var regionOfInterest: NormalizedRect {
         get { tracking.regionOfInterest }
         set { tracking.regionOfInterest = newValue }
     }
 
+    /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>? {
         get { tracking.completionHandler }
         set { tracking.completionHandler = newValue }
     }
 
+    /// Frames performed since creation or the last `reset()`.
     public var frameCount: Int { tracking.frameCount }
 
+    /// Forgets the tracker's state: the next frame starts again from the input observation.
     public func reset() { tracking.reset() }
 
+    /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
+    /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         try tracking.track(try context.colorImage(), start: start, result: result)
     }

@@ -35,6 +35,7 @@ public protocol VisionRequest: Sendable {
 }
 
 extension VisionRequest where Result: ReportableResult {
+    /// Default for reportable results: the results themselves.
     public func reportable(_ results: Result) -> any ReportableResult { results }
 }
 
@@ -54,10 +55,13 @@ public protocol CompletionHandlingRequest: VisionRequest {
 }
 
 extension VisionRequest {
+    /// Default: true (reads colour).
     public var requiresColor: Bool { true }
 
+    /// Default: 1 (full resolution).
     public func minimumImageScale(width: Double, height: Double) -> Double { 1 }
 
+    /// Default: 0 (always runs on Dispatch's pool).
     public var maximumInlinePixelCount: Int { 0 }
 
     /// The name reports use for this request's errors and timings: its kind's (`RequestKind.name`: "barcodes",

@@ -11,6 +11,7 @@ public struct Anchor: Sendable, Identifiable, Equatable {
     /// How well the anchor is tracked on the latest frame.
     public var state: AnchorState
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(id: Int, label: String, point: CGPoint, state: AnchorState) {
         self.id = id
         self.label = label

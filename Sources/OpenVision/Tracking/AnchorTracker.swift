@@ -19,6 +19,7 @@ public final class AnchorTracker {
     private var nextID = 1
     private var frameSize: (width: Int, height: Int)?
 
+    /// A tracker with no anchors, running with `configuration` clamped into range.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration.clamped
     }

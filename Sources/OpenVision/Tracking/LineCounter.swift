@@ -17,6 +17,7 @@ import Foundation
 public struct LineCounter: Sendable {
     /// The segment's ends.
     public let start: CGPoint
+    /// The segment's second end (see the type for the direction convention).
     public let end: CGPoint
     /// Totals so far.
     public private(set) var counts = Counts()
@@ -76,14 +77,17 @@ public struct LineCounter: Sendable {
 extension LineCounter {
     /// Which way a track crossed (see `LineCounter` for the convention).
     public enum Direction: String, Sendable, Hashable, Codable {
+        /// `in`: from the left of the segment's direction to its right; `out`: the reverse.
         case `in`, out
     }
 
     /// One track crossing the line on the current frame.
     public struct Crossing: Sendable, Hashable {
+        /// The crossing track's ID.
         public var trackID: Int
         /// The track's label on this frame, if any.
         public var label: String?
+        /// Which way it crossed.
         public var direction: Direction
         /// The track's centre on this frame (after crossing).
         public var point: CGPoint
@@ -91,12 +95,16 @@ extension LineCounter {
 
     /// Running totals, overall and per label (a track without a label counts under "").
     public struct Counts: Sendable, Hashable, Codable {
+        /// Crossings in the `in` direction so far.
         public var totalIn = 0
+        /// Crossings in the `out` direction so far.
         public var totalOut = 0
         /// Label → crossings in / out.
         public var inByLabel: [String: Int] = [:]
+        /// Label → crossings in the `out` direction.
         public var outByLabel: [String: Int] = [:]
 
+        /// A value with every property at its default (zero, empty or nil).
         public init() {}
 
         mutating func add(label: String, direction: Direction) {

@@ -13,6 +13,7 @@ public struct MOTRecord: Sendable, Hashable {
     /// The columns after the score, as numbers (tracker output: −1, −1, −1).
     public var extra: [Double]
 
+    /// Creates the value from its fields, each as documented on its property (no validation).
     public init(frame: Int, id: Int, x: Double, y: Double, width: Double, height: Double, score: Double = 1,
                 extra: [Double] = [-1, -1, -1]) {
         self.frame = frame

@@ -11,6 +11,7 @@ extension ObjectTracker {
         /// The class label, carried to the track (and used for matching with `classAware`).
         public var label: String?
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(boundingBox: CGRect, confidence: Float, label: String? = nil) {
             self.boundingBox = boundingBox
             self.confidence = confidence

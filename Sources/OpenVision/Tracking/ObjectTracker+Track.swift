@@ -16,6 +16,7 @@ extension ObjectTracker {
         /// The frame (1-based, counted by the tracker) on which the track was first detected.
         public var firstFrame: Int
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(id: Int, boundingBox: CGRect, confidence: Float, label: String?, detectionIndex: Int, firstFrame: Int) {
             self.id = id
             self.boundingBox = boundingBox
@@ -43,6 +44,7 @@ extension ObjectTracker {
         /// `ObjectTracker.finish()`). An ended ID never comes back.
         public var ended: [Int]
 
+        /// Creates the value from its fields, each as documented on its property (no validation).
         public init(frame: Int, tracks: [Track], started: [Int], lost: [Int], ended: [Int]) {
             self.frame = frame
             self.tracks = tracks

@@ -2,6 +2,7 @@ import OpenVision
 
 /// A class label and its confidence, as Vision's.
 open class VNClassificationObservation: VNObservation {
+    /// The class label.
     public let identifier: String
     /// No precision/recall curves here.
     public var hasPrecisionRecallCurve: Bool { false }

@@ -3,6 +3,7 @@ import OpenVision
 
 /// A result with a bounding box (normalised, lower-left origin), as Vision's.
 open class VNDetectedObjectObservation: VNObservation {
+    /// The bounding box, normalised with a lower-left origin, relative to the request's region of interest.
     public let boundingBox: CGRect
 
     /// An observation of `boundingBox` (normalised, lower-left origin) with confidence 1, e.g. a box to start tracking

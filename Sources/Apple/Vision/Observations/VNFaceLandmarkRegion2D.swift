@@ -4,6 +4,7 @@ import OpenVision
 /// One landmark region: points normalised to the face's bounding box (lower-left origin), as Vision's.
 open class VNFaceLandmarkRegion2D {
     let native: FaceLandmarks2D.Region
+    /// The number of points; 0 for a region the revision does not give.
     public var pointCount: Int { native.pointCount }
     /// Points relative to the face's bounding box, 0...1.
     public var normalizedPoints: [CGPoint] { native.normalizedPoints.map(\.cgPoint) }

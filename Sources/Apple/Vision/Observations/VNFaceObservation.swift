@@ -3,6 +3,7 @@ import OpenVision
 
 /// A face, with its landmarks when a landmarks request found them, as Vision's.
 open class VNFaceObservation: VNDetectedObjectObservation {
+    /// The face's landmarks (`VNDetectFaceLandmarksRequest`); nil from a face-rectangles request.
     public let landmarks: VNFaceLandmarks2D?
     /// Head roll in radians (counter-clockwise as seen), nil when not measured; Apple's `NSNumber?`.
     public let roll: NSNumber?

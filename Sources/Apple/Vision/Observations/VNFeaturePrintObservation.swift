@@ -3,7 +3,9 @@ import OpenVision
 /// An image's feature vector, as Vision's.
 open class VNFeaturePrintObservation: VNObservation {
     let native: FeaturePrintObservation
+    /// The feature vector.
     public var data: [Float] { native.data }
+    /// The vector's length.
     public var elementCount: Int { native.elementCount }
 
     init(_ o: FeaturePrintObservation) {

@@ -7,31 +7,57 @@ import OpenVision
 open class VNHumanBodyPose3DObservation: VNObservation {
     /// Vision's 3D body joints (`VNHumanBodyPose3DObservation.JointName`).
     public struct JointName: Hashable, RawRepresentable, Sendable {
+        /// The point key Vision uses for this joint.
         public let rawValue: VNRecognizedPointKey
+        /// Wraps a key; a key this observation does not know finds no points.
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
         init(_ native: HumanBodyPose3DObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
         var native: HumanBodyPose3DObservation.JointName? { HumanBodyPose3DObservation.JointName(rawValue: rawValue.rawValue) }
 
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let topHead = JointName(.topHead), centerHead = JointName(.centerHead), centerShoulder = JointName(.centerShoulder)
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftShoulder = JointName(.leftShoulder), rightShoulder = JointName(.rightShoulder)
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftElbow = JointName(.leftElbow), rightElbow = JointName(.rightElbow)
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftWrist = JointName(.leftWrist), rightWrist = JointName(.rightWrist)
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let spine = JointName(.spine), root = JointName(.root)
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftHip = JointName(.leftHip), rightHip = JointName(.rightHip)
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftKnee = JointName(.leftKnee), rightKnee = JointName(.rightKnee)
+        /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
+        /// name.
         public static let leftAnkle = JointName(.leftAnkle), rightAnkle = JointName(.rightAnkle)
     }
 
     /// Vision's 3D joint groups (`VNHumanBodyPose3DObservation.JointsGroupName`).
     public struct JointsGroupName: Hashable, RawRepresentable, Sendable {
+        /// The group key Vision uses for this group.
         public let rawValue: VNRecognizedPointGroupKey
+        /// Wraps a key; a key this observation does not know finds no points.
         public init(rawValue: VNRecognizedPointGroupKey) { self.rawValue = rawValue }
         init(_ native: HumanBodyPose3DObservation.JointsGroupName) {
             rawValue = native == .all ? .all : VNRecognizedPointGroupKey(rawValue: native.rawValue)
         }
 
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the
+        /// same name.
         public static let head = JointsGroupName(.head), torso = JointsGroupName(.torso)
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the
+        /// same name.
         public static let leftArm = JointsGroupName(.leftArm), rightArm = JointsGroupName(.rightArm)
+        /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the
+        /// same name.
         public static let leftLeg = JointsGroupName(.leftLeg), rightLeg = JointsGroupName(.rightLeg), all = JointsGroupName(.all)
     }
 
@@ -53,6 +79,7 @@ open class VNHumanBodyPose3DObservation: VNObservation {
 
     /// The body's height in metres.
     public var bodyHeight: Float { native.bodyHeight }
+    /// Always `.reference` here (Vision's 1.8 m; there is no depth data).
     public var heightEstimation: HeightEstimation { native.heightEstimation == .measured ? .measured : .reference }
     /// The camera relative to the root ("a transform from the skeleton hip to the camera").
     public var cameraOriginMatrix: simd_float4x4 { simd_float4x4(native.cameraOriginMatrix) }

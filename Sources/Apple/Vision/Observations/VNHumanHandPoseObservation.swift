@@ -3,8 +3,11 @@ import OpenVision
 
 /// Which hand, as Vision's `VNChirality`.
 public enum VNChirality: Int, Sendable {
+    /// The hand could not be told.
     case unknown = 0
+    /// The person's left hand.
     case left = -1
+    /// The person's right hand.
     case right = 1
 }
 
@@ -13,30 +16,56 @@ public enum VNChirality: Int, Sendable {
 open class VNHumanHandPoseObservation: VNRecognizedPointsObservation {
     /// Vision's hand joints (`VNHumanHandPoseObservation.JointName`).
     public struct JointName: Hashable, RawRepresentable, Sendable {
+        /// The point key Vision uses for this joint.
         public let rawValue: VNRecognizedPointKey
+        /// Wraps a key; a key this observation does not know finds no points.
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
         init(_ native: HumanHandPoseObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
 
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let wrist = JointName(.wrist)
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let thumbCMC = JointName(.thumbCMC), thumbMP = JointName(.thumbMP), thumbIP = JointName(.thumbIP), thumbTip = JointName(.thumbTip)
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let indexMCP = JointName(.indexMCP), indexPIP = JointName(.indexPIP), indexDIP = JointName(.indexDIP), indexTip = JointName(.indexTip)
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let middleMCP = JointName(.middleMCP), middlePIP = JointName(.middlePIP), middleDIP = JointName(.middleDIP)
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let middleTip = JointName(.middleTip)
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let ringMCP = JointName(.ringMCP), ringPIP = JointName(.ringPIP), ringDIP = JointName(.ringDIP), ringTip = JointName(.ringTip)
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let littleMCP = JointName(.littleMCP), littlePIP = JointName(.littlePIP), littleDIP = JointName(.littleDIP)
+        /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
+        /// name.
         public static let littleTip = JointName(.littleTip)
     }
 
     /// Vision's finger groups (`VNHumanHandPoseObservation.JointsGroupName`).
     public struct JointsGroupName: Hashable, RawRepresentable, Sendable {
+        /// The group key Vision uses for this group.
         public let rawValue: VNRecognizedPointGroupKey
+        /// Wraps a key; a key this observation does not know finds no points.
         public init(rawValue: VNRecognizedPointGroupKey) { self.rawValue = rawValue }
         init(_ native: HumanHandPoseObservation.JointsGroupName) {
             rawValue = native == .all ? .all : VNRecognizedPointGroupKey(rawValue: native.rawValue)
         }
 
+        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let thumb = JointsGroupName(.thumb), indexFinger = JointsGroupName(.indexFinger)
+        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let middleFinger = JointsGroupName(.middleFinger), ringFinger = JointsGroupName(.ringFinger)
+        /// Vision's joint groups on this line, each the OpenVision `HumanHandPoseObservation.JointsGroupName` of the
+        /// same name.
         public static let littleFinger = JointsGroupName(.littleFinger), all = JointsGroupName(.all)
     }
 

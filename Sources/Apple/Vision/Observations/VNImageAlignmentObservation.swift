@@ -7,6 +7,7 @@ open class VNImageAlignmentObservation: VNObservation {}
 
 /// The translation aligning two images, as Vision's.
 open class VNImageTranslationAlignmentObservation: VNImageAlignmentObservation {
+    /// The translation aligning the floating image with the reference, in pixels (y up, as Vision).
     public let alignmentTransform: CGAffineTransform
 
     init(_ o: ImageTranslationAlignmentObservation) {

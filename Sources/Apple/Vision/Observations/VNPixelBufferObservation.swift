@@ -7,6 +7,7 @@ internal import OpenVisionConverters
 /// or TwoComponent32Float, as `values`), or a Core ML model's image output from `VNCoreMLRequest` (`pixelBuffer` the
 /// image Core ML makes of it, 32BGRA or OneComponent8; `featureName` the output's name).
 open class VNPixelBufferObservation: VNObservation {
+    /// The Core ML output's name for a `VNCoreMLRequest` image output; nil otherwise.
     public let featureName: String?
     /// The exact values (OpenVision's `PixelBufferObservation`): width, height, channels, Float32 data. For a Core ML
     /// image output, the model's values (0...255) with the channels in the output's colour order.

@@ -3,7 +3,9 @@ import OpenVision
 
 /// One candidate string of a recognised line, as Vision's.
 open class VNRecognizedText {
+    /// The recognised text.
     public let string: String
+    /// How confident the recogniser is in the text, 0...1.
     public let confidence: VNConfidence
     let native: RecognizedText
 

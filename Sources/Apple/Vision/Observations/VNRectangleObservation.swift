@@ -3,9 +3,13 @@ import OpenVision
 
 /// Four corners (normalised, lower-left origin) and their bounding box, as Vision's.
 open class VNRectangleObservation: VNDetectedObjectObservation {
+    /// The top-left corner as seen upright, normalised with a lower-left origin.
     public let topLeft: CGPoint
+    /// The top-right corner as seen upright, normalised with a lower-left origin.
     public let topRight: CGPoint
+    /// The bottom-right corner as seen upright, normalised with a lower-left origin.
     public let bottomRight: CGPoint
+    /// The bottom-left corner as seen upright, normalised with a lower-left origin.
     public let bottomLeft: CGPoint
 
     init<Q: QuadrilateralProviding & VisionObservation>(_ o: Q) {

@@ -2,6 +2,7 @@ import OpenVision
 
 /// A region of text, with character boxes when asked for (`VNDetectTextRectanglesRequest`).
 open class VNTextObservation: VNRectangleObservation {
+    /// The characters' boxes when `reportCharacterBoxes` was set; nil otherwise.
     public let characterBoxes: [VNRectangleObservation]?
 
     init(_ o: TextObservation) {

@@ -7,7 +7,9 @@ open class VNTrajectoryObservation: VNObservation {
     public let detectedPoints: [VNPoint]
     /// The points of the fitted parabola at those frames (Vision's five projected points).
     public let projectedPoints: [VNPoint]
+    /// (a, b, c) of y = a·x² + b·x + c, in normalised coordinates (lower-left origin).
     public let equationCoefficients: SIMD3<Float>
+    /// The object's average radius over the trajectory, as a fraction of the image width.
     public let movingAverageRadius: CGFloat
 
     init(_ o: TrajectoryObservation) {

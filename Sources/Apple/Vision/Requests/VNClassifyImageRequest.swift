@@ -9,6 +9,7 @@ open class VNClassifyImageRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNClassifyImageRequestRevision2 }
+    /// Vision's current revision, `VNClassifyImageRequestRevision2`.
     override open class var currentRevision: Int { VNClassifyImageRequestRevision2 }
 
 

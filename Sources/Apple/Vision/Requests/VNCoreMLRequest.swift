@@ -11,13 +11,16 @@ open class VNCoreMLRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNCoreMLRequestRevision1 }
+    /// Vision's current revision, `VNCoreMLRequestRevision1`.
     override open class var currentRevision: Int { VNCoreMLRequestRevision1 }
 
+    /// The model the request runs.
     public let model: VNCoreMLModel
     /// Default `.centerCrop`, as Vision. The `…Rotate90CCW` options turn the image 90° counter-clockwise before fitting
     /// it (a portrait image into a landscape input); object boxes are given back in the image's own coordinates.
     public var imageCropAndScaleOption: VNImageCropAndScaleOption = .centerCrop
 
+    /// A request running `model`; what it returns is decided from the model's outputs when it first runs.
     public init(model: VNCoreMLModel, completionHandler: CompletionHandler? = nil) {
         self.model = model
         super.init(completionHandler: completionHandler)

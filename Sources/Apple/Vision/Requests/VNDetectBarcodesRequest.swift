@@ -9,11 +9,14 @@ open class VNDetectBarcodesRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2, 3, 4]) }
     /// Apple's default: revision 4.
     override open class var defaultRevision: Int { VNDetectBarcodesRequestRevision4 }
+    /// Vision's current revision, `VNDetectBarcodesRequestRevision4`.
     override open class var currentRevision: Int { VNDetectBarcodesRequestRevision4 }
 
     /// The symbologies to look for; every supported one by default.
     public var symbologies: [VNBarcodeSymbology] = VNDetectBarcodesRequest.supportedSymbologies
+    /// Every symbology zxing-cpp reads here (Apple's class property).
     public static var supportedSymbologies: [VNBarcodeSymbology] { BarcodeSymbology.allCases.map(VNBarcodeSymbology.init) }
+    /// Every symbology zxing-cpp reads here (Apple's instance method); never throws here.
     public func supportedSymbologies() throws -> [VNBarcodeSymbology] { Self.supportedSymbologies }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

@@ -9,11 +9,16 @@ open class VNDetectContoursRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectContoursRequestRevision1 }
+    /// Vision's current revision, `VNDetectContoursRequestRevision1`.
     override open class var currentRevision: Int { VNDetectContoursRequestRevision1 }
 
+    /// How much to stretch contrast about `contrastPivot` before binarising, 0...3. Default 2, as Vision.
     public var contrastAdjustment: Float = 2
+    /// The intensity (0...1) contrast is stretched about; nil picks it from the image. Default 0.5, as Vision.
     public var contrastPivot: Float? = 0.5
+    /// True: dark shapes on a light background are the shapes; false: light on dark. Default true.
     public var detectsDarkOnLight = true
+    /// The longer side, in pixels, the image is shrunk to before detection. Default 512, as Vision.
     public var maximumImageDimension = 512
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

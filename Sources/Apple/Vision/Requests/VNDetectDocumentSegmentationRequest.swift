@@ -9,6 +9,7 @@ open class VNDetectDocumentSegmentationRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectDocumentSegmentationRequestRevision1 }
+    /// Vision's current revision, `VNDetectDocumentSegmentationRequestRevision1`.
     override open class var currentRevision: Int { VNDetectDocumentSegmentationRequestRevision1 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

@@ -11,6 +11,7 @@ open class VNDetectFaceLandmarksRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2, 3]) }
     /// Apple's default: revision 3.
     override open class var defaultRevision: Int { VNDetectFaceLandmarksRequestRevision3 }
+    /// Vision's current revision, `VNDetectFaceLandmarksRequestRevision3`.
     override open class var currentRevision: Int { VNDetectFaceLandmarksRequestRevision3 }
 
     /// Faces to find landmarks in (e.g. from a `VNDetectFaceRectanglesRequest`); nil detects them first.

@@ -12,6 +12,7 @@ open class VNDetectFaceRectanglesRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2, 3]) }
     /// Apple's default: revision 3 (BlazeFace full range here).
     override open class var defaultRevision: Int { VNDetectFaceRectanglesRequestRevision3 }
+    /// Vision's current revision, `VNDetectFaceRectanglesRequestRevision3`.
     override open class var currentRevision: Int { VNDetectFaceRectanglesRequestRevision3 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

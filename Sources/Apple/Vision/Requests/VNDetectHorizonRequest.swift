@@ -9,6 +9,7 @@ open class VNDetectHorizonRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectHorizonRequestRevision1 }
+    /// Vision's current revision, `VNDetectHorizonRequestRevision1`.
     override open class var currentRevision: Int { VNDetectHorizonRequestRevision1 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

@@ -10,6 +10,7 @@ open class VNDetectHumanBodyPose3DRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectHumanBodyPose3DRequestRevision1 }
+    /// Vision's current revision, `VNDetectHumanBodyPose3DRequestRevision1`.
     override open class var currentRevision: Int { VNDetectHumanBodyPose3DRequestRevision1 }
 
     /// The joints observations have.
@@ -22,7 +23,9 @@ open class VNDetectHumanBodyPose3DRequest: VNImageBasedRequest {
         HumanBodyPose3DObservation.JointsGroupName.allCases.map(VNHumanBodyPose3DObservation.JointsGroupName.init)
     }
 
+    /// Every joint name this request reports (Vision's instance form); never throws here.
     public func supportedJointNames() throws -> [VNHumanBodyPose3DObservation.JointName] { try Self.supportedJointNames() }
+    /// Every joint group this request reports (Vision's instance form); never throws here.
     public func supportedJointsGroupNames() throws -> [VNHumanBodyPose3DObservation.JointsGroupName] { try Self.supportedJointsGroupNames() }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

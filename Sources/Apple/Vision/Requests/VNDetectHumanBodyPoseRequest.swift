@@ -10,6 +10,7 @@ open class VNDetectHumanBodyPoseRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectHumanBodyPoseRequestRevision1 }
+    /// Vision's current revision, `VNDetectHumanBodyPoseRequestRevision1`.
     override open class var currentRevision: Int { VNDetectHumanBodyPoseRequestRevision1 }
 
     /// The joints observations have.
@@ -22,7 +23,9 @@ open class VNDetectHumanBodyPoseRequest: VNImageBasedRequest {
         HumanBodyPoseObservation.JointsGroupName.allCases.map(VNHumanBodyPoseObservation.JointsGroupName.init)
     }
 
+    /// Every joint name this request reports (Vision's instance form); never throws here.
     public func supportedJointNames() throws -> [VNHumanBodyPoseObservation.JointName] { try Self.supportedJointNames() }
+    /// Every joint group this request reports (Vision's instance form); never throws here.
     public func supportedJointsGroupNames() throws -> [VNHumanBodyPoseObservation.JointsGroupName] { try Self.supportedJointsGroupNames() }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

@@ -10,6 +10,7 @@ open class VNDetectHumanHandPoseRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectHumanHandPoseRequestRevision1 }
+    /// Vision's current revision, `VNDetectHumanHandPoseRequestRevision1`.
     override open class var currentRevision: Int { VNDetectHumanHandPoseRequestRevision1 }
 
     /// Most hands reported, best first. Default 2, as Vision.
@@ -25,7 +26,9 @@ open class VNDetectHumanHandPoseRequest: VNImageBasedRequest {
         HumanHandPoseObservation.JointsGroupName.allCases.map(VNHumanHandPoseObservation.JointsGroupName.init)
     }
 
+    /// Every joint name this request reports (Vision's instance form); never throws here.
     public func supportedJointNames() throws -> [VNHumanHandPoseObservation.JointName] { try Self.supportedJointNames() }
+    /// Every joint group this request reports (Vision's instance form); never throws here.
     public func supportedJointsGroupNames() throws -> [VNHumanHandPoseObservation.JointsGroupName] { try Self.supportedJointsGroupNames() }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

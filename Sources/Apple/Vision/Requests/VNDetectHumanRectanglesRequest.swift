@@ -9,6 +9,7 @@ open class VNDetectHumanRectanglesRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNDetectHumanRectanglesRequestRevision2 }
+    /// Vision's current revision, `VNDetectHumanRectanglesRequestRevision2`.
     override open class var currentRevision: Int { VNDetectHumanRectanglesRequestRevision2 }
 
     /// Default true, as Vision.

@@ -9,8 +9,10 @@ open class VNDetectTextRectanglesRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNDetectTextRectanglesRequestRevision1 }
+    /// Vision's current revision, `VNDetectTextRectanglesRequestRevision1`.
     override open class var currentRevision: Int { VNDetectTextRectanglesRequestRevision1 }
 
+    /// True: each observation carries its characters' boxes (`characterBoxes`). Default false.
     public var reportCharacterBoxes = false
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

@@ -9,6 +9,7 @@ open class VNGenerateAttentionBasedSaliencyImageRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNGenerateAttentionBasedSaliencyImageRequestRevision2 }
+    /// Vision's current revision, `VNGenerateAttentionBasedSaliencyImageRequestRevision2`.
     override open class var currentRevision: Int { VNGenerateAttentionBasedSaliencyImageRequestRevision2 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

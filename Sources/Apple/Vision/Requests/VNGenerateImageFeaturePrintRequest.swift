@@ -9,8 +9,10 @@ open class VNGenerateImageFeaturePrintRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNGenerateImageFeaturePrintRequestRevision2 }
+    /// Vision's current revision, `VNGenerateImageFeaturePrintRequestRevision2`.
     override open class var currentRevision: Int { VNGenerateImageFeaturePrintRequestRevision2 }
 
+    /// How images fit the model's input. Default `.scaleFill`, as Vision.
     public var imageCropAndScaleOption: VNImageCropAndScaleOption = .scaleFill
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

@@ -9,6 +9,7 @@ open class VNGenerateObjectnessBasedSaliencyImageRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNGenerateObjectnessBasedSaliencyImageRequestRevision2 }
+    /// Vision's current revision, `VNGenerateObjectnessBasedSaliencyImageRequestRevision2`.
     override open class var currentRevision: Int { VNGenerateObjectnessBasedSaliencyImageRequestRevision2 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

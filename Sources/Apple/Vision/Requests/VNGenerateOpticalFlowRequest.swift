@@ -9,15 +9,19 @@ open class VNGenerateOpticalFlowRequest: VNTargetedImageRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNGenerateOpticalFlowRequestRevision2 }
+    /// Vision's current revision, `VNGenerateOpticalFlowRequestRevision2`.
     override open class var currentRevision: Int { VNGenerateOpticalFlowRequestRevision2 }
 
+    /// How hard the flow is computed (Vision's `ComputationAccuracy`); see OpenVision's `GenerateOpticalFlowRequest`.
     public enum ComputationAccuracy: UInt, Sendable {
+        /// Vision's levels, low to very high.
         case low = 0, medium = 1, high = 2, veryHigh = 3
         var native: GenerateOpticalFlowRequest.ComputationAccuracy {
             switch self { case .low: .low; case .medium: .medium; case .high: .high; case .veryHigh: .veryHigh }
         }
     }
 
+    /// Default `.medium`, as Vision.
     public var computationAccuracy: ComputationAccuracy = .medium
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

@@ -11,6 +11,7 @@ open class VNGeneratePersonInstanceMaskRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNGeneratePersonInstanceMaskRequestRevision1 }
+    /// Vision's current revision, `VNGeneratePersonInstanceMaskRequestRevision1`.
     override open class var currentRevision: Int { VNGeneratePersonInstanceMaskRequestRevision1 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

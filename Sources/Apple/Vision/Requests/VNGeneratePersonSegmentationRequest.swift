@@ -11,12 +11,16 @@ open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNGeneratePersonSegmentationRequestRevision1 }
+    /// Vision's current revision, `VNGeneratePersonSegmentationRequestRevision1`.
     override open class var currentRevision: Int { VNGeneratePersonSegmentationRequestRevision1 }
 
     /// How much work to spend, as Vision's `QualityLevel`.
     public enum QualityLevel: UInt, Sendable {
+        /// MediaPipe's square selfie model, its mask refined at full resolution with a guided filter.
         case accurate = 0
+        /// MediaPipe's square selfie model (256 × 256), its mask as it is.
         case balanced = 1
+        /// MediaPipe's landscape selfie model (256 × 144), its mask as it is.
         case fast = 2
 
         var native: GeneratePersonSegmentationRequest.QualityLevel {

@@ -9,6 +9,7 @@ open class VNHomographicImageRegistrationRequest: VNImageRegistrationRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNHomographicImageRegistrationRequestRevision1 }
+    /// Vision's current revision, `VNHomographicImageRegistrationRequestRevision1`.
     override open class var currentRevision: Int { VNHomographicImageRegistrationRequestRevision1 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

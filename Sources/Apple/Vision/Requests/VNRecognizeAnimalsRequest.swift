@@ -9,6 +9,7 @@ open class VNRecognizeAnimalsRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNRecognizeAnimalsRequestRevision2 }
+    /// Vision's current revision, `VNRecognizeAnimalsRequestRevision2`.
     override open class var currentRevision: Int { VNRecognizeAnimalsRequestRevision2 }
 
 

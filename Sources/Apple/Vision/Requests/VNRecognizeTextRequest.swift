@@ -3,7 +3,9 @@ import OpenVision
 
 /// How text is read (Vision's `VNRequestTextRecognitionLevel`).
 public enum VNRequestTextRecognitionLevel: Int, Sendable {
+    /// The slower, more accurate recogniser (where OpenVision has it; see `RecognizeTextRequest`).
     case accurate = 0
+    /// The fast recogniser: Tesseract.
     case fast = 1
 }
 
@@ -16,14 +18,19 @@ open class VNRecognizeTextRequest: VNImageBasedRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2, 3]) }
     /// Apple's default: revision 3.
     override open class var defaultRevision: Int { VNRecognizeTextRequestRevision3 }
+    /// Vision's current revision, `VNRecognizeTextRequestRevision3`.
     override open class var currentRevision: Int { VNRecognizeTextRequestRevision3 }
 
     /// Default `.accurate`, as Vision.
     public var recognitionLevel: VNRequestTextRecognitionLevel = .accurate
+    /// Languages to read, in priority order (BCP 47, e.g. "en-US"); one the level cannot read fails the
+    /// request with `VNError` `.invalidArgument`. Default `["en-US"]`.
     public var recognitionLanguages: [String] = ["en-US"]
     /// Accepted for compatibility; see OpenVision's `RecognizeTextRequest` for what each level does with it.
     public var usesLanguageCorrection = true
+    /// Accepted for compatibility and not used: neither recogniser here takes a custom word list.
     public var customWords: [String] = []
+    /// Lines shorter than this fraction of the image height are dropped. Default 0 (keep all).
     public var minimumTextHeight: Float = 0
 
     /// The languages the request reads at its `recognitionLevel` (Vision's `supportedRecognitionLanguages()`):

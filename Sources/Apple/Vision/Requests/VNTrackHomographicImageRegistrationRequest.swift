@@ -9,6 +9,7 @@ open class VNTrackHomographicImageRegistrationRequest: VNStatefulRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNTrackHomographicImageRegistrationRequestRevision1 }
+    /// Vision's current revision, `VNTrackHomographicImageRegistrationRequestRevision1`.
     override open class var currentRevision: Int { VNTrackHomographicImageRegistrationRequestRevision1 }
 
     let native = TrackHomographicImageRegistrationRequest()

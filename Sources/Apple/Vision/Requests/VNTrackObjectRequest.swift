@@ -9,6 +9,7 @@ open class VNTrackObjectRequest: VNTrackingRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1, 2]) }
     /// Apple's default: revision 2.
     override open class var defaultRevision: Int { VNTrackObjectRequestRevision2 }
+    /// Vision's current revision, `VNTrackObjectRequestRevision2`.
     override open class var currentRevision: Int { VNTrackObjectRequestRevision2 }
 
     typealias InputObservation = VNDetectedObjectObservation
@@ -21,6 +22,7 @@ open class VNTrackObjectRequest: VNTrackingRequest {
     }
     private var updatingFromResult = false
 
+    /// Tracks `observation`'s box from the next frame performed on.
     public init(detectedObjectObservation observation: VNDetectedObjectObservation, completionHandler: CompletionHandler? = nil) {
         inputObservation = observation
         native = TrackObjectRequest(detectedObjectObservation: Self.nativeObservation(observation))

@@ -9,6 +9,7 @@ open class VNTrackOpticalFlowRequest: VNStatefulRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNTrackOpticalFlowRequestRevision1 }
+    /// Vision's current revision, `VNTrackOpticalFlowRequestRevision1`.
     override open class var currentRevision: Int { VNTrackOpticalFlowRequestRevision1 }
 
     let native = TrackOpticalFlowRequest()

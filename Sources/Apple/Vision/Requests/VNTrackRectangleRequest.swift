@@ -9,6 +9,7 @@ open class VNTrackRectangleRequest: VNTrackingRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNTrackRectangleRequestRevision1 }
+    /// Vision's current revision, `VNTrackRectangleRequestRevision1`.
     override open class var currentRevision: Int { VNTrackRectangleRequestRevision1 }
 
     typealias InputObservation = VNRectangleObservation
@@ -21,6 +22,7 @@ open class VNTrackRectangleRequest: VNTrackingRequest {
     }
     private var updatingFromResult = false
 
+    /// Tracks `observation`'s corners from the next frame performed on.
     public init(rectangleObservation observation: VNRectangleObservation, completionHandler: CompletionHandler? = nil) {
         inputObservation = observation
         native = TrackRectangleRequest(rectangleObservation: Self.nativeObservation(observation))

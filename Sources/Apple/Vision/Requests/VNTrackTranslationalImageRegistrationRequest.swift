@@ -9,6 +9,7 @@ open class VNTrackTranslationalImageRegistrationRequest: VNStatefulRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNTrackTranslationalImageRegistrationRequestRevision1 }
+    /// Vision's current revision, `VNTrackTranslationalImageRegistrationRequestRevision1`.
     override open class var currentRevision: Int { VNTrackTranslationalImageRegistrationRequestRevision1 }
 
     let native = TrackTranslationalImageRegistrationRequest()

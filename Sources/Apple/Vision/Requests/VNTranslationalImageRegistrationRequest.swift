@@ -9,6 +9,7 @@ open class VNTranslationalImageRegistrationRequest: VNImageRegistrationRequest {
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.
     override open class var defaultRevision: Int { VNTranslationalImageRegistrationRequestRevision1 }
+    /// Vision's current revision, `VNTranslationalImageRegistrationRequestRevision1`.
     override open class var currentRevision: Int { VNTranslationalImageRegistrationRequestRevision1 }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

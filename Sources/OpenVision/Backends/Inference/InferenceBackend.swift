@@ -4,7 +4,9 @@
 public protocol InferenceBackend: Sendable {
     /// "onnxruntime 1.20.1", "opencv-dnn 4.6.0".
     var name: String { get }
+    /// The model's inputs, in the order `run(_:)` takes them.
     var inputs: [TensorDescription] { get }
+    /// The model's outputs, in the order `run(_:)` returns them.
     var outputs: [TensorDescription] { get }
     /// A metadata value stored in the model file (e.g. Ultralytics' "names"), if any.
     func metadata(_ key: String) -> String?
@@ -22,8 +24,10 @@ public protocol InferenceBackend: Sendable {
 }
 
 extension InferenceBackend {
+    /// Default: none.
     public var overridableInputs: Set<String> { [] }
 
+    /// Default: `run(_:)` when `overrides` is empty, else throws `unsupported` naming them.
     public func run(_ inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor] {
         guard overrides.isEmpty else { throw refusal(overriding: overrides.keys) }
         return try run(inputs)

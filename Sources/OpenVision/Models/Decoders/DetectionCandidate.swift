@@ -1,20 +1,30 @@
 /// One raw detection before non-maximum suppression: a box in model-input pixels (corners,
 /// top-left origin), its score, class, and the best few class scores.
 public struct DetectionCandidate: Sendable, Hashable {
+    /// Left edge in model-input pixels.
     public var x1: Float
+    /// Top edge in model-input pixels (y down).
     public var y1: Float
+    /// Right edge in model-input pixels.
     public var x2: Float
+    /// Bottom edge in model-input pixels (y down).
     public var y2: Float
+    /// The detection's score, 0...1, by which non-maximum suppression ranks candidates.
     public var score: Float
+    /// The best class's index into the model's labels.
     public var classIndex: Int
     /// (class, score) pairs, best first, at most 5; the first is (`classIndex`, `score`).
     public var classScores: [ClassScore]
 
+    /// One class's score for a candidate.
     public struct ClassScore: Sendable, Hashable {
+        /// The class's index into the model's labels.
         public var classIndex: Int
+        /// The class's score, 0...1.
         public var score: Float
     }
 
+    /// A candidate from its fields; `classScores` nil gives just (`classIndex`, `score`).
     public init(x1: Float, y1: Float, x2: Float, y2: Float, score: Float, classIndex: Int, classScores: [ClassScore]? = nil) {
         self.x1 = x1
         self.y1 = y1
