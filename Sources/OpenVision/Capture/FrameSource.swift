@@ -65,7 +65,12 @@ public enum FrameSource: Sendable, Hashable, CustomStringConvertible {
 public struct CaptureOptions: Sendable, Hashable {
     /// Pace of file and image sources: `.native` delivers frames at the file's frame rate (like a
     /// camera), `.fastest` as fast as they are analysed (every frame; nothing to drop). Default `.native`.
-    public enum Pace: String, Sendable, Hashable { case native, fastest }
+    public enum Pace: String, Sendable, Hashable {
+        /// At the file's frame rate, like a camera: frames analysis cannot keep up with are dropped.
+        case native
+        /// As fast as frames are analysed: every frame, none dropped.
+        case fastest
+    }
 
     /// Requested camera mode (V4L2 picks the nearest mode at least this large). Default: the
     /// camera's largest mode.

@@ -4,7 +4,20 @@ import Synchronization
 /// Counters and timings of a `LiveAnalyzer`.
 public struct LiveStats: Sendable, Hashable {
     /// The pipeline's state.
-    public enum State: String, Sendable, Hashable { case starting, running, reconnecting, ended, failed, cancelled }
+    public enum State: String, Sendable, Hashable {
+        /// Opening the source; no frame yet.
+        case starting
+        /// Frames are arriving and being analysed.
+        case running
+        /// The stream dropped; opening it again within the reconnect window.
+        case reconnecting
+        /// The source ended (a file's last frame, `--duration`).
+        case ended
+        /// The source or the analysis failed (the error ends the results' stream).
+        case failed
+        /// The consuming task was cancelled.
+        case cancelled
+    }
 
     /// Where the pipeline is: starting, running, reconnecting, or ended, failed or cancelled.
     public var state: State

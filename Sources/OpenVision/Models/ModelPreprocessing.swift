@@ -2,9 +2,19 @@
 /// `colorOrder`, laid out as `layout`. Every default is Ultralytics' YOLO convention.
 public struct ModelPreprocessing: Sendable, Hashable, Codable {
     /// Channel layout of the input tensor.
-    public enum Layout: String, Sendable, Hashable, Codable { case nchw, nhwc }
+    public enum Layout: String, Sendable, Hashable, Codable {
+        /// Channels first: `[N, C, H, W]` (ONNX and Core ML exports).
+        case nchw
+        /// Channels last: `[N, H, W, C]` (TFLite models).
+        case nhwc
+    }
     /// Channel order of the input tensor.
-    public enum ColorOrder: String, Sendable, Hashable, Codable { case rgb, bgr }
+    public enum ColorOrder: String, Sendable, Hashable, Codable {
+        /// Red, green, blue (most models).
+        case rgb
+        /// Blue, green, red (Caffe and OpenCV-trained models, some Core ML files).
+        case bgr
+    }
 
     /// Input width and height in pixels.
     public var width: Int

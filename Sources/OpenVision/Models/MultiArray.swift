@@ -3,10 +3,15 @@
 public struct MultiArray: Sendable, Hashable {
     /// The elements, row-major, in their type.
     public enum Elements: Sendable, Hashable {
+        /// 32-bit floats (float16 outputs are widened to these).
         case float32([Float])
+        /// 64-bit floats (Core ML's `DOUBLE`, ONNX's double).
         case float64([Double])
+        /// 32-bit integers (bool and 8/16-bit integer outputs are widened to these).
         case int32([Int32])
+        /// 64-bit integers (unsigned 32/64-bit outputs are read as these).
         case int64([Int64])
+        /// Strings (ONNX string tensors: a classifier's labels).
         case string([String])
 
         /// The number of elements.
@@ -23,6 +28,7 @@ public struct MultiArray: Sendable, Hashable {
 
     /// Dimensions, outermost first.
     public let shape: [Int]
+    /// The elements, as many as the shape's product.
     public let elements: Elements
 
     /// An array of `elements` filling `shape`. Throws `invalidArgument` for a negative dimension or a count that is

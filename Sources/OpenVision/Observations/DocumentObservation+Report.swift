@@ -8,7 +8,9 @@ extension AnalysisReport {
     public struct Document: Sendable, Codable, Hashable {
         /// A paragraph, a list item or a table cell's text.
         public struct TextBlock: Sendable, Codable, Hashable {
+            /// The text, lines joined with spaces.
             public var text: String
+            /// The box around it (normalised, lower-left origin, and in pixels).
             public var box: Box
         }
 
@@ -17,31 +19,47 @@ extension AnalysisReport {
             /// One item: its text without its marker, the marker as written, and the marker's kind (bullet, hyphen,
             /// decimal, compositeDecimal, decorativeDecimal, lowercaseLatin, uppercaseLatin).
             public struct Item: Sendable, Codable, Hashable {
+                /// The item's text, without its marker.
                 public var text: String
+                /// The marker as written ("•", "3.", "b)"), empty when the item has none.
                 public var marker: String
+                /// The marker's kind; nil when it has none.
                 public var markerType: String?
+                /// The box around the item.
                 public var box: Box
             }
 
+            /// The items, top to bottom.
             public var items: [Item]
+            /// The box around the whole list.
             public var box: Box
         }
 
         /// A table: its size in rows and columns, and each cell once with where it starts and how far it spans.
         public struct Table: Sendable, Codable, Hashable {
+            /// One cell, where it starts and how far it spans.
             public struct Cell: Sendable, Codable, Hashable {
-                /// 0-based row and column the cell starts at.
+                /// 0-based row the cell starts at.
                 public var row: Int
+                /// 0-based column the cell starts at.
                 public var column: Int
+                /// Rows it covers (1 or more).
                 public var rowSpan: Int
+                /// Columns it covers (1 or more).
                 public var columnSpan: Int
+                /// Its text ("" for an empty cell).
                 public var text: String
+                /// The box around the cell.
                 public var box: Box
             }
 
+            /// Rows in the table.
             public var rows: Int
+            /// Columns in the table.
             public var columns: Int
+            /// Every cell once, row by row.
             public var cells: [Cell]
+            /// The box around the table.
             public var box: Box
         }
 
@@ -53,21 +71,29 @@ extension AnalysisReport {
             public var text: String
             /// The value: the address, the URL, the number as written, the date (ISO 8601, with the time when given).
             public var value: String
+            /// The box around the text.
             public var box: Box
         }
 
+        /// The mean confidence of the page's recognised lines, 0...1.
         public var confidence: Float
         /// The title's text (absent when the page has none).
         public var title: String?
+        /// The box around the title, when there is one.
         public var titleBox: Box?
+        /// The paragraphs in reading order (columns first, then top to bottom).
         public var paragraphs: [TextBlock]
+        /// The lists in reading order.
         public var lists: [List]
+        /// The tables in reading order.
         public var tables: [Table]
         /// All the text in reading order (lines joined with line breaks).
         public var text: String
+        /// Email addresses, links, phone numbers and dates found in the text.
         public var detectedData: [DetectedData]
         /// The barcodes' payloads (see `barcodes` for the whole observations from `DetectBarcodesRequest`).
         public var barcodes: [String]
+        /// The box around the document on the page.
         public var box: Box
     }
 
@@ -151,6 +177,7 @@ extension AnalysisReport {
 }
 
 extension DocumentObservation: ReportableObservation {
+    /// Puts the documents into the report under `documents`.
     public static func add(_ observations: [Self], to report: inout AnalysisReport) { report.add(observations) }
     /// The title, paragraphs, lists and their items, and each table with the grid of its cells.
     public var overlayItems: [OverlayItem] { OverlayItem.items(for: self) }

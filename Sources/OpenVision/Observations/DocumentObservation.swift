@@ -5,6 +5,7 @@ import Foundation
 /// addresses, links, phone numbers, dates). Regions are normalised (lower-left origin) and relative to the request's
 /// region of interest, as every observation's; on a page read turned or skewed they are turned quadrilaterals.
 public struct DocumentObservation: VisionObservation {
+    /// A unique identifier of this observation, as every Vision observation has.
     public let uuid: UUID
     /// The mean confidence of the page's recognised lines.
     public let confidence: Float

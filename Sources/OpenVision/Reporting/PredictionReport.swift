@@ -10,23 +10,36 @@ import Foundation
 public struct PredictionReport: Sendable, Encodable {
     /// One output.
     public struct Output: Sendable, Encodable {
+        /// "double", "int64", "string", "dictionary", "multiArray" or "image".
         public var type: String
+        /// A number's, string's or dictionary's value; nil for multi-arrays and images.
         public var value: Value?
+        /// A multi-array's dimensions, outermost first.
         public var shape: [Int]?
+        /// A multi-array's element type ("float32", "float64", "int32", "int64", "string").
         public var dataType: String?
+        /// A multi-array's elements, row-major, when there are at most `AnalysisReport.maximumReportedValues`.
         public var values: [Value]?
+        /// An image's width in pixels.
         public var width: Int?
+        /// An image's height in pixels.
         public var height: Int?
+        /// The file the output was written to (`--out DIR`: `NAME.npy`, `NAME.png`), if any.
         public var file: String?
     }
 
     /// A number, string or dictionary of numbers, as JSON has them.
     public enum Value: Sendable, Encodable {
+        /// A double; NaN and infinities as the strings "nan", "inf", "-inf" (JSON has no such numbers).
         case double(Double)
+        /// An integer.
         case int64(Int64)
+        /// A string.
         case string(String)
+        /// Scores by key.
         case dictionary([String: Double])
 
+        /// Encodes the bare JSON value (a number, string or object), not a tagged enum.
         public func encode(to encoder: Encoder) throws {
             var c = encoder.singleValueContainer()
             switch self {
@@ -40,6 +53,7 @@ public struct PredictionReport: Sendable, Encodable {
 
     /// The model file.
     public var model: String
+    /// Every output by its name.
     public var outputs: [String: Output]
     /// The model's output names in its order (for the text form; not encoded).
     public var order: [String] = []

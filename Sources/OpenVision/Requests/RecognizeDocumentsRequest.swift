@@ -14,8 +14,8 @@ import Foundation
 /// Throws `missingModelData` when the PP-OCR or document models are not installed (scripts/setup), and
 /// `unsupportedLanguage` for a language PP-OCRv4 does not read.
 public struct RecognizeDocumentsRequest: CompletionHandlingRequest {
+    /// One observation per document found (usually one: the page).
     public typealias Result = [DocumentObservation]
-    public var reportName: String { "documents" }
 
     /// The algorithm versions, as Vision's `RecognizeDocumentsRequest.Revision`.
     public enum Revision: Sendable, Hashable, Codable {
@@ -53,6 +53,7 @@ public struct RecognizeDocumentsRequest: CompletionHandlingRequest {
     /// The revisions this build has.
     public static let supportedRevisions: [Revision] = [.revision1]
 
+    /// The part of the image to read (normalised, lower-left origin); results are relative to it. Default: all of it.
     public var regionOfInterest: NormalizedRect = .fullImage
     /// How the text is read.
     public var textRecognitionOptions = TextRecognitionOptions()
@@ -62,6 +63,7 @@ public struct RecognizeDocumentsRequest: CompletionHandlingRequest {
     /// `RecognizeTextRequest.automaticallyDetectsOrientation`); regions stay relative to the image as given. Off,
     /// the page is read as given. Not in Apple's Vision. Default true.
     public var automaticallyDetectsOrientation: Bool = true
+    /// Called with the results (or the error) after each perform, as Vision's completion handlers are.
     public var completionHandler: RequestCompletionHandler<Result>?
 
     /// A request of `revision` (nil: the latest).
@@ -78,6 +80,7 @@ public struct RecognizeDocumentsRequest: CompletionHandlingRequest {
     /// The barcode symbologies this build reads.
     public var supportedBarcodeSymbologies: [BarcodeSymbology] { BarcodeSymbology.allCases }
 
+    /// Reads the documents in the handler's image (layout, text, tables, lists, data); see the type's errors.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let options = textRecognitionOptions
         guard !options.recognitionLanguages.isEmpty else { throw VisionError(.invalidArgument, "recognitionLanguages is empty") }
