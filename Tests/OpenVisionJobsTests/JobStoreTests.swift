@@ -17,8 +17,11 @@ struct JobStoreTests {
     }
 
     @Test func migrationIsIdempotentAndSerialisedAcrossConnections() async throws {
-        let (first, url) = try await Self.freshStore(migrate: false)
+        let (first, plain) = try await Self.freshStore(migrate: false)
         defer { Task { await first.close() } }
+        // Five of the six wait on the migration lock while one migrates: on a loaded machine (the whole suite on two
+        // cores) that took past the default 30 s statement deadline, so these connections allow 180 s.
+        let url = plain + (plain.contains("?") ? "&" : "?") + "statement_timeout=180"
         // Six connections migrate a new database at once: one applies version 1, the others find it done.
         let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
             for _ in 0..<6 {
