@@ -78,8 +78,8 @@ enum Kernel {
     /// The first index of the largest (`greater`) element and the element; (0, `empty`) for n = 0. NaNs are skipped
     /// unless every element is NaN.
     @inline(__always)
-    static func extremum(_ a: UnsafePointer<Float>, _ ia: Int, _ n: Int, empty: Float,
-                         transform: (Float) -> Float, better: (Float, Float) -> Bool) -> (index: Int, value: Float) {
+    static func extremum<T: FloatingPoint>(_ a: UnsafePointer<T>, _ ia: Int, _ n: Int, empty: T,
+                                           transform: (T) -> T, better: (T, T) -> Bool) -> (index: Int, value: T) {
         guard n > 0 else { return (0, empty) }
         var best = transform(a[0]), index = 0
         for i in 1..<n {

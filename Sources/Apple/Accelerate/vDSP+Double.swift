@@ -7,13 +7,13 @@ import Foundation
 /// The largest element of `__A` (stride `__IA`, `__N` elements) into `__C`; −infinity for N = 0.
 public func vDSP_maxvD(_ __A: UnsafePointer<Double>, _ __IA: vDSP_Stride, _ __C: UnsafeMutablePointer<Double>,
                        _ __N: vDSP_Length) {
-    __C.pointee = DoubleKernel.extremum(__A, __IA, Int(__N), empty: -.infinity, better: >).value
+    __C.pointee = Kernel.extremum(__A, __IA, Int(__N), empty: -.infinity, transform: { $0 }, better: >).value
 }
 
 /// The largest element into `__C` and its index (n·IA, the first one) into `__I`; −infinity and 0 for N = 0.
 public func vDSP_maxviD(_ __A: UnsafePointer<Double>, _ __IA: vDSP_Stride, _ __C: UnsafeMutablePointer<Double>,
                         _ __I: UnsafeMutablePointer<vDSP_Length>, _ __N: vDSP_Length) {
-    let (index, value) = DoubleKernel.extremum(__A, __IA, Int(__N), empty: -.infinity, better: >)
+    let (index, value) = Kernel.extremum(__A, __IA, Int(__N), empty: -.infinity, transform: { $0 }, better: >)
     __C.pointee = value
     __I.pointee = vDSP_Length(index * abs(__IA))
 }
@@ -21,13 +21,13 @@ public func vDSP_maxviD(_ __A: UnsafePointer<Double>, _ __IA: vDSP_Stride, _ __C
 /// The smallest element into `__C`; +infinity for N = 0.
 public func vDSP_minvD(_ __A: UnsafePointer<Double>, _ __IA: vDSP_Stride, _ __C: UnsafeMutablePointer<Double>,
                        _ __N: vDSP_Length) {
-    __C.pointee = DoubleKernel.extremum(__A, __IA, Int(__N), empty: .infinity, better: <).value
+    __C.pointee = Kernel.extremum(__A, __IA, Int(__N), empty: .infinity, transform: { $0 }, better: <).value
 }
 
 /// The smallest element into `__C` and its index (n·IA, the first one) into `__I`; +infinity and 0 for N = 0.
 public func vDSP_minviD(_ __A: UnsafePointer<Double>, _ __IA: vDSP_Stride, _ __C: UnsafeMutablePointer<Double>,
                         _ __I: UnsafeMutablePointer<vDSP_Length>, _ __N: vDSP_Length) {
-    let (index, value) = DoubleKernel.extremum(__A, __IA, Int(__N), empty: .infinity, better: <)
+    let (index, value) = Kernel.extremum(__A, __IA, Int(__N), empty: .infinity, transform: { $0 }, better: <)
     __C.pointee = value
     __I.pointee = vDSP_Length(index * abs(__IA))
 }
@@ -77,26 +77,11 @@ public func vvrec(_ y: UnsafeMutablePointer<Double>, _ x: UnsafePointer<Double>,
     for i in 0..<Int(max(0, n.pointee)) { y[i] = 1 / x[i] }
 }
 
-/// The strided loops behind the double-precision functions.
+/// The strided map behind the double-precision functions (their extrema use `Kernel.extremum`).
 enum DoubleKernel {
     /// `c[i·ic] = f(a[i·ia])` for i in 0..<n (n ≤ 0: nothing).
     static func map(_ a: UnsafePointer<Double>, _ ia: Int, _ c: UnsafeMutablePointer<Double>, _ ic: Int, _ n: Int,
                     _ f: (Double) -> Double) {
         for i in 0..<max(0, n) { c[i * ic] = f(a[i * ia]) }
-    }
-
-    /// The first element `better` than every other (NaN loses to any number), with its position; `empty` for n ≤ 0.
-    static func extremum(_ a: UnsafePointer<Double>, _ ia: Int, _ n: Int, empty: Double,
-                         better: (Double, Double) -> Bool) -> (index: Int, value: Double) {
-        guard n > 0 else { return (0, empty) }
-        var best = a[0], index = 0
-        for i in 1..<n {
-            let v = a[i * ia]
-            if better(v, best) || (best.isNaN && !v.isNaN) {
-                best = v
-                index = i
-            }
-        }
-        return (index, best)
     }
 }

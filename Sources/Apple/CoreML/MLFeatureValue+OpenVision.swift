@@ -103,7 +103,7 @@ extension MLMultiArray {
 }
 
 /// A model's image output as Core ML gives it: 32BGRA, or OneComponent8 for a grayscale output (its first channel).
-private func modelOutputBuffer(of image: VisionImage, gray: Bool) throws -> CVPixelBuffer {
+func modelOutputBuffer(of image: VisionImage, gray: Bool) throws -> CVPixelBuffer {
     guard gray || image.isGrayscale else { return CVPixelBuffer(visionImage: image) }
     var made: CVPixelBuffer?
     guard CVPixelBufferCreate(kCFAllocatorDefault, image.width, image.height, kCVPixelFormatType_OneComponent8, nil,
