@@ -2,9 +2,11 @@
 import PackageDescription
 
 // Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
-let appleModules = ["Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
-                    "Accelerate", "VideoToolbox", "AVFoundation", "DataDetection", "_Testing_CoreGraphics",
-                    "_Testing_CoreImage"]
+let appleModules = [
+    "Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
+    "Accelerate", "VideoToolbox", "AVFoundation", "DataDetection", "_Testing_CoreGraphics",
+    "_Testing_CoreImage",
+]
 
 let package = Package(
     name: "OpenVision",
@@ -41,8 +43,9 @@ let package = Package(
         // pkg-config carriers: compile and link flags only, no code. openvision-opencv.pc is
         // written by scripts/setup: opencv4's flags with only the modules we link (imgcodecs and
         // videoio are loaded on first use; see Sources/CNative/ov_lazy.hpp).
-        .systemLibrary(name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "openvision-opencv",
-                       providers: [.apt(["libopencv-dev"])]),
+        .systemLibrary(
+            name: "COpenCV", path: "Sources/COpenCV", pkgConfig: "openvision-opencv",
+            providers: [.apt(["libopencv-dev"])]),
         // zxing-cpp 3.1.1's own C API (built by scripts/setup into /usr/local).
         .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),
         // The only C++: OpenCV, dlib and Tesseract behind a pure C header (ov_native.h).
@@ -122,29 +125,37 @@ let package = Package(
         ),
         .target(
             name: "CoreGraphics",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "_Testing_CoreGraphics", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "_Testing_CoreGraphics", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/CoreGraphics",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "ImageIO",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/ImageIO",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "CoreVideo",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/CoreVideo",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "CoreMedia",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreVideo", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/CoreMedia",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -159,21 +170,25 @@ let package = Package(
         ),
         .target(
             name: "CoreImage",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
-                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
-                           .target(name: "CCoreImageFilterBuiltins", condition: .when(platforms: [.linux])),
-                           .target(name: "_Testing_CoreImage", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                .target(name: "CCoreImageFilterBuiltins", condition: .when(platforms: [.linux])),
+                .target(name: "_Testing_CoreImage", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/CoreImage",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // VideoToolbox's pixel-buffer-to-CGImage call (VTCreateCGImageFromCVPixelBuffer); no codecs.
         .target(
             name: "VideoToolbox",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreVideo", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/VideoToolbox",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -194,26 +209,30 @@ let package = Package(
         ),
         .target(
             name: "CoreML",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
-                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
-                           // CoreMLModelInfo: a Core ML file's own description (MLModelDescription, image outputs).
-                           .target(name: "OpenVisionConverters", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                // CoreMLModelInfo: a Core ML file's own description (MLModelDescription, image outputs).
+                .target(name: "OpenVisionConverters", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/CoreML",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
             name: "Vision",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreML", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
-                           .target(name: "ImageIO", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreImage", condition: .when(platforms: [.linux])),
-                           .target(name: "simd", condition: .when(platforms: [.linux])),
-                           .target(name: "OpenVisionConverters", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "CoreML", condition: .when(platforms: [.linux])),
+                .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+                .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
+                .target(name: "ImageIO", condition: .when(platforms: [.linux])),
+                .target(name: "CoreImage", condition: .when(platforms: [.linux])),
+                .target(name: "simd", condition: .when(platforms: [.linux])),
+                .target(name: "OpenVisionConverters", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/Vision",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -228,8 +247,10 @@ let package = Package(
         // CaptureDelegateBridge from LiveAnalyzer: capture code as written runs on a camera, a file or a stream.
         .target(
             name: "AVFoundation",
-            dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux])),
-                           .target(name: "CoreMedia", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "OpenVision", condition: .when(platforms: [.linux])),
+                .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/AVFoundation",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -280,8 +301,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "openvision",
-            dependencies: ["OpenVision", "OpenVisionConverters", "OpenVisionViewer", "OpenVisionAPI", "OpenVisionJobs",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "OpenVision", "OpenVisionConverters", "OpenVisionViewer", "OpenVisionAPI", "OpenVisionJobs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
@@ -289,8 +312,10 @@ let package = Package(
             // OpenVisionFixtures: the tests' synthetic scenes (document pages, OCR, moving patch, camera move);
             // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
             // CoreVideo: the pixel-buffer access measurement (pixelbuffer); CoreImage: coreimage.
-            dependencies: ["OpenVision", "OpenVisionFixtures", "Vision", "CoreVideo", "CoreImage",
-                           "OpenVisionConverters"],
+            dependencies: [
+                "OpenVision", "OpenVisionFixtures", "Vision", "CoreVideo", "CoreImage",
+                "OpenVisionConverters",
+            ],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -353,8 +378,10 @@ let package = Package(
         // values, plain loops and OpenVision's own operations (Swift 5 mode, as the code written against them).
         .testTarget(
             name: "AppleModulesTests",
-            dependencies: ["CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd", "Accelerate", "VideoToolbox",
-                           "OpenVision", "OpenVisionTestSupport"],
+            dependencies: [
+                "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd", "Accelerate", "VideoToolbox",
+                "OpenVision", "OpenVisionTestSupport",
+            ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The job queue against a private PostgreSQL cluster the tests start (skipped when absent),

@@ -9,10 +9,14 @@ import OpenVision
 func benchPixelBuffer(runs: Int) throws {
     for (width, height) in [(640, 480), (1920, 1080), (3840, 2160)] {
         var made: CVPixelBuffer?
-        guard CVPixelBufferCreate(kCFAllocatorDefault, width, height, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess,
-              let buffer = made else { fail("cannot make a \(width)×\(height) buffer") }
+        guard
+            CVPixelBufferCreate(kCFAllocatorDefault, width, height, kCVPixelFormatType_32BGRA, nil, &made)
+                == kCVReturnSuccess,
+            let buffer = made
+        else { fail("cannot make a \(width)×\(height) buffer") }
         var addresses = Set<UnsafeMutableRawPointer>()
-        var access: [Double] = [], copies: [Double] = []
+        var access: [Double] = []
+        var copies: [Double] = []
         let size = CVPixelBufferGetDataSize(buffer)
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
         defer { scratch.deallocate() }
@@ -33,13 +37,17 @@ func benchPixelBuffer(runs: Int) throws {
             copies.append(ms(clock.now - copyStart) * 1e6)
             _ = CVPixelBufferUnlockBaseAddress(buffer, .readOnly)
         }
-        emit(["bench": "pixelbuffer", "width": width, "height": height, "bytes": size,
-              "lock_base_unlock_ns": median(access), "copy_frame_ns": median(copies),
-              "same_address_every_lock": addresses.count == 1, "checksum": checksum])
+        emit([
+            "bench": "pixelbuffer", "width": width, "height": height, "bytes": size,
+            "lock_base_unlock_ns": median(access), "copy_frame_ns": median(copies),
+            "same_address_every_lock": addresses.count == 1, "checksum": checksum,
+        ])
     }
     // A buffer over an OpenVision image: no pixels copied until locked; visionImage() is the image itself.
-    let image = try VisionImage(pixels: PixelBuffer(data: Data(count: 1920 * 1080 * 3), width: 1920, height: 1080,
-                                                    format: .rgb8))
+    let image = try VisionImage(
+        pixels: PixelBuffer(
+            data: Data(count: 1920 * 1080 * 3), width: 1920, height: 1080,
+            format: .rgb8))
     let wrapped = CVPixelBuffer(visionImage: image)
     let identical = try wrapped.visionImage() === image
     let firstLock = clock.now
@@ -52,7 +60,9 @@ func benchPixelBuffer(runs: Int) throws {
     let later = ms(clock.now - secondLock)
     let sameBase = CVPixelBufferGetBaseAddress(wrapped) == base
     _ = CVPixelBufferUnlockBaseAddress(wrapped, .readOnly)
-    emit(["bench": "pixelbuffer-from-image", "width": 1920, "height": 1080, "visionImage_is_the_image": identical,
-          "still_the_image_after_read_only_lock": try wrapped.visionImage() === image,
-          "first_lock_ms": materialize, "later_lock_ms": later, "same_address": sameBase])
+    emit([
+        "bench": "pixelbuffer-from-image", "width": 1920, "height": 1080, "visionImage_is_the_image": identical,
+        "still_the_image_after_read_only_lock": try wrapped.visionImage() === image,
+        "first_lock_ms": materialize, "later_lock_ms": later, "same_address": sameBase,
+    ])
 }

@@ -34,7 +34,9 @@ struct CatalogueBench {
                 return (1, [String(format: "%.1f", degrees)])
             }
         case "saliency", "objectness":
-            request = name == "saliency" ? GenerateAttentionBasedSaliencyImageRequest() : GenerateObjectnessBasedSaliencyImageRequest()
+            request =
+                name == "saliency"
+                ? GenerateAttentionBasedSaliencyImageRequest() : GenerateObjectnessBasedSaliencyImageRequest()
             summarise = { r in
                 let s = r as! SaliencyImageObservation
                 return (s.salientObjects.count, ["\(s.salientObjects.count)"])
@@ -49,13 +51,20 @@ struct CatalogueBench {
             }
         case "document":
             request = DetectDocumentSegmentationRequest()
-            summarise = { r in (r as? DetectedDocumentObservation == nil ? 0 : 1, [r as? DetectedDocumentObservation == nil ? "none" : "found"]) }
+            summarise = { r in
+                (
+                    r as? DetectedDocumentObservation == nil ? 0 : 1,
+                    [r as? DetectedDocumentObservation == nil ? "none" : "found"]
+                )
+            }
             extra = { r, size in
                 guard let d = r as? DetectedDocumentObservation else { return ["corners": NSNull()] }
-                return ["corners": d.corners.map {
-                    let p = $0.toImageCoordinates(size, origin: .upperLeft)
-                    return [(Double(p.x) * 10).rounded() / 10, (Double(p.y) * 10).rounded() / 10]
-                }]
+                return [
+                    "corners": d.corners.map {
+                        let p = $0.toImageCoordinates(size, origin: .upperLeft)
+                        return [(Double(p.x) * 10).rounded() / 10, (Double(p.y) * 10).rounded() / 10]
+                    }
+                ]
             }
         default:
             return nil
@@ -77,12 +86,15 @@ func benchCatalogue(runs: Int, name: String, files: [String]) async throws {
             if fullDecode { _ = try handler.grayImage() }
             let outcome = await handler.performAll([bench.request])[0]
             let end = clock.now
-            guard case .success(let value) = outcome.result else { fail("\(file): \(outcome.error.map { "\($0)" } ?? "failed")") }
+            guard case .success(let value) = outcome.result else {
+                fail("\(file): \(outcome.error.map { "\($0)" } ?? "failed")")
+            }
             summary = bench.summarise(value)
             extra = bench.extra(value, try handler.imageSize())
             if run > 0 { times.append(ms(end - start)) }
         }
-        emit(["file": file, "median_ms": median(times), "count": summary.0, "payloads": summary.1].merging(extra) { $1 })
+        emit(
+            ["file": file, "median_ms": median(times), "count": summary.0, "payloads": summary.1].merging(extra) { $1 })
     }
 }
 
@@ -95,5 +107,6 @@ func makeDocumentSet(_ dir: URL) throws {
         try DocumentScenes.scene(corners).write(to: file)
         truth[file.path] = corners.map { [$0.0, $0.1] }
     }
-    try JSONSerialization.data(withJSONObject: truth, options: [.sortedKeys]).write(to: dir.appendingPathComponent("truth.json"))
+    try JSONSerialization.data(withJSONObject: truth, options: [.sortedKeys]).write(
+        to: dir.appendingPathComponent("truth.json"))
 }

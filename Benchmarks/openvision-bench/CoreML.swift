@@ -14,7 +14,9 @@ func benchCoreML(runs: Int, model path: String, reference: String) throws {
     var start = clock.now
     let coreML = try VisionModel(contentsOf: url, configuration: configuration)
     let firstLoad = ms(clock.now - start)
-    var cachedLoads: [Double] = [], onnxLoads: [Double] = [], compiles: [Double] = []
+    var cachedLoads: [Double] = []
+    var onnxLoads: [Double] = []
+    var compiles: [Double] = []
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-bench-compile-\(UUID())")
     defer { try? FileManager.default.removeItem(at: folder) }
     var onnx: VisionModel?
@@ -44,12 +46,15 @@ func benchCoreML(runs: Int, model path: String, reference: String) throws {
         return Float(state >> 40) / Float(1 << 24) * 2 - 1
     }
     let tensor = Tensor(name: input.name, shape: shape, scalars: scalars)
-    let referenceInput = try onnx.map { model in Tensor(name: model.modelDescription.inputs[0].name, shape: shape, scalars: scalars) }!
+    let referenceInput = try onnx.map { model in
+        Tensor(name: model.modelDescription.inputs[0].name, shape: shape, scalars: scalars)
+    }!
     for _ in 0..<3 {
         _ = try coreML.prediction(from: [tensor])
         _ = try onnx!.prediction(from: [referenceInput])
     }
-    var ours: [Double] = [], theirs: [Double] = []
+    var ours: [Double] = []
+    var theirs: [Double] = []
     for _ in 0..<runs {
         start = clock.now
         _ = try coreML.prediction(from: [tensor])
@@ -58,10 +63,12 @@ func benchCoreML(runs: Int, model path: String, reference: String) throws {
         _ = try onnx!.prediction(from: [referenceInput])
         theirs.append(ms(clock.now - start))
     }
-    emit(["model": url.lastPathComponent, "reference": URL(fileURLWithPath: reference).lastPathComponent,
-          "coreml_ms": median(ours), "onnx_ms": median(theirs), "ratio": median(ours) / median(theirs),
-          "first_load_ms": firstLoad, "cached_load_ms": median(cachedLoads), "onnx_load_ms": median(onnxLoads),
-          "convert_ms": median(compiles)])
+    emit([
+        "model": url.lastPathComponent, "reference": URL(fileURLWithPath: reference).lastPathComponent,
+        "coreml_ms": median(ours), "onnx_ms": median(theirs), "ratio": median(ours) / median(theirs),
+        "first_load_ms": firstLoad, "cached_load_ms": median(cachedLoads), "onnx_load_ms": median(onnxLoads),
+        "convert_ms": median(compiles),
+    ])
 }
 
 /// `openvision-bench coreml-convert RUNS MODEL...`: the median ms of converting each Core ML model in process

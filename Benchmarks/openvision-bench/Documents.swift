@@ -42,12 +42,21 @@ func benchDocuments(runs: Int, barcodes: Bool, files: [String]) async throws {
         }
         let d = documents.first?.document
         let tables: [[String: Any]] = (d?.tables ?? []).map { table in
-            ["rows": table.rowCount, "columns": table.columnCount, "cells": table.cells.map { cell -> [String: Any] in
-                ["row": cell.rowRange.lowerBound, "column": cell.columnRange.lowerBound, "rowSpan": cell.rowRange.count,
-                 "columnSpan": cell.columnRange.count, "text": cell.content.text.transcript]
-            }]
+            [
+                "rows": table.rowCount, "columns": table.columnCount,
+                "cells": table.cells.map { cell -> [String: Any] in
+                    [
+                        "row": cell.rowRange.lowerBound, "column": cell.columnRange.lowerBound,
+                        "rowSpan": cell.rowRange.count,
+                        "columnSpan": cell.columnRange.count, "text": cell.content.text.transcript,
+                    ]
+                },
+            ]
         }
-        emit(["file": file, "median_ms": median(times), "tables": tables, "title": d?.title?.transcript ?? "",
-              "lists": (d?.lists ?? []).map { $0.items.map(\.itemString) }, "paragraphs": (d?.paragraphs ?? []).map(\.transcript)])
+        emit([
+            "file": file, "median_ms": median(times), "tables": tables, "title": d?.title?.transcript ?? "",
+            "lists": (d?.lists ?? []).map { $0.items.map(\.itemString) },
+            "paragraphs": (d?.paragraphs ?? []).map(\.transcript),
+        ])
     }
 }

@@ -31,7 +31,9 @@ func benchTFLite(runs: Int, models: [String]) throws {
             _ = try model.prediction(from: [tensor])
             times.append(ms(clock.now - start))
         }
-        emit(["model": url.deletingPathExtension().lastPathComponent, "ours_ms": median(times),
-              "first_load_ms": firstLoad, "cached_load_ms": cachedLoad])
+        emit([
+            "model": url.deletingPathExtension().lastPathComponent, "ours_ms": median(times),
+            "first_load_ms": firstLoad, "cached_load_ms": cachedLoad,
+        ])
     }
 }

@@ -31,10 +31,15 @@ func benchSOT(runs: Int, dir: URL, level: TrackingLevel) throws {
     let frames = try files.map { try VisionImage(contentsOf: dir.appendingPathComponent($0)) }
     let truth = try String(contentsOf: dir.appendingPathComponent("truth.txt"), encoding: .utf8).split(separator: "\n")
         .map { $0.split(separator: " ").compactMap { Double($0) } }
-    guard frames.count >= 2, let first = truth.first, first.count == 4 else { fail("no frames or truth in \(dir.path)") }
+    guard frames.count >= 2, let first = truth.first, first.count == 4 else {
+        fail("no frames or truth in \(dir.path)")
+    }
     let size = CGSize(width: frames[0].width, height: frames[0].height)
-    let start = NormalizedRect(imageRect: CGRect(x: first[0], y: first[1], width: first[2], height: first[3]), in: size, origin: .upperLeft)
-    var times: [Double] = [], initTimes: [Double] = [], boxes: [[Double]] = []
+    let start = NormalizedRect(
+        imageRect: CGRect(x: first[0], y: first[1], width: first[2], height: first[3]), in: size, origin: .upperLeft)
+    var times: [Double] = []
+    var initTimes: [Double] = []
+    var boxes: [[Double]] = []
     for _ in 0..<runs {
         let request = TrackObjectRequest(detectedObjectObservation: DetectedObjectObservation(boundingBox: start))
         request.trackingLevel = level
@@ -46,12 +51,17 @@ func benchSOT(runs: Int, dir: URL, level: TrackingLevel) throws {
             let result = try request.perform(in: context)
             if k == 0 { initTimes.append(ms(clock.now - t0)) } else { spent += clock.now - t0 }
             let r = result[0].boundingBox.toImageCoordinates(size, origin: .upperLeft)
-            boxes.append([Double(r.minX), Double(r.minY), Double(r.width), Double(r.height)].map { ($0 * 1000).rounded() / 1000 })
+            boxes.append(
+                [Double(r.minX), Double(r.minY), Double(r.width), Double(r.height)].map { ($0 * 1000).rounded() / 1000 }
+            )
         }
         times.append(ms(spent) / Double(frames.count - 1))
     }
-    emit(["file": dir.lastPathComponent + ":\(level.rawValue)", "median_ms": median(times), "init_median_ms": median(initTimes),
-          "boxes": boxes])
+    emit([
+        "file": dir.lastPathComponent + ":\(level.rawValue)", "median_ms": median(times),
+        "init_median_ms": median(initTimes),
+        "boxes": boxes,
+    ])
 }
 
 /// CPU time of the whole process (all threads, OpenCV's included), seconds: less sensitive than wall time to a
@@ -66,7 +76,8 @@ func benchAnchors(runs: Int) throws {
     let scene = try CameraMoveScene()
     let frames = try (0..<CameraMoveScene.frameCount).map { try scene.frame($0) }
     for count in [1, 10, 50] {
-        var medians: [Double] = [], cpu: [Double] = []
+        var medians: [Double] = []
+        var cpu: [Double] = []
         var normal = 0
         for _ in 0..<runs {
             let tracker = AnchorTracker()
@@ -86,6 +97,9 @@ func benchAnchors(runs: Int) throws {
             medians.append(median(perFrame))
             cpu.append((processCPUSeconds() - cpu0) * 1000 / Double(frames.count - 1))
         }
-        emit(["file": "anchors:\(count)", "median_ms": median(medians), "cpu_mean_ms": median(cpu), "normal_on_last_frame": normal])
+        emit([
+            "file": "anchors:\(count)", "median_ms": median(medians), "cpu_mean_ms": median(cpu),
+            "normal_on_last_frame": normal,
+        ])
     }
 }

@@ -81,8 +81,11 @@ func makeBarcodeSet(_ dir: URL) throws {
         for degrees in [0.0, 23.0] {
             let code = try BarcodeGenerator.image(for: payload, symbology: symbology, moduleSize: 3)
             var canvas = try ImageCanvas(width: 1024, height: 768, color: OverlayColor(red: 235, green: 232, blue: 225))
-            try canvas.fill(polygon: [CGPoint(x: 0, y: 600), CGPoint(x: 1024, y: 560), CGPoint(x: 1024, y: 768), CGPoint(x: 0, y: 768)],
-                            color: OverlayColor(red: 90, green: 80, blue: 70))
+            try canvas.fill(
+                polygon: [
+                    CGPoint(x: 0, y: 600), CGPoint(x: 1024, y: 560), CGPoint(x: 1024, y: 768), CGPoint(x: 0, y: 768),
+                ],
+                color: OverlayColor(red: 90, green: 80, blue: 70))
             try canvas.draw(code, at: CGPoint(x: 300, y: 200), rotationDegrees: degrees)
             try write(canvas.makeImage(), "\(symbology.rawValue)-\(Int(degrees))")
         }
@@ -96,11 +99,14 @@ func makeBarcodeSet(_ dir: URL) throws {
     try write(multi.makeImage(), "multi")
     let qr = try BarcodeGenerator.image(for: "inverted payload", symbology: .qr, moduleSize: 6)
     let rgb = qr.rgbData().map { 255 - $0 }
-    try write(try VisionImage(pixels: PixelBuffer(data: Data(rgb), width: qr.width, height: qr.height, format: .rgb8)), "qr-inverted")
+    try write(
+        try VisionImage(pixels: PixelBuffer(data: Data(rgb), width: qr.width, height: qr.height, format: .rgb8)),
+        "qr-inverted")
     // A scene without any code.
     var empty = try ImageCanvas(width: 1024, height: 768, color: OverlayColor(red: 200, green: 210, blue: 220))
-    try empty.text("no barcode here", at: CGPoint(x: 100, y: 300), fontFile: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                   pixelHeight: 48)
+    try empty.text(
+        "no barcode here", at: CGPoint(x: 100, y: 300), fontFile: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        pixelHeight: 48)
     try write(empty.makeImage(), "none")
 }
 
@@ -110,7 +116,10 @@ func makeTextSet(_ dir: URL) throws {
     let pages: [[String]] = [
         ["Swift reads text on Linux"],
         ["Invoice 2026-11-22", "Total due 42.50 EUR", "Thank you for your order"],
-        ["The quick brown fox jumps", "over the lazy dog 0123456789", "Pack my box with five dozen", "liquor jugs and seven keys"],
+        [
+            "The quick brown fox jumps", "over the lazy dog 0123456789", "Pack my box with five dozen",
+            "liquor jugs and seven keys",
+        ],
     ]
     for (i, lines) in pages.enumerated() {
         var canvas = try ImageCanvas(width: 1000, height: 120 + lines.count * 70)
@@ -153,7 +162,10 @@ func benchOCR(runs: Int, level: RecognizeTextRequest.RecognitionLevel, files: [S
                 let corners = [line.topLeft, line.topRight, line.bottomRight, line.bottomLeft].flatMap { p in
                     [p.x * Double(size.width), (1 - p.y) * Double(size.height)]
                 }
-                return ["text": line.topCandidates(1).first?.string ?? "", "confidence": Double(line.confidence), "quad": corners]
+                return [
+                    "text": line.topCandidates(1).first?.string ?? "", "confidence": Double(line.confidence),
+                    "quad": corners,
+                ]
             }
         }
         emit(["file": file, "median_ms": median(times), "lines": lines])
@@ -179,7 +191,9 @@ func benchPeople(runs: Int, kind: String, variant: String, files: [String]) asyn
                 if run > 0 { times.append(ms(clock.now - start)) }
                 summary = "\(hands.count) hands"
             } else {
-                guard let revision = DetectFaceRectanglesRequest.Revision(name: variant) else { fail("unknown face revision \(variant)") }
+                guard let revision = DetectFaceRectanglesRequest.Revision(name: variant) else {
+                    fail("unknown face revision \(variant)")
+                }
                 let faces = try await handler.perform(DetectFaceRectanglesRequest(revision))
                 if run > 0 { times.append(ms(clock.now - start)) }
                 summary = "\(faces.count) faces"
@@ -213,8 +227,10 @@ func benchBarcodes(runs: Int, files: [String]) async throws {
             readTimes.append(ms(end - decoded))
             payloads = results.compactMap { $0.payloadString }.sorted()
         }
-        emit(["file": file, "median_ms": median(times), "read_median_ms": median(readTimes), "count": payloads.count,
-              "payloads": payloads])
+        emit([
+            "file": file, "median_ms": median(times), "read_median_ms": median(readTimes), "count": payloads.count,
+            "payloads": payloads,
+        ])
     }
 }
 
@@ -241,7 +257,9 @@ func benchText(runs: Int, files: [String]) async throws {
 func benchDecodeOnce(runs: Int, files: [String]) async throws {
     for file in files {
         let url = URL(fileURLWithPath: file)
-        let requests: [any VisionRequest] = [DetectBarcodesRequest(), DetectRectanglesRequest(), DetectFaceRectanglesRequest()]
+        let requests: [any VisionRequest] = [
+            DetectBarcodesRequest(), DetectRectanglesRequest(), DetectFaceRectanglesRequest(),
+        ]
         // Warm models and engines first.
         _ = await ImageRequestHandler(url).performAll(requests)
         var shared: [Double] = []
@@ -259,8 +277,10 @@ func benchDecodeOnce(runs: Int, files: [String]) async throws {
             for request in requests { _ = await ImageRequestHandler(url).performAll([request]) }
             separate.append(ms(clock.now - start))
         }
-        emit(["file": file, "decode_ms": median(decodeOnly), "one_handler_ms": median(shared),
-              "handler_per_request_ms": median(separate), "requests": requests.count])
+        emit([
+            "file": file, "decode_ms": median(decodeOnly), "one_handler_ms": median(shared),
+            "handler_per_request_ms": median(separate), "requests": requests.count,
+        ])
     }
 }
 
@@ -274,62 +294,87 @@ func loadModel(_ path: String, backend: BackendChoice) throws -> VisionModel {
 /// File -> results through an `ImageRequestHandler`'s context, as `openvision detect|classify` run:
 /// the handler decodes a JPEG at the scale the model needs. With OPENVISION_BENCH_FULL_DECODE=1 the
 /// image is decoded at full size first instead (what a caller holding a `VisionImage` pays).
-func benchModel(runs: Int, files: [String], _ body: (ImageAnalysisContext) throws -> ([String], InferenceTimings)) throws {
+func benchModel(runs: Int, files: [String], _ body: (ImageAnalysisContext) throws -> ([String], InferenceTimings))
+    throws
+{
     let fullDecode = ProcessInfo.processInfo.environment["OPENVISION_BENCH_FULL_DECODE"] == "1"
     for file in files {
-        var totals: [Double] = [], decode: [Double] = [], pre: [Double] = [], inf: [Double] = [], post: [Double] = []
+        var totals: [Double] = []
+        var decode: [Double] = []
+        var pre: [Double] = []
+        var inf: [Double] = []
+        var post: [Double] = []
         var payloads: [String] = []
         for run in 0...runs {
             let url = URL(fileURLWithPath: file)
             let start = clock.now
-            let context = fullDecode ? ImageAnalysisContext(image: try VisionImage(contentsOf: url)) : ImageRequestHandler(url).context
+            let context =
+                fullDecode
+                ? ImageAnalysisContext(image: try VisionImage(contentsOf: url)) : ImageRequestHandler(url).context
             let decoded = clock.now
             let (labels, t) = try body(context)
             let end = clock.now
             payloads = labels
             guard run > 0 else { continue }  // warm-up
-            totals.append(ms(end - start)); decode.append(ms(decoded - start) + ms(t.decode))
-            pre.append(ms(t.preprocess)); inf.append(ms(t.inference)); post.append(ms(t.postprocess))
+            totals.append(ms(end - start))
+            decode.append(ms(decoded - start) + ms(t.decode))
+            pre.append(ms(t.preprocess))
+            inf.append(ms(t.inference))
+            post.append(ms(t.postprocess))
         }
-        emit(["file": file, "median_ms": median(totals), "count": payloads.count, "payloads": payloads,
-              "stages_ms": ["decode": median(decode), "preprocess": median(pre), "inference": median(inf), "postprocess": median(post)]])
+        emit([
+            "file": file, "median_ms": median(totals), "count": payloads.count, "payloads": payloads,
+            "stages_ms": [
+                "decode": median(decode), "preprocess": median(pre), "inference": median(inf),
+                "postprocess": median(post),
+            ],
+        ])
     }
 }
 
 func cpuSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 func residentMB() -> Double {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-          let pages = Double(text.split(separator: " ")[1]) else { return .nan }
+        let pages = Double(text.split(separator: " ")[1])
+    else { return .nan }
     return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
 }
 
 func benchLive(model: String, video: String, fastest: Bool) async throws {
     var configuration = VisionModel.Configuration()
     configuration.threads = 2
-    let request = DetectObjectsRequest(model: try VisionModel(contentsOf: URL(fileURLWithPath: model), configuration: configuration))
+    let request = DetectObjectsRequest(
+        model: try VisionModel(contentsOf: URL(fileURLWithPath: model), configuration: configuration))
     var options = CaptureOptions()
     options.pace = fastest ? .fastest : .native  // mailbox of one either way
     let analyzer = LiveAnalyzer(source: .file(URL(fileURLWithPath: video)), options: options, requests: [request])
-    let cpu0 = cpuSeconds(), wall0 = clock.now
+    let cpu0 = cpuSeconds()
+    let wall0 = clock.now
     var detections = 0
     for try await result in analyzer { detections += result.results(for: DetectObjectsRequest.self)?.count ?? 0 }
-    let wall = ms(clock.now - wall0) / 1000, cpu = cpuSeconds() - cpu0
+    let wall = ms(clock.now - wall0) / 1000
+    let cpu = cpuSeconds() - cpu0
     let s = analyzer.stats()
-    emit(["captured": s.framesCaptured, "analysed": s.framesAnalysed, "dropped": s.framesDropped, "capture_fps": s.captureFPS,
-          "analysed_fps": s.analysedFPS, "latency_p50_ms": s.latencyP50Ms, "latency_p99_ms": s.latencyP99Ms,
-          "cpu_percent": 100 * cpu / wall, "detections": detections])
+    emit([
+        "captured": s.framesCaptured, "analysed": s.framesAnalysed, "dropped": s.framesDropped,
+        "capture_fps": s.captureFPS,
+        "analysed_fps": s.analysedFPS, "latency_p50_ms": s.latencyP50Ms, "latency_p99_ms": s.latencyP99Ms,
+        "cpu_percent": 100 * cpu / wall, "detections": detections,
+    ])
 }
 
 func benchLiveMemory(video: String) async throws {
     var options = CaptureOptions()
     options.pace = .fastest
-    let analyzer = LiveAnalyzer(source: .file(URL(fileURLWithPath: video)), options: options,
-                                requests: [DetectBarcodesRequest(), DetectRectanglesRequest()])
+    let analyzer = LiveAnalyzer(
+        source: .file(URL(fileURLWithPath: video)), options: options,
+        requests: [DetectBarcodesRequest(), DetectRectanglesRequest()])
     var samples: [String: Double] = ["start": residentMB()]
     var count = 0
     for try await result in analyzer {
@@ -338,7 +383,10 @@ func benchLiveMemory(video: String) async throws {
     }
     samples["end"] = residentMB()
     let s = analyzer.stats()
-    emit(["rss_mb": samples, "captured": s.framesCaptured, "analysed": s.framesAnalysed, "dropped": s.framesDropped, "results": count])
+    emit([
+        "rss_mb": samples, "captured": s.framesCaptured, "analysed": s.framesAnalysed, "dropped": s.framesDropped,
+        "results": count,
+    ])
 }
 
 /// Does nothing: measures the pipeline around a request.
@@ -373,14 +421,18 @@ func benchPipelineOverhead(video: String) async throws {
     let analyzer = LiveAnalyzer(source: source, options: options, requests: [NoOpRequest()], configuration: plain)
     var drawn = 0
     for try await result in analyzer {
-        _ = try result.image.annotated(with: [OverlayItem.box(NormalizedRect(x: 0.1, y: 0.1, width: 0.3, height: 0.3), color: .green, label: "x")])
+        _ = try result.image.annotated(with: [
+            OverlayItem.box(NormalizedRect(x: 0.1, y: 0.1, width: 0.3, height: 0.3), color: .green, label: "x")
+        ])
         drawn += 1
     }
     let pipeline = ms(clock.now - start) / Double(max(drawn, 1))
     let pipelineCPU = (cpuSeconds() - cpu) * 1000 / Double(max(drawn, 1))
-    emit(["frames": drawn, "capture_only_ms_per_frame": captureOnly, "pipeline_with_overlay_ms_per_frame": pipeline,
-          "overhead_wall_ms_per_frame": pipeline - captureOnly, "capture_only_cpu_ms_per_frame": captureCPU,
-          "pipeline_cpu_ms_per_frame": pipelineCPU, "overhead_cpu_ms_per_frame": pipelineCPU - captureCPU])
+    emit([
+        "frames": drawn, "capture_only_ms_per_frame": captureOnly, "pipeline_with_overlay_ms_per_frame": pipeline,
+        "overhead_wall_ms_per_frame": pipeline - captureOnly, "capture_only_cpu_ms_per_frame": captureCPU,
+        "pipeline_cpu_ms_per_frame": pipelineCPU, "overhead_cpu_ms_per_frame": pipelineCPU - captureCPU,
+    ])
 }
 
 // MARK: Motion (registration, optical flow)
@@ -397,12 +449,16 @@ func makeMotionSet(_ dir: URL, photos: [String]) throws {
         let url = URL(fileURLWithPath: photo)
         let image = try VisionImage(contentsOf: url)
         let name = url.deletingPathExtension().lastPathComponent
-        let shifted = dir.appendingPathComponent("\(name)-shift.jpg"), warped = dir.appendingPathComponent("\(name)-warp.jpg")
-        try image.warpedPerspective(by: Matrix3x3(rowMajor: [1, 0, motionShift.0, 0, 1, motionShift.1, 0, 0, 1]), width: image.width,
-                                    height: image.height, origin: .upperLeft).write(to: shifted, quality: 95)
+        let shifted = dir.appendingPathComponent("\(name)-shift.jpg")
+        let warped = dir.appendingPathComponent("\(name)-warp.jpg")
+        try image.warpedPerspective(
+            by: Matrix3x3(rowMajor: [1, 0, motionShift.0, 0, 1, motionShift.1, 0, 0, 1]), width: image.width,
+            height: image.height, origin: .upperLeft
+        ).write(to: shifted, quality: 95)
         try image.warpedPerspective(by: motionWarp, width: image.width, height: image.height, origin: .upperLeft)
             .write(to: warped, quality: 95)
-        manifest += "translation \(photo) \(shifted.path)\nflow \(photo) \(shifted.path)\nhomography \(photo) \(warped.path)\n"
+        manifest +=
+            "translation \(photo) \(shifted.path)\nflow \(photo) \(shifted.path)\nhomography \(photo) \(warped.path)\n"
     }
     try manifest.write(to: dir.appendingPathComponent("manifest.txt"), atomically: true, encoding: .utf8)
 }
@@ -416,7 +472,9 @@ func benchMotion(runs: Int, dir: URL) async throws {
         let parts = line.split(separator: " ").map(String.init)
         guard parts.count == 3 else { continue }
         let (kind, ref, target) = (parts[0], parts[1], parts[2])
-        var times: [Double] = [], requestTimes: [Double] = [], payloads: [String] = []
+        var times: [Double] = []
+        var requestTimes: [Double] = []
+        var payloads: [String] = []
         for _ in 0..<runs {
             let start = clock.now
             // Both decoded concurrently, as `openvision register` / `flow` do (Sources/openvision/ImagePair.swift).
@@ -432,10 +490,12 @@ func benchMotion(runs: Int, dir: URL) async throws {
             case "homography":
                 let h = try await handler.perform(HomographicImageRegistrationRequest(targetImage: other))
                 let (w, hh) = (Double(other.width), Double(other.height))
-                payloads = (h?.openCVTransform).map { m in
-                    [CGPoint(x: 0, y: 0), CGPoint(x: w, y: 0), CGPoint(x: w, y: hh), CGPoint(x: 0, y: hh)].compactMap { m.apply(to: $0) }
-                        .map { String(format: "%.0f,%.0f", $0.x, $0.y) }
-                } ?? []
+                payloads =
+                    (h?.openCVTransform).map { m in
+                        [CGPoint(x: 0, y: 0), CGPoint(x: w, y: 0), CGPoint(x: w, y: hh), CGPoint(x: 0, y: hh)]
+                            .compactMap { m.apply(to: $0) }
+                            .map { String(format: "%.0f,%.0f", $0.x, $0.y) }
+                    } ?? []
             default:
                 let f = try await handler.perform(GenerateOpticalFlowRequest(targetImage: other)).flowStatistics
                 payloads = [String(format: "%.1f", f.meanDx), String(format: "%.1f", f.meanDy)]
@@ -445,8 +505,11 @@ func benchMotion(runs: Int, dir: URL) async throws {
             requestTimes.append(ms(end - decoded))
         }
         let name = URL(fileURLWithPath: ref).deletingPathExtension().lastPathComponent
-        emit(["file": "\(name):\(kind)", "median_ms": median(times), "read_median_ms": median(requestTimes), "count": payloads.count,
-              "payloads": payloads])
+        emit([
+            "file": "\(name):\(kind)", "median_ms": median(times), "read_median_ms": median(requestTimes),
+            "count": payloads.count,
+            "payloads": payloads,
+        ])
     }
 }
 
@@ -457,7 +520,9 @@ func benchTrajectories(runs: Int, dir: URL) async throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".png") }.sorted()
         .map { dir.appendingPathComponent($0) }
     guard !files.isEmpty else { fail("no PNG frames in \(dir.path)") }
-    var times: [Double] = [], requestTimes: [Double] = [], payloads: [String] = []
+    var times: [Double] = []
+    var requestTimes: [Double] = []
+    var payloads: [String] = []
     for _ in 0..<runs {
         let request = DetectTrajectoriesRequest(trajectoryLength: 30)
         request.objectMinimumNormalizedRadius = 0.005
@@ -474,10 +539,18 @@ func benchTrajectories(runs: Int, dir: URL) async throws {
         }
         times.append(ms(clock.now - start) / Double(files.count))
         requestTimes.append(ms(spent) / Double(files.count))
-        payloads = last.first.map { c in [c.equationCoefficients.x, c.equationCoefficients.y, c.equationCoefficients.z].map { String(format: "%.2f", $0) } } ?? []
+        payloads =
+            last.first.map { c in
+                [c.equationCoefficients.x, c.equationCoefficients.y, c.equationCoefficients.z].map {
+                    String(format: "%.2f", $0)
+                }
+            } ?? []
     }
-    emit(["file": dir.lastPathComponent + ":trajectories", "median_ms": median(times), "read_median_ms": median(requestTimes),
-          "count": payloads.count, "payloads": payloads])
+    emit([
+        "file": dir.lastPathComponent + ":trajectories", "median_ms": median(times),
+        "read_median_ms": median(requestTimes),
+        "count": payloads.count, "payloads": payloads,
+    ])
 }
 
 // MARK: Main
@@ -501,12 +574,16 @@ do {
         guard args.count == 2 else { fail("make-ocr-set DIR") }
         try makeOCRSet(URL(fileURLWithPath: args[1]))
     case "ocr":
-        guard args.count >= 4, let runs = Int(args[1]), let level = RecognizeTextRequest.RecognitionLevel(rawValue: args[2]) else {
+        guard args.count >= 4, let runs = Int(args[1]),
+            let level = RecognizeTextRequest.RecognitionLevel(rawValue: args[2])
+        else {
             fail("ocr RUNS fast|accurate FILE...")
         }
         try await benchOCR(runs: runs, level: level, files: Array(args.dropFirst(3)))
     case "hands", "faces":
-        guard args.count >= 4, let runs = Int(args[1]) else { fail("hands RUNS lite|full FILE... | faces RUNS hog|blazeface-short|blazeface-full FILE...") }
+        guard args.count >= 4, let runs = Int(args[1]) else {
+            fail("hands RUNS lite|full FILE... | faces RUNS hog|blazeface-short|blazeface-full FILE...")
+        }
         try await benchPeople(runs: runs, kind: args[0], variant: args[2], files: Array(args.dropFirst(3)))
     case "make-text-set":
         guard args.count == 2 else { fail("make-text-set DIR") }
@@ -519,10 +596,12 @@ do {
         try benchModel(runs: runs, files: Array(args.dropFirst(4))) { context in
             let (objects, t) = try request.performWithTimings(in: context)
             let labels = try request.resolvedModel().modelDescription.labels
-            return (objects.map { o in
-                let index = labels.firstIndex(of: o.labels[0].identifier) ?? -1
-                return "\(index):\(String(format: "%.2f", o.confidence))"
-            }, t)
+            return (
+                objects.map { o in
+                    let index = labels.firstIndex(of: o.labels[0].identifier) ?? -1
+                    return "\(index):\(String(format: "%.2f", o.confidence))"
+                }, t
+            )
         }
     case "coreml":
         guard args.count >= 4, let runs = Int(args[1]) else { fail("coreml RUNS MODEL.mlmodel REFERENCE.onnx") }
@@ -556,7 +635,10 @@ do {
         var request = DetectFaceLandmarksRequest(args[2] == "dlib68" ? .dlib : .faceMesh)
         request.estimatesPrecision = args[2] == "mesh76"
         try benchModel(runs: runs, files: Array(args.dropFirst(3))) { context in
-            (try request.perform(in: context).map { "face \($0.landmarks?.allPoints.pointCount ?? 0)" }, InferenceTimings())
+            (
+                try request.perform(in: context).map { "face \($0.landmarks?.allPoints.pointCount ?? 0)" },
+                InferenceTimings()
+            )
         }
     case "pose3d":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("pose3d RUNS FILE...") }
@@ -580,7 +662,8 @@ do {
         }
     case "personmask":
         guard args.count >= 4, let runs = Int(args[1]),
-              let quality = GeneratePersonSegmentationRequest.QualityLevel(rawValue: args[2]) else {
+            let quality = GeneratePersonSegmentationRequest.QualityLevel(rawValue: args[2])
+        else {
             fail("personmask RUNS fast|balanced|accurate FILE...")
         }
         var request = GeneratePersonSegmentationRequest()
@@ -625,21 +708,29 @@ do {
         try await benchCatalogue(runs: runs, name: args[2], files: Array(args.dropFirst(3)))
     case "make-sot-set":
         let numbers = args.dropFirst(2).compactMap { Double($0) }
-        guard args.count == 2 || ((args.count == 3 || args.count == 5) && numbers.count == args.count - 2 && numbers[0] >= 2) else {
+        guard
+            args.count == 2
+                || ((args.count == 3 || args.count == 5) && numbers.count == args.count - 2 && numbers[0] >= 2)
+        else {
             fail("make-sot-set DIR [FRAMES [DEGREES SCALE]]")
         }
-        try makeSOTSet(URL(fileURLWithPath: args[1]), frames: numbers.first.map { Int($0) } ?? 120, degrees: numbers.count == 3 ? numbers[1] : 0,
-                       scale: numbers.count == 3 ? numbers[2] : 1)
+        try makeSOTSet(
+            URL(fileURLWithPath: args[1]), frames: numbers.first.map { Int($0) } ?? 120,
+            degrees: numbers.count == 3 ? numbers[1] : 0,
+            scale: numbers.count == 3 ? numbers[2] : 1)
     case "sot":
-        guard args.count == 4, let runs = Int(args[1]), runs > 0, let level = TrackingLevel(rawValue: args[3]) else { fail("sot RUNS DIR accurate|fast") }
+        guard args.count == 4, let runs = Int(args[1]), runs > 0, let level = TrackingLevel(rawValue: args[3]) else {
+            fail("sot RUNS DIR accurate|fast")
+        }
         try benchSOT(runs: runs, dir: URL(fileURLWithPath: args[2]), level: level)
     case "anchors":
         guard args.count == 2, let runs = Int(args[1]), runs > 0 else { fail("anchors RUNS") }
         try benchAnchors(runs: runs)
     case "live-extras":
         guard args.count == 5 else { fail("live-extras MODEL CLASSIFIER SHARED_IMAGES DIR") }
-        try await benchLiveExtras(model: args[1], classifier: args[2], images: URL(fileURLWithPath: args[3]),
-                                  dir: URL(fileURLWithPath: args[4]))
+        try await benchLiveExtras(
+            model: args[1], classifier: args[2], images: URL(fileURLWithPath: args[3]),
+            dir: URL(fileURLWithPath: args[4]))
     case "barcodes", "text", "decode-once":
         guard args.count >= 3, let runs = Int(args[1]), runs > 0 else { fail("\(command) RUNS FILE...") }
         let files = Array(args.dropFirst(2))

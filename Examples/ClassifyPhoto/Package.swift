@@ -7,13 +7,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // In your own package: .package(url: "https://github.com/<owner>/OpenVision", from: "<version>")
-        .package(name: "OpenVision", path: "../.."),
+        .package(name: "OpenVision", path: "../..")
     ],
     targets: [
         .executableTarget(
             name: "classify-photo",
             dependencies: [.product(name: "OpenVision", package: "OpenVision")],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        )
     ]
 )

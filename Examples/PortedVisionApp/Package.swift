@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // In your own package: .package(url: "https://github.com/<owner>/OpenVision", from: "<version>")
-        .package(name: "OpenVision", path: "../.."),
+        .package(name: "OpenVision", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -19,6 +19,6 @@ let package = Package(
             // MarsHabitatPricer.mlmodel to ../shared/models/coreml-wild (not copied).
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "CoreMLModelClasses", package: "OpenVision")]
-        ),
+        )
     ]
 )

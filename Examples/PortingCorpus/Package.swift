@@ -36,7 +36,7 @@ let package = Package(
     name: "PortingCorpus",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "OpenVision", path: "../.."),
+        .package(name: "OpenVision", path: "../..")
     ],
     targets: samples.map { sample in
         .target(
@@ -56,6 +56,6 @@ let package = Package(
                 + [.product(name: "Vision", package: "OpenVision")],
             path: "Tests/PortingCorpusTests",
             swiftSettings: [.swiftLanguageMode(.v5)]
-        ),
+        )
     ]
 )

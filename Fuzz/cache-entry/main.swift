@@ -9,9 +9,11 @@ public func fuzzCacheEntry(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     do {
         let entry = try CachedModelEntry(bytes: bytes)
         precondition(entry.text.utf8.elementsEqual(bytes), "an entry that does not write back as it was read")
-        precondition(entry.size >= 0 && entry.revision >= 0 && entry.source.utf8.count == 64 && entry.sha256.utf8.count == 64)
+        precondition(
+            entry.size >= 0 && entry.revision >= 0 && entry.source.utf8.count == 64 && entry.sha256.utf8.count == 64)
     } catch {
-        precondition(error.code == .invalidModel && error.message.hasPrefix("cache entry:"), "unexpected error: \(error)")
+        precondition(
+            error.code == .invalidModel && error.message.hasPrefix("cache entry:"), "unexpected error: \(error)")
     }
     return 0
 }

@@ -21,13 +21,16 @@ public func fuzzClassGenerator(_ start: UnsafeRawPointer, _ count: Int) -> CInt 
         for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
         className = "F\(String(hash, radix: 16))_" + className
     }
-    let types: [(String, String?)] = [("image", "RGB"), ("image", "GRAYSCALE"), ("multiArray", "FLOAT32"),
-                                      ("multiArray", "DOUBLE"), ("multiArray", "INT32"), ("multiArray", "FLOAT16"),
-                                      ("multiArray", "INT8"), ("double", nil), ("int64", nil), ("string", nil),
-                                      ("dictionary", "string"), ("dictionary", "int64"), ("sequence", nil)]
-    var info = CoreMLModelInfo(converterRevision: CoreMLConverter.revision, specificationVersion: 4, modelType: "neuralNetwork",
-                          inputs: [], outputs: [], predictedFeatureName: "", predictedProbabilitiesName: "",
-                          metadata: CoreMLModelInfo.Metadata(), classLabels: [])
+    let types: [(String, String?)] = [
+        ("image", "RGB"), ("image", "GRAYSCALE"), ("multiArray", "FLOAT32"),
+        ("multiArray", "DOUBLE"), ("multiArray", "INT32"), ("multiArray", "FLOAT16"),
+        ("multiArray", "INT8"), ("double", nil), ("int64", nil), ("string", nil),
+        ("dictionary", "string"), ("dictionary", "int64"), ("sequence", nil),
+    ]
+    var info = CoreMLModelInfo(
+        converterRevision: CoreMLConverter.revision, specificationVersion: 4, modelType: "neuralNetwork",
+        inputs: [], outputs: [], predictedFeatureName: "", predictedProbabilitiesName: "",
+        metadata: CoreMLModelInfo.Metadata(), classLabels: [])
     for field in fields.dropFirst().prefix(24) {
         guard let control = field.first else { continue }
         let parts = field.dropFirst().split(separator: 0xFE, maxSplits: 1, omittingEmptySubsequences: false)
@@ -47,24 +50,32 @@ public func fuzzClassGenerator(_ start: UnsafeRawPointer, _ count: Int) -> CInt 
     let optional = info.inputs.filter { $0.optional && ($0.type == "double" || $0.type == "int64") }
     if let first = optional.first {
         let seed = fields[0].reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) }
-        info.nms = CoreMLModelInfo.NMS(iouThreshold: Double(bitPattern: seed), confidenceThreshold: 0.25, perClass: false,
-                                  iouThresholdInput: first.name, confidenceThresholdInput: optional.last!.name,
-                                  confidenceOutput: "confidence", coordinatesOutput: "coordinates")
+        info.nms = CoreMLModelInfo.NMS(
+            iouThreshold: Double(bitPattern: seed), confidenceThreshold: 0.25, perClass: false,
+            iouThresholdInput: first.name, confidenceThresholdInput: optional.last!.name,
+            confidenceOutput: "confidence", coordinatesOutput: "coordinates")
     }
     do {
-        let source = try CoreMLClassGenerator.source(className: className, info: info, modelFileName: className + ".mlmodel")
-        precondition(!source.unicodeScalars.contains { $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}"
-                                                       || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{0}" },
-                     "a line break or NUL from the model in the generated code")
+        let source = try CoreMLClassGenerator.source(
+            className: className, info: info, modelFileName: className + ".mlmodel")
+        precondition(
+            !source.unicodeScalars.contains {
+                $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}"
+                    || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{0}"
+            },
+            "a line break or NUL from the model in the generated code")
         if let dump {
             let name = String(className.prefix(while: { $0 != "_" }))
             try? source.write(toFile: "\(dump)/\(name).swift", atomically: true, encoding: .utf8)
         }
     } catch let error as ConversionError {
         let m = error.message
-        precondition(error.code == .unsupported && (m.hasSuffix(" twice") || m.contains(" bytes")
-                                                    || m.hasSuffix("rename the model file")
-                                                    || m.contains("generated classes take")), "unexpected refusal: \(m)")
+        precondition(
+            error.code == .unsupported
+                && (m.hasSuffix(" twice") || m.contains(" bytes")
+                    || m.hasSuffix("rename the model file")
+                    || m.contains("generated classes take")),
+            "unexpected refusal: \(m)")
     } catch {
         preconditionFailure("unexpected error: \(error)")
     }

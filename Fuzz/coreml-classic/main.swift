@@ -11,7 +11,10 @@ struct Writer {
     var bytes: [UInt8] = []
     mutating func varint(_ v: UInt64) {
         var v = v
-        while v >= 0x80 { bytes.append(UInt8(truncatingIfNeeded: v) | 0x80); v >>= 7 }
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
         bytes.append(UInt8(v))
     }
     mutating func field(_ number: Int, _ body: [UInt8]) {

@@ -12,8 +12,9 @@ func checkInvariants(_ config: DarknetConfig) {
     precondition(config.weightFloatCount <= DarknetLimits.maxWeightFloats)
     for layer in config.layers {
         let o = layer.output
-        precondition(o.width <= DarknetLimits.maxSide && o.height <= DarknetLimits.maxSide
-                     && o.channels <= DarknetLimits.maxChannels)
+        precondition(
+            o.width <= DarknetLimits.maxSide && o.height <= DarknetLimits.maxSide
+                && o.channels <= DarknetLimits.maxChannels)
         precondition(o.width > 0 && o.height > 0 && o.channels > 0)
         let earlier = 0..<layer.index
         switch layer.kind {

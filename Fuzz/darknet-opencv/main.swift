@@ -13,15 +13,17 @@ public func fuzzDarknetOpenCV(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     // Keep each run small (the fuzzer's time and memory, not the check's limits).
     let largest = config.layers.map { $0.output.channels * $0.output.height * $0.output.width }.max() ?? 0
     guard config.weightFloatCount <= 1 << 18, largest <= 1 << 18, config.layers.count <= 64,
-          config.width * config.height * config.channels <= 1 << 16 else { return 0 }
+        config.width * config.height * config.channels <= 1 << 16
+    else { return 0 }
     var weights = Data([0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     weights.append(Data(count: config.weightFloatCount * 4))
     let cfg = Data(text.utf8)
     let result = cfg.withUnsafeBytes { c in
         weights.withUnsafeBytes { w in
-            fuzz_opencv_darknet(c.baseAddress?.assumingMemoryBound(to: CChar.self), c.count,
-                                w.baseAddress?.assumingMemoryBound(to: CChar.self), w.count,
-                                Int32(config.width), Int32(config.height), Int32(config.channels))
+            fuzz_opencv_darknet(
+                c.baseAddress?.assumingMemoryBound(to: CChar.self), c.count,
+                w.baseAddress?.assumingMemoryBound(to: CChar.self), w.count,
+                Int32(config.width), Int32(config.height), Int32(config.channels))
         }
     }
     precondition(result != 2, "OpenCV threw a C++ exception other than cv::Exception on a network the check accepted")

@@ -4,26 +4,26 @@ import Foundation
 
 let network: DarknetConfig = {
     let cfg = """
-    [net]
-    width=16
-    height=16
-    channels=3
-    [convolutional]
-    batch_normalize=1
-    filters=4
-    size=3
-    stride=2
-    pad=1
-    activation=leaky
-    [convolutional]
-    filters=18
-    size=1
-    activation=linear
-    [yolo]
-    classes=1
-    anchors=2,3,4,5,6,7
-    mask=0,1,2
-    """
+        [net]
+        width=16
+        height=16
+        channels=3
+        [convolutional]
+        batch_normalize=1
+        filters=4
+        size=3
+        stride=2
+        pad=1
+        activation=leaky
+        [convolutional]
+        filters=18
+        size=1
+        activation=linear
+        [yolo]
+        classes=1
+        anchors=2,3,4,5,6,7
+        mask=0,1,2
+        """
     return try! DarknetConfig(text: cfg, fileName: "fuzz.cfg")
 }()
 

@@ -14,7 +14,8 @@ import Foundation
         graph.inputs = [ONNXWriter.ValueInfo(name: "images", elementType: .float, shape: shape)]
         graph.outputs = [ONNXWriter.ValueInfo(name: "out", elementType: .float, shape: shape)]
         graph.nodes = [ONNXWriter.Node(opType: "Identity", name: "id", inputs: ["images"], outputs: ["out"])]
-        try write(ONNXWriter.Model(graph: graph, metadata: [("names", "{0: 'a'}")]).serialized(), "onnx-reader/identity.onnx")
+        try write(
+            ONNXWriter.Model(graph: graph, metadata: [("names", "{0: 'a'}")]).serialized(), "onnx-reader/identity.onnx")
 
         // The tiny network of the darknet-weights target, with zero and with ramp weights.
         let cfg = try String(contentsOf: root.appendingPathComponent("darknet-cfg/tiny.cfg"), encoding: .utf8)
@@ -30,41 +31,75 @@ import Foundation
         try write(weights.prefix(500), "darknet-weights/tiny-truncated.weights")
 
         // The converted tiny network: a real graph with initializers, Slice, Concat, metadata.
-        var converter = DarknetToONNX(config: config, weights: try DarknetWeights(data: weights, config: config),
-                                      classNames: ["one"])
+        var converter = DarknetToONNX(
+            config: config, weights: try DarknetWeights(data: weights, config: config),
+            classNames: ["one"])
         try write(converter.makeModel().serialized(), "onnx-reader/tiny-darknet.onnx")
 
         // Issue 28's ConstantOfShape [1, 84, 5e7] (16.8 GB of float32 in a few hundred bytes).
         var fill = ONNXWriter.Graph(name: "constantofshape")
-        fill.inputs = [ONNXWriter.ValueInfo(name: "images", elementType: .float,
-                                            shape: [.value(1), .value(3), .value(640), .value(640)])]
+        fill.inputs = [
+            ONNXWriter.ValueInfo(
+                name: "images", elementType: .float,
+                shape: [.value(1), .value(3), .value(640), .value(640)])
+        ]
         fill.outputs = [ONNXWriter.ValueInfo(name: "output0", elementType: .float, shape: [.param("n")])]
         fill.initializers = [ONNXWriter.Tensor(name: "shape", dims: [3], int64s: [1, 84, 50_000_000])]
-        fill.nodes = [ONNXWriter.Node(opType: "ConstantOfShape", name: "fill", inputs: ["shape"], outputs: ["output0"],
-                                      attributes: [.init("value", .tensor(ONNXWriter.Tensor(name: "v", dims: [1], floats: [0])))])]
+        fill.nodes = [
+            ONNXWriter.Node(
+                opType: "ConstantOfShape", name: "fill", inputs: ["shape"], outputs: ["output0"],
+                attributes: [.init("value", .tensor(ONNXWriter.Tensor(name: "v", dims: [1], floats: [0])))])
+        ]
         try write(ONNXWriter.Model(opsetVersion: 13, graph: fill).serialized(), "onnx-reader/constantofshape.onnx")
 
         // TensorFlow and Caffe graphs for model-graphs: issue 28's 18-byte self-reading Identity, a frozen
         // Placeholder → Const → Conv2D, and a Caffe 1 × 1 convolution with its two weight blobs.
         var tf = ONNXProtobufEncoder()
-        tf.message(1) { $0.string(1, "a"); $0.string(2, "Identity"); $0.string(3, "a") }
+        tf.message(1) {
+            $0.string(1, "a")
+            $0.string(2, "Identity")
+            $0.string(3, "a")
+        }
         try write(Data(tf.bytes), "model-graphs/self.pb")
         tf = ONNXProtobufEncoder()
-        tf.message(1) { $0.string(1, "input"); $0.string(2, "Placeholder") }
+        tf.message(1) {
+            $0.string(1, "input")
+            $0.string(2, "Placeholder")
+        }
         tf.message(1) { node in
-            node.string(1, "w"); node.string(2, "Const")
+            node.string(1, "w")
+            node.string(2, "Const")
             node.message(5) { entry in
                 entry.string(1, "value")
-                entry.message(2) { $0.message(8) { t in t.int64(1, 1); t.rawFloats(4, [1, 2, 3]) } }
+                entry.message(2) {
+                    $0.message(8) { t in
+                        t.int64(1, 1)
+                        t.rawFloats(4, [1, 2, 3])
+                    }
+                }
             }
         }
-        tf.message(1) { $0.string(1, "conv"); $0.string(2, "Conv2D"); $0.string(3, "input"); $0.string(3, "w:0") }
+        tf.message(1) {
+            $0.string(1, "conv")
+            $0.string(2, "Conv2D")
+            $0.string(3, "input")
+            $0.string(3, "w:0")
+        }
         try write(Data(tf.bytes), "model-graphs/conv.pb")
         var caffe = ONNXProtobufEncoder()
         caffe.message(100) { layer in
-            layer.string(1, "conv"); layer.string(2, "Convolution"); layer.string(3, "data"); layer.string(4, "conv")
-            layer.message(7) { $0.message(7) { $0.packedInt64(1, [1, 3, 1, 1]) }; $0.rawFloats(5, [1, 2, 3]) }
-            layer.message(7) { $0.int64(1, 1); $0.rawFloats(5, [0.5]) }
+            layer.string(1, "conv")
+            layer.string(2, "Convolution")
+            layer.string(3, "data")
+            layer.string(4, "conv")
+            layer.message(7) {
+                $0.message(7) { $0.packedInt64(1, [1, 3, 1, 1]) }
+                $0.rawFloats(5, [1, 2, 3])
+            }
+            layer.message(7) {
+                $0.int64(1, 1)
+                $0.rawFloats(5, [0.5])
+            }
         }
         try write(Data(caffe.bytes), "model-graphs/conv.caffemodel")
     }

@@ -31,8 +31,10 @@ public func fuzzMILProgram(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = program.classifier
     var graph = ONNXWriter.Graph(name: "fuzz")
     let inputs = Dictionary(program.mainInputs.map { ($0.name, $0.name) }, uniquingKeysWith: { a, _ in a })
-    if let outputs = try? MILToONNX.lower(program, blobs: { _ in try MILWeightBlobFile(bytes: weightBytes) },
-                                          inputs: inputs, into: &graph, namePrefix: "f/") {
+    if let outputs = try? MILToONNX.lower(
+        program, blobs: { _ in try MILWeightBlobFile(bytes: weightBytes) },
+        inputs: inputs, into: &graph, namePrefix: "f/")
+    {
         _ = ONNXWriter.Model(opsetVersion: MILToONNX.opsetVersion, graph: graph).serialized()
         precondition(outputs.count <= program.mainOutputs.count)
     }

@@ -21,6 +21,7 @@ public func fuzzMILText(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = program.defaultShapes
     var graph = ONNXWriter.Graph(name: "fuzz")
     let inputs = Dictionary(program.mainInputs.map { ($0.name, $0.name) }, uniquingKeysWith: { a, _ in a })
-    _ = try? MILToONNX.lower(program, blobs: { _ in try MILWeightBlobFile(bytes: weights) }, inputs: inputs, into: &graph, namePrefix: "")
+    _ = try? MILToONNX.lower(
+        program, blobs: { _ in try MILWeightBlobFile(bytes: weights) }, inputs: inputs, into: &graph, namePrefix: "")
     return 0
 }

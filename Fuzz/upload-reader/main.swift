@@ -43,8 +43,10 @@ public func fuzzUploadReader(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     // A well-formed body around the input's bytes (after a first, unnamed part): they must come back.
     let delimiter = Data("\r\n--\(boundary)".utf8)
     if body.range(of: delimiter) == nil {
-        var wrapped = Data("preamble\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n".utf8)
-        wrapped.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"f.png\"\r\n\r\n".utf8))
+        var wrapped = Data(
+            "preamble\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n".utf8)
+        wrapped.append(
+            Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"f.png\"\r\n\r\n".utf8))
         wrapped.append(body)
         wrapped.append(Data("\r\n--\(boundary)--\r\n".utf8))
         do {

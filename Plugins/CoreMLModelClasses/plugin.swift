@@ -29,9 +29,10 @@ struct CoreMLModelClasses: BuildToolPlugin {
             let name = model.deletingPathExtension().lastPathComponent
             let swift = context.pluginWorkDirectoryURL.appending(path: "\(name).swift")
             let compiled = context.pluginWorkDirectoryURL.appending(path: "\(name).mlmodelc")
-            return .buildCommand(displayName: "Generating the Core ML model class \(name) and compiling \(model.lastPathComponent)",
-                                 executable: tool, arguments: [model.path, name, swift.path, compiled.path],
-                                 inputFiles: models[model] ?? [model], outputFiles: [swift, compiled])
+            return .buildCommand(
+                displayName: "Generating the Core ML model class \(name) and compiling \(model.lastPathComponent)",
+                executable: tool, arguments: [model.path, name, swift.path, compiled.path],
+                inputFiles: models[model] ?? [model], outputFiles: [swift, compiled])
         }
     }
 }

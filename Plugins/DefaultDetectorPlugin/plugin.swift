@@ -12,10 +12,11 @@ struct DefaultDetectorPlugin: BuildToolPlugin {
         let names = folder.appending(path: "coco.names")
         let onnx = context.pluginWorkDirectoryURL.appending(path: "yolo-fastest-1.1-xl.onnx")
         return [
-            .buildCommand(displayName: "Converting the default detector (Yolo-Fastest-1.1-XL) to ONNX",
-                          executable: try context.tool(named: "openvision-darknet2onnx").url,
-                          arguments: [cfg.path, weights.path, names.path, onnx.path],
-                          inputFiles: [cfg, weights, names], outputFiles: [onnx]),
+            .buildCommand(
+                displayName: "Converting the default detector (Yolo-Fastest-1.1-XL) to ONNX",
+                executable: try context.tool(named: "openvision-darknet2onnx").url,
+                arguments: [cfg.path, weights.path, names.path, onnx.path],
+                inputFiles: [cfg, weights, names], outputFiles: [onnx])
         ]
     }
 }

@@ -16,7 +16,10 @@ struct APIError: Error, Sendable {
     /// True: answer with `Connection: close` (the request's body was not read to its end).
     var closeConnection = false
 
-    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:], closeConnection: Bool = false) {
+    init(
+        _ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:],
+        closeConnection: Bool = false
+    ) {
         self.status = status
         self.code = code
         self.message = message
@@ -27,13 +30,14 @@ struct APIError: Error, Sendable {
     /// The HTTP form of a library error: the image's own faults are 422 (the request was well formed
     /// but the image cannot be analysed), bad arguments 400, a missing model 404, the rest 500.
     init(_ error: VisionError) {
-        let status: HTTPResponse.Status = switch error.code {
-        case .invalidImage, .unsupportedImageFormat, .imageTooLarge: .unprocessableContent
-        case .invalidArgument, .unsupportedLanguage: .badRequest
-        case .missingModelData, .fileNotFound: .notFound
-        case .cancelled: .serviceUnavailable
-        default: .internalServerError
-        }
+        let status: HTTPResponse.Status =
+            switch error.code {
+            case .invalidImage, .unsupportedImageFormat, .imageTooLarge: .unprocessableContent
+            case .invalidArgument, .unsupportedLanguage: .badRequest
+            case .missingModelData, .fileNotFound: .notFound
+            case .cancelled: .serviceUnavailable
+            default: .internalServerError
+            }
         self.init(status, error.code.description, error.message)
     }
 
@@ -44,7 +48,10 @@ struct APIError: Error, Sendable {
     }
 
     private struct Body: Encodable {
-        struct Detail: Encodable { var code: String; var message: String }
+        struct Detail: Encodable {
+            var code: String
+            var message: String
+        }
         var error: Detail
     }
 

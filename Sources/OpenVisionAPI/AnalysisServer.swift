@@ -32,8 +32,9 @@ public final class AnalysisServer: Sendable {
     /// A server for `configuration`; nothing is bound before `run()`.
     public init(configuration: ServeConfiguration) {
         self.configuration = configuration
-        self.connections = ConnectionGuard(maximumConnections: configuration.maximumConnections,
-                                           headerTimeout: Self.timeAmount(configuration.headerTimeout))
+        self.connections = ConnectionGuard(
+            maximumConnections: configuration.maximumConnections,
+            headerTimeout: Self.timeAmount(configuration.headerTimeout))
         self.queue = WorkQueue(workers: configuration.workers, queueLength: configuration.queueLength, metrics: metrics)
         self.models = ModelStore(metrics: metrics)
     }
@@ -42,25 +43,29 @@ public final class AnalysisServer: Sendable {
     /// `onListening` gets the bound port (useful with port 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "openvision.serve")
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
         let limit = configuration.maximumBodyBytes
         let app = Application(
             router: makeRouter(),
             server: .guardedHTTP1(
-                configuration: .init(additionalChannelHandlers: [ExpectContinueHandler(limit: limit)],
-                                     idleTimeout: Self.timeAmount(configuration.idleTimeout)),
+                configuration: .init(
+                    additionalChannelHandlers: [ExpectContinueHandler(limit: limit)],
+                    idleTimeout: Self.timeAmount(configuration.idleTimeout)),
                 connections: connections),
             // The guard admits or refuses every accepted connection; this cap only bounds the sockets
             // still closing (evicted or refused) on top of them.
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "openvision",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(connections.maximumConnections + 64)),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "openvision",
+                availableConnectionsDelegate: MaximumAvailableConnections(connections.maximumConnections + 64)),
             onServerRunning: { channel in
                 self.ready.withLock { $0 = true }
                 await onListening(channel.localAddress?.port ?? 0)
             },
             logger: logger
         )
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 
@@ -77,18 +82,21 @@ public final class AnalysisServer: Sendable {
         [
             Route(method: .get, path: "/healthz") { _, _ in Self.json(["status": "ok"]) },
             Route(method: .get, path: "/readyz") { _, _ in
-                self.ready.withLock { $0 } ? Self.json(["status": "ready"]) : Self.error(APIError(.serviceUnavailable, "notReady", "starting"))
+                self.ready.withLock { $0 }
+                    ? Self.json(["status": "ready"]) : Self.error(APIError(.serviceUnavailable, "notReady", "starting"))
             },
             Route(method: .get, path: "/metrics") { request, context in
                 await self.endpoint("/metrics", request, context) { _ throws(APIError) in
-                    var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
+                    var response = Response(
+                        status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
                     response.headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
                     return response
                 }
             },
             Route(method: .get, path: "/openapi.yaml") { request, context in
                 await self.endpoint("/openapi.yaml", request, context) { _ throws(APIError) in
-                    var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+                    var response = Response(
+                        status: .ok, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
                     response.headers[.contentType] = "application/yaml"
                     return response
                 }
@@ -106,12 +114,14 @@ public final class AnalysisServer: Sendable {
             },
             Route(method: .post, path: "/v1/detect") { request, context in
                 await self.endpoint("/v1/detect", request, context, admitted: true) { deadline throws(APIError) in
-                    try await self.runKind("detect", requiringModel: true, request, context: context, deadline: deadline)
+                    try await self.runKind(
+                        "detect", requiringModel: true, request, context: context, deadline: deadline)
                 }
             },
             Route(method: .post, path: "/v1/classify") { request, context in
                 await self.endpoint("/v1/classify", request, context, admitted: true) { deadline throws(APIError) in
-                    try await self.runKind("classify", requiringModel: false, request, context: context, deadline: deadline)
+                    try await self.runKind(
+                        "classify", requiringModel: false, request, context: context, deadline: deadline)
                 }
             },
         ]
@@ -138,7 +148,9 @@ public final class AnalysisServer: Sendable {
     /// The most pixels an image may have for `work`: `--max-pixels`, or less to keep the request's
     /// working memory within `--max-request-memory` (`RequestMemory`).
     private func pixelLimit(for kinds: [RequestKind]) -> Int {
-        min(configuration.maximumPixelCount, RequestMemory(bytes: configuration.maximumRequestMemory).pixelLimit(for: kinds))
+        min(
+            configuration.maximumPixelCount,
+            RequestMemory(bytes: configuration.maximumRequestMemory).pixelLimit(for: kinds))
     }
 
     /// The configured request timeout, at most a day (an instant past that could overflow).
@@ -146,8 +158,10 @@ public final class AnalysisServer: Sendable {
 
     /// Every endpoint but the health checks: the API key, admission (bounded queue) for the analysing
     /// ones, the answer as JSON errors, and the request metrics.
-    private func endpoint(_ name: String, _ request: Request, _ context: ServeContext, admitted: Bool = false,
-                          _ body: (ContinuousClock.Instant) async throws(APIError) -> Response) async -> Response {
+    private func endpoint(
+        _ name: String, _ request: Request, _ context: ServeContext, admitted: Bool = false,
+        _ body: (ContinuousClock.Instant) async throws(APIError) -> Response
+    ) async -> Response {
         let start = ContinuousClock.now
         var response: Response
         do throws(APIError) {
@@ -155,9 +169,10 @@ public final class AnalysisServer: Sendable {
             if admitted {
                 guard queue.admit() else {
                     metrics.rejected(reason: "queueFull")
-                    throw APIError(.serviceUnavailable, "queueFull",
-                                   "all \(queue.workers) workers are busy and \(queue.queueLength) requests are waiting; retry later",
-                                   headers: [.retryAfter: String(configuration.retryAfterSeconds)], closeConnection: true)
+                    throw APIError(
+                        .serviceUnavailable, "queueFull",
+                        "all \(queue.workers) workers are busy and \(queue.queueLength) requests are waiting; retry later",
+                        headers: [.retryAfter: String(configuration.retryAfterSeconds)], closeConnection: true)
                 }
                 defer { queue.leave() }
                 response = try await body(start + requestTimeout)
@@ -181,9 +196,11 @@ public final class AnalysisServer: Sendable {
 
     private func authorize(_ request: Request) throws(APIError) {
         guard let key = configuration.apiKey else { return }
-        guard Self.bearerCredentials(request.headers[.authorization]).map({ Self.constantTimeEqual($0, key) }) == true else {
-            throw APIError(.unauthorized, "unauthorized", "a valid API key is required: Authorization: Bearer <key>",
-                           headers: [.wwwAuthenticate: "Bearer"])
+        guard Self.bearerCredentials(request.headers[.authorization]).map({ Self.constantTimeEqual($0, key) }) == true
+        else {
+            throw APIError(
+                .unauthorized, "unauthorized", "a valid API key is required: Authorization: Bearer <key>",
+                headers: [.wwwAuthenticate: "Bearer"])
         }
     }
 
@@ -193,14 +210,16 @@ public final class AnalysisServer: Sendable {
         guard let header else { return nil }
         let value = header.trimmingCharacters(in: .whitespaces)
         guard let space = value.firstIndex(where: { $0 == " " || $0 == "\t" }),
-              value[..<space].lowercased() == "bearer" else { return nil }
+            value[..<space].lowercased() == "bearer"
+        else { return nil }
         let token = value[space...].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }
 
     /// Byte-wise equality in time that depends only on the lengths (every byte is compared).
     static func constantTimeEqual(_ given: String, _ expected: String) -> Bool {
-        let a = Array(given.utf8), b = Array(expected.utf8)
+        let a = Array(given.utf8)
+        let b = Array(expected.utf8)
         var diff = a.count == b.count ? 0 : 1
         for i in 0..<min(a.count, b.count) { diff |= Int(a[i] ^ b[i]) }
         return diff == 0
@@ -208,12 +227,15 @@ public final class AnalysisServer: Sendable {
 
     // MARK: Endpoints
 
-    private func analyze(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
+    private func analyze(_ request: Request, context: ServeContext, deadline: ContinuousClock.Instant)
+        async throws(APIError) -> Response
+    {
         let query = request.uri.queryParameters
         let options = try Self.requestOptions(query, reading: RequestOption.all)
         var analysis: StillAnalysis
         do {
-            let kinds = try query["requests"].map { names throws(VisionError) in try RequestKind.kinds(from: [String(names)]) }
+            let kinds =
+                try query["requests"].map { names throws(VisionError) in try RequestKind.kinds(from: [String(names)]) }
                 ?? RequestKind.stillDefaults
             analysis = try StillAnalysis(kinds: kinds, options: StillAnalysis.stillDefaults.merging(options))
         } catch {
@@ -236,13 +258,18 @@ public final class AnalysisServer: Sendable {
 
     /// `POST /v1/detect` and `/v1/classify`: the one model request kind `name` on the uploaded image, with the query
     /// parameters the kind reads (`RequestKind.options`; others are ignored), and its error as the answer's.
-    private func runKind(_ name: String, requiringModel: Bool, _ request: Request, context: ServeContext,
-                         deadline: ContinuousClock.Instant) async throws(APIError) -> Response {
-        guard let kind = RequestKind.named(name) else { throw APIError(.internalServerError, "internalError", "no kind \(name)") }
+    private func runKind(
+        _ name: String, requiringModel: Bool, _ request: Request, context: ServeContext,
+        deadline: ContinuousClock.Instant
+    ) async throws(APIError) -> Response {
+        guard let kind = RequestKind.named(name) else {
+            throw APIError(.internalServerError, "internalError", "no kind \(name)")
+        }
         let query = request.uri.queryParameters
         let options = try Self.requestOptions(query, reading: kind.options)
         if requiringModel && options.modelName?.isEmpty != false {
-            throw APIError(.badRequest, "badRequest", "the model query parameter is required (GET /v1/models lists the models)")
+            throw APIError(
+                .badRequest, "badRequest", "the model query parameter is required (GET /v1/models lists the models)")
         }
         let vision: any VisionRequest
         do {
@@ -253,7 +280,8 @@ public final class AnalysisServer: Sendable {
         let upload = try await UploadReader(limit: configuration.maximumBodyBytes, deadline: deadline).read(request)
         let pixels = pixelLimit(for: [kind])
         let handler = ImageRequestHandler(data: upload.data, maximumPixelCount: pixels)
-        let (report, duration) = try await onWorker(deadline: deadline, pixelLimit: pixels) { () async throws(VisionError) in
+        let (report, duration) = try await onWorker(deadline: deadline, pixelLimit: pixels) {
+            () async throws(VisionError) in
             guard let outcome = await handler.performAll([vision]).first else {
                 throw VisionError(.internalError, "\(name) did not run")
             }
@@ -269,13 +297,17 @@ public final class AnalysisServer: Sendable {
 
     /// The request options among `options` that the query gives (each query parameter named as its option), checked
     /// as they declare. An option that sets how models are loaded is the server's, not a client's: 400.
-    private static func requestOptions(_ query: Parameters, reading options: [RequestOption]) throws(APIError) -> RequestOptions {
+    private static func requestOptions(_ query: Parameters, reading options: [RequestOption]) throws(APIError)
+        -> RequestOptions
+    {
         var values = RequestOptions()
         for option in options {
             guard let text = query[Substring(option.name)] else { continue }
             guard option.isRemote else {
-                throw APIError(.badRequest, "invalidArgument", "query parameter \(option.name) is not taken: the server loads its "
-                               + "models (`openvision serve` runs them as its command line configures)")
+                throw APIError(
+                    .badRequest, "invalidArgument",
+                    "query parameter \(option.name) is not taken: the server loads its "
+                        + "models (`openvision serve` runs them as its command line configures)")
             }
             do { try values.set(option, to: .text(String(text))) } catch { throw refusal(error, options: values) }
         }
@@ -296,8 +328,12 @@ public final class AnalysisServer: Sendable {
     /// print to stderr.
     private static func logDecoderWarnings(_ report: AnalysisReport, context: ServeContext) {
         guard let warnings = report.warnings, !warnings.isEmpty else { return }
-        context.logger.notice("image decoder warnings", metadata: ["image": .string(report.image),
-                                                                   "warnings": .array(warnings.map { .string($0) })])
+        context.logger.notice(
+            "image decoder warnings",
+            metadata: [
+                "image": .string(report.image),
+                "warnings": .array(warnings.map { .string($0) }),
+            ])
     }
 
     // MARK: Helpers
@@ -309,8 +345,10 @@ public final class AnalysisServer: Sendable {
     /// stays taken until then, so the number of analyses never exceeds the workers.
     /// `pixelLimit`: the image limit the handler was given; an image refused by it below `--max-pixels` is
     /// refused for the memory budget, and the answer says so.
-    private func onWorker<T: Sendable>(deadline: ContinuousClock.Instant, pixelLimit: Int,
-                                       _ body: @escaping @Sendable () async throws(VisionError) -> T) async throws(APIError) -> T {
+    private func onWorker<T: Sendable>(
+        deadline: ContinuousClock.Instant, pixelLimit: Int,
+        _ body: @escaping @Sendable () async throws(VisionError) -> T
+    ) async throws(APIError) -> T {
         let queue = self.queue
         let outcome: Result<T, VisionError>?? = await Self.first(deadline: deadline) {
             await queue.run { () async -> Result<T, VisionError> in
@@ -322,19 +360,23 @@ public final class AnalysisServer: Sendable {
         case .some(.some(.failure(let error))):
             var refusal = APIError(error)
             if error.code == .imageTooLarge, pixelLimit < configuration.maximumPixelCount {
-                refusal.message += "; these requests take at most \(pixelLimit) pixels within the server's "
+                refusal.message +=
+                    "; these requests take at most \(pixelLimit) pixels within the server's "
                     + "\(configuration.maximumRequestMemory >> 20) MiB of working memory per request (--max-request-memory)"
             }
             throw refusal
         case .some(.none), .none:
-            throw APIError(.serviceUnavailable, "timeout", "the analysis did not finish within the request timeout",
-                           headers: [.retryAfter: String(configuration.retryAfterSeconds)])
+            throw APIError(
+                .serviceUnavailable, "timeout", "the analysis did not finish within the request timeout",
+                headers: [.retryAfter: String(configuration.retryAfterSeconds)])
         }
     }
 
     /// `work`'s value, or nil if `deadline` comes first; `work` is then cancelled (and goes on, unobserved,
     /// as far as it does not check for cancellation).
-    private static func first<T: Sendable>(deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> T) async -> T? {
+    private static func first<T: Sendable>(deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> T)
+        async -> T?
+    {
         let slot = Mutex<CheckedContinuation<T?, Never>?>(nil)
         let resume: @Sendable (T?) -> Bool = { value in
             guard let continuation = slot.withLock({ c in c.take() }) else { return false }
@@ -361,7 +403,8 @@ public final class AnalysisServer: Sendable {
         case nil, "false", "0": return false
         case "true", "1", "": return true
         default:
-            throw APIError(.badRequest, "invalidArgument", "query parameter \(name)='\(value ?? "")' must be true or false")
+            throw APIError(
+                .badRequest, "invalidArgument", "query parameter \(name)='\(value ?? "")' must be true or false")
         }
     }
 

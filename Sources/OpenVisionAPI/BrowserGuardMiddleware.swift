@@ -17,8 +17,10 @@ struct BrowserGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether the server is bound to loopback (the Host check applies then only).
     let checkHost: Bool
 
-    func handle(_ request: Request, context: Context,
-                next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         if let refusal = refusal(of: request) { return AnalysisServer.error(refusal) }
         return try await next(request, context)
     }
@@ -29,14 +31,16 @@ struct BrowserGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             return APIError(.badRequest, "badRequest", "more than one Host header")
         }
         if checkHost, !HostHeader.isLoopback(request.head.authority) {
-            return APIError(.forbidden, "forbiddenHost",
-                            "Host '\(UploadFormat.excerpt(request.head.authority ?? ""))' is not this server: bound to loopback, it answers "
-                            + "only Host localhost, 127.x.y.z or [::1] (DNS-rebinding protection)")
+            return APIError(
+                .forbidden, "forbiddenHost",
+                "Host '\(UploadFormat.excerpt(request.head.authority ?? ""))' is not this server: bound to loopback, it answers "
+                    + "only Host localhost, 127.x.y.z or [::1] (DNS-rebinding protection)")
         }
         if let origin = request.headers[.origin] {
-            return APIError(.forbidden, "forbiddenOrigin",
-                            "requests from web pages (Origin '\(UploadFormat.excerpt(origin))') are refused: call the API from a "
-                            + "server, a script or curl, which send no Origin header")
+            return APIError(
+                .forbidden, "forbiddenOrigin",
+                "requests from web pages (Origin '\(UploadFormat.excerpt(origin))') are refused: call the API from a "
+                    + "server, a script or curl, which send no Origin header")
         }
         return nil
     }

@@ -136,7 +136,9 @@ final class ConnectionGuard: Sendable {
         let id = ObjectIdentifier(channel)
         channel.eventLoop.scheduleTask(in: headerTimeout) {
             let late = self.state.withLock { s -> Bool in
-                guard let c = s.connections[id], c.phase == .awaitingHead, c.generation == generation else { return false }
+                guard let c = s.connections[id], c.phase == .awaitingHead, c.generation == generation else {
+                    return false
+                }
                 s.timedOut += 1
                 return true
             }

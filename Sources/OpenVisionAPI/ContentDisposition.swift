@@ -37,7 +37,8 @@ struct ContentDisposition: Sendable, Equatable {
         var utf8 = Array(pieces[2].utf8)[...]
         while let b = utf8.popFirst() {
             if b == UInt8(ascii: "%") {
-                guard utf8.count >= 2, let hi = hexValue(utf8.removeFirst()), let lo = hexValue(utf8.removeFirst()) else { return nil }
+                guard utf8.count >= 2, let hi = hexValue(utf8.removeFirst()), let lo = hexValue(utf8.removeFirst())
+                else { return nil }
                 bytes.append(hi << 4 | lo)
             } else {
                 bytes.append(b)

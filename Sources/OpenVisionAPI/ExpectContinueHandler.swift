@@ -19,8 +19,9 @@ final class ExpectContinueHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data),
-           head.headerFields[.expect]?.lowercased() == "100-continue",
-           (head.headerFields[.contentLength].flatMap { Int($0) } ?? 0) <= limit {
+            head.headerFields[.expect]?.lowercased() == "100-continue",
+            (head.headerFields[.contentLength].flatMap { Int($0) } ?? 0) <= limit
+        {
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
         }
         context.fireChannelRead(data)

@@ -14,8 +14,10 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let connections: ConnectionGuard
 
     static let refusal: String = {
-        let body = #"{"error":{"code":"tooManyConnections","message":"every connection has a request under way; retry later"}}"#
-        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+        let body =
+            #"{"error":{"code":"tooManyConnections","message":"every connection has a request under way; retry later"}}"#
+        return
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
             + "Retry-After: 1\r\nConnection: close\r\n\r\n" + body
     }()
 
@@ -23,9 +25,11 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         let connections = self.connections
         let admitted = channel.eventLoop.makeCompletedFuture { () throws -> Void in
             if connections.admit(channel) {
-                try channel.pipeline.syncOperations.addHandler(InboundBytesHandler(connections: connections), position: .first)
+                try channel.pipeline.syncOperations.addHandler(
+                    InboundBytesHandler(connections: connections), position: .first)
             } else {
-                try channel.pipeline.syncOperations.addHandler(ConnectionRefusalHandler(response: Self.refusal), position: .first)
+                try channel.pipeline.syncOperations.addHandler(
+                    ConnectionRefusalHandler(response: Self.refusal), position: .first)
             }
         }
         return admitted.flatMap { http1.setup(channel: channel, logger: logger) }
@@ -38,13 +42,16 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1.1 behind `connections` (see `GuardedHTTP1Channel`).
-    static func guardedHTTP1(configuration: HTTP1Channel.Configuration, connections: ConnectionGuard) -> HTTPServerBuilder {
+    static func guardedHTTP1(configuration: HTTP1Channel.Configuration, connections: ConnectionGuard)
+        -> HTTPServerBuilder
+    {
         var configuration = configuration
         let additional = configuration.additionalChannelHandlers
         configuration.additionalChannelHandlers = { [RequestPhaseHandler(connections: connections)] + additional() }
         let built = configuration
         return HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: built), connections: connections)
+            GuardedHTTP1Channel(
+                http1: HTTP1Channel(responder: responder, configuration: built), connections: connections)
         }
     }
 }

@@ -5,11 +5,14 @@ enum HeaderSyntax {
     /// `tchar` (RFC 9110 §5.6.2): any visible ASCII character except delimiters.
     static func isTokenByte(_ b: UInt8) -> Bool {
         switch b {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"),
+            UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
             return false
@@ -80,7 +83,8 @@ enum HeaderSyntax {
                     return String(decoding: text, as: UTF8.self)
                 case UInt8(ascii: "\\"):
                     guard let escaped = current, escaped == 0x09 || escaped >= 0x20, escaped != 0x7F else {
-                        throw Malformed(reason: "a backslash at the end of a quoted string or before a control character")
+                        throw Malformed(
+                            reason: "a backslash at the end of a quoted string or before a control character")
                     }
                     text.append(escaped)
                     index += 1
@@ -109,7 +113,8 @@ enum HeaderSyntax {
                     throw Malformed(reason: "a parameter without a name (found '\(Self.describe(current))')")
                 }
                 guard take(UInt8(ascii: "=")) else {
-                    throw Malformed(reason: "parameter '\(name)' without '=' and a value (no space is allowed around '=')")
+                    throw Malformed(
+                        reason: "parameter '\(name)' without '=' and a value (no space is allowed around '=')")
                 }
                 let value: String
                 if current == UInt8(ascii: "\"") {

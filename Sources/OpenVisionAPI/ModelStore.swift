@@ -33,15 +33,18 @@ actor ModelStore {
     func model(named name: String) async throws(APIError) -> VisionModel {
         if models[name] == nil {
             guard !name.isEmpty, !name.contains("/"), name != "..",
-                  let url = ModelLocator.installedModels().first(where: { $0.lastPathComponent == name }) else {
-                throw APIError(.notFound, "modelNotFound",
-                               "model '\(name)' not found in the model search path (GET /v1/models lists them)")
+                let url = ModelLocator.installedModels().first(where: { $0.lastPathComponent == name })
+            else {
+                throw APIError(
+                    .notFound, "modelNotFound",
+                    "model '\(name)' not found in the model search path (GET /v1/models lists them)")
             }
             let metrics = self.metrics
             models[name] = Task {
                 let start = ContinuousClock.now
                 // Loading is blocking native work: off the concurrency pool.
-                let result = await withCheckedContinuation { (c: CheckedContinuation<Result<VisionModel, VisionError>, Never>) in
+                let result = await withCheckedContinuation {
+                    (c: CheckedContinuation<Result<VisionModel, VisionError>, Never>) in
                     DispatchQueue.global(qos: .userInitiated).async {
                         c.resume(returning: Result { () throws(VisionError) in try VisionModel(contentsOf: url) })
                     }

@@ -73,28 +73,37 @@ struct MultipartBody<Bytes: RandomAccessCollection> where Bytes.Element == UInt8
     }
 
     /// The header fields from `start` to the empty line, and where the content starts; nil if the body ends first.
-    private func headerFields(from start: Int, part: Int) throws(HeaderSyntax.Malformed) -> ([(name: String, value: String)], Int)? {
+    private func headerFields(from start: Int, part: Int) throws(HeaderSyntax.Malformed) -> (
+        [(name: String, value: String)], Int
+    )? {
         var fields: [(name: String, value: String)] = []
         var position = start
         while true {
             guard let lineEnd = find([0x0D, 0x0A], from: position) else { return nil }
             if lineEnd == position { return (fields, position + 2) }  // the empty line
             guard lineEnd - start <= Self.maximumHeaderBytes, fields.count < Self.maximumHeaderLines else {
-                throw HeaderSyntax.Malformed(reason: "part \(part): more than \(Self.maximumHeaderLines) header lines or \(Self.maximumHeaderBytes) bytes of headers")
+                throw HeaderSyntax.Malformed(
+                    reason:
+                        "part \(part): more than \(Self.maximumHeaderLines) header lines or \(Self.maximumHeaderBytes) bytes of headers"
+                )
             }
             let line = bytes[position..<lineEnd]
             position = lineEnd + 2
             if let first = line.first, first == 0x20 || first == 0x09 {
                 // obs-fold (RFC 5322 §2.2.3): the line continues the previous field's value.
-                guard !fields.isEmpty else { throw HeaderSyntax.Malformed(reason: "part \(part): a folded line before any header field") }
+                guard !fields.isEmpty else {
+                    throw HeaderSyntax.Malformed(reason: "part \(part): a folded line before any header field")
+                }
                 fields[fields.count - 1].value += " " + (try Self.value(line, part: part))
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                  line[..<colon].allSatisfy(HeaderSyntax.isTokenByte) else {
+                line[..<colon].allSatisfy(HeaderSyntax.isTokenByte)
+            else {
                 throw HeaderSyntax.Malformed(reason: "part \(part): a header line that is not 'name: value'")
             }
-            fields.append((String(decoding: line[..<colon], as: UTF8.self), try Self.value(line[(colon + 1)...], part: part)))
+            fields.append(
+                (String(decoding: line[..<colon], as: UTF8.self), try Self.value(line[(colon + 1)...], part: part)))
         }
     }
 
@@ -109,7 +118,8 @@ struct MultipartBody<Bytes: RandomAccessCollection> where Bytes.Element == UInt8
     }
 
     private func match(_ pattern: [UInt8], at position: Int) -> Bool {
-        position + pattern.count <= bytes.endIndex && bytes[position..<(position + pattern.count)].elementsEqual(pattern)
+        position + pattern.count <= bytes.endIndex
+            && bytes[position..<(position + pattern.count)].elementsEqual(pattern)
     }
 
     /// The first position at or after `start` where `pattern` (which begins with CR, found nowhere else in

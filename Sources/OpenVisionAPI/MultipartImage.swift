@@ -26,11 +26,14 @@ struct MultipartImage: Sendable, Equatable {
                     do throws(HeaderSyntax.Malformed) {
                         disposition = try ContentDisposition(parsing: value)
                     } catch {
-                        throw HeaderSyntax.Malformed(reason: "part \(index): malformed Content-Disposition: \(error.reason)")
+                        throw HeaderSyntax.Malformed(
+                            reason: "part \(index): malformed Content-Disposition: \(error.reason)")
                     }
                 }
                 if first == nil { first = (part, disposition) }
-                if let disposition, disposition.filename != nil, withFilename == nil { withFilename = (part, disposition) }
+                if let disposition, disposition.filename != nil, withFilename == nil {
+                    withFilename = (part, disposition)
+                }
                 if let disposition, disposition.name == "image" {
                     named = (part, disposition)
                     return false
@@ -40,7 +43,11 @@ struct MultipartImage: Sendable, Equatable {
         } catch {
             throw .badRequest("malformed multipart/form-data body: \(error.reason)")
         }
-        guard let (part, disposition) = named.map({ ($0.0, Optional($0.1)) }) ?? withFilename.map({ ($0.0, Optional($0.1)) }) ?? first else {
+        guard
+            let (part, disposition) = named.map({ ($0.0, Optional($0.1)) }) ?? withFilename.map({
+                ($0.0, Optional($0.1))
+            }) ?? first
+        else {
             throw .badRequest("the multipart/form-data body has no complete part: send the image as its 'image' part")
         }
         data = body[part.content]

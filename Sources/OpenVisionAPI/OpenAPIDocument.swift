@@ -10,13 +10,13 @@ enum OpenAPIDocument {
         let still = RequestKind.allCases.filter { !$0.isSequence }
         let defaults = RequestKind.stillDefaults.map(\.name).joined(separator: ",")
         return """
-        - name: requests
-          in: query
-          description: >-
-            Comma-separated request names (default \(defaults)). \(RequestKind.listing(still)).
-          schema: {type: string}
+                    - name: requests
+                      in: query
+                      description: >-
+                        Comma-separated request names (default \(defaults)). \(RequestKind.listing(still)).
+                      schema: {type: string}
 
-""" + parameters(RequestOption.all)
+            """ + parameters(RequestOption.all)
     }
 
     /// The query parameters of the endpoint running the kind `name` alone (`/v1/detect`, `/v1/classify`).
@@ -34,248 +34,254 @@ enum OpenAPIDocument {
             case .string, .list: schema = "type: string"
             }
             if let range = option.range {
-                schema += ", minimum: \(OptionValue.number(range.lowerBound)), maximum: \(OptionValue.number(range.upperBound))"
+                schema +=
+                    ", minimum: \(OptionValue.number(range.lowerBound)), maximum: \(OptionValue.number(range.upperBound))"
             }
-            if let values = option.allowedValues, option.type == .string { schema += ", enum: [\(values.joined(separator: ", "))]" }
+            if let values = option.allowedValues, option.type == .string {
+                schema += ", enum: [\(values.joined(separator: ", "))]"
+            }
             let isModel = option.role == .model
-            let help = isModel ? "A model file name listed by GET /v1/models (names only, no paths)." + (example.map { " e.g. \($0)" } ?? "")
+            let help =
+                isModel
+                ? "A model file name listed by GET /v1/models (names only, no paths)."
+                    + (example.map { " e.g. \($0)" } ?? "")
                 : option.help
             yaml += """
-        - name: \(option.name)
-          in: query\(isModel && modelRequired ? "\n          required: true" : "")
-          description: >-
-            \(help)
-          schema: {\(schema)}\(isModel ? example.map { "\n          example: \($0)" } ?? "" : "")
+                        - name: \(option.name)
+                          in: query\(isModel && modelRequired ? "\n          required: true" : "")
+                          description: >-
+                            \(help)
+                          schema: {\(schema)}\(isModel ? example.map { "\n          example: \($0)" } ?? "" : "")
 
-"""
+                """
         }
         return yaml
     }
 
     static let yaml = """
-openapi: 3.0.3
-info:
-  title: OpenVision analysis API
-  version: "1.0"
-  description: |
-    `openvision serve`: Vision requests over HTTP (docs/serve.md). Images go as the raw request body
-    (image/*, application/octet-stream) or as the `image` part of multipart/form-data. Errors are
-    `{"error": {"code": "...", "message": "..."}}`, unknown paths included (404 `notFound`; a known path
-    with another method is 405 `methodNotAllowed` with `Allow`; HEAD is answered wherever GET is). With
-    `--api-key`, every path but /healthz and /readyz needs `Authorization: Bearer <key>` (the scheme in any
-    case). Every path refuses requests from web pages (any `Origin` header: 403 `forbiddenOrigin`) and, when
-    the server is bound to loopback, a `Host` that is not loopback (403 `forbiddenHost`). An image with more
-    pixels than its requests may take within `--max-request-memory` is 422 `imageTooLarge`. At the connection
-    limit with every connection busy, a new connection is answered 503 `tooManyConnections` and closed.
-servers:
-  - url: http://127.0.0.1:8080
-security:
-  - bearer: []
-paths:
-  /healthz:
-    get:
-      summary: Liveness (always open)
-      security: []
-      responses:
-        "200":
-          description: The process is serving.
-          content:
-            application/json:
-              schema: {$ref: "#/components/schemas/Status"}
-        "403": {$ref: "#/components/responses/Error"}
-  /readyz:
-    get:
-      summary: Readiness (always open)
-      security: []
-      responses:
-        "200":
-          description: Listening and accepting requests.
-          content:
-            application/json:
-              schema: {$ref: "#/components/schemas/Status"}
-        "403": {$ref: "#/components/responses/Error"}
-        "503":
-          $ref: "#/components/responses/Error"
-  /metrics:
-    get:
-      summary: Prometheus metrics (text exposition format 0.0.4)
-      responses:
-        "200":
-          description: Metrics.
-          content:
-            text/plain:
-              schema: {type: string}
-        "401": {$ref: "#/components/responses/Error"}
-        "403": {$ref: "#/components/responses/Error"}
-  /openapi.yaml:
-    get:
-      summary: This document
-      responses:
-        "200":
-          description: The OpenAPI document.
-          content:
-            application/yaml:
-              schema: {type: string}
-        "401": {$ref: "#/components/responses/Error"}
-        "403": {$ref: "#/components/responses/Error"}
-  /v1/models:
-    get:
-      summary: Models in the model search path
-      responses:
-        "200":
-          description: The installed models and whether each is loaded.
-          content:
-            application/json:
-              schema:
-                type: object
-                required: [models]
-                properties:
-                  models:
-                    type: array
-                    items:
-                      type: object
-                      required: [name, bytes, loaded]
-                      properties:
-                        name: {type: string, description: "The file name clients pass as `model` (no path is shown)."}
-                        bytes: {type: integer}
-                        loaded: {type: boolean}
-        "401": {$ref: "#/components/responses/Error"}
-        "403": {$ref: "#/components/responses/Error"}
-  /v1/analyze:
-    post:
-      summary: Run built-in requests on one image (the JSON of `openvision analyze`)
-      parameters:
-\(analyzeParameters)        - name: timings
-          in: query
-          description: Include per-request timings (timingsMs).
-          schema: {type: boolean}
-        - name: maps
-          in: query
-          description: >-
-            Include image-valued results (saliency and objectness heat maps, the person mask) as PNG data URLs in
-            their map's png field.
-          schema: {type: boolean}
-      requestBody:
-        $ref: "#/components/requestBodies/Image"
-      responses:
-        "200": {$ref: "#/components/responses/Report"}
-        "400": {$ref: "#/components/responses/Error"}
-        "401": {$ref: "#/components/responses/Error"}
-        "403": {$ref: "#/components/responses/Error"}
-        "404": {$ref: "#/components/responses/Error"}
-        "408": {$ref: "#/components/responses/Error"}
-        "413": {$ref: "#/components/responses/Error"}
-        "415": {$ref: "#/components/responses/Error"}
-        "422": {$ref: "#/components/responses/Error"}
-        "503": {$ref: "#/components/responses/Error"}
-  /v1/detect:
-    post:
-      summary: Detect objects with a model from the model search path
-      parameters:
-\(parameters(of: "detect", modelRequired: true, example: "yolo-fastest-1.1.cfg"))      requestBody:
-        $ref: "#/components/requestBodies/Image"
-      responses:
-        "200": {$ref: "#/components/responses/Report"}
-        "400": {$ref: "#/components/responses/Error"}
-        "401": {$ref: "#/components/responses/Error"}
-        "403": {$ref: "#/components/responses/Error"}
-        "404": {$ref: "#/components/responses/Error"}
-        "408": {$ref: "#/components/responses/Error"}
-        "413": {$ref: "#/components/responses/Error"}
-        "415": {$ref: "#/components/responses/Error"}
-        "422": {$ref: "#/components/responses/Error"}
-        "500": {$ref: "#/components/responses/Error"}
-        "503": {$ref: "#/components/responses/Error"}
-  /v1/classify:
-    post:
-      summary: Classify the image (default model efficientnet-lite0.onnx)
-      parameters:
-\(parameters(of: "classify", modelRequired: false, example: "efficientnet-lite0.onnx"))      requestBody:
-        $ref: "#/components/requestBodies/Image"
-      responses:
-        "200": {$ref: "#/components/responses/Report"}
-        "400": {$ref: "#/components/responses/Error"}
-        "401": {$ref: "#/components/responses/Error"}
-        "403": {$ref: "#/components/responses/Error"}
-        "404": {$ref: "#/components/responses/Error"}
-        "408": {$ref: "#/components/responses/Error"}
-        "413": {$ref: "#/components/responses/Error"}
-        "415": {$ref: "#/components/responses/Error"}
-        "422": {$ref: "#/components/responses/Error"}
-        "500": {$ref: "#/components/responses/Error"}
-        "503": {$ref: "#/components/responses/Error"}
-components:
-  securitySchemes:
-    bearer:
-      type: http
-      scheme: bearer
-  requestBodies:
-    Image:
-      required: true
-      description: The encoded image (JPEG, PNG, WebP, BMP, TIFF).
-      content:
-        application/octet-stream:
-          schema: {type: string, format: binary}
-        image/jpeg:
-          schema: {type: string, format: binary}
-        image/png:
-          schema: {type: string, format: binary}
-        multipart/form-data:
-          schema:
-            type: object
-            required: [image]
-            properties:
-              image: {type: string, format: binary}
-  responses:
-    Report:
-      description: The analysis report (docs/json-schema.md).
-      content:
-        application/json:
-          schema: {$ref: "#/components/schemas/Report"}
-    Error:
-      description: The error, with the CLI's keys.
-      content:
-        application/json:
-          schema: {$ref: "#/components/schemas/Error"}
-  schemas:
-    Status:
-      type: object
-      required: [status]
-      properties:
-        status: {type: string}
-    Error:
-      type: object
-      required: [error]
-      properties:
-        error:
-          type: object
-          required: [code, message]
-          properties:
-            code: {type: string}
-            message: {type: string}
-    Report:
-      description: One image's report; every box both normalised (lower-left origin) and in pixels (top-left).
-      type: object
-      required: [image, width, height]
-      properties:
-        image: {type: string}
-        width: {type: integer}
-        height: {type: integer}
-        faces: {type: array, items: {type: object}}
-        barcodes: {type: array, items: {type: object}}
-        rectangles: {type: array, items: {type: object}}
-        objects: {type: array, items: {type: object}}
-        classifications: {type: array, items: {type: object}}
-        errors:
-          type: object
-          additionalProperties:
-            type: object
-            required: [code, message]
-            properties:
-              code: {type: string}
-              message: {type: string}
-        warnings: {type: array, items: {type: string}}
-        timingsMs: {type: object, additionalProperties: {type: number}}
+        openapi: 3.0.3
+        info:
+          title: OpenVision analysis API
+          version: "1.0"
+          description: |
+            `openvision serve`: Vision requests over HTTP (docs/serve.md). Images go as the raw request body
+            (image/*, application/octet-stream) or as the `image` part of multipart/form-data. Errors are
+            `{"error": {"code": "...", "message": "..."}}`, unknown paths included (404 `notFound`; a known path
+            with another method is 405 `methodNotAllowed` with `Allow`; HEAD is answered wherever GET is). With
+            `--api-key`, every path but /healthz and /readyz needs `Authorization: Bearer <key>` (the scheme in any
+            case). Every path refuses requests from web pages (any `Origin` header: 403 `forbiddenOrigin`) and, when
+            the server is bound to loopback, a `Host` that is not loopback (403 `forbiddenHost`). An image with more
+            pixels than its requests may take within `--max-request-memory` is 422 `imageTooLarge`. At the connection
+            limit with every connection busy, a new connection is answered 503 `tooManyConnections` and closed.
+        servers:
+          - url: http://127.0.0.1:8080
+        security:
+          - bearer: []
+        paths:
+          /healthz:
+            get:
+              summary: Liveness (always open)
+              security: []
+              responses:
+                "200":
+                  description: The process is serving.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Status"}
+                "403": {$ref: "#/components/responses/Error"}
+          /readyz:
+            get:
+              summary: Readiness (always open)
+              security: []
+              responses:
+                "200":
+                  description: Listening and accepting requests.
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Status"}
+                "403": {$ref: "#/components/responses/Error"}
+                "503":
+                  $ref: "#/components/responses/Error"
+          /metrics:
+            get:
+              summary: Prometheus metrics (text exposition format 0.0.4)
+              responses:
+                "200":
+                  description: Metrics.
+                  content:
+                    text/plain:
+                      schema: {type: string}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+          /openapi.yaml:
+            get:
+              summary: This document
+              responses:
+                "200":
+                  description: The OpenAPI document.
+                  content:
+                    application/yaml:
+                      schema: {type: string}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+          /v1/models:
+            get:
+              summary: Models in the model search path
+              responses:
+                "200":
+                  description: The installed models and whether each is loaded.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [models]
+                        properties:
+                          models:
+                            type: array
+                            items:
+                              type: object
+                              required: [name, bytes, loaded]
+                              properties:
+                                name: {type: string, description: "The file name clients pass as `model` (no path is shown)."}
+                                bytes: {type: integer}
+                                loaded: {type: boolean}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+          /v1/analyze:
+            post:
+              summary: Run built-in requests on one image (the JSON of `openvision analyze`)
+              parameters:
+        \(analyzeParameters)        - name: timings
+                  in: query
+                  description: Include per-request timings (timingsMs).
+                  schema: {type: boolean}
+                - name: maps
+                  in: query
+                  description: >-
+                    Include image-valued results (saliency and objectness heat maps, the person mask) as PNG data URLs in
+                    their map's png field.
+                  schema: {type: boolean}
+              requestBody:
+                $ref: "#/components/requestBodies/Image"
+              responses:
+                "200": {$ref: "#/components/responses/Report"}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+                "408": {$ref: "#/components/responses/Error"}
+                "413": {$ref: "#/components/responses/Error"}
+                "415": {$ref: "#/components/responses/Error"}
+                "422": {$ref: "#/components/responses/Error"}
+                "503": {$ref: "#/components/responses/Error"}
+          /v1/detect:
+            post:
+              summary: Detect objects with a model from the model search path
+              parameters:
+        \(parameters(of: "detect", modelRequired: true, example: "yolo-fastest-1.1.cfg"))      requestBody:
+                $ref: "#/components/requestBodies/Image"
+              responses:
+                "200": {$ref: "#/components/responses/Report"}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+                "408": {$ref: "#/components/responses/Error"}
+                "413": {$ref: "#/components/responses/Error"}
+                "415": {$ref: "#/components/responses/Error"}
+                "422": {$ref: "#/components/responses/Error"}
+                "500": {$ref: "#/components/responses/Error"}
+                "503": {$ref: "#/components/responses/Error"}
+          /v1/classify:
+            post:
+              summary: Classify the image (default model efficientnet-lite0.onnx)
+              parameters:
+        \(parameters(of: "classify", modelRequired: false, example: "efficientnet-lite0.onnx"))      requestBody:
+                $ref: "#/components/requestBodies/Image"
+              responses:
+                "200": {$ref: "#/components/responses/Report"}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+                "408": {$ref: "#/components/responses/Error"}
+                "413": {$ref: "#/components/responses/Error"}
+                "415": {$ref: "#/components/responses/Error"}
+                "422": {$ref: "#/components/responses/Error"}
+                "500": {$ref: "#/components/responses/Error"}
+                "503": {$ref: "#/components/responses/Error"}
+        components:
+          securitySchemes:
+            bearer:
+              type: http
+              scheme: bearer
+          requestBodies:
+            Image:
+              required: true
+              description: The encoded image (JPEG, PNG, WebP, BMP, TIFF).
+              content:
+                application/octet-stream:
+                  schema: {type: string, format: binary}
+                image/jpeg:
+                  schema: {type: string, format: binary}
+                image/png:
+                  schema: {type: string, format: binary}
+                multipart/form-data:
+                  schema:
+                    type: object
+                    required: [image]
+                    properties:
+                      image: {type: string, format: binary}
+          responses:
+            Report:
+              description: The analysis report (docs/json-schema.md).
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Report"}
+            Error:
+              description: The error, with the CLI's keys.
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
+          schemas:
+            Status:
+              type: object
+              required: [status]
+              properties:
+                status: {type: string}
+            Error:
+              type: object
+              required: [error]
+              properties:
+                error:
+                  type: object
+                  required: [code, message]
+                  properties:
+                    code: {type: string}
+                    message: {type: string}
+            Report:
+              description: One image's report; every box both normalised (lower-left origin) and in pixels (top-left).
+              type: object
+              required: [image, width, height]
+              properties:
+                image: {type: string}
+                width: {type: integer}
+                height: {type: integer}
+                faces: {type: array, items: {type: object}}
+                barcodes: {type: array, items: {type: object}}
+                rectangles: {type: array, items: {type: object}}
+                objects: {type: array, items: {type: object}}
+                classifications: {type: array, items: {type: object}}
+                errors:
+                  type: object
+                  additionalProperties:
+                    type: object
+                    required: [code, message]
+                    properties:
+                      code: {type: string}
+                      message: {type: string}
+                warnings: {type: array, items: {type: string}}
+                timingsMs: {type: object, additionalProperties: {type: number}}
 
-"""
+        """
 }

@@ -8,8 +8,10 @@ struct RouteErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The methods each path answers (HEAD with every GET).
     let methods: [String: [HTTPRequest.Method]]
 
-    func handle(_ request: Request, context: Context,
-                next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var response: Response
         do {
             response = try await next(request, context)
@@ -23,13 +25,17 @@ struct RouteErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func refusal(for request: Request, _ error: HTTPError) -> APIError {
         let path = request.uri.path
         guard error.status == .notFound else {
-            return APIError(error.status, error.status.code < 500 ? "badRequest" : "internalError", error.body ?? error.status.reasonPhrase)
+            return APIError(
+                error.status, error.status.code < 500 ? "badRequest" : "internalError",
+                error.body ?? error.status.reasonPhrase)
         }
         if let allowed = methods[path] {
-            return APIError(.methodNotAllowed, "methodNotAllowed",
-                            "\(path) answers \(allowed.map(\.rawValue).joined(separator: ", ")), not \(request.method.rawValue)",
-                            headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")])
+            return APIError(
+                .methodNotAllowed, "methodNotAllowed",
+                "\(path) answers \(allowed.map(\.rawValue).joined(separator: ", ")), not \(request.method.rawValue)",
+                headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")])
         }
-        return APIError(.notFound, "notFound", "no endpoint at '\(UploadFormat.excerpt(path))' (GET /openapi.yaml lists them)")
+        return APIError(
+            .notFound, "notFound", "no endpoint at '\(UploadFormat.excerpt(path))' (GET /openapi.yaml lists them)")
     }
 }

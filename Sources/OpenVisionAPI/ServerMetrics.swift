@@ -18,30 +18,42 @@ final class ServerMetrics: Sendable {
         .map { .milliseconds(Int64($0 * 1000)) }
 
     init() {
-        queueDepth = registry.makeGauge(name: "openvision_queue_depth", help: "Admitted requests waiting for an analysis worker")
-        inFlight = registry.makeGauge(name: "openvision_requests_in_flight", help: "Admitted requests (reading, waiting or running)")
+        queueDepth = registry.makeGauge(
+            name: "openvision_queue_depth", help: "Admitted requests waiting for an analysis worker")
+        inFlight = registry.makeGauge(
+            name: "openvision_requests_in_flight", help: "Admitted requests (reading, waiting or running)")
     }
 
     func answered(endpoint: String, status: Int, after duration: Duration) {
-        registry.makeCounter(name: "openvision_http_requests_total", labels: [("endpoint", endpoint), ("status", String(status))],
-                             help: "HTTP requests answered, by endpoint and status").increment()
-        registry.makeDurationHistogram(name: "openvision_http_request_duration_seconds", labels: [("endpoint", endpoint)],
-                                       buckets: Self.buckets, help: "Time from admission to answer, by endpoint").record(duration)
+        registry.makeCounter(
+            name: "openvision_http_requests_total", labels: [("endpoint", endpoint), ("status", String(status))],
+            help: "HTTP requests answered, by endpoint and status"
+        ).increment()
+        registry.makeDurationHistogram(
+            name: "openvision_http_request_duration_seconds", labels: [("endpoint", endpoint)],
+            buckets: Self.buckets, help: "Time from admission to answer, by endpoint"
+        ).record(duration)
     }
 
     func ran(request: String, for duration: Duration) {
-        registry.makeDurationHistogram(name: "openvision_request_duration_seconds", labels: [("request", request)],
-                                       buckets: Self.buckets, help: "Run time of each Vision request (and the decode)").record(duration)
+        registry.makeDurationHistogram(
+            name: "openvision_request_duration_seconds", labels: [("request", request)],
+            buckets: Self.buckets, help: "Run time of each Vision request (and the decode)"
+        ).record(duration)
     }
 
     func rejected(reason: String) {
-        registry.makeCounter(name: "openvision_requests_rejected_total", labels: [("reason", reason)],
-                             help: "Requests refused before or during analysis, by reason").increment()
+        registry.makeCounter(
+            name: "openvision_requests_rejected_total", labels: [("reason", reason)],
+            help: "Requests refused before or during analysis, by reason"
+        ).increment()
     }
 
     func modelLoaded(_ name: String, in duration: Duration) {
-        registry.makeGauge(name: "openvision_model_load_seconds", labels: [("model", name)],
-                           help: "Load time of each shared model").set(duration.seconds)
+        registry.makeGauge(
+            name: "openvision_model_load_seconds", labels: [("model", name)],
+            help: "Load time of each shared model"
+        ).set(duration.seconds)
     }
 
     /// The text exposition format (version 0.0.4).

@@ -28,17 +28,21 @@ enum UploadFormat: Sendable, Equatable {
         case ("multipart", "form-data"):
             let boundaries = media.values(of: "boundary")
             guard boundaries.count == 1, let boundary = boundaries.first else {
-                throw .badRequest(boundaries.isEmpty ? "multipart/form-data without a boundary parameter"
-                                                     : "multipart/form-data with more than one boundary parameter")
+                throw .badRequest(
+                    boundaries.isEmpty
+                        ? "multipart/form-data without a boundary parameter"
+                        : "multipart/form-data with more than one boundary parameter")
             }
             guard Self.isValidBoundary(boundary) else {
-                throw .badRequest("invalid multipart boundary '\(Self.excerpt(boundary))': RFC 2046 allows 1 to 70 characters "
-                                  + "(letters, digits, space and '()+_,-./:=?), not ending in a space")
+                throw .badRequest(
+                    "invalid multipart boundary '\(Self.excerpt(boundary))': RFC 2046 allows 1 to 70 characters "
+                        + "(letters, digits, space and '()+_,-./:=?), not ending in a space")
             }
             self = .multipart(boundary: boundary)
         default:
-            throw .unsupportedMediaType("Content-Type '\(media.essence)' is not an image: send the image as the raw body "
-                                        + "(image/*, application/octet-stream) or as the 'image' part of multipart/form-data")
+            throw .unsupportedMediaType(
+                "Content-Type '\(media.essence)' is not an image: send the image as the raw body "
+                    + "(image/*, application/octet-stream) or as the 'image' part of multipart/form-data")
         }
     }
 
@@ -48,7 +52,8 @@ enum UploadFormat: Sendable, Equatable {
         guard (1...70).contains(bytes.count), bytes.last != 0x20 else { return false }
         return bytes.allSatisfy { b in
             switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 return true
             default:
                 return Array("'()+_,-./:=? ".utf8).contains(b)

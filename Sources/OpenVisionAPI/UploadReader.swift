@@ -43,7 +43,9 @@ struct UploadReader: Sendable {
             }
         }
         guard !upload.data.isEmpty else {
-            throw APIError(.badRequest, "badRequest", "the request has no image: send it as the body or as the 'image' part of multipart/form-data")
+            throw APIError(
+                .badRequest, "badRequest",
+                "the request has no image: send it as the body or as the 'image' part of multipart/form-data")
         }
         return upload
     }
@@ -57,7 +59,8 @@ struct UploadReader: Sendable {
 
     /// Streams the body into memory up to `limit`, racing the deadline; stops reading at the limit.
     private func collect(_ body: RequestBody) async throws(APIError) -> Data {
-        let limit = self.limit, deadline = self.deadline
+        let limit = self.limit
+        let deadline = self.deadline
         let piece = await withTaskGroup(of: Piece.self) { group in
             group.addTask {
                 var data = Data()
@@ -85,14 +88,18 @@ struct UploadReader: Sendable {
         case .body(let data): return data
         case .tooLarge: throw Self.tooLarge(limit)
         case .timedOut:
-            throw APIError(.requestTimeout, "requestTimeout", "the request body did not arrive within the request timeout", closeConnection: true)
+            throw APIError(
+                .requestTimeout, "requestTimeout", "the request body did not arrive within the request timeout",
+                closeConnection: true)
         case .failed(let message):
-            throw APIError(.badRequest, "badRequest", "reading the request body failed: \(message)", closeConnection: true)
+            throw APIError(
+                .badRequest, "badRequest", "reading the request body failed: \(message)", closeConnection: true)
         }
     }
 
     static func tooLarge(_ limit: Int) -> APIError {
-        APIError(.contentTooLarge, "payloadTooLarge", "the request body is larger than the server's limit of \(limit) bytes",
-                 closeConnection: true)
+        APIError(
+            .contentTooLarge, "payloadTooLarge", "the request body is larger than the server's limit of \(limit) bytes",
+            closeConnection: true)
     }
 }

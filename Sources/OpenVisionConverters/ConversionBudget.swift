@@ -45,8 +45,10 @@ package final class ConversionBudget: @unchecked Sendable {
     /// `maximumMadeUpElements` elements, then charged as any other.
     package static func chargeMadeUp(_ elements: Int, elementSize: Int = 4, _ what: @autoclosure () -> String) throws {
         guard elements <= maximumMadeUpElements else {
-            throw ConversionError(.limitExceeded, "\(what()) of \(elements) elements is made up from a declared shape, "
-                                  + "which no bytes of the file back; the converter makes at most \(maximumMadeUpElements)")
+            throw ConversionError(
+                .limitExceeded,
+                "\(what()) of \(elements) elements is made up from a declared shape, "
+                    + "which no bytes of the file back; the converter makes at most \(maximumMadeUpElements)")
         }
         try charge(elements * elementSize, what())
     }
@@ -54,9 +56,11 @@ package final class ConversionBudget: @unchecked Sendable {
     func charge(_ bytes: Int, _ what: @autoclosure () -> String) throws {
         let (sum, overflow) = used.addingReportingOverflow(max(0, bytes))
         guard !overflow, sum <= limit else {
-            throw ConversionError(.limitExceeded, "\(what()) (\(Self.describe(max(0, bytes)))) would bring what the "
-                                  + "conversion materialises to \(overflow ? "more than \(Self.describe(Int.max))" : Self.describe(sum)), "
-                                  + "past the \(Self.describe(limit)) model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
+            throw ConversionError(
+                .limitExceeded,
+                "\(what()) (\(Self.describe(max(0, bytes)))) would bring what the "
+                    + "conversion materialises to \(overflow ? "more than \(Self.describe(Int.max))" : Self.describe(sum)), "
+                    + "past the \(Self.describe(limit)) model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
         }
         used = sum
     }
@@ -76,7 +80,8 @@ package final class ConversionBudget: @unchecked Sendable {
         }
         if shift > 0 { text.removeLast() }
         guard !text.isEmpty, text.count <= 15, text.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(text),
-              value <= (1 << 50) >> shift else { return fallback }
+            value <= (1 << 50) >> shift
+        else { return fallback }
         let bytes = value << shift
         return bytes >= 64 << 20 && bytes <= 1 << 40 ? bytes : fallback
     }

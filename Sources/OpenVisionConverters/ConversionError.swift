@@ -55,8 +55,8 @@ public struct ConversionError: Error, Sendable, CustomStringConvertible {
     /// The value as short text, for logs and command-line output.
     public var description: String {
         switch (file, line) {
-        case let (file?, line?): return "\(file):\(line): \(message)"
-        case let (file?, nil): return "\(file): \(message)"
+        case (let file?, let line?): return "\(file):\(line): \(message)"
+        case (let file?, nil): return "\(file): \(message)"
         default: return message
         }
     }

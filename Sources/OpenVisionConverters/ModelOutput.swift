@@ -21,8 +21,10 @@ package enum ModelOutput {
             relation = nil
         }
         if let relation {
-            throw ConversionError(.io, "the output \(output.path) \(relation) \(input.lastPathComponent): writing it would "
-                                  + "destroy the model; choose another output", file: output.path)
+            throw ConversionError(
+                .io,
+                "the output \(output.path) \(relation) \(input.lastPathComponent): writing it would "
+                    + "destroy the model; choose another output", file: output.path)
         }
     }
 
@@ -33,8 +35,10 @@ package enum ModelOutput {
     }
 
     static func alreadyExists(_ target: URL) -> ConversionError {
-        ConversionError(.io, "\(target.lastPathComponent) already exists in \(target.deletingLastPathComponent().path) "
-                        + "and is left as it is", file: target.path)
+        ConversionError(
+            .io,
+            "\(target.lastPathComponent) already exists in \(target.deletingLastPathComponent().path) "
+                + "and is left as it is", file: target.path)
     }
 
     /// Whether anything (a file, folder or link, even a dangling one) is at `url`.
@@ -45,7 +49,8 @@ package enum ModelOutput {
 
     /// A name beside `target` for work in progress: hidden, unique.
     static func temporary(beside target: URL, _ kind: String) -> URL {
-        target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).\(kind)")
+        target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).\(UUID().uuidString).\(kind)")
     }
 
     /// Writes `data` to the file `target`: to a temporary file beside it, then linked into place (fails if a
@@ -59,7 +64,8 @@ package enum ModelOutput {
             try? FileManager.default.removeItem(at: staging)
             var isDirectory: ObjCBool = false
             let folder = target.deletingLastPathComponent().path
-            let reason = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+            let reason =
+                FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? error.localizedDescription : "the folder \(folder) does not exist"
             throw ConversionError(.io, "cannot write the ONNX model: \(reason)", file: target.path)
         }
@@ -70,7 +76,8 @@ package enum ModelOutput {
             let code = errno
             if code == EEXIST { throw alreadyExists(target) }
             // A file system without hard links: checked, then renamed (a target appearing in between is replaced).
-            guard [EPERM, ENOSYS, EOPNOTSUPP].contains(code), !exists(target), rename(staging.path, target.path) == 0 else {
+            guard [EPERM, ENOSYS, EOPNOTSUPP].contains(code), !exists(target), rename(staging.path, target.path) == 0
+            else {
                 throw failure("cannot write", target, code)
             }
         }
@@ -87,7 +94,8 @@ package enum ModelOutput {
         if !replacing || !exists(target) {
             guard rename(staging.path, target.path) == 0 else {
                 let code = errno
-                throw [EEXIST, ENOTEMPTY, ENOTDIR, EISDIR].contains(code) ? alreadyExists(target) : failure("cannot write", target, code)
+                throw [EEXIST, ENOTEMPTY, ENOTDIR, EISDIR].contains(code)
+                    ? alreadyExists(target) : failure("cannot write", target, code)
             }
             return
         }
@@ -112,6 +120,7 @@ package enum ModelOutput {
     }
 
     static func failure(_ what: String, _ target: URL, _ code: Int32) -> ConversionError {
-        ConversionError(.io, "\(what) \(target.lastPathComponent): \(String(cString: strerror(code)))", file: target.path)
+        ConversionError(
+            .io, "\(what) \(target.lastPathComponent): \(String(cString: strerror(code)))", file: target.path)
     }
 }

@@ -9,8 +9,9 @@ enum TextFile {
         do {
             let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
             guard size <= limit else {
-                throw ConversionError(.limitExceeded, "the \(what) is \(size) bytes, more than \(limit)",
-                                      file: url.lastPathComponent)
+                throw ConversionError(
+                    .limitExceeded, "the \(what) is \(size) bytes, more than \(limit)",
+                    file: url.lastPathComponent)
             }
             data = try Data(contentsOf: url)
         } catch let error as ConversionError {
@@ -19,7 +20,8 @@ enum TextFile {
             throw ConversionError.unreadable(url, what: what, error)
         }
         guard data.count <= limit else {
-            throw ConversionError(.limitExceeded, "the \(what) is more than \(limit) bytes", file: url.lastPathComponent)
+            throw ConversionError(
+                .limitExceeded, "the \(what) is more than \(limit) bytes", file: url.lastPathComponent)
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -39,7 +39,8 @@ enum SwiftIdentifiers {
     static let reserved: Set<String> = [
         "self", "featureNames", "featureValue", "provider", "features", "input_", "outFeatures", "batchIn", "batchOut",
         "results", "outProvider", "type",
-        "MLFeatureValue", "MLMultiArray", "MLShapedArray", "MLFeatureProvider", "MLDictionaryFeatureProvider", "MLModel",
+        "MLFeatureValue", "MLMultiArray", "MLShapedArray", "MLFeatureProvider", "MLDictionaryFeatureProvider",
+        "MLModel",
         "MLModelConfiguration", "MLPredictionOptions", "MLArrayBatchProvider", "CVPixelBuffer", "CGImage", "URL",
         "Bundle", "Set", "String", "Double", "Int64", "Int32", "Float", "Float16", "Swift", "Error", "Result", "Void",
         "CoreML", "Foundation", "kCVPixelFormatType_32ARGB", "kCVPixelFormatType_OneComponent8",
@@ -48,9 +49,11 @@ enum SwiftIdentifiers {
     /// `name` with every character that cannot be in an identifier mapped (see the type's description); not yet
     /// checked against keywords or other features.
     static func base(_ name: String) -> String {
-        var s = String(String.UnicodeScalarView(name.unicodeScalars.map { c in
-            (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_")) ? c : "_"
-        }))
+        var s = String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.map { c in
+                    (c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_")) ? c : "_"
+                }))
         if s.allSatisfy({ $0 == "_" }) { s = "feature" + s }
         if let first = s.unicodeScalars.first, ("0"..."9").contains(first) { s = "_" + s }
         return s
@@ -67,13 +70,21 @@ enum SwiftIdentifiers {
     static func className(_ name: String) throws -> String {
         let mapped = base(name)
         guard name.utf8.count <= maximumNameBytes else {
-            throw ConversionError(.unsupported, "the model's file name is \(name.utf8.count) bytes long; a class name "
-                                  + "takes at most \(maximumNameBytes)")
+            throw ConversionError(
+                .unsupported,
+                "the model's file name is \(name.utf8.count) bytes long; a class name "
+                    + "takes at most \(maximumNameBytes)")
         }
-        guard name.unicodeScalars.contains(where: { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }),
-              !keywords.contains(mapped), !reserved.contains(mapped) else {
-            throw ConversionError(.unsupported, "the model file name \(quoted(name)) would make the class \(mapped), "
-                                  + "which is a Swift keyword or a name the generated code uses; rename the model file")
+        guard
+            name.unicodeScalars.contains(where: {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }),
+            !keywords.contains(mapped), !reserved.contains(mapped)
+        else {
+            throw ConversionError(
+                .unsupported,
+                "the model file name \(quoted(name)) would make the class \(mapped), "
+                    + "which is a Swift keyword or a name the generated code uses; rename the model file")
         }
         return mapped
     }
@@ -90,13 +101,17 @@ enum SwiftIdentifiers {
     /// `y`). Deterministic: names that are identifiers already and free keep them, then the others take the first
     /// free of `base`, `base_2`, `base_3`, … in order. Throws `.unsupported` for a name given twice or one longer
     /// than `maximumNameBytes`, naming it.
-    static func assign(_ names: [String], what: String, taken reservedNames: Set<String>,
-                       derived: (Int, String) -> [String]) throws -> [String] {
+    static func assign(
+        _ names: [String], what: String, taken reservedNames: Set<String>,
+        derived: (Int, String) -> [String]
+    ) throws -> [String] {
         var seen = Set<String>()
         for name in names {
             guard name.utf8.count <= maximumNameBytes else {
-                throw ConversionError(.unsupported, "the \(what) \(quoted(name)) has a name of \(name.utf8.count) bytes; "
-                                      + "the generated class takes names of at most \(maximumNameBytes)")
+                throw ConversionError(
+                    .unsupported,
+                    "the \(what) \(quoted(name)) has a name of \(name.utf8.count) bytes; "
+                        + "the generated class takes names of at most \(maximumNameBytes)")
             }
             guard seen.insert(name).inserted else {
                 throw ConversionError(.unsupported, "the model declares the \(what) \(quoted(name)) twice")

@@ -57,8 +57,10 @@ final class DatabaseSession: @unchecked Sendable {
     /// Runs `body`, reconnecting and retrying after transient errors until it succeeds, a non-transient
     /// error is thrown, or `giveUp` returns true (then throws the last error). The waits between attempts
     /// end early when `stop` is set (`giveUp` should then say so).
-    func persistently<T>(giveUp: () -> Bool = { false }, wakingOn stop: StopSignal? = nil,
-                         _ body: (JobStore) async throws -> T) async throws -> T {
+    func persistently<T>(
+        giveUp: () -> Bool = { false }, wakingOn stop: StopSignal? = nil,
+        _ body: (JobStore) async throws -> T
+    ) async throws -> T {
         var delay = Duration.milliseconds(100)
         while true {
             do {

@@ -37,13 +37,17 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
     /// throws `JobsError` `.invalidURL` when it cannot be understood or asks for TLS.
     public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
-              scheme == "postgres" || scheme == "postgresql" else {
-            throw JobsError(.invalidURL, "--db must be a postgres:// URL (postgres://USER@HOST:PORT/DATABASE), got '\(text)'")
+            scheme == "postgres" || scheme == "postgresql"
+        else {
+            throw JobsError(
+                .invalidURL, "--db must be a postgres:// URL (postgres://USER@HOST:PORT/DATABASE), got '\(text)'")
         }
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
         if let mode = query["sslmode"], !["disable", "allow", "prefer"].contains(mode) {
-            throw JobsError(.invalidURL, "sslmode=\(mode) is not supported: connect over a trusted network or a Unix socket (sslmode=disable)")
+            throw JobsError(
+                .invalidURL,
+                "sslmode=\(mode) is not supported: connect over a trusted network or a Unix socket (sslmode=disable)")
         }
         let host = components.host.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding }
         port = try Self.port(components.port.map(String.init) ?? query["port"] ?? environment["PGPORT"])
@@ -74,20 +78,24 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
 
     private static func timeout(_ name: String, _ text: String) throws -> Duration {
         guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximumTimeoutSeconds else {
-            throw JobsError(.invalidURL, "\(name)=\(text): give seconds, more than 0 and at most \(Int(maximumTimeoutSeconds))")
+            throw JobsError(
+                .invalidURL, "\(name)=\(text): give seconds, more than 0 and at most \(Int(maximumTimeoutSeconds))")
         }
         return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
 
     /// The PostgresNIO configuration: TCP without TLS, or the Unix socket.
     public var configuration: PostgresConnection.Configuration {
-        var configuration = if let socketDirectory {
-            PostgresConnection.Configuration(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username,
-                                             password: password, database: database)
-        } else {
-            PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: username, password: password,
-                                             database: database, tls: .disable)
-        }
+        var configuration =
+            if let socketDirectory {
+                PostgresConnection.Configuration(
+                    unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username,
+                    password: password, database: database)
+            } else {
+                PostgresConnection.Configuration(
+                    host: host ?? "localhost", port: port, username: username, password: password,
+                    database: database, tls: .disable)
+            }
         configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.seconds * 1e9))
         return configuration
     }

@@ -48,10 +48,12 @@ final class Race<T: Sendable>: Sendable {
 /// produces is handed to `discard` (a connection that arrived too late is closed there).
 ///
 /// Cancelling the caller does not end the wait early: the operation keeps its deadline.
-func withDeadline<T: Sendable>(_ timeout: Duration, _ what: String,
-                               onTimeout: @escaping @Sendable () -> Void = {},
-                               discard: @escaping @Sendable (T) -> Void = { _ in },
-                               _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func withDeadline<T: Sendable>(
+    _ timeout: Duration, _ what: String,
+    onTimeout: @escaping @Sendable () -> Void = {},
+    discard: @escaping @Sendable (T) -> Void = { _ in },
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let race = Race<T>()
     let work = Task {
         do {
@@ -64,7 +66,10 @@ func withDeadline<T: Sendable>(_ timeout: Duration, _ what: String,
     let timer = Task {
         try? await Task.sleep(for: timeout)
         if Task.isCancelled { return }
-        if race.decide(.failure(JobsError(.connection, "\(what): no answer within \(timeout.secondsText) s; the connection was closed"))) {
+        if race.decide(
+            .failure(
+                JobsError(.connection, "\(what): no answer within \(timeout.secondsText) s; the connection was closed"))
+        ) {
             onTimeout()
             work.cancel()
         }

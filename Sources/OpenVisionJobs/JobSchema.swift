@@ -54,7 +54,7 @@ public enum JobSchema {
             )
             """,
             "CREATE INDEX openvision_stream_frames_job ON openvision_stream_frames (job_id, id)",
-        ],
+        ]
     ]
 
     /// The schema version this build writes and reads.
@@ -63,11 +63,15 @@ public enum JobSchema {
     /// Creates or upgrades the schema; returns the versions applied now (empty when up to date). Each
     /// statement has `statementTimeout` (see `JobStore`): past it the connection is closed and `.connection` thrown.
     @discardableResult
-    public static func migrate(_ connection: PostgresConnection, logger: Logger, statementTimeout: Duration = .seconds(30)) async throws -> [Int] {
+    public static func migrate(
+        _ connection: PostgresConnection, logger: Logger, statementTimeout: Duration = .seconds(30)
+    ) async throws -> [Int] {
         @discardableResult
         func run(_ query: PostgresQuery) async throws -> [PostgresRow] {
             guard !connection.isClosed else { throw JobsError(.connection, "the connection is closed") }
-            return try await withDeadline(statementTimeout, "a migration statement", onTimeout: { connection.closeWithoutWaiting() }) {
+            return try await withDeadline(
+                statementTimeout, "a migration statement", onTimeout: { connection.closeWithoutWaiting() }
+            ) {
                 var out: [PostgresRow] = []
                 for try await row in try await connection.query(query, logger: logger) { out.append(row) }
                 return out
@@ -77,7 +81,8 @@ public enum JobSchema {
             try await run("BEGIN")
             do {
                 try await run("SELECT pg_advisory_xact_lock(\(lockKey))")
-                try await run("""
+                try await run(
+                    """
                     CREATE TABLE IF NOT EXISTS openvision_schema_version (
                         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
                     """)
@@ -86,7 +91,10 @@ public enum JobSchema {
                     current = Int(try row.decode(Int32.self))
                 }
                 guard current <= currentVersion else {
-                    throw JobsError(.schemaTooNew, "the database's job schema is version \(current); this build knows up to \(currentVersion): upgrade openvision")
+                    throw JobsError(
+                        .schemaTooNew,
+                        "the database's job schema is version \(current); this build knows up to \(currentVersion): upgrade openvision"
+                    )
                 }
                 var applied: [Int] = []
                 for version in (current + 1)..<(currentVersion + 1) {

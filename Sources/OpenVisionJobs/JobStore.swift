@@ -37,7 +37,9 @@ public final class JobStore: Sendable {
     public static func connect(_ url: DatabaseURL, logger: Logger = JobStore.quietLogger) async throws -> JobStore {
         do {
             let configuration = url.configuration
-            let connection = try await withDeadline(url.connectTimeout, "connecting", discard: { $0.closeWithoutWaiting() }) {
+            let connection = try await withDeadline(
+                url.connectTimeout, "connecting", discard: { $0.closeWithoutWaiting() }
+            ) {
                 try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
             }
             return JobStore(connection: connection, logger: logger, statementTimeout: url.statementTimeout)
@@ -71,12 +73,16 @@ public final class JobStore: Sendable {
     /// The server's connection limits and use (`max_connections`, the connections reserved for roles with
     /// special rights, the client connections open now, this one included).
     public func connectionLimits() async throws -> ConnectionLimits {
-        let row = try await rows("""
+        let row = try await rows(
+            """
             SELECT current_setting('max_connections')::int4,
                    current_setting('superuser_reserved_connections')::int4 + coalesce(current_setting('reserved_connections', true), '0')::int4,
                    (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::int4
-            """) { try $0.decode((Int32, Int32, Int32).self) }.first
-        guard let (max, reserved, open) = row else { throw JobsError(.database, "the server did not report its connection limits") }
+            """
+        ) { try $0.decode((Int32, Int32, Int32).self) }.first
+        guard let (max, reserved, open) = row else {
+            throw JobsError(.database, "the server did not report its connection limits")
+        }
         return ConnectionLimits(maxConnections: Int(max), reserved: Int(reserved), open: Int(open))
     }
 
@@ -86,11 +92,14 @@ public final class JobStore: Sendable {
 
     /// Runs `query` and collects its rows within the statement deadline, then decodes them.
     private func rows<T>(_ query: PostgresQuery, _ decode: (PostgresRow) throws -> T) async throws -> [T] {
-        let connection = self.connection, logger = self.logger
+        let connection = self.connection
+        let logger = self.logger
         // A statement written to a closed channel would only end at the deadline.
         guard !connection.isClosed else { throw JobsError(.connection, "the connection is closed") }
         do {
-            let rows = try await withDeadline(statementTimeout, "a statement", onTimeout: { connection.closeWithoutWaiting() }) {
+            let rows = try await withDeadline(
+                statementTimeout, "a statement", onTimeout: { connection.closeWithoutWaiting() }
+            ) {
                 var out: [PostgresRow] = []
                 for try await row in try await connection.query(query, logger: logger) { out.append(row) }
                 return out
@@ -113,11 +122,13 @@ public final class JobStore: Sendable {
         while start < inputs.count {
             let chunk = Array(inputs[start..<min(start + 1000, inputs.count)])
             start += chunk.count
-            ids += try await rows("""
+            ids += try await rows(
+                """
                 INSERT INTO openvision_jobs (kind, input, options, max_attempts)
                 SELECT \(kind.rawValue), input, \(options)::jsonb, \(Int32(maxAttempts)) FROM unnest(\(chunk)::text[]) WITH ORDINALITY AS t(input, n)
                 ORDER BY n RETURNING id
-                """) { try $0.decode(Int64.self) }
+                """
+            ) { try $0.decode(Int64.self) }
         }
         return ids
     }
@@ -128,7 +139,8 @@ public final class JobStore: Sendable {
     /// with an expired lease (its worker died), with attempts left. `FOR UPDATE SKIP LOCKED`: workers
     /// claiming at once get different jobs and never wait on each other. Nil when there is none.
     public func claim(kind: JobKind, worker: String, lease: Duration) async throws -> ClaimedJob? {
-        try await rows("""
+        try await rows(
+            """
             UPDATE openvision_jobs AS j
                SET state = 'running', locked_by = \(worker), locked_until = now() + make_interval(secs => \(lease.seconds)),
                    attempts = j.attempts + 1, started_at = now()
@@ -140,16 +152,20 @@ public final class JobStore: Sendable {
                      FOR UPDATE SKIP LOCKED) AS c
              WHERE j.id = c.id
             RETURNING j.id, j.input, j.options::text, j.attempts, j.max_attempts
-            """) { row in
+            """
+        ) { row in
             let (id, input, options, attempt, maxAttempts) = try row.decode((Int64, String, String, Int32, Int32).self)
-            return ClaimedJob(id: id, kind: kind, input: input, options: options, attempt: Int(attempt), maxAttempts: Int(maxAttempts))
+            return ClaimedJob(
+                id: id, kind: kind, input: input, options: options, attempt: Int(attempt), maxAttempts: Int(maxAttempts)
+            )
         }.first
     }
 
     /// Marks the job succeeded and stores `result` (JSON text) if `worker` still holds it; false when
     /// the lease was lost to another worker or the job is already finished (nothing is written then).
     public func complete(_ id: Int64, worker: String, result: String) async throws -> Bool {
-        try await !rows("""
+        try await !rows(
+            """
             WITH done AS (
                 UPDATE openvision_jobs SET state = 'succeeded', finished_at = now(), locked_until = NULL, last_error = NULL
                  WHERE id = \(id) AND locked_by = \(worker) AND state = 'running'
@@ -158,13 +174,15 @@ public final class JobStore: Sendable {
             SELECT id, \(result)::jsonb, \(worker) FROM done
             ON CONFLICT (job_id) DO NOTHING
             RETURNING job_id
-            """) { try $0.decode(Int64.self) }.isEmpty
+            """
+        ) { try $0.decode(Int64.self) }.isEmpty
     }
 
     /// Records `error` for the job `worker` holds: back to `queued` after `backoff` × 2^(attempt−1) (at most
     /// `maximumRetryDelay`) when attempts are left, else `failed`. Returns the new state, nil when the lease was lost.
     public func fail(_ id: Int64, worker: String, error: String, backoff: Duration) async throws -> JobState? {
-        try await rows("""
+        try await rows(
+            """
             UPDATE openvision_jobs
                SET state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
                    finished_at = CASE WHEN attempts >= max_attempts THEN now() END,
@@ -173,22 +191,27 @@ public final class JobStore: Sendable {
                    last_error = \(error), locked_by = NULL, locked_until = NULL
              WHERE id = \(id) AND locked_by = \(worker) AND state = 'running'
             RETURNING state
-            """) { JobState(rawValue: try $0.decode(String.self)) }.first ?? nil
+            """
+        ) { JobState(rawValue: try $0.decode(String.self)) }.first ?? nil
     }
 
     /// Extends the leases `worker` holds on `ids` to now + `lease`; returns the ids it still holds.
     public func renew(_ ids: [Int64], worker: String, lease: Duration) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
-        return Set(try await rows("""
-            UPDATE openvision_jobs SET locked_until = now() + make_interval(secs => \(lease.seconds))
-             WHERE id = ANY(\(ids)::bigint[]) AND locked_by = \(worker) AND state = 'running'
-            RETURNING id
-            """) { try $0.decode(Int64.self) })
+        return Set(
+            try await rows(
+                """
+                UPDATE openvision_jobs SET locked_until = now() + make_interval(secs => \(lease.seconds))
+                 WHERE id = ANY(\(ids)::bigint[]) AND locked_by = \(worker) AND state = 'running'
+                RETURNING id
+                """
+            ) { try $0.decode(Int64.self) })
     }
 
     /// Gives a held job back to the queue at once, not counting this attempt (a worker stopping cleanly).
     public func release(_ id: Int64, worker: String) async throws {
-        _ = try await run("""
+        _ = try await run(
+            """
             UPDATE openvision_jobs SET state = 'queued', locked_by = NULL, locked_until = NULL, run_after = now(),
                    attempts = greatest(attempts - 1, 0)
              WHERE id = \(id) AND locked_by = \(worker) AND state = 'running'
@@ -199,7 +222,8 @@ public final class JobStore: Sendable {
     /// poison input that crashes the process). Returns how many.
     @discardableResult
     public func failExpired() async throws -> Int {
-        try await rows("""
+        try await rows(
+            """
             UPDATE openvision_jobs
                SET state = 'failed', finished_at = now(),
                    last_error = coalesce(last_error || '; ', '') || 'lease of attempt ' || attempts || ' expired (worker ' ||
@@ -207,12 +231,14 @@ public final class JobStore: Sendable {
                    locked_by = NULL, locked_until = NULL
              WHERE state = 'running' AND locked_until < now() AND attempts >= max_attempts
             RETURNING id
-            """) { try $0.decode(Int64.self) }.count
+            """
+        ) { try $0.decode(Int64.self) }.count
     }
 
     /// Appends one analysed frame of a stream job `worker` holds.
     public func appendFrame(job: Int64, worker: String, frame: Int, result: String) async throws {
-        _ = try await run("""
+        _ = try await run(
+            """
             INSERT INTO openvision_stream_frames (job_id, worker, frame, result) VALUES (\(job), \(worker), \(Int64(frame)), \(result)::jsonb)
             """)
     }
@@ -222,17 +248,22 @@ public final class JobStore: Sendable {
     /// Jobs per state (every state present, 0 when none), of one kind or all.
     public func counts(kind: JobKind? = nil) async throws -> [JobState: Int] {
         var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
-        for (state, count) in try await rows("""
+        for (state, count) in try await rows(
+            """
             SELECT state, count(*) FROM openvision_jobs WHERE \(kind?.rawValue)::text IS NULL OR kind = \(kind?.rawValue)::text GROUP BY state
-            """, { try $0.decode((String, Int64).self) }) {
+            """, { try $0.decode((String, Int64).self) })
+        {
             if let state = JobState(rawValue: state) { counts[state] = Int(count) }
         }
         return counts
     }
 
     /// Finished jobs in `states` with id > `after`, by id, at most `limit`: one JSON object each.
-    public func results(states: [JobState], kind: JobKind? = nil, after: Int64 = 0, limit: Int = 1000) async throws -> [JobResultLine] {
-        try await rows("""
+    public func results(states: [JobState], kind: JobKind? = nil, after: Int64 = 0, limit: Int = 1000) async throws
+        -> [JobResultLine]
+    {
+        try await rows(
+            """
             SELECT j.id, jsonb_strip_nulls(jsonb_build_object(
                        'id', j.id, 'kind', j.kind, 'input', j.input, 'state', j.state, 'attempts', j.attempts,
                        'error', CASE WHEN j.state = 'failed' THEN j.last_error END,
@@ -241,7 +272,8 @@ public final class JobStore: Sendable {
              WHERE j.state = ANY(\(states.map(\.rawValue))::text[]) AND j.id > \(after)
                AND (\(kind?.rawValue)::text IS NULL OR j.kind = \(kind?.rawValue)::text)
              ORDER BY j.id LIMIT \(Int64(limit))
-            """) { row in
+            """
+        ) { row in
             let (id, json) = try row.decode((Int64, String).self)
             return JobResultLine(id: id, json: json)
         }
@@ -250,10 +282,12 @@ public final class JobStore: Sendable {
     /// A stream job's frames with id > `after`, in order, at most `limit`: one JSON object each
     /// (`{"job":…,"frame":…,"worker":…,"result":{…}}`); `id` is the frame row's id, for paging.
     public func frames(job: Int64, after: Int64 = 0, limit: Int = 1000) async throws -> [JobResultLine] {
-        try await rows("""
+        try await rows(
+            """
             SELECT id, jsonb_build_object('job', job_id, 'frame', frame, 'worker', worker, 'result', result)::text
               FROM openvision_stream_frames WHERE job_id = \(job) AND id > \(after) ORDER BY id LIMIT \(Int64(limit))
-            """) { row in
+            """
+        ) { row in
             let (id, json) = try row.decode((Int64, String).self)
             return JobResultLine(id: id, json: json)
         }
@@ -261,11 +295,13 @@ public final class JobStore: Sendable {
 
     /// Puts failed jobs (all, or those in `ids`) back to `queued` with their attempts reset; returns how many.
     public func retryFailed(ids: [Int64]? = nil) async throws -> Int {
-        try await rows("""
+        try await rows(
+            """
             UPDATE openvision_jobs SET state = 'queued', attempts = 0, run_after = now(), finished_at = NULL
              WHERE state = 'failed' AND (\(ids)::bigint[] IS NULL OR id = ANY(\(ids)::bigint[]))
             RETURNING id
-            """) { try $0.decode(Int64.self) }.count
+            """
+        ) { try $0.decode(Int64.self) }.count
     }
 }
 

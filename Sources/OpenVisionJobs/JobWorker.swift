@@ -54,15 +54,23 @@ public final class JobWorker: Sendable {
         /// Throws `.invalidInput` for a value out of its range (each field's comment has it).
         public func validate() throws {
             func check(_ ok: Bool, _ message: String) throws { if !ok { throw JobsError(.invalidInput, message) } }
-            try check((0...JobWorker.maximumSlots).contains(concurrency) && (0...JobWorker.maximumSlots).contains(streams),
-                      "concurrency and streams must be 0...\(JobWorker.maximumSlots), got \(concurrency) and \(streams)")
+            try check(
+                (0...JobWorker.maximumSlots).contains(concurrency) && (0...JobWorker.maximumSlots).contains(streams),
+                "concurrency and streams must be 0...\(JobWorker.maximumSlots), got \(concurrency) and \(streams)")
             try check(concurrency + streams > 0, "concurrency plus streams must be at least 1")
             try check(lease >= .seconds(1) && lease <= .seconds(86400), "the lease must be 1 s ... 1 day, got \(lease)")
-            try check(poll >= .milliseconds(1) && poll <= .seconds(3600), "the poll interval must be 1 ms ... 1 hour, got \(poll)")
-            try check(retryBackoff >= .zero && retryBackoff <= .seconds(86400), "the retry backoff must be 0 ... 1 day, got \(retryBackoff)")
-            try check(maxReconnectBackoff >= .milliseconds(10) && maxReconnectBackoff <= .seconds(3600),
-                      "the reconnect backoff must be 10 ms ... 1 hour, got \(maxReconnectBackoff)")
-            try check(stopTimeout >= .zero && stopTimeout <= .seconds(3600), "the stop timeout must be 0 ... 1 hour, got \(stopTimeout)")
+            try check(
+                poll >= .milliseconds(1) && poll <= .seconds(3600),
+                "the poll interval must be 1 ms ... 1 hour, got \(poll)")
+            try check(
+                retryBackoff >= .zero && retryBackoff <= .seconds(86400),
+                "the retry backoff must be 0 ... 1 day, got \(retryBackoff)")
+            try check(
+                maxReconnectBackoff >= .milliseconds(10) && maxReconnectBackoff <= .seconds(3600),
+                "the reconnect backoff must be 10 ms ... 1 hour, got \(maxReconnectBackoff)")
+            try check(
+                stopTimeout >= .zero && stopTimeout <= .seconds(3600),
+                "the stop timeout must be 0 ... 1 hour, got \(stopTimeout)")
         }
 
         /// Connections the worker may hold at once: one per slot, one more per stream slot (its frames), one heartbeat.
@@ -105,7 +113,9 @@ public final class JobWorker: Sendable {
 
     /// A worker claiming jobs as `configuration` says and running them with `runner`; `log` receives its
     /// log lines. Nothing starts before `run()`.
-    public init(configuration: Configuration, runner: any JobRunner, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        configuration: Configuration, runner: any JobRunner, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.runner = runner
         self.log = log
@@ -183,7 +193,9 @@ public final class JobWorker: Sendable {
         }
         let needed = configuration.connectionsNeeded
         guard needed <= limits.available else {
-            throw JobsError(.invalidInput, """
+            throw JobsError(
+                .invalidInput,
+                """
                 \(configuration.concurrency) image slot(s) and \(configuration.streams) stream slot(s) need \(needed) connections \
                 (one per slot, one more per stream slot, one heartbeat); the server allows \(limits.available) \
                 (max_connections \(limits.maxConnections) less \(limits.reserved) reserved): use fewer slots or raise max_connections
@@ -191,10 +203,14 @@ public final class JobWorker: Sendable {
         }
         let free = limits.available - limits.open + 1  // the setup connection is closed now
         if needed > free {
-            log("worker \(configuration.id): needs \(needed) connections and \(max(free, 0)) are free now; slots without one wait and retry")
+            log(
+                "worker \(configuration.id): needs \(needed) connections and \(max(free, 0)) are free now; slots without one wait and retry"
+            )
         }
         let slots = configuration.concurrency + configuration.streams
-        log("worker \(configuration.id): \(configuration.concurrency) image slot(s), \(configuration.streams) stream slot(s), lease \(configuration.lease)")
+        log(
+            "worker \(configuration.id): \(configuration.concurrency) image slot(s), \(configuration.streams) stream slot(s), lease \(configuration.lease)"
+        )
         let heartbeat = Task { await self.heartbeat() }
         let work = Task {
             await withTaskGroup(of: Void.self) { group in
@@ -245,7 +261,9 @@ public final class JobWorker: Sendable {
             heartbeat.cancel()
             abandoned.store(true, ordering: .sequentiallyConsistent)
             let inFlight = held.withLock { $0.count }
-            log("worker \(configuration.id): stopped after \(configuration.stopTimeout) with \(inFlight) job(s) or write(s) in flight; their leases lapse and they run again")
+            log(
+                "worker \(configuration.id): stopped after \(configuration.stopTimeout) with \(inFlight) job(s) or write(s) in flight; their leases lapse and they run again"
+            )
         }
         limited.flush()
     }
@@ -273,8 +291,10 @@ public final class JobWorker: Sendable {
     private func session(_ name: String, statementTimeout: Duration? = nil) -> DatabaseSession {
         var url = configuration.database
         if let statementTimeout { url.statementTimeout = min(url.statementTimeout, statementTimeout) }
-        return DatabaseSession(url: url, name: "worker \(configuration.id) \(name)",
-                               maxBackoff: configuration.maxReconnectBackoff, synchronousCommit: configuration.synchronousCommit, log: limited)
+        return DatabaseSession(
+            url: url, name: "worker \(configuration.id) \(name)",
+            maxBackoff: configuration.maxReconnectBackoff, synchronousCommit: configuration.synchronousCommit,
+            log: limited)
     }
 
     /// One slot: claim, run, record, until stopping.
@@ -297,13 +317,19 @@ public final class JobWorker: Sendable {
             guard let job else {
                 if configuration.exitWhenDrained, await isDrained(db, kind: kind) {
                     // Every slot of this worker must see it: a slot alone stops when all have.
-                    if !idle { idle = true; drained.add(1, ordering: .sequentiallyConsistent) }
+                    if !idle {
+                        idle = true
+                        drained.add(1, ordering: .sequentiallyConsistent)
+                    }
                     if drained.load(ordering: .sequentiallyConsistent) >= slots { break claiming }
                 }
                 await stopSignal.sleep(for: configuration.poll)
                 continue
             }
-            if idle { idle = false; drained.subtract(1, ordering: .sequentiallyConsistent) }
+            if idle {
+                idle = false
+                drained.subtract(1, ordering: .sequentiallyConsistent)
+            }
             switch kind {
             case .image: await runImage(job, db: db)
             case .stream: await runStream(job, db: db, name: name)
@@ -344,10 +370,14 @@ public final class JobWorker: Sendable {
         }
         if isStopping, task.isCancelled {
             do {
-                try await db.persistently(giveUp: { stopTimeIsUp }) { try await $0.release(job.id, worker: configuration.id) }
+                try await db.persistently(giveUp: { stopTimeIsUp }) {
+                    try await $0.release(job.id, worker: configuration.id)
+                }
                 log("\(name): stream job \(job.id) released")
             } catch {
-                log("\(name): releasing stream job \(job.id) failed (\(error)); it returns to the queue when its lease expires")
+                log(
+                    "\(name): releasing stream job \(job.id) failed (\(error)); it returns to the queue when its lease expires"
+                )
             }
             return
         }
@@ -363,7 +393,9 @@ public final class JobWorker: Sendable {
         switch outcome {
         case .success(let json):
             do {
-                if try await db.persistently(giveUp: { stopTimeIsUp }, { try await $0.complete(job.id, worker: worker, result: json) }) {
+                if try await db.persistently(
+                    giveUp: { stopTimeIsUp }, { try await $0.complete(job.id, worker: worker, result: json) })
+                {
                     counters.withLock { $0.succeeded += 1 }
                 } else {
                     counters.withLock { $0.lostLeases += 1 }
@@ -411,7 +443,9 @@ public final class JobWorker: Sendable {
             if Task.isCancelled { break }
             let ids = held.withLock { Array($0.keys) }
             do {
-                let kept = try await db.once { try await $0.renew(ids, worker: configuration.id, lease: configuration.lease) }
+                let kept = try await db.once {
+                    try await $0.renew(ids, worker: configuration.id, lease: configuration.lease)
+                }
                 let lost = held.withLock { table -> [@Sendable () -> Void] in
                     var cancels: [@Sendable () -> Void] = []
                     for id in ids where !kept.contains(id) {

@@ -63,16 +63,24 @@ public struct JobsError: Error, Sendable, CustomStringConvertible {
         if let state = error.serverInfo?[.sqlState] {
             let text = "\(error.serverInfo?[.message] ?? "\(error.code)") [SQLSTATE \(state)]"
             // 08: connection exception; 57P01..57P03: admin/crash shutdown, cannot connect now; 53300: too many connections.
-            if state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300" { return JobsError(.connection, text) }
+            if state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300" {
+                return JobsError(.connection, text)
+            }
             if state.hasPrefix("28") { return JobsError(.authentication, text) }
             return JobsError(.database, text)
         }
         // Client side: why the connection failed or ended, in words (PSQLError's own description hides it).
         switch error.code {
         case .authMechanismRequiresPassword:
-            return JobsError(.authentication, "the server asks for a password and none was given: put it in the URL (postgres://USER:PASSWORD@HOST/DATABASE) or in $PGPASSWORD")
+            return JobsError(
+                .authentication,
+                "the server asks for a password and none was given: put it in the URL (postgres://USER:PASSWORD@HOST/DATABASE) or in $PGPASSWORD"
+            )
         case .unsupportedAuthMechanism:
-            return JobsError(.authentication, "the server asks for an authentication method PostgresNIO does not support (use scram-sha-256, md5 or trust)")
+            return JobsError(
+                .authentication,
+                "the server asks for an authentication method PostgresNIO does not support (use scram-sha-256, md5 or trust)"
+            )
         case .saslError:
             return JobsError(.authentication, "SCRAM authentication failed\(error.underlying.map { ": \($0)" } ?? "")")
         case .serverClosedConnection:

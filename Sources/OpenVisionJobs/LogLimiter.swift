@@ -15,8 +15,10 @@ final class LogLimiter: Sendable {
     private let sink: @Sendable (String) -> Void
     private let entries = Mutex<[String: Entry]>([:])
 
-    init(interval: Duration = .seconds(10), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
-         sink: @escaping @Sendable (String) -> Void) {
+    init(
+        interval: Duration = .seconds(10), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        sink: @escaping @Sendable (String) -> Void
+    ) {
         self.interval = interval
         self.now = now
         self.sink = sink
@@ -35,7 +37,9 @@ final class LogLimiter: Sendable {
             return leftOut
         }
         guard let leftOut else { return }
-        sink(leftOut == 0 ? line : "\(line) (\(leftOut) similar line\(leftOut == 1 ? "" : "s") left out before this one)")
+        sink(
+            leftOut == 0 ? line : "\(line) (\(leftOut) similar line\(leftOut == 1 ? "" : "s") left out before this one)"
+        )
     }
 
     /// Reports the lines left out since each kind's last line (a worker calls it as it ends).

@@ -20,7 +20,8 @@ package struct HostHeader: Sendable, Equatable {
         } else {
             let name = text.prefix { $0 != ":" }
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }),
-                  name.allSatisfy(\.isASCII) else { return nil }
+                name.allSatisfy(\.isASCII)
+            else { return nil }
             host = String(name)
             rest = text[name.endIndex...]
         }
@@ -30,7 +31,8 @@ package struct HostHeader: Sendable, Equatable {
             guard rest.first == ":" else { return nil }
             let digits = rest.dropFirst()
             guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let p = Int(digits), p <= 65535 else { return nil }
+                let p = Int(digits), p <= 65535
+            else { return nil }
             port = p
         }
     }
@@ -53,7 +55,8 @@ package struct HostHeader: Sendable, Equatable {
         var octets: [Int] = []
         for part in parts {
             guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let v = Int(part), v <= 255 else { return nil }
+                let v = Int(part), v <= 255
+            else { return nil }
             octets.append(v)
         }
         return octets

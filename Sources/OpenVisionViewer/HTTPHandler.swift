@@ -1,7 +1,7 @@
-import OpenVisionNetworking
 import Foundation
 import NIOCore
 import NIOHTTP1
+import OpenVisionNetworking
 
 /// Sent to every connection's pipeline by ``LiveViewerServer/stop()``: `/events` clients get a
 /// final `status` event before their connection closes; every other connection closes at once.
@@ -163,7 +163,8 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         pending = nil
-        let body = pendingBody, bodyTooLarge = pendingBodyTooLarge
+        let body = pendingBody
+        let bodyTooLarge = pendingBodyTooLarge
         pendingBody = []
         deferralRecorded = false
         responding = true
@@ -199,7 +200,8 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .awaitingHead(let since) where now - since > configuration.headerTimeout.timeAmount:
             hub.record { $0.headerTimeouts += 1 }
             context.close(promise: nil)
-        case .idle(let since) where outstandingWrites == 0
+        case .idle(let since)
+        where outstandingWrites == 0
             && now - max(since, lastWriteProgress) > configuration.idleTimeout.timeAmount:
             hub.record { $0.idleTimeouts += 1 }
             context.close(promise: nil)
@@ -212,17 +214,20 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// `body` is nil when it was larger than `maxBodySize`.
     private func route(_ head: HTTPRequestHead, body: [UInt8]?, context: ChannelHandlerContext) {
-        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        let path =
+            head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
         let isAnchors = path == "/anchors" || path.hasPrefix("/anchors/")
         guard head.method == .GET || head.method == .HEAD || isAnchors else {
-            respond(head, status: .methodNotAllowed, type: "text/plain; charset=utf-8",
-                    body: Array("method not allowed\n".utf8), extra: [("Allow", "GET, HEAD")], context: context)
+            respond(
+                head, status: .methodNotAllowed, type: "text/plain; charset=utf-8",
+                body: Array("method not allowed\n".utf8), extra: [("Allow", "GET, HEAD")], context: context)
             return
         }
         if checkHost, !HostHeader.isLoopback(head.headers.first(name: "host")) {
             // Refuse DNS-rebinding: a page from another site must not read the camera.
-            respond(head, status: .forbidden, type: "text/plain; charset=utf-8",
-                    body: Array("forbidden host\n".utf8), context: context)
+            respond(
+                head, status: .forbidden, type: "text/plain; charset=utf-8",
+                body: Array("forbidden host\n".utf8), context: context)
             return
         }
         if isAnchors {
@@ -231,24 +236,29 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         switch path {
         case "/", "/index.html":
-            respond(head, status: .ok, type: "text/html; charset=utf-8", body: Array(viewerPageHTML.utf8), context: context)
+            respond(
+                head, status: .ok, type: "text/html; charset=utf-8", body: Array(viewerPageHTML.utf8), context: context)
         case "/health":
             respond(head, status: .ok, type: "text/plain; charset=utf-8", body: Array("ok".utf8), context: context)
         case "/snapshot.jpg":
             if let frame = hub.latestFrame {
-                respond(head, status: .ok, type: "image/jpeg", body: frame.jpeg,
-                        extra: [("X-Frame-Index", String(frame.index)), ("X-Timestamp", String(frame.timestamp))],
-                        context: context)
+                respond(
+                    head, status: .ok, type: "image/jpeg", body: frame.jpeg,
+                    extra: [("X-Frame-Index", String(frame.index)), ("X-Timestamp", String(frame.timestamp))],
+                    context: context)
             } else {
-                respond(head, status: .serviceUnavailable, type: "text/plain; charset=utf-8",
-                        body: Array("no frame yet\n".utf8), extra: [("Retry-After", "1")], context: context)
+                respond(
+                    head, status: .serviceUnavailable, type: "text/plain; charset=utf-8",
+                    body: Array("no frame yet\n".utf8), extra: [("Retry-After", "1")], context: context)
             }
         case "/stream.mjpg":
             startStream(.mjpeg, head: head, context: context)
         case "/events":
             startStream(.events, head: head, context: context)
         default:
-            respond(head, status: .notFound, type: "text/plain; charset=utf-8", body: Array("not found\n".utf8), context: context)
+            respond(
+                head, status: .notFound, type: "text/plain; charset=utf-8", body: Array("not found\n".utf8),
+                context: context)
         }
     }
 
@@ -261,30 +271,40 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         var label: String?
     }
 
-    private func respondJSON(_ request: HTTPRequestHead, status: HTTPResponseStatus, _ value: some Encodable,
-                             extra: [(String, String)] = [], context: ChannelHandlerContext) {
+    private func respondJSON(
+        _ request: HTTPRequestHead, status: HTTPResponseStatus, _ value: some Encodable,
+        extra: [(String, String)] = [], context: ChannelHandlerContext
+    ) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        respond(request, status: status, type: "application/json", body: [UInt8](data) + [10], extra: extra, context: context)
+        respond(
+            request, status: status, type: "application/json", body: [UInt8](data) + [10], extra: extra,
+            context: context)
     }
 
-    private func respondError(_ request: HTTPRequestHead, status: HTTPResponseStatus, _ message: String,
-                              extra: [(String, String)] = [], context: ChannelHandlerContext) {
+    private func respondError(
+        _ request: HTTPRequestHead, status: HTTPResponseStatus, _ message: String,
+        extra: [(String, String)] = [], context: ChannelHandlerContext
+    ) {
         respondJSON(request, status: status, ["error": message], extra: extra, context: context)
     }
 
     /// `GET|POST /anchors`, `GET|DELETE /anchors/{id}`.
     private func routeAnchors(_ head: HTTPRequestHead, path: String, body: [UInt8]?, context: ChannelHandlerContext) {
         guard let service = hub.anchorService else {
-            respondError(head, status: .notFound, "no pinned labels here: run openvision live with --pin-labels", context: context)
+            respondError(
+                head, status: .notFound, "no pinned labels here: run openvision live with --pin-labels",
+                context: context)
             return
         }
         let rest = path.dropFirst("/anchors".count)
         guard rest.isEmpty || rest == "/" else {
             let text = rest.dropFirst()
             guard let id = Int(text) else {
-                respondError(head, status: .notFound, "no anchor '\(text.prefix(40))': anchor IDs are integers", context: context)
+                respondError(
+                    head, status: .notFound, "no anchor '\(text.prefix(40))': anchor IDs are integers", context: context
+                )
                 return
             }
             switch head.method {
@@ -301,8 +321,9 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                     respondError(head, status: .notFound, "no anchor \(id)", context: context)
                 }
             default:
-                respondError(head, status: .methodNotAllowed, "use GET or DELETE on /anchors/{id}",
-                             extra: [("Allow", "GET, HEAD, DELETE")], context: context)
+                respondError(
+                    head, status: .methodNotAllowed, "use GET or DELETE on /anchors/{id}",
+                    extra: [("Allow", "GET, HEAD, DELETE")], context: context)
             }
             return
         }
@@ -313,11 +334,15 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             // JSON only: a cross-site form or `text/plain` post cannot pin labels (browsers preflight JSON).
             let type = head.headers.first(name: "content-type")?.lowercased() ?? ""
             guard type.hasPrefix("application/json") else {
-                respondError(head, status: .unsupportedMediaType, "send the anchor as Content-Type: application/json", context: context)
+                respondError(
+                    head, status: .unsupportedMediaType, "send the anchor as Content-Type: application/json",
+                    context: context)
                 return
             }
             guard let body else {
-                respondError(head, status: .payloadTooLarge, "the request body is larger than \(Self.maxBodySize) bytes", context: context)
+                respondError(
+                    head, status: .payloadTooLarge, "the request body is larger than \(Self.maxBodySize) bytes",
+                    context: context)
                 return
             }
             switch Self.parsePin(body) {
@@ -326,14 +351,18 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             case .success(let pin):
                 do {
                     let anchor = try service.addAnchor(x: pin.x, y: pin.y, label: pin.label)
-                    respondJSON(head, status: .created, anchor, extra: [("Location", "/anchors/\(anchor.id)")], context: context)
+                    respondJSON(
+                        head, status: .created, anchor, extra: [("Location", "/anchors/\(anchor.id)")], context: context
+                    )
                 } catch {
-                    respondError(head, status: HTTPResponseStatus(statusCode: error.status), error.message, context: context)
+                    respondError(
+                        head, status: HTTPResponseStatus(statusCode: error.status), error.message, context: context)
                 }
             }
         default:
-            respondError(head, status: .methodNotAllowed, "use GET or POST on /anchors, DELETE on /anchors/{id}",
-                         extra: [("Allow", "GET, HEAD, POST")], context: context)
+            respondError(
+                head, status: .methodNotAllowed, "use GET or POST on /anchors, DELETE on /anchors/{id}",
+                extra: [("Allow", "GET, HEAD, POST")], context: context)
         }
     }
 
@@ -349,14 +378,18 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         } catch {
             return bad("the body must be a JSON object {\"x\": number, \"y\": number, \"label\": string (optional)}")
         }
-        guard let x = request.x, let y = request.y else { return bad("x and y are required (normalised 0...1, origin lower-left)") }
+        guard let x = request.x, let y = request.y else {
+            return bad("x and y are required (normalised 0...1, origin lower-left)")
+        }
         for (name, value) in [("x", x), ("y", y)] {
             guard value.isFinite else { return bad("\(name) must be a finite number") }
             guard (0...1).contains(value) else { return bad("\(name) must be within 0...1 (normalised), got \(value)") }
         }
         var label = request.label?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let text = label {
-            guard !text.isEmpty else { return bad("label must not be empty (leave it out to use the current top class)") }
+            guard !text.isEmpty else {
+                return bad("label must not be empty (leave it out to use the current top class)")
+            }
             guard text.count <= 200 else { return bad("label is longer than 200 characters") }
             label = text
         }
@@ -422,8 +455,9 @@ final class ViewerHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let preamble = kind == .mjpeg ? Hub.streamPreamble : "retry: 1000\n\n"
-        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: preamble)))),
-                              promise: nil)
+        context.writeAndFlush(
+            wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: preamble)))),
+            promise: nil)
 
         let loop = context.eventLoop
         let bound = NIOLoopBound(self, eventLoop: loop)

@@ -31,7 +31,8 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
         func fail(_ reason: String) -> LiveViewerServerError { .invalidAddress(text, reason: reason) }
         func parsePort(_ digits: Substring) throws -> Int {
             guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let port = Int(digits) else { throw fail("the port must be a number 0...65535") }
+                let port = Int(digits)
+            else { throw fail("the port must be a number 0...65535") }
             guard port <= 65535 else { throw fail("port \(port) is out of range 0...65535") }
             return port
         }
@@ -41,7 +42,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             guard let close = trimmed.firstIndex(of: "]") else { throw fail("missing ']' after the IPv6 address") }
             let inner = trimmed[trimmed.index(after: trimmed.startIndex)..<close]
             guard !inner.isEmpty, inner.contains(":"),
-                  inner.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." || $0 == "%" || $0.isLetter || $0.isNumber })
+                inner.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." || $0 == "%" || $0.isLetter || $0.isNumber })
             else { throw fail("'\(inner)' is not an IPv6 address") }
             let rest = trimmed[trimmed.index(after: close)...]
             host = String(inner)

@@ -1,7 +1,7 @@
-import OpenVisionNetworking
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import OpenVisionNetworking
 import Synchronization
 
 /// Errors from ``LiveViewerServer/start()``.
@@ -82,7 +82,8 @@ public final class LiveViewerServer: Sendable {
     /// Starts listening; returns once the socket is bound. A server starts once.
     public func start() async throws {
         guard (0...65535).contains(port) else {
-            throw LiveViewerServerError.invalidAddress("\(host):\(port)", reason: "port \(port) is out of range 0...65535")
+            throw LiveViewerServerError.invalidAddress(
+                "\(host):\(port)", reason: "port \(port) is out of range 0...65535")
         }
         try running.withLock { r in
             if r.stopped { throw LiveViewerServerError.stopped }
@@ -114,10 +115,12 @@ public final class LiveViewerServer: Sendable {
                         limits.maxHeaderListSize = configuration.maxRequestHeadSize
                         try pipeline.addHandler(InboundActivityHandler())
                         try pipeline.configureHTTPServerPipeline(
-                            withErrorHandling: false, withEncoderConfiguration: encoder, withDecoderLimitConfiguration: limits)
+                            withErrorHandling: false, withEncoderConfiguration: encoder,
+                            withDecoderLimitConfiguration: limits)
                         try pipeline.addHandler(ProtocolErrorHandler())
-                        try pipeline.addHandler(ViewerHTTPHandler(
-                            hub: hub, checkHost: checkHost, configuration: configuration, connectionID: id))
+                        try pipeline.addHandler(
+                            ViewerHTTPHandler(
+                                hub: hub, checkHost: checkHost, configuration: configuration, connectionID: id))
                     }
                 }
             }
@@ -173,7 +176,10 @@ public final class LiveViewerServer: Sendable {
     public func stop() async {
         let (group, channel) = running.withLock { r -> (MultiThreadedEventLoopGroup?, (any Channel)?) in
             r.stopped = true
-            defer { r.group = nil; r.channel = nil }
+            defer {
+                r.group = nil
+                r.channel = nil
+            }
             return (r.group, r.channel)
         }
         try? await channel?.close()

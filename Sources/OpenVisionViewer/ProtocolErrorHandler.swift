@@ -20,8 +20,9 @@ final class ProtocolErrorHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         if !responseUnderway {
             let status: HTTPResponseStatus = parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
-            let head = HTTPResponseHead(version: .http1_1, status: status,
-                                        headers: HTTPHeaders([("Connection", "close"), ("Content-Length", "0")]))
+            let head = HTTPResponseHead(
+                version: .http1_1, status: status,
+                headers: HTTPHeaders([("Connection", "close"), ("Content-Length", "0")]))
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }

@@ -46,8 +46,10 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
     public var anchors: [PinnedAnchor]?
 
     /// Creates the value from its fields, each as documented on its property (no validation).
-    public init(frameIndex: Int, timestamp: Double, items: [Item], stats: Stats, counting: Counting? = nil,
-                topLabel: TopLabel? = nil, anchors: [PinnedAnchor]? = nil) {
+    public init(
+        frameIndex: Int, timestamp: Double, items: [Item], stats: Stats, counting: Counting? = nil,
+        topLabel: TopLabel? = nil, anchors: [PinnedAnchor]? = nil
+    ) {
         self.frameIndex = frameIndex
         self.timestamp = timestamp
         self.items = items
@@ -109,8 +111,10 @@ public struct OverlayUpdate: Sendable, Codable, Equatable {
         public var opacity: Double?
 
         /// Creates the value from its fields, each as documented on its property (no validation).
-        public init(points: [[Double]], closed: Bool = true, color: String = "#00ff66", label: String? = nil,
-                    image: String? = nil, opacity: Double? = nil) {
+        public init(
+            points: [[Double]], closed: Bool = true, color: String = "#00ff66", label: String? = nil,
+            image: String? = nil, opacity: Double? = nil
+        ) {
             self.points = points
             self.closed = closed
             self.color = color

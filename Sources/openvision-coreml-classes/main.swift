@@ -8,13 +8,15 @@ import OpenVisionCoreMLClasses
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 4 else {
-    FileHandle.standardError.write(Data("usage: openvision-coreml-classes MODEL CLASS_NAME OUT.swift OUT.mlmodelc\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: openvision-coreml-classes MODEL CLASS_NAME OUT.swift OUT.mlmodelc\n".utf8))
     exit(2)
 }
 let model = URL(fileURLWithPath: arguments[0])
 do {
     let conversion = try CoreMLConverter.conversion(contentsOf: model)
-    let source = try CoreMLClassGenerator.source(className: arguments[1], info: conversion.info, modelFileName: model.lastPathComponent)
+    let source = try CoreMLClassGenerator.source(
+        className: arguments[1], info: conversion.info, modelFileName: model.lastPathComponent)
     // The plugin's own output, rewritten on every build.
     try CoreMLConverter.writeCompiledFolder(conversion, to: URL(fileURLWithPath: arguments[3]), replacing: true)
     do {

@@ -43,7 +43,8 @@ struct AnalysisJobRunner: JobRunner {
             try LiveAnalyzer.prewarm()
             var configuration = LiveAnalyzer.Configuration()
             configuration.analysisMaxDimension = options.analysisSize
-            analyzer = LiveAnalyzer(source: FrameSource(parsing: job.input), requests: requests, configuration: configuration)
+            analyzer = LiveAnalyzer(
+                source: FrameSource(parsing: job.input), requests: requests, configuration: configuration)
         } catch {
             throw Failure(description: "\(job.input): \(error.message) [\(error.code)]")
         }
@@ -65,8 +66,9 @@ struct AnalysisJobRunner: JobRunner {
         let stats = analyzer.stats()
         switch outcome {
         case .success:
-            let summary = StreamSummary(dropped: stats.framesDropped, framesAnalysed: stats.framesAnalysed,
-                                        framesCaptured: stats.framesCaptured, framesStored: frames.written, source: job.input)
+            let summary = StreamSummary(
+                dropped: stats.framesDropped, framesAnalysed: stats.framesAnalysed,
+                framesCaptured: stats.framesCaptured, framesStored: frames.written, source: job.input)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return String(decoding: try encoder.encode(summary), as: UTF8.self)
@@ -78,6 +80,8 @@ struct AnalysisJobRunner: JobRunner {
     }
 
     private static func options(_ job: ClaimedJob) throws -> JobOptions {
-        do { return try JobOptions(json: job.options) } catch { throw Failure(description: "job \(job.id): unreadable options \(job.options)") }
+        do { return try JobOptions(json: job.options) } catch {
+            throw Failure(description: "job \(job.id): unreadable options \(job.options)")
+        }
     }
 }

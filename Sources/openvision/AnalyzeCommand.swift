@@ -6,20 +6,23 @@ import OpenVision
 struct AnalyzeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Detect barcodes, rectangles, faces, landmarks, text, contours, horizons, saliency, text regions and documents in images.",
+        abstract:
+            "Detect barcodes, rectangles, faces, landmarks, text, contours, horizons, saliency, text regions and documents in images.",
         discussion: """
-        Prints one JSON object per image (pretty for one image, one line each for several); the
-        schema is in docs/json-schema.md. Boxes are given normalised (0...1, lower-left origin, as
-        Vision) and in pixels (top-left origin). Exits 1 if any image could not be analysed.
-        """
+            Prints one JSON object per image (pretty for one image, one line each for several); the
+            schema is in docs/json-schema.md. Boxes are given normalised (0...1, lower-left origin, as
+            Vision) and in pixels (top-left origin). Exits 1 if any image could not be analysed.
+            """
     )
 
     @Argument(help: "Image files or directories (JPEG, PNG, WebP, BMP, TIFF).")
     var inputs: [String]
 
-    @Option(name: .shortAndLong, parsing: .singleValue,
-            help: ArgumentHelp(RequestKind.help(includingSequences: false) + " Repeatable. Default: "
-                               + RequestKind.stillDefaults.map(\.name).joined(separator: ",") + "."))
+    @Option(
+        name: .shortAndLong, parsing: .singleValue,
+        help: ArgumentHelp(
+            RequestKind.help(includingSequences: false) + " Repeatable. Default: "
+                + RequestKind.stillDefaults.map(\.name).joined(separator: ",") + "."))
     var requests: [String] = []
 
     @Option(name: .shortAndLong, help: "Output format: json or text (table).")
@@ -28,32 +31,43 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Write an annotated copy: a file for one image, or a directory for several.")
     var annotate: String?
 
-    @Option(help: "Orientation of the input, overriding EXIF: up, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left.")
+    @Option(
+        help:
+            "Orientation of the input, overriding EXIF: up, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left."
+    )
     var orientation: String?
 
     @OptionGroup var requestOptions: RequestOptionFlags<StillScope>
 
-    @Option(help: "Write image-valued results (saliency heat maps, person masks) into this directory as PNG and .npy; their paths go into the JSON.")
+    @Option(
+        help:
+            "Write image-valued results (saliency heat maps, person masks) into this directory as PNG and .npy; their paths go into the JSON."
+    )
     var maps: String?
 
     @Flag(help: "Include per-request timings in the output.")
     var timings = false
 
-    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    @Flag(
+        help:
+            "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\"."
+    )
     var strict = false
 
     func run() async throws {
         let kinds = requests.isEmpty ? RequestKind.stillDefaults : try RequestKind.parse(requests)
         try RequestKind.requireStill(kinds)
         let orientation = try orientation.map { name in
-            guard let o = ImageOrientation.allCases.first(where: { $0.description.lowercased() == name.lowercased() }) else {
+            guard let o = ImageOrientation.allCases.first(where: { $0.description.lowercased() == name.lowercased() })
+            else {
                 throw ValidationError("unknown orientation '\(name)'")
             }
             return o
         }
         var analysis: StillAnalysis
         do {
-            analysis = try StillAnalysis(kinds: kinds, options: try requestOptions.options(base: StillAnalysis.stillDefaults))
+            analysis = try StillAnalysis(
+                kinds: kinds, options: try requestOptions.options(base: StillAnalysis.stillDefaults))
         } catch let error as VisionError {
             throw ValidationError(error.message)
         }
@@ -68,7 +82,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             let annotateTo = annotateTarget?.url(for: file)
             // Decoded once, timed apart: colour only when an annotated copy is wanted (the built-in requests read the
             // gray plane, some at reduced JPEG scale).
-            let run = try await fixed.run(on: handler, image: file.path, decodeColor: annotateTo != nil, maps: maps?.forImage(file))
+            let run = try await fixed.run(
+                on: handler, image: file.path, decodeColor: annotateTo != nil, maps: maps?.forImage(file))
             if let annotateTo {
                 // Saliency heat maps are overlay items too: `annotated(with:)` blends them under the boxes.
                 try handler.image().annotated(with: run.overlayItems).write(to: annotateTo)

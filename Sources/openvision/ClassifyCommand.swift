@@ -15,11 +15,15 @@ struct ClassifyCommand: AsyncParsableCommand {
     @Option(help: "Output format: json or table.") var format: OutputFormat = .json
     @Flag(help: "Include per-stage timings.") var timings = false
 
-    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    @Flag(
+        help:
+            "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\"."
+    )
     var strict = false
 
     func run() async throws {
-        try await ModelRun.run("classify", options: try requestOptions.options(), inputs: inputs, format: format,
-                               timings: timings, strict: strict)
+        try await ModelRun.run(
+            "classify", options: try requestOptions.options(), inputs: inputs, format: format,
+            timings: timings, strict: strict)
     }
 }

@@ -21,12 +21,16 @@ struct DetectCommand: AsyncParsableCommand {
     @Flag(help: "Show the inference runtime's warnings (ONNX Runtime logs errors only by default).")
     var verbose = false
 
-    @Flag(help: "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\".")
+    @Flag(
+        help:
+            "Treat decoder warnings (a damaged image, e.g. a truncated JPEG) as errors instead of reporting them in \"warnings\"."
+    )
     var strict = false
 
     func run() async throws {
         if verbose { setenv("OPENVISION_ORT_LOG_LEVEL", "warning", 1) }
-        try await ModelRun.run("detect", options: try requestOptions.options(), inputs: inputs, format: format,
-                               annotate: annotate, timings: timings, strict: strict)
+        try await ModelRun.run(
+            "detect", options: try requestOptions.options(), inputs: inputs, format: format,
+            annotate: annotate, timings: timings, strict: strict)
     }
 }

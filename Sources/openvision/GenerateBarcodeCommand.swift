@@ -12,7 +12,8 @@ struct GenerateBarcodeCommand: AsyncParsableCommand {
     @Argument(help: "The payload text.")
     var payload: String
 
-    @Option(name: .shortAndLong, help: "Symbology: \(BarcodeSymbology.creatable.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        name: .shortAndLong, help: "Symbology: \(BarcodeSymbology.creatable.map(\.rawValue).joined(separator: ", ")).")
     var symbology: String = "qr"
 
     @Option(name: .shortAndLong, help: "Output image file (.png, .jpg, ...).")

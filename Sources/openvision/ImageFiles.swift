@@ -11,7 +11,8 @@ struct ImageFiles {
     let failures: [VisionError]
 
     init(expanding inputs: [String]) {
-        var files: [URL] = [], failures: [VisionError] = []
+        var files: [URL] = []
+        var failures: [VisionError] = []
         for input in inputs {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {

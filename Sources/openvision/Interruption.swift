@@ -37,7 +37,9 @@ final class Interruption: @unchecked Sendable {
             // A signal ignored from the start stays ignored (a shell starts background jobs with SIGINT
             // ignored so that Ctrl-C in the terminal does not reach them).
             var previous = sigaction()
-            if sigaction(number, nil, &previous) == 0, unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == 1 /* SIG_IGN */ {
+            if sigaction(number, nil, &previous) == 0,
+                unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == 1 /* SIG_IGN */
+            {
                 continue
             }
             var action = sigaction()
@@ -111,7 +113,9 @@ final class AnnotatedVideoOutput: Sendable {
         state.withLock { s in
             guard !s.finished, s.error == nil else { return }
             do {
-                if s.writer == nil { s.writer = try VideoFileWriter(url: url, fps: fps, width: image.width, height: image.height) }
+                if s.writer == nil {
+                    s.writer = try VideoFileWriter(url: url, fps: fps, width: image.width, height: image.height)
+                }
                 try s.writer?.write(try image.annotated(with: items))
                 s.frames += 1
             } catch let error as VisionError {
@@ -148,12 +152,15 @@ enum ExitStatus {
 /// status: the signal's, 1 for an error, `ExitStatus.sourceEndedEarly`; returns for a clean end.
 /// `written`: the analysed frames the command wrote out (JSON Lines, video); after a signal the analyzer
 /// may have analysed one more that the cancelled loop never received, so this, not its stats, is reported.
-func finishRun(_ outcome: Result<Void, any Error>, stats: LiveStats, written: Int, interruption: Interruption,
-               output: AnnotatedVideoOutput?, source: String) throws {
+func finishRun(
+    _ outcome: Result<Void, any Error>, stats: LiveStats, written: Int, interruption: Interruption,
+    output: AnnotatedVideoOutput?, source: String
+) throws {
     func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     if let status = interruption.exitStatus {
-        say("openvision: stopped by \(interruption.signalName) after \(written) analysed frames"
-            + (output.map { "; \($0.url.path) finished with \($0.frames) frames" } ?? ""))
+        say(
+            "openvision: stopped by \(interruption.signalName) after \(written) analysed frames"
+                + (output.map { "; \($0.url.path) finished with \($0.frames) frames" } ?? ""))
         throw ExitCode(status)
     }
     if case .failure(let error) = outcome, !(error is CancellationError) {
@@ -166,8 +173,9 @@ func finishRun(_ outcome: Result<Void, any Error>, stats: LiveStats, written: In
         throw ExitCode(1)
     }
     if let info = stats.captureInfo, info.endedEarly {
-        say("openvision: warning: \(source) ended early: \(stats.framesCaptured) of the \(info.frameCount) frames its container lists "
-            + "were read (the file is cut short or damaged)")
+        say(
+            "openvision: warning: \(source) ended early: \(stats.framesCaptured) of the \(info.frameCount) frames its container lists "
+                + "were read (the file is cut short or damaged)")
         throw ExitCode(ExitStatus.sourceEndedEarly)
     }
 }

@@ -35,7 +35,9 @@ struct JobOptions: Codable, Sendable, Equatable {
     /// An image job's analysis, with the same rules `openvision analyze` applies (`invalidArgument` otherwise):
     /// what `jobs submit` checks and what the worker runs.
     func stillAnalysis() throws(VisionError) -> StillAnalysis {
-        let kinds = try requests.map { names throws(VisionError) in try RequestKind.kinds(from: [names]) } ?? RequestKind.stillDefaults
+        let kinds =
+            try requests.map { names throws(VisionError) in try RequestKind.kinds(from: [names]) }
+            ?? RequestKind.stillDefaults
         return try StillAnalysis(kinds: kinds, options: StillAnalysis.stillDefaults.merging(options))
     }
 
@@ -68,7 +70,11 @@ struct JobOptions: Codable, Sendable, Equatable {
 
 /// `--db URL`, or `$OPENVISION_DB` when the option is absent.
 struct DatabaseOption: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("PostgreSQL URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, or postgres:///DATABASE?host=/socket/dir (default: $OPENVISION_DB).", valueName: "url"))
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "PostgreSQL URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, or postgres:///DATABASE?host=/socket/dir (default: $OPENVISION_DB).",
+            valueName: "url"))
     var db: String?
 
     func url() throws -> DatabaseURL {

@@ -10,13 +10,16 @@ struct LiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live",
         abstract: "Analyse a camera, stream, video file or image folder live; watch it in a browser with --serve.",
-        discussion: "SOURCE: 0 or /dev/video0 (camera), rtsp:// or http(s):// (stream), a video file, or an image folder or printf pattern (frames/img_%04d.jpg). Stops at the end of the source, after --duration, or on Ctrl-C (SIGINT) or SIGTERM; the output video and JSON Lines are finished either way. Prints stats on standard error each second. Exit status as for `openvision video`: 0, 1 error, \(ExitStatus.sourceEndedEarly) a video file that ended early, 130 / 143 after SIGINT / SIGTERM."
+        discussion:
+            "SOURCE: 0 or /dev/video0 (camera), rtsp:// or http(s):// (stream), a video file, or an image folder or printf pattern (frames/img_%04d.jpg). Stops at the end of the source, after --duration, or on Ctrl-C (SIGINT) or SIGTERM; the output video and JSON Lines are finished either way. Prints stats on standard error each second. Exit status as for `openvision video`: 0, 1 error, \(ExitStatus.sourceEndedEarly) a video file that ended early, 130 / 143 after SIGINT / SIGTERM."
     )
 
     @Option(name: .shortAndLong, help: "The source.") var source: String
     @OptionGroup var analysis: AnalysisOptions
-    @Option(help: ArgumentHelp("Serve the live viewer at ADDR:PORT: 127.0.0.1:8080, 8080 (loopback), [::1]:8080 (IPv6), 0.0.0.0:8080 (all interfaces, unauthenticated); port 0 picks a free one.",
-                               valueName: "addr:port"))
+    @Option(
+        help: ArgumentHelp(
+            "Serve the live viewer at ADDR:PORT: 127.0.0.1:8080, 8080 (loopback), [::1]:8080 (IPv6), 0.0.0.0:8080 (all interfaces, unauthenticated); port 0 picks a free one.",
+            valueName: "addr:port"))
     var serve: String?
     @Option(help: "Stop after this many seconds.") var duration: Double?
     @Option(help: "Annotated output video.") var out: String?
@@ -27,9 +30,15 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(help: "Camera pixel format to request (MJPG, YUYV).") var fourcc: String = ""
     @Option(help: "How the camera is mounted: up, right, left, down, …") var orientation: String = "up"
     @Option(help: "Stream reconnect window in seconds (0 = fail on the first drop).") var reconnect: Double = 30
-    @Flag(help: "Pinned labels (Apple's 'Recognizing and Labeling Arbitrary Objects'): classify the analysed frames with the default classifier (EfficientNet-Lite0, ImageNet; every 5th, see --classify-every) and show the top class in the viewer's corner; a click on the preview pins that label there, tracked frame to frame; with --serve, POST/GET /anchors and DELETE /anchors/{id} do the same over HTTP. Anchors and the top class are in the JSON Lines.")
+    @Flag(
+        help:
+            "Pinned labels (Apple's 'Recognizing and Labeling Arbitrary Objects'): classify the analysed frames with the default classifier (EfficientNet-Lite0, ImageNet; every 5th, see --classify-every) and show the top class in the viewer's corner; a click on the preview pins that label there, tracked frame to frame; with --serve, POST/GET /anchors and DELETE /anchors/{id} do the same over HTTP. Anchors and the top class are in the JSON Lines."
+    )
     var pinLabels = false
-    @Option(help: "With --pin-labels: classify every N-th analysed frame; the corner label holds in between (EfficientNet-Lite0 costs about what Yolo-Fastest does per analysed frame: 27 vs 25 ms at 640×480, openvision-bench live-extras).")
+    @Option(
+        help:
+            "With --pin-labels: classify every N-th analysed frame; the corner label holds in between (EfficientNet-Lite0 costs about what Yolo-Fastest does per analysed frame: 27 vs 25 ms at 640×480, openvision-bench live-extras)."
+    )
     var classifyEvery: Int = 5
 
     func validate() throws {
@@ -48,7 +57,11 @@ struct LiveCommand: AsyncParsableCommand {
         options.fps = fps
         options.fourcc = fourcc
         options.reconnectFor = .seconds(reconnect)
-        guard let mounted = ImageOrientation.allCases.first(where: { $0.description.lowercased() == orientation.lowercased() }) else {
+        guard
+            let mounted = ImageOrientation.allCases.first(where: {
+                $0.description.lowercased() == orientation.lowercased()
+            })
+        else {
             throw ValidationError("unknown orientation '\(orientation)'")
         }
         options.orientation = mounted
@@ -73,13 +86,16 @@ struct LiveCommand: AsyncParsableCommand {
         configuration.preview = { [server] frame in
             // Full-rate preview: every frame to the browser and the video, with the latest overlays.
             if let server, let jpeg = try? frame.image.encoded(as: .jpeg, quality: 80) {
-                server.publish(frame: PreviewFrame(jpeg: [UInt8](jpeg), width: frame.image.width, height: frame.image.height,
-                                                   index: frame.index, timestamp: (frame.captureTime - start).milliseconds / 1000))
+                server.publish(
+                    frame: PreviewFrame(
+                        jpeg: [UInt8](jpeg), width: frame.image.width, height: frame.image.height,
+                        index: frame.index, timestamp: (frame.captureTime - start).milliseconds / 1000))
             }
             output?.write(frame.image, items: latest.withLock { $0 }, fps: 30)
         }
-        let analyzer = LiveAnalyzer(source: FrameSource(parsing: source), options: options, requests: requests,
-                                    configuration: configuration)
+        let analyzer = LiveAnalyzer(
+            source: FrameSource(parsing: source), options: options, requests: requests,
+            configuration: configuration)
         if pinLabels { server?.serveAnchors(AnalyzerAnchorService(analyzer: analyzer)) }
         let lines = try jsonl.map { try JSONLinesWriter(path: $0) }
         // Results handled (published, written out): what the report counts.
@@ -91,16 +107,23 @@ struct LiveCommand: AsyncParsableCommand {
                 // The video gets the pinned labels drawn in; the viewer draws them itself (with their ×).
                 latest.withLock { $0 = items + result.anchors.map(Self.anchorItem) }
                 let stats = analyzer.stats()
-                server?.publish(overlay: OverlayUpdate(frameIndex: result.frameIndex, timestamp: (result.captureTime - start).milliseconds / 1000,
-                                                       items: items.compactMap(Self.serverItem),
-                                                       stats: .init(captureFPS: stats.captureFPS, analysedFPS: stats.analysedFPS,
-                                                                    dropped: stats.framesDropped, latencyP50Ms: stats.latencyP50Ms,
-                                                                    latencyP99Ms: stats.latencyP99Ms),
-                                                       counting: result.lineCounts.map {
-                                                           .init(totalIn: $0.totalIn, totalOut: $0.totalOut, inByLabel: $0.inByLabel, outByLabel: $0.outByLabel)
-                                                       },
-                                                       topLabel: result.topLabel.map { .init(identifier: $0.identifier, confidence: Double($0.confidence)) },
-                                                       anchors: pinLabels ? result.anchors.map(AnalyzerAnchorService.wire) : nil))
+                server?.publish(
+                    overlay: OverlayUpdate(
+                        frameIndex: result.frameIndex, timestamp: (result.captureTime - start).milliseconds / 1000,
+                        items: items.compactMap(Self.serverItem),
+                        stats: .init(
+                            captureFPS: stats.captureFPS, analysedFPS: stats.analysedFPS,
+                            dropped: stats.framesDropped, latencyP50Ms: stats.latencyP50Ms,
+                            latencyP99Ms: stats.latencyP99Ms),
+                        counting: result.lineCounts.map {
+                            .init(
+                                totalIn: $0.totalIn, totalOut: $0.totalOut, inByLabel: $0.inByLabel,
+                                outByLabel: $0.outByLabel)
+                        },
+                        topLabel: result.topLabel.map {
+                            .init(identifier: $0.identifier, confidence: Double($0.confidence))
+                        },
+                        anchors: pinLabels ? result.anchors.map(AnalyzerAnchorService.wire) : nil))
                 try lines?.write(result)
                 written.add(1, ordering: .relaxed)
                 if ContinuousClock.now - lastReport > .seconds(1) {
@@ -127,13 +150,16 @@ struct LiveCommand: AsyncParsableCommand {
         case .success: server?.publish(status: ViewerStatus(state: .ended, detail: "end of source"))
         case .failure(let error) where !(error is CancellationError) && interruption.received == nil:
             // Viewers see why, not just "server stopped".
-            server?.publish(status: ViewerStatus(state: .failed, detail: (error as? VisionError)?.message ?? "\(error)"))
+            server?.publish(
+                status: ViewerStatus(state: .failed, detail: (error as? VisionError)?.message ?? "\(error)"))
         case .failure: break
         }
         await server?.stop()
         let stats = analyzer.stats()
         FileHandle.standardError.write(Data(Self.statsLine(stats).utf8))
-        try finishRun(outcome, stats: stats, written: written.load(ordering: .relaxed), interruption: interruption, output: output, source: source)
+        try finishRun(
+            outcome, stats: stats, written: written.load(ordering: .relaxed), interruption: interruption,
+            output: output, source: source)
     }
 
     /// Starts the viewer when --serve was given.
@@ -142,27 +168,32 @@ struct LiveCommand: AsyncParsableCommand {
         let address = try ListenAddress(parsing: serve)
         let server = LiveViewerServer(address: address)
         try await server.start()
-        FileHandle.standardError.write(Data("live viewer: http://\(ListenAddress(host: address.host, port: server.boundPort))/\n".utf8))
+        FileHandle.standardError.write(
+            Data("live viewer: http://\(ListenAddress(host: address.host, port: server.boundPort))/\n".utf8))
         return server
     }
 
     static func statsLine(_ s: LiveStats) -> String {
-        String(format: "[%@] captured %d (%.1f fps), analysed %d (%.1f fps), dropped %d, latency p50 %.1f ms p99 %.1f ms, reconnects %d\n",
-               s.state.rawValue, s.framesCaptured, s.captureFPS, s.framesAnalysed, s.analysedFPS, s.framesDropped,
-               s.latencyP50Ms, s.latencyP99Ms, s.reconnects)
+        String(
+            format:
+                "[%@] captured %d (%.1f fps), analysed %d (%.1f fps), dropped %d, latency p50 %.1f ms p99 %.1f ms, reconnects %d\n",
+            s.state.rawValue, s.framesCaptured, s.captureFPS, s.framesAnalysed, s.analysedFPS, s.framesDropped,
+            s.latencyP50Ms, s.latencyP99Ms, s.reconnects)
     }
 
     /// A pinned label drawn into the output video: a dot and its label, green when tracked, yellow when limited,
     /// red (at its last known point) when lost.
     static func anchorItem(_ anchor: Anchor) -> OverlayItem {
-        let color: OverlayColor = switch anchor.state {
-        case .normal: .green
-        case .limited: .yellow
-        case .lost: .red
-        }
+        let color: OverlayColor =
+            switch anchor.state {
+            case .normal: .green
+            case .limited: .yellow
+            case .lost: .red
+            }
         let suffix = anchor.state == .normal ? "" : " (\(anchor.state.rawValue))"
-        return OverlayItem(shape: .points([NormalizedPoint(x: anchor.point.x, y: anchor.point.y)]), color: color,
-                           label: anchor.label + suffix, lineWidth: 6)
+        return OverlayItem(
+            shape: .points([NormalizedPoint(x: anchor.point.x, y: anchor.point.y)]), color: color,
+            label: anchor.label + suffix, lineWidth: 6)
     }
 
     /// The viewer's form of an overlay item; nil for a heat map that cannot be encoded.
@@ -176,7 +207,9 @@ struct LiveCommand: AsyncParsableCommand {
         case .heatMap(let map, let region, let opacity):
             // A 68 × 68 RGBA PNG, a few KB in the event; a map that cannot be encoded is left out (nil).
             guard let png = try? map.heatMapPNGData() else { return nil }
-            return .image(png: [UInt8](png), x: region.x, y: region.y, width: region.width, height: region.height, opacity: opacity)
+            return .image(
+                png: [UInt8](png), x: region.x, y: region.y, width: region.width, height: region.height,
+                opacity: opacity)
         }
     }
 }
@@ -186,7 +219,8 @@ struct AnalyzerAnchorService: AnchorService {
     let analyzer: LiveAnalyzer
 
     static func wire(_ anchor: Anchor) -> PinnedAnchor {
-        PinnedAnchor(id: anchor.id, label: anchor.label, x: anchor.point.x, y: anchor.point.y, state: anchor.state.rawValue)
+        PinnedAnchor(
+            id: anchor.id, label: anchor.label, x: anchor.point.x, y: anchor.point.y, state: anchor.state.rawValue)
     }
 
     func listAnchors() -> [PinnedAnchor] { analyzer.anchors.map(Self.wire) }
@@ -199,7 +233,11 @@ struct AnalyzerAnchorService: AnchorService {
             throw AnchorServiceError(status: 409, message: "no top class yet to label the pin with; give a label")
         }
         guard analyzer.anchors.count < LiveAnalyzer.maximumPinnedLabels else {
-            throw AnchorServiceError(status: 409, message: "at most \(LiveAnalyzer.maximumPinnedLabels) labels can be pinned at once: remove one first (DELETE /anchors/{id})")
+            throw AnchorServiceError(
+                status: 409,
+                message:
+                    "at most \(LiveAnalyzer.maximumPinnedLabels) labels can be pinned at once: remove one first (DELETE /anchors/{id})"
+            )
         }
         do {
             return Self.wire(try analyzer.pinLabel(at: CGPoint(x: x, y: y), label: label))

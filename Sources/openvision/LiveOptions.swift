@@ -5,25 +5,38 @@ import OpenVision
 /// What `live` and `video` analyse: request kinds, and a detector (`detect`) with `--model`, `--track` or
 /// `--count-line`.
 struct AnalysisOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp(RequestKind.help(includingSequences: true) + " Default: detect with a "
-                                                    + "detector (--model, --track, --count-line), else "
-                                                    + RequestKind.liveDefaults.map(\.name).joined(separator: ",") + "."))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            RequestKind.help(includingSequences: true) + " Default: detect with a "
+                + "detector (--model, --track, --count-line), else "
+                + RequestKind.liveDefaults.map(\.name).joined(separator: ",") + "."))
     var requests: String?
     @OptionGroup var requestOptions: RequestOptionFlags<LiveScope>
 
     @Option(help: "Longest side of the analysed copy in pixels (default: twice the model input, or 1280).")
     var analysisSize: Int?
-    @Flag(help: "Track the detected objects (ByteTrack): each object gets a stable track ID in the JSON Lines (trackID), the overlays and the viewer (#ID); tracks starting and ending are events in the JSON Lines. Detector: --model, else the built-in one.")
+    @Flag(
+        help:
+            "Track the detected objects (ByteTrack): each object gets a stable track ID in the JSON Lines (trackID), the overlays and the viewer (#ID); tracks starting and ending are events in the JSON Lines. Detector: --model, else the built-in one."
+    )
     var track = false
-    @Option(help: ArgumentHelp("Count tracks whose centre crosses the line from (x1, y1) to (x2, y2), normalised 0...1 with the origin LOWER-left (as every normalised coordinate of the CLI), per class and direction: in = from the left of the direction x1,y1 → x2,y2 to its right as seen in the picture (a line drawn left to right counts downward motion as in). Implies --track.",
-                               valueName: "x1,y1,x2,y2"))
+    @Option(
+        help: ArgumentHelp(
+            "Count tracks whose centre crosses the line from (x1, y1) to (x2, y2), normalised 0...1 with the origin LOWER-left (as every normalised coordinate of the CLI), per class and direction: in = from the left of the direction x1,y1 → x2,y2 to its right as seen in the picture (a line drawn left to right counts downward motion as in). Implies --track.",
+            valueName: "x1,y1,x2,y2"))
     var countLine: String?
-    @Flag(help: "With --track: compensate the camera's own motion (BoT-SORT's camera-motion compensation): each analysed frame is registered onto the previous one (homographic registration, as --requests homography) and the tracks' predictions are moved with it. For moving or shaking cameras; costs a registration per frame.")
+    @Flag(
+        help:
+            "With --track: compensate the camera's own motion (BoT-SORT's camera-motion compensation): each analysed frame is registered onto the previous one (homographic registration, as --requests homography) and the tracks' predictions are moved with it. For moving or shaking cameras; costs a registration per frame."
+    )
     var cameraMotion = false
 
     func validate() throws {
         if let countLine { _ = try Self.parseCountLine(countLine) }
-        if cameraMotion && !(track || countLine != nil) { throw ValidationError("--camera-motion needs --track (or --count-line)") }
+        if cameraMotion && !(track || countLine != nil) {
+            throw ValidationError("--camera-motion needs --track (or --count-line)")
+        }
     }
 
     /// True when a detector runs: --model, or tracking (--track, --count-line) with the built-in detector.
@@ -31,9 +44,13 @@ struct AnalysisOptions: ParsableArguments {
 
     /// `x1,y1,x2,y2` (normalised, lower-left origin) as a counter; a clear error for anything else.
     static func parseCountLine(_ text: String) throws -> LineCounter {
-        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         guard fields.count == 4 else {
-            throw ValidationError("--count-line: expected 4 comma-separated numbers x1,y1,x2,y2, got \(fields.count) value\(fields.count == 1 ? "" : "s") in '\(text.prefix(80))'")
+            throw ValidationError(
+                "--count-line: expected 4 comma-separated numbers x1,y1,x2,y2, got \(fields.count) value\(fields.count == 1 ? "" : "s") in '\(text.prefix(80))'"
+            )
         }
         var values: [Double] = []
         for (name, field) in zip(["x1", "y1", "x2", "y2"], fields) {
@@ -76,20 +93,25 @@ struct AnalysisOptions: ParsableArguments {
     /// `RequestKind.liveDefaults` without; `detect` first when `detector` (tracking follows detected objects: without
     /// a model, those of the built-in detector). `invalidArgument` for an unknown name or nothing to run.
     static func kinds(_ requests: String?, detector: Bool) throws(VisionError) -> [RequestKind] {
-        var kinds = try requests.map { names throws(VisionError) in
-            names.isEmpty ? [] : try RequestKind.kinds(from: [names])
-        } ?? (detector ? [] : RequestKind.liveDefaults)
+        var kinds =
+            try requests.map { names throws(VisionError) in
+                names.isEmpty ? [] : try RequestKind.kinds(from: [names])
+            } ?? (detector ? [] : RequestKind.liveDefaults)
         if detector, let detect = RequestKind.named("detect") {
             kinds.removeAll { $0 == detect }
             kinds.insert(detect, at: 0)
         }
-        guard !kinds.isEmpty else { throw VisionError(.invalidArgument, "nothing to analyse: give --model and/or --requests") }
+        guard !kinds.isEmpty else {
+            throw VisionError(.invalidArgument, "nothing to analyse: give --model and/or --requests")
+        }
         return kinds
     }
 
     /// One request per kind, with `options` and the models they name (`LocalModels`): what `live`, `video` and stream
     /// jobs run.
-    static func makeRequests(_ kinds: [RequestKind], options: RequestOptions) async throws(VisionError) -> [any VisionRequest] {
+    static func makeRequests(_ kinds: [RequestKind], options: RequestOptions) async throws(VisionError)
+        -> [any VisionRequest]
+    {
         var requests: [any VisionRequest] = []
         for kind in kinds {
             let model = try await kind.model(for: options, loader: LocalModels.shared)
@@ -106,7 +128,9 @@ final class JSONLinesWriter: @unchecked Sendable {
     private let encoder = JSONEncoder()
 
     init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw ValidationError("cannot write \(path)")
         }
         self.handle = handle

@@ -12,8 +12,12 @@ enum ModelOptions {
     }
 
     /// The model `name` names, loaded with `configuration`.
-    static func load(_ name: String, configuration: VisionModel.Configuration = VisionModel.Configuration()) throws -> VisionModel {
-        do { return try LocalModels.shared.loadModel(named: name, configuration: configuration) } catch { throw failure(error) }
+    static func load(_ name: String, configuration: VisionModel.Configuration = VisionModel.Configuration()) throws
+        -> VisionModel
+    {
+        do { return try LocalModels.shared.loadModel(named: name, configuration: configuration) } catch {
+            throw failure(error)
+        }
     }
 
     /// The model `kind` runs under `options` (`RequestKind.model(for:loader:)`); nil for its built-in default.

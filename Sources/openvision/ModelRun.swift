@@ -5,8 +5,10 @@ import OpenVision
 /// What `openvision detect` and `classify` do: one model request kind (`detect`, `classify`) on each image, built from
 /// the registry's options, reported with its stage timings (decode, preprocess, inference, postprocess).
 enum ModelRun {
-    static func run(_ kindName: String, options: RequestOptions, inputs: [String], format: OutputFormat, annotate: String? = nil,
-                    timings: Bool, strict: Bool) async throws {
+    static func run(
+        _ kindName: String, options: RequestOptions, inputs: [String], format: OutputFormat, annotate: String? = nil,
+        timings: Bool, strict: Bool
+    ) async throws {
         let kind = try ModelOptions.kind(kindName)
         let model = try await ModelOptions.model(for: kind, options: options)
         let built: any VisionRequest
@@ -30,7 +32,8 @@ enum ModelRun {
     }
 
     private static func perform<R: ModelRequest>(_ request: R, in handler: ImageRequestHandler) throws(VisionError)
-        -> (any ReportableResult, InferenceTimings) {
+        -> (any ReportableResult, InferenceTimings)
+    {
         let (results, stages) = try request.performWithTimings(in: handler.context)
         return (request.reportable(results), stages)
     }

@@ -12,7 +12,10 @@ struct ModelsCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List models in the search path (OPENVISION_MODELS, ~/.cache/openvision/models, /usr/local/share/openvision/models).")
+        static let configuration = CommandConfiguration(
+            abstract:
+                "List models in the search path (OPENVISION_MODELS, ~/.cache/openvision/models, /usr/local/share/openvision/models)."
+        )
         func run() async throws {
             print("search path: " + ModelLocator.searchPaths.map(\.path).joined(separator: ":"))
             for url in ModelLocator.installedModels() {
@@ -23,7 +26,8 @@ struct ModelsCommand: AsyncParsableCommand {
     }
 
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Describe a model: inputs, outputs, labels, preprocessing.")
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a model: inputs, outputs, labels, preprocessing.")
         @Argument(help: "Model path or name.") var model: String
         @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
         func run() async throws {
@@ -34,8 +38,9 @@ struct ModelsCommand: AsyncParsableCommand {
             let loaded: VisionModel
             do {
                 guard let choice = BackendChoice(rawValue: backend) else {
-                    throw ValidationError("unknown backend '\(backend)'; choose from "
-                                          + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw ValidationError(
+                        "unknown backend '\(backend)'; choose from "
+                            + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 var configuration = VisionModel.Configuration()
                 configuration.backend = choice
@@ -54,8 +59,13 @@ struct ModelsCommand: AsyncParsableCommand {
             for i in d.inputs { Self.say("input:    \(i)") }
             for o in d.outputs { Self.say("output:   \(o)") }
             let p = d.preprocessing
-            Self.say("input size \(p.width)×\(p.height) \(p.layout.rawValue) \(p.colorOrder.rawValue), scale \(p.scale), mean \(p.mean), std \(p.std), fit \(p.cropAndScale.rawValue)")
-            Self.say("labels:   \(d.labels.count)" + (d.labelsSource.map { " from \($0)" } ?? "") + (d.labels.isEmpty ? "" : ": " + d.labels.prefix(8).joined(separator: ", ") + (d.labels.count > 8 ? ", …" : "")))
+            Self.say(
+                "input size \(p.width)×\(p.height) \(p.layout.rawValue) \(p.colorOrder.rawValue), scale \(p.scale), mean \(p.mean), std \(p.std), fit \(p.cropAndScale.rawValue)"
+            )
+            Self.say(
+                "labels:   \(d.labels.count)" + (d.labelsSource.map { " from \($0)" } ?? "")
+                    + (d.labels.isEmpty
+                        ? "" : ": " + d.labels.prefix(8).joined(separator: ", ") + (d.labels.count > 8 ? ", …" : "")))
             for (k, v) in d.metadata.sorted(by: { $0.key < $1.key }) where k != "names" && k != "labels" {
                 Self.say("metadata: \(k) = \(v.prefix(120))")
             }
@@ -80,79 +90,112 @@ struct ModelsCommand: AsyncParsableCommand {
             do {
                 summary = try CoreMLModelSummary(contentsOf: url)
             } catch {
-                FileHandle.standardError.write(Data("openvision: error: \(url.lastPathComponent): \(error) [invalidModel]\n".utf8))
+                FileHandle.standardError.write(
+                    Data("openvision: error: \(url.lastPathComponent): \(error) [invalidModel]\n".utf8))
                 throw ExitCode(1)
             }
             var loaded: VisionModel?
             var loadError: VisionError?
             if summary.conversionError == nil {
                 guard let choice = BackendChoice(rawValue: backend) else {
-                    throw ValidationError("unknown backend '\(backend)'; choose from "
-                                          + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw ValidationError(
+                        "unknown backend '\(backend)'; choose from "
+                            + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 var configuration = VisionModel.Configuration()
                 configuration.backend = choice
                 configuration.threads = 1
-                do { loaded = try VisionModel(contentsOf: url, configuration: configuration) } catch { loadError = error }
+                do { loaded = try VisionModel(contentsOf: url, configuration: configuration) } catch {
+                    loadError = error
+                }
             }
             let info = summary.info
             Self.say("model:    \(url.path)")
             Self.say("format:   coreml" + (loaded.map { ", backend \($0.modelDescription.backend)" } ?? ""))
-            Self.say("coreml:   \(info.modelType), specification \(info.specificationVersion)"
-                  + (info.submodels.isEmpty ? "" : " (" + info.submodels.joined(separator: " → ") + ")"))
+            Self.say(
+                "coreml:   \(info.modelType), specification \(info.specificationVersion)"
+                    + (info.submodels.isEmpty ? "" : " (" + info.submodels.joined(separator: " → ") + ")"))
             for f in info.inputs { Self.say("input:    " + describe(f, image: info.imageInputs[f.name])) }
-            for f in info.outputs { Self.say("output:   " + describe(f, image: nil, output: info.imageOutputs?[f.name])) }
+            for f in info.outputs {
+                Self.say("output:   " + describe(f, image: nil, output: info.imageOutputs?[f.name]))
+            }
             if let model = loaded, let image = info.inputs.first(where: { $0.type == "image" }) {
                 let p = model.modelDescription.preprocessing
-                let colour = image.colorSpace?.hasPrefix("GRAYSCALE") == true ? "gray (the graph takes RGB and makes the luma)"
+                let colour =
+                    image.colorSpace?.hasPrefix("GRAYSCALE") == true
+                    ? "gray (the graph takes RGB and makes the luma)"
                     : p.colorOrder.rawValue
                 Self.say("image:    \(image.name) \(p.width)×\(p.height) \(colour), fit \(p.cropAndScale.rawValue)")
             }
             if !info.classLabels.isEmpty {
-                Self.say("coreml labels: \(info.classLabels.count): " + info.classLabels.prefix(8).joined(separator: ", ")
-                      + (info.classLabels.count > 8 ? ", …" : ""))
+                Self.say(
+                    "coreml labels: \(info.classLabels.count): " + info.classLabels.prefix(8).joined(separator: ", ")
+                        + (info.classLabels.count > 8 ? ", …" : ""))
             }
             if let nms = info.nms {
-                Self.say("coreml nms:    IoU \(nms.iouThreshold)" + (nms.iouThresholdInput.isEmpty ? "" : " (input \(nms.iouThresholdInput))")
-                      + ", confidence \(nms.confidenceThreshold)"
-                      + (nms.confidenceThresholdInput.isEmpty ? "" : " (input \(nms.confidenceThresholdInput))")
-                      + (nms.perClass ? ", per class" : ", across classes") + "; outputs \(nms.confidenceOutput), \(nms.coordinatesOutput)")
+                Self.say(
+                    "coreml nms:    IoU \(nms.iouThreshold)"
+                        + (nms.iouThresholdInput.isEmpty ? "" : " (input \(nms.iouThresholdInput))")
+                        + ", confidence \(nms.confidenceThreshold)"
+                        + (nms.confidenceThresholdInput.isEmpty ? "" : " (input \(nms.confidenceThresholdInput))")
+                        + (nms.perClass ? ", per class" : ", across classes")
+                        + "; outputs \(nms.confidenceOutput), \(nms.coordinatesOutput)")
             }
             let m = info.metadata
-            for (key, value) in [("short description", m.shortDescription), ("author", m.author), ("license", m.license),
-                                 ("version", m.versionString)] where !value.isEmpty {
+            for (key, value) in [
+                ("short description", m.shortDescription), ("author", m.author), ("license", m.license),
+                ("version", m.versionString),
+            ] where !value.isEmpty {
                 Self.say("coreml metadata: \(key): \(value.prefix(160))")
             }
-            for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) { Self.say("coreml metadata: \(key) = \(value.prefix(120))") }
+            for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) {
+                Self.say("coreml metadata: \(key) = \(value.prefix(120))")
+            }
             let layers = info.layerCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            Self.say("coreml layers: \(info.layerCounts.values.reduce(0, +)): " + layers.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
-            Self.say("coreml weights: " + (info.weightFormats.isEmpty ? "none" : info.weightFormats.joined(separator: ", ")))
+            Self.say(
+                "coreml layers: \(info.layerCounts.values.reduce(0, +)): "
+                    + layers.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+            Self.say(
+                "coreml weights: " + (info.weightFormats.isEmpty ? "none" : info.weightFormats.joined(separator: ", ")))
             for layer in summary.unsupportedLayers.prefix(20) { Self.say("coreml unsupported: \(layer)") }
             if let model = loaded {
                 let d = model.modelDescription
-                Self.say("converts: yes, to ONNX (" + d.inputs.map { "input \($0)" }.joined(separator: ", ") + "; "
-                      + d.outputs.map { "output \($0)" }.joined(separator: ", ") + ")")
+                Self.say(
+                    "converts: yes, to ONNX (" + d.inputs.map { "input \($0)" }.joined(separator: ", ") + "; "
+                        + d.outputs.map { "output \($0)" }.joined(separator: ", ") + ")")
             } else if let error = summary.conversionError {
                 Self.say("converts: no: \(error)")
                 // A bound refused it (a tiny file that would make gigabytes): an error, not a description's footnote.
                 if summary.conversionRefused {
-                    FileHandle.standardError.write(Data(TerminalText.escaped("openvision: error: \(url.lastPathComponent): \(error) [invalidModel]").utf8 + [10]))
+                    FileHandle.standardError.write(
+                        Data(
+                            TerminalText.escaped("openvision: error: \(url.lastPathComponent): \(error) [invalidModel]")
+                                .utf8 + [10]))
                     throw ExitCode(1)
                 }
             } else if let loadError {
                 Self.say("converts: yes, but does not load: \(loadError.message) [\(loadError.code)]")
-                FileHandle.standardError.write(Data(TerminalText.escaped("openvision: error: \(url.lastPathComponent): \(loadError.message) [\(loadError.code)]").utf8 + [10]))
+                FileHandle.standardError.write(
+                    Data(
+                        TerminalText.escaped(
+                            "openvision: error: \(url.lastPathComponent): \(loadError.message) [\(loadError.code)]"
+                        ).utf8 + [10]))
                 throw ExitCode(1)
             }
         }
 
-        static func describe(_ f: CoreMLModelInfo.Feature, image: CoreMLModelInfo.ImageInput?, output: CoreMLModelInfo.ImageOutput? = nil) -> String {
+        static func describe(
+            _ f: CoreMLModelInfo.Feature, image: CoreMLModelInfo.ImageInput?, output: CoreMLModelInfo.ImageOutput? = nil
+        ) -> String {
             var text = "\(f.name): \(f.typeDescription)"
             switch f.type {
             case "image":
-                if let sizes = f.enumeratedSizes { text += ", sizes " + sizes.map { "\($0[0])×\($0[1])" }.joined(separator: " ") }
+                if let sizes = f.enumeratedSizes {
+                    text += ", sizes " + sizes.map { "\($0[0])×\($0[1])" }.joined(separator: " ")
+                }
                 if let w = f.widthRange, let h = f.heightRange {
-                    text += ", width \(w[0])...\(w[1] < 0 ? "∞" : "\(w[1])"), height \(h[0])...\(h[1] < 0 ? "∞" : "\(h[1])")"
+                    text +=
+                        ", width \(w[0])...\(w[1] < 0 ? "∞" : "\(w[1])"), height \(h[0])...\(h[1] < 0 ? "∞" : "\(h[1])")"
                 }
                 if let image {
                     if let scale = image.graphScale {
@@ -161,10 +204,16 @@ struct ModelsCommand: AsyncParsableCommand {
                         text += ", input = \(image.scale) × pixel + \(image.bias) (\(image.colorOrder))"
                     }
                 }
-                if let output { text += ", output = pixels 0...255 of [1, \(output.channels), H, W] (\(output.colorOrder))" }
+                if let output {
+                    text += ", output = pixels 0...255 of [1, \(output.channels), H, W] (\(output.colorOrder))"
+                }
             case "multiArray":
                 if let shapes = f.enumeratedShapes { text += ", shapes \(shapes)" }
-                if let ranges = f.shapeRanges { text += ", ranges " + ranges.map { "\($0[0])...\($0[1] < 0 ? "∞" : "\($0[1])")" }.joined(separator: " × ") }
+                if let ranges = f.shapeRanges {
+                    text +=
+                        ", ranges "
+                        + ranges.map { "\($0[0])...\($0[1] < 0 ? "∞" : "\($0[1])")" }.joined(separator: " × ")
+                }
             default: break
             }
             if f.optional { text += ", optional" + (f.defaultValue.map { " (default \($0))" } ?? "") }
@@ -175,25 +224,33 @@ struct ModelsCommand: AsyncParsableCommand {
         /// What the .tflite file itself declares: its tensors' TFLite types, operators and metadata.
         static func describeTFLite(_ url: URL) throws {
             let summary = try TFLiteModelSummary(contentsOf: url)
-            Self.say("tflite:   schema \(summary.schemaVersion), \(summary.tensorCount) tensors"
-                  + (summary.description.map { ", \"\($0)\"" } ?? ""))
+            Self.say(
+                "tflite:   schema \(summary.schemaVersion), \(summary.tensorCount) tensors"
+                    + (summary.description.map { ", \"\($0)\"" } ?? ""))
             for i in summary.inputs { Self.say("tflite input:  \(i.name) \(i.shape) \(i.type)") }
             for o in summary.outputs { Self.say("tflite output: \(o.name) \(o.shape) \(o.type)") }
-            Self.say("tflite ops:    " + summary.operatorCounts.map { "\($0.name) ×\($0.count)" }.joined(separator: ", "))
+            Self.say(
+                "tflite ops:    " + summary.operatorCounts.map { "\($0.name) ×\($0.count)" }.joined(separator: ", "))
             for op in summary.unsupported { Self.say("tflite unsupported: \(op.name) (first at operator \(op.index))") }
-            if !summary.metadataNames.isEmpty { Self.say("tflite metadata entries: " + summary.metadataNames.joined(separator: ", ")) }
+            if !summary.metadataNames.isEmpty {
+                Self.say("tflite metadata entries: " + summary.metadataNames.joined(separator: ", "))
+            }
             if let m = summary.metadata {
                 if let name = m.name { Self.say("tflite metadata: name \"\(name)\"") }
                 if let mean = m.inputMean, let std = m.inputStd {
-                    Self.say("tflite metadata: input normalisation (pixel - \(mean)) / \(std)"
-                          + (m.inputMin.map { ", range \($0) ... \(m.inputMax ?? [])" } ?? ""))
+                    Self.say(
+                        "tflite metadata: input normalisation (pixel - \(mean)) / \(std)"
+                            + (m.inputMin.map { ", range \($0) ... \(m.inputMax ?? [])" } ?? ""))
                 }
             }
         }
     }
 
     struct Convert: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Convert a Darknet .cfg (+ .weights beside it), a TensorFlow Lite .tflite or a Core ML .mlmodel / .mlpackage / .mlmodelc model to ONNX.")
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Convert a Darknet .cfg (+ .weights beside it), a TensorFlow Lite .tflite or a Core ML .mlmodel / .mlpackage / .mlmodelc model to ONNX."
+        )
         @Argument(help: "The Darknet .cfg, .tflite, .mlmodel, .mlpackage or .mlmodelc.") var cfg: String
         @Option(name: .shortAndLong, help: "Output .onnx path (default: beside the input).") var output: String?
         @Option(help: "Class names file (Darknet; default: a .names file beside the .cfg).") var names: String?
@@ -202,13 +259,18 @@ struct ModelsCommand: AsyncParsableCommand {
             let cfgURL = URL(fileURLWithPath: cfg)
             let ext = cfgURL.pathExtension.lowercased()
             if ext == "tflite" || Info.isCoreML(cfg) {
-                let out = URL(fileURLWithPath: output ?? cfgURL.deletingPathExtension().appendingPathExtension("onnx").path)
+                let out = URL(
+                    fileURLWithPath: output ?? cfgURL.deletingPathExtension().appendingPathExtension("onnx").path)
                 do {
                     let start = ContinuousClock.now
                     try Self.checkOutput(out, inputs: [cfgURL], force: force)
-                    let data = ext == "tflite" ? try TFLiteConverter.onnxData(contentsOf: cfgURL) : try CoreMLConverter.onnxData(contentsOf: cfgURL)
+                    let data =
+                        ext == "tflite"
+                        ? try TFLiteConverter.onnxData(contentsOf: cfgURL)
+                        : try CoreMLConverter.onnxData(contentsOf: cfgURL)
                     try ModelOutput.write(data, to: out, replacing: force)
-                    print("wrote \(out.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
+                    print(
+                        "wrote \(out.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
                 } catch {
                     FileHandle.standardError.write(Data("openvision: error: \(Self.explained(error))\n".utf8))
                     throw ExitCode(1)
@@ -220,8 +282,11 @@ struct ModelsCommand: AsyncParsableCommand {
             var namesURL = names.map { URL(fileURLWithPath: $0) }
             if namesURL == nil {
                 let dir = cfgURL.deletingLastPathComponent()
-                let candidates = [cfgURL.deletingPathExtension().appendingPathExtension("names")]
-                    + ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".names") }.map { dir.appendingPathComponent($0) }
+                let candidates =
+                    [cfgURL.deletingPathExtension().appendingPathExtension("names")]
+                    + ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter {
+                        $0.hasSuffix(".names")
+                    }.map { dir.appendingPathComponent($0) }
                 namesURL = candidates.first { FileManager.default.fileExists(atPath: $0.path) }
             }
             do {
@@ -252,20 +317,26 @@ struct ModelsCommand: AsyncParsableCommand {
 
     struct Compile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Compile a Core ML .mlmodel or .mlpackage into an .mlmodelc folder that loads without conversion (as MLModel.compileModel(at:)).")
+            abstract:
+                "Compile a Core ML .mlmodel or .mlpackage into an .mlmodelc folder that loads without conversion (as MLModel.compileModel(at:))."
+        )
         @Argument(help: "The .mlmodel or .mlpackage.") var model: String
-        @Option(name: .shortAndLong, help: "The folder to write NAME.mlmodelc into (default: beside the input).") var output: String?
+        @Option(name: .shortAndLong, help: "The folder to write NAME.mlmodelc into (default: beside the input).")
+        var output: String?
         @Flag(help: "Replace an existing NAME.mlmodelc (it is an error otherwise).") var force = false
         func run() async throws {
             let url = URL(fileURLWithPath: model)
             do {
                 let start = ContinuousClock.now
-                let compiled = try VisionModel.compileCoreMLModel(at: url, to: URL(fileURLWithPath: output ?? url.deletingLastPathComponent().path),
-                                                                  replacing: force)
-                print("wrote \(compiled.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
+                let compiled = try VisionModel.compileCoreMLModel(
+                    at: url, to: URL(fileURLWithPath: output ?? url.deletingLastPathComponent().path),
+                    replacing: force)
+                print(
+                    "wrote \(compiled.path) (\(String(format: "%.0f", (ContinuousClock.now - start).milliseconds)) ms)")
             } catch {
                 let hint = error.message.hasSuffix("is left as it is") ? " (--force replaces it)" : ""
-                FileHandle.standardError.write(Data("openvision: error: \(error.message)\(hint) [\(error.code)]\n".utf8))
+                FileHandle.standardError.write(
+                    Data("openvision: error: \(error.message)\(hint) [\(error.code)]\n".utf8))
                 throw ExitCode(1)
             }
         }

@@ -6,7 +6,8 @@ import OpenVision
 struct PredictCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict",
-        abstract: "Run a model on inputs given by name and print its outputs (segmentation maps, heat maps, regressors, …).",
+        abstract:
+            "Run a model on inputs given by name and print its outputs (segmentation maps, heat maps, regressors, …).",
         discussion: """
             Inputs: --input NAME=VALUE for numbers and strings (a multi-array as comma-separated numbers or a JSON list, \
             a dictionary as a JSON object), --input NAME=@FILE for an image or a .npy array. `openvision models info` \
@@ -18,25 +19,32 @@ struct PredictCommand: AsyncParsableCommand {
     /// `--model` (required here), `--backend`, `--threads` and the pixel normalisation: the registry's declarations
     /// (`RequestOption.model` and the model-loading options), as `detect` and `classify` read them.
     @OptionGroup var modelOptions: RequestOptionFlags<PredictScope>
-    @Option(name: .customLong("input"), help: "An input: NAME=VALUE, or NAME=@FILE for an image or a .npy array (repeatable).")
+    @Option(
+        name: .customLong("input"),
+        help: "An input: NAME=VALUE, or NAME=@FILE for an image or a .npy array (repeatable).")
     var inputs: [String] = []
     @Option(help: "Folder for the outputs' files: multi-arrays as NAME.npy, images as NAME.png.") var out: String?
     @Option(help: "Output format: json or text.") var format: OutputFormat = .json
 
     func validate() throws {
-        guard try modelOptions.options().modelName != nil else { throw ValidationError("Missing expected argument '--model <model>'") }
+        guard try modelOptions.options().modelName != nil else {
+            throw ValidationError("Missing expected argument '--model <model>'")
+        }
     }
 
     func run() async throws {
         let options = try modelOptions.options()
-        guard let model = options.modelName else { throw ValidationError("Missing expected argument '--model <model>'") }
+        guard let model = options.modelName else {
+            throw ValidationError("Missing expected argument '--model <model>'")
+        }
         let loaded = try ModelOptions.load(model, configuration: options.modelConfiguration)
         do {
             let features = try PredictInputs.parse(inputs, for: loaded)
             let outputs = try loaded.prediction(features: features)
             var files: [String: String] = [:]
             if let out { files = try Self.write(outputs, to: URL(fileURLWithPath: out)) }
-            let report = PredictionReport(model: loaded.url.path, values: outputs, order: loaded.outputFeatures.map(\.name), files: files)
+            let report = PredictionReport(
+                model: loaded.url.path, values: outputs, order: loaded.outputFeatures.map(\.name), files: files)
             switch format {
             case .json: BatchRunner.write(String(decoding: try report.jsonData(), as: UTF8.self))
             case .text, .table: BatchRunner.write(report.summary)

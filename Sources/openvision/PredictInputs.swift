@@ -14,11 +14,13 @@ enum PredictInputs {
             guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
                 throw ValidationError("--input takes NAME=VALUE or NAME=@FILE, not '\(argument)'")
             }
-            let name = String(argument[..<equals]), text = String(argument[argument.index(after: equals)...])
+            let name = String(argument[..<equals])
+            let text = String(argument[argument.index(after: equals)...])
             guard features[name] == nil else { throw ValidationError("--input \(name) is given twice") }
             guard let feature = declared.first(where: { $0.name == name }) else {
                 let list = declared.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
-                throw VisionError(.invalidArgument, "\(model.url.lastPathComponent) has no input '\(name)'; its inputs: \(list)")
+                throw VisionError(
+                    .invalidArgument, "\(model.url.lastPathComponent) has no input '\(name)'; its inputs: \(list)")
             }
             features[name] = try value(text, for: feature)
         }
@@ -34,7 +36,9 @@ enum PredictInputs {
             let url = URL(fileURLWithPath: String(text.dropFirst()))
             if url.pathExtension.lowercased() == "npy" {
                 let data: Data
-                do { data = try Data(contentsOf: url) } catch { throw VisionError(.ioError, "cannot read \(url.path): \(error.localizedDescription)") }
+                do { data = try Data(contentsOf: url) } catch {
+                    throw VisionError(.ioError, "cannot read \(url.path): \(error.localizedDescription)")
+                }
                 do { return .multiArray(try MultiArray(npy: data)) } catch {
                     throw VisionError(.invalidArgument, "input '\(name)': \(url.lastPathComponent) is \(error.message)")
                 }
@@ -70,7 +74,8 @@ enum PredictInputs {
             }
             return .int64Dictionary(integers)
         case .multiArray:
-            let numbers = try Self.numbers(text, wrong: wrong("numbers (comma-separated or a JSON list) or a .npy file (@FILE)"))
+            let numbers = try Self.numbers(
+                text, wrong: wrong("numbers (comma-separated or a JSON list) or a .npy file (@FILE)"))
             let declared = feature.shape.map { $0 ?? 1 }
             let shape = !declared.isEmpty && declared.reduce(1, *) == numbers.count ? declared : [numbers.count]
             return .multiArray(try MultiArray(shape: shape, elements: .float64(numbers)))
@@ -86,9 +91,13 @@ enum PredictInputs {
             var result: [Double] = []
             var stack: [Any] = [list]
             while let item = stack.popLast() {
-                if let array = item as? [Any] { stack.append(contentsOf: array.reversed()) } else if let n = item as? NSNumber, !(item is Bool) {
+                if let array = item as? [Any] {
+                    stack.append(contentsOf: array.reversed())
+                } else if let n = item as? NSNumber, !(item is Bool) {
                     result.append(n.doubleValue)
-                } else { throw wrong }
+                } else {
+                    throw wrong
+                }
             }
             return result
         }

@@ -42,7 +42,8 @@ struct RegisterCommand: AsyncParsableCommand {
             }
             try ReportOutput.emit(report, format: format, pretty: true)
             guard let warp else {
-                FileHandle.standardError.write(Data("openvision: no alignment found (flat image or no matching features)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("openvision: no alignment found (flat image or no matching features)\n".utf8))
                 throw ExitCode(2)
             }
             if let out {

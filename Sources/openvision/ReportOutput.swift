@@ -24,14 +24,19 @@ enum ReportOutput {
 
     /// The report for `file` analysed through `handler` (see `AnalysisReport(image:handler:)`) and, when asked, the
     /// request's stage timings.
-    static func report(for file: URL, handler: ImageRequestHandler, stages: InferenceTimings, timings: Bool) throws -> AnalysisReport {
+    static func report(for file: URL, handler: ImageRequestHandler, stages: InferenceTimings, timings: Bool) throws
+        -> AnalysisReport
+    {
         var report = try AnalysisReport(image: file.path, handler: handler)
         if timings { report.timingsMs = Self.timings(stages) }
         return report
     }
 
     private static func timings(_ t: InferenceTimings) -> [String: Double] {
-        ["decode": t.decode.milliseconds, "preprocess": t.preprocess.milliseconds, "inference": t.inference.milliseconds,
-         "postprocess": t.postprocess.milliseconds]
+        [
+            "decode": t.decode.milliseconds, "preprocess": t.preprocess.milliseconds,
+            "inference": t.inference.milliseconds,
+            "postprocess": t.postprocess.milliseconds,
+        ]
     }
 }

@@ -112,7 +112,8 @@ struct RequestOptionFlags<Scope: OptionScope>: ParsableArguments {
     var given: [(option: RequestOption, text: String)] {
         Mirror(reflecting: self).children.compactMap { child in
             guard let label = child.label, let value = (child.value as? Option<String?>)?.wrappedValue,
-                  let option = RequestOption.named(String(label.drop { $0 == "_" })) else { return nil }
+                let option = RequestOption.named(String(label.drop { $0 == "_" }))
+            else { return nil }
             return (option, value)
         }
     }
@@ -124,9 +125,12 @@ struct RequestOptionFlags<Scope: OptionScope>: ParsableArguments {
         for (option, text) in given {
             guard Scope.reads(option) else {
                 let readers = RequestKind.allCases.filter { $0.options.contains(option) }.map(\.name)
-                throw ValidationError("--\(option.flag) is for \(readers.joined(separator: ", ")), which this command does not run")
+                throw ValidationError(
+                    "--\(option.flag) is for \(readers.joined(separator: ", ")), which this command does not run")
             }
-            do { try options.set(option, to: .text(text)) } catch { throw ValidationError("--\(option.flag): \(error.message)") }
+            do { try options.set(option, to: .text(text)) } catch {
+                throw ValidationError("--\(option.flag): \(error.message)")
+            }
         }
         return options
     }

@@ -7,7 +7,8 @@ import Synchronization
 struct VideoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "video",
-        abstract: "Analyse a video file or image sequence: annotated video (boxes, labels, landmarks) and JSON Lines per frame.",
+        abstract:
+            "Analyse a video file or image sequence: annotated video (boxes, labels, landmarks) and JSON Lines per frame.",
         discussion: """
             By default every frame is analysed. With --realtime the file plays at its own frame rate through the live pipeline (one frame in flight, newer frames replace the waiting one) and every frame is drawn with the latest observations.
 
@@ -17,11 +18,15 @@ struct VideoCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The input video (mp4, avi, mkv, webm, …), or an image folder or printf pattern (frames/img_%04d.jpg) read as a frame sequence.")
+    @Argument(
+        help:
+            "The input video (mp4, avi, mkv, webm, …), or an image folder or printf pattern (frames/img_%04d.jpg) read as a frame sequence."
+    )
     var input: String
     @Option(name: .shortAndLong, help: "Annotated output video (.mp4, .avi, .mkv).") var out: String?
     @Option(help: "JSON Lines output, one object per analysed frame.") var jsonl: String?
-    @Flag(help: "Play at the file's pace and drop frames while analysis is busy, as live sources do.") var realtime = false
+    @Flag(help: "Play at the file's pace and drop frames while analysis is busy, as live sources do.") var realtime =
+        false
     @OptionGroup var analysis: AnalysisOptions
 
     func run() async throws {
@@ -37,13 +42,16 @@ struct VideoCommand: AsyncParsableCommand {
         let latest = Mutex<[OverlayItem]>([])
         let fpsBox = Mutex<Double>(30)
         if realtime, let output {
-            configuration.preview = { frame in output.write(frame.image, items: latest.withLock { $0 }, fps: fpsBox.withLock { $0 }) }
+            configuration.preview = { frame in
+                output.write(frame.image, items: latest.withLock { $0 }, fps: fpsBox.withLock { $0 })
+            }
         }
         // A folder or pattern is an image sequence (at CaptureOptions.imageSequenceFPS); anything else a video file.
         let parsed = FrameSource(parsing: input)
         let source: FrameSource = if case .images = parsed { parsed } else { .file(URL(fileURLWithPath: input)) }
-        let analyzer = LiveAnalyzer(source: source, options: options, requests: requests,
-                                    configuration: configuration)
+        let analyzer = LiveAnalyzer(
+            source: source, options: options, requests: requests,
+            configuration: configuration)
         let lines = try jsonl.map { try JSONLinesWriter(path: $0) }
         let realtime = realtime
         // Results written out (JSON Lines, video): what the report counts.
@@ -57,7 +65,11 @@ struct VideoCommand: AsyncParsableCommand {
                         if info.frameCount > 0 { progress = ProgressBar(total: info.frameCount, enabled: true) }
                     }
                     let items = OverlayItem.items(for: result)
-                    if realtime { latest.withLock { $0 = items } } else { output?.write(result.image, items: items, fps: fpsBox.withLock { $0 }) }
+                    if realtime {
+                        latest.withLock { $0 = items }
+                    } else {
+                        output?.write(result.image, items: items, fps: fpsBox.withLock { $0 })
+                    }
                     try lines?.write(result)
                     written.add(1, ordering: .relaxed)
                     progress?.update(result.frameIndex + 1, label: "frame \(result.frameIndex)")
@@ -79,9 +91,13 @@ struct VideoCommand: AsyncParsableCommand {
         lines?.close()
         let s = analyzer.stats()
         let analysed = written.load(ordering: .relaxed)
-        FileHandle.standardError.write(Data(String(format: "frames %d, analysed %d, dropped %d, %.1f analysed fps, latency p50 %.1f ms p99 %.1f ms\n",
-                                                   s.framesCaptured, analysed, s.framesDropped, s.analysedFPS,
-                                                   s.latencyP50Ms, s.latencyP99Ms).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "frames %d, analysed %d, dropped %d, %.1f analysed fps, latency p50 %.1f ms p99 %.1f ms\n",
+                    s.framesCaptured, analysed, s.framesDropped, s.analysedFPS,
+                    s.latencyP50Ms, s.latencyP99Ms
+                ).utf8))
         try finishRun(outcome, stats: s, written: analysed, interruption: interruption, output: output, source: input)
     }
 }

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import CNative
 import CZXing
+import Foundation
+import Testing
 
 /// The raw C layer, called directly: it builds, links, and answers one call per library
 /// (OpenCV core/imgproc, lazily loaded imgcodecs, dlib, Tesseract, ONNX Runtime's loader, zxing-cpp).
@@ -47,8 +47,9 @@ import CZXing
         var count: Int32 = -1
         #expect(ov_saliency(image, OV_SALIENCY_SPECTRAL_RESIDUAL, 68, &map, nil, 0, &count) == OV_OK)
         #expect(count == 0 && map.allSatisfy { $0 == 0 })
-        var params = ov_contour_params(contrast_adjustment: 2, contrast_pivot: 0.5, has_contrast_pivot: 1,
-                                       detects_dark_on_light: 1, maximum_image_dimension: 0)
+        var params = ov_contour_params(
+            contrast_adjustment: 2, contrast_pivot: 0.5, has_contrast_pivot: 1,
+            detects_dark_on_light: 1, maximum_image_dimension: 0)
         var set = ov_contour_set()
         #expect(ov_detect_contours(image, &params, &set) == OV_ERR_INVALID_ARGUMENT)
         #expect(String(cString: ov_last_error()).contains("maximum_image_dimension"))
@@ -94,13 +95,21 @@ import CZXing
 /// The motion entry points (ov_registration.h, ov_optical_flow.h, ov_trajectories.h: OpenCV video, calib3d, features2d), called directly.
 @Suite struct CNativeMotionSmokeTests {
     @Test func registrationAndFlowAnswerOnFlatImagesAndRefuseMismatchedSizes() {
-        var a: OpaquePointer?, b: OpaquePointer?, c: OpaquePointer?
+        var a: OpaquePointer?
+        var b: OpaquePointer?
+        var c: OpaquePointer?
         #expect(ov_image_create_filled(64, 48, 90, 90, 90, &a) == OV_OK)
         #expect(ov_image_create_filled(64, 48, 90, 90, 90, &b) == OV_OK)
         #expect(ov_image_create_filled(32, 48, 90, 90, 90, &c) == OV_OK)
-        defer { ov_image_free(a); ov_image_free(b); ov_image_free(c) }
+        defer {
+            ov_image_free(a)
+            ov_image_free(b)
+            ov_image_free(c)
+        }
         var found: Int32 = -1
-        var dx = 0.0, dy = 0.0, response = 0.0
+        var dx = 0.0
+        var dy = 0.0
+        var response = 0.0
         #expect(ov_register_translation(a, b, &found, &dx, &dy, &response) == OV_OK)
         #expect(found == 0)  // flat: nothing to correlate
         var h = [Double](repeating: 0, count: 9)
@@ -116,10 +125,14 @@ import CZXing
         var detector: OpaquePointer?
         #expect(ov_motion_detector_create(&detector) == OV_OK)
         defer { ov_motion_detector_free(detector) }
-        var a: OpaquePointer?, c: OpaquePointer?
+        var a: OpaquePointer?
+        var c: OpaquePointer?
         #expect(ov_image_create_filled(64, 48, 90, 90, 90, &a) == OV_OK)
         #expect(ov_image_create_filled(32, 48, 90, 90, 90, &c) == OV_OK)
-        defer { ov_image_free(a); ov_image_free(c) }
+        defer {
+            ov_image_free(a)
+            ov_image_free(c)
+        }
         var blobs = [ov_motion_blob](repeating: ov_motion_blob(), count: 4)
         var count: Int32 = -1
         for _ in 0..<6 { #expect(ov_motion_detector_add(detector, a, 0, 100, &blobs, 4, &count) == OV_OK) }
@@ -128,20 +141,29 @@ import CZXing
     }
 
     @Test func trackersOnFlatImagesAndRefuseBadBoxesAndSizes() {
-        var a: OpaquePointer?, c: OpaquePointer?
+        var a: OpaquePointer?
+        var c: OpaquePointer?
         #expect(ov_image_create_filled(64, 48, 90, 90, 90, &a) == OV_OK)
         #expect(ov_image_create_filled(32, 48, 90, 90, 90, &c) == OV_OK)
-        defer { ov_image_free(a); ov_image_free(c) }
+        defer {
+            ov_image_free(a)
+            ov_image_free(c)
+        }
         var tracker: OpaquePointer?
-        #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [70, 10, 10, 10], nil, &tracker) == OV_ERR_INVALID_ARGUMENT)
-        #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [10, 10, .nan, 10], nil, &tracker) == OV_ERR_INVALID_ARGUMENT)
+        #expect(
+            ov_object_tracker_create(OV_TRACKER_KCF, a, [70, 10, 10, 10], nil, &tracker) == OV_ERR_INVALID_ARGUMENT)
+        #expect(
+            ov_object_tracker_create(OV_TRACKER_KCF, a, [10, 10, .nan, 10], nil, &tracker) == OV_ERR_INVALID_ARGUMENT)
         #expect(ov_object_tracker_create(OV_TRACKER_KCF, a, [10, 10, 20, 20], nil, &tracker) == OV_OK)
         defer { ov_object_tracker_free(tracker) }
-        var box = [Double](repeating: 0, count: 4), found: Int32 = 0, confidence = 0.0
+        var box = [Double](repeating: 0, count: 4)
+        var found: Int32 = 0
+        var confidence = 0.0
         #expect(ov_object_tracker_update(tracker, c, &box, &found, &confidence, nil) == OV_ERR_INVALID_ARGUMENT)
 
-        var params = ov_anchor_params(window_radius: 40, max_features: 24, normal_inliers: 8, min_inliers: 4, edge_margin: 16,
-                                      global_features: 160, reacquire_ncc: 0.6)
+        var params = ov_anchor_params(
+            window_radius: 40, max_features: 24, normal_inliers: 8, min_inliers: 4, edge_margin: 16,
+            global_features: 160, reacquire_ncc: 0.6)
         var anchors: OpaquePointer?
         #expect(ov_anchor_tracker_create(&params, &anchors) == OV_OK)
         defer { ov_anchor_tracker_free(anchors) }

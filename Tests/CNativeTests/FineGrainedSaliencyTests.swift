@@ -1,6 +1,6 @@
+import CNative
 import Foundation
 import Testing
-import CNative
 
 /// Objectness's fine-grained saliency is computed by a parallel replay of OpenCV contrib's
 /// `StaticSaliencyFineGrained` (ov_saliency.cpp, "Decisions"); these tests hold it to OpenCV's own class,
@@ -16,9 +16,12 @@ import CNative
     typealias MapFunction = (UnsafePointer<UInt8>?, Int32, Int32, Int, Int32, UnsafeMutablePointer<Float>?) -> ov_status
 
     /// Both implementations' maps of one gray image by `function` (default the fine-grained one): (ours, OpenCV's).
-    static func maps(_ gray: [UInt8], _ width: Int, _ height: Int, stride: Int? = nil,
-                     using function: MapFunction = ov_fine_grained_saliency) throws -> ([Float], [Float]) {
-        var ours = [Float](repeating: 7, count: width * height), theirs = ours
+    static func maps(
+        _ gray: [UInt8], _ width: Int, _ height: Int, stride: Int? = nil,
+        using function: MapFunction = ov_fine_grained_saliency
+    ) throws -> ([Float], [Float]) {
+        var ours = [Float](repeating: 7, count: width * height)
+        var theirs = ours
         let rowBytes = stride ?? width
         try #require(function(gray, Int32(width), Int32(height), rowBytes, 0, &ours) == OV_OK)
         try #require(function(gray, Int32(width), Int32(height), rowBytes, 1, &theirs) == OV_OK)
@@ -37,12 +40,16 @@ import CNative
         var resized: OpaquePointer?
         defer { ov_image_free(resized) }
         if let longSide {
-            let w = Int(ov_image_width(decoded)), h = Int(ov_image_height(decoded))
+            let w = Int(ov_image_width(decoded))
+            let h = Int(ov_image_height(decoded))
             let f = Double(longSide) / Double(max(w, h))
-            try #require(ov_image_resize(decoded, Int32((Double(w) * f).rounded()), Int32((Double(h) * f).rounded()), &resized) == OV_OK)
+            try #require(
+                ov_image_resize(decoded, Int32((Double(w) * f).rounded()), Int32((Double(h) * f).rounded()), &resized)
+                    == OV_OK)
             image = resized
         }
-        let w = Int(ov_image_width(image)), h = Int(ov_image_height(image))
+        let w = Int(ov_image_width(image))
+        let h = Int(ov_image_height(image))
         var stride = 0
         let base = try #require(ov_image_gray(image, &stride))
         var pixels = [UInt8](repeating: 0, count: w * h)
@@ -68,8 +75,10 @@ import CNative
         let strip: [UInt8] = (0..<(300 * 2)).map { (i: Int) -> UInt8 in UInt8((i * 7) % 256) }
         let tiny: [UInt8] = [10, 200, 30, 40, 250, 60]
         let padded: [UInt8] = (0..<(50 * 20)).map { (i: Int) -> UInt8 in UInt8((i * 37 + i / 50 * 11) % 256) }
-        let cases: [([UInt8], Int, Int, Int)] = [(flat, 40, 30, 40), (dot, 33, 21, 33), (strip, 300, 2, 300), (tiny, 3, 2, 3),
-                                                 (padded, 40, 20, 50)]
+        let cases: [([UInt8], Int, Int, Int)] = [
+            (flat, 40, 30, 40), (dot, 33, 21, 33), (strip, 300, 2, 300), (tiny, 3, 2, 3),
+            (padded, 40, 20, 50),
+        ]
         for (index, (gray, w, h, stride)) in cases.enumerated() {
             let (ours, theirs) = try Self.maps(gray, w, h, stride: stride)
             #expect(ours == theirs, "\(w)x\(h) stride \(stride)")

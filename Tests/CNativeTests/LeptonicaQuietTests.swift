@@ -1,6 +1,6 @@
+import CNative
 import Foundation
 import Testing
-import CNative
 
 /// Issue 37, row 16: Leptonica (libtesseract's image library) printed its errors on the CLI's stderr ("Error in
 /// pixScanForForeground: …", from Tesseract's page layout). Once an OCR engine is made, Leptonica's error stream is
@@ -11,7 +11,8 @@ import CNative
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ov-stderr-\(UUID())")
         FileManager.default.createFile(atPath: file.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: file) }
-        let saved = dup(2), fd = open(file.path, O_WRONLY)
+        let saved = dup(2)
+        let fd = open(file.path, O_WRONLY)
         dup2(fd, 2)
         body()
         fflush(nil)
@@ -29,7 +30,8 @@ import CNative
         let library = try #require(dlopen("libtesseract.so.5", RTLD_NOW | RTLD_NOLOAD))
         defer { dlclose(library) }
         let symbol = try #require(dlsym(library, "pixScanForForeground"))
-        typealias Scan = @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?, Int32, UnsafeMutablePointer<Int32>?) -> Int32
+        typealias Scan =
+            @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?, Int32, UnsafeMutablePointer<Int32>?) -> Int32
         let scan = unsafeBitCast(symbol, to: Scan.self)
         var location: Int32 = 0
         // A NULL image: Leptonica's "Error in pixScanForForeground: pixs not defined or not 1 bpp".

@@ -1,6 +1,6 @@
+import CNative
 import Foundation
 import Testing
-import CNative
 
 /// ov_image_decode's own PNG decoder (libdeflate, ov_png.cpp) against the reference it replaces,
 /// OpenCV 4.6's cv::imdecode (libpng) in the same process (`ov_image_decode_opencv`): the same pixels,
@@ -19,7 +19,9 @@ import CNative
         ~bytes.reduce(~UInt32(0)) { crcTable[Int(($0 ^ UInt32($1)) & 0xFF)] ^ ($0 >> 8) }
     }
 
-    static func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    static func bigEndian(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
 
     static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + body
@@ -37,13 +39,20 @@ import CNative
             out += data[start..<start + n]
             start += n
         } while start < data.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
         return out + bigEndian(b << 16 | a)
     }
 
     static func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
-        let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+        let p = a + b - c
+        let pa = abs(p - a)
+        let pb = abs(p - b)
+        let pc = abs(p - c)
         return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
     }
 
@@ -55,7 +64,9 @@ import CNative
             let f = filters[y % filters.count]
             out.append(f)
             for i in row.indices {
-                let a = i >= bpp ? Int(row[i - bpp]) : 0, b = Int(up[i]), c = i >= bpp ? Int(up[i - bpp]) : 0
+                let a = i >= bpp ? Int(row[i - bpp]) : 0
+                let b = Int(up[i])
+                let c = i >= bpp ? Int(up[i - bpp]) : 0
                 let predicted: Int
                 switch f {
                 case 1: predicted = a
@@ -72,8 +83,10 @@ import CNative
 
     /// A PNG of `rows` (bytes per pixel from `colorType` and `depth`), its data split into `parts` IDAT chunks,
     /// `extra` chunks between IHDR and IDAT.
-    static func png(width: Int, rows: [[UInt8]], colorType: UInt8, depth: UInt8 = 8, bpp: Int, filters: [UInt8],
-                    extra: [[UInt8]] = [], parts: Int = 1) -> [UInt8] {
+    static func png(
+        width: Int, rows: [[UInt8]], colorType: UInt8, depth: UInt8 = 8, bpp: Int, filters: [UInt8],
+        extra: [[UInt8]] = [], parts: Int = 1
+    ) -> [UInt8] {
         let ihdr = bigEndian(UInt32(width)) + bigEndian(UInt32(rows.count)) + [depth, colorType, 0, 0, 0]
         let stream = zlibStored(filtered(rows, bpp: bpp, filters: filters))
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
@@ -114,7 +127,9 @@ import CNative
         let status = decode(&made)
         guard status == OV_OK, let image = made else { return Decoded(status: status) }
         defer { ov_image_free(image) }
-        let w = Int(ov_image_width(image)), h = Int(ov_image_height(image)), gray = ov_image_is_gray(image) != 0
+        let w = Int(ov_image_width(image))
+        let h = Int(ov_image_height(image))
+        let gray = ov_image_is_gray(image) != 0
         var stride = 0
         let base = gray ? ov_image_gray(image, &stride) : ov_image_bgr(image, &stride)
         let rowBytes = w * (gray ? 1 : 3)
@@ -142,7 +157,9 @@ import CNative
             #expect(reference.status == OV_OK && !reference.bytes.isEmpty, "\(label) luma \(luma): OpenCV failed")
             let mine = fast(file, luma: luma)
             #expect(mine.status == OV_OK, "\(label) luma \(luma): left to OpenCV")
-            #expect(mine == reference, "\(label) luma \(luma): \(zip(mine.bytes, reference.bytes).filter { $0 != $1 }.count) bytes differ")
+            #expect(
+                mine == reference,
+                "\(label) luma \(luma): \(zip(mine.bytes, reference.bytes).filter { $0 != $1 }.count) bytes differ")
             #expect(ours(file, luma: luma) == reference, "\(label) luma \(luma)")
         }
     }
@@ -162,8 +179,9 @@ import CNative
         for width in [1, 5, 16, 37, 101] {
             let rows = Self.pixels(width: width, height: 9, channels: channels, seed: UInt64(width * 10 + channels))
             for filters: [UInt8] in [[0], [1], [2], [3], [4], [4, 3, 2, 1, 0, 1]] {
-                let file = Self.png(width: width, rows: rows, colorType: colorType, bpp: channels, filters: filters,
-                                    parts: width == 37 ? 3 : 1)
+                let file = Self.png(
+                    width: width, rows: rows, colorType: colorType, bpp: channels, filters: filters,
+                    parts: width == 37 ? 3 : 1)
                 Self.expectTakenAndIdentical(file, "type \(colorType) width \(width) filters \(filters)")
             }
         }
@@ -197,18 +215,23 @@ import CNative
             Self.expectLeftToOpenCV(file, luma: true, "RGB with colorimetry")
             #expect(Self.fast(file, luma: false) == Self.opencv(file, luma: false))
         }
-        Self.expectTakenAndIdentical(Self.png(width: 20, rows: gray, colorType: 0, bpp: 1, filters: [3], extra: [gamma]), "gray + gAMA")
+        Self.expectTakenAndIdentical(
+            Self.png(width: 20, rows: gray, colorType: 0, bpp: 1, filters: [3], extra: [gamma]), "gray + gAMA")
         // Text and physical-size chunks change nothing.
-        let text = Self.chunk("tEXt", Array("Comment\u{0}made by a test".utf8)), phys = Self.chunk("pHYs", Array(repeating: 0, count: 9))
-        Self.expectTakenAndIdentical(Self.png(width: 20, rows: rgb, colorType: 2, bpp: 3, filters: [2], extra: [text, phys]), "tEXt + pHYs")
-        let trns = Self.png(width: 20, rows: rgb, colorType: 2, bpp: 3, filters: [0], extra: [Self.chunk("tRNS", [0, 1, 0, 2, 0, 3])])
+        let text = Self.chunk("tEXt", Array("Comment\u{0}made by a test".utf8))
+        let phys = Self.chunk("pHYs", Array(repeating: 0, count: 9))
+        Self.expectTakenAndIdentical(
+            Self.png(width: 20, rows: rgb, colorType: 2, bpp: 3, filters: [2], extra: [text, phys]), "tEXt + pHYs")
+        let trns = Self.png(
+            width: 20, rows: rgb, colorType: 2, bpp: 3, filters: [0], extra: [Self.chunk("tRNS", [0, 1, 0, 2, 0, 3])])
         for luma in [false, true] { Self.expectLeftToOpenCV(trns, luma: luma, "tRNS") }
     }
 
     /// Images whose filtered rows exceed 64 MiB go to libpng, which streams them (no doubled peak memory).
     @Test func largeImagesAreLibpngs() throws {
         var image: OpaquePointer?
-        #expect(ov_image_create_filled(5000, 4500, 200, 180, 160, &image) == OV_OK)  // 4500 x (1 + 15000) bytes > 64 MiB
+        // 4500 x (1 + 15000) bytes > 64 MiB
+        #expect(ov_image_create_filled(5000, 4500, 200, 180, 160, &image) == OV_OK)
         defer { ov_image_free(image) }
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
@@ -222,9 +245,11 @@ import CNative
         let wide = Self.pixels(width: 12, height: 5, channels: 2, seed: 3)  // 16-bit gray: 2 bytes per sample
         let sixteen = Self.png(width: 12, rows: wide, colorType: 0, depth: 16, bpp: 2, filters: [1])
         let indices = Self.pixels(width: 12, height: 5, channels: 1, seed: 4).map { $0.map { $0 % 4 } }
-        let palette = Self.png(width: 12, rows: indices, colorType: 3, bpp: 1, filters: [0],
-                               extra: [Self.chunk("PLTE", [255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9])])
-        var interlaced = Self.png(width: 1, rows: [[7]], colorType: 0, bpp: 1, filters: [0])  // 1 x 1: Adam7's pass 1 only
+        let palette = Self.png(
+            width: 12, rows: indices, colorType: 3, bpp: 1, filters: [0],
+            extra: [Self.chunk("PLTE", [255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9])])
+        // 1 x 1: Adam7's pass 1 only
+        var interlaced = Self.png(width: 1, rows: [[7]], colorType: 0, bpp: 1, filters: [0])
         interlaced[28] = 1
         let ihdr = Array(interlaced[12..<29])
         interlaced.replaceSubrange(29..<33, with: Self.bigEndian(Self.crc32(ihdr)))
@@ -246,16 +271,20 @@ import CNative
         badCRC[badCRC.count - 13] ^= 0xFF  // the IDAT's CRC, just before IEND's 12 bytes
         var badAdler = good
         badAdler[badAdler.count - 17] ^= 0x01  // the last Adler-32 byte, then the CRC
-        badAdler.replaceSubrange(badAdler.count - 16..<badAdler.count - 12,
-                                 with: Self.bigEndian(Self.crc32(Array(badAdler[idat + 4..<badAdler.count - 16]))))
+        badAdler.replaceSubrange(
+            badAdler.count - 16..<badAdler.count - 12,
+            with: Self.bigEndian(Self.crc32(Array(badAdler[idat + 4..<badAdler.count - 16]))))
         var badFilter = good
         badFilter[idat + 8 + 2 + 5] = 9  // the first row's filter byte, after the zlib header and stored-block header
-        badFilter.replaceSubrange(badFilter.count - 16..<badFilter.count - 12,
-                                  with: Self.bigEndian(Self.crc32(Array(badFilter[idat + 4..<badFilter.count - 16]))))
+        badFilter.replaceSubrange(
+            badFilter.count - 16..<badFilter.count - 12,
+            with: Self.bigEndian(Self.crc32(Array(badFilter[idat + 4..<badFilter.count - 16]))))
         let truncated = Array(good.prefix(good.count / 2))
         let noEnd = Array(good.dropLast(12))
-        for (file, label) in [(badCRC, "IDAT CRC"), (badAdler, "Adler-32"), (badFilter, "filter 9"), (truncated, "truncated"),
-                              (noEnd, "no IEND")] {
+        for (file, label) in [
+            (badCRC, "IDAT CRC"), (badAdler, "Adler-32"), (badFilter, "filter 9"), (truncated, "truncated"),
+            (noEnd, "no IEND"),
+        ] {
             for luma in [false, true] { Self.expectLeftToOpenCV(file, luma: luma, label) }
         }
         #expect(Self.ours(truncated, luma: true).status == OV_ERR_DECODE)
@@ -291,16 +320,24 @@ import CNative
     /// "libpng error: Invalid IHDR data" for these two files (`ov_image_decode_opencv` on them).
     @Test func libpngMessagesAreKeptNotPrinted() throws {
         let rgb = Self.pixels(width: 20, height: 6, channels: 3, seed: 9)
-        let shortICC = Self.chunk("iCCP", Array("bad".utf8) + [0, 0] + Self.zlibStored(Array(repeating: 120, count: 200)))
+        let shortICC = Self.chunk(
+            "iCCP", Array("bad".utf8) + [0, 0] + Self.zlibStored(Array(repeating: 120, count: 200)))
         let warned = Self.png(width: 20, rows: rgb, colorType: 2, bpp: 3, filters: [1], extra: [shortICC])
         var badType = Self.png(width: 4, rows: [[1, 2, 3, 4]], colorType: 0, bpp: 1, filters: [0])
         badType[25] = 5  // no such colour type
         badType.replaceSubrange(29..<33, with: Self.bigEndian(Self.crc32(Array(badType[12..<29]))))
-        var warnings: [String] = [], error = "", pixels = Decoded(status: OV_OK)
+        var warnings: [String] = []
+        var error = ""
+        var pixels = Decoded(status: OV_OK)
         let printed = try Self.stderrOutput {
             pixels = Self.read { image in
-                let status = ov_image_decode(warned, warned.count, 1, 1, 0, &image)  // gray: colorimetry leaves it to libpng
-                if let image { warnings = (0..<ov_image_warning_count(image)).map { ov_image_warning(image, $0).map { String(cString: $0) } ?? "" } }
+                // gray: colorimetry leaves it to libpng
+                let status = ov_image_decode(warned, warned.count, 1, 1, 0, &image)
+                if let image {
+                    warnings = (0..<ov_image_warning_count(image)).map {
+                        ov_image_warning(image, $0).map { String(cString: $0) } ?? ""
+                    }
+                }
                 return status
             }
             var image: OpaquePointer?

@@ -1,6 +1,6 @@
+import CNative
 import Foundation
 import Testing
-import CNative
 
 /// Attention saliency's spectral residual is computed by our own form of OpenCV contrib's
 /// `StaticSaliencySpectralResidual` (a real-input DFT, the phase kept by scaling, buffers kept per thread:
@@ -33,7 +33,9 @@ import CNative
             for y in 0..<n { for x in 0..<n { gray[y * n + x] = photo[y * w0 + x] } }
             let (ours, theirs) = try Self.maps(gray, n, n)
             let (differing, largest) = Self.compare(ours, theirs)
-            #expect(ours.count == theirs.count && differing == 0, "\(name) at \(n)x\(n): \(differing) pixels differ, by up to \(largest)")
+            #expect(
+                ours.count == theirs.count && differing == 0,
+                "\(name) at \(n)x\(n): \(differing) pixels differ, by up to \(largest)")
             #expect(theirs.contains { $0 > 0.99 } && theirs.contains { $0 < 0.2 }, "\(name): the map should span 0...1")
         }
     }
@@ -45,13 +47,18 @@ import CNative
         let padded: [UInt8] = (0..<(50 * 20)).map { (i: Int) -> UInt8 in UInt8((i * 37 + i / 50 * 11) % 256) }
         let strip: [UInt8] = (0..<(300 * 2)).map { (i: Int) -> UInt8 in UInt8((i * 7) % 256) }
         let tiny: [UInt8] = [10, 200, 30, 40, 250, 60]
-        let large: [UInt8] = (0..<(300 * 300)).map { (i: Int) -> UInt8 in UInt8((i % 300 * 3 + i / 300 * 5 + (i % 97) * (i % 89)) % 256) }
-        let cases: [([UInt8], Int, Int, Int)] = [(dot, 33, 21, 33), (padded, 40, 20, 50), (strip, 300, 2, 300), (tiny, 3, 2, 3),
-                                                 (large, 300, 300, 300)]
+        let large: [UInt8] = (0..<(300 * 300)).map { (i: Int) -> UInt8 in
+            UInt8((i % 300 * 3 + i / 300 * 5 + (i % 97) * (i % 89)) % 256)
+        }
+        let cases: [([UInt8], Int, Int, Int)] = [
+            (dot, 33, 21, 33), (padded, 40, 20, 50), (strip, 300, 2, 300), (tiny, 3, 2, 3),
+            (large, 300, 300, 300),
+        ]
         for (gray, w, h, stride) in cases {
             let (ours, theirs) = try Self.maps(gray, w, h, stride: stride)
             let (differing, largest) = Self.compare(ours, theirs)
-            #expect(ours.count == theirs.count && differing == 0, "\(w)x\(h) stride \(stride): differs by up to \(largest)")
+            #expect(
+                ours.count == theirs.count && differing == 0, "\(w)x\(h) stride \(stride): differs by up to \(largest)")
         }
     }
 

@@ -1,11 +1,13 @@
 import Foundation
-import Testing
 import OpenVision
-@testable import OpenVisionAPI
 import OpenVisionTestSupport
 import Synchronization
+import Testing
+
+@testable import OpenVisionAPI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `openvision serve` against the hostile inputs of issue 28 ("`openvision serve`", items 1–6), each
@@ -14,7 +16,8 @@ import Glibc
     static let dog = Fixtures.sharedImage("dog.jpg")
 
     /// Runs the CLI; its exit status, or nil (and the process killed) if it is still running after `timeout` s.
-    static func runBriefly(_ arguments: [String], timeout: Double = 30) async throws -> (status: Int32?, stderr: String) {
+    static func runBriefly(_ arguments: [String], timeout: Double = 30) async throws -> (status: Int32?, stderr: String)
+    {
         let process = Process()
         process.executableURL = CLIProcess.binary
         process.arguments = arguments
@@ -41,18 +44,24 @@ import Glibc
         let server = try ServeProcess()
         let image = try Data(contentsOf: Self.dog)
         for value in [";", " ; ", "image/", "multipart/form-data; boundary=\"open", "image/png, image/jpeg"] {
-            let response = try await ServeTests.post(server.port, "/v1/analyze?requests=barcodes", image, contentType: value)
-            #expect(response.status == 400 && response.errorCode == "badRequest", "\(value): \(response.status) \(response.text)")
+            let response = try await ServeTests.post(
+                server.port, "/v1/analyze?requests=barcodes", image, contentType: value)
+            #expect(
+                response.status == 400 && response.errorCode == "badRequest",
+                "\(value): \(response.status) \(response.text)")
             #expect(server.process.isRunning, "Content-Type '\(value)' ended the server")
         }
         // A byte >= 0x80 in a part's header name trapped MultipartKit 4.7.1's parser (found by scripts/fuzz
         // upload-reader): the body is now read by MultipartBody and refused with 400.
-        var body = Data("--b\r\nContent-Dis".utf8) + Data([0xED]) + Data("position: form-data; name=\"image\"\r\n\r\n".utf8)
+        var body =
+            Data("--b\r\nContent-Dis".utf8) + Data([0xED]) + Data("position: form-data; name=\"image\"\r\n\r\n".utf8)
         body += image + Data("\r\n--b--\r\n".utf8)
-        let multipart = try await ServeTests.post(server.port, "/v1/analyze?requests=barcodes", body, contentType: "multipart/form-data; boundary=b")
+        let multipart = try await ServeTests.post(
+            server.port, "/v1/analyze?requests=barcodes", body, contentType: "multipart/form-data; boundary=b")
         #expect(multipart.status == 400 && multipart.errorCode == "badRequest", "\(multipart.status) \(multipart.text)")
         #expect(server.process.isRunning, "a non-ASCII multipart header name ended the server")
-        let quoted = try await ServeTests.post(server.port, "/v1/analyze?requests=barcodes", image, contentType: "Image/JPEG; name=\"a;b\"")
+        let quoted = try await ServeTests.post(
+            server.port, "/v1/analyze?requests=barcodes", image, contentType: "Image/JPEG; name=\"a;b\"")
         #expect(quoted.status == 200, "\(quoted.text)")
         #expect(try await ServeTests.get(server.port, "/healthz").status == 200)
     }
@@ -69,32 +78,35 @@ import Glibc
         let port = server.port
         let attacking = Mutex(true)
         // On a Dispatch thread (`blocking`), not the cooperative pool: the loop sleeps between rounds.
-        let attack = Task { try await blocking { () -> (opened: Int, closedByServer: Int) in
-            var clients: [RawHTTPClient] = []
-            var opened = 0, closed = 0
-            let head = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
-            var position: [Int] = []
-            while attacking.withLock({ $0 }) {
-                while clients.count < 270, let c = try? RawHTTPClient(port: port) {
-                    clients.append(c)
-                    position.append(0)
-                    opened += 1
-                }
-                for i in clients.indices {
-                    let byte = head[min(position[i], head.count - 1)]
-                    if clients[i].send(Data([byte])) {
-                        position[i] += 1
-                    } else if let fresh = try? RawHTTPClient(port: port) {
-                        closed += 1
-                        clients[i] = fresh
-                        position[i] = 0
+        let attack = Task {
+            try await blocking { () -> (opened: Int, closedByServer: Int) in
+                var clients: [RawHTTPClient] = []
+                var opened = 0
+                var closed = 0
+                let head = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+                var position: [Int] = []
+                while attacking.withLock({ $0 }) {
+                    while clients.count < 270, let c = try? RawHTTPClient(port: port) {
+                        clients.append(c)
+                        position.append(0)
                         opened += 1
                     }
+                    for i in clients.indices {
+                        let byte = head[min(position[i], head.count - 1)]
+                        if clients[i].send(Data([byte])) {
+                            position[i] += 1
+                        } else if let fresh = try? RawHTTPClient(port: port) {
+                            closed += 1
+                            clients[i] = fresh
+                            position[i] = 0
+                            opened += 1
+                        }
+                    }
+                    usleep(1_000_000)
                 }
-                usleep(1_000_000)
+                return (opened, closed)
             }
-            return (opened, closed)
-        } }
+        }
         // Let the attack fill the server, then probe /healthz every second for 10 s.
         try await Task.sleep(for: .seconds(3))
         var latencies: [Double] = []
@@ -108,8 +120,9 @@ import Glibc
         }
         attacking.withLock { $0 = false }
         let (opened, closedByServer) = try await attack.value
-        print("slow headers: \(opened) attack connections, \(closedByServer) closed by the server; /healthz answered in "
-              + latencies.map { String(format: "%.3f", $0) }.joined(separator: ", ") + " s")
+        print(
+            "slow headers: \(opened) attack connections, \(closedByServer) closed by the server; /healthz answered in "
+                + latencies.map { String(format: "%.3f", $0) }.joined(separator: ", ") + " s")
         // The server closed attackers (header timeout or eviction) and stayed up.
         #expect(closedByServer > 0)
         #expect(server.process.isRunning)
@@ -126,7 +139,9 @@ import Glibc
         for _ in 0..<2 {
             // The interim 100 Continue shows the server has the request head (the connection is in a request).
             let holder = try RawHTTPClient(port: port)
-            holder.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count), "Expect": "100-continue"])
+            holder.sendHead(
+                "POST", "/v1/analyze?requests=barcodes",
+                headers: ["Content-Length": String(image.count), "Expect": "100-continue"])
             let interim = try await blocking { try holder.readInterim() }
             #expect(interim.hasPrefix("HTTP/1.1 100"))
             holders.append(holder)
@@ -167,7 +182,9 @@ import Glibc
     @Test func theWorstRequestStaysWithinTheBudget() async throws {
         let server = try ServeProcess(["--max-request-memory", "128", "--workers", "1"])
         // The largest square image the budget admits for personmask: 128 MiB / its bytes per pixel.
-        let side = Int(Double(RequestMemory(bytes: 128 << 20).pixelLimit(for: try RequestKind.kinds(from: ["personmask"]))).squareRoot())
+        let side = Int(
+            Double(RequestMemory(bytes: 128 << 20).pixelLimit(for: try RequestKind.kinds(from: ["personmask"])))
+                .squareRoot())
         let dog = try VisionImage(contentsOf: Self.dog)
         let warm = try await ServeTests.post(server.port, "/v1/analyze?requests=personmask", try dog.encoded(as: .png))
         #expect(warm.status == 200, "\(warm.text)")
@@ -186,8 +203,11 @@ import Glibc
 
     /// The process's peak resident set (VmHWM) in kB.
     static func peakKB(_ server: ServeProcess) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        guard
+            let status = try? String(
+                contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
@@ -204,7 +224,8 @@ import Glibc
         for host in ["evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "localhost.evil.example"] {
             let listing = try await ServeTests.get(port, "/v1/models", headers: ["Host": host])
             #expect(listing.status == 403 && listing.errorCode == "forbiddenHost", "\(host): \(listing.status)")
-            let upload = try await ServeTests.post(port, "/v1/analyze?requests=barcodes", image, headers: ["Host": host])
+            let upload = try await ServeTests.post(
+                port, "/v1/analyze?requests=barcodes", image, headers: ["Host": host])
             #expect(upload.status == 403 && upload.errorCode == "forbiddenHost")
         }
         for host in ["localhost:\(port)", "127.0.0.1", "[::1]:\(port)"] {
@@ -212,14 +233,19 @@ import Glibc
         }
         // A cross-site page can send each of these without a preflight; browsers always add Origin to a POST.
         for contentType in [nil, "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "text/plain"] {
-            let upload = try await ServeTests.post(port, "/v1/analyze?requests=barcodes", image, contentType: contentType,
-                                                   headers: ["Origin": "https://evil.example"])
-            #expect(upload.status == 403 && upload.errorCode == "forbiddenOrigin", "\(contentType ?? "none"): \(upload.status)")
+            let upload = try await ServeTests.post(
+                port, "/v1/analyze?requests=barcodes", image, contentType: contentType,
+                headers: ["Origin": "https://evil.example"])
+            #expect(
+                upload.status == 403 && upload.errorCode == "forbiddenOrigin",
+                "\(contentType ?? "none"): \(upload.status)")
         }
-        let null = try await ServeTests.post(port, "/v1/analyze?requests=barcodes", image, contentType: nil, headers: ["Origin": "null"])
+        let null = try await ServeTests.post(
+            port, "/v1/analyze?requests=barcodes", image, contentType: nil, headers: ["Origin": "null"])
         #expect(null.status == 403)
         // curl --data-binary (no Origin, curl's form content type) is served.
-        let curl = try await ServeTests.post(port, "/v1/analyze?requests=barcodes", image, contentType: "application/x-www-form-urlencoded")
+        let curl = try await ServeTests.post(
+            port, "/v1/analyze?requests=barcodes", image, contentType: "application/x-www-form-urlencoded")
         #expect(curl.status == 200, "\(curl.text)")
 
         let listing = try await ServeTests.get(port, "/v1/models")
@@ -243,12 +269,16 @@ import Glibc
 
     /// Values that trapped (`--timeout inf`, `1e300`) or overflowed on the first POST (`--queue`, `--workers`
     /// at Int.max) are refused by the option parser (exit 64) with the flag named.
-    @Test(arguments: [["--timeout", "inf"], ["--timeout", "1e300"], ["--timeout", "nan"], ["--timeout", "0"],
-                      ["--queue", String(Int.max)], ["--workers", String(Int.max)], ["--max-connections", "0"],
-                      ["--header-timeout", "inf"], ["--max-body-bytes", String(Int.max)]])
+    @Test(arguments: [
+        ["--timeout", "inf"], ["--timeout", "1e300"], ["--timeout", "nan"], ["--timeout", "0"],
+        ["--queue", String(Int.max)], ["--workers", String(Int.max)], ["--max-connections", "0"],
+        ["--header-timeout", "inf"], ["--max-body-bytes", String(Int.max)],
+    ])
     func trappingOptionValuesAreRefused(_ arguments: [String]) async throws {
         let run = try await Self.runBriefly(["serve", "--port", "0"] + arguments)
-        #expect(run.status == 64, "\(arguments): exit \(run.status.map(String.init) ?? "none: still serving after 30 s") \(run.stderr)")
+        #expect(
+            run.status == 64,
+            "\(arguments): exit \(run.status.map(String.init) ?? "none: still serving after 30 s") \(run.stderr)")
         #expect(run.stderr.contains(arguments[0]), "\(run.stderr)")
     }
 
@@ -258,9 +288,13 @@ import Glibc
         let server = try ServeProcess()
         let port = server.port
         let missing = try await ServeTests.get(port, "/nope")
-        #expect(missing.status == 404 && missing.errorCode == "notFound" && missing.headers["content-type"] == "application/json")
+        #expect(
+            missing.status == 404 && missing.errorCode == "notFound"
+                && missing.headers["content-type"] == "application/json")
         let post = try await ServeTests.post(port, "/healthz", Data("x".utf8))
-        #expect(post.status == 405 && post.errorCode == "methodNotAllowed" && post.headers["allow"] == "GET, HEAD", "\(post.headers)")
+        #expect(
+            post.status == 405 && post.errorCode == "methodNotAllowed" && post.headers["allow"] == "GET, HEAD",
+            "\(post.headers)")
         let get = try await ServeTests.get(port, "/v1/analyze")
         #expect(get.status == 405 && get.headers["allow"] == "POST")
         let delete = try await blocking { try RawHTTPClient.request(port: port, "DELETE", "/v1/models") }
@@ -282,10 +316,14 @@ import Glibc
     @Test func bearerSchemeIsCaseInsensitive() async throws {
         let server = try ServeProcess(["--api-key", "s3cret"])
         for value in ["bearer s3cret", "BEARER s3cret", "Bearer   s3cret", "bEaReR s3cret "] {
-            #expect(try await ServeTests.get(server.port, "/v1/models", headers: ["Authorization": value]).status == 200, "\(value)")
+            #expect(
+                try await ServeTests.get(server.port, "/v1/models", headers: ["Authorization": value]).status == 200,
+                "\(value)")
         }
         for value in ["Basic s3cret", "Bearer s3cre", "Bearers3cret", "s3cret", "Bearer"] {
-            #expect(try await ServeTests.get(server.port, "/v1/models", headers: ["Authorization": value]).status == 401, "\(value)")
+            #expect(
+                try await ServeTests.get(server.port, "/v1/models", headers: ["Authorization": value]).status == 401,
+                "\(value)")
         }
     }
 }

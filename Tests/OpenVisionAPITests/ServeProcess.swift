@@ -1,7 +1,8 @@
 import Foundation
 import OpenVisionTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `openvision serve --port 0 …` run as a user would: started, its port read from the line it
@@ -17,7 +18,8 @@ final class ServeProcess: @unchecked Sendable {
     /// suites) a first request that loads a model can take far longer than the 30 s default.
     init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = CLIProcess.binary
-        process.arguments = ["serve", "--port", "0"] + (arguments.contains("--timeout") ? [] : ["--timeout", "600"]) + arguments
+        process.arguments =
+            ["serve", "--port", "0"] + (arguments.contains("--timeout") ? [] : ["--timeout", "600"]) + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("ov-serve-\(UUID()).log")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
@@ -35,9 +37,12 @@ final class ServeProcess: @unchecked Sendable {
         }
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: "listening on http://127.0.0.1:"),
-              let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
+            let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+        else {
             process.terminate()
-            throw TestError("serve did not report its port: \(text) \(String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))")
+            throw TestError(
+                "serve did not report its port: \(text) \(String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))"
+            )
         }
         self.port = port
     }
@@ -63,7 +68,8 @@ final class ServeProcess: @unchecked Sendable {
     /// Its resident set size in kB (from /proc).
     var rssKB: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `openvision serve` as clients see it: the built binary started on a free loopback port and spoken
@@ -12,15 +13,18 @@ import Glibc
     static let astronaut = Fixtures.sharedImage("astronaut.png")
     static let dog = Fixtures.sharedImage("dog.jpg")
 
-    static func post(_ port: Int, _ path: String, _ body: Data, contentType: String? = "application/octet-stream",
-                     headers: [String: String] = [:]) async throws -> RawHTTPClient.Response {
+    static func post(
+        _ port: Int, _ path: String, _ body: Data, contentType: String? = "application/octet-stream",
+        headers: [String: String] = [:]
+    ) async throws -> RawHTTPClient.Response {
         var headers = headers
         if let contentType { headers["Content-Type"] = contentType }
         let all = headers
         return try await blocking { try RawHTTPClient.request(port: port, "POST", path, headers: all, body: body) }
     }
 
-    static func get(_ port: Int, _ path: String, headers: [String: String] = [:]) async throws -> RawHTTPClient.Response {
+    static func get(_ port: Int, _ path: String, headers: [String: String] = [:]) async throws -> RawHTTPClient.Response
+    {
         try await blocking { try RawHTTPClient.request(port: port, "GET", path, headers: headers) }
     }
 
@@ -40,7 +44,9 @@ import Glibc
 
     /// The value of one un-labelled (or exactly labelled) sample in Prometheus text.
     static func sample(_ metrics: String, _ name: String) -> Double? {
-        metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap {
+            Double($0.split(separator: " ").last ?? "")
+        }
     }
 
     // MARK: Results
@@ -48,8 +54,9 @@ import Glibc
     /// The astronaut's face through POST /v1/analyze, against `openvision analyze` on the same file.
     @Test func analyzeAstronautFaceMatchesTheCLI() async throws {
         let server = try ServeProcess()
-        let response = try await Self.post(server.port, "/v1/analyze?requests=faces", try Data(contentsOf: Self.astronaut),
-                                           contentType: "image/jpeg")
+        let response = try await Self.post(
+            server.port, "/v1/analyze?requests=faces", try Data(contentsOf: Self.astronaut),
+            contentType: "image/jpeg")
         #expect(response.status == 200, "\(response.text)")
         #expect(response.headers["content-type"] == "application/json")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: response.body)
@@ -61,9 +68,13 @@ import Glibc
         // Reference: openvision analyze ../shared/images/astronaut.png --requests faces
         let cli = try await CLIProcess.run(["analyze", Self.astronaut.path, "--requests", "faces"])
         #expect(cli.status == 0, "\(cli.stderr)")
-        let expected = try #require(try JSONDecoder().decode(AnalysisReport.self, from: Data(cli.stdout.utf8)).faces?.first)
-        #expect(abs(face.box.pixels.x - expected.box.pixels.x) < 1 && abs(face.box.pixels.y - expected.box.pixels.y) < 1)
-        #expect(abs(face.box.pixels.width - expected.box.pixels.width) < 1 && abs(face.confidence - expected.confidence) < 0.01)
+        let expected = try #require(
+            try JSONDecoder().decode(AnalysisReport.self, from: Data(cli.stdout.utf8)).faces?.first)
+        #expect(
+            abs(face.box.pixels.x - expected.box.pixels.x) < 1 && abs(face.box.pixels.y - expected.box.pixels.y) < 1)
+        #expect(
+            abs(face.box.pixels.width - expected.box.pixels.width) < 1
+                && abs(face.confidence - expected.confidence) < 0.01)
         // The same encoder: byte-identical but for the image name ("upload" here, the path there).
         var cliReport = try JSONDecoder().decode(AnalysisReport.self, from: Data(cli.stdout.utf8))
         cliReport.image = report.image
@@ -73,8 +84,10 @@ import Glibc
     /// multipart/form-data from curl -F: the `image` part, its file name reported as `image`.
     @Test func analyzeMultipartFromCurl() async throws {
         let server = try ServeProcess()
-        let (status, out) = try await Self.curl(["-F", "image=@\(Self.astronaut.path);type=image/png",
-                                                 "http://127.0.0.1:\(server.port)/v1/analyze?requests=faces,landmarks"])
+        let (status, out) = try await Self.curl([
+            "-F", "image=@\(Self.astronaut.path);type=image/png",
+            "http://127.0.0.1:\(server.port)/v1/analyze?requests=faces,landmarks",
+        ])
         #expect(status == 0)
         let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(out.utf8))
         #expect(report.image == "astronaut.png")
@@ -94,7 +107,8 @@ import Glibc
         let made = try await CLIProcess.run(["barcode", "openvision serve 13", "-s", "qr", "-o", png.path])
         #expect(made.status == 0, "\(made.stderr)")
         let server = try ServeProcess()
-        let response = try await Self.post(server.port, "/v1/analyze?requests=barcodes", try Data(contentsOf: png), contentType: "image/png")
+        let response = try await Self.post(
+            server.port, "/v1/analyze?requests=barcodes", try Data(contentsOf: png), contentType: "image/png")
         #expect(response.status == 200, "\(response.text)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: response.body)
         #expect(report.barcodes?.count == 1)
@@ -107,7 +121,8 @@ import Glibc
     @Test func detectWithTheSharedYoloFastest() async throws {
         let models = Fixtures.shared.appendingPathComponent("models/yolo-fastest-1.1-coco")
         let server = try ServeProcess([], environment: ["OPENVISION_MODELS": models.path])
-        let response = try await Self.post(server.port, "/v1/detect?model=yolo-fastest-1.1.cfg", try Data(contentsOf: Self.dog))
+        let response = try await Self.post(
+            server.port, "/v1/detect?model=yolo-fastest-1.1.cfg", try Data(contentsOf: Self.dog))
         #expect(response.status == 200, "\(response.text)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: response.body)
         let labels = Set((report.objects ?? []).map(\.label))
@@ -161,10 +176,13 @@ import Glibc
 
         let chunked = try await blocking { () throws -> RawHTTPClient.Response in
             let client = try RawHTTPClient(port: server.port)
-            client.sendHead("POST", "/v1/analyze?requests=faces", headers: ["Transfer-Encoding": "chunked", "Content-Type": "image/jpeg"])
+            client.sendHead(
+                "POST", "/v1/analyze?requests=faces",
+                headers: ["Transfer-Encoding": "chunked", "Content-Type": "image/jpeg"])
             let piece = Data(repeating: 0x55, count: 16_384)
             for _ in 0..<20 {
-                guard client.send(Data((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Data("\r\n".utf8)) else { break }
+                guard client.send(Data((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Data("\r\n".utf8))
+                else { break }
             }
             return try client.readResponse()
         }
@@ -179,7 +197,9 @@ import Glibc
         let image = try Data(contentsOf: Self.dog)
         let (interim, response) = try await blocking { () throws -> (String, RawHTTPClient.Response) in
             let client = try RawHTTPClient(port: server.port)
-            client.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count), "Expect": "100-continue"])
+            client.sendHead(
+                "POST", "/v1/analyze?requests=barcodes",
+                headers: ["Content-Length": String(image.count), "Expect": "100-continue"])
             let interim = try client.readInterim()
             client.send(image)
             return (interim, try client.readResponse())
@@ -188,7 +208,9 @@ import Glibc
         #expect(response.status == 200)
         let refused = try await blocking { () throws -> RawHTTPClient.Response in
             let client = try RawHTTPClient(port: server.port)
-            client.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": "5000000", "Expect": "100-continue"])
+            client.sendHead(
+                "POST", "/v1/analyze?requests=barcodes",
+                headers: ["Content-Length": "5000000", "Expect": "100-continue"])
             return try client.readResponse()
         }
         #expect(refused.status == 413)
@@ -217,16 +239,19 @@ import Glibc
         #expect(text.status == 415 && text.errorCode == "unsupportedMediaType")
         let json = try await Self.post(server.port, "/v1/analyze", Data("{}".utf8), contentType: "application/json")
         #expect(json.status == 415)
-        let garbage = try await Self.post(server.port, "/v1/analyze?requests=faces", Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
-                                          contentType: "image/jpeg")
+        let garbage = try await Self.post(
+            server.port, "/v1/analyze?requests=faces", Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+            contentType: "image/jpeg")
         #expect(garbage.status == 422 && garbage.errorCode == "invalidImage", "\(garbage.text)")
         let message = (garbage.json?["error"] as? [String: Any])?["message"] as? String
         #expect(message?.isEmpty == false)
         let empty = try await Self.post(server.port, "/v1/analyze", Data())
         #expect(empty.status == 400 && empty.errorCode == "badRequest")
-        let unknown = try await Self.post(server.port, "/v1/analyze?requests=faces,teeth", try Data(contentsOf: Self.astronaut))
+        let unknown = try await Self.post(
+            server.port, "/v1/analyze?requests=faces,teeth", try Data(contentsOf: Self.astronaut))
         #expect(unknown.status == 400 && unknown.errorCode == "invalidArgument")
-        let sequence = try await Self.post(server.port, "/v1/analyze?requests=flow", try Data(contentsOf: Self.astronaut))
+        let sequence = try await Self.post(
+            server.port, "/v1/analyze?requests=flow", try Data(contentsOf: Self.astronaut))
         #expect(sequence.status == 400 && sequence.errorCode == "invalidArgument")
         // dog.jpg is 768×576 = 442,368 pixels.
         let large = try await Self.post(server.port, "/v1/analyze?requests=faces", try Data(contentsOf: Self.dog))
@@ -246,12 +271,17 @@ import Glibc
     /// +c(b'iCCP',b'bad\0\0'+zlib.compress(b'x'*200))+c(b'IDAT',zlib.compress(raw))+c(b'IEND',b'')).decode())";
     /// the damaged one is its first 60 bytes.
     @Test func decoderMessagesGoToWarningsAndTheLog() async throws {
-        let png = try #require(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAAEWlDQ1BiYWQAAHicq6gYHgAA0MRdwbQiqUwAAAAiSURBVHicY2BgZGJmYWVj5+Dk4mbg4eXjFxAUEhYRFRMHAAlYARUx62OZAAAAAElFTkSuQmCC"))
+        let png = try #require(
+            Data(
+                base64Encoded:
+                    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAAEWlDQ1BiYWQAAHicq6gYHgAA0MRdwbQiqUwAAAAiSURBVHicY2BgZGJmYWVj5+Dk4mbg4eXjFxAUEhYRFRMHAAlYARUx62OZAAAAAElFTkSuQmCC"
+            ))
         let server = try ServeProcess([], environment: ["LOG_LEVEL": "notice"])
         let warned = try await Self.post(server.port, "/v1/analyze?requests=barcodes", png, contentType: "image/png")
         #expect(warned.status == 200, "\(warned.text)")
         #expect(warned.json?["warnings"] as? [String] == ["PNG: iCCP: too short"], "\(warned.text)")
-        let damaged = try await Self.post(server.port, "/v1/analyze?requests=barcodes", png.prefix(60), contentType: "image/png")
+        let damaged = try await Self.post(
+            server.port, "/v1/analyze?requests=barcodes", png.prefix(60), contentType: "image/png")
         let message = (damaged.json?["error"] as? [String: Any])?["message"] as? String
         #expect(damaged.status == 422 && message?.contains("PNG input buffer is incomplete") == true, "\(damaged.text)")
         var log = ""
@@ -259,7 +289,9 @@ import Glibc
             try await Task.sleep(for: .milliseconds(100))
             log = server.log
         }
-        #expect(log.contains("image decoder warnings") && log.contains("PNG: iCCP: too short") && log.contains("hb.request.id="), "\(log)")
+        #expect(
+            log.contains("image decoder warnings") && log.contains("PNG: iCCP: too short")
+                && log.contains("hb.request.id="), "\(log)")
         #expect(!log.contains("libpng"), "\(log)")
     }
 
@@ -270,7 +302,8 @@ import Glibc
         for _ in 0..<20 {
             try await blocking {
                 let client = try RawHTTPClient(port: server.port)
-                client.sendHead("POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count)])
+                client.sendHead(
+                    "POST", "/v1/analyze?requests=barcodes", headers: ["Content-Length": String(image.count)])
                 client.send(image.prefix(image.count / 3))
                 client.close()
             }
@@ -364,10 +397,12 @@ import Glibc
         let none = try await Self.post(server.port, "/v1/analyze?requests=faces", image)
         #expect(none.status == 401 && none.errorCode == "unauthorized")
         #expect(none.headers["www-authenticate"] == "Bearer")
-        let wrong = try await Self.post(server.port, "/v1/analyze?requests=faces", image, headers: ["Authorization": "Bearer s3cres"])
+        let wrong = try await Self.post(
+            server.port, "/v1/analyze?requests=faces", image, headers: ["Authorization": "Bearer s3cres"])
         #expect(wrong.status == 401)
         #expect(try await Self.get(server.port, "/v1/models").status == 401)
-        let right = try await Self.post(server.port, "/v1/analyze?requests=faces", image, headers: ["Authorization": "Bearer s3cret"])
+        let right = try await Self.post(
+            server.port, "/v1/analyze?requests=faces", image, headers: ["Authorization": "Bearer s3cret"])
         #expect(right.status == 200)
         #expect(try await Self.get(server.port, "/healthz").status == 200)
         #expect(try await Self.get(server.port, "/readyz").status == 200)
@@ -383,11 +418,14 @@ import Glibc
         let server = try ServeProcess()
         let image = try Data(contentsOf: Self.dog)
         let client = try RawHTTPClient(port: server.port)
-        client.sendHead("POST", "/v1/analyze?requests=barcodes,rectangles", headers: ["Content-Length": String(image.count)])
+        client.sendHead(
+            "POST", "/v1/analyze?requests=barcodes,rectangles", headers: ["Content-Length": String(image.count)])
         client.send(image.prefix(image.count / 2))
         // The server has the request once it counts it in flight.
         for _ in 0..<200 {
-            if Self.sample(try await Self.get(server.port, "/metrics").text, "openvision_requests_in_flight") == 1 { break }
+            if Self.sample(try await Self.get(server.port, "/metrics").text, "openvision_requests_in_flight") == 1 {
+                break
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         server.signal(SIGTERM)
@@ -403,7 +441,8 @@ import Glibc
 
     @Test func metricsInPrometheusFormat() async throws {
         let server = try ServeProcess()
-        _ = try await Self.post(server.port, "/v1/analyze?requests=faces,barcodes", try Data(contentsOf: Self.astronaut))
+        _ = try await Self.post(
+            server.port, "/v1/analyze?requests=faces,barcodes", try Data(contentsOf: Self.astronaut))
         let response = try await Self.get(server.port, "/metrics")
         #expect(response.status == 200)
         #expect(response.headers["content-type"]?.hasPrefix("text/plain") == true)
@@ -421,7 +460,8 @@ import Glibc
         let server = try ServeProcess()
         let served = try await Self.get(server.port, "/openapi.yaml")
         #expect(served.status == 200)
-        let docs = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let docs = try String(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
         #expect(served.text == docs)
     }
 }
@@ -433,16 +473,21 @@ import Glibc
         let server = try ServeProcess()
         let body = try Data(contentsOf: Fixtures.sharedImage("person.jpg"))
         let bad = try await ServeTests.post(server.port, "/v1/analyze?requests=text&recognitionLevel=best", body)
-        #expect(bad.status == 400 && bad.text.contains("query parameter recognitionLevel='best' must be one of fast, accurate"), "\(bad.text)")
+        #expect(
+            bad.status == 400
+                && bad.text.contains("query parameter recognitionLevel='best' must be one of fast, accurate"),
+            "\(bad.text)")
         let hands = try await ServeTests.post(server.port, "/v1/analyze?requests=handpose&maxHands=0", body)
         #expect(hands.status == 200 && hands.text.contains("\"hands\":[]"), "\(hands.text.prefix(300))")
-        let faces = try await ServeTests.post(server.port, "/v1/analyze?requests=faces&faceRevision=blazeface-full", body)
+        let faces = try await ServeTests.post(
+            server.port, "/v1/analyze?requests=faces&faceRevision=blazeface-full", body)
         #expect(faces.status == 200, "\(faces.text.prefix(300))")
         let maps = try await ServeTests.post(server.port, "/v1/analyze?requests=saliency&maps=true", body)
         let report = try JSONDecoder().decode(AnalysisReport.self, from: maps.body)
         let png = try #require(report.saliency?.heatMap.png)
         #expect(png.hasPrefix("data:image/png;base64,"))
-        let decoded = try VisionImage(data: try #require(Data(base64Encoded: String(png.dropFirst("data:image/png;base64,".count)))))
+        let decoded = try VisionImage(
+            data: try #require(Data(base64Encoded: String(png.dropFirst("data:image/png;base64,".count)))))
         #expect(decoded.width == 68 && decoded.height == 68)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import OpenVisionAPI
 
 /// The bounded queue on its own: admission without overflow, and waiters that give up their place.
@@ -32,7 +33,9 @@ import Testing
         while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         let ran = Mutex(false)
         let waiter = Task { await queue.run { ran.withLock { $0 = true } } }
-        while metrics.exposition().count == 0 || !String(decoding: metrics.exposition(), as: UTF8.self).contains("openvision_queue_depth 1") {
+        while metrics.exposition().count == 0
+            || !String(decoding: metrics.exposition(), as: UTF8.self).contains("openvision_queue_depth 1")
+        {
             try await Task.sleep(for: .milliseconds(10))
         }
         waiter.cancel()

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// `openvision analyze --requests text --recognition-level accurate` as a user runs it.
 @Suite struct AccurateTextCLITests {
@@ -13,8 +13,10 @@ import OpenVisionTestSupport
         let input = dir.appendingPathComponent("rot12.png")
         try scene.make().write(to: input)
         let annotated = dir.appendingPathComponent("annotated.png")
-        let result = try await CLIProcess.run(["analyze", input.path, "--requests", "text", "--recognition-level", "accurate",
-                                               "--annotate", annotated.path])
+        let result = try await CLIProcess.run([
+            "analyze", input.path, "--requests", "text", "--recognition-level", "accurate",
+            "--annotate", annotated.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
         let line = try #require(report.text?.first)
@@ -29,7 +31,9 @@ import OpenVisionTestSupport
         #expect(drawn.rgbData() != (try VisionImage(contentsOf: input)).rgbData(), "the annotation drew something")
 
         // The fast level reads the same file with Tesseract; an unknown level is a usage error.
-        let fast = try await CLIProcess.run(["analyze", input.path, "--requests", "text", "--recognition-level", "fast"])
+        let fast = try await CLIProcess.run([
+            "analyze", input.path, "--requests", "text", "--recognition-level", "fast",
+        ])
         #expect(fast.status == 0, "\(fast.stderr)")
         let bad = try await CLIProcess.run(["analyze", input.path, "--requests", "text", "--recognition-level", "best"])
         #expect(bad.status != 0 && bad.stderr.contains("recognition-level"), "\(bad.stderr)")

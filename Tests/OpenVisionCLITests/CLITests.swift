@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Runs the built `openvision` binary as a user would and checks its output and exit status.
 @Suite struct CLITests {
@@ -12,7 +12,9 @@ import OpenVisionTestSupport
     static func tempDir() throws -> URL { try CLIProcess.tempDir() }
 
     @Test func analyzeAstronautAsJSON() async throws {
-        let result = try await Self.run(["analyze", Fixtures.sharedImage("astronaut.png").path, "--requests", "faces,landmarks"])
+        let result = try await Self.run([
+            "analyze", Fixtures.sharedImage("astronaut.png").path, "--requests", "faces,landmarks",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
         #expect(report.width == 210 && report.height == 210)
@@ -24,7 +26,9 @@ import OpenVisionTestSupport
         #expect(abs(face.box.pixels.x - 54.7) < 2 && abs(face.box.pixels.y - 51.8) < 2)
         #expect(abs(face.box.normalized.y - (1 - (face.box.pixels.y + face.box.pixels.height) / 210)) < 1e-6)
         #expect(face.landmarks?["leftEye"]?.count == 8 && face.landmarks?["outerLips"]?.count == 14)
-        #expect(face.constellation == 76 && face.revision == 3 && face.precision?["leftEye"]?.count == 8 && face.pitch != nil)
+        #expect(
+            face.constellation == 76 && face.revision == 3 && face.precision?["leftEye"]?.count == 8
+                && face.pitch != nil)
     }
 
     /// A truncated JPEG: rc 0 with the decoder's warnings in JSON `warnings`; `--strict` makes it an error (rc 1).
@@ -42,7 +46,9 @@ import OpenVisionTestSupport
         let strict = try await Self.run(["analyze", cut.path, "--requests", "barcodes", "--strict"])
         #expect(strict.status == 1)
         #expect(strict.stderr.contains("premature end of data segment") && strict.stderr.contains("invalidImage"))
-        let clean = try await Self.run(["analyze", "--requests", "barcodes", "--strict", Fixtures.sharedImage("dog.jpg").path])
+        let clean = try await Self.run([
+            "analyze", "--requests", "barcodes", "--strict", Fixtures.sharedImage("dog.jpg").path,
+        ])
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(try JSONDecoder().decode(AnalysisReport.self, from: Data(clean.stdout.utf8)).warnings == nil)
     }
@@ -54,7 +60,8 @@ import OpenVisionTestSupport
         let made = try await Self.run(["barcode", "CLI round trip", "--symbology", "qr", "--output", code])
         #expect(made.status == 0, "\(made.stderr)")
         let annotated = dir.appendingPathComponent("annotated.png")
-        let result = try await Self.run(["analyze", code, "--annotate", annotated.path, "--format", "text"])  // every request
+        // every request
+        let result = try await Self.run(["analyze", code, "--annotate", annotated.path, "--format", "text"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("barcode qr \"CLI round trip\""))
         let image = try VisionImage(contentsOf: annotated)
@@ -74,7 +81,8 @@ import OpenVisionTestSupport
         #expect(result.status == 1)
         let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("openvision: error:") }
         #expect(errorLines.count == 1)
-        #expect(errorLines.first?.contains("b-truncated.jpg") == true && errorLines.first?.contains("invalidImage") == true)
+        #expect(
+            errorLines.first?.contains("b-truncated.jpg") == true && errorLines.first?.contains("invalidImage") == true)
         // The good image is still reported, one JSON object per line.
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -98,11 +106,15 @@ import OpenVisionTestSupport
     @Test func optionsAreValidatedAndHelpListsEveryKind() async throws {
         let image = Fixtures.sharedImage("astronaut.png").path
         let bad = try await CLIProcess.run(["analyze", image, "--requests", "rectangles", "--max-rectangles=-5"])
-        #expect(bad.status == 64 && bad.stderr.contains("maxRectangles='-5' must be an integer in 0...1000"), "\(bad.stderr)")
+        #expect(
+            bad.status == 64 && bad.stderr.contains("maxRectangles='-5' must be an integer in 0...1000"),
+            "\(bad.stderr)")
         let level = try await CLIProcess.run(["analyze", image, "--requests", "text", "--recognition-level", "best"])
         #expect(level.status == 64 && level.stderr.contains("one of fast, accurate"), "\(level.stderr)")
         // Job payloads are checked at submit, before any database is reached.
-        let submit = try await CLIProcess.run(["jobs", "submit", "--db", "postgres://nobody@127.0.0.1:1/none", image, "--max-rectangles=-5"])
+        let submit = try await CLIProcess.run([
+            "jobs", "submit", "--db", "postgres://nobody@127.0.0.1:1/none", image, "--max-rectangles=-5",
+        ])
         #expect(submit.status == 64 && submit.stderr.contains("maxRectangles='-5'"), "\(submit.stderr)")
         for command in ["analyze", "video", "live"] {
             let help = try await CLIProcess.run([command, "--help"])
@@ -112,8 +124,9 @@ import OpenVisionTestSupport
             // Every option a kind of the command reads, each once (the flags are declared once, in RequestOptionFlags).
             let kinds = RequestKind.allCases.filter { !($0.isSequence && command == "analyze") }
             for option in RequestOption.all where kinds.contains(where: { $0.options.contains(option) }) {
-                #expect(help.stdout.components(separatedBy: "--\(option.flag) <").count == 2,
-                        "\(command) --help: --\(option.flag)")
+                #expect(
+                    help.stdout.components(separatedBy: "--\(option.flag) <").count == 2,
+                    "\(command) --help: --\(option.flag)")
             }
         }
     }
@@ -126,7 +139,8 @@ import OpenVisionTestSupport
         let url = Fixtures.sharedImage("dog.jpg")
         let run = try await CLIProcess.run(["analyze", url.path, "--requests", "featureprint"])
         #expect(run.status == 0, "\(run.stderr)")
-        let printed = try #require(try JSONDecoder().decode(AnalysisReport.self, from: Data(run.stdout.utf8)).featurePrint)
+        let printed = try #require(
+            try JSONDecoder().decode(AnalysisReport.self, from: Data(run.stdout.utf8)).featurePrint)
         let library = try await ImageRequestHandler(url).perform(GenerateImageFeaturePrintRequest())
         #expect(printed.count == 1280 && printed == library.data)
         let text = try await CLIProcess.run(["analyze", url.path, "--requests", "featureprint", "--format", "text"])

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// `openvision analyze --requests handpose` and `--face-revision`, run as a user would.
 @Suite struct HandPoseCLITests {
@@ -11,7 +11,9 @@ import OpenVisionTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = MediaPipeReference.imageURL("hand-single.jpg")
         let annotated = dir.appendingPathComponent("hand.png")
-        let result = try await CLIProcess.run(["analyze", image.path, "--requests", "handpose", "--annotate", annotated.path])
+        let result = try await CLIProcess.run([
+            "analyze", image.path, "--requests", "handpose", "--annotate", annotated.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
         let hand = try #require(report.hands?.first)
@@ -19,7 +21,9 @@ import OpenVisionTestSupport
         let reference = try #require(try MediaPipeReference.load().images["hand-single.jpg"]?.hands["full"]?.first)
         let wrist = try #require(hand.joints.first)
         #expect(wrist.name == "wrist")
-        #expect(abs(wrist.point.pixels.x - reference.landmarks[0][0] * 480) < 5 && abs(wrist.point.pixels.y - reference.landmarks[0][1] * 480) < 5)
+        #expect(
+            abs(wrist.point.pixels.x - reference.landmarks[0][0] * 480) < 5
+                && abs(wrist.point.pixels.y - reference.landmarks[0][1] * 480) < 5)
         #expect(abs(wrist.point.normalized.y - (1 - wrist.point.pixels.y / 480)) < 1e-9)
         // The skeleton is drawn: the annotated copy differs from the photo along the bones.
         let original = try VisionImage(contentsOf: image)
@@ -34,7 +38,9 @@ import OpenVisionTestSupport
         let astronaut = Fixtures.sharedImage("astronaut.png").path
         var boxes: [String: AnalysisReport.Face] = [:]
         for revision in ["hog", "blazeface-short", "blazeface-full"] {
-            let result = try await CLIProcess.run(["analyze", astronaut, "--requests", "faces", "--face-revision", revision])
+            let result = try await CLIProcess.run([
+                "analyze", astronaut, "--requests", "faces", "--face-revision", revision,
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
             boxes[revision] = try #require(report.faces?.first, "\(revision)")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Issue 28, "Model files": hostile Darknet and TensorFlow files give a one-line `invalidModel` error and
 /// exit status 1 from `models info` and `detect --model`, never a crash (OpenCV segfaulted on an anchor
@@ -16,16 +16,33 @@ import OpenVisionTestSupport
     /// Each case: the `.cfg`, the line the error must name, and a fragment of its message.
     static let darknetCases: [(name: String, cfg: String, line: Int, fragment: String)] = [
         // OpenCV read anchors[999999 * 2] (SIGSEGV).
-        ("mask", darknet("[convolutional]\nfilters=28\nsize=1\nactivation=linear\n"
-                         + "[yolo]\nclasses=2\nanchors=10,13,16,30\nnum=2\nmask=0,1,2,999999\n"), 13, "mask"),
+        (
+            "mask",
+            darknet(
+                "[convolutional]\nfilters=28\nsize=1\nactivation=linear\n"
+                    + "[yolo]\nclasses=2\nanchors=10,13,16,30\nnum=2\nmask=0,1,2,999999\n"), 13, "mask"
+        ),
         // OpenCV read out_channels_vec[-999999] (SIGSEGV).
-        ("route-far", darknet("[convolutional]\nfilters=8\nsize=1\nactivation=linear\n[route]\nlayers=-1000000\n"), 10,
-         "layers"),
+        (
+            "route-far", darknet("[convolutional]\nfilters=8\nsize=1\nactivation=linear\n[route]\nlayers=-1000000\n"),
+            10,
+            "layers"
+        ),
         // A route to itself and one to a later layer: std::out_of_range inside OpenCV (internalError).
-        ("route-self", darknet("[convolutional]\nfilters=8\nsize=1\nactivation=linear\n[route]\nlayers=1\n"), 10, "layers"),
-        ("route-forward", darknet("[convolutional]\nfilters=8\nsize=1\nactivation=linear\n[route]\nlayers=3\n"
-                                  + "[convolutional]\nfilters=8\nsize=1\nactivation=linear\n"), 10, "layers"),
-        ("shortcut-from", darknet("[convolutional]\nfilters=8\nsize=1\nactivation=linear\n[shortcut]\nfrom=-7\n"), 10, "from"),
+        (
+            "route-self", darknet("[convolutional]\nfilters=8\nsize=1\nactivation=linear\n[route]\nlayers=1\n"), 10,
+            "layers"
+        ),
+        (
+            "route-forward",
+            darknet(
+                "[convolutional]\nfilters=8\nsize=1\nactivation=linear\n[route]\nlayers=3\n"
+                    + "[convolutional]\nfilters=8\nsize=1\nactivation=linear\n"), 10, "layers"
+        ),
+        (
+            "shortcut-from", darknet("[convolutional]\nfilters=8\nsize=1\nactivation=linear\n[shortcut]\nfrom=-7\n"),
+            10, "from"
+        ),
         // `groups=0`: OpenCV divided by it (SIGFPE).
         ("groups-zero", darknet("[convolutional]\nfilters=8\nsize=1\ngroups=0\nactivation=linear\n"), 8, "groups"),
         // `[dropout]` first: OpenCV took the layer before layer 0 (internalError).
@@ -42,11 +59,15 @@ import OpenVisionTestSupport
         let cfg = dir.appendingPathComponent("bad.cfg")
         try item.cfg.write(to: cfg, atomically: true, encoding: .utf8)
         // A darknet 0.2 header and no floats: the .cfg is refused before the weights are looked at.
-        try Data([0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).write(to: dir.appendingPathComponent("bad.weights"))
-        for arguments in [["models", "info", cfg.path], ["detect", "--model", cfg.path, Fixtures.sharedImage("dog.jpg").path]] {
+        try Data([0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).write(
+            to: dir.appendingPathComponent("bad.weights"))
+        for arguments in [
+            ["models", "info", cfg.path], ["detect", "--model", cfg.path, Fixtures.sharedImage("dog.jpg").path],
+        ] {
             let (run, timedOut) = try await CLIProcess.run(arguments, deadline: 120)
             #expect(!timedOut && run.status == 1, "\(name) \(arguments[0]): status \(run.status)\n\(run.stderr)")
-            #expect(run.stderr.contains("bad.cfg:\(item.line): ") && run.stderr.contains(item.fragment)
+            #expect(
+                run.stderr.contains("bad.cfg:\(item.line): ") && run.stderr.contains(item.fragment)
                     && run.stderr.contains("[invalidModel]"), "\(name): \(run.stderr)")
         }
     }
@@ -57,9 +78,12 @@ import OpenVisionTestSupport
             precondition(payload.count < 128)
             return [number << 3 | 2, UInt8(payload.count)] + payload
         }
-        return Data(nodes.flatMap { name, op, inputs in
-            field(1, field(1, Array(name.utf8)) + field(2, Array(op.utf8)) + inputs.flatMap { field(3, Array($0.utf8)) })
-        })
+        return Data(
+            nodes.flatMap { name, op, inputs in
+                field(
+                    1,
+                    field(1, Array(name.utf8)) + field(2, Array(op.utf8)) + inputs.flatMap { field(3, Array($0.utf8)) })
+            })
     }
 
     /// OpenCV looped forever on these (at 100 % CPU, 13 minutes before it was killed by hand).
@@ -69,11 +93,15 @@ import OpenVisionTestSupport
         // The issue's 18-byte .pb: one Identity node reading itself; then a two-node identity cycle.
         let selfLoop = Self.graphDef([("a", "Identity", ["a"])])
         #expect(selfLoop.count == 18)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("one"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("two"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("big"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("one"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("two"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("big"), withIntermediateDirectories: true)
         try selfLoop.write(to: dir.appendingPathComponent("one/self.pb"))
-        try Self.graphDef([("a", "Identity", ["b"]), ("b", "Identity", ["a"])]).write(to: dir.appendingPathComponent("two/two.pb"))
+        try Self.graphDef([("a", "Identity", ["b"]), ("b", "Identity", ["a"])]).write(
+            to: dir.appendingPathComponent("two/two.pb"))
         // The issue's 300,000-node text graph (a chain of Relu nodes) beside an empty .pb: over a minute in OpenCV.
         try Data().write(to: dir.appendingPathComponent("big/big.pb"))
         var text = "node { name: \"input\" op: \"Placeholder\" }\n"
@@ -81,12 +109,16 @@ import OpenVisionTestSupport
             text += "node { name: \"r\(i)\" op: \"Relu\" input: \"\(i == 0 ? "input" : "r\(i - 1)")\" }\n"
         }
         try text.write(to: dir.appendingPathComponent("big/big.pbtxt"), atomically: true, encoding: .utf8)
-        let cases = [("one/self.pb", "self.pb: node 'a' (Identity) reads its own output"),
-                     ("two/two.pb", "two.pb: the graph has a cycle: 'a' reads 'b' reads 'a'"),
-                     ("big/big.pb", "the graph has more than")]
+        let cases = [
+            ("one/self.pb", "self.pb: node 'a' (Identity) reads its own output"),
+            ("two/two.pb", "two.pb: the graph has a cycle: 'a' reads 'b' reads 'a'"),
+            ("big/big.pb", "the graph has more than"),
+        ]
         for (file, message) in cases {
-            for arguments in [["models", "info", dir.appendingPathComponent(file).path],
-                              ["detect", "--model", dir.appendingPathComponent(file).path, Fixtures.sharedImage("dog.jpg").path]] {
+            for arguments in [
+                ["models", "info", dir.appendingPathComponent(file).path],
+                ["detect", "--model", dir.appendingPathComponent(file).path, Fixtures.sharedImage("dog.jpg").path],
+            ] {
                 let (run, timedOut) = try await CLIProcess.run(arguments, deadline: 120)
                 #expect(!timedOut && run.status == 1, "\(file) \(arguments[0]): status \(run.status)\n\(run.stderr)")
                 #expect(run.stderr.contains(message) && run.stderr.contains("[invalidModel]"), "\(file): \(run.stderr)")
@@ -100,12 +132,16 @@ import OpenVisionTestSupport
     @Test func modelsThatWouldAllocateWithoutBoundAreRefused() async throws {
         let dir = try CLIProcess.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let fill = dir.appendingPathComponent("fill.onnx"), identity = dir.appendingPathComponent("identity.onnx")
+        let fill = dir.appendingPathComponent("fill.onnx")
+        let identity = dir.appendingPathComponent("identity.onnx")
         try Self.constantOfShape([1, 84, 50_000_000]).write(to: fill)
         try Self.identity(side: 16_384).write(to: identity)
         let image = Fixtures.sharedImage("dog.jpg").path
         for (arguments, message) in [
-            (["detect", "--model", fill.path, image], "ConstantOfShape 'output0' would be [1, 84, 50000000] float32, 15.6 GiB"),
+            (
+                ["detect", "--model", fill.path, image],
+                "ConstantOfShape 'output0' would be [1, 84, 50000000] float32, 15.6 GiB"
+            ),
             (["models", "info", fill.path], "ConstantOfShape 'output0' would be [1, 84, 50000000] float32, 15.6 GiB"),
             (["detect", "--model", identity.path, image], "the model input is 16384×16384 (268435456 pixels)"),
         ] {
@@ -116,10 +152,12 @@ import OpenVisionTestSupport
         // The limit is OPENVISION_MODEL_MEMORY_LIMIT: 336 MB of constants pass the default 4 GiB, not 256 MiB.
         let small = dir.appendingPathComponent("small.onnx")
         try Self.constantOfShape([1, 84, 1_000_000]).write(to: small)
-        let (limited, _) = try await CLIProcess.run(["models", "info", small.path],
-                                                    environment: ["OPENVISION_MODEL_MEMORY_LIMIT": "256M"], deadline: 120)
-        #expect(limited.status == 1 && limited.stderr.contains("320.4 MiB, more than the 256 MiB model memory limit"),
-                "\(limited.stderr)")
+        let (limited, _) = try await CLIProcess.run(
+            ["models", "info", small.path],
+            environment: ["OPENVISION_MODEL_MEMORY_LIMIT": "256M"], deadline: 120)
+        #expect(
+            limited.status == 1 && limited.stderr.contains("320.4 MiB, more than the 256 MiB model memory limit"),
+            "\(limited.stderr)")
         let (unlimited, _) = try await CLIProcess.run(["models", "info", small.path], deadline: 120)
         #expect(unlimited.status == 0, "\(unlimited.stderr)")
     }
@@ -128,34 +166,56 @@ import OpenVisionTestSupport
     /// (the CLI tests do not link the converters' ONNX writer). onnx: `helper.make_node("ConstantOfShape",
     /// ["shape"], ["output0"], value=helper.make_tensor("v", TensorProto.FLOAT, [1], [0.0]))`.
     static func constantOfShape(_ shape: [Int64]) -> Data {
-        let shapeTensor = Proto.message(1, Proto.packed([Int64(shape.count)])) + Proto.varint(2, 7) + Proto.string(8, "shape")
-            + Proto.message(9, shape.flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> (8 * $0)) } })
-        let value = Proto.message(1, Proto.packed([1])) + Proto.varint(2, 1) + Proto.string(8, "v") + Proto.message(9, [0, 0, 0, 0])
-        let node = Proto.string(1, "shape") + Proto.string(2, "output0") + Proto.string(4, "ConstantOfShape")
+        let shapeTensor =
+            Proto.message(1, Proto.packed([Int64(shape.count)])) + Proto.varint(2, 7) + Proto.string(8, "shape")
+            + Proto.message(
+                9,
+                shape.flatMap { value in
+                    (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> (8 * $0)) }
+                })
+        let value =
+            Proto.message(1, Proto.packed([1])) + Proto.varint(2, 1) + Proto.string(8, "v")
+            + Proto.message(9, [0, 0, 0, 0])
+        let node =
+            Proto.string(1, "shape") + Proto.string(2, "output0") + Proto.string(4, "ConstantOfShape")
             + Proto.message(5, Proto.string(1, "value") + Proto.message(5, value) + Proto.varint(20, 4))
-        let graph = Proto.message(1, node) + Proto.string(2, "g") + Proto.message(5, shapeTensor)
-            + Proto.message(11, Proto.valueInfo("images", [1, 3, 640, 640])) + Proto.message(12, Proto.valueInfo("output0", nil))
-        return Data(Proto.varint(1, 7) + Proto.message(7, graph) + Proto.message(8, Proto.string(1, "") + Proto.varint(2, 13)))
+        let graph =
+            Proto.message(1, node) + Proto.string(2, "g") + Proto.message(5, shapeTensor)
+            + Proto.message(11, Proto.valueInfo("images", [1, 3, 640, 640]))
+            + Proto.message(12, Proto.valueInfo("output0", nil))
+        return Data(
+            Proto.varint(1, 7) + Proto.message(7, graph) + Proto.message(8, Proto.string(1, "") + Proto.varint(2, 13)))
     }
 
     /// `Identity` on a static `[1, 3, side, side]` input.
     static func identity(side: Int64) -> Data {
         let node = Proto.string(1, "images") + Proto.string(2, "out") + Proto.string(4, "Identity")
-        let graph = Proto.message(1, node) + Proto.string(2, "g")
-            + Proto.message(11, Proto.valueInfo("images", [1, 3, side, side])) + Proto.message(12, Proto.valueInfo("out", [1, 3, side, side]))
-        return Data(Proto.varint(1, 7) + Proto.message(7, graph) + Proto.message(8, Proto.string(1, "") + Proto.varint(2, 13)))
+        let graph =
+            Proto.message(1, node) + Proto.string(2, "g")
+            + Proto.message(11, Proto.valueInfo("images", [1, 3, side, side]))
+            + Proto.message(12, Proto.valueInfo("out", [1, 3, side, side]))
+        return Data(
+            Proto.varint(1, 7) + Proto.message(7, graph) + Proto.message(8, Proto.string(1, "") + Proto.varint(2, 13)))
     }
 }
 
 /// The few protobuf wire-format pieces the ONNX fixtures above need.
 enum Proto {
     static func varintBytes(_ value: UInt64) -> [UInt8] {
-        var v = value, out: [UInt8] = []
-        while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        var v = value
+        var out: [UInt8] = []
+        while v >= 0x80 {
+            out.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
         return out + [UInt8(v)]
     }
-    static func varint(_ field: UInt64, _ value: Int64) -> [UInt8] { varintBytes(field << 3) + varintBytes(UInt64(bitPattern: value)) }
-    static func message(_ field: UInt64, _ body: [UInt8]) -> [UInt8] { varintBytes(field << 3 | 2) + varintBytes(UInt64(body.count)) + body }
+    static func varint(_ field: UInt64, _ value: Int64) -> [UInt8] {
+        varintBytes(field << 3) + varintBytes(UInt64(bitPattern: value))
+    }
+    static func message(_ field: UInt64, _ body: [UInt8]) -> [UInt8] {
+        varintBytes(field << 3 | 2) + varintBytes(UInt64(body.count)) + body
+    }
     static func string(_ field: UInt64, _ text: String) -> [UInt8] { message(field, Array(text.utf8)) }
     static func packed(_ values: [Int64]) -> [UInt8] { values.flatMap { varintBytes(UInt64(bitPattern: $0)) } }
     /// ValueInfoProto: name 1, type 2 → tensor_type 1 → elem_type 1 (float), shape 2 → dim 1 → dim_value 1

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// `video --track --count-line`, run as a user would, with the real Yolo-Fastest detector on a rendered image
 /// sequence whose motion is known.
@@ -39,32 +39,48 @@ import OpenVisionTestSupport
         try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
         try Self.renderScene(in: frames)
         let jsonl = dir.appendingPathComponent("out.jsonl")
-        let run = try await CLIProcess.run(["video", frames.path, "--model", Self.model, "--track", "--count-line", "0.5,0,0.5,1",
-                                            "--jsonl", jsonl.path])
+        let run = try await CLIProcess.run([
+            "video", frames.path, "--model", Self.model, "--track", "--count-line", "0.5,0,0.5,1",
+            "--jsonl", jsonl.path,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 40)
         let reports = try lines.map { try JSONDecoder().decode(AnalysisReport.self, from: Data($0.utf8)) }
-        var personIDs = Set<Int>(), dogIDs = Set<Int>(), personFrames = 0, dogFrames = 0
+        var personIDs = Set<Int>()
+        var dogIDs = Set<Int>()
+        var personFrames = 0
+        var dogFrames = 0
         for report in reports {
             for object in report.objects ?? [] {
                 guard let id = object.trackID else { continue }
                 // The person's box is in the top half (normalised y above 0.5), the dog's in the bottom.
-                if object.box.normalized.midY > 0.5 { personIDs.insert(id); personFrames += 1 } else { dogIDs.insert(id); dogFrames += 1 }
+                if object.box.normalized.midY > 0.5 {
+                    personIDs.insert(id)
+                    personFrames += 1
+                } else {
+                    dogIDs.insert(id)
+                    dogFrames += 1
+                }
             }
         }
         #expect(personIDs.count == 1 && dogIDs.count == 1 && personIDs != dogIDs, "person \(personIDs), dog \(dogIDs)")
         // Tracked on (nearly) every frame: confirmed on the first, matched through the walk.
         #expect(personFrames >= 38 && dogFrames >= 30, "person tracked on \(personFrames), dog on \(dogFrames) frames")
         let events = reports.flatMap { report in (report.events ?? []).map { (report.frame ?? -1, $0) } }
-        #expect(events.filter { $0.1.event == "track_started" }.map(\.1.id).sorted() == (personIDs.union(dogIDs)).sorted())
+        #expect(
+            events.filter { $0.1.event == "track_started" }.map(\.1.id).sorted() == (personIDs.union(dogIDs)).sorted())
         let ended = events.filter { $0.1.event == "track_ended" }
-        #expect(ended.map(\.1.id).sorted() == personIDs.union(dogIDs).sorted() && ended.allSatisfy { $0.0 == 39 }, "\(ended)")
+        #expect(
+            ended.map(\.1.id).sorted() == personIDs.union(dogIDs).sorted() && ended.allSatisfy { $0.0 == 39 },
+            "\(ended)")
         let crossings = events.filter { $0.1.event == "line_crossed" }
         #expect(crossings.count == 2, "\(crossings)")
         let personCrossing = try #require(crossings.first { personIDs.contains($0.1.id) })
-        #expect(personCrossing.1.direction == "out" && personCrossing.1.label == "person" && abs(personCrossing.0 - 22) <= 1,
-                "\(personCrossing)")
+        #expect(
+            personCrossing.1.direction == "out" && personCrossing.1.label == "person"
+                && abs(personCrossing.0 - 22) <= 1,
+            "\(personCrossing)")
         #expect(crossings.first { dogIDs.contains($0.1.id) }?.1.direction == "in")
         let counting = try #require(reports.last?.counting)
         #expect(counting.line == [[0.5, 0], [0.5, 1]])
@@ -103,13 +119,16 @@ import OpenVisionTestSupport
             .map { try JSONDecoder().decode(AnalysisReport.self, from: Data($0.utf8)) }
         #expect(reports.count == 40)
         #expect(reports.allSatisfy { $0.barcodes == nil && $0.faces == nil })
-        var top = Set<Int>(), bottom = Set<Int>()
+        var top = Set<Int>()
+        var bottom = Set<Int>()
         for object in reports.flatMap({ $0.objects ?? [] }) {
             guard let id = object.trackID else { continue }
             if object.box.normalized.midY > 0.5 { top.insert(id) } else { bottom.insert(id) }
         }
         #expect(top.count == 1 && bottom.count == 1 && top != bottom, "top \(top), bottom \(bottom)")
-        let ended = reports.flatMap { r in (r.events ?? []).filter { $0.event == "track_ended" }.map { (r.frame ?? -1, $0.id) } }
+        let ended = reports.flatMap { r in
+            (r.events ?? []).filter { $0.event == "track_ended" }.map { (r.frame ?? -1, $0.id) }
+        }
         #expect(ended.map(\.1).sorted() == top.union(bottom).sorted() && ended.allSatisfy { $0.0 == 39 }, "\(ended)")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// The live viewer as a person sees it: `openvision live --serve` on a video, the page loaded in
 /// headless Chromium, and the screenshot checked for the barcode's overlay box over the preview.
@@ -23,7 +23,8 @@ import OpenVisionTestSupport
         for _ in 0..<900 { try writer.write(frame) }  // 900 s
         writer.finish()
 
-        let server = try await LiveViewerProcess(["live", "--source", video.path, "--requests", "barcodes", "--duration", "600"], deadline: .seconds(30))
+        let server = try await LiveViewerProcess(
+            ["live", "--source", video.path, "--requests", "barcodes", "--duration", "600"], deadline: .seconds(30))
         let page = server.page
         try await Task.sleep(for: .seconds(2))
 
@@ -32,15 +33,21 @@ import OpenVisionTestSupport
         // Bounds of the rows and columns holding at least `minimum` matching pixels (ignores stray text pixels).
         func bounds(_ image: VisionImage, minimum: Int = 3, _ match: (UInt8, UInt8, UInt8) -> Bool) -> CGRect? {
             let rgb = [UInt8](image.rgbData())
-            var rows = [Int](repeating: 0, count: image.height), columns = [Int](repeating: 0, count: image.width)
+            var rows = [Int](repeating: 0, count: image.height)
+            var columns = [Int](repeating: 0, count: image.width)
             for y in 0..<image.height {
                 for x in 0..<image.width {
                     let o = (y * image.width + x) * 3
-                    if match(rgb[o], rgb[o + 1], rgb[o + 2]) { rows[y] += 1; columns[x] += 1 }
+                    if match(rgb[o], rgb[o + 1], rgb[o + 2]) {
+                        rows[y] += 1
+                        columns[x] += 1
+                    }
                 }
             }
             guard let y0 = rows.firstIndex(where: { $0 >= minimum }), let y1 = rows.lastIndex(where: { $0 >= minimum }),
-                  let x0 = columns.firstIndex(where: { $0 >= minimum }), let x1 = columns.lastIndex(where: { $0 >= minimum }) else { return nil }
+                let x0 = columns.firstIndex(where: { $0 >= minimum }),
+                let x1 = columns.lastIndex(where: { $0 >= minimum })
+            else { return nil }
             return CGRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
         }
         // A private profile for each attempt: a Chromium already running elsewhere would otherwise own the default
@@ -52,9 +59,11 @@ import OpenVisionTestSupport
             try? FileManager.default.removeItem(at: shot)
             let browser = Process()
             browser.executableURL = URL(fileURLWithPath: chromium)
-            browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                                 "--user-data-dir=\(dir.appendingPathComponent("chromium-profile-\(attempt)").path)",
-                                 "--screenshot=\(shot.path)", "--window-size=1000,800", "--timeout=\(5000 * (attempt + 1))", page]
+            browser.arguments = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                "--user-data-dir=\(dir.appendingPathComponent("chromium-profile-\(attempt)").path)",
+                "--screenshot=\(shot.path)", "--window-size=1000,800", "--timeout=\(5000 * (attempt + 1))", page,
+            ]
             let errors = Pipe()
             browser.standardOutput = FileHandle.nullDevice
             browser.standardError = errors
@@ -65,24 +74,32 @@ import OpenVisionTestSupport
                 return text
             }
             guard let image = try? VisionImage(contentsOf: shot) else { continue }
-            found = (bounds(image, minimum: 100) { abs(Int($0) - 200) < 6 && abs(Int($1) - 200) < 6 && abs(Int($2) - 200) < 6 },
-                     bounds(image) { $0 > 230 && $1 > 110 && $1 < 170 && $2 < 40 })
+            found = (
+                bounds(image, minimum: 100) {
+                    abs(Int($0) - 200) < 6 && abs(Int($1) - 200) < 6 && abs(Int($2) - 200) < 6
+                },
+                bounds(image) { $0 > 230 && $1 > 110 && $1 < 170 && $2 < 40 }
+            )
         }
         #expect(FileManager.default.fileExists(atPath: shot.path), "chromium wrote no screenshot: \(log.suffix(600))")
         let preview = try #require(found.preview, "the preview is not on the page")
         let box = try #require(found.box, "no overlay box drawn")
         // Where the box sits over the preview, in the frame's normalised top-left coordinates.
-        let cx = (box.midX - preview.minX) / preview.width, cy = (box.midY - preview.minY) / preview.height
+        let cx = (box.midX - preview.minX) / preview.width
+        let cy = (box.midY - preview.minY) / preview.height
         #expect(abs(cx - 243.0 / 640) < 0.05 && abs(cy - 0.5) < 0.07, "box centre at (\(cx), \(cy)) of the preview")
         let symbol = Double(code.width - 8 * 6) / 640
-        #expect(abs(box.width / preview.width - symbol) < 0.06, "box width \(box.width / preview.width) vs symbol \(symbol)")
+        #expect(
+            abs(box.width / preview.width - symbol) < 0.06, "box width \(box.width / preview.width) vs symbol \(symbol)"
+        )
         try await server.stop()
     }
     /// `live --requests saliency --serve`: each overlay event carries the heat map as a small RGBA PNG
     /// (68 × 68, a data URL) over the whole frame, before the salient regions' boxes.
     @Test func saliencyHeatMapReachesTheViewerEvents() async throws {
-        let curl = try #require(["/usr/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                "curl reads the event stream")
+        let curl = try #require(
+            ["/usr/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "curl reads the event stream")
         let dir = try CLIProcess.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         // 600 s of mid gray with one dark disc at (460, 150): the salient region. One frame a second: the paced
@@ -95,7 +112,8 @@ import OpenVisionTestSupport
         for _ in 0..<600 { try writer.write(frame) }
         writer.finish()
 
-        let server = try await LiveViewerProcess(["live", "--source", video.path, "--requests", "saliency", "--duration", "600"], deadline: .seconds(90))
+        let server = try await LiveViewerProcess(
+            ["live", "--source", video.path, "--requests", "saliency", "--duration", "600"], deadline: .seconds(90))
         let page = server.page
 
         // The first overlay event with items (a new client gets the latest update at once). A generous deadline:
@@ -119,7 +137,8 @@ import OpenVisionTestSupport
                     if chunk.isEmpty { return nil }
                     buffer += chunk
                     let text = String(decoding: buffer, as: UTF8.self)
-                    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // the last may be partial
+                    // the last may be partial
+                    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
                     if let found = lines.first(where: { $0.hasPrefix("data: ") && $0.contains("\"image\"") }) {
                         return String(found.dropFirst(6))
                     }
@@ -128,7 +147,8 @@ import OpenVisionTestSupport
             if events.isRunning { events.terminate() }
             if line == nil { try await Task.sleep(for: .seconds(1)) }
         }
-        let json = try #require(line, "no overlay event with an image item; the server printed: \(server.recentOutput.suffix(1500))")
+        let json = try #require(
+            line, "no overlay event with an image item; the server printed: \(server.recentOutput.suffix(1500))")
         #expect(json.utf8.count < 32_000, "the event stays small: \(json.utf8.count) bytes")
         let update = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let items = try #require(update["items"] as? [[String: Any]])
@@ -149,13 +169,18 @@ import OpenVisionTestSupport
         // The hottest cell (reddest in JET) is on the disc: its centre (460, 150) of 640 × 480 is cell (48.9, 21.25),
         // its radius 50 px 5.3 cells; the spectral residual peaks on its rim (8.5 cells off on this machine).
         let rgb = [UInt8](image.rgbData())
-        let hottest = (0..<68 * 68).max { Int(rgb[$0 * 3]) - Int(rgb[$0 * 3 + 2]) < Int(rgb[$1 * 3]) - Int(rgb[$1 * 3 + 2]) }!
-        #expect(hypot(Double(hottest % 68) - 48.9, Double(hottest / 68) - 21.25) < 10, "hottest cell \(hottest % 68), \(hottest / 68)")
+        let hottest = (0..<68 * 68).max {
+            Int(rgb[$0 * 3]) - Int(rgb[$0 * 3 + 2]) < Int(rgb[$1 * 3]) - Int(rgb[$1 * 3 + 2])
+        }!
+        #expect(
+            hypot(Double(hottest % 68) - 48.9, Double(hottest / 68) - 21.25) < 10,
+            "hottest cell \(hottest % 68), \(hottest / 68)")
         #expect(rgb[hottest * 3] > 150, "the hottest cell is red: \(rgb[hottest * 3...hottest * 3 + 2])")
         let corner = (60 * 68 + 5) * 3
         #expect(rgb[corner + 2] > rgb[corner], "a cold corner is blue: \(rgb[corner...corner + 2])")
         // Then the salient region's box, labelled.
-        #expect(items.dropFirst().contains { ($0["label"] as? String)?.hasPrefix("salient") == true && $0["image"] == nil })
+        #expect(
+            items.dropFirst().contains { ($0["label"] as? String)?.hasPrefix("salient") == true && $0["image"] == nil })
         try await server.stop()
     }
 }

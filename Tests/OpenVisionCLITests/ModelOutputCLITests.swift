@@ -1,20 +1,24 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Issue 37, row 9: `models compile` and `models convert` never write into or over their input, never replace what
 /// exists without `--force`, and runs at once into one folder end with one result and true messages.
 @Suite struct ModelOutputCLITests {
     static let coreml = Fixtures.shared.appendingPathComponent("models/coreml")
-    static let layer = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/coreml/layers/conv_valid_padded_stride2.mlmodel")
+    static let layer = Fixtures.packageRoot.appendingPathComponent(
+        "Tests/Fixtures/coreml/layers/conv_valid_padded_stride2.mlmodel")
 
     /// Every file under `url`, relative path → bytes.
     static func contents(_ url: URL) -> [String: Data] {
         var result: [String: Data] = [:]
         let base = url.standardizedFileURL.path
-        for case let file as URL in FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) ?? .init() {
-            if let data = try? Data(contentsOf: file) { result[String(file.standardizedFileURL.path.dropFirst(base.count))] = data }
+        for case let file as URL in FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) ?? .init()
+        {
+            if let data = try? Data(contentsOf: file) {
+                result[String(file.standardizedFileURL.path.dropFirst(base.count))] = data
+            }
         }
         return result
     }
@@ -25,7 +29,8 @@ import OpenVisionTestSupport
         let dir = try CLIProcess.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let compiled = dir.appendingPathComponent("X.mlmodelc")
-        try FileManager.default.copyItem(at: Fixtures.shared.appendingPathComponent("models/coreml-wild/yolov8n.mlmodelc"), to: compiled)
+        try FileManager.default.copyItem(
+            at: Fixtures.shared.appendingPathComponent("models/coreml-wild/yolov8n.mlmodelc"), to: compiled)
         let before = Self.contents(compiled)
         let run = try await CLIProcess.run(["models", "compile", compiled.path])
         #expect(run.status == 1 && run.stderr.contains("would replace the model being compiled"), "\(run.stderr)")
@@ -50,7 +55,9 @@ import OpenVisionTestSupport
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try Data("keep me".utf8).write(to: target.appendingPathComponent("notes.txt"))
         let refused = try await CLIProcess.run(["models", "compile", Self.layer.path, "-o", out.path])
-        #expect(refused.status == 1 && refused.stderr.contains("already exists") && refused.stderr.contains("--force"), "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("already exists") && refused.stderr.contains("--force"),
+            "\(refused.stderr)")
         #expect(try Data(contentsOf: target.appendingPathComponent("notes.txt")) == Data("keep me".utf8))
         let forced = try await CLIProcess.run(["models", "compile", Self.layer.path, "-o", out.path, "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
@@ -74,7 +81,10 @@ import OpenVisionTestSupport
         for force in [false, true] {
             let runs = try await withThrowingTaskGroup(of: CLIProcess.Run.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { try await CLIProcess.run(["models", "compile", Self.layer.path, "-o", dir.path] + (force ? ["--force"] : [])) }
+                    group.addTask {
+                        try await CLIProcess.run(
+                            ["models", "compile", Self.layer.path, "-o", dir.path] + (force ? ["--force"] : []))
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -84,13 +94,19 @@ import OpenVisionTestSupport
             } else {
                 // The first run of the round without --force may find the folder of the one before (none here).
                 #expect(succeeded == 1, "\(runs.map(\.stderr))")
-                #expect(runs.filter { $0.status != 0 }.allSatisfy { $0.stderr.contains("already exists") }, "\(runs.map(\.stderr))")
+                #expect(
+                    runs.filter { $0.status != 0 }.allSatisfy { $0.stderr.contains("already exists") },
+                    "\(runs.map(\.stderr))")
                 try FileManager.default.removeItem(at: dir.appendingPathComponent("conv_valid_padded_stride2.mlmodelc"))
                 _ = try await CLIProcess.run(["models", "compile", Self.layer.path, "-o", dir.path])
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["conv_valid_padded_stride2.mlmodelc"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["conv_valid_padded_stride2.mlmodelc"])
             let compiled = dir.appendingPathComponent("conv_valid_padded_stride2.mlmodelc")
-            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: compiled.path)) == ["coreml.json", "model.onnx"])
+            #expect(
+                Set(try FileManager.default.contentsOfDirectory(atPath: compiled.path)) == [
+                    "coreml.json", "model.onnx",
+                ])
         }
     }
 }

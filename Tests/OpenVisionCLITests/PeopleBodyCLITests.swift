@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// `openvision analyze --requests bodypose3d,personinstances` and `--body-hands on`: JSON, text, `--maps` and `--annotate`.
 @Suite struct PeopleBodyCLITests {
@@ -12,8 +12,10 @@ import OpenVisionTestSupport
         let annotated = dir.appendingPathComponent("annotated.png")
         let maps = dir.appendingPathComponent("maps")
         let image = Fixtures.sharedImage("person.jpg")
-        let result = try await CLIProcess.run(["analyze", "--requests", "bodypose3d,personinstances", "--maps", maps.path,
-                                               "--annotate", annotated.path, image.path])
+        let result = try await CLIProcess.run([
+            "analyze", "--requests", "bodypose3d,personinstances", "--maps", maps.path,
+            "--annotate", annotated.path, image.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
         let pose = try #require(report.bodyPoses3D?.first)
@@ -23,15 +25,20 @@ import OpenVisionTestSupport
         #expect(root.parent == nil && root.position == [0, 0, 0])
         // MediaPipe Python's left wrist on person.jpg (Tests/Fixtures/MediaPipe/pose-world-reference.json): (0.3349, 0.4637).
         let wrist = try #require(pose.joints.first { $0.name == "leftWrist" })
-        #expect(wrist.parent == "leftElbow" && abs(wrist.point.pixels.x - 0.3349 * 640) < 4 && abs(wrist.point.pixels.y - 0.4637 * 424) < 4)
+        #expect(
+            wrist.parent == "leftElbow" && abs(wrist.point.pixels.x - 0.3349 * 640) < 4
+                && abs(wrist.point.pixels.y - 0.4637 * 424) < 4)
         let instances = try #require(report.personInstances)
         #expect(instances.mask.width == 640 && instances.mask.height == 424 && instances.instances.map(\.index) == [1])
         let png = try #require(instances.mask.png)
         #expect(instances.instances[0].pixels > 10_000 && FileManager.default.fileExists(atPath: png))
-        let drawn = try VisionImage(contentsOf: annotated), photo = try VisionImage(contentsOf: image)
+        let drawn = try VisionImage(contentsOf: annotated)
+        let photo = try VisionImage(contentsOf: image)
         #expect(Fixtures.meanDifference(drawn, photo) > 1)
 
-        let text = try await CLIProcess.run(["analyze", "--requests", "bodypose3d,personinstances", "--format", "text", image.path])
+        let text = try await CLIProcess.run([
+            "analyze", "--requests", "bodypose3d,personinstances", "--format", "text", image.path,
+        ])
         #expect(text.stdout.contains("body pose 3D") && text.stdout.contains("person 1:"), "\(text.stdout)")
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// `openvision analyze --requests bodypose,personmask`: JSON, text, `--maps` and `--annotate`.
 @Suite struct PeopleCLITests {
@@ -12,8 +12,10 @@ import OpenVisionTestSupport
         let annotated = dir.appendingPathComponent("annotated.png")
         let maps = dir.appendingPathComponent("maps")
         let image = Fixtures.sharedImage("person.jpg")
-        let result = try await CLIProcess.run(["analyze", "--requests", "bodypose,personmask", "--maps", maps.path,
-                                               "--annotate", annotated.path, image.path])
+        let result = try await CLIProcess.run([
+            "analyze", "--requests", "bodypose,personmask", "--maps", maps.path,
+            "--annotate", annotated.path, image.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
         let pose = try #require(report.bodyPoses?.first)
@@ -27,7 +29,8 @@ import OpenVisionTestSupport
         let png = try #require(mask.png)
         #expect(FileManager.default.fileExists(atPath: png) && mask.npy != nil)
         // The annotated copy has the skeleton and the mask drawn: it differs from the photo.
-        let drawn = try VisionImage(contentsOf: annotated), photo = try VisionImage(contentsOf: image)
+        let drawn = try VisionImage(contentsOf: annotated)
+        let photo = try VisionImage(contentsOf: image)
         #expect(drawn.width == 640 && drawn.height == 424)
         #expect(Fixtures.meanDifference(drawn, photo) > 1)
 
@@ -36,7 +39,9 @@ import OpenVisionTestSupport
     }
 
     @Test func noPersonGivesEmptyPoses() async throws {
-        let result = try await CLIProcess.run(["analyze", "--requests", "bodypose", Fixtures.sharedImage("eagle.jpg").path])
+        let result = try await CLIProcess.run([
+            "analyze", "--requests", "bodypose", Fixtures.sharedImage("eagle.jpg").path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(result.stdout.utf8))
         #expect(report.bodyPoses == [])

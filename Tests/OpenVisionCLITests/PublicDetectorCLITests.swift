@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionConverters
 import OpenVisionTestSupport
+import Testing
 
 /// Layouts of public detectors through `openvision detect`, with models built here in their exact output
 /// layout (the real files are not reachable from these machines; see the README's table).
@@ -15,7 +15,8 @@ import OpenVisionTestSupport
         var graph = ONNXWriter.Graph(name: "ultraface-shaped")
         graph.initializers = [
             .init(name: "scores_const", dims: [1, 3, 2], floats: [0.98, 0.02, 0.1, 0.9, 0.85, 0.15]),
-            .init(name: "boxes_const", dims: [1, 3, 4], floats: [0, 0, 1, 1, 0.25, 0.2, 0.5, 0.6, 0.6, 0.6, 0.7, 0.7]),
+            .init(
+                name: "boxes_const", dims: [1, 3, 4], floats: [0, 0, 1, 1, 0.25, 0.2, 0.5, 0.6, 0.6, 0.6, 0.7, 0.7]),
         ]
         graph.inputs = [
             .init(name: "input", elementType: .float, shape: [.value(1), .value(3), .value(240), .value(320)]),
@@ -33,7 +34,8 @@ import OpenVisionTestSupport
         let url = dir.appendingPathComponent("version-RFB-320.onnx")
         try ONNXWriter.Model(graph: graph).serialized().write(to: url)
         // One label, as a sidecar beside the model.
-        try "face\n".write(to: dir.appendingPathComponent("version-RFB-320.labels.txt"), atomically: true, encoding: .utf8)
+        try "face\n".write(
+            to: dir.appendingPathComponent("version-RFB-320.labels.txt"), atomically: true, encoding: .utf8)
         return url
     }
 
@@ -43,7 +45,9 @@ import OpenVisionTestSupport
         let model = try Self.ultraFaceShapedModel(in: dir)
         let image = Fixtures.sharedImage("person.jpg").path
         // UltraFace's own preprocessing: stretched to 320 × 240, (x − 127) / 128.
-        let flags = ["--crop-and-scale", "scaleFill", "--pixel-scale", "1", "--pixel-mean", "127", "--pixel-std", "128"]
+        let flags = [
+            "--crop-and-scale", "scaleFill", "--pixel-scale", "1", "--pixel-mean", "127", "--pixel-std", "128",
+        ]
         let quiet = try await CLIProcess.run(["detect", "--model", model.path, image] + flags)
         #expect(quiet.status == 0, "\(quiet.stderr)")
         // ONNX Runtime's warnings (lines tagged "W:onnxruntime") are quiet by default ...

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// `openvision video` and `live` on a video file, stopped by a signal or reading a cut file: the
 /// outputs are finished and the exit status says how the run ended.
@@ -11,7 +11,8 @@ import OpenVisionTestSupport
         let url = dir.appendingPathComponent("in.avi")
         let writer = try VideoFileWriter(url: url, fps: 30, width: 320, height: 240)
         var canvas = try Fixtures.canvas(width: 320, height: 240, gray: 200)
-        try canvas.draw(try BarcodeGenerator.image(for: "signal", symbology: .qr, moduleSize: 4), at: CGPoint(x: 100, y: 60))
+        try canvas.draw(
+            try BarcodeGenerator.image(for: "signal", symbology: .qr, moduleSize: 4), at: CGPoint(x: 100, y: 60))
         let frame = canvas.makeImage()
         for _ in 0..<frames { try writer.write(frame) }
         writer.finish()
@@ -22,8 +23,10 @@ import OpenVisionTestSupport
     static func decodableFrames(_ url: URL) throws -> Int? {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-                           "-of", "csv=p=0", url.path]
+        probe.arguments = [
+            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", url.path,
+        ]
         let out = Pipe()
         probe.standardOutput = out
         probe.standardError = FileHandle.nullDevice
@@ -54,10 +57,12 @@ import OpenVisionTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let total = 1200
         let input = try Self.makeVideo(in: dir, frames: total)
-        let out = dir.appendingPathComponent("out.mp4"), jsonl = dir.appendingPathComponent("out.jsonl")
+        let out = dir.appendingPathComponent("out.mp4")
+        let jsonl = dir.appendingPathComponent("out.jsonl")
         let process = Process()
         process.executableURL = CLIProcess.binary
-        process.arguments = (command == "video" ? ["video", input.path] : ["live", "--source", input.path])
+        process.arguments =
+            (command == "video" ? ["video", input.path] : ["live", "--source", input.path])
             + ["--requests", "barcodes", "--out", out.path, "--jsonl", jsonl.path]
         let errURL = dir.appendingPathComponent("stderr.txt")
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
@@ -88,7 +93,9 @@ import OpenVisionTestSupport
         #expect((frames ?? 0) > 0, "the MP4 plays: \(String(describing: frames)) frames; \(stderr)")
         #expect(stderr.contains("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")"), "\(stderr)")
         // The count reported is the JSON Lines' (issue 28, item 14).
-        #expect(stderr.firstMatch(of: /stopped by SIG\w+ after (\d+) analysed frames/).map { Int($0.1) } == lines, "\(lines) lines; \(stderr)")
+        #expect(
+            stderr.firstMatch(of: /stopped by SIG\w+ after (\d+) analysed frames/).map { Int($0.1) } == lines,
+            "\(lines) lines; \(stderr)")
     }
 
     /// Issue 28, item 14: "stopped by SIGINT after 357 analysed frames" where the JSON Lines and the video held
@@ -101,10 +108,13 @@ import OpenVisionTestSupport
         let input = try Self.makeVideo(in: dir, frames: 1200)
         var compared = 0
         for run in 0..<4 {
-            let out = dir.appendingPathComponent("out\(run).mp4"), jsonl = dir.appendingPathComponent("out\(run).jsonl")
+            let out = dir.appendingPathComponent("out\(run).mp4")
+            let jsonl = dir.appendingPathComponent("out\(run).jsonl")
             let process = Process()
             process.executableURL = CLIProcess.binary
-            process.arguments = ["video", input.path, "--requests", "barcodes", "--out", out.path, "--jsonl", jsonl.path]
+            process.arguments = [
+                "video", input.path, "--requests", "barcodes", "--out", out.path, "--jsonl", jsonl.path,
+            ]
             let errURL = dir.appendingPathComponent("stderr\(run).txt")
             FileManager.default.createFile(atPath: errURL.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: errURL)
@@ -129,10 +139,12 @@ import OpenVisionTestSupport
             compared += 1
             let lines = Self.lineCount(jsonl)
             let frames = try Self.decodableFrames(out)
-            let reported = stderr.firstMatch(of: /stopped by SIGINT after (\d+) analysed frames; .* finished with (\d+) frames/)
+            let reported = stderr.firstMatch(
+                of: /stopped by SIGINT after (\d+) analysed frames; .* finished with (\d+) frames/)
             let summary = stderr.firstMatch(of: /frames \d+, analysed (\d+),/)
-            #expect(reported.map { Int($0.1) } == lines && reported.map { Int($0.2) } == lines && frames == lines,
-                    "run \(run): \(lines) JSON lines, \(String(describing: frames)) video frames; \(stderr)")
+            #expect(
+                reported.map { Int($0.1) } == lines && reported.map { Int($0.2) } == lines && frames == lines,
+                "run \(run): \(lines) JSON lines, \(String(describing: frames)) video frames; \(stderr)")
             #expect(summary.map { Int($0.1) } == lines, "run \(run): \(lines) JSON lines; \(stderr)")
         }
         #expect(compared > 0, "every run ended before its signal")
@@ -148,8 +160,10 @@ import OpenVisionTestSupport
         let jsonl = dir.appendingPathComponent("cut.jsonl")
         let result = try await CLIProcess.run(["video", cut.path, "--requests", "barcodes", "--jsonl", jsonl.path])
         #expect(result.status == 3, "\(result.stderr)")
-        #expect(result.stderr.contains("openvision: warning: \(cut.path) ended early") && result.stderr.contains("of the 60 frames"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains("openvision: warning: \(cut.path) ended early")
+                && result.stderr.contains("of the 60 frames"),
+            "\(result.stderr)")
         let lines = Self.lineCount(jsonl)
         #expect(lines > 20 && lines < 60, "every readable frame analysed: \(lines)")
         // The whole file ends normally.
@@ -161,9 +175,13 @@ import OpenVisionTestSupport
         let clock = ContinuousClock()
         let start = clock.now
         // A 1-hour reconnect window: retrying a device that does not exist would take that long.
-        let result = try await CLIProcess.run(["live", "--source", "/dev/video99", "--requests", "barcodes", "--reconnect", "3600"])
+        let result = try await CLIProcess.run([
+            "live", "--source", "/dev/video99", "--requests", "barcodes", "--reconnect", "3600",
+        ])
         #expect(clock.now - start < .seconds(600), "no reconnect window for a device that does not exist")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("no such camera: /dev/video99") && result.stderr.contains("fileNotFound"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("no such camera: /dev/video99") && result.stderr.contains("fileNotFound"),
+            "\(result.stderr)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 @testable import OpenVisionCoreMLClasses
 
@@ -20,10 +21,13 @@ import Testing
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/coreml/image-outputs/ImageBGR.mlmodel")
         let conversion = try CoreMLConverter.conversion(contentsOf: file)
-        let s = try CoreMLClassGenerator.source(className: "Stylize", info: conversion.info, modelFileName: "ImageBGR.mlmodel")
-        for line in ["class StylizeOutput : MLFeatureProvider {", "    var styled: CVPixelBuffer {",
-                     "        return provider.featureValue(for: \"styled\")!.imageBufferValue!",
-                     "    init(styled: CVPixelBuffer) {", "    func prediction(image: CVPixelBuffer) throws -> StylizeOutput {"] {
+        let s = try CoreMLClassGenerator.source(
+            className: "Stylize", info: conversion.info, modelFileName: "ImageBGR.mlmodel")
+        for line in [
+            "class StylizeOutput : MLFeatureProvider {", "    var styled: CVPixelBuffer {",
+            "        return provider.featureValue(for: \"styled\")!.imageBufferValue!",
+            "    init(styled: CVPixelBuffer) {", "    func prediction(image: CVPixelBuffer) throws -> StylizeOutput {",
+        ] {
             #expect(s.contains(line), "missing \"\(line)\"")
         }
     }
@@ -33,11 +37,14 @@ import Testing
     @Test func compiledFolderAsXcodeGeneratesIt() throws {
         let file = GeneratorFiles.shared.appendingPathComponent("models/coreml-wild/MNISTClassifier.mlmodelc")
         let conversion = try CoreMLConverter.conversion(contentsOf: file)
-        let s = try CoreMLClassGenerator.source(className: "MNISTClassifier", info: conversion.info,
-                                                modelFileName: "MNISTClassifier.mlmodelc")
-        for line in ["class MNISTClassifierInput : MLFeatureProvider {", "    var image: CVPixelBuffer",
-                     "kCVPixelFormatType_OneComponent8", "    var labelProbabilities: [Int64 : Double] {",
-                     "    var classLabel: Int64 {", "class MNISTClassifier {"] {
+        let s = try CoreMLClassGenerator.source(
+            className: "MNISTClassifier", info: conversion.info,
+            modelFileName: "MNISTClassifier.mlmodelc")
+        for line in [
+            "class MNISTClassifierInput : MLFeatureProvider {", "    var image: CVPixelBuffer",
+            "kCVPixelFormatType_OneComponent8", "    var labelProbabilities: [Int64 : Double] {",
+            "    var classLabel: Int64 {", "class MNISTClassifier {",
+        ] {
             #expect(s.contains(line), "missing \"\(line)\" in\n\(s.prefix(3000))")
         }
     }
@@ -84,7 +91,10 @@ import Testing
             #expect(s.contains(line), "missing: \(line)")
         }
         // The deprecated init is marked as Xcode marks it.
-        #expect(s.contains("@available(*, deprecated, message: \"Use init(configuration:) instead and handle errors appropriately.\")"))
+        #expect(
+            s.contains(
+                "@available(*, deprecated, message: \"Use init(configuration:) instead and handle errors appropriately.\")"
+            ))
     }
 
     @Test func detectorPipelineWithOptionalThresholds() throws {
@@ -113,10 +123,14 @@ import Testing
     /// DOUBLE arrays in and out; the YOLO pipeline's outputs are FLOAT32 (coremltools:
     /// `ArrayDataType.Name(ct.utils.load_spec(f).description.output[0].type.multiArrayType.dataType)`).
     @Test func multiArraysGetShapedArrayForms() throws {
-        let conversion = try CoreMLConverter.conversion(contentsOf: GeneratorFiles.fixtures.appendingPathComponent("coreml/layers").appendingPathComponent("concat_channels.mlmodel"))
-        let inputs = conversion.info.inputs.map(\.name), output = conversion.info.outputs[0].name
+        let conversion = try CoreMLConverter.conversion(
+            contentsOf: GeneratorFiles.fixtures.appendingPathComponent("coreml/layers").appendingPathComponent(
+                "concat_channels.mlmodel"))
+        let inputs = conversion.info.inputs.map(\.name)
+        let output = conversion.info.outputs[0].name
         #expect(inputs.count == 2)
-        let s = try CoreMLClassGenerator.source(className: "Concat", info: conversion.info, modelFileName: "concat_channels.mlmodel")
+        let s = try CoreMLClassGenerator.source(
+            className: "Concat", info: conversion.info, modelFileName: "concat_channels.mlmodel")
         let params = inputs.map { "\($0): MLShapedArray<Double>" }.joined(separator: ", ")
         let args = inputs.map { "\($0): MLMultiArray(\($0))" }.joined(separator: ", ")
         for line in [
@@ -140,11 +154,14 @@ import Testing
     @Test func classicModelTakesAndGivesNumbers() throws {
         let file = GeneratorFiles.shared.appendingPathComponent("models/coreml-wild/MarsHabitatPricer.mlmodel")
         let conversion = try CoreMLConverter.conversion(contentsOf: file)
-        let s = try CoreMLClassGenerator.source(className: "MarsHabitatPricer", info: conversion.info, modelFileName: file.lastPathComponent)
-        for line in ["var solarPanels: Double", "init(solarPanels: Double, greenhouses: Double, size: Double)",
-                     "if featureName == \"size\" {\n            return MLFeatureValue(double: size)",
-                     "var price: Double {\n        return provider.featureValue(for: \"price\")!.doubleValue",
-                     "func prediction(solarPanels: Double, greenhouses: Double, size: Double) throws -> MarsHabitatPricerOutput"] {
+        let s = try CoreMLClassGenerator.source(
+            className: "MarsHabitatPricer", info: conversion.info, modelFileName: file.lastPathComponent)
+        for line in [
+            "var solarPanels: Double", "init(solarPanels: Double, greenhouses: Double, size: Double)",
+            "if featureName == \"size\" {\n            return MLFeatureValue(double: size)",
+            "var price: Double {\n        return provider.featureValue(for: \"price\")!.doubleValue",
+            "func prediction(solarPanels: Double, greenhouses: Double, size: Double) throws -> MarsHabitatPricerOutput",
+        ] {
             #expect(s.contains(line), "missing \(line)")
         }
     }
@@ -165,9 +182,13 @@ import Testing
     }
 
     @Test func featureTypesWithoutASwiftFormAreNamed() throws {
-        var info = try CoreMLConverter.conversion(contentsOf: Self.folder.appendingPathComponent("MobileNetLike.mlmodel")).info
+        var info = try CoreMLConverter.conversion(
+            contentsOf: Self.folder.appendingPathComponent("MobileNetLike.mlmodel")
+        ).info
         info.inputs.append(CoreMLModelInfo.Feature(name: "tokens", type: "sequence"))
-        #expect { _ = try CoreMLClassGenerator.source(className: "M", info: info, modelFileName: "M.mlmodel") } throws: { error in
+        #expect {
+            _ = try CoreMLClassGenerator.source(className: "M", info: info, modelFileName: "M.mlmodel")
+        } throws: { error in
             guard let e = error as? ConversionError else { return false }
             return e.code == .unsupported && e.message.contains("\"tokens\"") && e.message.contains("sequence")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 @testable import OpenVisionCoreMLClasses
 
@@ -11,8 +12,10 @@ import Testing
 /// class generated here is typechecked against this build's CoreML module.
 @Suite struct HostileModelStringsTests {
     /// A feature of `type` with the fields a generated class reads.
-    static func feature(_ name: String, _ type: String, description: String = "", dataType: String = "FLOAT32",
-                        optional: Bool = false) -> CoreMLModelInfo.Feature {
+    static func feature(
+        _ name: String, _ type: String, description: String = "", dataType: String = "FLOAT32",
+        optional: Bool = false
+    ) -> CoreMLModelInfo.Feature {
         var f = CoreMLModelInfo.Feature(name: name, type: type)
         f.shortDescription = description
         f.optional = optional
@@ -26,9 +29,10 @@ import Testing
     }
 
     static func info(inputs: [CoreMLModelInfo.Feature], outputs: [CoreMLModelInfo.Feature]) -> CoreMLModelInfo {
-        CoreMLModelInfo(converterRevision: CoreMLConverter.revision, specificationVersion: 4, modelType: "neuralNetwork",
-                   inputs: inputs, outputs: outputs, predictedFeatureName: "", predictedProbabilitiesName: "",
-                   metadata: CoreMLModelInfo.Metadata(), classLabels: [])
+        CoreMLModelInfo(
+            converterRevision: CoreMLConverter.revision, specificationVersion: 4, modelType: "neuralNetwork",
+            inputs: inputs, outputs: outputs, predictedFeatureName: "", predictedProbabilitiesName: "",
+            metadata: CoreMLModelInfo.Metadata(), classLabels: [])
     }
 
     static let injection = "*/ }; func print(_ items: Any...) { }; extension Hostile { static let pwned = 1 }; /*"
@@ -71,28 +75,37 @@ import Testing
     @Test func hostileNamesAndDescriptionsGiveCodeThatCompilesAndInjectsNothing() throws {
         let dir = try GeneratorFiles.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = try CoreMLClassGenerator.source(className: "Hostile", info: Self.hostile, modelFileName: "x*/.mlmodel")
+        let source = try CoreMLClassGenerator.source(
+            className: "Hostile", info: Self.hostile, modelFileName: "x*/.mlmodel")
         // Nothing of the injected code is code: it appears only inside comments.
-        for line in source.split(separator: "\n") where line.contains("print(") || line.contains("pwned")
-            || line.contains("injected()") {
-            #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("///")
+        for line in source.split(separator: "\n")
+        where line.contains("print(") || line.contains("pwned")
+            || line.contains("injected()")
+        {
+            #expect(
+                line.trimmingCharacters(in: .whitespaces).hasPrefix("///")
                     || line.trimmingCharacters(in: .whitespaces).hasPrefix("- "), "code from a description: \(line)")
         }
         // One line per template line: no line break of any kind came from the model.
-        #expect(!source.unicodeScalars.contains { $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}"
-                                                  || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{0}" })
+        #expect(
+            !source.unicodeScalars.contains {
+                $0 == "\r" || $0 == "\u{0B}" || $0 == "\u{0C}" || $0 == "\u{85}"
+                    || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{0}"
+            })
         // The names as the issue asks: keywords back-quoted, characters mapped, collisions and reserved names resolved.
-        for expected in ["var `precedencegroup`: MLMultiArray", "var feature_: Double", "var feature__2: Int64",
-                         "var a_b_2: MLMultiArray", "var a_b: String", "var a_b_3: CVPixelBuffer", "var self_2: Double",
-                         "var `Self`: Double", "var `init`: MLMultiArray", "var `class`: CVPixelBuffer",
-                         "var _3d: MLMultiArray", "var MLMultiArray_2: MLMultiArray", "var URL_2: String",
-                         "var input__2: Double", "var HostileInput_2: Double", "var feature__3: [String : Double]",
-                         "var image: CVPixelBuffer", "var setImage_2: Double", "func setImage(with image: CGImage)",
-                         "var feature: Int64", "var _quoted____interpolated_: String",
-                         "var provider_2: MLMultiArray", "var featureNames_2: String", "var y: MLMultiArray",
-                         "var yShapedArray_2: MLMultiArray", "var yShapedArray_2ShapedArray: MLShapedArray<Double>",
-                         "var featureValue_2: [String : Double]", "var `Type`: Double", "var `await`: Int64",
-                         "var line_break: CVPixelBuffer"] {
+        for expected in [
+            "var `precedencegroup`: MLMultiArray", "var feature_: Double", "var feature__2: Int64",
+            "var a_b_2: MLMultiArray", "var a_b: String", "var a_b_3: CVPixelBuffer", "var self_2: Double",
+            "var `Self`: Double", "var `init`: MLMultiArray", "var `class`: CVPixelBuffer",
+            "var _3d: MLMultiArray", "var MLMultiArray_2: MLMultiArray", "var URL_2: String",
+            "var input__2: Double", "var HostileInput_2: Double", "var feature__3: [String : Double]",
+            "var image: CVPixelBuffer", "var setImage_2: Double", "func setImage(with image: CGImage)",
+            "var feature: Int64", "var _quoted____interpolated_: String",
+            "var provider_2: MLMultiArray", "var featureNames_2: String", "var y: MLMultiArray",
+            "var yShapedArray_2: MLMultiArray", "var yShapedArray_2ShapedArray: MLShapedArray<Double>",
+            "var featureValue_2: [String : Double]", "var `Type`: Double", "var `await`: Int64",
+            "var line_break: CVPixelBuffer",
+        ] {
             #expect(source.contains(expected), "missing: \(expected)")
         }
         // The feature names themselves reach Core ML unchanged, as escaped literals.
@@ -118,7 +131,8 @@ import Testing
         for name in ["InjectTop", "Keywords", "UnclosedNested"] {
             let model = folder.appendingPathComponent("\(name).mlmodel")
             let info = try CoreMLConverter.conversion(contentsOf: model).info
-            let source = try CoreMLClassGenerator.source(className: name, info: info, modelFileName: model.lastPathComponent)
+            let source = try CoreMLClassGenerator.source(
+                className: name, info: info, modelFileName: model.lastPathComponent)
             let file = dir.appendingPathComponent("\(name).swift")
             try source.write(to: file, atomically: true, encoding: .utf8)
             files.append(file)
@@ -136,8 +150,9 @@ import Testing
         let dir = try GeneratorFiles.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let keywords = SwiftIdentifiers.keywords.sorted()
-        let info = Self.info(inputs: keywords.enumerated().map { i, k in Self.feature(k, i % 2 == 0 ? "image" : "double") },
-                             outputs: keywords.map { Self.feature($0, "multiArray") })
+        let info = Self.info(
+            inputs: keywords.enumerated().map { i, k in Self.feature(k, i % 2 == 0 ? "image" : "double") },
+            outputs: keywords.map { Self.feature($0, "multiArray") })
         var files: [URL] = []
         for (i, name) in ["Keywords", "My Model-v2", "3D\nPose", "Ünïcode"].enumerated() {
             let source = try CoreMLClassGenerator.source(className: name, info: info, modelFileName: "\(name).mlmodel")
@@ -156,21 +171,29 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         // And optional NMS threshold inputs of type int64 (the fuzz target's second find: `0.25` given to an Int64):
         // a whole threshold is their default, a fractional one none.
-        var thresholds = Self.info(inputs: [Self.feature("x", "multiArray"), Self.feature("iou", "int64", optional: true),
-                                            Self.feature("conf", "int64", optional: true)],
-                                   outputs: [Self.feature("y", "multiArray")])
-        thresholds.nms = .init(iouThreshold: 0.25, confidenceThreshold: 1, perClass: false, iouThresholdInput: "iou",
-                               confidenceThresholdInput: "conf", confidenceOutput: "y", coordinatesOutput: "y")
-        let shapes = [Self.info(inputs: [Self.feature("x", "double")], outputs: []),
-                      Self.info(inputs: [], outputs: [Self.feature("y", "multiArray")]), thresholds]
+        var thresholds = Self.info(
+            inputs: [
+                Self.feature("x", "multiArray"), Self.feature("iou", "int64", optional: true),
+                Self.feature("conf", "int64", optional: true),
+            ],
+            outputs: [Self.feature("y", "multiArray")])
+        thresholds.nms = .init(
+            iouThreshold: 0.25, confidenceThreshold: 1, perClass: false, iouThresholdInput: "iou",
+            confidenceThresholdInput: "conf", confidenceOutput: "y", coordinatesOutput: "y")
+        let shapes = [
+            Self.info(inputs: [Self.feature("x", "double")], outputs: []),
+            Self.info(inputs: [], outputs: [Self.feature("y", "multiArray")]), thresholds,
+        ]
         var files: [URL] = []
         for (i, info) in shapes.enumerated() {
-            let source = try CoreMLClassGenerator.source(className: "Bare\(i)", info: info, modelFileName: "Bare\(i).mlmodel")
+            let source = try CoreMLClassGenerator.source(
+                className: "Bare\(i)", info: info, modelFileName: "Bare\(i).mlmodel")
             let file = dir.appendingPathComponent("Bare\(i).swift")
             try source.write(to: file, atomically: true, encoding: .utf8)
             files.append(file)
         }
-        #expect(try String(contentsOf: files[0], encoding: .utf8).contains("MLDictionaryFeatureProvider(dictionary: [:])"))
+        #expect(
+            try String(contentsOf: files[0], encoding: .utf8).contains("MLDictionaryFeatureProvider(dictionary: [:])"))
         #expect(try String(contentsOf: files[2], encoding: .utf8).contains("self.init(x: x, iou: iou, conf: 1)"))
         let outcome = try SwiftTypecheck.run(files)
         #expect(outcome.accepted, "\(outcome.diagnostics.prefix(3000))")
@@ -197,8 +220,10 @@ import Testing
         let dir = try GeneratorFiles.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let model = dir.appendingPathComponent("class.mlmodel")
-        try FileManager.default.copyItem(at: GeneratorFiles.shared.appendingPathComponent("hardening3/InjectTop.mlmodel"), to: model)
-        let swift = dir.appendingPathComponent("class.swift"), compiled = dir.appendingPathComponent("class.mlmodelc")
+        try FileManager.default.copyItem(
+            at: GeneratorFiles.shared.appendingPathComponent("hardening3/InjectTop.mlmodel"), to: model)
+        let swift = dir.appendingPathComponent("class.swift")
+        let compiled = dir.appendingPathComponent("class.mlmodelc")
         let process = Process()
         process.executableURL = GeneratorFiles.products.appendingPathComponent("openvision-coreml-classes")
         process.arguments = [model.path, "class", swift.path, compiled.path]
@@ -208,8 +233,12 @@ import Testing
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 1, "\(stderr)")
-        #expect(stderr.hasPrefix("error: openvision-coreml-classes: class.mlmodel: ") && stderr.contains("rename the model file"), "\(stderr)")
-        #expect(!FileManager.default.fileExists(atPath: swift.path) && !FileManager.default.fileExists(atPath: compiled.path))
+        #expect(
+            stderr.hasPrefix("error: openvision-coreml-classes: class.mlmodel: ")
+                && stderr.contains("rename the model file"), "\(stderr)")
+        #expect(
+            !FileManager.default.fileExists(atPath: swift.path)
+                && !FileManager.default.fileExists(atPath: compiled.path))
     }
 
     @Test func featuresThatCannotBeMappedAreRefusedNamingThem() throws {
@@ -227,7 +256,8 @@ import Testing
         } throws: { error in
             guard let e = error as? ConversionError else { return false }
             // Named, cut, and without the escape character itself.
-            return e.message.contains("output \"nnnn") && e.message.contains("2010 bytes") && !e.message.contains("\u{1B}")
+            return e.message.contains("output \"nnnn") && e.message.contains("2010 bytes")
+                && !e.message.contains("\u{1B}")
         }
     }
 

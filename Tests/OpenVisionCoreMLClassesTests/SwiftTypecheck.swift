@@ -22,8 +22,10 @@ enum SwiftTypecheck {
         try bundleStub.write(to: stub, atomically: true, encoding: .utf8)
         var arguments = ["swiftc", "-typecheck", "-I", products.appendingPathComponent("Modules").path]
         for map in moduleMaps(products) { arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"] }
-        for include in [GeneratorFiles.repository.appendingPathComponent("Sources/CNative/include").path,
-                        "/usr/include/opencv4", "/usr/local/include"] {
+        for include in [
+            GeneratorFiles.repository.appendingPathComponent("Sources/CNative/include").path,
+            "/usr/include/opencv4", "/usr/local/include",
+        ] {
             arguments += ["-Xcc", "-I\(include)"]
         }
         arguments += files.map(\.path) + [stub.path]
@@ -47,8 +49,10 @@ enum SwiftTypecheck {
     static func moduleMaps(_ products: URL) -> [URL] {
         var maps: [URL] = []
         let fm = FileManager.default
-        for entry in (try? fm.contentsOfDirectory(atPath: products.path)) ?? [] where entry.hasSuffix(".build")
-            && !entry.hasSuffix("-tool.build") {
+        for entry in (try? fm.contentsOfDirectory(atPath: products.path)) ?? []
+        where entry.hasSuffix(".build")
+            && !entry.hasSuffix("-tool.build")
+        {
             let map = products.appendingPathComponent(entry).appendingPathComponent("module.modulemap")
             if fm.fileExists(atPath: map.path) { maps.append(map) }
         }

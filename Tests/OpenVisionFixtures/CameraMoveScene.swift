@@ -18,7 +18,10 @@ public struct CameraMoveScene: Sendable {
 
     /// 0 → 1 over frames 0–110, 1 until 140, back to 0 by 250 (smoothstep ramps).
     public static func pan(_ k: Int) -> Double {
-        func smooth(_ t: Double) -> Double { let c = min(max(t, 0), 1); return c * c * (3 - 2 * c) }
+        func smooth(_ t: Double) -> Double {
+            let c = min(max(t, 0), 1)
+            return c * c * (3 - 2 * c)
+        }
         if k <= 110 { return smooth(Double(k) / 110) }
         if k <= 140 { return 1 }
         return 1 - smooth(Double(k - 140) / 110)
@@ -30,10 +33,13 @@ public struct CameraMoveScene: Sendable {
         let q = CGPoint(x: start.x + 300 * Self.pan(k), y: start.y)
         let (c, si) = (s * cos(angle), s * sin(angle))
         // p_frame = s·R(angle)·(p − q) + centre
-        let cx = Double(Self.width) / 2, cy = Double(Self.height) / 2
-        return Matrix3x3(rowMajor: [c, -si, cx - c * q.x + si * q.y,
-                                    si, c, cy - si * q.x - c * q.y,
-                                    0, 0, 1])
+        let cx = Double(Self.width) / 2
+        let cy = Double(Self.height) / 2
+        return Matrix3x3(rowMajor: [
+            c, -si, cx - c * q.x + si * q.y,
+            si, c, cy - si * q.x - c * q.y,
+            0, 0, 1,
+        ])
     }
 
     public func frame(_ k: Int) throws -> VisionImage {
@@ -43,14 +49,18 @@ public struct CameraMoveScene: Sendable {
     /// Where the photo point `p` is on frame k, normalised with a lower-left origin.
     public func truth(_ p: CGPoint, frame k: Int) -> CGPoint {
         let m = transform(k)
-        let x = m[0, 0] * p.x + m[0, 1] * p.y + m[0, 2], y = m[1, 0] * p.x + m[1, 1] * p.y + m[1, 2]
+        let x = m[0, 0] * p.x + m[0, 1] * p.y + m[0, 2]
+        let y = m[1, 0] * p.x + m[1, 1] * p.y + m[1, 2]
         return CGPoint(x: x / Double(Self.width), y: 1 - y / Double(Self.height))
     }
 
     /// The photo point seen at the normalised point `n` of frame 0.
     public func photoPoint(atFrame0 n: CGPoint) -> CGPoint {
-        let px = n.x * Double(Self.width), py = (1 - n.y) * Double(Self.height)
+        let px = n.x * Double(Self.width)
+        let py = (1 - n.y) * Double(Self.height)
         let inverse = transform(0).inverse!
-        return CGPoint(x: inverse[0, 0] * px + inverse[0, 1] * py + inverse[0, 2], y: inverse[1, 0] * px + inverse[1, 1] * py + inverse[1, 2])
+        return CGPoint(
+            x: inverse[0, 0] * px + inverse[0, 1] * py + inverse[0, 2],
+            y: inverse[1, 0] * px + inverse[1, 1] * py + inverse[1, 2])
     }
 }

@@ -20,19 +20,27 @@ public enum DocumentScenes {
         var canvas = try Fixtures.canvas(width: Int(size.width), height: Int(size.height), gray: 110)
         var rng = SplitMix(seed: 11)
         for _ in 0..<250 {
-            let x = rng.next() * size.width, y = rng.next() * size.height
-            try canvas.dot(at: CGPoint(x: x, y: y), radius: 2 + 6 * rng.next(), color: Fixtures.grayColor(rng.next() < 0.5 ? 80 : 140))
+            let x = rng.next() * size.width
+            let y = rng.next() * size.height
+            try canvas.dot(
+                at: CGPoint(x: x, y: y), radius: 2 + 6 * rng.next(),
+                color: Fixtures.grayColor(rng.next() < 0.5 ? 80 : 140))
         }
         try Fixtures.fill(corners, on: &canvas, gray: 240)
         // Text lines: bilinear positions inside the page.
         func at(_ u: Double, _ v: Double) -> (Double, Double) {
-            let top = (corners[0].0 + (corners[1].0 - corners[0].0) * u, corners[0].1 + (corners[1].1 - corners[0].1) * u)
-            let bottom = (corners[3].0 + (corners[2].0 - corners[3].0) * u, corners[3].1 + (corners[2].1 - corners[3].1) * u)
+            let top = (
+                corners[0].0 + (corners[1].0 - corners[0].0) * u, corners[0].1 + (corners[1].1 - corners[0].1) * u
+            )
+            let bottom = (
+                corners[3].0 + (corners[2].0 - corners[3].0) * u, corners[3].1 + (corners[2].1 - corners[3].1) * u
+            )
             return (top.0 + (bottom.0 - top.0) * v, top.1 + (bottom.1 - top.1) * v)
         }
         for line in 0..<8 {
             let v = 0.15 + Double(line) * 0.09
-            try Fixtures.fill([at(0.12, v), at(0.85, v), at(0.85, v + 0.025), at(0.12, v + 0.025)], on: &canvas, gray: 40)
+            try Fixtures.fill(
+                [at(0.12, v), at(0.85, v), at(0.85, v + 0.025), at(0.12, v + 0.025)], on: &canvas, gray: 40)
         }
         return canvas.makeImage()
     }

@@ -4,7 +4,8 @@ import OpenVision
 /// Paths to `../shared` and image builders shared by the tests and the benchmarks.
 public enum Fixtures {
     /// The repository root (two levels above this file's folder).
-    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent()
 
     /// `../shared` beside the repository, or `OPENVISION_SHARED` when CI puts it elsewhere.
@@ -13,7 +14,9 @@ public enum Fixtures {
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
     }()
 
-    public static func sharedImage(_ name: String) -> URL { shared.appendingPathComponent("images").appendingPathComponent(name) }
+    public static func sharedImage(_ name: String) -> URL {
+        shared.appendingPathComponent("images").appendingPathComponent(name)
+    }
 
     public static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -25,7 +28,9 @@ public enum Fixtures {
     public static func grayColor(_ g: UInt8) -> OverlayColor { OverlayColor(red: g, green: g, blue: g) }
 
     /// Draws `text` with DejaVu Sans, baseline-left at (x, y) pixels, top-left origin.
-    public static func drawText(_ text: String, on canvas: inout ImageCanvas, x: Int, y: Int, height: Int, gray: UInt8 = 0) throws {
+    public static func drawText(
+        _ text: String, on canvas: inout ImageCanvas, x: Int, y: Int, height: Int, gray: UInt8 = 0
+    ) throws {
         try canvas.text(text, at: CGPoint(x: x, y: y), fontFile: font, pixelHeight: height, color: grayColor(gray))
     }
 
@@ -39,12 +44,18 @@ public enum Fixtures {
     /// PNG: what the `symbologies` option's tests read (zxing-cpp decodes both when no symbology is named).
     public static func qrAndEAN13PNG() throws -> Data {
         var canvas = try canvas(width: 640, height: 320)
-        try paste(try BarcodeGenerator.image(for: "qr-payload", symbology: .qr, moduleSize: 6), on: &canvas, x: 40, y: 60)
-        try paste(try BarcodeGenerator.image(for: "5901234123457", symbology: .ean13, moduleSize: 3), on: &canvas, x: 320, y: 80)
+        try paste(
+            try BarcodeGenerator.image(for: "qr-payload", symbology: .qr, moduleSize: 6), on: &canvas, x: 40, y: 60)
+        try paste(
+            try BarcodeGenerator.image(for: "5901234123457", symbology: .ean13, moduleSize: 3), on: &canvas, x: 320,
+            y: 80)
         return try canvas.makeImage().encoded(as: .png)
     }
 
-    public static func paste(_ source: VisionImage, on canvas: inout ImageCanvas, x: Double, y: Double, degrees: Double = 0, scale: Double = 1) throws {
+    public static func paste(
+        _ source: VisionImage, on canvas: inout ImageCanvas, x: Double, y: Double, degrees: Double = 0,
+        scale: Double = 1
+    ) throws {
         try canvas.draw(source, at: CGPoint(x: x, y: y), rotationDegrees: degrees, scale: scale)
     }
 
@@ -59,7 +70,8 @@ public enum Fixtures {
 
     /// Mean absolute difference of two same-size images' RGB bytes.
     public static func meanDifference(_ a: VisionImage, _ b: VisionImage) -> Double {
-        let da = a.rgbData(), db = b.rgbData()
+        let da = a.rgbData()
+        let db = b.rgbData()
         guard da.count == db.count, !da.isEmpty else { return .infinity }
         var sum = 0
         for i in 0..<da.count { sum += abs(Int(da[i]) - Int(db[i])) }
@@ -68,10 +80,10 @@ public enum Fixtures {
 
     /// Inserts an EXIF APP1 segment carrying `orientation` right after a JPEG's SOI marker.
     public static func jpegWithEXIF(_ jpeg: Data, orientation: ImageOrientation) -> Data {
-        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]                  // big-endian TIFF, IFD at 8
-        tiff += [0, 1]                                                           // one entry
+        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]  // big-endian TIFF, IFD at 8
+        tiff += [0, 1]  // one entry
         tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation.rawValue), 0, 0]  // Orientation SHORT
-        tiff += [0, 0, 0, 0]                                                     // no next IFD
+        tiff += [0, 0, 0, 0]  // no next IFD
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         var out = Data(jpeg.prefix(2))

@@ -14,8 +14,10 @@ public struct MovingPatchScene: Sendable {
     public var finalDegrees = 0.0, finalScale = 1.0
 
     public init() throws {
-        background = try VisionImage(contentsOf: Fixtures.sharedImage("horses.jpg")).resized(width: Self.width, height: Self.height)
-        patch = try VisionImage(contentsOf: Fixtures.sharedImage("giraffe.jpg")).cropped(to: NormalizedRect(x: 0.25, y: 0.4, width: 0.28, height: 0.22))
+        background = try VisionImage(contentsOf: Fixtures.sharedImage("horses.jpg")).resized(
+            width: Self.width, height: Self.height)
+        patch = try VisionImage(contentsOf: Fixtures.sharedImage("giraffe.jpg")).cropped(
+            to: NormalizedRect(x: 0.25, y: 0.4, width: 0.28, height: 0.22))
     }
 
     public func t(_ k: Int) -> Double { Double(k) / Double(max(frameCount - 1, 1)) }
@@ -29,20 +31,28 @@ public struct MovingPatchScene: Sendable {
 
     public func frame(_ k: Int) throws -> VisionImage {
         var canvas = try ImageCanvas(copying: background)
-        let s = scale(k), c = centre(k)
-        try Fixtures.paste(patch, on: &canvas, x: c.x - Double(patch.width) * s / 2, y: c.y - Double(patch.height) * s / 2,
-                           degrees: degrees(k), scale: s)
+        let s = scale(k)
+        let c = centre(k)
+        try Fixtures.paste(
+            patch, on: &canvas, x: c.x - Double(patch.width) * s / 2, y: c.y - Double(patch.height) * s / 2,
+            degrees: degrees(k), scale: s)
         if occluded.contains(k) {
             let b = pixelBox(k)
-            try Fixtures.fill([(b.minX - 12, b.minY - 12), (b.maxX + 12, b.minY - 12), (b.maxX + 12, b.maxY + 12), (b.minX - 12, b.maxY + 12)],
-                              on: &canvas, gray: 128)
+            try Fixtures.fill(
+                [
+                    (b.minX - 12, b.minY - 12), (b.maxX + 12, b.minY - 12), (b.maxX + 12, b.maxY + 12),
+                    (b.minX - 12, b.maxY + 12),
+                ],
+                on: &canvas, gray: 128)
         }
         return canvas.makeImage()
     }
 
     /// The patch's corners on frame k (pixels, top-left origin): top-left, top-right, bottom-right, bottom-left.
     public func pixelCorners(_ k: Int) -> [CGPoint] {
-        let s = scale(k), a = degrees(k) * Double.pi / 180, c = centre(k)
+        let s = scale(k)
+        let a = degrees(k) * Double.pi / 180
+        let c = centre(k)
         let (hw, hh) = (Double(patch.width) / 2, Double(patch.height) / 2)
         // cv::getRotationMatrix2D: (dx, dy) → s·(cos·dx + sin·dy, −sin·dx + cos·dy) about the centre.
         return [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)].map { d in
@@ -52,7 +62,8 @@ public struct MovingPatchScene: Sendable {
 
     public func pixelBox(_ k: Int) -> CGRect {
         let p = pixelCorners(k)
-        let xs = p.map(\.x), ys = p.map(\.y)
+        let xs = p.map(\.x)
+        let ys = p.map(\.y)
         return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }
 
@@ -63,6 +74,8 @@ public struct MovingPatchScene: Sendable {
 
     /// The patch's corners on frame k, normalised with a lower-left origin.
     public func truthCorners(_ k: Int) -> [NormalizedPoint] {
-        pixelCorners(k).map { NormalizedPoint(imagePoint: $0, in: CGSize(width: Self.width, height: Self.height), origin: .upperLeft) }
+        pixelCorners(k).map {
+            NormalizedPoint(imagePoint: $0, in: CGSize(width: Self.width, height: Self.height), origin: .upperLeft)
+        }
     }
 }

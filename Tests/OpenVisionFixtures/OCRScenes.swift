@@ -18,13 +18,16 @@ public enum OCRScenes {
 
     /// A white 4:3 page (`width` × 3/4 `width`), `lines` of (text, pixel height) set in `font` at x = 60
     /// from y = 120 down, baselines 1.6 heights apart.
-    public static func page(_ lines: [(String, Int)], font: String = "DejaVuSans.ttf", width: Int = 1000) throws -> VisionImage {
+    public static func page(_ lines: [(String, Int)], font: String = "DejaVuSans.ttf", width: Int = 1000) throws
+        -> VisionImage
+    {
         var canvas = try Fixtures.canvas(width: width, height: width * 3 / 4)
         var y = 120
         for (text, size) in lines {
             y += size
-            try canvas.text(text, at: CGPoint(x: 60, y: y), fontFile: fontDirectory + font, pixelHeight: size,
-                            color: Fixtures.grayColor(0))
+            try canvas.text(
+                text, at: CGPoint(x: 60, y: y), fontFile: fontDirectory + font, pixelHeight: size,
+                color: Fixtures.grayColor(0))
             y += Int(Double(size) * 0.6)
         }
         return canvas.makeImage()
@@ -37,11 +40,20 @@ public enum OCRScenes {
             Scene(name: "sans-40", lines: ["Swift reads text on Linux"], photoLike: false) {
                 try page([("Swift reads text on Linux", 40)])
             },
-            Scene(name: "serif-32", lines: ["Invoice 2026-11-22", "Total due 42.50 EUR", "Thank you for your order"], photoLike: false) {
-                try page([("Invoice 2026-11-22", 32), ("Total due 42.50 EUR", 32), ("Thank you for your order", 32)], font: "DejaVuSerif.ttf")
+            Scene(
+                name: "serif-32", lines: ["Invoice 2026-11-22", "Total due 42.50 EUR", "Thank you for your order"],
+                photoLike: false
+            ) {
+                try page(
+                    [("Invoice 2026-11-22", 32), ("Total due 42.50 EUR", 32), ("Thank you for your order", 32)],
+                    font: "DejaVuSerif.ttf")
             },
-            Scene(name: "mono-30", lines: ["The quick brown fox jumps", "over the lazy dog 0123456789"], photoLike: false) {
-                try page([("The quick brown fox jumps", 30), ("over the lazy dog 0123456789", 30)], font: "DejaVuSansMono.ttf")
+            Scene(
+                name: "mono-30", lines: ["The quick brown fox jumps", "over the lazy dog 0123456789"], photoLike: false
+            ) {
+                try page(
+                    [("The quick brown fox jumps", 30), ("over the lazy dog 0123456789", 30)],
+                    font: "DejaVuSansMono.ttf")
             },
             Scene(name: "bold-64", lines: ["OPEN 24 HOURS"], photoLike: false) {
                 try page([("OPEN 24 HOURS", 64)], font: "DejaVuSans-Bold.ttf", width: 800)
@@ -51,17 +63,20 @@ public enum OCRScenes {
             },
         ]
         for (name, orientation) in [("rot90", ImageOrientation.right), ("rot180", .down), ("rot270", .left)] {
-            scenes.append(Scene(name: name, lines: [sign], photoLike: false) {
-                try page([(sign, 44)]).oriented(orientation)
-            })
+            scenes.append(
+                Scene(name: name, lines: [sign], photoLike: false) {
+                    try page([(sign, 44)]).oriented(orientation)
+                })
         }
-        scenes.append(Scene(name: "rot12", lines: [sign], photoLike: false) {
-            var canvas = try Fixtures.canvas(width: 700, height: 90)
-            try canvas.text(sign, at: CGPoint(x: 20, y: 62), fontFile: fontDirectory + "DejaVuSans.ttf", pixelHeight: 44)
-            var page = try Fixtures.canvas(width: 1000, height: 750)
-            try Fixtures.paste(canvas.makeImage(), on: &page, x: 150, y: 330, degrees: 12)
-            return page.makeImage()
-        })
+        scenes.append(
+            Scene(name: "rot12", lines: [sign], photoLike: false) {
+                var canvas = try Fixtures.canvas(width: 700, height: 90)
+                try canvas.text(
+                    sign, at: CGPoint(x: 20, y: 62), fontFile: fontDirectory + "DejaVuSans.ttf", pixelHeight: 44)
+                var page = try Fixtures.canvas(width: 1000, height: 750)
+                try Fixtures.paste(canvas.makeImage(), on: &page, x: 150, y: 330, degrees: 12)
+                return page.makeImage()
+            })
         return scenes
     }()
 
@@ -69,28 +84,36 @@ public enum OCRScenes {
     /// JPEG compression (quality 80).
     public static let photoLike: [Scene] = [
         Scene(name: "photo-eagle", lines: ["PARKING 7-19", "Permit holders only"], photoLike: true) {
-            try photo("eagle.jpg", [("PARKING 7-19", 56), ("Permit holders only", 40)], seed: 4,
-                      corners: [(40, 60), (1000, 20), (960, 720), (80, 690)])
+            try photo(
+                "eagle.jpg", [("PARKING 7-19", 56), ("Permit holders only", 40)], seed: 4,
+                corners: [(40, 60), (1000, 20), (960, 720), (80, 690)])
         },
         Scene(name: "photo-horses", lines: ["Fresh coffee 2.40", "Open daily 8am"], photoLike: true) {
-            try photo("horses.jpg", [("Fresh coffee 2.40", 48), ("Open daily 8am", 48)], seed: 5,
-                      corners: [(0, 40), (1000, 0), (1020, 740), (-20, 700)])
+            try photo(
+                "horses.jpg", [("Fresh coffee 2.40", 48), ("Open daily 8am", 48)], seed: 5,
+                corners: [(0, 40), (1000, 0), (1020, 740), (-20, 700)])
         },
     ]
 
     public static var all: [Scene] { rendered + photoLike }
 
-    static func photo(_ name: String, _ lines: [(String, Int)], seed: UInt64, corners: [(Double, Double)]) throws -> VisionImage {
+    static func photo(_ name: String, _ lines: [(String, Int)], seed: UInt64, corners: [(Double, Double)]) throws
+        -> VisionImage
+    {
         let background = try VisionImage(contentsOf: Fixtures.sharedImage(name)).resized(width: 1024, height: 768)
         var canvas = try ImageCanvas(copying: background)
         // The sign: a light panel with dark text.
-        try canvas.fill(polygon: [CGPoint(x: 180, y: 220), CGPoint(x: 860, y: 220), CGPoint(x: 860, y: 520), CGPoint(x: 180, y: 520)],
-                        color: OverlayColor(red: 235, green: 232, blue: 220))
+        try canvas.fill(
+            polygon: [
+                CGPoint(x: 180, y: 220), CGPoint(x: 860, y: 220), CGPoint(x: 860, y: 520), CGPoint(x: 180, y: 520),
+            ],
+            color: OverlayColor(red: 235, green: 232, blue: 220))
         var y = 250
         for (text, size) in lines {
             y += size
-            try canvas.text(text, at: CGPoint(x: 220, y: y), fontFile: fontDirectory + "DejaVuSans-Bold.ttf", pixelHeight: size,
-                            color: OverlayColor(red: 30, green: 40, blue: 90))
+            try canvas.text(
+                text, at: CGPoint(x: 220, y: y), fontFile: fontDirectory + "DejaVuSans-Bold.ttf", pixelHeight: size,
+                color: OverlayColor(red: 30, green: 40, blue: 90))
             y += Int(Double(size) * 0.8)
         }
         // Perspective: the image's corners go to `corners`.
@@ -101,7 +124,8 @@ public enum OCRScenes {
         var rng = SplitMix(seed: seed)
         for _ in 0..<3000 {
             let g = UInt8(rng.next() * 255)
-            try noisy.dot(at: CGPoint(x: rng.next() * 1024, y: rng.next() * 768), radius: 0.7, color: Fixtures.grayColor(g))
+            try noisy.dot(
+                at: CGPoint(x: rng.next() * 1024, y: rng.next() * 768), radius: 0.7, color: Fixtures.grayColor(g))
         }
         return try VisionImage(data: noisy.makeImage().encoded(as: .jpeg, quality: 80))
     }
@@ -110,7 +134,8 @@ public enum OCRScenes {
     static func homography(from src: [(Double, Double)], to dst: [(Double, Double)]) -> Matrix3x3 {
         var a = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
         for i in 0..<4 {
-            let (x, y) = src[i], (u, v) = dst[i]
+            let (x, y) = src[i]
+            let (u, v) = dst[i]
             a[2 * i] = [x, y, 1, 0, 0, 0, -u * x, -u * y, u]
             a[2 * i + 1] = [0, 0, 0, x, y, 1, -v * x, -v * y, v]
         }

@@ -48,7 +48,8 @@ final class BoundedProcess: @unchecked Sendable {
 
     /// Runs the binary to its end, at most `seconds`: its exit status (nil: killed at the deadline) and standard error.
     static func run(_ arguments: [String], seconds: Double = 60, environment: [String: String?] = [:]) async throws
-        -> (status: Int32?, stderr: String) {
+        -> (status: Int32?, stderr: String)
+    {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ov-bounded-\(UUID()).err")
         defer { try? FileManager.default.removeItem(at: file) }
         let child = try BoundedProcess(arguments, stderr: file, environment: environment)

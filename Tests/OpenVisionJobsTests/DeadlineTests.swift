@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import OpenVisionJobs
 
 /// The pieces that keep a worker from hanging or flooding its log: `withDeadline`, `StopSignal`, `LogLimiter`.
@@ -14,12 +15,15 @@ import Testing
     @Test func aStuckCallEndsAtTheDeadlineWithoutWaitingForIt() async throws {
         let closed = Atomic<Int>(0)
         await #expect {
-            _ = try await withDeadline(.milliseconds(200), "a statement", onTimeout: { closed.add(1, ordering: .sequentiallyConsistent) }) {
+            _ = try await withDeadline(
+                .milliseconds(200), "a statement", onTimeout: { closed.add(1, ordering: .sequentiallyConsistent) }
+            ) {
                 try await Self.never()
             }
         } throws: { error in
             guard let error = error as? JobsError else { return false }
-            return error.code == .connection && error.message == "a statement: no answer within 0.2 s; the connection was closed"
+            return error.code == .connection
+                && error.message == "a statement: no answer within 0.2 s; the connection was closed"
         }
         #expect(closed.load(ordering: .sequentiallyConsistent) == 1)
     }
@@ -27,7 +31,11 @@ import Testing
     @Test func aTimelyAnswerOrErrorPassesThrough() async throws {
         let value = try await withDeadline(.seconds(60), "x", onTimeout: { Issue.record("timed out") }) { 42 }
         #expect(value == 42)
-        await #expect { _ = try await withDeadline(.seconds(60), "x") { () async throws -> Int in throw JobsError(.database, "rejected") } } throws: {
+        await #expect {
+            _ = try await withDeadline(.seconds(60), "x") { () async throws -> Int in
+                throw JobsError(.database, "rejected")
+            }
+        } throws: {
             ($0 as? JobsError)?.message == "rejected"
         }
     }
@@ -37,7 +45,9 @@ import Testing
         let discarded = Mutex<[Int]>([])
         let release = StopSignal()
         await #expect(throws: JobsError.self) {
-            _ = try await withDeadline(.milliseconds(100), "connecting", discard: { value in discarded.withLock { $0.append(value) } }) {
+            _ = try await withDeadline(
+                .milliseconds(100), "connecting", discard: { value in discarded.withLock { $0.append(value) } }
+            ) {
                 await release.wait()
                 return 7
             }
@@ -69,7 +79,9 @@ import Testing
     @Test func aLogLimiterPassesOneLinePerKindPerInterval() {
         let clock = Mutex(ContinuousClock.now)
         let lines = Mutex<[String]>([])
-        let limiter = LogLimiter(interval: .seconds(10), now: { clock.withLock { $0 } }, sink: { line in lines.withLock { $0.append(line) } })
+        let limiter = LogLimiter(
+            interval: .seconds(10), now: { clock.withLock { $0 } }, sink: { line in lines.withLock { $0.append(line) } }
+        )
         func advance(_ seconds: Int) { clock.withLock { $0 += .seconds(seconds) } }
         for slot in 0..<100 { limiter("database unavailable", "slot \(slot): database unavailable") }
         limiter("database back", "slot 7: database back")
@@ -81,12 +93,13 @@ import Testing
         limiter("claim failed", "slot 2: claim failed")
         limiter.flush()
         limiter.flush()
-        #expect(lines.withLock { $0 } == [
-            "slot 0: database unavailable",
-            "slot 7: database back",
-            "slot 4: database unavailable (100 similar lines left out before this one)",
-            "slot 1: claim failed",
-            "1 more 'claim failed' line left out",
-        ])
+        #expect(
+            lines.withLock { $0 } == [
+                "slot 0: database unavailable",
+                "slot 7: database back",
+                "slot 4: database unavailable (100 similar lines left out before this one)",
+                "slot 1: claim failed",
+                "1 more 'claim failed' line left out",
+            ])
     }
 }

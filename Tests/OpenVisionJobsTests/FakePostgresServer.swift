@@ -78,9 +78,9 @@ final class FakePostgresServer: Sendable {
         guard (8...10_000).contains(length), readExactly(fd, length - 4) != nil else { return }
         switch mode {
         case .readyThenClose:
-            var reply = message("R", int32(0))                      // AuthenticationOk
-            reply += message("K", int32(4242) + int32(1234))        // BackendKeyData: process id, secret
-            reply += message("Z", [UInt8(ascii: "I")])              // ReadyForQuery, idle
+            var reply = message("R", int32(0))  // AuthenticationOk
+            reply += message("K", int32(4242) + int32(1234))  // BackendKeyData: process id, secret
+            reply += message("Z", [UInt8(ascii: "I")])  // ReadyForQuery, idle
             write(fd, reply)
         case .scram:
             write(fd, message("R", int32(10) + Array("SCRAM-SHA-256".utf8) + [0, 0]))  // AuthenticationSASL

@@ -1,11 +1,15 @@
 import Foundation
-import Testing
 import OpenVisionTestSupport
+import Testing
+
 @testable import OpenVisionJobs
 
 /// The queue's statements against a real PostgreSQL (a private cluster, one database per test):
 /// migrations, the claim under `FOR UPDATE SKIP LOCKED`, leases, retries and the guarded writes.
-@Suite(.enabled(if: RequiredTools.runs(PostgresCluster.available), "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
+@Suite(
+    .enabled(
+        if: RequiredTools.runs(PostgresCluster.available),
+        "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
 struct JobStoreTests {
     /// A store on a fresh database of the shared cluster, migrated.
     static func freshStore(migrate: Bool = true) async throws -> (JobStore, String) {
@@ -37,8 +41,9 @@ struct JobStoreTests {
         #expect(applied.filter { $0 == [1] }.count == 1)
         #expect(applied.filter(\.isEmpty).count == 5)
         #expect(try await first.migrate() == [])
-        let versions = try PostgresCluster.shared.get().psql("SELECT string_agg(version::text, ',') FROM openvision_schema_version",
-                                                             database: PostgresCluster.database(in: url))
+        let versions = try PostgresCluster.shared.get().psql(
+            "SELECT string_agg(version::text, ',') FROM openvision_schema_version",
+            database: PostgresCluster.database(in: url))
         #expect(versions == "1")
         #expect(JobSchema.currentVersion == 1)
     }
@@ -46,14 +51,16 @@ struct JobStoreTests {
     @Test func newerSchemaIsRefused() async throws {
         let (store, url) = try await Self.freshStore()
         defer { Task { await store.close() } }
-        try PostgresCluster.shared.get().psql("INSERT INTO openvision_schema_version (version) VALUES (99)", database: PostgresCluster.database(in: url))
+        try PostgresCluster.shared.get().psql(
+            "INSERT INTO openvision_schema_version (version) VALUES (99)", database: PostgresCluster.database(in: url))
         await #expect { try await store.migrate() } throws: { ($0 as? JobsError)?.code == .schemaTooNew }
     }
 
     @Test func claimsAreExclusiveAndResultsWrittenOnce() async throws {
         let (store, url) = try await Self.freshStore()
         defer { Task { await store.close() } }
-        let ids = try await store.submit(kind: .image, inputs: (0..<200).map { "/img/\($0).png" }, options: "{}", maxAttempts: 3)
+        let ids = try await store.submit(
+            kind: .image, inputs: (0..<200).map { "/img/\($0).png" }, options: "{}", maxAttempts: 3)
         #expect(ids.count == 200)
         #expect(ids == ids.sorted())
         // Eight connections claim and complete concurrently: no job is claimed twice, every job gets one result.
@@ -120,19 +127,25 @@ struct JobStoreTests {
     @Test func failedAttemptsRetryThenFailWithTheErrorAndRetryRequeues() async throws {
         let (store, _) = try await Self.freshStore()
         defer { Task { await store.close() } }
-        let ids = try await store.submit(kind: .image, inputs: ["/poison.png", "/good.png"], options: #"{"requests":"barcodes"}"#, maxAttempts: 2)
+        let ids = try await store.submit(
+            kind: .image, inputs: ["/poison.png", "/good.png"], options: #"{"requests":"barcodes"}"#, maxAttempts: 2)
         let first = try #require(try await store.claim(kind: .image, worker: "W", lease: .seconds(30)))
         #expect(first.id == ids[0] && first.options == #"{"requests": "barcodes"}"#)
-        #expect(try await store.fail(first.id, worker: "W", error: "bad image [invalidImage]", backoff: .zero) == .queued)
+        #expect(
+            try await store.fail(first.id, worker: "W", error: "bad image [invalidImage]", backoff: .zero) == .queued)
         let second = try #require(try await store.claim(kind: .image, worker: "W", lease: .seconds(30)))
         #expect(second.id == ids[0] && second.attempt == 2)
-        #expect(try await store.fail(second.id, worker: "W", error: "bad image again [invalidImage]", backoff: .zero) == .failed)
+        #expect(
+            try await store.fail(second.id, worker: "W", error: "bad image again [invalidImage]", backoff: .zero)
+                == .failed)
         // Out of attempts: never claimed again; the next claim is the good job.
         let next = try #require(try await store.claim(kind: .image, worker: "W", lease: .seconds(30)))
         #expect(next.id == ids[1])
         let failed = try await store.results(states: [.failed])
         #expect(failed.count == 1)
-        #expect(failed[0].json.contains(#""error": "bad image again [invalidImage]""#) && failed[0].json.contains(#""attempts": 2"#))
+        #expect(
+            failed[0].json.contains(#""error": "bad image again [invalidImage]""#)
+                && failed[0].json.contains(#""attempts": 2"#))
         // A backoff keeps a retried job out of reach until it is due.
         #expect(try await store.fail(next.id, worker: "W", error: "flaky", backoff: .seconds(3600)) == .queued)
         #expect(try await store.claim(kind: .image, worker: "W", lease: .seconds(30)) == nil)
@@ -146,7 +159,8 @@ struct JobStoreTests {
     @Test func lastAttemptsExpiredLeaseFailsTheJob() async throws {
         let (store, _) = try await Self.freshStore()
         defer { Task { await store.close() } }
-        let ids = try await store.submit(kind: .image, inputs: ["/crashes-the-worker.png"], options: "{}", maxAttempts: 1)
+        let ids = try await store.submit(
+            kind: .image, inputs: ["/crashes-the-worker.png"], options: "{}", maxAttempts: 1)
         _ = try #require(try await store.claim(kind: .image, worker: "dead", lease: .seconds(1)))
         var swept = 0
         let deadline = ContinuousClock.now + .seconds(60)
@@ -165,11 +179,16 @@ struct JobStoreTests {
         let (store, _) = try await Self.freshStore()
         defer { Task { await store.close() } }
         for attempts in [0, -1, JobStore.maximumAttempts + 1, 2_147_483_648, Int.max] {
-            await #expect { _ = try await store.submit(kind: .image, inputs: ["/a.png"], options: "{}", maxAttempts: attempts) } throws: {
+            await #expect {
+                _ = try await store.submit(kind: .image, inputs: ["/a.png"], options: "{}", maxAttempts: attempts)
+            } throws: {
                 ($0 as? JobsError)?.code == .invalidInput
             }
         }
-        #expect(try await store.submit(kind: .image, inputs: ["/a.png"], options: "{}", maxAttempts: JobStore.maximumAttempts).count == 1)
+        #expect(
+            try await store.submit(
+                kind: .image, inputs: ["/a.png"], options: "{}", maxAttempts: JobStore.maximumAttempts
+            ).count == 1)
     }
 
     /// backoff × 2^(attempt−1) overflowed PostgreSQL's interval from attempt ~53 ("interval out of range"): the
@@ -179,13 +198,16 @@ struct JobStoreTests {
         let (store, url) = try await Self.freshStore()
         defer { Task { await store.close() } }
         let ids = try await store.submit(kind: .image, inputs: ["/flaky.png"], options: "{}", maxAttempts: 1000)
-        try PostgresCluster.shared.get().psql("UPDATE openvision_jobs SET attempts = 600 WHERE id = \(ids[0])", database: PostgresCluster.database(in: url))
+        try PostgresCluster.shared.get().psql(
+            "UPDATE openvision_jobs SET attempts = 600 WHERE id = \(ids[0])",
+            database: PostgresCluster.database(in: url))
         let job = try #require(try await store.claim(kind: .image, worker: "W", lease: .seconds(30)))
         #expect(job.attempt == 601)
         #expect(try await store.fail(job.id, worker: "W", error: "flaky", backoff: .seconds(86400)) == .queued)
         // run_after − now: one day (86400 s), give or take the statement's own time.
-        let wait = try PostgresCluster.shared.get().psql("SELECT round(extract(epoch FROM run_after - now()) / 60) FROM openvision_jobs WHERE id = \(ids[0])",
-                                                         database: PostgresCluster.database(in: url))
+        let wait = try PostgresCluster.shared.get().psql(
+            "SELECT round(extract(epoch FROM run_after - now()) / 60) FROM openvision_jobs WHERE id = \(ids[0])",
+            database: PostgresCluster.database(in: url))
         #expect(wait == "1440", "minutes until the retry: \(wait)")
     }
 
@@ -209,24 +231,34 @@ struct JobStoreTests {
 @Suite struct DatabaseURLTests {
     @Test func parsesTCPAndSocketForms() throws {
         let tcp = try DatabaseURL("postgres://alice:s%40cret@db.example:6543/vision", environment: [:])
-        #expect(tcp.host == "db.example" && tcp.port == 6543 && tcp.username == "alice" && tcp.password == "s@cret" && tcp.database == "vision")
+        #expect(
+            tcp.host == "db.example" && tcp.port == 6543 && tcp.username == "alice" && tcp.password == "s@cret"
+                && tcp.database == "vision")
         #expect(tcp.socketDirectory == nil)
         #expect(!tcp.description.contains("s@cret"))
         let socket = try DatabaseURL("postgresql:///jobs?host=/tmp/pg", environment: ["PGUSER": "bob"])
-        #expect(socket.socketDirectory == "/tmp/pg" && socket.port == 5432 && socket.username == "bob" && socket.database == "jobs")
+        #expect(
+            socket.socketDirectory == "/tmp/pg" && socket.port == 5432 && socket.username == "bob"
+                && socket.database == "jobs")
         let port = try DatabaseURL("postgres://u@/jobs?host=/tmp/pg&port=6000", environment: [:])
-        #expect(port.socketDirectory == "/tmp/pg" && port.port == 6000 && port.username == "u" && port.database == "jobs")
+        #expect(
+            port.socketDirectory == "/tmp/pg" && port.port == 6000 && port.username == "u" && port.database == "jobs")
         let bare = try DatabaseURL("postgres://", environment: [:])
         #expect(bare.socketDirectory == "/var/run/postgresql" && bare.username == "postgres" && bare.database == nil)
     }
 
     @Test func refusesOtherSchemesAndTLS() {
         #expect { try DatabaseURL("mysql://x/y", environment: [:]) } throws: { ($0 as? JobsError)?.code == .invalidURL }
-        #expect { try DatabaseURL("postgres://h/d?sslmode=require", environment: [:]) } throws: { ($0 as? JobsError)?.code == .invalidURL }
+        #expect { try DatabaseURL("postgres://h/d?sslmode=require", environment: [:]) } throws: {
+            ($0 as? JobsError)?.code == .invalidURL
+        }
     }
 
     /// A port out of 1...65535 (in the authority, `?port=` or `$PGPORT`) was wrapped into range by the socket address.
-    @Test(arguments: ["postgres://h:99999/d", "postgres://h:0/d", "postgres://u@/d?host=/tmp&port=70000", "postgres://u@/d?host=/tmp&port=x"])
+    @Test(arguments: [
+        "postgres://h:99999/d", "postgres://h:0/d", "postgres://u@/d?host=/tmp&port=70000",
+        "postgres://u@/d?host=/tmp&port=x",
+    ])
     func refusesPortsOutOfRange(_ text: String) {
         #expect { try DatabaseURL(text, environment: [:]) } throws: {
             ($0 as? JobsError)?.code == .invalidURL && ($0 as? JobsError)?.message.contains("port") == true
@@ -234,7 +266,9 @@ struct JobStoreTests {
     }
 
     @Test func refusesAPGPORTOutOfRange() throws {
-        #expect { try DatabaseURL("postgres://h/d", environment: ["PGPORT": "123456"]) } throws: { ($0 as? JobsError)?.code == .invalidURL }
+        #expect { try DatabaseURL("postgres://h/d", environment: ["PGPORT": "123456"]) } throws: {
+            ($0 as? JobsError)?.code == .invalidURL
+        }
         #expect(try DatabaseURL("postgres://h/d", environment: ["PGPORT": "6000"]).port == 6000)
     }
 
@@ -244,9 +278,14 @@ struct JobStoreTests {
         #expect(defaults.connectTimeout == .seconds(10) && defaults.statementTimeout == .seconds(30))
         let set = try DatabaseURL("postgres://h/d?connect_timeout=2&statement_timeout=0.5", environment: [:])
         #expect(set.connectTimeout == .seconds(2) && set.statementTimeout == .milliseconds(500))
-        for bad in ["connect_timeout=0", "connect_timeout=-1", "statement_timeout=inf", "statement_timeout=nan", "statement_timeout=1e300",
-                    "connect_timeout=abc", "statement_timeout=3601"] {
-            #expect { try DatabaseURL("postgres://h/d?\(bad)", environment: [:]) } throws: { ($0 as? JobsError)?.code == .invalidURL }
+        for bad in [
+            "connect_timeout=0", "connect_timeout=-1", "statement_timeout=inf", "statement_timeout=nan",
+            "statement_timeout=1e300",
+            "connect_timeout=abc", "statement_timeout=3601",
+        ] {
+            #expect { try DatabaseURL("postgres://h/d?\(bad)", environment: [:]) } throws: {
+                ($0 as? JobsError)?.code == .invalidURL
+            }
         }
     }
 

@@ -1,11 +1,15 @@
 import Foundation
+import OpenVisionTestSupport
 import Synchronization
 import Testing
-import OpenVisionTestSupport
+
 @testable import OpenVisionJobs
 
 /// `JobWorker` in-process with a runner of the test's own: slots, retries to failure, drain, graceful stop.
-@Suite(.enabled(if: RequiredTools.runs(PostgresCluster.available), "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
+@Suite(
+    .enabled(
+        if: RequiredTools.runs(PostgresCluster.available),
+        "PostgreSQL binaries not found under /usr/lib/postgresql: run ./scripts/setup"))
 struct JobWorkerTests {
     /// Succeeds with {"input": …}, throws for inputs starting with "poison", waits `delay` first.
     final class Runner: JobRunner {
@@ -64,7 +68,9 @@ struct JobWorkerTests {
         let worker = JobWorker(configuration: configuration, runner: runner)
         let run = Task { try await worker.run() }
         let deadline = ContinuousClock.now + .seconds(120)
-        while runner.started.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while runner.started.withLock({ $0.count }) < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         worker.stop()
         try await run.value
         let started = runner.started.withLock { $0 }

@@ -11,11 +11,13 @@ final class PostgresCluster: @unchecked Sendable {
     /// or nil when PostgreSQL is not installed (the tests are then skipped: run ./scripts/setup).
     static let binDirectory: URL? = {
         let root = "/usr/lib/postgresql"
-        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted(by: >)
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted(
+            by: >)
         for version in versions {
             let bin = URL(fileURLWithPath: "\(root)/\(version)/bin")
             if FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("pg_ctl").path),
-               FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path) {
+                FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path)
+            {
                 return bin
             }
         }
@@ -32,12 +34,16 @@ final class PostgresCluster: @unchecked Sendable {
     var data: String { folder.appendingPathComponent("data").path }
     /// The Unix socket in the cluster's folder, user postgres, database `database`. (Not TCP: the tests'
     /// many connections would take ephemeral ports that other tests bind and rebind.)
-    func url(database: String = "postgres") -> String { "postgres://postgres@/\(database)?host=\(folder.path)&port=\(port)" }
+    func url(database: String = "postgres") -> String {
+        "postgres://postgres@/\(database)?host=\(folder.path)&port=\(port)"
+    }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     init() throws {
-        guard let bin = Self.binDirectory else { throw Failure(description: "PostgreSQL binaries not found (./scripts/setup installs postgresql)") }
+        guard let bin = Self.binDirectory else {
+            throw Failure(description: "PostgreSQL binaries not found (./scripts/setup installs postgresql)")
+        }
         self.bin = bin
         folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("ov-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -70,12 +76,18 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     func start() throws {
-        try run("pg_ctl", ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "120", "start"])
+        try run(
+            "pg_ctl", ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "120", "start"])
     }
 
     /// `pg_ctl restart -m fast`: every client connection is cut.
     func restart() throws {
-        try run("pg_ctl", ["-D", data, "-l", folder.appendingPathComponent("server.log").path, "-m", "fast", "-w", "-t", "120", "restart"])
+        try run(
+            "pg_ctl",
+            [
+                "-D", data, "-l", folder.appendingPathComponent("server.log").path, "-m", "fast", "-w", "-t", "120",
+                "restart",
+            ])
     }
 
     /// Stops the server at once and deletes the folder.
@@ -87,7 +99,12 @@ final class PostgresCluster: @unchecked Sendable {
     /// Runs SQL through psql; returns its unaligned, tuples-only output.
     @discardableResult
     func psql(_ sql: String, database: String = "postgres") throws -> String {
-        try run("psql", ["-h", folder.path, "-p", String(port), "-U", "postgres", "-d", database, "-X", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        try run(
+            "psql",
+            [
+                "-h", folder.path, "-p", String(port), "-U", "postgres", "-d", database, "-X", "-At", "-v",
+                "ON_ERROR_STOP=1", "-c", sql,
+            ])
     }
 
     /// The database a `url(database:)` names.
@@ -114,8 +131,12 @@ final class PostgresCluster: @unchecked Sendable {
     @discardableResult
     private static func shell(_ command: [String]) throws -> String {
         let tag = UUID().uuidString
-        let outPath = "/tmp/ov-pg-\(tag).out", errPath = "/tmp/ov-pg-\(tag).err"
-        defer { unlink(outPath); unlink(errPath) }
+        let outPath = "/tmp/ov-pg-\(tag).out"
+        let errPath = "/tmp/ov-pg-\(tag).err"
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -126,8 +147,10 @@ final class PostgresCluster: @unchecked Sendable {
         // test process goes with it: pg_ctl leaves the postgres server running for the whole suite, and an inherited
         // descriptor (another test's listening socket) would keep that test's port taken after it closed. (Glibc's
         // posix_spawn_file_actions_addclosefrom_np is not visible to Swift; bash closes them before the exec.)
-        let closeInherited = "for p in /proc/$$/fd/*; do fd=${p##*/}; if [ \"$fd\" -gt 2 ] 2>/dev/null; then eval \"exec $fd>&-\"; fi; done"
-        let wrapped = ["/bin/bash", "-c", "cd /tmp && { \(closeInherited); } 2>/dev/null; exec \"$@\"", "bash"] + command
+        let closeInherited =
+            "for p in /proc/$$/fd/*; do fd=${p##*/}; if [ \"$fd\" -gt 2 ] 2>/dev/null; then eval \"exec $fd>&-\"; fi; done"
+        let wrapped =
+            ["/bin/bash", "-c", "cd /tmp && { \(closeInherited); } 2>/dev/null; exec \"$@\"", "bash"] + command
         let argv = wrapped.map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var pid: pid_t = 0
@@ -155,7 +178,9 @@ final class PostgresCluster: @unchecked Sendable {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw Failure(description: "bind() failed") }
         return Int(UInt16(bigEndian: address.sin_port))

@@ -35,7 +35,9 @@ public final class LiveViewerProcess: @unchecked Sendable {
                 if chunk.isEmpty { break }
                 buffer += chunk
                 let text = String(decoding: buffer, as: UTF8.self)
-                if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { return (String(text[range]), text) }
+                if let range = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
+                    return (String(text[range]), text)
+                }
             }
             return (nil, String(decoding: buffer, as: UTF8.self))
         }

@@ -36,7 +36,8 @@ public struct MediaPipeReference: Decodable, Sendable {
     public static let directory = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/MediaPipe")
 
     public static func load() throws -> MediaPipeReference {
-        try JSONDecoder().decode(MediaPipeReference.self, from: Data(contentsOf: directory.appendingPathComponent("reference.json")))
+        try JSONDecoder().decode(
+            MediaPipeReference.self, from: Data(contentsOf: directory.appendingPathComponent("reference.json")))
     }
 
     /// A test image: the rendered ones in the fixtures folder, the photos in ../shared/images.

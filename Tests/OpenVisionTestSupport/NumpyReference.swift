@@ -49,8 +49,9 @@ public enum NumpyReference {
         try script.write(to: scriptFile, atomically: true, encoding: .utf8)
         let run = try runProcess([scriptFile.path])
         guard run.status == 0 else {
-            throw NSError(domain: "NumpyReference", code: Int(run.status),
-                          userInfo: [NSLocalizedDescriptionKey: "python failed: \(run.stderr)"])
+            throw NSError(
+                domain: "NumpyReference", code: Int(run.status),
+                userInfo: [NSLocalizedDescriptionKey: "python failed: \(run.stderr)"])
         }
         let bytes = try Data(contentsOf: output)
         return bytes.withUnsafeBytes { Swift.Array($0.bindMemory(to: Float.self)) }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A test failure with a message (timeouts, closed connections, bad answers).
@@ -78,7 +79,10 @@ public final class RawHTTPClient: @unchecked Sendable {
     deinit { close() }
 
     public func close() {
-        if fd >= 0 { Glibc.close(fd); fd = -1 }
+        if fd >= 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
     }
 
     // MARK: Sending
@@ -92,7 +96,7 @@ public final class RawHTTPClient: @unchecked Sendable {
     public func send(_ data: Data) -> Bool {
         var sent = 0
         while sent < data.count {
-            let n = data[data.startIndex + sent ..< data.endIndex].withUnsafeBytes {
+            let n = data[data.startIndex + sent..<data.endIndex].withUnsafeBytes {
                 Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
             guard n > 0 else { return false }
@@ -123,8 +127,10 @@ public final class RawHTTPClient: @unchecked Sendable {
     }
 
     /// One whole request on a new connection.
-    public static func request(port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
-                               body: Data? = nil, timeout: Double = 120) throws -> Response {
+    public static func request(
+        port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
+        body: Data? = nil, timeout: Double = 120
+    ) throws -> Response {
         let client = try RawHTTPClient(port: port)
         var all = headers
         if let body { all["Content-Length"] = String(body.count) }
@@ -143,7 +149,10 @@ public final class RawHTTPClient: @unchecked Sendable {
         guard poll(&p, 1, Int32(timeout * 1000)) > 0 else { return false }
         var chunk = [UInt8](repeating: 0, count: 256 * 1024)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n <= 0 { eof = true; return false }
+        if n <= 0 {
+            eof = true
+            return false
+        }
         buffer.append(contentsOf: chunk[0..<n])
         return true
     }
@@ -153,7 +162,9 @@ public final class RawHTTPClient: @unchecked Sendable {
         while buffer.count < count {
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { throw TestError("timed out waiting for \(count) bytes (have \(buffer.count))") }
-            if !readMore(timeout: min(left, 0.5)) && eof { throw TestError("connection closed (have \(buffer.count) bytes)") }
+            if !readMore(timeout: min(left, 0.5)) && eof {
+                throw TestError("connection closed (have \(buffer.count) bytes)")
+            }
         }
     }
 
@@ -170,7 +181,9 @@ public final class RawHTTPClient: @unchecked Sendable {
             searchFrom = max(0, buffer.count - d.count + 1)
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { throw TestError("timed out waiting for \(delimiter.debugDescription)") }
-            if !readMore(timeout: min(left, 0.5)) && eof { throw TestError("connection closed before \(delimiter.debugDescription)") }
+            if !readMore(timeout: min(left, 0.5)) && eof {
+                throw TestError("connection closed before \(delimiter.debugDescription)")
+            }
         }
     }
 
@@ -205,10 +218,13 @@ public final class RawHTTPClient: @unchecked Sendable {
         while true {
             if let response = takeResponse(bodyless: bodyless) { return response }
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw TestError("no complete response within \(timeout) s (have \(buffer.count) bytes)") }
+            guard left > 0 else {
+                throw TestError("no complete response within \(timeout) s (have \(buffer.count) bytes)")
+            }
             if !readMore(timeout: min(left, 1)) && eof {
                 if let response = takeResponse(bodyless: bodyless) { return response }
-                throw TestError("connection closed after \(buffer.count) bytes: \(String(decoding: buffer, as: UTF8.self))")
+                throw TestError(
+                    "connection closed after \(buffer.count) bytes: \(String(decoding: buffer, as: UTF8.self))")
             }
         }
     }
@@ -253,7 +269,7 @@ public final class RawHTTPClient: @unchecked Sendable {
         let headers = Self.parseHeaders(Array(head.dropFirst()))
         let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         guard buffer.count - end.upperBound >= length else { return nil }
-        let body = Data(buffer[end.upperBound ..< end.upperBound + length])
+        let body = Data(buffer[end.upperBound..<end.upperBound + length])
         buffer.removeFirst(end.upperBound + length)
         return Response(status: status, headers: headers, body: body)
     }
@@ -262,7 +278,8 @@ public final class RawHTTPClient: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return headers
     }
@@ -271,7 +288,9 @@ public final class RawHTTPClient: @unchecked Sendable {
         guard needle.count <= hay.count else { return nil }
         var i = max(0, from)
         while i + needle.count <= hay.count {
-            if hay[i] == needle[0] && hay[i..<(i + needle.count)].elementsEqual(needle) { return i..<(i + needle.count) }
+            if hay[i] == needle[0] && hay[i..<(i + needle.count)].elementsEqual(needle) {
+                return i..<(i + needle.count)
+            }
             i += 1
         }
         return nil

@@ -1,13 +1,18 @@
 import Foundation
+import OpenVisionTestSupport
 import Synchronization
 import Testing
+
 @testable import OpenVisionViewer
-import OpenVisionTestSupport
 
 /// An in-memory `AnchorService`: pins get IDs 1, 2, …; with `hasFrame` false it refuses like the CLI's before
 /// the first analysed frame.
 private final class FakeAnchors: AnchorService {
-    struct State { var anchors: [PinnedAnchor] = []; var nextID = 1; var calls: [String] = [] }
+    struct State {
+        var anchors: [PinnedAnchor] = []
+        var nextID = 1
+        var calls: [String] = []
+    }
     let state = Mutex(State())
     let hasFrame: Bool
 
@@ -38,8 +43,10 @@ private final class FakeAnchors: AnchorService {
 /// `GET|POST /anchors`, `GET|DELETE /anchors/{id}`: statuses, JSON bodies and the messages of refusals.
 @Suite(.serialized) struct AnchorEndpointTests {
     /// One request on its own connection; the status and the body parsed as JSON (nil when empty or not JSON).
-    func request(_ port: Int, _ method: String, _ path: String, body: String? = nil, type: String? = "application/json",
-                 host: String = "127.0.0.1") throws -> (status: Int, json: [String: Any]?, headers: [String: String]) {
+    func request(
+        _ port: Int, _ method: String, _ path: String, body: String? = nil, type: String? = "application/json",
+        host: String = "127.0.0.1"
+    ) throws -> (status: Int, json: [String: Any]?, headers: [String: String]) {
         let c = try RawHTTPClient(port: port)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
         if let type { head += "Content-Type: \(type)\r\n" }
@@ -48,7 +55,10 @@ private final class FakeAnchors: AnchorService {
         try c.send(head + (body ?? ""))
         let (h, data) = try c.readResponse(deadline: deadline(20))
         // Plain-text answers (403, 405 outside /anchors) have no JSON.
-        return (h.status, data.isEmpty ? nil : (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any], h.headers)
+        return (
+            h.status, data.isEmpty ? nil : (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any],
+            h.headers
+        )
     }
 
     @Test func pinListAndRemove() async throws {
@@ -62,9 +72,12 @@ private final class FakeAnchors: AnchorService {
         let pinned = try request(port, "POST", "/anchors", body: #"{"x": 0.25, "y": 0.75, "label": "  coffee mug "}"#)
         #expect(pinned.status == 201 && pinned.headers["location"] == "/anchors/1")
         #expect(pinned.json?["id"] as? Int == 1 && pinned.json?["label"] as? String == "coffee mug")
-        #expect(pinned.json?["x"] as? Double == 0.25 && pinned.json?["y"] as? Double == 0.75 && pinned.json?["state"] as? String == "normal")
+        #expect(
+            pinned.json?["x"] as? Double == 0.25 && pinned.json?["y"] as? Double == 0.75
+                && pinned.json?["state"] as? String == "normal")
         // Without a label the service picks it (the CLI: the current top class); integers are numbers too.
-        let second = try request(port, "POST", "/anchors", body: #"{"x": 1, "y": 0}"#, type: "application/json; charset=utf-8")
+        let second = try request(
+            port, "POST", "/anchors", body: #"{"x": 1, "y": 0}"#, type: "application/json; charset=utf-8")
         #expect(second.status == 201 && second.json?["label"] as? String == "mug")
         #expect(anchors.state.withLock { $0.calls } == ["add 0.25 0.75 coffee mug", "add 1.0 0.0 -"])
 
@@ -119,14 +132,17 @@ private final class FakeAnchors: AnchorService {
         // A form post (what a cross-site page can send without a preflight) is refused.
         let form = try request(port, "POST", "/anchors", body: #"{"x": 0.5, "y": 0.5}"#, type: "text/plain")
         #expect(form.status == 415)
-        let big = try request(port, "POST", "/anchors", body: #"{"x": 0.5, "y": 0.5, "label": ""# + String(repeating: "a", count: 20_000) + #""}"#)
+        let big = try request(
+            port, "POST", "/anchors",
+            body: #"{"x": 0.5, "y": 0.5, "label": ""# + String(repeating: "a", count: 20_000) + #""}"#)
         #expect(big.status == 413)
         let put = try request(port, "PUT", "/anchors", body: "{}")
         #expect(put.status == 405 && put.headers["allow"] == "GET, HEAD, POST")
         #expect(try request(port, "POST", "/anchors/1", body: "{}").status == 405)
         // Other paths still take GET only; a foreign Host is refused before anything else.
         #expect(try request(port, "POST", "/health", body: "{}").status == 405)
-        #expect(try request(port, "POST", "/anchors", body: #"{"x": 0.5, "y": 0.5}"#, host: "evil.example").status == 403)
+        #expect(
+            try request(port, "POST", "/anchors", body: #"{"x": 0.5, "y": 0.5}"#, host: "evil.example").status == 403)
         await server.stop()
 
         // The service's own refusals keep their status.

@@ -1,8 +1,9 @@
 import Foundation
+import OpenVisionTestSupport
 import Synchronization
 import Testing
+
 @testable import OpenVisionViewer
-import OpenVisionTestSupport
 
 @Suite(.serialized)
 struct LiveViewerServerTests {
@@ -29,7 +30,8 @@ struct LiveViewerServerTests {
         let s0 = try RawHTTPClient(port: port)
         try s0.get("/snapshot.jpg")
         #expect(try s0.readResponse(deadline: deadline(20)).0.status == 503)
-        let a = try loadJPEG("frame-a.jpg"), b = try loadJPEG("frame-b.jpg")
+        let a = try loadJPEG("frame-a.jpg")
+        let b = try loadJPEG("frame-b.jpg")
         server.publish(frame: PreviewFrame(jpeg: a, width: 320, height: 240, index: 1, timestamp: 0.1))
         server.publish(frame: PreviewFrame(jpeg: b, width: 320, height: 240, index: 2, timestamp: 0.2))
         let s1 = try RawHTTPClient(port: port)
@@ -73,7 +75,9 @@ struct LiveViewerServerTests {
         let publisher = Task {
             var i = 1
             while !Task.isCancelled {
-                server.publish(frame: PreviewFrame(jpeg: frames[i % 3], width: 320, height: 240, index: i, timestamp: Double(i) / 100))
+                server.publish(
+                    frame: PreviewFrame(
+                        jpeg: frames[i % 3], width: 320, height: 240, index: i, timestamp: Double(i) / 100))
                 i += 1
                 try? await Task.sleep(for: .milliseconds(10))
             }
@@ -90,7 +94,8 @@ struct LiveViewerServerTests {
         }
         publisher.cancel()
         #expect(indices.first == 0, "a new client gets the latest frame at once")
-        #expect(indices == indices.sorted() && Set(indices).count == indices.count, "frames arrive in order: \(indices)")
+        #expect(
+            indices == indices.sorted() && Set(indices).count == indices.count, "frames arrive in order: \(indices)")
         await server.stop()
     }
 
@@ -116,8 +121,13 @@ struct LiveViewerServerTests {
             #expect(dataLines.count == 1, "one data line per update")
             let json = Data(dataLines[0].dropFirst(6).utf8)
             decoded.append(try JSONDecoder().decode(OverlayUpdate.self, from: json))
-            if published == 8 { server.publish(overlay: sampleOverlay(8)); published += 1 }
-            else if published == 9 { server.publish(overlay: nanStats); published += 1 }
+            if published == 8 {
+                server.publish(overlay: sampleOverlay(8))
+                published += 1
+            } else if published == 9 {
+                server.publish(overlay: nanStats)
+                published += 1
+            }
         }
         #expect(decoded[0] == sampleOverlay(7))
         #expect(decoded[1] == sampleOverlay(8))
@@ -132,7 +142,9 @@ struct LiveViewerServerTests {
     @Test func eventsStreamCarriesHeatMapImages() async throws {
         let server = try await startedServer()
         // A stand-in for a 68 × 68 RGBA PNG of a few KB (the server passes the bytes through).
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<6000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + (0..<6000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         var update = sampleOverlay(3)
         update.items.insert(.image(png: png, x: 0.25, y: 0, width: 0.5, height: 1, opacity: 0.5), at: 0)
         server.publish(overlay: update)
@@ -214,7 +226,10 @@ struct LiveViewerServerTests {
         #expect(stalledStats.skipped > count - 100, "the stalled client skips, it does not queue")
         // Publishers hand work to the event loop only when the handler is not already going to
         // look: at most one wake-up per delivered message (plus the last one that found nothing).
-        for s in stats { #expect(s.wakeups <= s.delivered + 1, "publishers scheduled \(s.wakeups) wake-ups for \(s.delivered) messages") }
+        for s in stats {
+            #expect(
+                s.wakeups <= s.delivered + 1, "publishers scheduled \(s.wakeups) wake-ups for \(s.delivered) messages")
+        }
         let nioBuffered = await server.hub.channelBufferedBytes()
         print("NIO outbound buffered bytes per client: \(nioBuffered)")
         #expect(nioBuffered.allSatisfy { $0 <= partBound })
@@ -250,7 +265,8 @@ struct LiveViewerServerTests {
     @Test func stopClosesAllConnections() async throws {
         let server = try await startedServer()
         let port = server.boundPort
-        server.publish(frame: PreviewFrame(jpeg: try loadJPEG("frame-a.jpg"), width: 320, height: 240, index: 0, timestamp: 0))
+        server.publish(
+            frame: PreviewFrame(jpeg: try loadJPEG("frame-a.jpg"), width: 320, height: 240, index: 0, timestamp: 0))
         server.publish(overlay: sampleOverlay(0))
 
         let mjpeg = try RawHTTPClient(port: port)
@@ -276,7 +292,9 @@ struct LiveViewerServerTests {
         #expect(events.waitForClose(deadline: deadline(20)), "SSE stream left open")
         #expect(idle.waitForClose(deadline: deadline(20)), "keep-alive connection left open")
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
-        server.publish(frame: PreviewFrame(jpeg: [0xFF, 0xD8, 0xFF, 0xD9], width: 1, height: 1, index: 1, timestamp: 1))  // harmless after stop
+        server.publish(
+            // harmless after stop
+            frame: PreviewFrame(jpeg: [0xFF, 0xD8, 0xFF, 0xD9], width: 1, height: 1, index: 1, timestamp: 1))
         await #expect(throws: LiveViewerServerError.self) { try await server.start() }
     }
 }

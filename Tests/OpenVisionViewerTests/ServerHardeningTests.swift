@@ -1,8 +1,9 @@
 import Foundation
+import OpenVisionTestSupport
 import Synchronization
 import Testing
+
 @testable import OpenVisionViewer
-import OpenVisionTestSupport
 
 /// Issue 14 ("Hardening"): each test reproduces a finding against the viewer server. Deadlines
 /// are generous (slow CI, AddressSanitizer); what is asserted are events and counts.
@@ -30,7 +31,9 @@ struct ServerHardeningTests {
             try await Task.sleep(for: .milliseconds(25))
         }
         let rssGrowth = residentBytes() - rssBefore
-        print("pipelined \(requests) snapshots, not reading: NIO buffered at most \(largest) bytes, RSS +\(rssGrowth / 1_000_000) MB")
+        print(
+            "pipelined \(requests) snapshots, not reading: NIO buffered at most \(largest) bytes, RSS +\(rssGrowth / 1_000_000) MB"
+        )
         // NIO's default high-water mark (64 KiB) plus the response that crossed it.
         #expect(largest <= 64 * 1024 + jpeg.count + 4096, "responses are queued for a client that does not read")
         // (RSS is printed, not asserted: other suites run concurrently in this process.)
@@ -39,7 +42,10 @@ struct ServerHardeningTests {
         for i in 0..<requests {
             let (head, body) = try client.readResponse(deadline: deadline(60))
             #expect(head.status == 200)
-            if body != jpeg { Issue.record("response \(i) carries the wrong bytes"); break }
+            if body != jpeg {
+                Issue.record("response \(i) carries the wrong bytes")
+                break
+            }
         }
         await server.stop()
     }
@@ -77,12 +83,16 @@ struct ServerHardeningTests {
     @Test func hostHeaderMustNameLoopbackExactly() async throws {
         let server = try await startedServer()
         let port = server.boundPort
-        let allowed = ["127.0.0.1", "127.0.0.1:\(port)", "localhost", "LocalHost:\(port)", "[::1]", "[::1]:\(port)",
-                       "127.4.5.6:80", "[::ffff:127.0.0.1]:\(port)"]
-        let refused = ["127.0.0.1.evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example",
-                       "evil.localhost", "127.evil.example", "127.1", "0x7f.0.0.1", "::1", "[::2]:\(port)",
-                       "127.0.0.1:99999", "127.0.0.1:", "127.0.0.1:80x", "localhost:\(port)@evil.example", "",
-                       "evil.example:\(port)", "128.0.0.1"]
+        let allowed = [
+            "127.0.0.1", "127.0.0.1:\(port)", "localhost", "LocalHost:\(port)", "[::1]", "[::1]:\(port)",
+            "127.4.5.6:80", "[::ffff:127.0.0.1]:\(port)",
+        ]
+        let refused = [
+            "127.0.0.1.evil.example", "127.0.0.1.evil.example:\(port)", "localhost.evil.example",
+            "evil.localhost", "127.evil.example", "127.1", "0x7f.0.0.1", "::1", "[::2]:\(port)",
+            "127.0.0.1:99999", "127.0.0.1:", "127.0.0.1:80x", "localhost:\(port)@evil.example", "",
+            "evil.example:\(port)", "128.0.0.1",
+        ]
         for host in allowed + refused {
             let c = try RawHTTPClient(port: port)
             try c.get("/health", host: host)
@@ -167,7 +177,9 @@ struct ServerHardeningTests {
         small.maxRequestHeadSize = 1024
         let server = try await startedServer(small)
         let fits = try RawHTTPClient(port: server.boundPort)
-        try fits.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: \(String(repeating: "a", count: 700))\r\nConnection: close\r\n\r\n")
+        try fits.send(
+            "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: \(String(repeating: "a", count: 700))\r\nConnection: close\r\n\r\n"
+        )
         #expect(try fits.readResponse(deadline: deadline(20)).0.status == 200)
         for request in [
             "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: \(String(repeating: "a", count: 2000))\r\n\r\n",
@@ -266,8 +278,10 @@ struct ServerHardeningTests {
         #expect(try ListenAddress(parsing: "[::1]:9000") == ListenAddress(host: "::1", port: 9000))
         #expect(try ListenAddress(parsing: "[::]") == ListenAddress(host: "::", port: 8080))
         #expect(ListenAddress(host: "::1", port: 9000).description == "[::1]:9000")
-        for bad in ["127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:", "127.0.0.1:80x", "::1:9000", "[::1", "[::1]9000",
-                    "[]:80", "", "65536", "host:1:2"] {
+        for bad in [
+            "127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:", "127.0.0.1:80x", "::1:9000", "[::1", "[::1]9000",
+            "[]:80", "", "65536", "host:1:2",
+        ] {
             #expect(throws: LiveViewerServerError.self, "\(bad)") { try ListenAddress(parsing: bad) }
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
+import OpenVisionTestSupport
 import Synchronization
 import Testing
+
 @testable import OpenVisionViewer
-import OpenVisionTestSupport
 
 // Helpers shared by the server test suites.
 
@@ -46,8 +47,9 @@ func waitFor(_ what: String, timeout: Double = 20, _ condition: () -> Bool) asyn
 
 func residentBytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
     return kb * 1024
 }
 
@@ -56,7 +58,9 @@ func residentBytes() -> Int {
 func readPart(_ c: RawHTTPClient, boundary: String, deadline d: Date) throws -> ([String: String], [UInt8]) {
     let headText = String(decoding: try c.readThrough("\r\n\r\n", deadline: d), as: UTF8.self)
     let headers = RawHTTPClient.parseHeaders(headText.components(separatedBy: "\r\n"))
-    guard let length = Int(headers["content-length"] ?? "") else { throw TestError("part without Content-Length: \(headText)") }
+    guard let length = Int(headers["content-length"] ?? "") else {
+        throw TestError("part without Content-Length: \(headText)")
+    }
     let jpeg = try c.readExactly(length, deadline: d)
     let trailer = try c.readExactly(boundary.utf8.count + 6, deadline: d)
     #expect(trailer == Array("\r\n--\(boundary)\r\n".utf8), "part not followed by the boundary")

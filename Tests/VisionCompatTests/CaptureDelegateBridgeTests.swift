@@ -1,8 +1,8 @@
 import AVFoundation
 import Foundation
+import OpenVisionTestSupport
 import Testing
 import Vision
-import OpenVisionTestSupport
 
 /// `CaptureDelegateBridge` drives an `AVCaptureVideoDataOutputSampleBufferDelegate` as a capture session does: on a
 /// video file made with ffmpeg (`testsrc`, 320 × 240, 10 fps), every frame reaches `captureOutput(_:didOutput:from:)`
@@ -20,18 +20,28 @@ import OpenVisionTestSupport
 
         init(delay: TimeInterval = 0) { self.delay = delay }
 
-        func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer,
-                           from connection: AVCaptureConnection) {
+        func captureOutput(
+            _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer,
+            from connection: AVCaptureConnection
+        ) {
             dispatchPrecondition(condition: .onQueue(queue))
-            lock.withLock { concurrent += 1; maximumConcurrent = max(maximumConcurrent, concurrent) }
+            lock.withLock {
+                concurrent += 1
+                maximumConcurrent = max(maximumConcurrent, concurrent)
+            }
             let image = CMSampleBufferGetImageBuffer(sampleBuffer)
             let size = image.map { (CVPixelBufferGetWidth($0), CVPixelBufferGetHeight($0)) } ?? (0, 0)
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-            lock.withLock { sizes.append(size); concurrent -= 1 }
+            lock.withLock {
+                sizes.append(size)
+                concurrent -= 1
+            }
         }
 
-        func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer,
-                           from connection: AVCaptureConnection) {
+        func captureOutput(
+            _ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer,
+            from connection: AVCaptureConnection
+        ) {
             lock.withLock { dropped += 1 }
         }
     }
@@ -40,8 +50,10 @@ import OpenVisionTestSupport
         let url = try CLIProcess.tempDir().appendingPathComponent("testsrc.mp4")
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10",
-                            "-frames:v", "\(frames)", "-pix_fmt", "yuv420p", url.path]
+        ffmpeg.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10",
+            "-frames:v", "\(frames)", "-pix_fmt", "yuv420p", url.path,
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         try #require(ffmpeg.terminationStatus == 0)
@@ -94,7 +106,8 @@ import OpenVisionTestSupport
         try await bridge.run()
         #expect(bridge.deliveredFrames == 0 && delegate.sizes.isEmpty)
         // A file that is not there is the source's error.
-        let missing = CaptureDelegateBridge(source: .file(URL(fileURLWithPath: "/nonexistent/clip.mp4")), output: output)
+        let missing = CaptureDelegateBridge(
+            source: .file(URL(fileURLWithPath: "/nonexistent/clip.mp4")), output: output)
         await #expect(throws: (any Error).self) { try await missing.run() }
     }
 }

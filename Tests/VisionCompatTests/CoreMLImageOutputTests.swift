@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import CoreML
-import Vision
+import Foundation
 import OpenVision
 import OpenVisionTestSupport
+import Testing
+import Vision
 
 /// Core ML models whose outputs are images (image to image): `MLModel.prediction(from:)` gives an image feature and
 /// `VNCoreMLRequest` a `VNPixelBufferObservation`, with Core ML's pixels.
@@ -36,11 +36,13 @@ import OpenVisionTestSupport
         var models: [String: Model]
     }
 
-    static let expected = try! JSONDecoder().decode(Expected.self, from: Data(contentsOf: folder.appendingPathComponent("expected.json")))
+    static let expected = try! JSONDecoder().decode(
+        Expected.self, from: Data(contentsOf: folder.appendingPathComponent("expected.json")))
 
     /// (file, input name, output name)
     static let models: [(String, String, String)] = [
-        ("ImageRGB.mlmodel", "image", "styled"), ("ImageBGR.mlmodel", "image", "styled"), ("ImageGray.mlmodel", "image", "styled"),
+        ("ImageRGB.mlmodel", "image", "styled"), ("ImageBGR.mlmodel", "image", "styled"),
+        ("ImageGray.mlmodel", "image", "styled"),
         ("ImageRGBFlexible.mlmodel", "image", "styled"), ("ImageRGBND.mlmodel", "image", "styled"),
         ("ImageProgram.mlpackage", "x", "filtered"), ("ImageProgramBGR16.mlpackage", "x", "filtered"),
         ("ImageProgramGray.mlpackage", "x", "inverted"),
@@ -50,12 +52,15 @@ import OpenVisionTestSupport
 
     static func inputImage(_ m: Expected.Model) throws -> VisionImage {
         let gray = m.input.count == m.width * m.height
-        return try VisionImage(pixels: PixelBuffer(data: Data(m.input), width: m.width, height: m.height, format: gray ? .gray8 : .rgb8))
+        return try VisionImage(
+            pixels: PixelBuffer(data: Data(m.input), width: m.width, height: m.height, format: gray ? .gray8 : .rgb8))
     }
 
     /// A Core ML image buffer's pixels (see `pixels(_:gray:)`): OneComponent8 for gray, 32BGRA for colour, as Apple's.
     static func pixels(_ buffer: CVPixelBuffer, gray: Bool) throws -> [UInt8] {
-        #expect(CVPixelBufferGetPixelFormatType(buffer) == (gray ? kCVPixelFormatType_OneComponent8 : kCVPixelFormatType_32BGRA))
+        #expect(
+            CVPixelBufferGetPixelFormatType(buffer)
+                == (gray ? kCVPixelFormatType_OneComponent8 : kCVPixelFormatType_32BGRA))
         return pixels(try buffer.visionImage(), gray: gray)
     }
 
@@ -100,7 +105,8 @@ import OpenVisionTestSupport
     @Test(arguments: models)
     func vnCoreMLRequestGivesAPixelBufferObservation(_ file: String, _ input: String, _ output: String) throws {
         let m = try #require(Self.expected.models[Self.name(file)])
-        let request = VNCoreMLRequest(model: try VNCoreMLModel(for: MLModel(contentsOf: Self.folder.appendingPathComponent(file))))
+        let request = VNCoreMLRequest(
+            model: try VNCoreMLModel(for: MLModel(contentsOf: Self.folder.appendingPathComponent(file))))
         request.imageCropAndScaleOption = .scaleFill
         try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.inputImage(m))).perform([request])
         let results = try #require(request.results)
@@ -113,12 +119,15 @@ import OpenVisionTestSupport
         #expect(try Self.pixels(image, gray: gray) == m.pixels, "\(file)")
         // The exact values too: [H, W, C] interleaved, channels in the tensor's order, within float32 rounding (the
         // grayscale networks compute the luma of the RGB-fed gray pixels: 0.299 + 0.587 + 0.114 in float32).
-        let c = gray ? 1 : 3, plane = m.width * m.height
+        let c = gray ? 1 : 3
+        let plane = m.width * m.height
         #expect(observation.values.channels == c)
         for k in 0..<c {
             for i in 0..<plane {
-                let got = observation.values.values[i * c + k], want = m.tensor[k * plane + i]
-                #expect(abs(got - want) <= 1e-3 * max(1, abs(want)), "\(file) channel \(k) pixel \(i): \(got) vs \(want)")
+                let got = observation.values.values[i * c + k]
+                let want = m.tensor[k * plane + i]
+                #expect(
+                    abs(got - want) <= 1e-3 * max(1, abs(want)), "\(file) channel \(k) pixel \(i): \(got) vs \(want)")
             }
         }
     }
@@ -128,12 +137,17 @@ import OpenVisionTestSupport
     @Test(arguments: [("ImageProgram", "filtered", "RGB"), ("ImageProgramGray", "inverted", "GRAYSCALE")])
     func compiledProgramFolderGivesTheImage(_ name: String, _ output: String, _ space: String) throws {
         let m = try #require(Self.expected.models[name])
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-image-\(UUID().uuidString)/\(name).mlmodelc")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ov-image-\(UUID().uuidString)/\(name).mlmodelc")
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("\(name).mil"), to: folder.appendingPathComponent("model.mil"))
-        let image = #"{"type": "Image", "colorspace": ""# + space + #"", "width": "5", "height": "4", "isOptional": "0""#
-        let metadata = #"[{"inputSchema": ["# + image + #", "name": "x"}], "outputSchema": ["# + image + #", "name": ""# + output + #""}]}]"#
+        try FileManager.default.copyItem(
+            at: Self.folder.appendingPathComponent("\(name).mil"), to: folder.appendingPathComponent("model.mil"))
+        let image =
+            #"{"type": "Image", "colorspace": ""# + space + #"", "width": "5", "height": "4", "isOptional": "0""#
+        let metadata =
+            #"[{"inputSchema": ["# + image + #", "name": "x"}], "outputSchema": ["# + image + #", "name": ""# + output
+            + #""}]}]"#
         try Data(metadata.utf8).write(to: folder.appendingPathComponent("metadata.json"))
         let model = try MLModel(contentsOf: folder)
         #expect(model.modelDescription.outputDescriptionsByName[output]?.type == .image)
@@ -145,11 +159,14 @@ import OpenVisionTestSupport
     /// A batch from `MLArrayBatchProvider(dictionary:)` of plain images (and numbers, strings, arrays as
     /// `MLDictionaryFeatureProvider` takes them): `predictions(fromBatch:)` gives each input's image.
     @Test func batchOfImagesGivesEachImage() throws {
-        let rgb = try #require(Self.expected.models["ImageRGB"]), gray = try #require(Self.expected.models["ImageGray"])
+        let rgb = try #require(Self.expected.models["ImageRGB"])
+        let gray = try #require(Self.expected.models["ImageGray"])
         // ImageGray's input as RGB: the network takes its luma, i.e. the same gray values.
-        let grayRGB = try VisionImage(pixels: PixelBuffer(data: Data(gray.input.flatMap { [$0, $0, $0] }), width: 5, height: 4, format: .rgb8))
+        let grayRGB = try VisionImage(
+            pixels: PixelBuffer(data: Data(gray.input.flatMap { [$0, $0, $0] }), width: 5, height: 4, format: .rgb8))
         let model = try MLModel(contentsOf: Self.folder.appendingPathComponent("ImageGray.mlmodel"))
-        let batch = try model.predictions(fromBatch: MLArrayBatchProvider(dictionary: ["image": [grayRGB, Self.inputImage(gray)]]))
+        let batch = try model.predictions(
+            fromBatch: MLArrayBatchProvider(dictionary: ["image": [grayRGB, Self.inputImage(gray)]]))
         #expect(batch.count == 2)
         for i in 0..<2 {
             let image = try #require(batch.features(at: i).featureValue(for: "styled")?.imageBufferValue)
@@ -157,11 +174,21 @@ import OpenVisionTestSupport
         }
         let rgbOut = try MLModel(contentsOf: Self.folder.appendingPathComponent("ImageRGB.mlmodel"))
             .predictions(fromBatch: MLArrayBatchProvider(dictionary: ["image": [Self.inputImage(rgb)]]))
-        #expect(try Self.pixels(try #require(rgbOut.features(at: 0).featureValue(for: "styled")?.imageBufferValue), gray: false) == rgb.pixels)
+        #expect(
+            try Self.pixels(
+                try #require(rgbOut.features(at: 0).featureValue(for: "styled")?.imageBufferValue), gray: false)
+                == rgb.pixels)
 
-        let mixed = try MLArrayBatchProvider(dictionary: ["v": [1, 2.5, "x", try MLMultiArray(shape: [2], dataType: .float32)]])
-        #expect((0..<4).map { mixed.features(at: $0).featureValue(for: "v")?.type } == [.int64, .double, .string, .multiArray])
-        #expect(mixed.features(at: 0).featureValue(for: "v")?.int64Value == 1 && mixed.features(at: 1).featureValue(for: "v")?.doubleValue == 2.5)
+        let mixed = try MLArrayBatchProvider(dictionary: [
+            "v": [1, 2.5, "x", try MLMultiArray(shape: [2], dataType: .float32)]
+        ])
+        #expect(
+            (0..<4).map { mixed.features(at: $0).featureValue(for: "v")?.type } == [
+                .int64, .double, .string, .multiArray,
+            ])
+        #expect(
+            mixed.features(at: 0).featureValue(for: "v")?.int64Value == 1
+                && mixed.features(at: 1).featureValue(for: "v")?.doubleValue == 2.5)
         #expect { _ = try MLArrayBatchProvider(dictionary: ["v": [1, Date()]]) } throws: { error in
             "\(error)".contains("'v'[1]") && "\(error)".contains("Date")
         }
@@ -173,7 +200,9 @@ import OpenVisionTestSupport
         let m = try #require(Self.expected.models["ImageBGR"])
         let model = try VisionModel(contentsOf: Self.folder.appendingPathComponent("ImageBGR.mlmodel"))
         let info = try #require(model.modelDescription.coreML?.imageOutputs?["styled"])
-        #expect(info.channels == 3 && info.colorOrder == "bgr" && info.colorSpace == "BGR" && info.width == 5 && info.height == 4 && !info.flexible)
+        #expect(
+            info.channels == 3 && info.colorOrder == "bgr" && info.colorSpace == "BGR" && info.width == 5
+                && info.height == 4 && !info.flexible)
         let outputs = try await ImageRequestHandler(image: Self.inputImage(m)).perform(RunModelRequest(model: model))
         let styled = try #require(outputs.first { $0.featureName == "styled" })
         #expect(styled.shape == [1, 3, 4, 5])

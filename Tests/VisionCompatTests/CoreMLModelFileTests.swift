@@ -1,8 +1,8 @@
+import CoreML
 import Foundation
+import OpenVisionTestSupport
 import Testing
 import Vision
-import CoreML
-import OpenVisionTestSupport
 
 /// Core ML's own model files through the `CoreML` module as app code uses it: `MLModel(contentsOf:)`,
 /// `modelDescription`, `prediction(from:)` with `MLDictionaryFeatureProvider`, `compileModel(at:)`, a detector
@@ -12,14 +12,21 @@ import OpenVisionTestSupport
     static let coreml = Fixtures.shared.appendingPathComponent("models/coreml")
 
     struct Reference: Decodable {
-        struct Top: Decodable { var label: String; var probability: Double }
-        struct Image: Decodable { var input_png: String; var top5: [Top] }
+        struct Top: Decodable {
+            var label: String
+            var probability: Double
+        }
+        struct Image: Decodable {
+            var input_png: String
+            var top5: [Top]
+        }
         var references: [String: Image]
         var references_stored_weights: [String: Image]?
     }
 
     static func references(_ name: String) throws -> [String: Reference.Image] {
-        let r = try JSONDecoder().decode(Reference.self, from: Data(contentsOf: coreml.appendingPathComponent("references/\(name).json")))
+        let r = try JSONDecoder().decode(
+            Reference.self, from: Data(contentsOf: coreml.appendingPathComponent("references/\(name).json")))
         return r.references_stored_weights ?? r.references
     }
 
@@ -27,7 +34,9 @@ import OpenVisionTestSupport
         let model = try MLModel(contentsOf: Self.coreml.appendingPathComponent("MobileNetLike.mlmodel"))
         let d = model.modelDescription
         let image = try #require(d.inputDescriptionsByName["image"])
-        #expect(image.type == .image && image.imageConstraint?.pixelsWide == 224 && image.imageConstraint?.pixelsHigh == 224)
+        #expect(
+            image.type == .image && image.imageConstraint?.pixelsWide == 224 && image.imageConstraint?.pixelsHigh == 224
+        )
         #expect(image.imageConstraint?.pixelFormatType == kCVPixelFormatType_32BGRA)
         #expect(d.outputDescriptionsByName["classLabel"]?.type == .string)
         #expect(d.outputDescriptionsByName["classLabelProbs"]?.type == .dictionary)
@@ -40,7 +49,9 @@ import OpenVisionTestSupport
 
     /// `prediction(from:)` answers `classLabel` and `classLabelProbs` as on a Mac, for the NeuralNetwork and the ML
     /// Program, and the package compiled with `MLModel.compileModel(at:)` answers the same.
-    @Test(arguments: [("MobileNetLike.mlmodel", "MobileNetLike"), ("MobileNetLike.mlpackage", "MobileNetLike_mlpackage")])
+    @Test(arguments: [
+        ("MobileNetLike.mlmodel", "MobileNetLike"), ("MobileNetLike.mlpackage", "MobileNetLike_mlpackage"),
+    ])
     func classifierPredictsItsReference(_ file: String, _ referenceName: String) async throws {
         let url = Self.coreml.appendingPathComponent(file)
         let compiled = try await MLModel.compileModel(at: url)
@@ -51,14 +62,22 @@ import OpenVisionTestSupport
             for (image, expected) in try Self.references(referenceName) {
                 let constraint = try #require(model.modelDescription.inputDescriptionsByName["image"]?.imageConstraint)
                 let input = try MLDictionaryFeatureProvider(dictionary: [
-                    "image": try MLFeatureValue(imageAt: Self.coreml.appendingPathComponent(expected.input_png), constraint: constraint)])
+                    "image": try MLFeatureValue(
+                        imageAt: Self.coreml.appendingPathComponent(expected.input_png), constraint: constraint)
+                ])
                 let output = try await model.prediction(from: input)
-                #expect(output.featureValue(for: "classLabel")?.stringValue == expected.top5[0].label, "\(file) \(image)")
-                let probabilities = try #require(output.featureValue(for: model.modelDescription.predictedProbabilitiesName ?? "")?.dictionaryValue)
+                #expect(
+                    output.featureValue(for: "classLabel")?.stringValue == expected.top5[0].label, "\(file) \(image)")
+                let probabilities = try #require(
+                    output.featureValue(for: model.modelDescription.predictedProbabilitiesName ?? "")?.dictionaryValue)
                 // One entry per distinct label (ImageNet's 1000 classes name "crane" and "maillot" twice).
-                #expect(probabilities.count == Set(model.modelDescription.classLabels as? [String] ?? []).count && probabilities.count == 999)
+                #expect(
+                    probabilities.count == Set(model.modelDescription.classLabels as? [String] ?? []).count
+                        && probabilities.count == 999)
                 let p = probabilities[expected.top5[0].label] ?? -1
-                #expect(abs(p - expected.top5[0].probability) <= 1e-4, "\(file) \(image): \(p) vs \(expected.top5[0].probability)")
+                #expect(
+                    abs(p - expected.top5[0].probability) <= 1e-4,
+                    "\(file) \(image): \(p) vs \(expected.top5[0].probability)")
             }
         }
     }
@@ -67,16 +86,23 @@ import OpenVisionTestSupport
     /// (CoreMLImportTests.requestThresholdsReachThePipeline has the reference count), at the default 5.
     @Test func detectorThresholdInputsAreHonoured() throws {
         let model = try MLModel(contentsOf: Self.coreml.appendingPathComponent("YoloFastestPipeline.mlmodel"))
-        let image = try MLFeatureValue(imageAt: Self.coreml.appendingPathComponent("inputs/dog_320.png"), pixelsWide: 320, pixelsHigh: 320,
-                                       pixelFormatType: kCVPixelFormatType_32BGRA)
-        let loose = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["image": image, "iouThreshold": 0.95]))
+        let image = try MLFeatureValue(
+            imageAt: Self.coreml.appendingPathComponent("inputs/dog_320.png"), pixelsWide: 320, pixelsHigh: 320,
+            pixelFormatType: kCVPixelFormatType_32BGRA)
+        let loose = try model.prediction(
+            from: MLDictionaryFeatureProvider(dictionary: ["image": image, "iouThreshold": 0.95]))
         let plain = try model.prediction(from: MLDictionaryFeatureProvider(dictionary: ["image": image]))
         #expect(loose.featureValue(for: "coordinates")?.multiArrayValue?.shape.map(\.intValue) == [28, 4])
         #expect(plain.featureValue(for: "coordinates")?.multiArrayValue?.shape.map(\.intValue) == [5, 4])
         #expect(plain.featureValue(for: "confidence")?.multiArrayValue?.shape.map(\.intValue) == [5, 80])
-        let batch = try model.predictions(fromBatch: MLArrayBatchProvider(array: [
-            try MLDictionaryFeatureProvider(dictionary: ["image": image]), try MLDictionaryFeatureProvider(dictionary: ["image": image, "iouThreshold": 0.95])]))
-        #expect(batch.count == 2 && batch.features(at: 1).featureValue(for: "coordinates")?.multiArrayValue?.count == 28 * 4)
+        let batch = try model.predictions(
+            fromBatch: MLArrayBatchProvider(array: [
+                try MLDictionaryFeatureProvider(dictionary: ["image": image]),
+                try MLDictionaryFeatureProvider(dictionary: ["image": image, "iouThreshold": 0.95]),
+            ]))
+        #expect(
+            batch.count == 2 && batch.features(at: 1).featureValue(for: "coordinates")?.multiArrayValue?.count == 28 * 4
+        )
     }
 
     /// Seed 001's route: `VNCoreMLModel(for: MLModel(contentsOf: compiled))` with the pipeline gives Vision's
@@ -88,7 +114,8 @@ import OpenVisionTestSupport
         let request = VNCoreMLRequest(model: visionModel)
         request.imageCropAndScaleOption = .scaleFill
         try VNImageRequestHandler(url: Fixtures.sharedImage("dog.jpg")).perform([request])
-        let labels = Set((request.results ?? []).compactMap { ($0 as? VNRecognizedObjectObservation)?.labels.first?.identifier })
+        let labels = Set(
+            (request.results ?? []).compactMap { ($0 as? VNRecognizedObjectObservation)?.labels.first?.identifier })
         #expect(labels.isSuperset(of: ["dog", "bicycle", "car"]), "\(labels)")
     }
 
@@ -117,11 +144,14 @@ import OpenVisionTestSupport
         let turned = try objects(CGImage(visionImage: try photo.oriented(.right)), .scaleFillRotate90CCW)
         #expect(Set(upright.keys).isSuperset(of: ["dog", "bicycle", "car"]))
         for label in ["dog", "bicycle", "car"] {
-            let (uc, u) = try #require(upright[label]), (tc, t) = try #require(turned[label], "\(label) not found turned")
+            let (uc, u) = try #require(upright[label])
+            let (tc, t) = try #require(turned[label], "\(label) not found turned")
             let expected = CGRect(x: u.minY, y: 1 - u.maxX, width: u.height, height: u.width)
             #expect(abs(tc - uc) < 1e-5, "\(label): confidence \(tc) vs \(uc)")
-            #expect(abs(t.minX - expected.minX) < 1e-4 && abs(t.minY - expected.minY) < 1e-4
-                    && abs(t.width - expected.width) < 1e-4 && abs(t.height - expected.height) < 1e-4, "\(label): \(t) vs \(expected)")
+            #expect(
+                abs(t.minX - expected.minX) < 1e-4 && abs(t.minY - expected.minY) < 1e-4
+                    && abs(t.width - expected.width) < 1e-4 && abs(t.height - expected.height) < 1e-4,
+                "\(label): \(t) vs \(expected)")
         }
     }
 

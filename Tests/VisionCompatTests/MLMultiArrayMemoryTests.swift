@@ -1,6 +1,6 @@
+import CoreML
 import Foundation
 import Testing
-import CoreML
 
 /// `MLMultiArray`'s memory as Core ML's: `dataPointer` holds the data type's own values at the offsets `strides`
 /// give, `init(dataPointer:shape:dataType:strides:deallocator:)` reads and writes the caller's memory and frees it
@@ -40,11 +40,13 @@ import CoreML
         do {
             // A [3, 2] view with strides [1, 3]: the transpose of the row-major [2, 3] array 0...5.
             // np.arange(6).reshape(2, 3).T.ravel() → [0, 3, 1, 4, 2, 5]
-            let view = try MLMultiArray(dataPointer: UnsafeMutableRawPointer(memory), shape: [3, 2], dataType: .float32,
-                                        strides: [1, 3], deallocator: { pointer in
-                                            freed = true
-                                            pointer.deallocate()
-                                        })
+            let view = try MLMultiArray(
+                dataPointer: UnsafeMutableRawPointer(memory), shape: [3, 2], dataType: .float32,
+                strides: [1, 3],
+                deallocator: { pointer in
+                    freed = true
+                    pointer.deallocate()
+                })
             #expect(view.values == [0, 3, 1, 4, 2, 5])
             #expect(view[[2, 1] as [NSNumber]].floatValue == 5)
             view[[0, 1] as [NSNumber]] = 30
@@ -96,10 +98,12 @@ import CoreML
         // A strided input is read by index, not by memory order.
         let memory = UnsafeMutablePointer<Float>.allocate(capacity: 4)
         for i in 0..<4 { memory[i] = Float(i) }
-        let transposed = try MLMultiArray(dataPointer: UnsafeMutableRawPointer(memory), shape: [2, 2], dataType: .float32,
-                                          strides: [1, 2], deallocator: { $0.deallocate() })
+        let transposed = try MLMultiArray(
+            dataPointer: UnsafeMutableRawPointer(memory), shape: [2, 2], dataType: .float32,
+            strides: [1, 2], deallocator: { $0.deallocate() })
         // np.concatenate([np.arange(4.).reshape(2, 2).T] * 2, axis=1).ravel() → [0, 2, 0, 2, 1, 3, 1, 3]
-        #expect(MLMultiArray(concatenating: [transposed, transposed], axis: 1, dataType: .float32).values
+        #expect(
+            MLMultiArray(concatenating: [transposed, transposed], axis: 1, dataType: .float32).values
                 == [0, 2, 0, 2, 1, 3, 1, 3])
     }
 }

@@ -1,6 +1,6 @@
+import CoreML
 import Foundation
 import Testing
-import CoreML
 
 /// `MLShapedArray` as Core ML's: built from scalars, converted to and from `MLMultiArray` of each data type,
 /// indexed, sliced, reshaped, transposed and concatenated as Apple's documentation describes (the examples there
@@ -44,8 +44,11 @@ import CoreML
         #expect(original.reshaped(to: [3, 2]).scalars == original.scalars)
         #expect(original.reshaped(to: [3, 2])[2].scalars == [4, 5])
         // np.concatenate([np.arange(4).reshape(2,2), np.arange(4,6).reshape(2,1)], axis=1).ravel() → 0 1 4 2 3 5
-        let joined = MLShapedArray(concatenating: [MLShapedArray<Int32>(scalars: 0..., shape: [2, 2]),
-                                                   MLShapedArray<Int32>(scalars: 4..., shape: [2, 1])], alongAxis: 1)
+        let joined = MLShapedArray(
+            concatenating: [
+                MLShapedArray<Int32>(scalars: 0..., shape: [2, 2]),
+                MLShapedArray<Int32>(scalars: 4..., shape: [2, 1]),
+            ], alongAxis: 1)
         #expect(joined.shape == [2, 3])
         #expect(joined.scalars == [0, 1, 4, 2, 3, 5])
     }

@@ -1,8 +1,8 @@
+import CoreML
 import Foundation
+import OpenVisionTestSupport
 import Testing
 import Vision
-import CoreML
-import OpenVisionTestSupport
 
 /// Seed 003 (Recognizing and Labeling Arbitrary Objects): the view controller's one-buffer-at-a-time
 /// classification loop. Linux: frames come from a loop standing in for ARKit's session (ARFrame's
@@ -13,9 +13,11 @@ final class LabelingViewController {
         do {
             // Instantiate the model from its generated Swift class.
             let model = try VNCoreMLModel(for: MLModel(contentsOf: ModelLocator.find("efficientnet-lite0.onnx")!))
-            let request = VNCoreMLRequest(model: model, completionHandler: { [weak self] request, error in
-                self?.processClassifications(for: request, error: error)
-            })
+            let request = VNCoreMLRequest(
+                model: model,
+                completionHandler: { [weak self] request, error in
+                    self?.processClassifications(for: request, error: error)
+                })
 
             // Crop input images to square area at center, matching the way the ML model was trained.
             request.imageCropAndScaleOption = .centerCrop
@@ -69,7 +71,11 @@ final class LabelingViewController {
         visionQueue.async {
             do {
                 // Release the pixel buffer when done, allowing the next buffer to be processed.
-                defer { self.lock.lock(); self.currentBuffer = nil; self.lock.unlock() }
+                defer {
+                    self.lock.lock()
+                    self.currentBuffer = nil
+                    self.lock.unlock()
+                }
                 try requestHandler.perform([self.classificationRequest])
             } catch {
                 print("Error: Vision request failed with error \"\(error)\"")
@@ -88,7 +94,8 @@ final class LabelingViewController {
 
         // Show a label for the highest-confidence result (but only above a minimum confidence threshold).
         if let bestResult = classifications.first(where: { result in result.confidence > 0.1 }),
-            let label = bestResult.identifier.split(separator: ",").first {
+            let label = bestResult.identifier.split(separator: ",").first
+        {
             identifierString = String(label)
             confidence = bestResult.confidence
         } else {
@@ -105,7 +112,8 @@ final class LabelingViewController {
     /// 40 frames delivered faster than they are classified: buffers in analysis are never more than one, the
     /// others are skipped (not queued), and the label is the eagle's.
     @Test func oneBufferAtATime() throws {
-        let eagle = CVPixelBuffer(visionImage: try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")))  // Linux: a camera frame
+        // Linux: a camera frame
+        let eagle = CVPixelBuffer(visionImage: try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")))
         let controller = LabelingViewController()
         _ = controller.classificationRequest  // load the model before the frames start
         for _ in 0..<40 {

@@ -1,8 +1,8 @@
+import CoreML
 import Foundation
+import OpenVisionTestSupport
 import Testing
 import Vision
-import CoreML
-import OpenVisionTestSupport
 
 // The seeds' Vision and Core ML code (../shared/seeds), copied as the seeds give it; only UIKit /
 // AVFoundation / ARKit lines are replaced by their smallest Linux equivalent (marked "Linux:").
@@ -53,16 +53,19 @@ final class ImagePredictor {
     /// Generates a new request instance that uses the Image Predictor's image classifier model.
     private func createImageClassificationRequest() -> VNImageBasedRequest {
         // Create an image classification request with an image classifier model.
-        let imageClassificationRequest = VNCoreMLRequest(model: ImagePredictor.imageClassifier,
-                                                         completionHandler: visionRequestHandler)
+        let imageClassificationRequest = VNCoreMLRequest(
+            model: ImagePredictor.imageClassifier,
+            completionHandler: visionRequestHandler)
 
         imageClassificationRequest.imageCropAndScaleOption = .centerCrop
         return imageClassificationRequest
     }
 
     /// Generates an image classification prediction for a photo.
-    func makePredictions(for photo: CGImage, orientation: CGImagePropertyOrientation = .up,
-                         completionHandler: @escaping ImagePredictionHandler) throws {
+    func makePredictions(
+        for photo: CGImage, orientation: CGImagePropertyOrientation = .up,
+        completionHandler: @escaping ImagePredictionHandler
+    ) throws {
         // Linux: the seed reads `photo.cgImage` from a UIImage and converts its orientation.
         let photoImage = photo
 
@@ -116,8 +119,9 @@ final class ImagePredictor {
         // Create a prediction array from the observations.
         predictions = observations.map { observation in
             // Convert each observation into an `ImagePredictor.Prediction` instance.
-            Prediction(classification: observation.identifier,
-                       confidencePercentage: observation.confidencePercentageString)
+            Prediction(
+                classification: observation.identifier,
+                confidencePercentage: observation.confidencePercentageString)
         }
     }
 }
@@ -128,16 +132,16 @@ extension VNClassificationObservation {
         let percentage = confidence * 100
 
         switch percentage {
-            case 100.0...:
-                return "100%"
-            case 10.0..<100.0:
-                return String(format: "%2.1f", percentage)
-            case 1.0..<10.0:
-                return String(format: "%2.1f", percentage)
-            case ..<1.0:
-                return String(format: "%1.2f", percentage)
-            default:
-                return String(format: "%2.1f", percentage)
+        case 100.0...:
+            return "100%"
+        case 10.0..<100.0:
+            return String(format: "%2.1f", percentage)
+        case 1.0..<10.0:
+            return String(format: "%2.1f", percentage)
+        case ..<1.0:
+            return String(format: "%1.2f", percentage)
+        default:
+            return String(format: "%2.1f", percentage)
         }
     }
 }
@@ -145,7 +149,8 @@ extension VNClassificationObservation {
 @Suite(.serialized) struct SeedSnippetTests {
     /// Seed 004: the eagle, classified with centre crop, as OpenVision's ClassifyImageRequest with the same model.
     @Test func seed004ClassifiesWithCentreCrop() throws {
-        let eagle = try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")), photo = CGImage(visionImage: eagle)
+        let eagle = try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg"))
+        let photo = CGImage(visionImage: eagle)
         var received: [ImagePredictor.Prediction]?
         try ImagePredictor().makePredictions(for: photo) { received = $0 }
         let predictions = try #require(received)

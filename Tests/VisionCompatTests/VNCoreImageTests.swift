@@ -1,7 +1,7 @@
 import Foundation
+import OpenVisionTestSupport
 import Testing
 import Vision
-import OpenVisionTestSupport
 
 /// Vision's Core Image entry points: `VNImageRequestHandler(ciImage:…)`, `targetedCIImage:` and the sequence
 /// handler give what the same pixels give through OpenVision.
@@ -16,14 +16,16 @@ import OpenVisionTestSupport
         // Clamped, so that the 6 uncovered columns repeat the edge as `warpedPerspective`'s replicated border does.
         let floating = reference.clampedToExtent().transformed(by: CGAffineTransform(translationX: 6, y: 0))
             .cropped(to: reference.extent)
-        let shifted = try Self.dog.warpedPerspective(by: Matrix3x3(rowMajor: [1, 0, 6, 0, 1, 0, 0, 0, 1]),
-                                                     width: Self.dog.width, height: Self.dog.height, origin: .upperLeft)
+        let shifted = try Self.dog.warpedPerspective(
+            by: Matrix3x3(rowMajor: [1, 0, 6, 0, 1, 0, 0, 0, 1]),
+            width: Self.dog.width, height: Self.dog.height, origin: .upperLeft)
         #expect(try floating.recipe.renderedImage().rgbData() == shifted.rgbData())
         let request = VNTranslationalImageRegistrationRequest(targetedCIImage: floating)
         try VNImageRequestHandler(ciImage: reference, options: [:]).perform([request])
         let observation = try #require(request.results?.first as? VNImageTranslationAlignmentObservation)
-        let native = try #require(try TranslationalImageRegistrationRequest(targetImage: shifted)
-            .perform(in: ImageRequestHandler(image: Self.dog).context))
+        let native = try #require(
+            try TranslationalImageRegistrationRequest(targetImage: shifted)
+                .perform(in: ImageRequestHandler(image: Self.dog).context))
         #expect(Double(observation.alignmentTransform.tx) == native.tx)
         #expect(Double(observation.alignmentTransform.ty) == native.ty)
     }

@@ -1,7 +1,7 @@
 import Foundation
+import OpenVisionTestSupport
 import Testing
 import Vision
-import OpenVisionTestSupport
 
 /// Every VN* request gives what OpenVision's own request gives on the same image: same boxes, strings and
 /// confidences (the wrapper adds nothing and loses nothing).
@@ -47,21 +47,32 @@ import OpenVisionTestSupport
         let contours = try Self.vn(VNDetectContoursRequest(), on: Self.person) as! [VNContoursObservation]
         let nativeContours = try Self.native(DetectContoursRequest(), on: Self.person)
         #expect(contours.first?.contourCount == nativeContours.contourCount)
-        #expect(contours.first?.topLevelContours.first?.normalizedPoints == nativeContours.topLevelContours.first?.normalizedPoints)
+        #expect(
+            contours.first?.topLevelContours.first?.normalizedPoints
+                == nativeContours.topLevelContours.first?.normalizedPoints)
 
         let horizon = try Self.vn(VNDetectHorizonRequest(), on: Self.person) as! [VNHorizonObservation]
         let nativeHorizon = try Self.native(DetectHorizonRequest(), on: Self.person)
         #expect(horizon.map { Double($0.angle) } == (nativeHorizon.map { [$0.radians] } ?? []))
 
-        for (request, native) in [(VNGenerateAttentionBasedSaliencyImageRequest() as VNRequest,
-                                   try Self.native(GenerateAttentionBasedSaliencyImageRequest(), on: Self.dog)),
-                                  (VNGenerateObjectnessBasedSaliencyImageRequest(),
-                                   try Self.native(GenerateObjectnessBasedSaliencyImageRequest(), on: Self.dog))] {
+        for (request, native) in [
+            (
+                VNGenerateAttentionBasedSaliencyImageRequest() as VNRequest,
+                try Self.native(GenerateAttentionBasedSaliencyImageRequest(), on: Self.dog)
+            ),
+            (
+                VNGenerateObjectnessBasedSaliencyImageRequest(),
+                try Self.native(GenerateObjectnessBasedSaliencyImageRequest(), on: Self.dog)
+            ),
+        ] {
             let map = try Self.vn(request, on: Self.dog) as! [VNSaliencyImageObservation]
             #expect(map.first?.values.values == native.heatMap.values)
-            #expect(map.first?.salientObjects?.map(\.boundingBox) == native.salientObjects.map { $0.boundingBox.cgRect })
+            #expect(
+                map.first?.salientObjects?.map(\.boundingBox) == native.salientObjects.map { $0.boundingBox.cgRect })
             #expect(try map.first.map { CVPixelBufferGetWidth($0.pixelBuffer) } == 68)
-            #expect(try map.first.map { CVPixelBufferGetPixelFormatType($0.pixelBuffer) } == kCVPixelFormatType_OneComponent32Float)
+            #expect(
+                try map.first.map { CVPixelBufferGetPixelFormatType($0.pixelBuffer) }
+                    == kCVPixelFormatType_OneComponent32Float)
         }
 
         let textRequest = VNDetectTextRectanglesRequest()
@@ -74,28 +85,42 @@ import OpenVisionTestSupport
         #expect(text.map { $0.characterBoxes?.count } == nativeTextResults.map { $0.characterBoxes?.count })
 
         let document = try Self.vn(VNDetectDocumentSegmentationRequest(), on: Self.dog) as! [VNRectangleObservation]
-        #expect(document.map(\.boundingBox) == [try Self.native(DetectDocumentSegmentationRequest(), on: Self.dog)].compactMap { $0?.boundingBox.cgRect })
+        #expect(
+            document.map(\.boundingBox)
+                == [try Self.native(DetectDocumentSegmentationRequest(), on: Self.dog)].compactMap {
+                    $0?.boundingBox.cgRect
+                })
 
         let rectangles = VNDetectRectanglesRequest()
         rectangles.maximumObservations = 0
         var nativeRectangles = DetectRectanglesRequest()
         nativeRectangles.maximumObservations = 0
         let found = try Self.vn(rectangles, on: Self.dog) as! [VNRectangleObservation]
-        #expect(found.map(\.topLeft) == (try Self.native(nativeRectangles, on: Self.dog)).map { CGPoint(x: $0.topLeft.x, y: $0.topLeft.y) })
+        #expect(
+            found.map(\.topLeft)
+                == (try Self.native(nativeRectangles, on: Self.dog)).map { CGPoint(x: $0.topLeft.x, y: $0.topLeft.y) })
     }
 
     @Test func pairAndSequenceRequests() throws {
         // The dog photo shifted right by 6 px: the translation as OpenVision's.
-        let shifted = try Self.dog.warpedPerspective(by: Matrix3x3(rowMajor: [1, 0, 6, 0, 1, 0, 0, 0, 1]),
-                                                     width: Self.dog.width, height: Self.dog.height, origin: .upperLeft)
-        let translation = try Self.vn(VNTranslationalImageRegistrationRequest(targetedCGImage: CGImage(visionImage: shifted)), on: Self.dog)
+        let shifted = try Self.dog.warpedPerspective(
+            by: Matrix3x3(rowMajor: [1, 0, 6, 0, 1, 0, 0, 0, 1]),
+            width: Self.dog.width, height: Self.dog.height, origin: .upperLeft)
+        let translation =
+            try Self.vn(
+                VNTranslationalImageRegistrationRequest(targetedCGImage: CGImage(visionImage: shifted)), on: Self.dog)
             as! [VNImageTranslationAlignmentObservation]
-        let nativeTranslation = try #require(try Self.native(TranslationalImageRegistrationRequest(targetImage: shifted), on: Self.dog))
+        let nativeTranslation = try #require(
+            try Self.native(TranslationalImageRegistrationRequest(targetImage: shifted), on: Self.dog))
         #expect(translation.first.map { Double($0.alignmentTransform.tx) } == nativeTranslation.tx)
         #expect(translation.first.map { Double($0.alignmentTransform.ty) } == nativeTranslation.ty)
 
-        let flow = try Self.vn(VNGenerateOpticalFlowRequest(targetedCGImage: CGImage(visionImage: shifted)), on: Self.dog) as! [VNPixelBufferObservation]
-        #expect(flow.first?.values.values == (try Self.native(GenerateOpticalFlowRequest(targetImage: shifted), on: Self.dog)).values)
+        let flow =
+            try Self.vn(VNGenerateOpticalFlowRequest(targetedCGImage: CGImage(visionImage: shifted)), on: Self.dog)
+            as! [VNPixelBufferObservation]
+        #expect(
+            flow.first?.values.values
+                == (try Self.native(GenerateOpticalFlowRequest(targetImage: shifted), on: Self.dog)).values)
 
         // The tracking request on a sequence handler: nothing on the first frame, the shift on the second.
         let sequence = VNSequenceRequestHandler()
@@ -112,7 +137,9 @@ import OpenVisionTestSupport
         request.regionOfInterest = CGRect(x: 0.5, y: 0.5, width: 1, height: 1)  // outside the image
         var reported: Error?
         request.completionHandler = { _, error in reported = error }
-        #expect(throws: VNError.self) { try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.dog)).perform([request]) }
+        #expect(throws: VNError.self) {
+            try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.dog)).perform([request])
+        }
         #expect((reported as? VNError)?.code == .invalidArgument)
         #expect(request.results == nil)
         // A file that is not an image.

@@ -1,9 +1,10 @@
+import CoreML
 import Foundation
+import OpenVisionTestSupport
 import Testing
+
 @testable import OpenVision
 @testable import Vision
-import CoreML
-import OpenVisionTestSupport
 
 /// Vision's 3D body pose and person instance mask requests (`VNDetectHumanBodyPose3DRequest`,
 /// `VNGeneratePersonInstanceMaskRequest`) give what OpenVision's own requests give, through Vision's API.
@@ -33,7 +34,9 @@ import OpenVisionTestSupport
         try pose.getCameraRelativePosition(&relative, for: .root)
         #expect(relative.columns.3.z == -pose.cameraOriginMatrix.columns.3.z)
         #expect(pose.parentJointName(.root) == nil && pose.parentJointName(.spine) == .root)
-        #expect(throws: VNError.self) { try pose.recognizedPoint(VNHumanBodyPose3DObservation.JointName(rawValue: "tail")) }
+        #expect(throws: VNError.self) {
+            try pose.recognizedPoint(VNHumanBodyPose3DObservation.JointName(rawValue: "tail"))
+        }
         #expect(try VNDetectHumanBodyPose3DRequest.supportedJointNames().count == 17)
         #expect(VNDetectHumanBodyPose3DRequest.defaultRevision == VNDetectHumanBodyPose3DRequestRevision1)
     }
@@ -54,7 +57,8 @@ import OpenVisionTestSupport
         #expect(CVPixelBufferGetPixelFormatType(mask) == kCVPixelFormatType_OneComponent32Float)
         let scaled = try observation.generateScaledMaskForImage(forInstances: [1], from: handler)
         #expect(CVPixelBufferGetWidth(scaled) == 640 && CVPixelBufferGetHeight(scaled) == 424)
-        let masked = try observation.generateMaskedImage(ofInstances: [1], from: handler, croppedToInstancesExtent: true)
+        let masked = try observation.generateMaskedImage(
+            ofInstances: [1], from: handler, croppedToInstancesExtent: true)
         #expect(CVPixelBufferGetWidth(masked) < 640 && CVPixelBufferGetHeight(masked) < 424)
         #expect(throws: VNError.self) { try observation.generateMask(forInstances: [3]) }
 

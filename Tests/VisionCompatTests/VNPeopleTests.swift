@@ -1,9 +1,10 @@
+import CoreML
 import Foundation
+import OpenVisionTestSupport
 import Testing
+
 @testable import OpenVision
 @testable import Vision
-import CoreML
-import OpenVisionTestSupport
 
 /// Vision's people requests (`VNDetectHumanBodyPoseRequest`, `VNDetectHumanHandPoseRequest`,
 /// `VNGeneratePersonSegmentationRequest`) give what OpenVision's own requests give, through Vision's API: joints by
@@ -38,7 +39,8 @@ import OpenVisionTestSupport
     }
 
     @Test func handPoseWithChirality() throws {
-        let image = try VisionImage(contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/MediaPipe/hands-two.jpg"))
+        let image = try VisionImage(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/MediaPipe/hands-two.jpg"))
         let request = VNDetectHumanHandPoseRequest()
         request.maximumHandCount = 1
         try VNImageRequestHandler(cgImage: CGImage(visionImage: image)).perform([request])
@@ -68,7 +70,8 @@ import OpenVisionTestSupport
             try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([request])
             return try #require(request.results?.first as? VNPixelBufferObservation)
         }
-        let eight = try mask(kCVPixelFormatType_OneComponent8), float = try mask(kCVPixelFormatType_OneComponent32Float)
+        let eight = try mask(kCVPixelFormatType_OneComponent8)
+        let float = try mask(kCVPixelFormatType_OneComponent32Float)
         let half = try mask(kCVPixelFormatType_OneComponent16Half)
         #expect(eight.values.width == 640 && eight.values.height == 424)
         // 8-bit values are multiples of 1/255; half-floats are the float values rounded to Float16.
@@ -77,14 +80,17 @@ import OpenVisionTestSupport
         #expect(zip(half.values.values, float.values.values).contains { $0 != $1 })
         let unknown = VNGeneratePersonSegmentationRequest()
         unknown.outputPixelFormat = 0x4241_4144  // 'BAAD'
-        #expect(throws: VNError.self) { try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([unknown]) }
+        #expect(throws: VNError.self) {
+            try VNImageRequestHandler(cgImage: CGImage(visionImage: Self.person)).perform([unknown])
+        }
     }
 
     /// A mix of gray and colour requests decodes the file once, as `ImageRequestHandler` plans it (it used to decode
     /// the gray plane for the first request and colour again for the second).
     @Test func mixedRequestsDecodeOnce() throws {
         let handler = VNImageRequestHandler(url: Fixtures.sharedImage("dog.jpg"))
-        let barcodes = VNDetectBarcodesRequest(), animals = VNRecognizeAnimalsRequest()
+        let barcodes = VNDetectBarcodesRequest()
+        let animals = VNRecognizeAnimalsRequest()
         try handler.perform([barcodes, animals])
         #expect(handler.handler.context.decodeCount == 1)
         #expect((animals.results as? [VNRecognizedObjectObservation])?.first?.labels.first?.identifier == "Dog")

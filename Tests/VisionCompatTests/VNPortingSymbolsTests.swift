@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-@testable import OpenVision
-import Vision
 import CoreML
+import Foundation
 import OpenVisionTestSupport
+import Testing
+import Vision
+
+@testable import OpenVision
 
 /// Vision symbols that real apps use and the first Vision module lacked or spelled differently (docs/porting.md
 /// lists each): each is checked against what OpenVision's own request gives, or against a drawn truth.
@@ -27,8 +28,13 @@ import OpenVisionTestSupport
         text.recognitionLevel = .fast
         #expect(try text.supportedRecognitionLanguages() == RecognizeTextRequest.supportedRecognitionLanguages())
         #expect(try text.supportedRecognitionLanguages().contains("eng"))
-        #expect(try VNRecognizeTextRequest.supportedRecognitionLanguages(for: .accurate, revision: 3) == ["en-US", "zh-Hans"])
-        #expect(throws: VNError.self) { try VNRecognizeTextRequest.supportedRecognitionLanguages(for: .fast, revision: 9) }
+        #expect(
+            try VNRecognizeTextRequest.supportedRecognitionLanguages(for: .accurate, revision: 3) == [
+                "en-US", "zh-Hans",
+            ])
+        #expect(throws: VNError.self) {
+            try VNRecognizeTextRequest.supportedRecognitionLanguages(for: .fast, revision: 9)
+        }
     }
 
     /// The face-tracking sample's `VNFaceObservation(boundingBox:)`: a face given by its box only, then landmarks
@@ -79,8 +85,9 @@ import OpenVisionTestSupport
         for i in 0..<30 {
             var canvas = try Fixtures.canvas(width: 640, height: 480, gray: 60)
             let x = 30 + 9.6 * Double(i)
-            try canvas.dot(at: CGPoint(x: x.rounded(), y: (80 + k * (x - 150) * (x - 150)).rounded()), radius: 8,
-                           color: .white)
+            try canvas.dot(
+                at: CGPoint(x: x.rounded(), y: (80 + k * (x - 150) * (x - 150)).rounded()), radius: 8,
+                color: .white)
             try sequence.perform([request], on: CGImage(visionImage: canvas.makeImage()))
         }
         let trajectory = try #require(request.results?.first)
@@ -123,7 +130,10 @@ import OpenVisionTestSupport
         final class Thresholds: MLFeatureProvider {
             let values: [String: MLFeatureValue]
             init(confidence: Double) {
-                values = ["iouThreshold": MLFeatureValue(double: 0.45), "confidenceThreshold": MLFeatureValue(double: confidence)]
+                values = [
+                    "iouThreshold": MLFeatureValue(double: 0.45),
+                    "confidenceThreshold": MLFeatureValue(double: confidence),
+                ]
             }
             var featureNames: Set<String> { Set(values.keys) }
             func featureValue(for featureName: String) -> MLFeatureValue? { values[featureName] }

@@ -1,7 +1,7 @@
 import Foundation
+import OpenVisionTestSupport
 import Testing
 import Vision
-import OpenVisionTestSupport
 
 /// `VNTrackObjectRequest` on a `VNSequenceRequestHandler`, the way Vision's tracking articles write it: the
 /// same request performed frame after frame, its `inputObservation` updated to the latest result. Its boxes
@@ -10,13 +10,16 @@ import OpenVisionTestSupport
     @Test func trackObjectFollowsTheMovingPatchAsTheNativeRequest() async throws {
         var scene = try MovingPatchScene()
         scene.frameCount = 30
-        let start = VNDetectedObjectObservation(boundingBox: CGRect(x: scene.truth(0).x, y: scene.truth(0).y,
-                                                                    width: scene.truth(0).width, height: scene.truth(0).height))
+        let start = VNDetectedObjectObservation(
+            boundingBox: CGRect(
+                x: scene.truth(0).x, y: scene.truth(0).y,
+                width: scene.truth(0).width, height: scene.truth(0).height))
         let request = VNTrackObjectRequest(detectedObjectObservation: start)
         request.trackingLevel = .accurate
         let sequenceHandler = VNSequenceRequestHandler()
 
-        let native = TrackObjectRequest(detectedObjectObservation: DetectedObjectObservation(boundingBox: scene.truth(0)))
+        let native = TrackObjectRequest(
+            detectedObjectObservation: DetectedObjectObservation(boundingBox: scene.truth(0)))
         native.trackingLevel = .accurate
         let nativeHandler = SequenceRequestHandler()
 
@@ -29,8 +32,11 @@ import OpenVisionTestSupport
             }
             #expect(request.inputObservation === observation, "the latest result is the next frame's input")
             let expected = try #require(try await nativeHandler.perform(native, on: frame).first)
-            #expect(observation.boundingBox == CGRect(x: expected.boundingBox.x, y: expected.boundingBox.y,
-                                                      width: expected.boundingBox.width, height: expected.boundingBox.height))
+            #expect(
+                observation.boundingBox
+                    == CGRect(
+                        x: expected.boundingBox.x, y: expected.boundingBox.y,
+                        width: expected.boundingBox.width, height: expected.boundingBox.height))
             #expect(observation.confidence == expected.confidence)
         }
         let last = request.inputObservation.boundingBox

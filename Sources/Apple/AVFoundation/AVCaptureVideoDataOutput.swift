@@ -7,20 +7,26 @@ import Foundation
 /// (`alwaysDiscardsLateVideoFrames`). Both have empty default implementations, as Apple's optional methods.
 public protocol AVCaptureVideoDataOutputSampleBufferDelegate: AnyObject {
     /// A new frame.
-    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer,
-                       from connection: AVCaptureConnection)
+    func captureOutput(
+        _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer,
+        from connection: AVCaptureConnection)
     /// A frame dropped while the delegate was busy with the one before (its image is not kept).
-    func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer,
-                       from connection: AVCaptureConnection)
+    func captureOutput(
+        _ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer,
+        from connection: AVCaptureConnection)
 }
 
 extension AVCaptureVideoDataOutputSampleBufferDelegate {
     /// Does nothing (Apple's method is optional).
-    public func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer,
-                              from connection: AVCaptureConnection) {}
+    public func captureOutput(
+        _ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer,
+        from connection: AVCaptureConnection
+    ) {}
     /// Does nothing (Apple's method is optional).
-    public func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer,
-                              from connection: AVCaptureConnection) {}
+    public func captureOutput(
+        _ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer,
+        from connection: AVCaptureConnection
+    ) {}
 }
 
 /// AVFoundation's video data output: the delegate and queue frames go to. `CaptureDelegateBridge` delivers a source's
@@ -39,8 +45,10 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Sets the delegate (held weakly, as Apple's) and the serial queue its methods are called on; a nil delegate
     /// stops delivery. A nil queue with a delegate is refused by Apple (an exception): here frames then go nowhere.
-    public func setSampleBufferDelegate(_ sampleBufferDelegate: AVCaptureVideoDataOutputSampleBufferDelegate?,
-                                        queue sampleBufferCallbackQueue: DispatchQueue?) {
+    public func setSampleBufferDelegate(
+        _ sampleBufferDelegate: AVCaptureVideoDataOutputSampleBufferDelegate?,
+        queue sampleBufferCallbackQueue: DispatchQueue?
+    ) {
         lock.withLock {
             delegate = sampleBufferDelegate
             queue = sampleBufferCallbackQueue

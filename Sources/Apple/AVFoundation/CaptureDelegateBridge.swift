@@ -60,7 +60,8 @@ public final class CaptureDelegateBridge: @unchecked Sendable {
     /// On the capture thread: hands `frame` to the delegate's queue, or drops it.
     private func deliver(_ frame: Frame) {
         guard let connection = output.connection(with: .video), connection.isEnabled,
-              let (delegate, queue) = output.target else { return }
+            let (delegate, queue) = output.target
+        else { return }
         let buffer = CMSampleBuffer(frame: frame)
         let output = self.output
         if output.alwaysDiscardsLateVideoFrames {

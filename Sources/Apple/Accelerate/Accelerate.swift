@@ -15,11 +15,14 @@ enum Kernel {
 
     /// `c[i·ic] = scalar(a[i·ia])` for i in 0..<n, blocks through `block` when both strides are 1.
     @inline(__always)
-    static func map(_ a: UnsafePointer<Float>, _ ia: Int, _ c: UnsafeMutablePointer<Float>, _ ic: Int, _ n: Int,
-                    block: (Block) -> Block, scalar: (Float) -> Float) {
+    static func map(
+        _ a: UnsafePointer<Float>, _ ia: Int, _ c: UnsafeMutablePointer<Float>, _ ic: Int, _ n: Int,
+        block: (Block) -> Block, scalar: (Float) -> Float
+    ) {
         var i = 0
         if ia == 1 && ic == 1 {
-            let source = UnsafeRawPointer(a), target = UnsafeMutableRawPointer(c)
+            let source = UnsafeRawPointer(a)
+            let target = UnsafeMutableRawPointer(c)
             while i + 16 <= n {
                 let value = block(source.loadUnaligned(fromByteOffset: i * 4, as: Block.self))
                 target.storeBytes(of: value, toByteOffset: i * 4, as: Block.self)
@@ -34,15 +37,20 @@ enum Kernel {
 
     /// `c[i·ic] = scalar(a[i·ia], b[i·ib])` for i in 0..<n, blocks through `block` when all strides are 1.
     @inline(__always)
-    static func zip(_ a: UnsafePointer<Float>, _ ia: Int, _ b: UnsafePointer<Float>, _ ib: Int,
-                    _ c: UnsafeMutablePointer<Float>, _ ic: Int, _ n: Int,
-                    block: (Block, Block) -> Block, scalar: (Float, Float) -> Float) {
+    static func zip(
+        _ a: UnsafePointer<Float>, _ ia: Int, _ b: UnsafePointer<Float>, _ ib: Int,
+        _ c: UnsafeMutablePointer<Float>, _ ic: Int, _ n: Int,
+        block: (Block, Block) -> Block, scalar: (Float, Float) -> Float
+    ) {
         var i = 0
         if ia == 1 && ib == 1 && ic == 1 {
-            let sa = UnsafeRawPointer(a), sb = UnsafeRawPointer(b), target = UnsafeMutableRawPointer(c)
+            let sa = UnsafeRawPointer(a)
+            let sb = UnsafeRawPointer(b)
+            let target = UnsafeMutableRawPointer(c)
             while i + 16 <= n {
-                let value = block(sa.loadUnaligned(fromByteOffset: i * 4, as: Block.self),
-                                  sb.loadUnaligned(fromByteOffset: i * 4, as: Block.self))
+                let value = block(
+                    sa.loadUnaligned(fromByteOffset: i * 4, as: Block.self),
+                    sb.loadUnaligned(fromByteOffset: i * 4, as: Block.self))
                 target.storeBytes(of: value, toByteOffset: i * 4, as: Block.self)
                 i += 16
             }
@@ -55,8 +63,10 @@ enum Kernel {
 
     /// The sum of `transform(a[i·ia])` for i in 0..<n, in SIMD blocks when contiguous.
     @inline(__always)
-    static func sum(_ a: UnsafePointer<Float>, _ ia: Int, _ n: Int,
-                    block: (Block) -> Block, scalar: (Float) -> Float) -> Float {
+    static func sum(
+        _ a: UnsafePointer<Float>, _ ia: Int, _ n: Int,
+        block: (Block) -> Block, scalar: (Float) -> Float
+    ) -> Float {
         var i = 0
         var total: Float = 0
         if ia == 1 {
@@ -78,10 +88,13 @@ enum Kernel {
     /// The first index of the largest (`greater`) element and the element; (0, `empty`) for n = 0. NaNs are skipped
     /// unless every element is NaN.
     @inline(__always)
-    static func extremum<T: FloatingPoint>(_ a: UnsafePointer<T>, _ ia: Int, _ n: Int, empty: T,
-                                           transform: (T) -> T, better: (T, T) -> Bool) -> (index: Int, value: T) {
+    static func extremum<T: FloatingPoint>(
+        _ a: UnsafePointer<T>, _ ia: Int, _ n: Int, empty: T,
+        transform: (T) -> T, better: (T, T) -> Bool
+    ) -> (index: Int, value: T) {
         guard n > 0 else { return (0, empty) }
-        var best = transform(a[0]), index = 0
+        var best = transform(a[0])
+        var index = 0
         for i in 1..<n {
             let v = transform(a[i * ia])
             if better(v, best) || (best.isNaN && !v.isNaN) {

@@ -11,7 +11,8 @@ public protocol AccelerateBuffer {
 /// A contiguous buffer the `vDSP.` and `vForce.` functions write their results into.
 public protocol AccelerateMutableBuffer: AccelerateBuffer {
     /// Calls `body` with the elements to write; the pointer is valid only inside.
-    mutating func withUnsafeMutableBufferPointer<R>(_ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R
+    mutating func withUnsafeMutableBufferPointer<R>(_ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R)
+        rethrows -> R
 }
 
 extension Array: AccelerateMutableBuffer {}

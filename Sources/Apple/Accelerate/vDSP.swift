@@ -17,14 +17,16 @@ public enum vDSP {
 
     /// The first index of the largest element, and the element.
     public static func indexOfMaximum<U: AccelerateBuffer>(_ vector: U) -> (UInt, Float) where U.Element == Float {
-        var value: Float = 0, index: vDSP_Length = 0
+        var value: Float = 0
+        var index: vDSP_Length = 0
         vector.withFloats { vDSP_maxvi($0, 1, &value, &index, $1) }
         return (index, value)
     }
 
     /// The first index of the smallest element, and the element.
     public static func indexOfMinimum<U: AccelerateBuffer>(_ vector: U) -> (UInt, Float) where U.Element == Float {
-        var value: Float = 0, index: vDSP_Length = 0
+        var value: Float = 0
+        var index: vDSP_Length = 0
         vector.withFloats { vDSP_minvi($0, 1, &value, &index, $1) }
         return (index, value)
     }
@@ -130,7 +132,8 @@ public enum vDSP {
     /// Each element clipped to `bounds`.
     public static func clip<U: AccelerateBuffer>(_ vector: U, to bounds: ClosedRange<Float>) -> [Float]
     where U.Element == Float {
-        var low = bounds.lowerBound, high = bounds.upperBound
+        var low = bounds.lowerBound
+        var high = bounds.upperBound
         return vector.withFloats { a, n in makeFloats(Int(n)) { vDSP_vclip(a, 1, &low, &high, $0, 1, n) } }
     }
 
@@ -176,18 +179,21 @@ public enum vDSP {
 
     /// `count` values from `initialValue` in steps of `increment`.
     public static func ramp(withInitialValue initialValue: Float, increment: Float, count: Int) -> [Float] {
-        var start = initialValue, step = increment
+        var start = initialValue
+        var step = increment
         return makeFloats(count) { vDSP_vramp(&start, &step, $0, 1, vDSP_Length(count)) }
     }
 
     /// The mean and population standard deviation of `vector`, and its elements standardised by them.
     public static func normalize<U: AccelerateBuffer>(_ vector: U) -> [Float] where U.Element == Float {
-        var mean: Float = 0, deviation: Float = 0
+        var mean: Float = 0
+        var deviation: Float = 0
         return vector.withFloats { a, n in makeFloats(Int(n)) { vDSP_normalize(a, 1, $0, 1, &mean, &deviation, n) } }
     }
 
     /// 8-bit values as Floats.
-    public static func integerToFloatingPoint<U: AccelerateBuffer>(_ vector: U, floatingPointType: Float.Type) -> [Float]
+    public static func integerToFloatingPoint<U: AccelerateBuffer>(_ vector: U, floatingPointType: Float.Type)
+        -> [Float]
     where U.Element == UInt8 {
         vector.withUnsafeBufferPointer { buffer in
             makeFloats(buffer.count) { vDSP_vfltu8(buffer.baseAddress!, 1, $0, 1, vDSP_Length(buffer.count)) }

@@ -6,13 +6,17 @@ import CAccelerate
 enum VectorMath {
     /// `y[i] = block(x[i…i+3])` in blocks of four, the tail through a zero-padded block.
     @inline(__always)
-    static func apply(_ y: UnsafeMutablePointer<Float>, _ x: UnsafePointer<Float>, _ count: Int,
-                      _ block: (SIMD4<Float>) -> SIMD4<Float>) {
+    static func apply(
+        _ y: UnsafeMutablePointer<Float>, _ x: UnsafePointer<Float>, _ count: Int,
+        _ block: (SIMD4<Float>) -> SIMD4<Float>
+    ) {
         var i = 0
-        let source = UnsafeRawPointer(x), target = UnsafeMutableRawPointer(y)
+        let source = UnsafeRawPointer(x)
+        let target = UnsafeMutableRawPointer(y)
         while i + 4 <= count {
-            target.storeBytes(of: block(source.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)),
-                              toByteOffset: i * 4, as: SIMD4<Float>.self)
+            target.storeBytes(
+                of: block(source.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)),
+                toByteOffset: i * 4, as: SIMD4<Float>.self)
             i += 4
         }
         guard i < count else { return }
@@ -24,13 +28,19 @@ enum VectorMath {
 
     /// `z[i] = block(a[i…], b[i…])` in blocks of four.
     @inline(__always)
-    static func apply(_ z: UnsafeMutablePointer<Float>, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
-                      _ count: Int, _ block: (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>) {
+    static func apply(
+        _ z: UnsafeMutablePointer<Float>, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+        _ count: Int, _ block: (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>
+    ) {
         var i = 0
         while i < count {
             let k = min(4, count - i)
-            var va = SIMD4<Float>(repeating: 1), vb = SIMD4<Float>(repeating: 1)
-            for j in 0..<k { va[j] = a[i + j]; vb[j] = b[i + j] }
+            var va = SIMD4<Float>(repeating: 1)
+            var vb = SIMD4<Float>(repeating: 1)
+            for j in 0..<k {
+                va[j] = a[i + j]
+                vb[j] = b[i + j]
+            }
             let result = block(va, vb)
             for j in 0..<k { z[i + j] = result[j] }
             i += 4
@@ -134,14 +144,18 @@ public func vvatanhf(_ y: UnsafeMutablePointer<Float>, _ x: UnsafePointer<Float>
 }
 
 /// `z = x^y` element by element (note the order: exponents `y` come first, as Apple's).
-public func vvpowf(_ z: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
-                   _ n: UnsafePointer<Int32>) {
+public func vvpowf(
+    _ z: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
+    _ n: UnsafePointer<Int32>
+) {
     VectorMath.apply(z, x, y, Int(n.pointee)) { _ZGVbN4vv_powf($0, $1) }
 }
 
 /// `z = atan2(y, x)` element by element.
-public func vvatan2f(_ z: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
-                     _ n: UnsafePointer<Int32>) {
+public func vvatan2f(
+    _ z: UnsafeMutablePointer<Float>, _ y: UnsafePointer<Float>, _ x: UnsafePointer<Float>,
+    _ n: UnsafePointer<Int32>
+) {
     VectorMath.apply(z, y, x, Int(n.pointee)) { _ZGVbN4vv_atan2f($0, $1) }
 }
 

@@ -81,14 +81,17 @@ open class CGContext {
     /// 64 bytes): 8 bits per component, gray without alpha, or RGB with premultiplied alpha or a skipped byte
     /// (first or last, default or 32-bit little-endian order). Nil for another layout, as Core Graphics refuses
     /// it, or for sizes that do not fit.
-    public init?(data: UnsafeMutableRawPointer?, width: Int, height: Int, bitsPerComponent: Int, bytesPerRow: Int,
-                 space: CGColorSpace, bitmapInfo: UInt32) {
+    public init?(
+        data: UnsafeMutableRawPointer?, width: Int, height: Int, bitsPerComponent: Int, bytesPerRow: Int,
+        space: CGColorSpace, bitmapInfo: UInt32
+    ) {
         let info = CGBitmapInfo(rawValue: bitmapInfo)
         let alpha = CGImageAlphaInfo(rawValue: bitmapInfo & CGBitmapInfo.alphaInfoMask.rawValue)
         let bitsPerPixel = space.model == .rgb ? 32 : 8
         guard (1...32768).contains(width), (1...32768).contains(height), alpha != .first, alpha != .last,
-              let layout = CGPixelLayout(bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
-                                         model: space.model, bitmapInfo: info)
+            let layout = CGPixelLayout(
+                bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
+                model: space.model, bitmapInfo: info)
         else { return nil }
         let rowBytes = bytesPerRow == 0 ? (width * bitsPerPixel / 8 + 63) / 64 * 64 : bytesPerRow
         guard rowBytes >= width * bitsPerPixel / 8 else { return nil }
@@ -227,8 +230,9 @@ open class CGContext {
 
     /// An arc (see `CGMutablePath.addArc(center:radius:startAngle:endAngle:clockwise:transform:)`).
     public func addArc(center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool) {
-        path.addArc(center: center, radius: radius, startAngle: startAngle, endAngle: endAngle, clockwise: clockwise,
-                    transform: state.ctm)
+        path.addArc(
+            center: center, radius: radius, startAngle: startAngle, endAngle: endAngle, clockwise: clockwise,
+            transform: state.ctm)
     }
 
     /// `path`'s elements, through the current transform.
@@ -271,8 +275,9 @@ open class CGContext {
         if t.b == 0, t.c == 0, let canvas {
             for rect in rects where !rect.isNull {
                 let r = rect.applying(t)
-                try? canvas.fill(rect: CGRect(x: r.minX, y: CGFloat(height) - r.maxY, width: r.width, height: r.height),
-                                 components: components(state.fill), alpha: state.fill.alpha * Double(state.alpha))
+                try? canvas.fill(
+                    rect: CGRect(x: r.minX, y: CGFloat(height) - r.maxY, width: r.width, height: r.height),
+                    components: components(state.fill), alpha: state.fill.alpha * Double(state.alpha))
             }
             return
         }
@@ -323,8 +328,10 @@ open class CGContext {
     public func clear(_ rect: CGRect) {
         let r = rect.applying(state.ctm)
         guard !r.isNull, let canvas else { return }
-        let x0 = Int(r.minX.rounded()), x1 = Int(r.maxX.rounded())
-        let y0 = height - Int(r.maxY.rounded()), y1 = height - Int(r.minY.rounded())
+        let x0 = Int(r.minX.rounded())
+        let x1 = Int(r.maxX.rounded())
+        let y0 = height - Int(r.maxY.rounded())
+        let y1 = height - Int(r.minY.rounded())
         try? canvas.clear(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
@@ -334,22 +341,28 @@ open class CGContext {
         guard let canvas, image.width > 0, image.height > 0, !rect.isNull, rect.width != 0, rect.height != 0 else {
             return
         }
-        let w = CGFloat(image.width), h = CGFloat(image.height)
-        let imageToUser = CGAffineTransform(a: rect.width / w, b: 0, c: 0, d: -rect.height / h,
-                                            tx: rect.minX + 0.5 * rect.width / w, ty: rect.maxY - 0.5 * rect.height / h)
+        let w = CGFloat(image.width)
+        let h = CGFloat(image.height)
+        let imageToUser = CGAffineTransform(
+            a: rect.width / w, b: 0, c: 0, d: -rect.height / h,
+            tx: rect.minX + 0.5 * rect.width / w, ty: rect.maxY - 0.5 * rect.height / h)
         let total = imageToUser.concatenating(state.ctm).concatenating(deviceToPixel)
         let matrix = [total.a, total.c, total.tx, total.b, total.d, total.ty].map(Double.init)
         let interpolate = state.interpolation != .none
         // The image's own bytes when Core Graphics' layout of them is known, else its pixels as OpenVision reads them.
-        if let provider = image.dataProvider, let space = image.colorSpace, !(layout.channels == 1 && space.model == .rgb),
-           let source = CGPixelLayout(bitsPerComponent: image.bitsPerComponent, bitsPerPixel: image.bitsPerPixel,
-                                      model: space.model, bitmapInfo: image.bitmapInfo) {
+        if let provider = image.dataProvider, let space = image.colorSpace,
+            !(layout.channels == 1 && space.model == .rgb),
+            let source = CGPixelLayout(
+                bitsPerComponent: image.bitsPerComponent, bitsPerPixel: image.bitsPerPixel,
+                model: space.model, bitmapInfo: image.bitmapInfo)
+        {
             let map = channelMap(from: source)
             let bytes = provider.storage
             bytes.withUnsafeBytes { raw in
-                try? canvas.draw(raw, sourceWidth: image.width, sourceHeight: image.height,
-                                 sourceBytesPerRow: image.bytesPerRow, sourceLayout: source.canvas, transform: matrix,
-                                 channelMap: map, alpha: Double(state.alpha), interpolate: interpolate)
+                try? canvas.draw(
+                    raw, sourceWidth: image.width, sourceHeight: image.height,
+                    sourceBytesPerRow: image.bytesPerRow, sourceLayout: source.canvas, transform: matrix,
+                    channelMap: map, alpha: Double(state.alpha), interpolate: interpolate)
             }
             return
         }
@@ -360,9 +373,10 @@ open class CGContext {
             return layout.channels == 1 ? 0 : layout.colorIndices.firstIndex(of: k)
         }
         pixels.data.withUnsafeBytes { raw in
-            try? canvas.draw(raw, sourceWidth: pixels.width, sourceHeight: pixels.height,
-                             sourceBytesPerRow: pixels.bytesPerRow, sourceLayout: source, transform: matrix,
-                             channelMap: map, alpha: Double(state.alpha), interpolate: interpolate)
+            try? canvas.draw(
+                raw, sourceWidth: pixels.width, sourceHeight: pixels.height,
+                sourceBytesPerRow: pixels.bytesPerRow, sourceLayout: source, transform: matrix,
+                channelMap: map, alpha: Double(state.alpha), interpolate: interpolate)
         }
     }
 
@@ -371,9 +385,10 @@ open class CGContext {
         guard let data, let space = colorSpace else { return nil }
         let bytes = Data(bytes: data, count: bytesPerRow * height)
         guard let provider = CGDataProvider(data: bytes as CFData) else { return nil }
-        return CGImage(width: width, height: height, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
-                       bytesPerRow: bytesPerRow, space: space, bitmapInfo: bitmapInfo, provider: provider, decode: nil,
-                       shouldInterpolate: true, intent: .defaultIntent)
+        return CGImage(
+            width: width, height: height, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
+            bytesPerRow: bytesPerRow, space: space, bitmapInfo: bitmapInfo, provider: provider, decode: nil,
+            shouldInterpolate: true, intent: .defaultIntent)
     }
 
     // MARK: Drawing through OpenVision's canvas
@@ -386,8 +401,9 @@ open class CGContext {
 
     private var canvas: BitmapCanvas? {
         guard let data else { return nil }
-        return try? BitmapCanvas(pixels: UnsafeMutableRawBufferPointer(start: data, count: bytesPerRow * height),
-                                 width: width, height: height, bytesPerRow: bytesPerRow, layout: layout.canvas)
+        return try? BitmapCanvas(
+            pixels: UnsafeMutableRawBufferPointer(start: data, count: bytesPerRow * height),
+            width: width, height: height, bytesPerRow: bytesPerRow, layout: layout.canvas)
     }
 
     /// A colour's components in the pixels' order (0...255; gray as the sRGB luma), alpha slot 0.
@@ -413,8 +429,9 @@ open class CGContext {
     private func paintFill(_ shape: VectorPath, evenOdd: Bool) {
         guard let canvas, !shape.isEmpty else { return }
         let polygons = shape.applying { $0.applying(deviceToPixel) }.polygons().map(\.points)
-        try? canvas.fill(polygons: polygons, evenOdd: evenOdd, antialias: state.antialias,
-                         components: components(state.fill), alpha: state.fill.alpha * Double(state.alpha))
+        try? canvas.fill(
+            polygons: polygons, evenOdd: evenOdd, antialias: state.antialias,
+            components: components(state.fill), alpha: state.fill.alpha * Double(state.alpha))
     }
 
     private func paintStroke(_ shape: VectorPath) {
@@ -422,7 +439,8 @@ open class CGContext {
         let t = state.ctm
         let width = Double(state.lineWidth) * Double(abs(t.a * t.d - t.b * t.c)).squareRoot()
         let lines = shape.applying { $0.applying(deviceToPixel) }.polygons()
-        try? canvas.stroke(polylines: lines, lineWidth: width, antialias: state.antialias,
-                           components: components(state.stroke), alpha: state.stroke.alpha * Double(state.alpha))
+        try? canvas.stroke(
+            polylines: lines, lineWidth: width, antialias: state.antialias,
+            components: components(state.stroke), alpha: state.stroke.alpha * Double(state.alpha))
     }
 }

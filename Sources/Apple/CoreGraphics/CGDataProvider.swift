@@ -2,7 +2,8 @@ import Foundation
 
 /// A release callback for `CGDataProvider(dataInfo:data:size:releaseData:)`: called once with the info, the
 /// bytes and their size when the provider no longer needs them.
-public typealias CGDataProviderReleaseDataCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer, Int) -> Void
+public typealias CGDataProviderReleaseDataCallback =
+    @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer, Int) -> Void
 
 /// The bytes behind an image (Core Graphics' data provider). Immutable; `data` is a copy of the bytes.
 public final class CGDataProvider: @unchecked Sendable {
@@ -26,8 +27,10 @@ public final class CGDataProvider: @unchecked Sendable {
 
     /// A provider of `size` bytes at `data`, which stay the caller's: `releaseData(info, data, size)` is called when
     /// the provider is freed. The bytes must not change meanwhile.
-    public init?(dataInfo info: UnsafeMutableRawPointer?, data: UnsafeRawPointer, size: Int,
-                 releaseData: @escaping CGDataProviderReleaseDataCallback) {
+    public init?(
+        dataInfo info: UnsafeMutableRawPointer?, data: UnsafeRawPointer, size: Int,
+        releaseData: @escaping CGDataProviderReleaseDataCallback
+    ) {
         guard size >= 0 else { return nil }
         bytes = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: data), count: size, deallocator: .none)
         release = { releaseData(info, data, size) }

@@ -61,14 +61,17 @@ public final class CGImage: @unchecked Sendable {
     /// (8 bits per pixel, no alpha), RGB (24, no alpha), or RGB with alpha or a skipped byte (32, default or
     /// 32-bit big-endian order; `byteOrder32Little` with alpha or skip first, i.e. BGRA). Other layouts (16-bit
     /// and float components, other colour spaces, `decode` arrays) are nil, as are sizes that do not fit the bytes.
-    public init?(width: Int, height: Int, bitsPerComponent: Int, bitsPerPixel: Int, bytesPerRow: Int,
-                 space: CGColorSpace, bitmapInfo: CGBitmapInfo, provider: CGDataProvider,
-                 decode: UnsafePointer<CGFloat>?, shouldInterpolate: Bool, intent: CGColorRenderingIntent) {
+    public init?(
+        width: Int, height: Int, bitsPerComponent: Int, bitsPerPixel: Int, bytesPerRow: Int,
+        space: CGColorSpace, bitmapInfo: CGBitmapInfo, provider: CGDataProvider,
+        decode: UnsafePointer<CGFloat>?, shouldInterpolate: Bool, intent: CGColorRenderingIntent
+    ) {
         guard decode == nil, width > 0, height > 0,
-              let format = Self.pixelFormat(bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
-                                            space: space, bitmapInfo: bitmapInfo),
-              bytesPerRow >= width * bitsPerPixel / 8,
-              provider.storage.count >= (height - 1) * bytesPerRow + width * bitsPerPixel / 8
+            let format = Self.pixelFormat(
+                bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
+                space: space, bitmapInfo: bitmapInfo),
+            bytesPerRow >= width * bitsPerPixel / 8,
+            provider.storage.count >= (height - 1) * bytesPerRow + width * bitsPerPixel / 8
         else { return nil }
         self.width = width
         self.height = height
@@ -118,11 +121,15 @@ public final class CGImage: @unchecked Sendable {
             return image
         case .bytes(let provider, let format):
             guard let format else {
-                throw VisionError(.unsupported, "a \(bitsPerPixel)-bit image with bitmap info \(bitmapInfo.rawValue) "
-                    + "cannot be read as an OpenVision image")
+                throw VisionError(
+                    .unsupported,
+                    "a \(bitsPerPixel)-bit image with bitmap info \(bitmapInfo.rawValue) "
+                        + "cannot be read as an OpenVision image")
             }
-            return try VisionImage(pixels: PixelBuffer(data: provider.storage, width: width, height: height,
-                                                       format: format, bytesPerRow: bytesPerRow))
+            return try VisionImage(
+                pixels: PixelBuffer(
+                    data: provider.storage, width: width, height: height,
+                    format: format, bytesPerRow: bytesPerRow))
         }
     }
 
@@ -132,7 +139,10 @@ public final class CGImage: @unchecked Sendable {
         let bounds = CGRect(x: 0, y: 0, width: width, height: height)
         let r = rect.integral.intersection(bounds)
         guard !r.isNull, !r.isEmpty else { return nil }
-        let x = Int(r.minX), y = Int(r.minY), w = Int(r.width), h = Int(r.height)
+        let x = Int(r.minX)
+        let y = Int(r.minY)
+        let w = Int(r.width)
+        let h = Int(r.height)
         if w == width, h == height { return self }
         switch storage {
         case .image(let image, _):
@@ -140,7 +150,8 @@ public final class CGImage: @unchecked Sendable {
             guard let cropped = try? image.cropped(to: region) else { return nil }
             return CGImage(visionImage: cropped)
         case .bytes(let provider, _):
-            let bytesPerPixel = bitsPerPixel / 8, rowBytes = w * bytesPerPixel
+            let bytesPerPixel = bitsPerPixel / 8
+            let rowBytes = w * bytesPerPixel
             var rows = Data(count: rowBytes * h)
             let source = provider.storage
             rows.withUnsafeMutableBytes { out in
@@ -151,10 +162,11 @@ public final class CGImage: @unchecked Sendable {
                     }
                 }
             }
-            return CGImage(width: w, height: h, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
-                           bytesPerRow: rowBytes, space: colorSpace!, bitmapInfo: bitmapInfo,
-                           provider: CGDataProvider(data: rows as CFData)!, decode: nil,
-                           shouldInterpolate: shouldInterpolate, intent: renderingIntent)
+            return CGImage(
+                width: w, height: h, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel,
+                bytesPerRow: rowBytes, space: colorSpace!, bitmapInfo: bitmapInfo,
+                provider: CGDataProvider(data: rows as CFData)!, decode: nil,
+                shouldInterpolate: shouldInterpolate, intent: renderingIntent)
         }
     }
 
@@ -163,12 +175,14 @@ public final class CGImage: @unchecked Sendable {
 
     /// The OpenVision pixel format of a layout, nil when it has none; the outer nil is a layout Core Graphics
     /// itself refuses.
-    static func pixelFormat(bitsPerComponent: Int, bitsPerPixel: Int, space: CGColorSpace,
-                            bitmapInfo: CGBitmapInfo) -> PixelFormat?? {
+    static func pixelFormat(
+        bitsPerComponent: Int, bitsPerPixel: Int, space: CGColorSpace,
+        bitmapInfo: CGBitmapInfo
+    ) -> PixelFormat?? {
         guard bitsPerComponent == 8, !bitmapInfo.contains(.floatComponents),
-              bitmapInfo.rawValue & CGBitmapInfo.pixelFormatMask.rawValue == 0,
-              let alpha = CGImageAlphaInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.alphaInfoMask.rawValue),
-              let order = CGImageByteOrderInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.byteOrderMask.rawValue)
+            bitmapInfo.rawValue & CGBitmapInfo.pixelFormatMask.rawValue == 0,
+            let alpha = CGImageAlphaInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.alphaInfoMask.rawValue),
+            let order = CGImageByteOrderInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.byteOrderMask.rawValue)
         else { return nil }
         switch (space.model, bitsPerPixel) {
         case (.monochrome, 8):

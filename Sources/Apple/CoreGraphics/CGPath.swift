@@ -31,11 +31,14 @@ open class CGPath: Hashable, @unchecked Sendable {
     }
 
     /// A closed rectangle with quarter-ellipse corners of these radii.
-    public convenience init(roundedRect rect: CGRect, cornerWidth: CGFloat, cornerHeight: CGFloat,
-                            transform: UnsafePointer<CGAffineTransform>?) {
+    public convenience init(
+        roundedRect rect: CGRect, cornerWidth: CGFloat, cornerHeight: CGFloat,
+        transform: UnsafePointer<CGAffineTransform>?
+    ) {
         let path = CGMutablePath()
-        path.addRoundedRect(in: rect, cornerWidth: cornerWidth, cornerHeight: cornerHeight,
-                            transform: transform?.pointee ?? .identity)
+        path.addRoundedRect(
+            in: rect, cornerWidth: cornerWidth, cornerHeight: cornerHeight,
+            transform: transform?.pointee ?? .identity)
         self.init(path.path)
     }
 
@@ -54,8 +57,10 @@ open class CGPath: Hashable, @unchecked Sendable {
 
     /// Whether filling the path (every subpath closed) under `rule` would paint `point`, the path taken through
     /// `transform` first (the point is not transformed), as Apple's.
-    public func contains(_ point: CGPoint, using rule: CGPathFillRule = .winding,
-                         transform: CGAffineTransform = .identity) -> Bool {
+    public func contains(
+        _ point: CGPoint, using rule: CGPathFillRule = .winding,
+        transform: CGAffineTransform = .identity
+    ) -> Bool {
         let shape = transform.isIdentity ? path : path.applying { $0.applying(transform) }
         return shape.contains(point, rule: rule == .winding ? .nonZeroWinding : .evenOdd)
     }
@@ -64,11 +69,13 @@ open class CGPath: Hashable, @unchecked Sendable {
     public func isRect(_ rect: UnsafeMutablePointer<CGRect>?) -> Bool {
         let e = path.elements
         guard e.count == 5, case .move(let a) = e[0], case .line(let b) = e[1], case .line(let c) = e[2],
-              case .line(let d) = e[3], case .close = e[4] else { return false }
+            case .line(let d) = e[3], case .close = e[4]
+        else { return false }
         let corners = [a, b, c, d]
-        let xs = Set(corners.map(\.x)), ys = Set(corners.map(\.y))
+        let xs = Set(corners.map(\.x))
+        let ys = Set(corners.map(\.y))
         guard xs.count == 2, ys.count == 2,
-              zip(corners, corners.dropFirst() + [corners[0]]).allSatisfy({ $0.x == $1.x || $0.y == $1.y })
+            zip(corners, corners.dropFirst() + [corners[0]]).allSatisfy({ $0.x == $1.x || $0.y == $1.y })
         else { return false }
         rect?.pointee = CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
         return true
@@ -96,13 +103,14 @@ open class CGPath: Hashable, @unchecked Sendable {
     public func applyWithBlock(_ block: (UnsafePointer<CGPathElement>) -> Void) {
         for element in path.elements {
             var points = element.points
-            let type: CGPathElementType = switch element {
-            case .move: .moveToPoint
-            case .line: .addLineToPoint
-            case .quadCurve: .addQuadCurveToPoint
-            case .curve: .addCurveToPoint
-            case .close: .closeSubpath
-            }
+            let type: CGPathElementType =
+                switch element {
+                case .move: .moveToPoint
+                case .line: .addLineToPoint
+                case .quadCurve: .addQuadCurveToPoint
+                case .curve: .addCurveToPoint
+                case .close: .closeSubpath
+                }
             if points.isEmpty { points = [.zero] }
             points.withUnsafeMutableBufferPointer { buffer in
                 var pathElement = CGPathElement(type: type, points: buffer.baseAddress!)
@@ -119,7 +127,8 @@ open class CGPath: Hashable, @unchecked Sendable {
 
     /// The end point of the last element (the subpath's start after a close), nil for an empty path.
     static func endPoint(of path: VectorPath) -> CGPoint? {
-        var current: CGPoint?, start: CGPoint?
+        var current: CGPoint?
+        var start: CGPoint?
         for element in path.elements {
             switch element {
             case .move(let p):

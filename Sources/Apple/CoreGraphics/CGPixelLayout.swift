@@ -17,9 +17,9 @@ struct CGPixelLayout: Equatable {
     /// order); nil for another.
     init?(bitsPerComponent: Int, bitsPerPixel: Int, model: CGColorSpaceModel, bitmapInfo: CGBitmapInfo) {
         guard bitsPerComponent == 8, !bitmapInfo.contains(.floatComponents),
-              bitmapInfo.rawValue & CGBitmapInfo.pixelFormatMask.rawValue == 0,
-              let alpha = CGImageAlphaInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.alphaInfoMask.rawValue),
-              let order = CGImageByteOrderInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.byteOrderMask.rawValue)
+            bitmapInfo.rawValue & CGBitmapInfo.pixelFormatMask.rawValue == 0,
+            let alpha = CGImageAlphaInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.alphaInfoMask.rawValue),
+            let order = CGImageByteOrderInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.byteOrderMask.rawValue)
         else { return nil }
         switch (model, bitsPerPixel) {
         case (.monochrome, 8) where alpha == .none:
@@ -37,8 +37,9 @@ struct CGPixelLayout: Equatable {
             guard order == .orderDefault || order == .order32Big || little else { return nil }
             let named = first ? ["A", "R", "G", "B"] : ["R", "G", "B", "A"]
             let memory = little ? Array(named.reversed()) : named
-            self.init(channels: 4, colorIndices: ["R", "G", "B"].map { memory.firstIndex(of: $0)! },
-                      alphaIndex: hasAlpha ? memory.firstIndex(of: "A") : nil, premultiplied: premultiplied)
+            self.init(
+                channels: 4, colorIndices: ["R", "G", "B"].map { memory.firstIndex(of: $0)! },
+                alphaIndex: hasAlpha ? memory.firstIndex(of: "A") : nil, premultiplied: premultiplied)
         default:
             return nil
         }

@@ -42,8 +42,9 @@ public final class CIColor: CustomStringConvertible, @unchecked Sendable {
         let parts = representation.trimmingCharacters(in: CharacterSet(charactersIn: "[] \n\t"))
             .split(separator: " ").compactMap { Double($0) }
         guard parts.count == 3 || parts.count == 4 else { return nil }
-        self.init(red: CGFloat(parts[0]), green: CGFloat(parts[1]), blue: CGFloat(parts[2]),
-                  alpha: CGFloat(parts.count == 4 ? parts[3] : 1))
+        self.init(
+            red: CGFloat(parts[0]), green: CGFloat(parts[1]), blue: CGFloat(parts[2]),
+            alpha: CGFloat(parts.count == 4 ? parts[3] : 1))
     }
 
     /// 4: red, green, blue and alpha.

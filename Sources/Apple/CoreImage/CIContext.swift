@@ -52,23 +52,29 @@ public final class CIContext: @unchecked Sendable {
     }
 
     /// The image's pixels in `fromRect` as a `CGImage` of `format` (RGBA8, BGRA8, ARGB8 premultiplied, or L8).
-    public func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat,
-                              colorSpace: CGColorSpace?) -> CGImage? {
+    public func createCGImage(
+        _ image: CIImage, from fromRect: CGRect, format: CIFormat,
+        colorSpace: CGColorSpace?
+    ) -> CGImage? {
         guard let layout = Self.layout(format), let pixels = try? image.recipe.render(in: fromRect, format: layout.0)
         else { return nil }
         let gray = layout.0 == .gray8
         let space = gray ? CGColorSpaceCreateDeviceGray() : (colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB)!)
-        return CGImage(width: pixels.width, height: pixels.height, bitsPerComponent: 8,
-                       bitsPerPixel: layout.0.bytesPerPixel * 8, bytesPerRow: pixels.bytesPerRow, space: space,
-                       bitmapInfo: layout.1, provider: CGDataProvider(data: pixels.data as CFData)!, decode: nil,
-                       shouldInterpolate: true, intent: .defaultIntent)
+        return CGImage(
+            width: pixels.width, height: pixels.height, bitsPerComponent: 8,
+            bitsPerPixel: layout.0.bytesPerPixel * 8, bytesPerRow: pixels.bytesPerRow, space: space,
+            bitmapInfo: layout.1, provider: CGDataProvider(data: pixels.data as CFData)!, decode: nil,
+            shouldInterpolate: true, intent: .defaultIntent)
     }
 
     /// Renders the image's region (0, 0, width, height) into `buffer` (its top row the region's top); see
     /// `render(_:to:bounds:colorSpace:)`.
     public func render(_ image: CIImage, to buffer: CVPixelBuffer) {
-        render(image, to: buffer, bounds: CGRect(x: 0, y: 0, width: CVPixelBufferGetWidth(buffer),
-                                                 height: CVPixelBufferGetHeight(buffer)), colorSpace: nil)
+        render(
+            image, to: buffer,
+            bounds: CGRect(
+                x: 0, y: 0, width: CVPixelBufferGetWidth(buffer),
+                height: CVPixelBufferGetHeight(buffer)), colorSpace: nil)
     }
 
     /// Renders the image's region `bounds` into the top-left of `buffer`: 32BGRA, 32RGBA, 32ARGB (premultiplied),
@@ -89,14 +95,17 @@ public final class CIContext: @unchecked Sendable {
         _ = CVPixelBufferLockBaseAddress(buffer, [])
         defer { _ = CVPixelBufferUnlockBaseAddress(buffer, []) }
         guard let base = CVPixelBufferGetBaseAddress(buffer) else { return }
-        Self.copy(pixels, to: base, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer),
-                  width: CVPixelBufferGetWidth(buffer), height: CVPixelBufferGetHeight(buffer))
+        Self.copy(
+            pixels, to: base, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer),
+            width: CVPixelBufferGetWidth(buffer), height: CVPixelBufferGetHeight(buffer))
     }
 
     /// Renders the image's region `bounds` into memory at `data` (rows of `rowBytes`, top row first) in `format`;
     /// nothing is written when the format is not one of `CIFormat`'s or the region cannot be rendered.
-    public func render(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect,
-                       format: CIFormat, colorSpace: CGColorSpace?) {
+    public func render(
+        _ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect,
+        format: CIFormat, colorSpace: CGColorSpace?
+    ) {
         guard let layout = Self.layout(format), let pixels = try? image.recipe.render(in: bounds, format: layout.0)
         else { return }
         Self.copy(pixels, to: data, bytesPerRow: rowBytes, width: pixels.width, height: pixels.height)
@@ -115,13 +124,16 @@ public final class CIContext: @unchecked Sendable {
     }
 
     /// Copies rendered rows into memory, as many as fit `width` × `height`.
-    private static func copy(_ pixels: PixelBuffer, to base: UnsafeMutableRawPointer, bytesPerRow: Int, width: Int,
-                             height: Int) {
+    private static func copy(
+        _ pixels: PixelBuffer, to base: UnsafeMutableRawPointer, bytesPerRow: Int, width: Int,
+        height: Int
+    ) {
         let rowBytes = min(pixels.width, width) * pixels.format.bytesPerPixel
         pixels.data.withUnsafeBytes { src in
             for row in 0..<min(pixels.height, height) {
-                (base + row * bytesPerRow).copyMemory(from: src.baseAddress! + row * pixels.bytesPerRow,
-                                                      byteCount: rowBytes)
+                (base + row * bytesPerRow).copyMemory(
+                    from: src.baseAddress! + row * pixels.bytesPerRow,
+                    byteCount: rowBytes)
             }
         }
     }

@@ -165,35 +165,50 @@ struct CIFilterDefinition: @unchecked Sendable {
 
     private static let list: [CIFilterDefinition] = [
         // CIGaussianBlur: inputRadius is the standard deviation in pixels (default 10).
-        CIFilterDefinition(name: "CIGaussianBlur", inputKeys: [image, kCIInputRadiusKey],
-                           defaults: [kCIInputRadiusKey: 10.0]) { i in
+        CIFilterDefinition(
+            name: "CIGaussianBlur", inputKeys: [image, kCIInputRadiusKey],
+            defaults: [kCIInputRadiusKey: 10.0]
+        ) { i in
             guard let input = i.image(image), let radius = i.number(kCIInputRadiusKey) else { return nil }
             return input.gaussianBlurred(sigma: radius)
         },
-        CIFilterDefinition(name: "CIColorControls",
-                           inputKeys: [image, kCIInputSaturationKey, kCIInputBrightnessKey, kCIInputContrastKey],
-                           defaults: [kCIInputSaturationKey: 1.0, kCIInputBrightnessKey: 0.0,
-                                      kCIInputContrastKey: 1.0]) { i in
+        CIFilterDefinition(
+            name: "CIColorControls",
+            inputKeys: [image, kCIInputSaturationKey, kCIInputBrightnessKey, kCIInputContrastKey],
+            defaults: [
+                kCIInputSaturationKey: 1.0, kCIInputBrightnessKey: 0.0,
+                kCIInputContrastKey: 1.0,
+            ]
+        ) { i in
             guard let input = i.image(image), let s = i.number(kCIInputSaturationKey),
-                  let b = i.number(kCIInputBrightnessKey), let c = i.number(kCIInputContrastKey) else { return nil }
+                let b = i.number(kCIInputBrightnessKey), let c = i.number(kCIInputContrastKey)
+            else { return nil }
             return input.applyingColorMatrix(.colorControls(saturation: s, brightness: b, contrast: c))
         },
-        CIFilterDefinition(name: "CIColorMatrix",
-                           inputKeys: [image, "inputRVector", "inputGVector", "inputBVector", "inputAVector",
-                                       "inputBiasVector"],
-                           defaults: ["inputRVector": CIVector(x: 1, y: 0, z: 0, w: 0),
-                                      "inputGVector": CIVector(x: 0, y: 1, z: 0, w: 0),
-                                      "inputBVector": CIVector(x: 0, y: 0, z: 1, w: 0),
-                                      "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 1),
-                                      "inputBiasVector": CIVector(x: 0, y: 0, z: 0, w: 0)]) { i in
+        CIFilterDefinition(
+            name: "CIColorMatrix",
+            inputKeys: [
+                image, "inputRVector", "inputGVector", "inputBVector", "inputAVector",
+                "inputBiasVector",
+            ],
+            defaults: [
+                "inputRVector": CIVector(x: 1, y: 0, z: 0, w: 0),
+                "inputGVector": CIVector(x: 0, y: 1, z: 0, w: 0),
+                "inputBVector": CIVector(x: 0, y: 0, z: 1, w: 0),
+                "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 1),
+                "inputBiasVector": CIVector(x: 0, y: 0, z: 0, w: 0),
+            ]
+        ) { i in
             guard let input = i.image(image) else { return nil }
             var rows: [SIMD4<Double>] = []
             for key in ["inputRVector", "inputGVector", "inputBVector", "inputAVector", "inputBiasVector"] {
                 guard let v = i.vector(key) else { return nil }
                 rows.append(SIMD4(Double(v.x), Double(v.y), Double(v.z), Double(v.w)))
             }
-            return input.applyingColorMatrix(ColorMatrix(red: rows[0], green: rows[1], blue: rows[2], alpha: rows[3],
-                                                         bias: rows[4]))
+            return input.applyingColorMatrix(
+                ColorMatrix(
+                    red: rows[0], green: rows[1], blue: rows[2], alpha: rows[3],
+                    bias: rows[4]))
         },
         CIFilterDefinition(name: "CIColorInvert", inputKeys: [image], defaults: [:]) { i in
             i.image(image)?.applyingColorMatrix(.invert)
@@ -206,40 +221,59 @@ struct CIFilterDefinition: @unchecked Sendable {
             guard let input = i.image(image), let back = i.image(background) else { return nil }
             return input.composited(over: back)
         },
-        CIFilterDefinition(name: "CILanczosScaleTransform",
-                           inputKeys: [image, kCIInputScaleKey, kCIInputAspectRatioKey],
-                           defaults: [kCIInputScaleKey: 1.0, kCIInputAspectRatioKey: 1.0]) { i in
+        CIFilterDefinition(
+            name: "CILanczosScaleTransform",
+            inputKeys: [image, kCIInputScaleKey, kCIInputAspectRatioKey],
+            defaults: [kCIInputScaleKey: 1.0, kCIInputAspectRatioKey: 1.0]
+        ) { i in
             guard let input = i.image(image), let s = i.number(kCIInputScaleKey),
-                  let a = i.number(kCIInputAspectRatioKey) else { return nil }
+                let a = i.number(kCIInputAspectRatioKey)
+            else { return nil }
             return input.lanczosScaled(by: s, aspectRatio: a)
         },
-        CIFilterDefinition(name: "CIAffineTransform", inputKeys: [image, kCIInputTransformKey],
-                           defaults: [kCIInputTransformKey: CGAffineTransform.identity]) { i in
+        CIFilterDefinition(
+            name: "CIAffineTransform", inputKeys: [image, kCIInputTransformKey],
+            defaults: [kCIInputTransformKey: CGAffineTransform.identity]
+        ) { i in
             guard let input = i.image(image), let t = i.transform(kCIInputTransformKey) else { return nil }
             return input.transformed(by: CIImage.matrix(t))
         },
-        CIFilterDefinition(name: "CICrop", inputKeys: [image, "inputRectangle"],
-                           defaults: ["inputRectangle": CIVector(x: -8.98847e307, y: -8.98847e307, z: 1.79769e308,
-                                                                 w: 1.79769e308)]) { i in
+        CIFilterDefinition(
+            name: "CICrop", inputKeys: [image, "inputRectangle"],
+            defaults: [
+                "inputRectangle": CIVector(
+                    x: -8.98847e307, y: -8.98847e307, z: 1.79769e308,
+                    w: 1.79769e308)
+            ]
+        ) { i in
             guard let input = i.image(image), let r = i.rect("inputRectangle") else { return nil }
             return input.cropped(to: r)
         },
-        CIFilterDefinition(name: "CIConstantColorGenerator", inputKeys: [kCIInputColorKey],
-                           defaults: [kCIInputColorKey: CIColor.black]) { i in
+        CIFilterDefinition(
+            name: "CIConstantColorGenerator", inputKeys: [kCIInputColorKey],
+            defaults: [kCIInputColorKey: CIColor.black]
+        ) { i in
             i.color(kCIInputColorKey).map { ImageRecipe(color: $0.rgbaColor) }
         },
-        CIFilterDefinition(name: "CIPerspectiveCorrection", inputKeys: corners + [image, "inputCrop"],
-                           defaults: cornerDefaults.merging(["inputCrop": true]) { a, _ in a }) { i in
+        CIFilterDefinition(
+            name: "CIPerspectiveCorrection", inputKeys: corners + [image, "inputCrop"],
+            defaults: cornerDefaults.merging(["inputCrop": true]) { a, _ in a }
+        ) { i in
             guard let input = i.image(image), let tl = i.point("inputTopLeft"), let tr = i.point("inputTopRight"),
-                  let bl = i.point("inputBottomLeft"), let br = i.point("inputBottomRight"),
-                  let crop = i.number("inputCrop") else { return nil }
-            return input.perspectiveCorrected(topLeft: tl, topRight: tr, bottomLeft: bl, bottomRight: br,
-                                              crop: crop != 0)
+                let bl = i.point("inputBottomLeft"), let br = i.point("inputBottomRight"),
+                let crop = i.number("inputCrop")
+            else { return nil }
+            return input.perspectiveCorrected(
+                topLeft: tl, topRight: tr, bottomLeft: bl, bottomRight: br,
+                crop: crop != 0)
         },
-        CIFilterDefinition(name: "CIPerspectiveTransform", inputKeys: corners + [image],
-                           defaults: cornerDefaults) { i in
+        CIFilterDefinition(
+            name: "CIPerspectiveTransform", inputKeys: corners + [image],
+            defaults: cornerDefaults
+        ) { i in
             guard let input = i.image(image), let tl = i.point("inputTopLeft"), let tr = i.point("inputTopRight"),
-                  let bl = i.point("inputBottomLeft"), let br = i.point("inputBottomRight") else { return nil }
+                let bl = i.point("inputBottomLeft"), let br = i.point("inputBottomRight")
+            else { return nil }
             return input.perspectiveTransformed(topLeft: tl, topRight: tr, bottomLeft: bl, bottomRight: br)
         },
     ]

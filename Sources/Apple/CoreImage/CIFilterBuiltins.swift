@@ -141,13 +141,16 @@ extension CIFilter {
 
 /// The typed face of the filters above: each property is the input key of the same name.
 final class BuiltinFilter: CIFilter, CIGaussianBlur, CIColorControls, CIColorMatrix, CIColorInvert, CIBlendWithMask,
-    CICompositeOperation, CILanczosScaleTransform, CIPerspectiveCorrection, CIPerspectiveTransform {
+    CICompositeOperation, CILanczosScaleTransform, CIPerspectiveCorrection, CIPerspectiveTransform
+{
     init(_ name: String) { super.init(definition: CIFilterDefinition.all[name]!) }
 
     private var inputs: CIFilterInputs {
-        CIFilterInputs(values: Dictionary(uniqueKeysWithValues: inputKeys.compactMap { key in
-            value(forKey: key).map { (key, $0) }
-        }))
+        CIFilterInputs(
+            values: Dictionary(
+                uniqueKeysWithValues: inputKeys.compactMap { key in
+                    value(forKey: key).map { (key, $0) }
+                }))
     }
 
     private func float(_ key: String) -> Float { Float(inputs.number(key) ?? 0) }

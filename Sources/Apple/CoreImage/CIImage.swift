@@ -151,8 +151,9 @@ public final class CIImage: CustomStringConvertible, @unchecked Sendable {
     public func orientationTransform(for orientation: CGImagePropertyOrientation) -> CGAffineTransform {
         guard !extent.isInfinite, !extent.isNull else { return .identity }
         let m = ImageRecipe.orientationTransform(orientation, extent: extent)
-        return CGAffineTransform(a: CGFloat(m[0, 0]), b: CGFloat(m[1, 0]), c: CGFloat(m[0, 1]), d: CGFloat(m[1, 1]),
-                                 tx: CGFloat(m[0, 2]), ty: CGFloat(m[1, 2]))
+        return CGAffineTransform(
+            a: CGFloat(m[0, 0]), b: CGFloat(m[1, 0]), c: CGFloat(m[0, 1]), d: CGFloat(m[1, 1]),
+            tx: CGFloat(m[0, 2]), ty: CGFloat(m[1, 2]))
     }
 
     /// The image with its edge pixels repeated outward without end (an infinite extent).
@@ -205,10 +206,12 @@ public final class CIImage: CustomStringConvertible, @unchecked Sendable {
         case (.orderDefault, false), (.order32Big, false): format = .rgba8
         default: return .empty
         }
-        let alpha: ImageRecipe.Alpha = [.premultipliedFirst, .premultipliedLast].contains(alphaInfo)
+        let alpha: ImageRecipe.Alpha =
+            [.premultipliedFirst, .premultipliedLast].contains(alphaInfo)
             ? .premultiplied : .straight
-        let pixels = PixelBuffer(data: data, width: image.width, height: image.height, format: format,
-                                 bytesPerRow: image.bytesPerRow)
+        let pixels = PixelBuffer(
+            data: data, width: image.width, height: image.height, format: format,
+            bytesPerRow: image.bytesPerRow)
         return (try? ImageRecipe(pixels: pixels, alpha: alpha)) ?? .empty
     }
 
@@ -217,7 +220,8 @@ public final class CIImage: CustomStringConvertible, @unchecked Sendable {
     private static func recipe(of buffer: CVPixelBuffer) -> ImageRecipe {
         if let image = buffer.unwrittenSourceImage { return ImageRecipe(image: image) }
         let type = CVPixelBufferGetPixelFormatType(buffer)
-        let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
+        let width = CVPixelBufferGetWidth(buffer)
+        let height = CVPixelBufferGetHeight(buffer)
         _ = CVPixelBufferLockBaseAddress(buffer, .readOnly)
         defer { _ = CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
         guard let base = CVPixelBufferGetBaseAddress(buffer) else { return .empty }
@@ -225,29 +229,37 @@ public final class CIImage: CustomStringConvertible, @unchecked Sendable {
         let format: PixelFormat
         var alpha = ImageRecipe.Alpha.ignored
         switch type {
-        case kCVPixelFormatType_32BGRA: format = .bgra8; alpha = .premultiplied
-        case kCVPixelFormatType_32RGBA: format = .rgba8; alpha = .premultiplied
-        case kCVPixelFormatType_32ARGB: format = .argb8; alpha = .premultiplied
+        case kCVPixelFormatType_32BGRA:
+            format = .bgra8
+            alpha = .premultiplied
+        case kCVPixelFormatType_32RGBA:
+            format = .rgba8
+            alpha = .premultiplied
+        case kCVPixelFormatType_32ARGB:
+            format = .argb8
+            alpha = .premultiplied
         case kCVPixelFormatType_24RGB: format = .rgb8
         case kCVPixelFormatType_24BGR: format = .bgr8
         case kCVPixelFormatType_OneComponent8: format = .gray8
         case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
             format = .nv12
         case kCVPixelFormatType_OneComponent32Float, kCVPixelFormatType_DepthFloat32,
-             kCVPixelFormatType_DisparityFloat32:
+            kCVPixelFormatType_DisparityFloat32:
             var values = [Float](repeating: 0, count: width * height)
             values.withUnsafeMutableBytes { out in
                 for row in 0..<height {
-                    (out.baseAddress! + row * width * 4).copyMemory(from: base + row * bytesPerRow,
-                                                                   byteCount: width * 4)
+                    (out.baseAddress! + row * width * 4).copyMemory(
+                        from: base + row * bytesPerRow,
+                        byteCount: width * 4)
                 }
             }
             return (try? ImageRecipe(grayValues: values, width: width, height: height)) ?? .empty
         default:
             return .empty
         }
-        let data = Data(bytesNoCopy: base, count: CVPixelBufferGetDataSize(buffer),
-                        deallocator: .custom { _, _ in withExtendedLifetime(buffer) {} })
+        let data = Data(
+            bytesNoCopy: base, count: CVPixelBufferGetDataSize(buffer),
+            deallocator: .custom { _, _ in withExtendedLifetime(buffer) {} })
         let pixels = PixelBuffer(data: data, width: width, height: height, format: format, bytesPerRow: bytesPerRow)
         return (try? ImageRecipe(pixels: pixels, alpha: alpha)) ?? .empty
     }

@@ -58,8 +58,9 @@ public final class CIVector: CustomStringConvertible, @unchecked Sendable {
     public var cgRectValue: CGRect { CGRect(x: x, y: y, width: z, height: w) }
     /// The first six values as an affine transform (a, b, c, d, tx, ty).
     public var cgAffineTransformValue: CGAffineTransform {
-        CGAffineTransform(a: value(at: 0), b: value(at: 1), c: value(at: 2), d: value(at: 3), tx: value(at: 4),
-                          ty: value(at: 5))
+        CGAffineTransform(
+            a: value(at: 0), b: value(at: 1), c: value(at: 2), d: value(at: 3), tx: value(at: 4),
+            ty: value(at: 5))
     }
 
     /// The values as "[x y …]".

@@ -17,8 +17,10 @@ open class MLFeatureDescription: CustomStringConvertible {
     /// Key type of a dictionary feature (a classifier's label → probability).
     public let dictionaryConstraint: MLDictionaryConstraint?
 
-    init(name: String, type: MLFeatureType, isOptional: Bool = false, multiArray: MLMultiArrayConstraint? = nil,
-         image: MLImageConstraint? = nil, dictionary: MLDictionaryConstraint? = nil) {
+    init(
+        name: String, type: MLFeatureType, isOptional: Bool = false, multiArray: MLMultiArrayConstraint? = nil,
+        image: MLImageConstraint? = nil, dictionary: MLDictionaryConstraint? = nil
+    ) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -33,16 +35,20 @@ open class MLFeatureDescription: CustomStringConvertible {
         case "image":
             // Colour images as 32BGRA, grayscale ones (GRAYSCALE_FLOAT16 too: images here are 8-bit) as OneComponent8.
             let gray = f.colorSpace?.uppercased().hasPrefix("GRAY") == true
-            let constraint = MLImageConstraint(pixelsWide: f.width ?? 0, pixelsHigh: f.height ?? 0,
-                                               pixelFormatType: gray ? kCVPixelFormatType_OneComponent8 : kCVPixelFormatType_32BGRA)
+            let constraint = MLImageConstraint(
+                pixelsWide: f.width ?? 0, pixelsHigh: f.height ?? 0,
+                pixelFormatType: gray ? kCVPixelFormatType_OneComponent8 : kCVPixelFormatType_32BGRA)
             self.init(name: f.name, type: .image, isOptional: f.optional, image: constraint)
         case "multiArray":
-            let constraint = MLMultiArrayConstraint(shape: (f.shape ?? []).map { NSNumber(value: $0) },
-                                                    dataType: MLMultiArrayDataType(coreML: f.dataType))
+            let constraint = MLMultiArrayConstraint(
+                shape: (f.shape ?? []).map { NSNumber(value: $0) },
+                dataType: MLMultiArrayDataType(coreML: f.dataType))
             self.init(name: f.name, type: .multiArray, isOptional: f.optional, multiArray: constraint)
         case "dictionary":
             let key: MLFeatureType = f.keyType?.lowercased() == "int64" ? .int64 : .string
-            self.init(name: f.name, type: .dictionary, isOptional: f.optional, dictionary: MLDictionaryConstraint(keyType: key))
+            self.init(
+                name: f.name, type: .dictionary, isOptional: f.optional,
+                dictionary: MLDictionaryConstraint(keyType: key))
         case "int64": self.init(name: f.name, type: .int64, isOptional: f.optional)
         case "double": self.init(name: f.name, type: .double, isOptional: f.optional)
         case "string": self.init(name: f.name, type: .string, isOptional: f.optional)
@@ -54,8 +60,9 @@ open class MLFeatureDescription: CustomStringConvertible {
 
     /// From a tensor of a model in another format: a multi-array (unknown dimensions as 0, as Core ML's flexible ones).
     convenience init(_ t: TensorDescription) {
-        self.init(name: t.name, type: .multiArray,
-                  multiArray: MLMultiArrayConstraint(shape: t.shape.map { NSNumber(value: $0 ?? 0) }, dataType: .float32))
+        self.init(
+            name: t.name, type: .multiArray,
+            multiArray: MLMultiArrayConstraint(shape: t.shape.map { NSNumber(value: $0 ?? 0) }, dataType: .float32))
     }
 
     /// Whether `value` may be given for this feature.
@@ -68,7 +75,8 @@ open class MLFeatureDescription: CustomStringConvertible {
     public var description: String {
         switch type {
         case .image: "\(name) : Image (\(imageConstraint?.pixelsWide ?? 0) x \(imageConstraint?.pixelsHigh ?? 0))"
-        case .multiArray: "\(name) : MultiArray (\(multiArrayConstraint?.shape.map(\.stringValue).joined(separator: " x ") ?? ""))"
+        case .multiArray:
+            "\(name) : MultiArray (\(multiArrayConstraint?.shape.map(\.stringValue).joined(separator: " x ") ?? ""))"
         default: "\(name) : \(type)"
         }
     }
@@ -98,12 +106,13 @@ public struct MLDictionaryConstraint {
     public let keyType: MLFeatureType
 }
 
-
 extension MLFeatureValue {
     /// The image file at `url` sized to an input's constraint (Core ML's `init(imageAt:constraint:options:)`), e.g.
     /// `model.modelDescription.inputDescriptionsByName["image"]!.imageConstraint!`.
-    public convenience init(imageAt url: URL, constraint: MLImageConstraint, options: [ImageOption: Any]? = nil) throws {
-        try self.init(imageAt: url, pixelsWide: constraint.pixelsWide, pixelsHigh: constraint.pixelsHigh,
-                      pixelFormatType: constraint.pixelFormatType, options: options)
+    public convenience init(imageAt url: URL, constraint: MLImageConstraint, options: [ImageOption: Any]? = nil) throws
+    {
+        try self.init(
+            imageAt: url, pixelsWide: constraint.pixelsWide, pixelsHigh: constraint.pixelsHigh,
+            pixelFormatType: constraint.pixelFormatType, options: options)
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CoreVideo
+import Foundation
 import OpenVision
 
 /// Core ML's `MLFeatureProvider`: named feature values.
@@ -21,7 +21,8 @@ open class MLDictionaryFeatureProvider: MLFeatureProvider, Sequence {
         var values: [String: MLFeatureValue] = [:]
         for (key, any) in dictionary {
             guard let value = MLFeatureValue.from(any) else {
-                throw MLModelError.generic("MLDictionaryFeatureProvider: the value for '\(key)' (\(type(of: any))) is not a feature value")
+                throw MLModelError.generic(
+                    "MLDictionaryFeatureProvider: the value for '\(key)' (\(type(of: any))) is not a feature value")
             }
             values[key] = value
         }

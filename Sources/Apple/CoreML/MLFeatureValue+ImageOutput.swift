@@ -1,5 +1,5 @@
-import Foundation
 import CoreVideo
+import Foundation
 import OpenVision
 package import OpenVisionConverters
 
@@ -9,7 +9,9 @@ extension MLFeatureValue {
     /// output's channels read in its colour order (RGB, or BGR: blue first) into a 32BGRA buffer (alpha 255), a
     /// grayscale one into a OneComponent8 buffer.
     /// The tensor is `[1, C, H, W]` (leading axes of 1 allowed); any other shape is `MLModelError.generic` naming it.
-    package static func image(ofOutput name: String, shape: [Int], values: [Float], as output: CoreMLModelInfo.ImageOutput) throws -> CVPixelBuffer {
+    package static func image(
+        ofOutput name: String, shape: [Int], values: [Float], as output: CoreMLModelInfo.ImageOutput
+    ) throws -> CVPixelBuffer {
         let image: VisionImage
         do {
             image = try VisionImage(modelOutput: name, shape: shape, values: values, as: output)

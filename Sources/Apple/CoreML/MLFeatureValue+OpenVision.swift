@@ -1,5 +1,5 @@
-import Foundation
 import CoreVideo
+import Foundation
 import OpenVision
 
 extension MLFeatureValue {
@@ -8,11 +8,13 @@ extension MLFeatureValue {
     func featureValue(for feature: FeatureDescription, imageInputs: Int, inputs: Int) throws -> FeatureValue {
         let name = feature.name
         switch (feature.kind, type) {
-        case (.image, .image), (.multiArray, .image) where inputs == 1:
+        case (.image, .image),
+            (.multiArray, .image) where inputs == 1:
             return .image(try imageBufferValue!.visionImage())
         case (.multiArray, .image):
-            throw MLModelError.featureType("input '\(name)' is an image; the model takes \(inputs) inputs, and images are fed to "
-                                           + "models with one image input here (give multi-arrays)")
+            throw MLModelError.featureType(
+                "input '\(name)' is an image; the model takes \(inputs) inputs, and images are fed to "
+                    + "models with one image input here (give multi-arrays)")
         case (.image, _):
             throw MLModelError.featureType("input '\(name)' must be an image, not \(type)")
         case (.multiArray, .multiArray):
@@ -30,7 +32,8 @@ extension MLFeatureValue {
                 var d: [Int64: Double] = [:]
                 for (key, value) in dictionaryValue {
                     guard let k = key.base as? Int64 ?? (key.base as? Int).map(Int64.init) else {
-                        throw MLModelError.featureType("input '\(name)' takes integer keys, not \(Swift.type(of: key.base))")
+                        throw MLModelError.featureType(
+                            "input '\(name)' takes integer keys, not \(Swift.type(of: key.base))")
                     }
                     d[k] = value
                 }
@@ -57,8 +60,10 @@ extension MLFeatureValue {
         case .int64(let i): self.init(int64: i)
         case .string(let s): self.init(string: s)
         case .image(let image): self.init(pixelBuffer: try modelOutputBuffer(of: image, gray: grayImage))
-        case .stringDictionary(let d): try self.init(dictionary: Dictionary(uniqueKeysWithValues: d.map { (AnyHashable($0.key), $0.value) }))
-        case .int64Dictionary(let d): try self.init(dictionary: Dictionary(uniqueKeysWithValues: d.map { (AnyHashable($0.key), $0.value) }))
+        case .stringDictionary(let d):
+            try self.init(dictionary: Dictionary(uniqueKeysWithValues: d.map { (AnyHashable($0.key), $0.value) }))
+        case .int64Dictionary(let d):
+            try self.init(dictionary: Dictionary(uniqueKeysWithValues: d.map { (AnyHashable($0.key), $0.value) }))
         case .multiArray(let array): self.init(multiArray: try MLMultiArray(array, name: name))
         }
     }
@@ -88,8 +93,12 @@ extension MLMultiArray {
         case .float32(let v):
             self.init(shape: array.shape, values: v)
             return
-        case .float64(let v): type = .double; values = v
-        case .int32(let v): type = .int32; values = v.map(Double.init)
+        case .float64(let v):
+            type = .double
+            values = v
+        case .int32(let v):
+            type = .int32
+            values = v.map(Double.init)
         case .int64(let v):
             let fits = v.allSatisfy { Int64(Int32.min)...Int64(Int32.max) ~= $0 }
             type = fits ? .int32 : .double
@@ -106,8 +115,11 @@ extension MLMultiArray {
 func modelOutputBuffer(of image: VisionImage, gray: Bool) throws -> CVPixelBuffer {
     guard gray || image.isGrayscale else { return CVPixelBuffer(visionImage: image) }
     var made: CVPixelBuffer?
-    guard CVPixelBufferCreate(kCFAllocatorDefault, image.width, image.height, kCVPixelFormatType_OneComponent8, nil,
-                              &made) == kCVReturnSuccess, let buffer = made else {
+    guard
+        CVPixelBufferCreate(
+            kCFAllocatorDefault, image.width, image.height, kCVPixelFormatType_OneComponent8, nil,
+            &made) == kCVReturnSuccess, let buffer = made
+    else {
         throw MLModelError.generic("cannot make a \(image.width) × \(image.height) pixel buffer")
     }
     let rgb = [UInt8](image.rgbData())

@@ -1,6 +1,6 @@
-import Foundation
 import CoreGraphics
 import CoreVideo
+import Foundation
 import OpenVision
 
 /// Core ML's `MLFeatureValue`: a multi-array, an image, a string, an integer, a double or a dictionary of scores;
@@ -37,8 +37,11 @@ open class MLFeatureValue {
     /// Whether the value is missing (Core ML's `undefined(type:)`).
     public var isUndefined: Bool { type == .invalid }
 
-    init(type: MLFeatureType, multiArray: MLMultiArray? = nil, image: CVPixelBuffer? = nil, string: String = "", int64: Int64 = 0,
-         double: Double = 0, dictionary: [AnyHashable: NSNumberValue] = [:]) {
+    init(
+        type: MLFeatureType, multiArray: MLMultiArray? = nil, image: CVPixelBuffer? = nil, string: String = "",
+        int64: Int64 = 0,
+        double: Double = 0, dictionary: [AnyHashable: NSNumberValue] = [:]
+    ) {
         self.type = type
         multiArrayValue = multiArray
         imageBufferValue = image
@@ -71,11 +74,17 @@ open class MLFeatureValue {
     /// The image file at `url` as a `pixelsWide` × `pixelsHigh` image input (Core ML's `init(imageAt:…)`), fitted by
     /// `options[.cropAndScale]` (default: stretched). Throws `MLModelError.io` for an unreadable file and
     /// `MLModelError.featureType` for a pixel format or option this module does not take.
-    public convenience init(imageAt url: URL, pixelsWide: Int, pixelsHigh: Int, pixelFormatType: OSType,
-                            options: [ImageOption: Any]? = nil) throws {
+    public convenience init(
+        imageAt url: URL, pixelsWide: Int, pixelsHigh: Int, pixelFormatType: OSType,
+        options: [ImageOption: Any]? = nil
+    ) throws {
         let image: VisionImage
-        do { image = try VisionImage(contentsOf: url) } catch { throw MLModelError.io("cannot read the image \(url.path): \(error.message)") }
-        try self.init(cgImage: CGImage(visionImage: image), pixelsWide: pixelsWide, pixelsHigh: pixelsHigh, pixelFormatType: pixelFormatType, options: options)
+        do { image = try VisionImage(contentsOf: url) } catch {
+            throw MLModelError.io("cannot read the image \(url.path): \(error.message)")
+        }
+        try self.init(
+            cgImage: CGImage(visionImage: image), pixelsWide: pixelsWide, pixelsHigh: pixelsHigh,
+            pixelFormatType: pixelFormatType, options: options)
     }
 
     /// `image` as a `pixelsWide` × `pixelsHigh` image input (Core ML's `init(cgImage:…)`): `options[.cropRect]` (pixels,
@@ -84,13 +93,19 @@ open class MLFeatureValue {
     /// 90° counter-clockwise first). The pixel format may be 32ARGB, 32BGRA, 32RGBA, 24RGB or OneComponent8: the buffer
     /// is made in it (alpha 255; OneComponent8 holds the luma). Other formats and unknown
     /// keys are `MLModelError.featureType` naming them; sizes outside 1...16384 too.
-    public convenience init(cgImage image: CGImage, pixelsWide: Int, pixelsHigh: Int, pixelFormatType: OSType,
-                            options: [ImageOption: Any]? = nil) throws {
-        let formats = [kCVPixelFormatType_32ARGB, kCVPixelFormatType_32BGRA, kCVPixelFormatType_32RGBA, kCVPixelFormatType_24RGB,
-                       kCVPixelFormatType_OneComponent8]
+    public convenience init(
+        cgImage image: CGImage, pixelsWide: Int, pixelsHigh: Int, pixelFormatType: OSType,
+        options: [ImageOption: Any]? = nil
+    ) throws {
+        let formats = [
+            kCVPixelFormatType_32ARGB, kCVPixelFormatType_32BGRA, kCVPixelFormatType_32RGBA, kCVPixelFormatType_24RGB,
+            kCVPixelFormatType_OneComponent8,
+        ]
         guard formats.contains(pixelFormatType) else {
-            throw MLModelError.featureType(String(format: "pixel format 0x%08X is not one of 32ARGB, 32BGRA, 32RGBA, 24RGB, OneComponent8",
-                                                  pixelFormatType))
+            throw MLModelError.featureType(
+                String(
+                    format: "pixel format 0x%08X is not one of 32ARGB, 32BGRA, 32RGBA, 24RGB, OneComponent8",
+                    pixelFormatType))
         }
         guard (1...16384).contains(pixelsWide), (1...16384).contains(pixelsHigh) else {
             throw MLModelError.featureType("image size \(pixelsWide) × \(pixelsHigh) is outside 1...16384")
@@ -102,19 +117,24 @@ open class MLFeatureValue {
             case .cropAndScale:
                 // A VNImageCropAndScaleOption (Vision's type) or its raw value.
                 guard let raw = (value as? UInt) ?? ((value as? any RawRepresentable)?.rawValue as? UInt) else {
-                    throw MLModelError.featureType("MLFeatureValue.ImageOption.cropAndScale takes a VNImageCropAndScaleOption, not \(Swift.type(of: value))")
+                    throw MLModelError.featureType(
+                        "MLFeatureValue.ImageOption.cropAndScale takes a VNImageCropAndScaleOption, not \(Swift.type(of: value))"
+                    )
                 }
                 guard [0, 1, 2, 257, 258].contains(raw) else {
-                    throw MLModelError.featureType("crop and scale option \(raw) is not a VNImageCropAndScaleOption (0, 1, 2, 257, 258)")
+                    throw MLModelError.featureType(
+                        "crop and scale option \(raw) is not a VNImageCropAndScaleOption (0, 1, 2, 257, 258)")
                 }
                 fitting = raw
             case .cropRect:
                 guard let rect = value as? CGRect else {
-                    throw MLModelError.featureType("MLFeatureValue.ImageOption.cropRect takes a CGRect, not \(Swift.type(of: value))")
+                    throw MLModelError.featureType(
+                        "MLFeatureValue.ImageOption.cropRect takes a CGRect, not \(Swift.type(of: value))")
                 }
                 crop = rect
             default:
-                throw MLModelError.featureType("unknown MLFeatureValue.ImageOption '\(key.rawValue)' (known: cropAndScale, cropRect)")
+                throw MLModelError.featureType(
+                    "unknown MLFeatureValue.ImageOption '\(key.rawValue)' (known: cropAndScale, cropRect)")
             }
         }
         var source: VisionImage
@@ -124,7 +144,8 @@ open class MLFeatureValue {
                 let bounds = CGRect(x: 0, y: 0, width: source.width, height: source.height)
                 let r = crop.standardized.intersection(bounds)
                 guard !r.isNull, r.width >= 1, r.height >= 1 else {
-                    throw MLModelError.featureType("cropRect \(crop) is outside the \(image.width) × \(image.height) image")
+                    throw MLModelError.featureType(
+                        "cropRect \(crop) is outside the \(image.width) × \(image.height) image")
                 }
                 source = try source.cropped(to: NormalizedRect(imageRect: r, in: bounds.size, origin: .upperLeft))
             }
@@ -137,9 +158,12 @@ open class MLFeatureValue {
             }
             if fitting == 0 {
                 // The centre region of the target's aspect ratio.
-                let w = Double(source.width), h = Double(source.height), target = Double(pixelsWide) / Double(pixelsHigh)
+                let w = Double(source.width)
+                let h = Double(source.height)
+                let target = Double(pixelsWide) / Double(pixelsHigh)
                 let (cw, ch) = w / h > target ? (h * target, h) : (w, w / target)
-                source = try source.cropped(to: NormalizedRect(x: (1 - cw / w) / 2, y: (1 - ch / h) / 2, width: cw / w, height: ch / h))
+                source = try source.cropped(
+                    to: NormalizedRect(x: (1 - cw / w) / 2, y: (1 - ch / h) / 2, width: cw / w, height: ch / h))
             }
             if source.width != pixelsWide || source.height != pixelsHigh {
                 source = try source.resized(width: pixelsWide, height: pixelsHigh)
@@ -152,24 +176,29 @@ open class MLFeatureValue {
 
     /// `image` copied into a new pixel buffer of `format` (32ARGB, 32BGRA, 32RGBA, 24RGB or OneComponent8).
     static func pixelBuffer(of image: VisionImage, format: OSType) throws -> CVPixelBuffer {
-        let layout: PixelFormat = switch format {
-        case kCVPixelFormatType_32ARGB: .argb8
-        case kCVPixelFormatType_32BGRA: .bgra8
-        case kCVPixelFormatType_32RGBA: .rgba8
-        case kCVPixelFormatType_24RGB: .rgb8
-        default: .gray8
-        }
+        let layout: PixelFormat =
+            switch format {
+            case kCVPixelFormatType_32ARGB: .argb8
+            case kCVPixelFormatType_32BGRA: .bgra8
+            case kCVPixelFormatType_32RGBA: .rgba8
+            case kCVPixelFormatType_24RGB: .rgb8
+            default: .gray8
+            }
         var made: CVPixelBuffer?
-        guard CVPixelBufferCreate(kCFAllocatorDefault, image.width, image.height, format, nil, &made) == kCVReturnSuccess,
-              let buffer = made else {
+        guard
+            CVPixelBufferCreate(kCFAllocatorDefault, image.width, image.height, format, nil, &made) == kCVReturnSuccess,
+            let buffer = made
+        else {
             throw MLModelError.featureType("cannot make a \(image.width) × \(image.height) pixel buffer")
         }
         _ = CVPixelBufferLockBaseAddress(buffer, [])
         defer { _ = CVPixelBufferUnlockBaseAddress(buffer, []) }
         do {
-            try image.copyPixels(into: UnsafeMutableRawBufferPointer(start: CVPixelBufferGetBaseAddress(buffer),
-                                                                     count: CVPixelBufferGetDataSize(buffer)),
-                                 format: layout, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer))
+            try image.copyPixels(
+                into: UnsafeMutableRawBufferPointer(
+                    start: CVPixelBufferGetBaseAddress(buffer),
+                    count: CVPixelBufferGetDataSize(buffer)),
+                format: layout, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer))
         } catch {
             throw MLModelError.featureType("cannot make the image input: \(error.message)")
         }
@@ -180,7 +209,8 @@ open class MLFeatureValue {
     /// the size and place model inputs get (`InputMapping.fitting(…, mode: .scaleFit)`).
     static func letterboxed(_ image: VisionImage, width: Int, height: Int) throws(VisionError) -> VisionImage {
         let fit = InputMapping.fitting(width: image.width, height: image.height, into: width, height, mode: .scaleFit)
-        let w = min(width, Int((Double(image.width) * fit.scaleX).rounded())), h = min(height, Int((Double(image.height) * fit.scaleY).rounded()))
+        let w = min(width, Int((Double(image.width) * fit.scaleX).rounded()))
+        let h = min(height, Int((Double(image.height) * fit.scaleY).rounded()))
         let fitted = try image.resized(width: w, height: h)
         let rows = fitted.rgbData()
         var canvas = Data(count: width * height * 3)
@@ -188,7 +218,8 @@ open class MLFeatureValue {
         canvas.withUnsafeMutableBytes { out in
             rows.withUnsafeBytes { src in
                 for y in 0..<h {
-                    let from = src.baseAddress! + y * w * 3, to = out.baseAddress! + ((y0 + y) * width + x0) * 3
+                    let from = src.baseAddress! + y * w * 3
+                    let to = out.baseAddress! + ((y0 + y) * width + x0) * 3
                     to.copyMemory(from: from, byteCount: w * 3)
                 }
             }

@@ -32,15 +32,19 @@ open class MLModel {
     }
 
     /// Loads the model at `url` on a background queue and calls `handler` there (Core ML's `load(contentsOf:…)`).
-    open class func load(contentsOf url: URL, configuration: MLModelConfiguration = MLModelConfiguration(),
-                         completionHandler handler: @escaping (Result<MLModel, Error>) -> Void) {
+    open class func load(
+        contentsOf url: URL, configuration: MLModelConfiguration = MLModelConfiguration(),
+        completionHandler handler: @escaping (Result<MLModel, Error>) -> Void
+    ) {
         DispatchQueue.global().async {
             handler(Result { try MLModel(contentsOf: url, configuration: configuration) })
         }
     }
 
     /// Loads the model at `url` (Core ML's `async load(contentsOf:configuration:)`).
-    open class func load(contentsOf url: URL, configuration: MLModelConfiguration = MLModelConfiguration()) async throws -> MLModel {
+    open class func load(contentsOf url: URL, configuration: MLModelConfiguration = MLModelConfiguration()) async throws
+        -> MLModel
+    {
         try MLModel(contentsOf: url, configuration: configuration)
     }
 
@@ -75,15 +79,20 @@ open class MLModel {
             var value = input.featureValue(for: feature.name)
             if value == nil, required.count == 1, feature.name == required[0].name {
                 // A one-input model: the provider's only image, whatever its name.
-                let images = input.featureNames.compactMap { input.featureValue(for: $0) }.filter { $0.imageBufferValue != nil }
+                let images = input.featureNames.compactMap { input.featureValue(for: $0) }.filter {
+                    $0.imageBufferValue != nil
+                }
                 if images.count == 1 { value = images[0] }
             }
             guard let value, !value.isUndefined else {
                 if feature.isOptional { continue }
-                throw MLModelError.featureType("the input has no feature '\(feature.name)' (it has \(input.featureNames.sorted().joined(separator: ", ")))")
+                throw MLModelError.featureType(
+                    "the input has no feature '\(feature.name)' (it has \(input.featureNames.sorted().joined(separator: ", ")))"
+                )
             }
-            features[feature.name] = try value.featureValue(for: feature, imageInputs: declared.filter { $0.kind == .image }.count,
-                                                           inputs: declared.count)
+            features[feature.name] = try value.featureValue(
+                for: feature, imageInputs: declared.filter { $0.kind == .image }.count,
+                inputs: declared.count)
         }
         let outputs: [String: FeatureValue]
         do {
@@ -105,7 +114,9 @@ open class MLModel {
     }
 
     /// `prediction(from:options:)`, asynchronously.
-    public func prediction(from input: MLFeatureProvider, options: MLPredictionOptions) async throws -> MLFeatureProvider {
+    public func prediction(from input: MLFeatureProvider, options: MLPredictionOptions) async throws
+        -> MLFeatureProvider
+    {
         try predictSync(input, options)
     }
 
@@ -119,7 +130,9 @@ open class MLModel {
     }
 
     /// Runs the model on each provider of `inputs` in order (Core ML's `predictions(from:options:)`).
-    public func predictions(from inputs: MLBatchProvider, options: MLPredictionOptions = MLPredictionOptions()) throws -> MLBatchProvider {
+    public func predictions(from inputs: MLBatchProvider, options: MLPredictionOptions = MLPredictionOptions()) throws
+        -> MLBatchProvider
+    {
         var outputs: [MLFeatureProvider] = []
         outputs.reserveCapacity(inputs.count)
         for i in 0..<inputs.count { outputs.append(try prediction(from: inputs.features(at: i), options: options)) }
@@ -131,22 +144,27 @@ open class MLModel {
     /// naming both, not a crash at the first prediction.
     public func requireFeatures(inputs: [String], outputs: [String], for className: String) throws {
         let description = visionModel.modelDescription
-        let has = (inputs: description.coreML?.inputs.map(\.name) ?? description.inputs.map(\.name),
-                   outputs: description.coreML?.outputs.map(\.name) ?? description.outputs.map(\.name))
+        let has = (
+            inputs: description.coreML?.inputs.map(\.name) ?? description.inputs.map(\.name),
+            outputs: description.coreML?.outputs.map(\.name) ?? description.outputs.map(\.name)
+        )
         let missing = inputs.filter { !has.inputs.contains($0) } + outputs.filter { !has.outputs.contains($0) }
         guard missing.isEmpty else {
-            throw MLModelError.featureType("\(className) was generated for a model with inputs \(inputs.joined(separator: ", ")) and outputs "
-                                           + "\(outputs.joined(separator: ", ")); \(visionModel.url.lastPathComponent) has inputs "
-                                           + "\(has.inputs.joined(separator: ", ")) and outputs \(has.outputs.joined(separator: ", "))")
+            throw MLModelError.featureType(
+                "\(className) was generated for a model with inputs \(inputs.joined(separator: ", ")) and outputs "
+                    + "\(outputs.joined(separator: ", ")); \(visionModel.url.lastPathComponent) has inputs "
+                    + "\(has.inputs.joined(separator: ", ")) and outputs \(has.outputs.joined(separator: ", "))")
         }
     }
 
     /// Throws `MLModelError.featureType` unless `provider` has every one of `outputs`: a generated class's check before
     /// its typed output properties read them.
-    public static func requireOutputs(_ outputs: [String], in provider: MLFeatureProvider, for className: String) throws {
+    public static func requireOutputs(_ outputs: [String], in provider: MLFeatureProvider, for className: String) throws
+    {
         if let missing = outputs.first(where: { provider.featureValue(for: $0) == nil }) {
-            throw MLModelError.featureType("\(className): the prediction has no output '\(missing)' "
-                                           + "(it has \(provider.featureNames.sorted().joined(separator: ", ")))")
+            throw MLModelError.featureType(
+                "\(className): the prediction has no output '\(missing)' "
+                    + "(it has \(provider.featureNames.sorted().joined(separator: ", ")))")
         }
     }
 }
@@ -171,7 +189,10 @@ public enum MLModelError: Error, CustomStringConvertible {
 
     /// OpenVision's error as Core ML's: unreadable files are `io`, everything else `generic`.
     init(_ error: Error) {
-        guard let error = error as? VisionError else { self = .generic("\(error)"); return }
+        guard let error = error as? VisionError else {
+            self = .generic("\(error)")
+            return
+        }
         switch error.code {
         case .fileNotFound, .ioError: self = .io(error.message)
         default: self = .generic(error.message)

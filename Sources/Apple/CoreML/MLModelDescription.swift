@@ -20,15 +20,21 @@ open class MLModelDescription {
 
     init(_ d: ModelDescription) {
         if let c = d.coreML {
-            inputDescriptionsByName = Dictionary(c.inputs.map { ($0.name, MLFeatureDescription($0)) }, uniquingKeysWith: { a, _ in a })
-            outputDescriptionsByName = Dictionary(c.outputs.map { ($0.name, MLFeatureDescription($0)) }, uniquingKeysWith: { a, _ in a })
+            inputDescriptionsByName = Dictionary(
+                c.inputs.map { ($0.name, MLFeatureDescription($0)) }, uniquingKeysWith: { a, _ in a })
+            outputDescriptionsByName = Dictionary(
+                c.outputs.map { ($0.name, MLFeatureDescription($0)) }, uniquingKeysWith: { a, _ in a })
             predictedFeatureName = c.predictedFeatureName.isEmpty ? nil : c.predictedFeatureName
             predictedProbabilitiesName = c.predictedProbabilitiesName.isEmpty ? nil : c.predictedProbabilitiesName
-            metadata = [.author: c.metadata.author, .description: c.metadata.shortDescription, .license: c.metadata.license,
-                        .versionString: c.metadata.versionString, .creatorDefinedKey: c.metadata.userDefined]
+            metadata = [
+                .author: c.metadata.author, .description: c.metadata.shortDescription, .license: c.metadata.license,
+                .versionString: c.metadata.versionString, .creatorDefinedKey: c.metadata.userDefined,
+            ]
         } else {
-            inputDescriptionsByName = Dictionary(d.inputs.map { ($0.name, MLFeatureDescription($0)) }, uniquingKeysWith: { a, _ in a })
-            outputDescriptionsByName = Dictionary(d.outputs.map { ($0.name, MLFeatureDescription($0)) }, uniquingKeysWith: { a, _ in a })
+            inputDescriptionsByName = Dictionary(
+                d.inputs.map { ($0.name, MLFeatureDescription($0)) }, uniquingKeysWith: { a, _ in a })
+            outputDescriptionsByName = Dictionary(
+                d.outputs.map { ($0.name, MLFeatureDescription($0)) }, uniquingKeysWith: { a, _ in a })
             predictedFeatureName = nil
             predictedProbabilitiesName = nil
             metadata = [.creatorDefinedKey: d.metadata]

@@ -36,8 +36,9 @@ extension MLMultiArray {
 
     /// The elements' bytes to change in place, with the strides (Core ML's `withUnsafeMutableBytes(_:)`).
     public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer, [Int]) throws -> R) rethrows -> R {
-        try body(UnsafeMutableRawBufferPointer(start: dataPointer, count: elementSpan * dataType.byteCount),
-                 elementStrides)
+        try body(
+            UnsafeMutableRawBufferPointer(start: dataPointer, count: elementSpan * dataType.byteCount),
+            elementStrides)
     }
 
     /// The elements typed as `S` (Core ML's `withUnsafeBufferPointer(ofType:_:)`); `S` must be the data type's
@@ -55,7 +56,8 @@ extension MLMultiArray {
         ofType type: S.Type, _ body: (UnsafeMutableBufferPointer<S>, [Int]) throws -> R
     ) rethrows -> R {
         precondition(dataType.isElementType(S.self), "MLMultiArray of \(dataType) written as \(S.self)")
-        let elements = UnsafeMutableBufferPointer(start: dataPointer.assumingMemoryBound(to: S.self), count: elementSpan)
+        let elements = UnsafeMutableBufferPointer(
+            start: dataPointer.assumingMemoryBound(to: S.self), count: elementSpan)
         return try body(elements, elementStrides)
     }
 
@@ -65,18 +67,21 @@ extension MLMultiArray {
     public convenience init(concatenating arrays: [MLMultiArray], axis: Int, dataType: MLMultiArrayDataType) {
         precondition(!arrays.isEmpty, "MLMultiArray(concatenating:): no arrays")
         let first = arrays[0].dims
-        precondition(axis >= 0 && axis < first.count,
-                     "MLMultiArray(concatenating:): axis \(axis) for rank \(first.count)")
+        precondition(
+            axis >= 0 && axis < first.count,
+            "MLMultiArray(concatenating:): axis \(axis) for rank \(first.count)")
         for array in arrays {
-            precondition(array.dims.count == first.count
-                         && array.dims.indices.allSatisfy { $0 == axis || array.dims[$0] == first[$0] },
-                         "MLMultiArray(concatenating:): shape \(array.dims) does not join \(first) along axis \(axis)")
+            precondition(
+                array.dims.count == first.count
+                    && array.dims.indices.allSatisfy { $0 == axis || array.dims[$0] == first[$0] },
+                "MLMultiArray(concatenating:): shape \(array.dims) does not join \(first) along axis \(axis)")
         }
         var dims = first
         dims[axis] = arrays.reduce(0) { $0 + $1.dims[axis] }
         try! self.init(shape: dims.map { NSNumber(value: $0) }, dataType: dataType)
         // Row-major: each array contributes a block of (its axis length × inner size) per outer index.
-        let outer = first[..<axis].reduce(1, *), inner = first[(axis + 1)...].reduce(1, *)
+        let outer = first[..<axis].reduce(1, *)
+        let inner = first[(axis + 1)...].reduce(1, *)
         var index = 0
         for o in 0..<outer {
             for array in arrays {

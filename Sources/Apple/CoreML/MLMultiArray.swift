@@ -44,9 +44,12 @@ open class MLMultiArray {
     /// freed. The memory must hold `dataType`'s values at every offset `strides` reach. Throws
     /// `MLModelError.generic` for a negative dimension or stride, a stride count other than the shape's, or a size
     /// that overflows.
-    public init(dataPointer: UnsafeMutableRawPointer, shape: [NSNumber], dataType: MLMultiArrayDataType,
-                strides: [NSNumber], deallocator: ((UnsafeMutableRawPointer) -> Void)? = nil) throws {
-        let dims = shape.map(\.intValue), steps = strides.map(\.intValue)
+    public init(
+        dataPointer: UnsafeMutableRawPointer, shape: [NSNumber], dataType: MLMultiArrayDataType,
+        strides: [NSNumber], deallocator: ((UnsafeMutableRawPointer) -> Void)? = nil
+    ) throws {
+        let dims = shape.map(\.intValue)
+        let steps = strides.map(\.intValue)
         _ = try Self.elementCount(dims)
         guard steps.count == dims.count else {
             throw MLModelError.generic(
@@ -109,7 +112,8 @@ open class MLMultiArray {
     /// The element offset of the row-major logical index `index`.
     func offset(_ index: Int) -> Int {
         if isContiguous { return index }
-        var rest = index, offset = 0
+        var rest = index
+        var offset = 0
         for k in dims.indices.reversed() where dims[k] > 0 {
             offset += (rest % dims[k]) * elementStrides[k]
             rest /= dims[k]
@@ -138,8 +142,9 @@ open class MLMultiArray {
     }
 
     private func flat(_ key: [Int]) -> Int {
-        precondition(key.count == dims.count && zip(key, dims).allSatisfy { $0 >= 0 && $0 < $1 },
-                     "MLMultiArray index \(key) outside shape \(dims)")
+        precondition(
+            key.count == dims.count && zip(key, dims).allSatisfy { $0 >= 0 && $0 < $1 },
+            "MLMultiArray index \(key) outside shape \(dims)")
         return zip(key, Self.rowMajorStrides(dims)).map { $0 * $1 }.reduce(0, +)
     }
 

@@ -55,7 +55,9 @@ extension Float16: MLShapedArrayScalar {
 public struct MLShapedArray<Scalar: MLShapedArrayScalar>: Sendable, Equatable {
     /// Every element, row-major.
     public var scalars: [Scalar] {
-        didSet { precondition(scalars.count == oldValue.count, "MLShapedArray: \(scalars.count) scalars for shape \(shape)") }
+        didSet {
+            precondition(scalars.count == oldValue.count, "MLShapedArray: \(scalars.count) scalars for shape \(shape)")
+        }
     }
     /// The dimensions, outermost first (empty for a scalar).
     public let shape: [Int]
@@ -68,7 +70,8 @@ public struct MLShapedArray<Scalar: MLShapedArrayScalar>: Sendable, Equatable {
         values.reserveCapacity(count)
         var iterator = scalars.makeIterator()
         while values.count < count, let next = iterator.next() { values.append(next) }
-        precondition(values.count == count, "MLShapedArray: \(values.count) scalars for shape \(shape) (\(count) needed)")
+        precondition(
+            values.count == count, "MLShapedArray: \(values.count) scalars for shape \(shape) (\(count) needed)")
         self.scalars = values
         self.shape = shape
     }
@@ -108,8 +111,9 @@ public struct MLShapedArray<Scalar: MLShapedArrayScalar>: Sendable, Equatable {
         let first = arrays[0].shape
         precondition(axis >= 0 && axis < first.count, "MLShapedArray: axis \(axis) outside rank \(first.count)")
         for a in arrays {
-            precondition(a.shape.count == first.count && a.shape.indices.allSatisfy { $0 == axis || a.shape[$0] == first[$0] },
-                         "MLShapedArray: shapes \(a.shape) and \(first) differ off axis \(axis)")
+            precondition(
+                a.shape.count == first.count && a.shape.indices.allSatisfy { $0 == axis || a.shape[$0] == first[$0] },
+                "MLShapedArray: shapes \(a.shape) and \(first) differ off axis \(axis)")
         }
         let outer = first[..<axis].reduce(1, *)
         var shape = first
@@ -144,8 +148,9 @@ public struct MLShapedArray<Scalar: MLShapedArrayScalar>: Sendable, Equatable {
     }
 
     func flatIndex(_ indices: [Int]) -> Int {
-        precondition(indices.count == shape.count && zip(indices, shape).allSatisfy { $0 >= 0 && $0 < $1 },
-                     "MLShapedArray index \(indices) outside shape \(shape)")
+        precondition(
+            indices.count == shape.count && zip(indices, shape).allSatisfy { $0 >= 0 && $0 < $1 },
+            "MLShapedArray index \(indices) outside shape \(shape)")
         return zip(indices, strides).map { $0 * $1 }.reduce(0, +)
     }
 
@@ -168,15 +173,18 @@ public struct MLShapedArray<Scalar: MLShapedArrayScalar>: Sendable, Equatable {
 
     /// The same elements in another shape of the same element count.
     public func reshaped(to newShape: [Int]) -> MLShapedArray<Scalar> {
-        precondition(Self.elementCount(newShape) == scalars.count, "MLShapedArray: cannot reshape \(shape) to \(newShape)")
+        precondition(
+            Self.elementCount(newShape) == scalars.count, "MLShapedArray: cannot reshape \(shape) to \(newShape)")
         return MLShapedArray(scalars: scalars, shape: newShape)
     }
 
     /// The axes reordered: the result's dimension `i` is this array's dimension `axes[i]`.
     public func transposed(permutation axes: [Int]) -> MLShapedArray<Scalar> {
-        precondition(axes.sorted() == Array(shape.indices), "MLShapedArray: \(axes) is not a permutation of \(shape.count) axes")
+        precondition(
+            axes.sorted() == Array(shape.indices), "MLShapedArray: \(axes) is not a permutation of \(shape.count) axes")
         let newShape = axes.map { shape[$0] }
-        let source = strides, permuted = axes.map { source[$0] }
+        let source = strides
+        let permuted = axes.map { source[$0] }
         var values: [Scalar] = []
         values.reserveCapacity(scalars.count)
         var index = [Int](repeating: 0, count: newShape.count)
@@ -212,8 +220,9 @@ extension MLShapedArray: RandomAccessCollection, MutableCollection {
         get { MLShapedArraySlice(self).slice([position]) }
         set {
             let block = shape.dropFirst().reduce(1, *)
-            precondition(position >= 0 && position < endIndex && newValue.shape == Array(shape.dropFirst()),
-                         "MLShapedArray: slice of shape \(newValue.shape) cannot replace element \(position) of \(shape)")
+            precondition(
+                position >= 0 && position < endIndex && newValue.shape == Array(shape.dropFirst()),
+                "MLShapedArray: slice of shape \(newValue.shape) cannot replace element \(position) of \(shape)")
             scalars.replaceSubrange((position * block)..<((position + 1) * block), with: newValue.scalars)
         }
     }
@@ -228,7 +237,9 @@ extension MLShapedArray: ExpressibleByArrayLiteral {
 
 extension MLShapedArray: CustomStringConvertible {
     /// The value as short text, for logs.
-    public var description: String { "MLShapedArray<\(Scalar.self)>(shape: \(shape), scalars: \(scalars.prefix(16))\(scalars.count > 16 ? "…" : ""))" }
+    public var description: String {
+        "MLShapedArray<\(Scalar.self)>(shape: \(shape), scalars: \(scalars.prefix(16))\(scalars.count > 16 ? "…" : ""))"
+    }
 }
 
 /// Core ML's `MLShapedArraySlice`: a sub-array of a shaped array at fixed leading indices, itself a collection of
@@ -252,8 +263,9 @@ public struct MLShapedArraySlice<Scalar: MLShapedArrayScalar>: Sendable, Equatab
     }
 
     func slice(_ leading: [Int]) -> MLShapedArraySlice<Scalar> {
-        precondition(leading.count <= shape.count && zip(leading, shape).allSatisfy { $0 >= 0 && $0 < $1 },
-                     "MLShapedArray index \(leading) outside shape \(shape)")
+        precondition(
+            leading.count <= shape.count && zip(leading, shape).allSatisfy { $0 >= 0 && $0 < $1 },
+            "MLShapedArray index \(leading) outside shape \(shape)")
         let strides = MLMultiArray.rowMajorStrides(shape)
         let start = offset + zip(leading, strides).map { $0 * $1 }.reduce(0, +)
         return MLShapedArraySlice(storage: storage, offset: start, shape: Array(shape.dropFirst(leading.count)))

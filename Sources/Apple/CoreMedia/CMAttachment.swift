@@ -20,18 +20,32 @@ extension CMSampleBuffer {
         private var values: [String: (value: CFTypeRef, mode: CMAttachmentMode)] = [:]
 
         subscript(key: String) -> (value: CFTypeRef, mode: CMAttachmentMode)? {
-            get { lock.lock(); defer { lock.unlock() }; return values[key] }
-            set { lock.lock(); defer { lock.unlock() }; values[key] = newValue }
+            get {
+                lock.lock()
+                defer { lock.unlock() }
+                return values[key]
+            }
+            set {
+                lock.lock()
+                defer { lock.unlock() }
+                values[key] = newValue
+            }
         }
 
-        func removeAll() { lock.lock(); defer { lock.unlock() }; values = [:] }
+        func removeAll() {
+            lock.lock()
+            defer { lock.unlock() }
+            values = [:]
+        }
     }
 }
 
 /// The value attached to `target` under `key` (its mode into `attachmentModeOut`), or nil; `target` is a
 /// `CMSampleBuffer` or a `CVBuffer` (anything else has no attachments).
-public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString,
-                            attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?) -> CFTypeRef? {
+public func CMGetAttachment(
+    _ target: CMAttachmentBearer, key: CFString,
+    attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?
+) -> CFTypeRef? {
     if let buffer = target as? CMSampleBuffer {
         guard let attachment = buffer.attachments[key as String] else { return nil }
         attachmentModeOut?.pointee = attachment.mode
@@ -47,8 +61,10 @@ public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString,
 }
 
 /// Attaches `value` to `target` (a `CMSampleBuffer` or a `CVBuffer`) under `key`; a nil value removes it.
-public func CMSetAttachment(_ target: CMAttachmentBearer, key: CFString, value: CFTypeRef?,
-                            attachmentMode: CMAttachmentMode) {
+public func CMSetAttachment(
+    _ target: CMAttachmentBearer, key: CFString, value: CFTypeRef?,
+    attachmentMode: CMAttachmentMode
+) {
     if let buffer = target as? CMSampleBuffer {
         buffer.attachments[key as String] = value.map { ($0, attachmentMode) }
     } else if let buffer = target as? CVBuffer {

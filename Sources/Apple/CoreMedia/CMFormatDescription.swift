@@ -32,8 +32,9 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable {
     public init(imageBuffer: CVImageBuffer) throws {
         mediaType = kCMMediaType_Video
         mediaSubType = CVPixelBufferGetPixelFormatType(imageBuffer)
-        dimensions = CMVideoDimensions(width: Int32(CVPixelBufferGetWidth(imageBuffer)),
-                                       height: Int32(CVPixelBufferGetHeight(imageBuffer)))
+        dimensions = CMVideoDimensions(
+            width: Int32(CVPixelBufferGetWidth(imageBuffer)),
+            height: Int32(CVPixelBufferGetHeight(imageBuffer)))
     }
 
     /// Two descriptions are equal when their type, subtype and size are.
@@ -62,8 +63,10 @@ public func CMVideoFormatDescriptionCreateForImageBuffer(
 }
 
 /// Whether `imageBuffer` has the size and pixel format `videoDesc` describes.
-public func CMVideoFormatDescriptionMatchesImageBuffer(_ videoDesc: CMVideoFormatDescription,
-                                                       imageBuffer: CVImageBuffer) -> Bool {
+public func CMVideoFormatDescriptionMatchesImageBuffer(
+    _ videoDesc: CMVideoFormatDescription,
+    imageBuffer: CVImageBuffer
+) -> Bool {
     (try? CMFormatDescription(imageBuffer: imageBuffer)) == videoDesc
 }
 

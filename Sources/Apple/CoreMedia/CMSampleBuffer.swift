@@ -27,15 +27,19 @@ public final class CMSampleBuffer: @unchecked Sendable {
     /// A sample buffer of `imageBuffer` at `sampleTiming`; throws an `NSError` of `NSOSStatusErrorDomain` with
     /// `kCMSampleBufferError_InvalidMediaFormat` when `formatDescription` does not describe the buffer, or
     /// `kCMSampleBufferError_RequiredParameterMissing` for a buffer without pixels.
-    public convenience init(imageBuffer: CVImageBuffer, formatDescription: CMFormatDescription,
-                            sampleTiming: CMSampleTimingInfo) throws {
+    public convenience init(
+        imageBuffer: CVImageBuffer, formatDescription: CMFormatDescription,
+        sampleTiming: CMSampleTimingInfo
+    ) throws {
         let status = CMSampleBuffer.check(imageBuffer: imageBuffer, formatDescription: formatDescription)
         guard status == 0 else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
         self.init(checked: imageBuffer, formatDescription: formatDescription, timing: sampleTiming)
     }
 
-    private init(checked imageBuffer: CVImageBuffer, formatDescription: CMFormatDescription,
-                 timing: CMSampleTimingInfo) {
+    private init(
+        checked imageBuffer: CVImageBuffer, formatDescription: CMFormatDescription,
+        timing: CMSampleTimingInfo
+    ) {
         self.imageBuffer = imageBuffer
         self.formatDescription = formatDescription
         self.timing = timing
@@ -50,11 +54,14 @@ public final class CMSampleBuffer: @unchecked Sendable {
         let seconds = frame.sourceTimestamp ?? CMSampleBuffer.secondsSinceOrigin(frame.captureTime)
         // A 1×1-or-larger image always has a format description.
         let format = try! CMFormatDescription(imageBuffer: buffer)
-        self.init(checked: buffer, formatDescription: format,
-                  timing: CMSampleTimingInfo(duration: .invalid,
-                                             presentationTimeStamp: CMTime(seconds: seconds,
-                                                                           preferredTimescale: 1_000_000_000),
-                                             decodeTimeStamp: .invalid))
+        self.init(
+            checked: buffer, formatDescription: format,
+            timing: CMSampleTimingInfo(
+                duration: .invalid,
+                presentationTimeStamp: CMTime(
+                    seconds: seconds,
+                    preferredTimescale: 1_000_000_000),
+                decodeTimeStamp: .invalid))
     }
 
     /// When the frame is shown.
@@ -94,13 +101,16 @@ public final class CMSampleBuffer: @unchecked Sendable {
 /// Makes a ready sample buffer of `imageBuffer` at `sampleTiming` into `sampleBufferOut`; returns 0, or
 /// `kCMSampleBufferError_InvalidMediaFormat` / `kCMSampleBufferError_RequiredParameterMissing` as
 /// `CMSampleBuffer(imageBuffer:formatDescription:sampleTiming:)` throws them.
-public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer,
-                                                     formatDescription: CMVideoFormatDescription,
-                                                     sampleTiming: UnsafePointer<CMSampleTimingInfo>,
-                                                     sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+public func CMSampleBufferCreateReadyWithImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer,
+    formatDescription: CMVideoFormatDescription,
+    sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+    sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
     do {
-        sampleBufferOut.pointee = try CMSampleBuffer(imageBuffer: imageBuffer, formatDescription: formatDescription,
-                                                     sampleTiming: sampleTiming.pointee)
+        sampleBufferOut.pointee = try CMSampleBuffer(
+            imageBuffer: imageBuffer, formatDescription: formatDescription,
+            sampleTiming: sampleTiming.pointee)
         return 0
     } catch {
         return OSStatus((error as NSError).code)

@@ -58,13 +58,23 @@ public struct CMTime: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// `seconds` at `preferredTimescale` units per second, rounded to the nearest unit (flagged as rounded when not
     /// exact); NaN is invalid, ±infinity the infinities, as `CMTimeMakeWithSeconds`.
     public init(seconds: Double, preferredTimescale: CMTimeScale) {
-        if seconds.isNaN || preferredTimescale <= 0 { self = .invalid; return }
-        if seconds.isInfinite { self = seconds > 0 ? .positiveInfinity : .negativeInfinity; return }
+        if seconds.isNaN || preferredTimescale <= 0 {
+            self = .invalid
+            return
+        }
+        if seconds.isInfinite {
+            self = seconds > 0 ? .positiveInfinity : .negativeInfinity
+            return
+        }
         let exact = seconds * Double(preferredTimescale)
-        guard abs(exact) < 9.2e18 else { self = seconds > 0 ? .positiveInfinity : .negativeInfinity; return }
+        guard abs(exact) < 9.2e18 else {
+            self = seconds > 0 ? .positiveInfinity : .negativeInfinity
+            return
+        }
         let rounded = exact.rounded()
-        self.init(value: CMTimeValue(rounded), timescale: preferredTimescale,
-                  flags: rounded == exact ? .valid : [.valid, .hasBeenRounded], epoch: 0)
+        self.init(
+            value: CMTimeValue(rounded), timescale: preferredTimescale,
+            flags: rounded == exact ? .valid : [.valid, .hasBeenRounded], epoch: 0)
     }
 
     /// Zero seconds.
@@ -201,7 +211,8 @@ public func CMTimeGetSeconds(_ time: CMTime) -> Float64 { time.seconds }
 /// -1, 0 or 1 as `time1` is before, at or after `time2` (invalid < −∞ < numbers < +∞ < indefinite; numbers of
 /// different epochs by epoch first).
 public func CMTimeCompare(_ time1: CMTime, _ time2: CMTime) -> Int32 {
-    let r1 = CMTime.rank(time1), r2 = CMTime.rank(time2)
+    let r1 = CMTime.rank(time1)
+    let r2 = CMTime.rank(time2)
     if r1 != r2 { return r1 < r2 ? -1 : 1 }
     guard r1 == 2 else { return 0 }
     if time1.epoch != time2.epoch { return time1.epoch < time2.epoch ? -1 : 1 }
@@ -233,12 +244,15 @@ private func combine(_ lhs: CMTime, _ rhs: CMTime, negateRight: Bool) -> CMTime 
     if lhs.isPositiveInfinity || rightPositive { return .positiveInfinity }
     if lhs.isNegativeInfinity || rightNegative { return .negativeInfinity }
     guard lhs.epoch == rhs.epoch else { return .invalid }
-    let a = CMTimeValue(lhs.timescale), b = CMTimeValue(rhs.timescale)
+    let a = CMTimeValue(lhs.timescale)
+    let b = CMTimeValue(rhs.timescale)
     let lcm = a / CMTime.gcd(a, b) * b
     let scale = lcm <= CMTimeValue(kCMTimeMaxTimescale) ? CMTimeScale(lcm) : max(lhs.timescale, rhs.timescale)
     let l = CMTimeConvertScale(lhs, timescale: scale, method: .default)
     let r = CMTimeConvertScale(rhs, timescale: scale, method: .default)
-    let (sum, overflow) = negateRight ? l.value.subtractingReportingOverflow(r.value)
+    let (sum, overflow) =
+        negateRight
+        ? l.value.subtractingReportingOverflow(r.value)
         : l.value.addingReportingOverflow(r.value)
     if overflow { return (negateRight ? l.value > r.value : l.value > 0) ? .positiveInfinity : .negativeInfinity }
     var flags: CMTimeFlags = .valid

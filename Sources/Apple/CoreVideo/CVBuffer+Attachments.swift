@@ -15,23 +15,39 @@ extension CVBuffer {
         private var values: [String: (value: CFTypeRef, mode: CVAttachmentMode)] = [:]
 
         subscript(key: String) -> (value: CFTypeRef, mode: CVAttachmentMode)? {
-            get { lock.lock(); defer { lock.unlock() }; return values[key] }
-            set { lock.lock(); defer { lock.unlock() }; values[key] = newValue }
+            get {
+                lock.lock()
+                defer { lock.unlock() }
+                return values[key]
+            }
+            set {
+                lock.lock()
+                defer { lock.unlock() }
+                values[key] = newValue
+            }
         }
 
-        func removeAll() { lock.lock(); defer { lock.unlock() }; values = [:] }
+        func removeAll() {
+            lock.lock()
+            defer { lock.unlock() }
+            values = [:]
+        }
     }
 }
 
 /// Attaches `value` to `buffer` under `key`, replacing what was there.
-public func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: CFTypeRef,
-                                  _ attachmentMode: CVAttachmentMode) {
+public func CVBufferSetAttachment(
+    _ buffer: CVBuffer, _ key: CFString, _ value: CFTypeRef,
+    _ attachmentMode: CVAttachmentMode
+) {
     buffer.attachments[key as String] = (value, attachmentMode)
 }
 
 /// The value attached under `key` (its mode into `attachmentMode`), or nil.
-public func CVBufferCopyAttachment(_ buffer: CVBuffer, _ key: CFString,
-                                   _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?) -> CFTypeRef? {
+public func CVBufferCopyAttachment(
+    _ buffer: CVBuffer, _ key: CFString,
+    _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?
+) -> CFTypeRef? {
     guard let attachment = buffer.attachments[key as String] else { return nil }
     attachmentMode?.pointee = attachment.mode
     return attachment.value

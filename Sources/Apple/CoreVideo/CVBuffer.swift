@@ -56,8 +56,10 @@ public final class CVBuffer: @unchecked Sendable {
         let bytesPerRow = (stride + alignment - 1) / alignment * alignment
         for plane in layout.planes {
             let rows = (height + plane.divisor - 1) / plane.divisor
-            planes.append(Plane(offset: offset, width: (width + plane.divisor - 1) / plane.divisor, height: rows,
-                                bytesPerRow: bytesPerRow))
+            planes.append(
+                Plane(
+                    offset: offset, width: (width + plane.divisor - 1) / plane.divisor, height: rows,
+                    bytesPerRow: bytesPerRow))
             offset += rows * bytesPerRow
         }
         self.planes = planes
@@ -69,8 +71,10 @@ public final class CVBuffer: @unchecked Sendable {
     }
 
     /// A buffer over the caller's memory (`CVPixelBufferCreateWithBytes`); `release` is called when it is freed.
-    init(width: Int, height: Int, pixelFormat: OSType, memory: UnsafeMutableRawPointer, bytesPerRow: Int,
-         release: @escaping (UnsafeMutableRawPointer) -> Void) {
+    init(
+        width: Int, height: Int, pixelFormat: OSType, memory: UnsafeMutableRawPointer, bytesPerRow: Int,
+        release: @escaping (UnsafeMutableRawPointer) -> Void
+    ) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
@@ -102,8 +106,9 @@ public final class CVBuffer: @unchecked Sendable {
         if let memory { return memory }
         let made = UnsafeMutableRawPointer.allocate(byteCount: dataSize, alignment: 64)
         // The layout is the image's own size in BGRA with room for each row: copying cannot fail.
-        try? source!.copyPixels(into: UnsafeMutableRawBufferPointer(start: made, count: dataSize), format: .bgra8,
-                                bytesPerRow: planes[0].bytesPerRow)
+        try? source!.copyPixels(
+            into: UnsafeMutableRawBufferPointer(start: made, count: dataSize), format: .bgra8,
+            bytesPerRow: planes[0].bytesPerRow)
         memory = made
         freeMemory = { $0.deallocate() }
         return made
@@ -155,12 +160,15 @@ public final class CVBuffer: @unchecked Sendable {
         case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
             format = .nv12
         default:
-            throw VisionError(.unsupported, "a \(Self.fourCharacterCode(pixelFormat)) pixel buffer cannot be read as "
-                + "an OpenVision image (32BGRA, 32RGBA, 32ARGB, 24RGB, 24BGR, OneComponent8 and 420v/420f can)")
+            throw VisionError(
+                .unsupported,
+                "a \(Self.fourCharacterCode(pixelFormat)) pixel buffer cannot be read as "
+                    + "an OpenVision image (32BGRA, 32RGBA, 32ARGB, 24RGB, 24BGR, OneComponent8 and 420v/420f can)")
         }
         let memory = materialized()
-        let pixels = PixelBuffer(data: Data(bytesNoCopy: memory, count: dataSize, deallocator: .none), width: width,
-                                 height: height, format: format, bytesPerRow: planes[0].bytesPerRow)
+        let pixels = PixelBuffer(
+            data: Data(bytesNoCopy: memory, count: dataSize, deallocator: .none), width: width,
+            height: height, format: format, bytesPerRow: planes[0].bytesPerRow)
         return try VisionImage(pixels: pixels)
     }
 

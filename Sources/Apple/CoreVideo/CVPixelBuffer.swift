@@ -15,7 +15,8 @@ public typealias CVOptionFlags = UInt64
 
 /// The release callback of `CVPixelBufferCreateWithBytes`: called with the release context and the base address
 /// when the buffer is freed.
-public typealias CVPixelBufferReleaseBytesCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Void
+public typealias CVPixelBufferReleaseBytesCallback =
+    @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Void
 
 /// Attribute key: the buffer is compatible with `CGImage` (every buffer here is; accepted, no effect).
 public let kCVPixelBufferCGImageCompatibilityKey: CFString = "CGImageCompatibility"
@@ -38,9 +39,11 @@ public let kCVPixelBufferHeightKey: CFString = "Height"
 /// `kCVPixelBufferBytesPerRowAlignmentKey`, 64 bytes by default) into `pixelBufferOut`. Returns
 /// `kCVReturnInvalidSize` for an empty or over-16384-pixel side, `kCVReturnInvalidPixelFormat` for a format not
 /// listed in CVPixelFormatType.swift, `kCVReturnInvalidPixelBufferAttributes` for a bad alignment.
-public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
-                                _ pixelBufferAttributes: CFDictionary?,
-                                _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+public func CVPixelBufferCreate(
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
+    _ pixelBufferAttributes: CFDictionary?,
+    _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
     guard (1...16384).contains(width), (1...16384).contains(height) else { return kCVReturnInvalidSize }
     guard let layout = CVPixelFormatLayout.of(pixelFormatType) else { return kCVReturnInvalidPixelFormat }
     var alignment = 64
@@ -50,39 +53,46 @@ public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ heigh
         }
         alignment = number.intValue
     }
-    pixelBufferOut.pointee = CVBuffer(width: width, height: height, pixelFormat: pixelFormatType, layout: layout,
-                                      alignment: alignment)
+    pixelBufferOut.pointee = CVBuffer(
+        width: width, height: height, pixelFormat: pixelFormatType, layout: layout,
+        alignment: alignment)
     return kCVReturnSuccess
 }
 
 /// Makes a buffer over the caller's pixels at `baseAddress` (rows of `bytesPerRow` bytes; not copied) into
 /// `pixelBufferOut`; `releaseCallback(releaseRefCon, baseAddress)` is called when the buffer is freed. One-plane
 /// formats only (`kCVReturnInvalidPixelFormat` for NV12), `kCVReturnInvalidArgument` for rows shorter than the width.
-public func CVPixelBufferCreateWithBytes(_ allocator: CFAllocator?, _ width: Int, _ height: Int,
-                                         _ pixelFormatType: OSType, _ baseAddress: UnsafeMutableRawPointer,
-                                         _ bytesPerRow: Int, _ releaseCallback: CVPixelBufferReleaseBytesCallback?,
-                                         _ releaseRefCon: UnsafeMutableRawPointer?,
-                                         _ pixelBufferAttributes: CFDictionary?,
-                                         _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+public func CVPixelBufferCreateWithBytes(
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int,
+    _ pixelFormatType: OSType, _ baseAddress: UnsafeMutableRawPointer,
+    _ bytesPerRow: Int, _ releaseCallback: CVPixelBufferReleaseBytesCallback?,
+    _ releaseRefCon: UnsafeMutableRawPointer?,
+    _ pixelBufferAttributes: CFDictionary?,
+    _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
     guard (1...16384).contains(width), (1...16384).contains(height) else { return kCVReturnInvalidSize }
     guard let layout = CVPixelFormatLayout.of(pixelFormatType), layout.planes.count == 1 else {
         return kCVReturnInvalidPixelFormat
     }
     guard bytesPerRow >= width * layout.planes[0].bytesPerPixel else { return kCVReturnInvalidArgument }
-    pixelBufferOut.pointee = CVBuffer(width: width, height: height, pixelFormat: pixelFormatType, memory: baseAddress,
-                                      bytesPerRow: bytesPerRow, release: { releaseCallback?(releaseRefCon, $0) })
+    pixelBufferOut.pointee = CVBuffer(
+        width: width, height: height, pixelFormat: pixelFormatType, memory: baseAddress,
+        bytesPerRow: bytesPerRow, release: { releaseCallback?(releaseRefCon, $0) })
     return kCVReturnSuccess
 }
 
 /// Locks the pixels for access: with `.readOnly` they are only read. Locks nest; each needs an unlock.
-public func CVPixelBufferLockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ lockFlags: CVPixelBufferLockFlags) -> CVReturn {
+public func CVPixelBufferLockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ lockFlags: CVPixelBufferLockFlags) -> CVReturn
+{
     pixelBuffer.lockBaseAddress(readOnly: lockFlags.contains(.readOnly))
     return kCVReturnSuccess
 }
 
 /// Unlocks the pixels; `kCVReturnInvalidArgument` when they were not locked.
-public func CVPixelBufferUnlockBaseAddress(_ pixelBuffer: CVPixelBuffer,
-                                           _ unlockFlags: CVPixelBufferLockFlags) -> CVReturn {
+public func CVPixelBufferUnlockBaseAddress(
+    _ pixelBuffer: CVPixelBuffer,
+    _ unlockFlags: CVPixelBufferLockFlags
+) -> CVReturn {
     pixelBuffer.unlockBaseAddress() ? kCVReturnSuccess : kCVReturnInvalidArgument
 }
 
@@ -117,7 +127,9 @@ public func CVPixelBufferGetPlaneCount(_ pixelBuffer: CVPixelBuffer) -> Int {
 
 /// The address of plane `planeIndex`'s first byte (NV12: 0 the Y plane, 1 the CbCr plane), nil for a plane the
 /// buffer does not have. Valid while locked.
-public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? {
+public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int)
+    -> UnsafeMutableRawPointer?
+{
     guard pixelBuffer.planes.count > 1 else { return nil }
     return pixelBuffer.baseAddress(ofPlane: planeIndex)
 }

@@ -58,14 +58,15 @@ struct CVPixelFormatLayout {
         switch format {
         case kCVPixelFormatType_OneComponent8: CVPixelFormatLayout(planes: [(1, 1)])
         case kCVPixelFormatType_OneComponent16, kCVPixelFormatType_OneComponent16Half, kCVPixelFormatType_16Gray,
-             kCVPixelFormatType_TwoComponent8, kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16:
+            kCVPixelFormatType_TwoComponent8, kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16:
             CVPixelFormatLayout(planes: [(2, 1)])
         case kCVPixelFormatType_24RGB, kCVPixelFormatType_24BGR: CVPixelFormatLayout(planes: [(3, 1)])
         case kCVPixelFormatType_32ARGB, kCVPixelFormatType_32BGRA, kCVPixelFormatType_32ABGR,
-             kCVPixelFormatType_32RGBA, kCVPixelFormatType_OneComponent32Float, kCVPixelFormatType_TwoComponent16Half,
-             kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
+            kCVPixelFormatType_32RGBA, kCVPixelFormatType_OneComponent32Float, kCVPixelFormatType_TwoComponent16Half,
+            kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
             CVPixelFormatLayout(planes: [(4, 1)])
-        case kCVPixelFormatType_TwoComponent32Float, kCVPixelFormatType_64RGBAHalf: CVPixelFormatLayout(planes: [(8, 1)])
+        case kCVPixelFormatType_TwoComponent32Float, kCVPixelFormatType_64RGBAHalf:
+            CVPixelFormatLayout(planes: [(8, 1)])
         case kCVPixelFormatType_128RGBAFloat: CVPixelFormatLayout(planes: [(16, 1)])
         case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
             CVPixelFormatLayout(planes: [(1, 1), (2, 2)])

@@ -18,7 +18,9 @@ public final class CGImageDestination: @unchecked Sendable {
 
     private init?(target: Target, type: CFString, count: Int) {
         guard count == 1,
-              let format = ImageFormat.allCases.first(where: { CGImageSource.typeIdentifier($0).isEqual(to: type as String) })
+            let format = ImageFormat.allCases.first(where: {
+                CGImageSource.typeIdentifier($0).isEqual(to: type as String)
+            })
         else { return nil }
         self.target = target
         self.format = format
@@ -49,7 +51,7 @@ public final class CGImageDestination: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !finalized, let (image, quality) = image,
-              let bytes = try? image.visionImage().encoded(as: format, quality: quality)
+            let bytes = try? image.visionImage().encoded(as: format, quality: quality)
         else { return false }
         finalized = true
         switch target {
@@ -64,14 +66,18 @@ public final class CGImageDestination: @unchecked Sendable {
 
 /// A destination writing `count` (1) image of `type` (`"public.jpeg"`, `"public.png"`, `"org.webmproject.webp"`,
 /// `"com.microsoft.bmp"`, `"public.tiff"`) to the file at `url`; nil for another type or count.
-public func CGImageDestinationCreateWithURL(_ url: CFURL, _ type: CFString, _ count: Int,
-                                            _ options: CFDictionary?) -> CGImageDestination? {
+public func CGImageDestinationCreateWithURL(
+    _ url: CFURL, _ type: CFString, _ count: Int,
+    _ options: CFDictionary?
+) -> CGImageDestination? {
     CGImageDestination.make(url: url as URL, type: type, count: count)
 }
 
 /// A destination appending `count` (1) image of `type` to `data`; nil for another type or count.
-public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFString, _ count: Int,
-                                             _ options: CFDictionary?) -> CGImageDestination? {
+public func CGImageDestinationCreateWithData(
+    _ data: CFMutableData, _ type: CFString, _ count: Int,
+    _ options: CFDictionary?
+) -> CGImageDestination? {
     CGImageDestination.make(data: data, type: type, count: count)
 }
 

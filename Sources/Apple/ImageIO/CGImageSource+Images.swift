@@ -17,8 +17,10 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
 /// A thumbnail of the image at `index`: the whole image scaled so that its larger side is at most
 /// `kCGImageSourceThumbnailMaxPixelSize` (never enlarged; the full size without that option), turned upright when
 /// `kCGImageSourceCreateThumbnailWithTransform` is true. Nil as `CGImageSourceCreateImageAtIndex` is.
-public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int,
-                                                _ options: CFDictionary?) -> CGImage? {
+public func CGImageSourceCreateThumbnailAtIndex(
+    _ isrc: CGImageSource, _ index: Int,
+    _ options: CFDictionary?
+) -> CGImage? {
     guard index == 0, isrc.readableHeader != nil else { return nil }
     let upright = number(options, kCGImageSourceCreateThumbnailWithTransform)?.boolValue ?? false
     guard var image = try? VisionImage(data: isrc.data, orientation: upright ? nil : .up) else { return nil }
@@ -26,7 +28,8 @@ public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: 
         let side = max(image.width, image.height)
         if side > limit {
             let scale = Double(limit) / Double(side)
-            let w = max(1, Int((Double(image.width) * scale).rounded())), h = max(1, Int((Double(image.height) * scale).rounded()))
+            let w = max(1, Int((Double(image.width) * scale).rounded()))
+            let h = max(1, Int((Double(image.height) * scale).rounded()))
             guard let resized = try? image.resized(width: w, height: h) else { return nil }
             image = resized
         }

@@ -90,8 +90,10 @@ public func CGImageSourceGetStatusAtIndex(_ isrc: CGImageSource, _ index: Int) -
 /// The properties of the image at `index`: `kCGImagePropertyPixelWidth` and `…PixelHeight` (stored size), and when
 /// the file has one, `kCGImagePropertyOrientation` (1...8) and the same in `kCGImagePropertyTIFFDictionary`; nil for
 /// an index past the count.
-public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: Int,
-                                               _ options: CFDictionary?) -> CFDictionary? {
+public func CGImageSourceCopyPropertiesAtIndex(
+    _ isrc: CGImageSource, _ index: Int,
+    _ options: CFDictionary?
+) -> CFDictionary? {
     guard index == 0, let header = isrc.readableHeader else { return nil }
     var properties: [String: Any] = [
         kCGImagePropertyPixelWidth as String: NSNumber(value: header.width),

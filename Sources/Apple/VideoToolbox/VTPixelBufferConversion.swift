@@ -16,8 +16,10 @@ public let kVTPixelTransferNotSupportedErr: OSStatus = -12905
 /// read) with `imageOut` set to nil. `options` is ignored, as Apple documents it must be nil. No copy while the buffer
 /// has not been locked for writing since it was made from an image.
 @discardableResult
-public func VTCreateCGImageFromCVPixelBuffer(_ pixelBuffer: CVPixelBuffer, options: CFDictionary?,
-                                             imageOut: UnsafeMutablePointer<CGImage?>) -> OSStatus {
+public func VTCreateCGImageFromCVPixelBuffer(
+    _ pixelBuffer: CVPixelBuffer, options: CFDictionary?,
+    imageOut: UnsafeMutablePointer<CGImage?>
+) -> OSStatus {
     do {
         imageOut.pointee = CGImage(visionImage: try pixelBuffer.visionImage())
         return 0

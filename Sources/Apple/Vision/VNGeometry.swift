@@ -1,5 +1,5 @@
-import Foundation
 import CoreGraphics
+import Foundation
 import OpenVision
 
 /// Vision's confidence score (0...1).
@@ -17,14 +17,16 @@ public func VNNormalizedRectIsIdentityRect(_ rect: CGRect) -> Bool { rect == VNN
 
 /// A normalised rectangle (lower-left origin) in image pixels (same origin), as Vision's.
 public func VNImageRectForNormalizedRect(_ rect: CGRect, _ imageWidth: Int, _ imageHeight: Int) -> CGRect {
-    CGRect(x: rect.minX * CGFloat(imageWidth), y: rect.minY * CGFloat(imageHeight),
-           width: rect.width * CGFloat(imageWidth), height: rect.height * CGFloat(imageHeight))
+    CGRect(
+        x: rect.minX * CGFloat(imageWidth), y: rect.minY * CGFloat(imageHeight),
+        width: rect.width * CGFloat(imageWidth), height: rect.height * CGFloat(imageHeight))
 }
 
 /// An image rectangle in normalised coordinates, as Vision's.
 public func VNNormalizedRectForImageRect(_ rect: CGRect, _ imageWidth: Int, _ imageHeight: Int) -> CGRect {
-    CGRect(x: rect.minX / CGFloat(imageWidth), y: rect.minY / CGFloat(imageHeight),
-           width: rect.width / CGFloat(imageWidth), height: rect.height / CGFloat(imageHeight))
+    CGRect(
+        x: rect.minX / CGFloat(imageWidth), y: rect.minY / CGFloat(imageHeight),
+        width: rect.width / CGFloat(imageWidth), height: rect.height / CGFloat(imageHeight))
 }
 
 /// A normalised point (lower-left origin) in image pixels (same origin), as Vision's.

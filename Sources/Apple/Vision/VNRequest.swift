@@ -62,15 +62,18 @@ open class VNRequest {
     func run(in context: ImageAnalysisContext) -> Error? {
         do {
             guard Self.supportedRevisions.contains(revision) else {
-                throw VNError(.unsupportedRevision, "\(type(of: self)) revision \(revision) is not supported "
-                              + "(supported: \(Self.supportedRevisions.map(String.init).joined(separator: ", ")))")
+                throw VNError(
+                    .unsupportedRevision,
+                    "\(type(of: self)) revision \(revision) is not supported "
+                        + "(supported: \(Self.supportedRevisions.map(String.init).joined(separator: ", ")))")
             }
             storedResults = try observations(in: context)
             completionHandler?(self, nil)
             return nil
         } catch {
             storedResults = nil
-            let vnError = (error as? VNError) ?? VNError((error as? VisionError) ?? VisionError(.internalError, "\(error)"))
+            let vnError =
+                (error as? VNError) ?? VNError((error as? VisionError) ?? VisionError(.internalError, "\(error)"))
             completionHandler?(self, vnError)
             return vnError
         }
@@ -100,7 +103,9 @@ open class VNImageBasedRequest: VNRequest {
     var nativeRegion: NormalizedRect { NormalizedRect(regionOfInterest) }
 
     /// Runs `request` with this request's region of interest (or `region`, for a context holding an image made from it).
-    func perform<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext, region: NormalizedRect? = nil) throws(VisionError) -> R.Result {
+    func perform<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext, region: NormalizedRect? = nil)
+        throws(VisionError) -> R.Result
+    {
         var request = request
         request.regionOfInterest = region ?? nativeRegion
         if planning.active {

@@ -29,7 +29,8 @@ enum SIMDMatrix {
         for c in 0..<n {
             for r in 0..<n {
                 let sign: Double = (r + c) % 2 == 0 ? 1 : -1
-                let cofactor = n == 2 ? minor(m, n: n, row: r, column: c)[0] : determinant(minor(m, n: n, row: r, column: c))
+                let cofactor =
+                    n == 2 ? minor(m, n: n, row: r, column: c)[0] : determinant(minor(m, n: n, row: r, column: c))
                 // inverse[c][r] = cofactor(r, c) / det, i.e. element (row c, column r) of the adjugate.
                 out[r * n + c] = sign * cofactor / det
             }

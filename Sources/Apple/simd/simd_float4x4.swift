@@ -106,8 +106,12 @@ public struct simd_float4x4: Equatable, Codable, Sendable, CustomDebugStringConv
     }
 
     /// The elements column after column, in double precision.
-    var elements: [Double] { [columns.0, columns.1, columns.2, columns.3].flatMap { c in (0..<4).map {
-        Double(c[$0]) } }
+    var elements: [Double] {
+        [columns.0, columns.1, columns.2, columns.3].flatMap { c in
+            (0..<4).map {
+                Double(c[$0])
+            }
+        }
     }
 
     /// Matrices are equal when all elements are.

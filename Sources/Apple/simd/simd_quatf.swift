@@ -61,8 +61,10 @@ public struct simd_quatf: Hashable, Codable, Sendable, CustomDebugStringConverti
     /// The rotation the upper-left 3 × 3 part of a transform holds.
     public init(_ rotationMatrix: simd_float4x4) {
         let m = rotationMatrix
-        self.init(simd_float3x3(simd_make_float3(m.columns.0), simd_make_float3(m.columns.1),
-                                simd_make_float3(m.columns.2)))
+        self.init(
+            simd_float3x3(
+                simd_make_float3(m.columns.0), simd_make_float3(m.columns.1),
+                simd_make_float3(m.columns.2)))
     }
 
     /// The real part.
@@ -106,8 +108,9 @@ public struct simd_quatf: Hashable, Codable, Sendable, CustomDebugStringConverti
     /// The Hamilton product: `rhs`'s rotation first, then `lhs`'s.
     public static func * (lhs: simd_quatf, rhs: simd_quatf) -> simd_quatf {
         let (a, b) = (lhs, rhs)
-        return simd_quatf(real: a.real * b.real - simd_dot(a.imag, b.imag),
-                          imag: a.real * b.imag + b.real * a.imag + simd_cross(a.imag, b.imag))
+        return simd_quatf(
+            real: a.real * b.real - simd_dot(a.imag, b.imag),
+            imag: a.real * b.imag + b.real * a.imag + simd_cross(a.imag, b.imag))
     }
 
     /// The sum.
@@ -143,9 +146,10 @@ extension simd_float3x3 {
     public init(_ quaternion: simd_quatf) {
         let v = quaternion.vector
         let (x, y, z, r) = (v.x, v.y, v.z, v.w)
-        self.init(simd_float3(1 - 2 * (y * y + z * z), 2 * (x * y + z * r), 2 * (x * z - y * r)),
-                  simd_float3(2 * (x * y - z * r), 1 - 2 * (x * x + z * z), 2 * (y * z + x * r)),
-                  simd_float3(2 * (x * z + y * r), 2 * (y * z - x * r), 1 - 2 * (x * x + y * y)))
+        self.init(
+            simd_float3(1 - 2 * (y * y + z * z), 2 * (x * y + z * r), 2 * (x * z - y * r)),
+            simd_float3(2 * (x * y - z * r), 1 - 2 * (x * x + z * z), 2 * (y * z + x * r)),
+            simd_float3(2 * (x * z + y * r), 2 * (y * z - x * r), 1 - 2 * (x * x + y * y)))
     }
 }
 
@@ -153,8 +157,9 @@ extension simd_float4x4 {
     /// The rotation transform of a unit quaternion (no translation).
     public init(_ quaternion: simd_quatf) {
         let m = simd_float3x3(quaternion)
-        self.init(simd_make_float4(m.columns.0, 0), simd_make_float4(m.columns.1, 0), simd_make_float4(m.columns.2, 0),
-                  simd_float4(0, 0, 0, 1))
+        self.init(
+            simd_make_float4(m.columns.0, 0), simd_make_float4(m.columns.1, 0), simd_make_float4(m.columns.2, 0),
+            simd_float4(0, 0, 0, 1))
     }
 }
 

@@ -5,13 +5,17 @@ enum NativeError {
     /// Throws a `VisionError` for a non-OK status, with the native layer's thread-local message;
     /// `codes` gives request-specific codes for some statuses (e.g. Tesseract's
     /// `OV_ERR_UNSUPPORTED` is `unsupportedLanguage`).
-    static func check(_ status: ov_status, _ context: @autoclosure () -> String = "",
-                      codes: [ov_status: VisionError.Code] = [:]) throws(VisionError) {
+    static func check(
+        _ status: ov_status, _ context: @autoclosure () -> String = "",
+        codes: [ov_status: VisionError.Code] = [:]
+    ) throws(VisionError) {
         guard status != OV_OK else { return }
         throw error(for: status, context: context(), codes: codes)
     }
 
-    static func error(for status: ov_status, context: String = "", codes: [ov_status: VisionError.Code] = [:]) -> VisionError {
+    static func error(for status: ov_status, context: String = "", codes: [ov_status: VisionError.Code] = [:])
+        -> VisionError
+    {
         let detail = String(cString: ov_last_error())
         let message = [context, detail].filter { !$0.isEmpty }.joined(separator: ": ")
         return VisionError(codes[status] ?? defaultCode(for: status), message.isEmpty ? "native call failed" : message)

@@ -31,8 +31,9 @@ public struct CameraDevice: Sendable, Hashable {
         var devices = [ov_camera_device](repeating: ov_camera_device(), count: Int(count))
         try NativeError.check(ov_camera_list(&devices, count, &count), "listing cameras")
         return devices.prefix(Int(count)).map {
-            CameraDevice(path: stringFromCCharArray($0.path), name: stringFromCCharArray($0.name),
-                         driver: stringFromCCharArray($0.driver), bus: stringFromCCharArray($0.bus))
+            CameraDevice(
+                path: stringFromCCharArray($0.path), name: stringFromCCharArray($0.name),
+                driver: stringFromCCharArray($0.driver), bus: stringFromCCharArray($0.bus))
         }
     }
 

@@ -29,11 +29,14 @@ public enum FrameSource: Sendable, Hashable, CustomStringConvertible {
         } else if text.hasPrefix("/dev/video") {
             self = .device(text)
         } else if let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                  ["rtsp", "rtsps", "rtmp", "http", "https", "udp", "tcp", "srt"].contains(scheme) {
+            ["rtsp", "rtsps", "rtmp", "http", "https", "udp", "tcp", "srt"].contains(scheme)
+        {
             self = .stream(url)
         } else {
             var isDirectory: ObjCBool = false
-            if text.contains("%") || (FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            if text.contains("%")
+                || (FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) && isDirectory.boolValue)
+            {
                 self = .images(text)
             } else {
                 self = .file(URL(fileURLWithPath: text))

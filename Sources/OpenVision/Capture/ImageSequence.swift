@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Image files read as a frame sequence: the one place a `FrameSource.images` source (a directory
@@ -38,10 +39,14 @@ package struct ImageSequence: Sendable {
                 pattern.number(in: name).map { (number: $0, name: name) }
             }
             guard !numbered.isEmpty else {
-                throw VisionError(.fileNotFound, "no file in \(directory) matches the pattern \(source) "
-                                  + "(printf-style: \(pattern.example) for 0, 1, 2, …)")
+                throw VisionError(
+                    .fileNotFound,
+                    "no file in \(directory) matches the pattern \(source) "
+                        + "(printf-style: \(pattern.example) for 0, 1, 2, …)")
             }
-            files = numbered.sorted { $0.number < $1.number }.map { url.deletingLastPathComponent().appendingPathComponent($0.name) }
+            files = numbered.sorted { $0.number < $1.number }.map {
+                url.deletingLastPathComponent().appendingPathComponent($0.name)
+            }
         } else {
             files = try Self.imageFiles(inDirectory: source)
         }
@@ -54,8 +59,10 @@ package struct ImageSequence: Sendable {
             !name.hasPrefix(".") && imageExtensions.contains((name as NSString).pathExtension.lowercased())
         }
         guard !names.isEmpty else {
-            throw VisionError(.fileNotFound, "no image files in \(path) (looked for "
-                              + imageExtensions.map { "." + $0 }.joined(separator: ", ") + ")")
+            throw VisionError(
+                .fileNotFound,
+                "no image files in \(path) (looked for "
+                    + imageExtensions.map { "." + $0 }.joined(separator: ", ") + ")")
         }
         let directory = URL(fileURLWithPath: path)
         return names.sorted(by: precedesInNaturalOrder).map { directory.appendingPathComponent($0) }
@@ -76,9 +83,11 @@ package struct ImageSequence: Sendable {
     /// True when `a` sorts before `b` in natural order: digit runs compare by value (then the one
     /// with fewer leading zeros first), everything else by UTF-8 byte; equal names by byte order.
     package static func precedesInNaturalOrder(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < x.count && j < y.count {
             guard isDigit(x[i]) && isDigit(y[j]) else {
                 if x[i] != y[j] { return x[i] < y[j] }
@@ -86,11 +95,13 @@ package struct ImageSequence: Sendable {
                 j += 1
                 continue
             }
-            let startX = i, startY = j
+            let startX = i
+            let startY = j
             while i < x.count && isDigit(x[i]) { i += 1 }
             while j < y.count && isDigit(y[j]) { j += 1 }
             // Without leading zeros, a longer run is a larger number; equal lengths compare digit by digit.
-            let digitsX = x[startX..<i].drop { $0 == UInt8(ascii: "0") }, digitsY = y[startY..<j].drop { $0 == UInt8(ascii: "0") }
+            let digitsX = x[startX..<i].drop { $0 == UInt8(ascii: "0") }
+            let digitsY = y[startY..<j].drop { $0 == UInt8(ascii: "0") }
             if digitsX.count != digitsY.count { return digitsX.count < digitsY.count }
             if !digitsX.elementsEqual(digitsY) { return digitsX.lexicographicallyPrecedes(digitsY) }
         }
@@ -109,14 +120,19 @@ package struct ImageSequence: Sendable {
         guard stat(path, &info) == 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR {
-                throw VisionError(.fileNotFound, path == source ? "no such directory: \(path)"
-                                                                : "no such directory: \(path) (of the pattern \(source))")
+                throw VisionError(
+                    .fileNotFound,
+                    path == source
+                        ? "no such directory: \(path)"
+                        : "no such directory: \(path) (of the pattern \(source))")
             }
             throw VisionError(.ioError, "cannot read directory \(path): \(String(cString: strerror(code)))")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw VisionError(.invalidArgument, "\(path) is a file, not a directory of images or a printf pattern "
-                              + "such as dir/img_%04d.jpg")
+            throw VisionError(
+                .invalidArgument,
+                "\(path) is a file, not a directory of images or a printf pattern "
+                    + "such as dir/img_%04d.jpg")
         }
         // opendir/readdir rather than Foundation's listing, which takes a failed readdir for the end.
         guard let directory = opendir(path) else {
@@ -132,7 +148,9 @@ package struct ImageSequence: Sendable {
                 }
                 return names
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
     }
@@ -147,9 +165,15 @@ private struct NumberPattern {
 
     /// Parses `fileName`; `source` (the whole pattern) is for the message of an unsupported one.
     init(fileName: String, in source: String) throws(VisionError) {
-        let unsupported = VisionError(.invalidArgument, "unsupported image sequence pattern \(source): the file name needs "
-                                      + "exactly one %d, %Nd or %0Nd (such as img_%04d.jpg; %% for a literal %)")
-        var prefix = "", suffix = "", width = 0, zeroPadded = false, found = false
+        let unsupported = VisionError(
+            .invalidArgument,
+            "unsupported image sequence pattern \(source): the file name needs "
+                + "exactly one %d, %Nd or %0Nd (such as img_%04d.jpg; %% for a literal %)")
+        var prefix = ""
+        var suffix = ""
+        var width = 0
+        var zeroPadded = false
+        var found = false
         var characters = fileName[...]
         while let c = characters.popFirst() {
             guard c == "%" else {
@@ -162,7 +186,10 @@ private struct NumberPattern {
                 continue
             }
             guard !found else { throw unsupported }
-            if characters.first == "0" { zeroPadded = true; characters.removeFirst() }
+            if characters.first == "0" {
+                zeroPadded = true
+                characters.removeFirst()
+            }
             let digits = characters.prefix { $0.isASCII && $0.isNumber }
             characters.removeFirst(digits.count)
             guard characters.popFirst() == "d", digits.count <= 3 else { throw unsupported }
@@ -184,7 +211,9 @@ private struct NumberPattern {
 
     /// n when `name` is exactly `render(n)` for some n ≥ 0, else nil.
     func number(in name: String) -> Int? {
-        guard name.count > prefix.count + suffix.count, name.hasPrefix(prefix), name.hasSuffix(suffix) else { return nil }
+        guard name.count > prefix.count + suffix.count, name.hasPrefix(prefix), name.hasSuffix(suffix) else {
+            return nil
+        }
         let middle = name.dropFirst(prefix.count).dropLast(suffix.count)
         let digits = middle.drop { $0 == " " }
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else { return nil }

@@ -1,6 +1,6 @@
+internal import CNative
 import Foundation
 import Synchronization
-internal import CNative
 
 /// Runs requests on frames from a camera, file, stream or image folder, as the seeds' live
 /// capture apps do, with one frame in flight: while requests run, newer frames replace the one
@@ -72,8 +72,10 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
     private let pipelineThreads = DispatchGroup()
 
     /// An analyzer of `source` running `requests` on its frames; nothing starts until it is iterated.
-    public init(source: FrameSource, options: CaptureOptions = CaptureOptions(), requests: [any VisionRequest],
-                configuration: Configuration = Configuration()) {
+    public init(
+        source: FrameSource, options: CaptureOptions = CaptureOptions(), requests: [any VisionRequest],
+        configuration: Configuration = Configuration()
+    ) {
         self.source = source
         self.options = options
         self.requests = requests
@@ -170,8 +172,9 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
                 return Iterator(base: stream.makeAsyncIterator(), credits: nil)
             }
         }
-        let pipeline = LivePipeline(settings: settings, counters: counters, continuation: continuation, credits: credits,
-                                    threads: pipelineThreads)
+        let pipeline = LivePipeline(
+            settings: settings, counters: counters, continuation: continuation, credits: credits,
+            threads: pipelineThreads)
         continuation.onTermination = { @Sendable _ in pipeline.stop() }
         pipeline.start()
         return Iterator(base: stream.makeAsyncIterator(), credits: credits)
@@ -206,11 +209,13 @@ public final class LiveAnalyzer: AsyncSequence, Sendable {
 
     /// What the pipeline reads, fixed when iteration starts.
     var settings: LivePipeline.Settings {
-        LivePipeline.Settings(source: source, options: options, requests: requests, preview: configuration.preview,
-                              captureWaitsForAnalysis: captureWaitsForAnalysis, analysisMaxDimension: analysisMaxDimension,
-                              tracking: configuration.tracking ?? (configuration.lineCounter != nil ? ObjectTracker.Configuration() : nil),
-                              compensatesCameraMotion: configuration.compensatesCameraMotion,
-                              lineCounter: configuration.lineCounter, labelClassifier: configuration.labelClassifier,
-                              labelClassifierInterval: Swift.max(1, configuration.labelClassifierInterval), anchors: anchorStore)
+        LivePipeline.Settings(
+            source: source, options: options, requests: requests, preview: configuration.preview,
+            captureWaitsForAnalysis: captureWaitsForAnalysis, analysisMaxDimension: analysisMaxDimension,
+            tracking: configuration.tracking
+                ?? (configuration.lineCounter != nil ? ObjectTracker.Configuration() : nil),
+            compensatesCameraMotion: configuration.compensatesCameraMotion,
+            lineCounter: configuration.lineCounter, labelClassifier: configuration.labelClassifier,
+            labelClassifierInterval: Swift.max(1, configuration.labelClassifierInterval), anchors: anchorStore)
     }
 }

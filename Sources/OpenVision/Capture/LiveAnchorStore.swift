@@ -65,20 +65,27 @@ final class LiveAnchorStore: Sendable {
     /// See `LiveAnalyzer.pinLabel(at:label:)`.
     func pin(at point: CGPoint, label: String?) throws(VisionError) -> Anchor {
         guard point.x.isFinite, point.y.isFinite, (0...1).contains(point.x), (0...1).contains(point.y) else {
-            throw VisionError(.invalidArgument, "a pinned label's point must be finite and within 0...1 (normalised), got (\(point.x), \(point.y))")
+            throw VisionError(
+                .invalidArgument,
+                "a pinned label's point must be finite and within 0...1 (normalised), got (\(point.x), \(point.y))")
         }
         if let label, label.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw VisionError(.invalidArgument, "a pinned label must not be empty")
         }
         return try state.withLock { s throws(VisionError) -> Anchor in
             guard s.lastImage != nil else {
-                throw VisionError(.invalidArgument, "no frame has been analysed yet: labels are pinned on the latest analysed frame")
+                throw VisionError(
+                    .invalidArgument, "no frame has been analysed yet: labels are pinned on the latest analysed frame")
             }
             guard let text = label ?? s.topLabel?.identifier else {
-                throw VisionError(.invalidArgument, "no label given and no classification to take it from (set LiveAnalyzer.Configuration.labelClassifier)")
+                throw VisionError(
+                    .invalidArgument,
+                    "no label given and no classification to take it from (set LiveAnalyzer.Configuration.labelClassifier)"
+                )
             }
             guard s.anchors.count < Self.maximumAnchors else {
-                throw VisionError(.invalidArgument, "at most \(Self.maximumAnchors) labels can be pinned at once: remove one first")
+                throw VisionError(
+                    .invalidArgument, "at most \(Self.maximumAnchors) labels can be pinned at once: remove one first")
             }
             let anchor = Anchor(id: s.nextID, label: text, point: point, state: .normal)
             s.nextID += 1
@@ -108,7 +115,9 @@ final class LiveAnchorStore: Sendable {
     /// this frame's result (a pin made while it was tracked is in the next frame's). A frame of another size
     /// than the anchors' frames (a stream that changed resolution) cannot be followed from the previous one:
     /// the anchors are dropped then.
-    func update(with image: VisionImage, topLabel: ClassificationObservation?) -> (anchors: [Anchor], topLabel: ClassificationObservation?) {
+    func update(with image: VisionImage, topLabel: ClassificationObservation?) -> (
+        anchors: [Anchor], topLabel: ClassificationObservation?
+    ) {
         let (tracking, previous, changes, top) = state.withLock { s in
             let previous = s.lastImage
             s.lastImage = image
@@ -128,8 +137,10 @@ final class LiveAnchorStore: Sendable {
         return state.withLock { s in
             // Changes queued while this frame was tracked stay queued for the next one; a removal among them
             // already took its anchor out of the list and keeps it out of this result.
-            let removed = Set(s.pending.compactMap { change -> Int? in if case .remove(let id) = change { id } else { nil } })
-            let waiting = Set(s.pending.compactMap { change -> Int? in if case .add(let id, _, _) = change { id } else { nil } })
+            let removed = Set(
+                s.pending.compactMap { change -> Int? in if case .remove(let id) = change { id } else { nil } })
+            let waiting = Set(
+                s.pending.compactMap { change -> Int? in if case .add(let id, _, _) = change { id } else { nil } })
             guard let tracked else {
                 // The frame size changed: every anchor is dropped, pins made meanwhile too (they were made on the old frames).
                 s.anchors = []
@@ -145,13 +156,17 @@ final class LiveAnchorStore: Sendable {
 
     /// Applies `changes` (pins placed on `previous`, the frame they were made against) and tracks the anchors
     /// into `image`; the anchors with the store's IDs, or nil when the frame size changed.
-    private static func track(_ tracking: Tracking, changes: [Change], on previous: VisionImage?, into image: VisionImage) -> [Anchor]? {
+    private static func track(
+        _ tracking: Tracking, changes: [Change], on previous: VisionImage?, into image: VisionImage
+    ) -> [Anchor]? {
         let tracker = tracking.tracker
         for change in changes {
             switch change {
             case .add(let id, let label, let point):
                 // A pin that cannot be placed (the frame size changed in between) is dropped.
-                guard let previous, let placed = try? tracker.add(label: label, at: point, in: previous) else { continue }
+                guard let previous, let placed = try? tracker.add(label: label, at: point, in: previous) else {
+                    continue
+                }
                 tracking.storeIDs[placed.id] = id
             case .remove(let id):
                 guard let trackerID = tracking.storeIDs.first(where: { $0.value == id })?.key else { continue }
@@ -162,7 +177,9 @@ final class LiveAnchorStore: Sendable {
         guard !tracker.anchors.isEmpty else { return [] }
         guard let moved = try? tracker.update(with: image) else { return nil }
         return moved.compactMap { anchor in
-            tracking.storeIDs[anchor.id].map { Anchor(id: $0, label: anchor.label, point: anchor.point, state: anchor.state) }
+            tracking.storeIDs[anchor.id].map {
+                Anchor(id: $0, label: anchor.label, point: anchor.point, state: anchor.state)
+            }
         }
     }
 }

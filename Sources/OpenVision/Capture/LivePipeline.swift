@@ -40,8 +40,11 @@ final class LivePipeline: @unchecked Sendable {
     }
 
     /// `threads` is entered for each of the two threads and left as each returns.
-    init(settings: Settings, counters: LiveCounterStore, continuation: AsyncThrowingStream<LiveResult, any Error>.Continuation,
-         credits: DispatchSemaphore?, threads: DispatchGroup) {
+    init(
+        settings: Settings, counters: LiveCounterStore,
+        continuation: AsyncThrowingStream<LiveResult, any Error>.Continuation,
+        credits: DispatchSemaphore?, threads: DispatchGroup
+    ) {
         self.settings = settings
         self.counters = counters
         self.continuation = continuation
@@ -90,7 +93,8 @@ final class LivePipeline: @unchecked Sendable {
                 // Only live sources are retried: a missing file stays missing, and so does a camera
                 // missing at the start (one unplugged while running may come back).
                 guard settings.source.isLive, reconnecting || error.code != .fileNotFound,
-                      clock.now + delay < deadline, !isStopped else { throw error }
+                    clock.now + delay < deadline, !isStopped
+                else { throw error }
                 counters.update { $0.state = .reconnecting }
                 Thread.sleep(forTimeInterval: delay.seconds)
                 delay = min(delay * 2, .seconds(4))
@@ -107,7 +111,10 @@ final class LivePipeline: @unchecked Sendable {
             finishCapture(error: error)
             return
         }
-        counters.update { $0.state = .running; $0.info = capture.info }
+        counters.update {
+            $0.state = .running
+            $0.info = capture.info
+        }
         let pacing = !settings.source.isLive && settings.options.pace == .native
         let fps = capture.info.fps > 0 ? capture.info.fps : settings.options.imageSequenceFPS
         let paceStart = clock.now
@@ -125,13 +132,24 @@ final class LivePipeline: @unchecked Sendable {
                 return
             }
             do {
-                if let read = ahead { next = read; ahead = nil } else { next = try capture.read() }
+                if let read = ahead {
+                    next = read
+                    ahead = nil
+                } else {
+                    next = try capture.read()
+                }
             } catch {
-                guard settings.source.isLive, settings.options.reconnectFor > .zero else { finishCapture(error: error); return }
+                guard settings.source.isLive, settings.options.reconnectFor > .zero else {
+                    finishCapture(error: error)
+                    return
+                }
                 do {
                     counters.update { $0.state = .reconnecting }
                     capture = try open(reconnecting: true)
-                    counters.update { $0.state = .running; $0.reconnects += 1 }
+                    counters.update {
+                        $0.state = .running
+                        $0.reconnects += 1
+                    }
                     continue
                 } catch {
                     finishCapture(error: error)
@@ -155,7 +173,10 @@ final class LivePipeline: @unchecked Sendable {
             }
             var image = captured
             if settings.options.orientation != .up {
-                do { image = try image.oriented(settings.options.orientation) } catch { finishCapture(error: error); return }
+                do { image = try image.oriented(settings.options.orientation) } catch {
+                    finishCapture(error: error)
+                    return
+                }
             }
             let now = clock.now
             var frame = Frame(index: index, captureTime: now, sourceTimestamp: timestamp, image: image)
@@ -202,11 +223,16 @@ final class LivePipeline: @unchecked Sendable {
     /// The camera's motion from the previous analysed frame to this one, in normalised lower-left coordinates (the
     /// detections'): the inverse of the registration of this frame onto the previous one, scaled from pixels. Nil
     /// on the first frame, for a frame that does not register, and for a singular warp.
-    static func cameraMotion(_ registration: TrackHomographicImageRegistrationRequest, in context: ImageAnalysisContext,
-                             width: Int, height: Int) -> Matrix3x3? {
-        guard let warp = (try? registration.perform(in: context)) ?? nil, let motion = warp.warpTransform.inverse else { return nil }
+    static func cameraMotion(
+        _ registration: TrackHomographicImageRegistrationRequest, in context: ImageAnalysisContext,
+        width: Int, height: Int
+    ) -> Matrix3x3? {
+        guard let warp = (try? registration.perform(in: context)) ?? nil, let motion = warp.warpTransform.inverse else {
+            return nil
+        }
         let (w, h) = (Double(width), Double(height))
-        let toPixels = Matrix3x3(rowMajor: [w, 0, 0, 0, h, 0, 0, 0, 1]), toUnit = Matrix3x3(rowMajor: [1 / w, 0, 0, 0, 1 / h, 0, 0, 0, 1])
+        let toPixels = Matrix3x3(rowMajor: [w, 0, 0, 0, h, 0, 0, 0, 1])
+        let toUnit = Matrix3x3(rowMajor: [1 / w, 0, 0, 0, 1 / h, 0, 0, 0, 1])
         return toUnit * motion * toPixels
     }
 
@@ -215,7 +241,8 @@ final class LivePipeline: @unchecked Sendable {
         let maxDimension = settings.analysisMaxDimension
         // Frame-to-frame state of the analysis step, owned by this thread.
         var tracker = settings.tracking.flatMap { try? ObjectTracker(configuration: $0) }
-        let registration = tracker != nil && settings.compensatesCameraMotion ? TrackHomographicImageRegistrationRequest() : nil
+        let registration =
+            tracker != nil && settings.compensatesCameraMotion ? TrackHomographicImageRegistrationRequest() : nil
         var counter = settings.lineCounter
         var analysedCount = 0
         while true {
@@ -238,7 +265,10 @@ final class LivePipeline: @unchecked Sendable {
                 // The capture thread is done; analyse this last frame, then come back for the end.
                 itemReady.signal()
             }
-            counters.update { $0.inFlight += 1; $0.maxInFlight = max($0.maxInFlight, $0.inFlight) }
+            counters.update {
+                $0.inFlight += 1
+                $0.maxInFlight = max($0.maxInFlight, $0.inFlight)
+            }
             let start = clock.now
             let image = (try? downscale(frame.image, to: maxDimension)) ?? frame.image
             let scaled = clock.now
@@ -253,7 +283,9 @@ final class LivePipeline: @unchecked Sendable {
             if var running = tracker {
                 // A frame whose detector failed is a frame where nothing was detected.
                 let objects = LiveResult.detectedObjects(in: outcomes)?.objects ?? []
-                let motion = registration.flatMap { Self.cameraMotion($0, in: context, width: image.width, height: image.height) }
+                let motion = registration.flatMap {
+                    Self.cameraMotion($0, in: context, width: image.width, height: image.height)
+                }
                 var update = running.update(objects.map(ObjectTracker.Detection.init), cameraMotion: motion)
                 // The source's last frame ends the tracks still alive.
                 if frame.isLastOfSource { update.ended = (update.ended + running.finish()).sorted() }
@@ -268,7 +300,9 @@ final class LivePipeline: @unchecked Sendable {
             var top: ClassificationObservation?
             if let classifier = settings.labelClassifier {
                 if analysedCount % settings.labelClassifierInterval == 0 {
-                    top = RequestRunner.performAllBlocking([classifier], in: context).first?.results(as: ClassifyImageRequest.self)?.first
+                    top =
+                        RequestRunner.performAllBlocking([classifier], in: context).first?.results(
+                            as: ClassifyImageRequest.self)?.first
                 }
             } else {
                 top = outcomes.lazy.compactMap { $0.results(as: ClassifyImageRequest.self)?.first }.first
@@ -276,9 +310,10 @@ final class LivePipeline: @unchecked Sendable {
             analysedCount += 1
             let pinned = settings.anchors.update(with: image, topLabel: top)
             let end = clock.now
-            var result = LiveResult(frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
-                                    image: frame.image, outcomes: outcomes, latency: end - frame.captureTime,
-                                    downscale: scaled - start, analysis: analysed - scaled)
+            var result = LiveResult(
+                frameIndex: frame.index, captureTime: frame.captureTime, sourceTimestamp: frame.sourceTimestamp,
+                image: frame.image, outcomes: outcomes, latency: end - frame.captureTime,
+                downscale: scaled - start, analysis: analysed - scaled)
             result.tracking = tracking
             result.lineCrossings = crossings
             result.lineCounts = counter?.counts
@@ -306,7 +341,8 @@ final class LivePipeline: @unchecked Sendable {
         let longest = max(image.width, image.height)
         guard longest > maxDimension else { return image }
         let scale = Double(maxDimension) / Double(longest)
-        return try image.resized(width: max(1, Int((Double(image.width) * scale).rounded())),
-                                 height: max(1, Int((Double(image.height) * scale).rounded())))
+        return try image.resized(
+            width: max(1, Int((Double(image.width) * scale).rounded())),
+            height: max(1, Int((Double(image.height) * scale).rounded())))
     }
 }

@@ -49,7 +49,9 @@ public struct LiveResult: Sendable {
     }
 
     /// The index (in `outcomes`) and objects of the first request whose results are `[RecognizedObjectObservation]`.
-    static func detectedObjects(in outcomes: [VisionRequestOutcome]) -> (index: Int, objects: [RecognizedObjectObservation])? {
+    static func detectedObjects(in outcomes: [VisionRequestOutcome]) -> (
+        index: Int, objects: [RecognizedObjectObservation]
+    )? {
         for (index, outcome) in outcomes.enumerated() where producesObjects(outcome.request) {
             if case .success(let value) = outcome.result, let objects = value as? [RecognizedObjectObservation] {
                 return (index, objects)

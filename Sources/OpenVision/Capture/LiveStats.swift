@@ -66,7 +66,12 @@ struct LiveCounters {
     var info: CaptureInfo?
 
     mutating func recordLatency(_ ms: Double) {
-        if latencies.count < 1000 { latencies.append(ms) } else { latencies[latencyCursor] = ms; latencyCursor = (latencyCursor + 1) % 1000 }
+        if latencies.count < 1000 {
+            latencies.append(ms)
+        } else {
+            latencies[latencyCursor] = ms
+            latencyCursor = (latencyCursor + 1) % 1000
+        }
     }
 
     func snapshot() -> LiveStats {
@@ -79,14 +84,15 @@ struct LiveCounters {
         func percentile(_ p: Double) -> Double {
             sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
         }
-        return LiveStats(state: state, framesCaptured: captured, framesAnalysed: analysed, framesDropped: dropped,
-                         resultsDropped: resultsDropped, reconnects: reconnects,
-                         captureFPS: rate(captured, firstCapture, lastCapture), analysedFPS: rate(analysed, firstResult, lastResult),
-                         latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99),
-                         captureMs: captured > 0 ? captureTotal / Double(captured) : 0,
-                         downscaleMs: analysed > 0 ? downscaleTotal / Double(analysed) : 0,
-                         analysisMs: analysed > 0 ? analysisTotal / Double(analysed) : 0,
-                         maxInFlight: maxInFlight, captureInfo: info)
+        return LiveStats(
+            state: state, framesCaptured: captured, framesAnalysed: analysed, framesDropped: dropped,
+            resultsDropped: resultsDropped, reconnects: reconnects,
+            captureFPS: rate(captured, firstCapture, lastCapture), analysedFPS: rate(analysed, firstResult, lastResult),
+            latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99),
+            captureMs: captured > 0 ? captureTotal / Double(captured) : 0,
+            downscaleMs: analysed > 0 ? downscaleTotal / Double(analysed) : 0,
+            analysisMs: analysed > 0 ? analysisTotal / Double(analysed) : 0,
+            maxInFlight: maxInFlight, captureInfo: info)
     }
 }
 
@@ -98,4 +104,3 @@ final class LiveCounterStore: Sendable {
 
     func snapshot() -> LiveStats { counters.withLock { $0.snapshot() } }
 }
-

@@ -29,16 +29,20 @@ public final class SequenceRequestHandler: Sendable {
     }
 
     /// Runs `requests` on one frame (concurrently where independent) and returns each outcome.
-    public func perform(_ requests: [any VisionRequest], on image: VisionImage,
-                        frameTime: Duration? = nil) async -> [VisionRequestOutcome] {
+    public func perform(
+        _ requests: [any VisionRequest], on image: VisionImage,
+        frameTime: Duration? = nil
+    ) async -> [VisionRequestOutcome] {
         let outcomes = await ImageRequestHandler(image: image, frameTime: frameTime).performAll(requests)
         record(outcomes)
         return outcomes
     }
 
     /// Runs one request on one frame.
-    public func perform<R: VisionRequest>(_ request: R, on image: VisionImage,
-                                          frameTime: Duration? = nil) async throws(VisionError) -> R.Result {
+    public func perform<R: VisionRequest>(
+        _ request: R, on image: VisionImage,
+        frameTime: Duration? = nil
+    ) async throws(VisionError) -> R.Result {
         let result = try await ImageRequestHandler(image: image, frameTime: frameTime).perform(request)
         state.withLock {
             $0.frames += 1

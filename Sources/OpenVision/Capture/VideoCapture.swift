@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// An open source: a native capture handle (OpenCV videoio) for cameras, files and streams, or an
 /// `ImageSequence` for `.images` sources. Used by one reader thread at a time.
@@ -49,30 +49,36 @@ final class VideoCapture: @unchecked Sendable {
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw VisionError(.fileNotFound, "no such video file: \(file.path)")
             }
-            url = file.path; api = OV_CAPTURE_FFMPEG
-        case .stream(let stream): url = stream.absoluteString; api = OV_CAPTURE_FFMPEG
+            url = file.path
+            api = OV_CAPTURE_FFMPEG
+        case .stream(let stream):
+            url = stream.absoluteString
+            api = OV_CAPTURE_FFMPEG
         case .images(let source):
             // Decoded by OpenVision itself; the first frame now, for the size (and to fail early).
             let sequence = try ImageSequence(resolving: source)
             let first = try sequence.image(at: 0)
             self.sequence = sequence
             pending = first
-            openedInfo = CaptureInfo(width: first.width, height: first.height, fps: options.imageSequenceFPS,
-                                     frameCount: sequence.files.count, fourcc: "", backend: "images", endedEarly: false)
+            openedInfo = CaptureInfo(
+                width: first.width, height: first.height, fps: options.imageSequenceFPS,
+                frameCount: sequence.files.count, fourcc: "", backend: "images", endedEarly: false)
             return
         }
         var h: OpaquePointer?
         let status = ov_capture_open(url, device, api, &request, &h)
         guard status == OV_OK, let h else {
-            throw NativeError.error(for: status, context: "cannot open \(source)",
-                                    codes: [OV_ERR_IO: source.isLive ? .ioError : .fileNotFound])
+            throw NativeError.error(
+                for: status, context: "cannot open \(source)",
+                codes: [OV_ERR_IO: source.isLive ? .ioError : .fileNotFound])
         }
         handle = h
         var i = ov_capture_info()
         _ = ov_capture_get_info(h, &i)
-        openedInfo = CaptureInfo(width: Int(i.width), height: Int(i.height), fps: i.fps, frameCount: Int(i.frame_count),
-                                 fourcc: stringFromCCharArray(i.fourcc), backend: stringFromCCharArray(i.backend),
-                                 endedEarly: false)
+        openedInfo = CaptureInfo(
+            width: Int(i.width), height: Int(i.height), fps: i.fps, frameCount: Int(i.frame_count),
+            fourcc: stringFromCCharArray(i.fourcc), backend: stringFromCCharArray(i.backend),
+            endedEarly: false)
     }
 
     deinit { ov_capture_free(handle) }
@@ -94,7 +100,9 @@ final class VideoCapture: @unchecked Sendable {
         var timestamp = -1.0
         let status = ov_capture_read(handle, &image, &timestamp)
         // Whatever failed, reading a source that was open is an I/O error.
-        if status != OV_OK { throw NativeError.error(for: status, context: "reading frames", codes: [status: .ioError]) }
+        if status != OV_OK {
+            throw NativeError.error(for: status, context: "reading frames", codes: [status: .ioError])
+        }
         guard let image else { return nil }
         return (VisionImage(owning: image), timestamp >= 0 ? timestamp / 1000 : nil)
     }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// Writes frames to a video file (the container follows the extension: .mp4, .avi, .mkv, .webm).
 /// Frames of another size are resized. Call `finish()` to complete the file (or let it go away).

@@ -4,8 +4,10 @@ extension StringProtocol {
     /// The data of `types` in this text, in order of position, as DataDetection's
     /// `dataDetectorMatches(_:options:)`: an asynchronous sequence that ends after the last match. Each match's range
     /// is in `String(self)`.
-    public func dataDetectorMatches(_ types: DataDetector.MatchType,
-                                    options: DataDetector.Options = DataDetector.Options()) -> AsyncStream<DataDetector.Match> {
+    public func dataDetectorMatches(
+        _ types: DataDetector.MatchType,
+        options: DataDetector.Options = DataDetector.Options()
+    ) -> AsyncStream<DataDetector.Match> {
         let matches = DataDetector.matches(in: String(self), types: types, options: options)
         return AsyncStream { continuation in
             for match in matches { continuation.yield(match) }
@@ -47,20 +49,26 @@ extension DataDetector {
             for pattern in [Patterns.schemeLink, Patterns.bareLink] {
                 for m in pattern.matches(in: text, range: whole) {
                     var r = m.range
-                    while r.length > 0, ".,;:!?)]}'\"".contains(ns.substring(with: NSRange(location: r.location + r.length - 1, length: 1))) {
+                    while r.length > 0,
+                        ".,;:!?)]}'\"".contains(
+                            ns.substring(with: NSRange(location: r.location + r.length - 1, length: 1)))
+                    {
                         r.length -= 1
                     }
                     let written = ns.substring(with: r)
                     guard r.length > 0, free(r) else { continue }
                     let lower = written.lowercased()
-                    let absolute = lower.hasPrefix("http://") || lower.hasPrefix("https://") ? written : "http://" + written
+                    let absolute =
+                        lower.hasPrefix("http://") || lower.hasPrefix("https://") ? written : "http://" + written
                     guard let url = URL(string: absolute), url.host != nil else { continue }
                     add(r, .link(.init(url: url)))
                 }
             }
         }
         if types.contains(.calendarEvent) {
-            for (r, event) in Self.dates(in: text, ns: ns, options: options) where free(r) { add(r, .calendarEvent(event)) }
+            for (r, event) in Self.dates(in: text, ns: ns, options: options) where free(r) {
+                add(r, .calendarEvent(event))
+            }
         }
         if types.contains(.phoneNumber) {
             for m in Patterns.phone.matches(in: text, range: whole) where free(m.range) {
@@ -78,7 +86,9 @@ extension DataDetector {
     }
 
     /// The dates of `text` (see `matches(in:types:options:)`), with their ranges.
-    private static func dates(in text: String, ns: NSString, options: Options) -> [(NSRange, Match.SemanticDetails.CalendarEvent)] {
+    private static func dates(in text: String, ns: NSString, options: Options) -> [(
+        NSRange, Match.SemanticDetails.CalendarEvent
+    )] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = options.documentTimeZone ?? .current
         let defaultYear = calendar.component(.year, from: options.documentDate ?? Date())
@@ -95,7 +105,9 @@ extension DataDetector {
         func year(_ y: Int) -> Int { y >= 100 ? y : (y < 70 ? 2000 + y : 1900 + y) }
         // The time of day after a date: groups hour, minute, am/pm.
         func time(_ m: NSTextCheckingResult, from group: Int) -> (Int, Int)? {
-            guard var hour = number(m, group), let minute = number(m, group + 1), hour < 24, minute < 60 else { return nil }
+            guard var hour = number(m, group), let minute = number(m, group + 1), hour < 24, minute < 60 else {
+                return nil
+            }
             if let half = string(m, group + 2)?.lowercased() {
                 guard (1...12).contains(hour) else { return nil }
                 hour = hour % 12 + (half.hasPrefix("p") ? 12 : 0)
@@ -111,7 +123,9 @@ extension DataDetector {
         for m in Patterns.isoDate.matches(in: text, range: whole) {
             guard let y = number(m, 1), let mo = number(m, 2), let d = number(m, 3) else { continue }
             let t = time(m, from: 4)
-            if let value = date(y, mo, d, t) { out.append((m.range, .init(allDay: t == nil, startDate: value, endDate: nil))) }
+            if let value = date(y, mo, d, t) {
+                out.append((m.range, .init(allDay: t == nil, startDate: value, endDate: nil)))
+            }
         }
         for m in Patterns.numericDate.matches(in: text, range: whole) {
             guard let a = number(m, 1), let b = number(m, 3), let y = number(m, 4) else { continue }
@@ -133,7 +147,9 @@ extension DataDetector {
             guard let d = number(m, 1), let mo = string(m, 2).flatMap(Patterns.month) else { continue }
             let y = number(m, 3).map(year) ?? defaultYear
             let t = time(m, from: 4)
-            if let value = date(y, mo, d, t) { out.append((m.range, .init(allDay: t == nil, startDate: value, endDate: nil))) }
+            if let value = date(y, mo, d, t) {
+                out.append((m.range, .init(allDay: t == nil, startDate: value, endDate: nil)))
+            }
         }
         // Overlapping readings of the same text: the longest.
         out.sort { $0.0.length != $1.0.length ? $0.0.length > $1.0.length : $0.0.location < $1.0.location }
@@ -151,19 +167,24 @@ extension DataDetector {
             try! NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
         }
         static let time = #"(?:[ \t]*(?:at[ \t]+)?(\d{1,2}):(\d{2})(?:[ \t]*([ap])\.?m\.?)?)?"#
-        static let months = #"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"#
+        static let months =
+            #"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"#
             + #"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"#
         static let email = make(#"(?<![\w.+-])[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![\w-])"#)
         static let schemeLink = make(#"(?<![\w@])(?:https?://|www\.)[^\s<>"]+"#)
-        static let bareLink = make(#"(?<![\w@./-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\."#
-            + #"(?:com|org|net|edu|gov|io|dev|app|info|biz|co|uk|de|fr|eu|us|ca|au|jp|cn|ch|nl|se|no|es|it)(?![\w@-])(?:/[^\s<>"]*)?"#)
+        static let bareLink = make(
+            #"(?<![\w@./-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\."#
+                + #"(?:com|org|net|edu|gov|io|dev|app|info|biz|co|uk|de|fr|eu|us|ca|au|jp|cn|ch|nl|se|no|es|it)(?![\w@-])(?:/[^\s<>"]*)?"#
+        )
         static let phone = make(#"(?<![\w+])(?:\+|\()?\d[\d \t().-]{5,}\d(?![\w])"#)
         static let isoDate = make(#"(?<!\d)(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)"# + time)
         static let numericDate = make(#"(?<![\d.])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d])"# + time)
-        static let monthFirstDate = make(#"(?<![a-z])"# + months
-            + #"[ \t]+(\d{1,2})(?:st|nd|rd|th)?(?:[ \t]*[–-][ \t]*(\d{1,2}))?(?:,?[ \t]+(\d{4}))?(?![\d])"# + time)
-        static let dayFirstDate = make(#"(?<!\d)(\d{1,2})(?:st|nd|rd|th)?[ \t]+"# + months
-            + #"(?:,?[ \t]+(\d{4}))?(?![a-z\d])"# + time)
+        static let monthFirstDate = make(
+            #"(?<![a-z])"# + months
+                + #"[ \t]+(\d{1,2})(?:st|nd|rd|th)?(?:[ \t]*[–-][ \t]*(\d{1,2}))?(?:,?[ \t]+(\d{4}))?(?![\d])"# + time)
+        static let dayFirstDate = make(
+            #"(?<!\d)(\d{1,2})(?:st|nd|rd|th)?[ \t]+"# + months
+                + #"(?:,?[ \t]+(\d{4}))?(?![a-z\d])"# + time)
 
         /// 1...12 for an English month name or its abbreviation.
         static func month(_ name: String) -> Int? {

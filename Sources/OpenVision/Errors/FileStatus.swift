@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What is at a path, from stat(2), so that an error can say what happened: a missing file, a
@@ -53,7 +54,8 @@ enum FileStatus: Sendable {
         switch of(path, what: what) {
         case .file(let size): return size
         case .directory: throw VisionError(.ioError, "\(path) is a directory, not a \(what)")
-        case .other: throw VisionError(.ioError, "\(path) is not a regular file (a device, pipe or socket), not a \(what)")
+        case .other:
+            throw VisionError(.ioError, "\(path) is not a regular file (a device, pipe or socket), not a \(what)")
         case .unreachable(let error): throw error
         }
     }

@@ -15,8 +15,10 @@ public struct Matrix3x3: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The matrix from 9 values, row-major.
     public init(rowMajor values: [Double]) {
         precondition(values.count == 9, "a 3×3 matrix has 9 values, not \(values.count)")
-        self.rows = [SIMD3(values[0], values[1], values[2]), SIMD3(values[3], values[4], values[5]),
-                     SIMD3(values[6], values[7], values[8])]
+        self.rows = [
+            SIMD3(values[0], values[1], values[2]), SIMD3(values[3], values[4], values[5]),
+            SIMD3(values[6], values[7], values[8]),
+        ]
     }
 
     /// The identity: no transform.
@@ -48,16 +50,20 @@ public struct Matrix3x3: Sendable, Hashable, Codable, CustomStringConvertible {
         let c02 = m[1, 0] * m[2, 1] - m[1, 1] * m[2, 0]
         let det = m[0, 0] * c00 + m[0, 1] * c01 + m[0, 2] * c02
         guard det.isFinite, abs(det) > 1e-15 else { return nil }
-        let inv = [c00, m[0, 2] * m[2, 1] - m[0, 1] * m[2, 2], m[0, 1] * m[1, 2] - m[0, 2] * m[1, 1],
-                   c01, m[0, 0] * m[2, 2] - m[0, 2] * m[2, 0], m[0, 2] * m[1, 0] - m[0, 0] * m[1, 2],
-                   c02, m[0, 1] * m[2, 0] - m[0, 0] * m[2, 1], m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0]]
+        let inv = [
+            c00, m[0, 2] * m[2, 1] - m[0, 1] * m[2, 2], m[0, 1] * m[1, 2] - m[0, 2] * m[1, 1],
+            c01, m[0, 0] * m[2, 2] - m[0, 2] * m[2, 0], m[0, 2] * m[1, 0] - m[0, 0] * m[1, 2],
+            c02, m[0, 1] * m[2, 0] - m[0, 0] * m[2, 1], m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0],
+        ]
         return Matrix3x3(rowMajor: inv.map { $0 / det })
     }
 
     /// The projective image of `point` (nil at infinity).
     public func apply(to point: CGPoint) -> CGPoint? {
         let p = SIMD3<Double>(point.x, point.y, 1)
-        let x = (rows[0] * p).sum(), y = (rows[1] * p).sum(), z = (rows[2] * p).sum()
+        let x = (rows[0] * p).sum()
+        let y = (rows[1] * p).sum()
+        let z = (rows[2] * p).sum()
         guard abs(z) > 1e-12 else { return nil }
         return CGPoint(x: x / z, y: y / z)
     }

@@ -12,7 +12,8 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The identity: no transform.
-    public static let identity = Matrix4x4(columns: (SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1)))
+    public static let identity = Matrix4x4(
+        columns: (SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1)))
 
     /// The pure translation by `t`.
     public static func translation(_ t: SIMD3<Float>) -> Matrix4x4 {
@@ -51,14 +52,18 @@ public struct Matrix4x4: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(from decoder: Decoder) throws {
         let v = try decoder.singleValueContainer().decode([Float].self)
         guard v.count == 16 else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a 4×4 matrix has 16 values, not \(v.count)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a 4×4 matrix has 16 values, not \(v.count)"))
         }
-        columns = (SIMD4(v[0], v[1], v[2], v[3]), SIMD4(v[4], v[5], v[6], v[7]), SIMD4(v[8], v[9], v[10], v[11]),
-                   SIMD4(v[12], v[13], v[14], v[15]))
+        columns = (
+            SIMD4(v[0], v[1], v[2], v[3]), SIMD4(v[4], v[5], v[6], v[7]), SIMD4(v[8], v[9], v[10], v[11]),
+            SIMD4(v[12], v[13], v[14], v[15])
+        )
     }
 
     /// The value as short text, for logs and command-line output.
     public var description: String {
-        (0..<4).map { r in "[" + (0..<4).map { String(format: "%.4g", self[r, $0]) }.joined(separator: ", ") + "]" }.joined(separator: " ")
+        (0..<4).map { r in "[" + (0..<4).map { String(format: "%.4g", self[r, $0]) }.joined(separator: ", ") + "]" }
+            .joined(separator: " ")
     }
 }

@@ -25,7 +25,8 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// The normalised rect for a pixel rect in an image of `imageSize` whose origin is `origin`.
     public init(imageRect: CGRect, in imageSize: CGSize, origin: CoordinateOrigin = .lowerLeft) {
-        let w = Double(imageSize.width), h = Double(imageSize.height)
+        let w = Double(imageSize.width)
+        let h = Double(imageSize.height)
         let r = imageRect.standardized
         let nx = w > 0 ? Double(r.minX) / w : 0
         let nw = w > 0 ? Double(r.width) / w : 0
@@ -59,7 +60,8 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// The pixel rect of this rect in an image of `imageSize`, in the convention `origin`.
     public func toImageCoordinates(_ imageSize: CGSize, origin: CoordinateOrigin = .lowerLeft) -> CGRect {
-        let w = Double(imageSize.width), h = Double(imageSize.height)
+        let w = Double(imageSize.width)
+        let h = Double(imageSize.height)
         let py = origin == .lowerLeft ? y * h : (1 - maxY) * h
         return CGRect(x: x * w, y: py, width: width * w, height: height * h)
     }
@@ -67,21 +69,25 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
     /// This rect, given relative to `regionOfInterest` (as request results are), expressed
     /// relative to the full image.
     public func toFullImage(fromRegionOfInterest roi: NormalizedRect) -> NormalizedRect {
-        NormalizedRect(x: roi.x + x * roi.width, y: roi.y + y * roi.height,
-                       width: width * roi.width, height: height * roi.height)
+        NormalizedRect(
+            x: roi.x + x * roi.width, y: roi.y + y * roi.height,
+            width: width * roi.width, height: height * roi.height)
     }
 
     /// The intersection with `other`, or nil when they do not overlap.
     public func intersection(_ other: NormalizedRect) -> NormalizedRect? {
-        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
-        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        let x0 = max(minX, other.minX)
+        let y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX)
+        let y1 = min(maxY, other.maxY)
         guard x1 > x0, y1 > y0 else { return nil }
         return NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// The smallest rect containing both.
     public func union(_ other: NormalizedRect) -> NormalizedRect {
-        let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
+        let x0 = min(minX, other.minX)
+        let y0 = min(minY, other.minY)
         return NormalizedRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 
@@ -95,8 +101,10 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
     /// its top-left, top-right, bottom-right and bottom-left as the text sees them (for 90°, the box's
     /// top-right corner is the text's top-left).
     func readingCorners(turnedClockwise degrees: Int) -> [NormalizedPoint] {
-        let tl = NormalizedPoint(x: minX, y: maxY), tr = NormalizedPoint(x: maxX, y: maxY)
-        let br = NormalizedPoint(x: maxX, y: minY), bl = NormalizedPoint(x: minX, y: minY)
+        let tl = NormalizedPoint(x: minX, y: maxY)
+        let tr = NormalizedPoint(x: maxX, y: maxY)
+        let br = NormalizedPoint(x: maxX, y: minY)
+        let bl = NormalizedPoint(x: minX, y: minY)
         switch ((degrees % 360 + 360) % 360) / 90 {
         case 1: return [tr, br, bl, tl]
         case 2: return [br, bl, tl, tr]
@@ -111,9 +119,15 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
             self.init(x: 0, y: 0, width: 0, height: 0)
             return
         }
-        var x0 = first.x, y0 = first.y, x1 = first.x, y1 = first.y
+        var x0 = first.x
+        var y0 = first.y
+        var x1 = first.x
+        var y1 = first.y
         for p in points.dropFirst() {
-            x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
+            x0 = min(x0, p.x)
+            y0 = min(y0, p.y)
+            x1 = max(x1, p.x)
+            y1 = max(y1, p.y)
         }
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
@@ -126,14 +140,18 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
 
 /// The pixel rect (lower-left origin by default) of a normalised rect, as Vision's
 /// `VNImageRectForNormalizedRect` computes it.
-public func imageRect(forNormalizedRect rect: NormalizedRect, width: Int, height: Int,
-                      origin: CoordinateOrigin = .lowerLeft) -> CGRect {
+public func imageRect(
+    forNormalizedRect rect: NormalizedRect, width: Int, height: Int,
+    origin: CoordinateOrigin = .lowerLeft
+) -> CGRect {
     rect.toImageCoordinates(CGSize(width: width, height: height), origin: origin)
 }
 
 /// The normalised rect of a pixel rect (lower-left origin by default), as Vision's
 /// `VNNormalizedRectForImageRect` computes it.
-public func normalizedRect(forImageRect rect: CGRect, width: Int, height: Int,
-                           origin: CoordinateOrigin = .lowerLeft) -> NormalizedRect {
+public func normalizedRect(
+    forImageRect rect: CGRect, width: Int, height: Int,
+    origin: CoordinateOrigin = .lowerLeft
+) -> NormalizedRect {
     NormalizedRect(imageRect: rect, in: CGSize(width: width, height: height), origin: origin)
 }

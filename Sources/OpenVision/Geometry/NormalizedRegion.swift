@@ -20,31 +20,40 @@ extension Contour {
     /// A region of the polygon through `points` (normalised, lower-left origin), in order; `aspectRatio` is the
     /// analysed image's width / height.
     public init(points: [NormalizedPoint], aspectRatio: Float) {
-        self.init(indexPath: IndexPath(), normalizedPoints: points.map { SIMD2<Float>(Float($0.x), Float($0.y)) },
-                  aspectRatio: aspectRatio)
+        self.init(
+            indexPath: IndexPath(), normalizedPoints: points.map { SIMD2<Float>(Float($0.x), Float($0.y)) },
+            aspectRatio: aspectRatio)
     }
 
     /// The region of the rectangle `rect`: its corners top-left, top-right, bottom-right, bottom-left as seen upright.
     public init(rect: NormalizedRect, aspectRatio: Float) {
-        self.init(points: [NormalizedPoint(x: rect.minX, y: rect.maxY), NormalizedPoint(x: rect.maxX, y: rect.maxY),
-                           NormalizedPoint(x: rect.maxX, y: rect.minY), NormalizedPoint(x: rect.minX, y: rect.minY)],
-                  aspectRatio: aspectRatio)
+        self.init(
+            points: [
+                NormalizedPoint(x: rect.minX, y: rect.maxY), NormalizedPoint(x: rect.maxX, y: rect.maxY),
+                NormalizedPoint(x: rect.maxX, y: rect.minY), NormalizedPoint(x: rect.minX, y: rect.minY),
+            ],
+            aspectRatio: aspectRatio)
     }
 
     /// True when `point` (normalised, lower-left origin) lies inside the polygon or on its edge (even-odd rule, the
     /// polygon closed).
     public func contains(_ point: NormalizedPoint) -> Bool {
-        let px = Float(point.x), py = Float(point.y)
+        let px = Float(point.x)
+        let py = Float(point.y)
         let p = normalizedPoints
         guard p.count >= 3 else { return false }
         var inside = false
         var j = p.count - 1
         for i in p.indices {
-            let a = p[i], b = p[j]
+            let a = p[i]
+            let b = p[j]
             // On the edge a–b (within float rounding).
             let cross = (b.x - a.x) * (py - a.y) - (b.y - a.y) * (px - a.x)
             if abs(cross) <= 1e-7, px >= min(a.x, b.x) - 1e-7, px <= max(a.x, b.x) + 1e-7,
-               py >= min(a.y, b.y) - 1e-7, py <= max(a.y, b.y) + 1e-7 { return true }
+                py >= min(a.y, b.y) - 1e-7, py <= max(a.y, b.y) + 1e-7
+            {
+                return true
+            }
             if (a.y > py) != (b.y > py), px < (b.x - a.x) * (py - a.y) / (b.y - a.y) + a.x { inside.toggle() }
             j = i
         }

@@ -57,7 +57,8 @@ public struct VectorPath: Sendable, Hashable {
     /// a path without points.
     public var bounds: CGRect {
         var points: [CGPoint] = []
-        var current = CGPoint.zero, start = CGPoint.zero
+        var current = CGPoint.zero
+        var start = CGPoint.zero
         for element in elements {
             switch element {
             case .move(let p):
@@ -128,17 +129,22 @@ public struct VectorPath: Sendable, Hashable {
     /// it would); curves are followed within `tolerance` (by default a millionth of the path's size). Points exactly
     /// on the outline may go either way.
     public func contains(_ point: CGPoint, rule: FillRule = .nonZeroWinding, tolerance: Double? = nil) -> Bool {
-        var winding = 0, crossings = 0
+        var winding = 0
+        var crossings = 0
         let box = controlPointBounds
         guard !box.isNull else { return false }
         let limit = tolerance ?? max(1e-9, 1e-6 * Double(max(box.width, box.height)))
         for polygon in polygons(tolerance: limit) where polygon.points.count > 2 {
             let p = polygon.points
             for i in 0..<p.count {
-                let a = p[i], b = p[(i + 1) % p.count]
+                let a = p[i]
+                let b = p[(i + 1) % p.count]
                 // Upward edges that cross the point's row to its right wind +1, downward ones −1.
                 if a.y <= point.y {
-                    if b.y > point.y && Self.side(a, b, point) > 0 { winding += 1; crossings += 1 }
+                    if b.y > point.y && Self.side(a, b, point) > 0 {
+                        winding += 1
+                        crossings += 1
+                    }
                 } else if b.y <= point.y && Self.side(a, b, point) < 0 {
                     winding -= 1
                     crossings += 1
@@ -150,15 +156,17 @@ public struct VectorPath: Sendable, Hashable {
 
     /// The path with every point mapped by `transform` (exact for affine maps, which keep Bézier curves Bézier).
     public func applying(_ transform: (CGPoint) -> CGPoint) -> VectorPath {
-        VectorPath(elements: elements.map { element in
-            switch element {
-            case .move(let p): .move(to: transform(p))
-            case .line(let p): .line(to: transform(p))
-            case .quadCurve(let p, let c): .quadCurve(to: transform(p), control: transform(c))
-            case .curve(let p, let c1, let c2): .curve(to: transform(p), control1: transform(c1), control2: transform(c2))
-            case .close: .close
-            }
-        })
+        VectorPath(
+            elements: elements.map { element in
+                switch element {
+                case .move(let p): .move(to: transform(p))
+                case .line(let p): .line(to: transform(p))
+                case .quadCurve(let p, let c): .quadCurve(to: transform(p), control: transform(c))
+                case .curve(let p, let c1, let c2):
+                    .curve(to: transform(p), control1: transform(c1), control2: transform(c2))
+                case .close: .close
+                }
+            })
     }
 
     // MARK: Geometry
@@ -170,9 +178,15 @@ public struct VectorPath: Sendable, Hashable {
 
     private static func bounds(of points: [CGPoint]) -> CGRect {
         guard let first = points.first else { return .null }
-        var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
+        var minX = first.x
+        var minY = first.y
+        var maxX = first.x
+        var maxY = first.y
         for p in points.dropFirst() {
-            minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y)
+            minX = min(minX, p.x)
+            minY = min(minY, p.y)
+            maxX = max(maxX, p.x)
+            maxY = max(maxY, p.y)
         }
         return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
@@ -195,12 +209,16 @@ public struct VectorPath: Sendable, Hashable {
 
     private static func quad(_ p0: CGPoint, _ c: CGPoint, _ p1: CGPoint, _ t: Double) -> CGPoint {
         let u = 1 - t
-        return CGPoint(x: u * u * p0.x + 2 * u * t * c.x + t * t * p1.x, y: u * u * p0.y + 2 * u * t * c.y + t * t * p1.y)
+        return CGPoint(
+            x: u * u * p0.x + 2 * u * t * c.x + t * t * p1.x, y: u * u * p0.y + 2 * u * t * c.y + t * t * p1.y)
     }
 
     private static func cubic(_ p0: CGPoint, _ c1: CGPoint, _ c2: CGPoint, _ p1: CGPoint, _ t: Double) -> CGPoint {
         let u = 1 - t
-        let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
+        let a = u * u * u
+        let b = 3 * u * u * t
+        let c = 3 * u * t * t
+        let d = t * t * t
         return CGPoint(x: a * p0.x + b * c1.x + c * c2.x + d * p1.x, y: a * p0.y + b * c1.y + c * c2.y + d * p1.y)
     }
 
@@ -219,7 +237,9 @@ public struct VectorPath: Sendable, Hashable {
         var result: [Double] = []
         for (a, b, c, d) in [(p0.x, c1.x, c2.x, p1.x), (p0.y, c1.y, c2.y, p1.y)] {
             // B'(t)/3 = (b − a)(1 − t)² + 2(c − b)(1 − t)t + (d − c)t² = A t² + B t + C.
-            let qa = Double(-a + 3 * b - 3 * c + d), qb = Double(2 * (a - 2 * b + c)), qc = Double(b - a)
+            let qa = Double(-a + 3 * b - 3 * c + d)
+            let qb = Double(2 * (a - 2 * b + c))
+            let qc = Double(b - a)
             if abs(qa) < 1e-12 {
                 if qb != 0 { result.append(-qc / qb) }
                 continue

@@ -22,7 +22,12 @@ final class EncodedImage: Sendable {
             if let loaded { return try loaded.get() }
             let made = Result { () throws(VisionError) -> (data: Data, header: ImageHeader) in
                 let data = try read()
-                return (data, try attributing { () throws(VisionError) in try VisionImage.checkedHeader(data, maximumPixelCount: limit) })
+                return (
+                    data,
+                    try attributing { () throws(VisionError) in
+                        try VisionImage.checkedHeader(data, maximumPixelCount: limit)
+                    }
+                )
             }
             loaded = made
             return try made.get()

@@ -54,8 +54,10 @@ public final class ImageAnalysisContext: Sendable {
 
     /// A context over an already decoded image; `frameTime` for a frame of a sequence.
     public init(image: VisionImage, frameTime: Duration? = nil) {
-        self.source = Source(geometry: { () throws(VisionError) in Geometry(width: image.width, height: image.height, reducible: false) },
-                             decode: { _, _ throws(VisionError) in image })
+        self.source = Source(
+            geometry: { () throws(VisionError) in Geometry(width: image.width, height: image.height, reducible: false)
+            },
+            decode: { _, _ throws(VisionError) in image })
         self.frameTime = frameTime
     }
 
@@ -68,7 +70,8 @@ public final class ImageAnalysisContext: Sendable {
     /// The decoder's warnings of every image decoded so far (colour, luma, and both at reduced scale), each once.
     public func decoderWarnings() -> [String] {
         state.withLock { state in
-            let reduced = (state.reduced.sorted { $0.key < $1.key } + state.reducedLuma.sorted { $0.key < $1.key }).map { Optional($0.value) }
+            let reduced = (state.reduced.sorted { $0.key < $1.key } + state.reducedLuma.sorted { $0.key < $1.key }).map
+            { Optional($0.value) }
             let decoded = [state.color, state.luma] + reduced
             var seen: [String] = []
             for case .success(let image)? in decoded {
@@ -100,7 +103,10 @@ public final class ImageAnalysisContext: Sendable {
     public func colorImage() throws(VisionError) -> VisionImage {
         try state.withLock { state throws(VisionError) -> VisionImage in
             if let color = state.color { return try color.get() }
-            let made = Result { () throws(VisionError) -> VisionImage in state.decodes += 1; return try source.decode(false, 1) }
+            let made = Result { () throws(VisionError) -> VisionImage in
+                state.decodes += 1
+                return try source.decode(false, 1)
+            }
             state.color = made
             return try made.get()
         }
@@ -112,7 +118,10 @@ public final class ImageAnalysisContext: Sendable {
         try state.withLock { state throws(VisionError) -> VisionImage in
             if let color = state.color { return try color.get() }
             if let luma = state.luma { return try luma.get() }
-            let made = Result { () throws(VisionError) -> VisionImage in state.decodes += 1; return try source.decode(true, 1) }
+            let made = Result { () throws(VisionError) -> VisionImage in
+                state.decodes += 1
+                return try source.decode(true, 1)
+            }
             state.luma = made
             return try made.get()
         }
@@ -129,8 +138,10 @@ public final class ImageAnalysisContext: Sendable {
     /// A JPEG is then decoded at 1/2, 1/4 or 1/8 scale when that is enough (libjpeg skips most of
     /// the work); the full-resolution image is used when it is decoded already or nothing smaller
     /// suffices. Results normalised to the returned image hold for the full one.
-    public func image(for regionOfInterest: NormalizedRect,
-                      minimumScale: (_ width: Double, _ height: Double) -> Double) throws(VisionError) -> VisionImage {
+    public func image(
+        for regionOfInterest: NormalizedRect,
+        minimumScale: (_ width: Double, _ height: Double) -> Double
+    ) throws(VisionError) -> VisionImage {
         guard regionOfInterest.isWithinUnitSquare else { return try image(for: regionOfInterest) }
         return try crop(regionOfInterest, color: true, reduction: try reduction(for: regionOfInterest, minimumScale))
     }
@@ -144,15 +155,20 @@ public final class ImageAnalysisContext: Sendable {
     /// `minimumScale(width, height)` of its full resolution (see `image(for:minimumScale:)`): gray
     /// requests whose work is bounded by a maximum image dimension let a JPEG decode at 1/2, 1/4 or
     /// 1/8 scale. Any image already decoded at full resolution is used instead.
-    public func lumaImage(for regionOfInterest: NormalizedRect,
-                          minimumScale: (_ width: Double, _ height: Double) -> Double) throws(VisionError) -> VisionImage {
+    public func lumaImage(
+        for regionOfInterest: NormalizedRect,
+        minimumScale: (_ width: Double, _ height: Double) -> Double
+    ) throws(VisionError) -> VisionImage {
         guard regionOfInterest.isWithinUnitSquare else { return try lumaImage(for: regionOfInterest) }
-        return try crop(regionOfInterest, color: false, reduction: try reduction(for: regionOfInterest, minimumScale, luma: true))
+        return try crop(
+            regionOfInterest, color: false, reduction: try reduction(for: regionOfInterest, minimumScale, luma: true))
     }
 
     /// Decodes once what `lumaImage(for:minimumScale:)` will read for each (region, minimum scale): the
     /// luma plane at the smallest reduction any of them needs.
-    func prepareLuma(for needs: [(region: NormalizedRect, minimumScale: (_ width: Double, _ height: Double) -> Double)]) throws(VisionError) {
+    func prepareLuma(for needs: [(region: NormalizedRect, minimumScale: (_ width: Double, _ height: Double) -> Double)])
+        throws(VisionError)
+    {
         var reduction = 8
         for need in needs {
             let region = need.region.isWithinUnitSquare ? need.region : .fullImage
@@ -164,7 +180,9 @@ public final class ImageAnalysisContext: Sendable {
     /// Decodes once what `image(for:minimumScale:)` will read for each (region, minimum scale): the
     /// colour image at the smallest reduction any of them needs. Handlers call it before running
     /// requests, so that a decoding error surfaces once and every request shares one decode.
-    func prepareColor(for needs: [(region: NormalizedRect, minimumScale: (_ width: Double, _ height: Double) -> Double)]) throws(VisionError) {
+    func prepareColor(
+        for needs: [(region: NormalizedRect, minimumScale: (_ width: Double, _ height: Double) -> Double)]
+    ) throws(VisionError) {
         var reduction = 8
         for need in needs {
             let region = need.region.isWithinUnitSquare ? need.region : .fullImage
@@ -176,8 +194,10 @@ public final class ImageAnalysisContext: Sendable {
     /// The largest reduction (1, 2, 4, 8) that keeps `region` at no less than `minimumScale` of
     /// full resolution, or 1 when the colour image is already decoded or the source can't reduce.
     /// For `luma` readers a full-resolution luma decode counts as decoded too.
-    private func reduction(for region: NormalizedRect, _ minimumScale: (Double, Double) -> Double,
-                           luma: Bool = false) throws(VisionError) -> Int {
+    private func reduction(
+        for region: NormalizedRect, _ minimumScale: (Double, Double) -> Double,
+        luma: Bool = false
+    ) throws(VisionError) -> Int {
         if state.withLock({ $0.color != nil || (luma && $0.luma != nil) }) { return 1 }
         guard let g = try geometry(), g.reducible else { return 1 }
         let scale = minimumScale(region.width * Double(g.width), region.height * Double(g.height))
@@ -195,7 +215,10 @@ public final class ImageAnalysisContext: Sendable {
             if let cached = state.reduced.keys.filter({ $0 <= reduction }).max(), let image = state.reduced[cached] {
                 return try image.get()
             }
-            let made = Result { () throws(VisionError) -> VisionImage in state.decodes += 1; return try source.decode(false, reduction) }
+            let made = Result { () throws(VisionError) -> VisionImage in
+                state.decodes += 1
+                return try source.decode(false, reduction)
+            }
             state.reduced[reduction] = made
             return try made.get()
         }
@@ -210,9 +233,14 @@ public final class ImageAnalysisContext: Sendable {
             if let color = state.color { return try color.get() }
             if let luma = state.luma { return try luma.get() }
             for cache in [state.reducedLuma, state.reduced] {
-                if let cached = cache.keys.filter({ $0 <= reduction }).max(), let image = cache[cached] { return try image.get() }
+                if let cached = cache.keys.filter({ $0 <= reduction }).max(), let image = cache[cached] {
+                    return try image.get()
+                }
             }
-            let made = Result { () throws(VisionError) -> VisionImage in state.decodes += 1; return try source.decode(true, reduction) }
+            let made = Result { () throws(VisionError) -> VisionImage in
+                state.decodes += 1
+                return try source.decode(true, reduction)
+            }
             state.reducedLuma[reduction] = made
             return try made.get()
         }
@@ -220,7 +248,8 @@ public final class ImageAnalysisContext: Sendable {
 
     private func crop(_ region: NormalizedRect, color: Bool, reduction: Int) throws(VisionError) -> VisionImage {
         guard region.isWithinUnitSquare else {
-            throw VisionError(.invalidArgument, "regionOfInterest \(region) must have positive size and lie within 0...1")
+            throw VisionError(
+                .invalidArgument, "regionOfInterest \(region) must have positive size and lie within 0...1")
         }
         let whole = color ? try wholeColorImage(reduction: reduction) : try wholeLumaImage(reduction: reduction)
         if region == .fullImage { return whole }

@@ -24,35 +24,53 @@ public final class ImageRequestHandler: Sendable {
     private let analysisContext: ImageAnalysisContext
 
     /// A handler for the image file at `url` (a file URL).
-    public convenience init(_ url: URL, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
-        self.init(source: .url(url), orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
+    public convenience init(
+        _ url: URL, orientation: ImageOrientation? = nil,
+        maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false
+    ) {
+        self.init(
+            source: .url(url), orientation: orientation, maximumPixelCount: maximumPixelCount,
+            strictDecoding: strictDecoding)
     }
 
     /// A handler for the image file at `path`.
-    public convenience init(path: String, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
-        self.init(URL(fileURLWithPath: path), orientation: orientation, maximumPixelCount: maximumPixelCount,
-                  strictDecoding: strictDecoding)
+    public convenience init(
+        path: String, orientation: ImageOrientation? = nil,
+        maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false
+    ) {
+        self.init(
+            URL(fileURLWithPath: path), orientation: orientation, maximumPixelCount: maximumPixelCount,
+            strictDecoding: strictDecoding)
     }
 
     /// A handler for encoded image bytes (JPEG, PNG, WebP, BMP, TIFF).
-    public convenience init(data: Data, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
-        self.init(source: .data(data), orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
+    public convenience init(
+        data: Data, orientation: ImageOrientation? = nil,
+        maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false
+    ) {
+        self.init(
+            source: .data(data), orientation: orientation, maximumPixelCount: maximumPixelCount,
+            strictDecoding: strictDecoding)
     }
 
     /// A handler for encoded image bytes, as Apple's Swift API spells it (`ImageRequestHandler(_: Data, orientation:)`);
     /// the same as `init(data:orientation:…)`.
-    public convenience init(_ data: Data, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false) {
-        self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
+    public convenience init(
+        _ data: Data, orientation: ImageOrientation? = nil,
+        maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount, strictDecoding: Bool = false
+    ) {
+        self.init(
+            data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
     }
 
     /// A handler for raw pixels; `orientation` says how they relate to upright (default `.up`).
-    public convenience init(pixels: PixelBuffer, orientation: ImageOrientation = .up,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) {
-        self.init(source: .pixels(pixels), orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: false)
+    public convenience init(
+        pixels: PixelBuffer, orientation: ImageOrientation = .up,
+        maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount
+    ) {
+        self.init(
+            source: .pixels(pixels), orientation: orientation, maximumPixelCount: maximumPixelCount,
+            strictDecoding: false)
     }
 
     /// A handler for an image already decoded and upright.
@@ -60,8 +78,10 @@ public final class ImageRequestHandler: Sendable {
         self.init(source: .image(image), orientation: nil, maximumPixelCount: .max, strictDecoding: false)
     }
 
-    private init(source: Source, orientation: ImageOrientation?, maximumPixelCount: Int, strictDecoding: Bool,
-                 context: ImageAnalysisContext? = nil) {
+    private init(
+        source: Source, orientation: ImageOrientation?, maximumPixelCount: Int, strictDecoding: Bool,
+        context: ImageAnalysisContext? = nil
+    ) {
         self.source = source
         self.orientation = orientation
         self.maximumPixelCount = maximumPixelCount
@@ -71,13 +91,15 @@ public final class ImageRequestHandler: Sendable {
 
     /// A handler over a context of the caller's (tests: a decode that records where it runs).
     convenience init(context: ImageAnalysisContext) {
-        self.init(source: .data(Data()), orientation: nil, maximumPixelCount: .max, strictDecoding: false, context: context)
+        self.init(
+            source: .data(Data()), orientation: nil, maximumPixelCount: .max, strictDecoding: false, context: context)
     }
 
     /// A handler for one frame of a sequence at `frameTime` (see `ImageAnalysisContext.frameTime`).
     convenience init(image: VisionImage, frameTime: Duration?) {
-        self.init(source: .image(image), orientation: nil, maximumPixelCount: .max, strictDecoding: false,
-                  context: ImageAnalysisContext(image: image, frameTime: frameTime))
+        self.init(
+            source: .image(image), orientation: nil, maximumPixelCount: .max, strictDecoding: false,
+            context: ImageAnalysisContext(image: image, frameTime: frameTime))
     }
 
     /// The decoded upright image in colour (decoded on first call, then shared).
@@ -129,57 +151,70 @@ public final class ImageRequestHandler: Sendable {
     private func prepare(_ requests: [any VisionRequest]) throws(VisionError) -> ImageAnalysisContext {
         let colour = requests.filter { $0.requiresColor }
         if colour.isEmpty {
-            try analysisContext.prepareLuma(for: requests.map { request in
-                (request.regionOfInterest, { request.minimumImageScale(width: $0, height: $1) })
-            })
+            try analysisContext.prepareLuma(
+                for: requests.map { request in
+                    (request.regionOfInterest, { request.minimumImageScale(width: $0, height: $1) })
+                })
         } else if colour.count < requests.count {
             _ = try analysisContext.colorImage()
         } else {
-            try analysisContext.prepareColor(for: colour.map { request in
-                (request.regionOfInterest, { request.minimumImageScale(width: $0, height: $1) })
-            })
+            try analysisContext.prepareColor(
+                for: colour.map { request in
+                    (request.regionOfInterest, { request.minimumImageScale(width: $0, height: $1) })
+                })
         }
         return analysisContext
     }
 
-    private static func makeContext(_ source: Source, _ orientation: ImageOrientation?, _ limit: Int,
-                                    _ strict: Bool) -> ImageAnalysisContext {
+    private static func makeContext(
+        _ source: Source, _ orientation: ImageOrientation?, _ limit: Int,
+        _ strict: Bool
+    ) -> ImageAnalysisContext {
         switch source {
         case .image(let image):
             return ImageAnalysisContext(image: image)
         case .pixels(let pixels):
-            return ImageAnalysisContext(source: .init(
-                geometry: { () throws(VisionError) in nil },
-                decode: { _, _ throws(VisionError) in
-                    try VisionImage(pixels: pixels, orientation: orientation ?? .up, maximumPixelCount: limit)
-                }))
+            return ImageAnalysisContext(
+                source: .init(
+                    geometry: { () throws(VisionError) in nil },
+                    decode: { _, _ throws(VisionError) in
+                        try VisionImage(pixels: pixels, orientation: orientation ?? .up, maximumPixelCount: limit)
+                    }))
         case .url(let url):
-            return encodedContext(EncodedImage(path: url.path, limit: limit) { () throws(VisionError) in
-                guard url.isFileURL else {
-                    throw VisionError(.invalidArgument, "only file URLs can be read, not \(url.absoluteString)")
-                }
-                return try VisionImage.readFile(url)
-            }, orientation, strict)
+            return encodedContext(
+                EncodedImage(path: url.path, limit: limit) { () throws(VisionError) in
+                    guard url.isFileURL else {
+                        throw VisionError(.invalidArgument, "only file URLs can be read, not \(url.absoluteString)")
+                    }
+                    return try VisionImage.readFile(url)
+                }, orientation, strict)
         case .data(let data):
-            return encodedContext(EncodedImage(path: nil, limit: limit) { () throws(VisionError) in data }, orientation, strict)
+            return encodedContext(
+                EncodedImage(path: nil, limit: limit) { () throws(VisionError) in data }, orientation, strict)
         }
     }
 
-    private static func encodedContext(_ encoded: EncodedImage, _ orientation: ImageOrientation?, _ strict: Bool) -> ImageAnalysisContext {
-        ImageAnalysisContext(source: .init(
-            geometry: { () throws(VisionError) in
-                let header = try encoded.load().header
-                let swaps = (orientation ?? header.orientation ?? .up).swapsDimensions
-                return .init(width: swaps ? header.height : header.width, height: swaps ? header.width : header.height,
-                             reducible: header.format == .jpeg)
-            },
-            decode: { lumaOnly, reduction throws(VisionError) in
-                let (data, header) = try encoded.load()
-                return try encoded.attributing { () throws(VisionError) in
-                    try VisionImage(data: data, header: header, orientation: orientation, lumaOnly: lumaOnly, reduction: reduction,
-                                    strictDecoding: strict)
-                }
-            }))
+    private static func encodedContext(_ encoded: EncodedImage, _ orientation: ImageOrientation?, _ strict: Bool)
+        -> ImageAnalysisContext
+    {
+        ImageAnalysisContext(
+            source: .init(
+                geometry: { () throws(VisionError) in
+                    let header = try encoded.load().header
+                    let swaps = (orientation ?? header.orientation ?? .up).swapsDimensions
+                    return .init(
+                        width: swaps ? header.height : header.width, height: swaps ? header.width : header.height,
+                        reducible: header.format == .jpeg)
+                },
+                decode: { lumaOnly, reduction throws(VisionError) in
+                    let (data, header) = try encoded.load()
+                    return try encoded.attributing { () throws(VisionError) in
+                        try VisionImage(
+                            data: data, header: header, orientation: orientation, lumaOnly: lumaOnly,
+                            reduction: reduction,
+                            strictDecoding: strict)
+                    }
+                }))
     }
 
     // MARK: Performing
@@ -194,7 +229,8 @@ public final class ImageRequestHandler: Sendable {
     func runsInline(_ request: any VisionRequest) -> Bool {
         let limit = request.maximumInlinePixelCount
         guard limit > 0 else { return false }
-        let width: Int, height: Int
+        let width: Int
+        let height: Int
         switch source {
         case .image(let image):
             (width, height) = (image.width, image.height)
@@ -205,7 +241,8 @@ public final class ImageRequestHandler: Sendable {
             (width, height) = (Int(size.width), Int(size.height))
         case .url(let url):
             guard url.isFileURL, case .file(let bytes) = FileStatus.of(url.path), bytes <= Self.inlineReadLimit,
-                  let size = try? analysisContext.imageSize() else { return false }
+                let size = try? analysisContext.imageSize()
+            else { return false }
             (width, height) = (Int(size.width), Int(size.height))
         }
         let (pixels, overflow) = max(width, 0).multipliedReportingOverflow(by: max(height, 0))
@@ -224,7 +261,9 @@ public final class ImageRequestHandler: Sendable {
             throw RequestRunner.cancelledError
         }
         let result = await RequestRunner.offload { () -> Result<R.Result, VisionError> in
-            Result { () throws(VisionError) -> R.Result in try RequestRunner.run(request, in: try self.prepare([request])) }
+            Result { () throws(VisionError) -> R.Result in
+                try RequestRunner.run(request, in: try self.prepare([request]))
+            }
         }
         return try result.get()
     }
@@ -292,7 +331,9 @@ public final class ImageRequestHandler: Sendable {
         return await withTaskGroup(of: (Int, VisionRequestOutcome).self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask {
-                    if Task.isCancelled { return (index, RequestRunner.failedOutcome(request, RequestRunner.cancelledError)) }
+                    if Task.isCancelled {
+                        return (index, RequestRunner.failedOutcome(request, RequestRunner.cancelledError))
+                    }
                     return await RequestRunner.offload { (index, RequestRunner.runErased(request, in: context)) }
                 }
             }

@@ -26,14 +26,18 @@ enum RequestRunner {
 
     /// Runs one request on the global pool. Cancellation is checked here, on the caller's task:
     /// the pool's threads have no task to ask.
-    static func runOffPool<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) async -> Result<R.Result, VisionError> {
+    static func runOffPool<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) async -> Result<
+        R.Result, VisionError
+    > {
         if Task.isCancelled { return .failure(cancelledError) }
         return await offload { runCatching(request, in: context) }
     }
 
     /// Runs requests on a context from the calling thread (independent requests in parallel on
     /// Dispatch's pool), for pipelines that live on threads of their own.
-    static func performAllBlocking(_ requests: [any VisionRequest], in context: ImageAnalysisContext) -> [VisionRequestOutcome] {
+    static func performAllBlocking(_ requests: [any VisionRequest], in context: ImageAnalysisContext)
+        -> [VisionRequestOutcome]
+    {
         let results = Mutex<[VisionRequestOutcome?]>(Array(repeating: nil, count: requests.count))
         DispatchQueue.concurrentPerform(iterations: requests.count) { index in
             let outcome = runErased(requests[index], in: context)
@@ -48,7 +52,9 @@ enum RequestRunner {
         return try result.get()
     }
 
-    static func runCatching<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) -> Result<R.Result, VisionError> {
+    static func runCatching<R: VisionRequest>(_ request: R, in context: ImageAnalysisContext) -> Result<
+        R.Result, VisionError
+    > {
         Result { () throws(VisionError) -> R.Result in try request.perform(in: context) }
     }
 
@@ -60,8 +66,9 @@ enum RequestRunner {
         notify(request, result)
         var reportable: (any ReportableResult)?
         if case .success(let results) = result { reportable = request.reportable(results) }
-        return VisionRequestOutcome(request: request, result: result.map { $0 as any Sendable }, duration: duration,
-                                    reportable: reportable)
+        return VisionRequestOutcome(
+            request: request, result: result.map { $0 as any Sendable }, duration: duration,
+            reportable: reportable)
     }
 
     static func notify<R: VisionRequest>(_ request: R, _ result: Result<R.Result, VisionError>) {

@@ -5,19 +5,23 @@ import Foundation
 /// `(2r + 1)²` windows). Box means with running sums, so the cost does not depend on the radius.
 enum GuidedFilter {
     /// `input` and `guide` are `width × height` values, row-major, guide in 0...1.
-    static func filter(_ input: [Float], guide: [Float], width: Int, height: Int, radius: Int, epsilon: Float) -> [Float] {
+    static func filter(_ input: [Float], guide: [Float], width: Int, height: Int, radius: Int, epsilon: Float)
+        -> [Float]
+    {
         guard input.count == width * height, guide.count == input.count, width > 0, height > 0 else { return input }
         let meanI = boxMean(guide, width, height, radius)
         let meanP = boxMean(input, width, height, radius)
         let meanII = boxMean(zip(guide, guide).map { $0 * $1 }, width, height, radius)
         let meanIP = boxMean(zip(guide, input).map { $0 * $1 }, width, height, radius)
-        var a = [Float](repeating: 0, count: input.count), b = a
+        var a = [Float](repeating: 0, count: input.count)
+        var b = a
         for i in input.indices {
             let variance = meanII[i] - meanI[i] * meanI[i]
             a[i] = (meanIP[i] - meanI[i] * meanP[i]) / (variance + epsilon)
             b[i] = meanP[i] - a[i] * meanI[i]
         }
-        let meanA = boxMean(a, width, height, radius), meanB = boxMean(b, width, height, radius)
+        let meanA = boxMean(a, width, height, radius)
+        let meanB = boxMean(b, width, height, radius)
         return input.indices.map { meanA[$0] * guide[$0] + meanB[$0] }
     }
 
@@ -36,10 +40,13 @@ enum GuidedFilter {
         }
         var out = [Float](repeating: 0, count: v.count)
         for y in 0..<height {
-            let y0 = max(0, y - r), y1 = min(height, y + r + 1)
+            let y0 = max(0, y - r)
+            let y1 = min(height, y + r + 1)
             for x in 0..<width {
-                let x0 = max(0, x - r), x1 = min(width, x + r + 1)
-                let sum = integral[y1 * w1 + x1] - integral[y0 * w1 + x1] - integral[y1 * w1 + x0] + integral[y0 * w1 + x0]
+                let x0 = max(0, x - r)
+                let x1 = min(width, x + r + 1)
+                let sum =
+                    integral[y1 * w1 + x1] - integral[y0 * w1 + x1] - integral[y1 * w1 + x0] + integral[y0 * w1 + x0]
                 out[y * width + x] = Float(sum / Double((y1 - y0) * (x1 - x0)))
             }
         }

@@ -23,22 +23,26 @@ public struct ImageHeader: Sendable, Equatable {
     }
 
     private static func parse(_ r: ByteReader) throws(VisionError) -> ImageHeader {
-            if r.matches([0xFF, 0xD8, 0xFF]) { return try parseJPEG(r) }
-            if r.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return try parsePNG(r) }
-            if r.matches(Array("RIFF".utf8)) && r.matches(Array("WEBP".utf8), at: 8) { return try parseWebP(r) }
-            if r.matches(Array("BM".utf8)) { return try parseBMP(r) }
-            if r.matches([0x49, 0x49, 0x2A, 0x00]) || r.matches([0x4D, 0x4D, 0x00, 0x2A]) { return try parseTIFF(r) }
-            if let name = knownUnsupportedFormat(r) {
-                throw VisionError(.unsupportedImageFormat,
-                                  "\(name) images are not supported (supported: JPEG, PNG, WebP, BMP, TIFF)")
-            }
-            throw VisionError(.invalidImage, "the data is not a recognised image (JPEG, PNG, WebP, BMP or TIFF)")
+        if r.matches([0xFF, 0xD8, 0xFF]) { return try parseJPEG(r) }
+        if r.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return try parsePNG(r) }
+        if r.matches(Array("RIFF".utf8)) && r.matches(Array("WEBP".utf8), at: 8) { return try parseWebP(r) }
+        if r.matches(Array("BM".utf8)) { return try parseBMP(r) }
+        if r.matches([0x49, 0x49, 0x2A, 0x00]) || r.matches([0x4D, 0x4D, 0x00, 0x2A]) { return try parseTIFF(r) }
+        if let name = knownUnsupportedFormat(r) {
+            throw VisionError(
+                .unsupportedImageFormat,
+                "\(name) images are not supported (supported: JPEG, PNG, WebP, BMP, TIFF)")
+        }
+        throw VisionError(.invalidImage, "the data is not a recognised image (JPEG, PNG, WebP, BMP or TIFF)")
     }
 
     private static func knownUnsupportedFormat(_ r: ByteReader) -> String? {
         if r.matches(Array("GIF8".utf8)) { return "GIF" }
         if r.matches(Array("ftypheic".utf8), at: 4) || r.matches(Array("ftypheix".utf8), at: 4)
-            || r.matches(Array("ftypmif1".utf8), at: 4) { return "HEIC" }
+            || r.matches(Array("ftypmif1".utf8), at: 4)
+        {
+            return "HEIC"
+        }
         if r.matches(Array("ftypavif".utf8), at: 4) { return "AVIF" }
         if r.matches([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) { return "JPEG 2000" }
         if r.matches(Array("8BPS".utf8)) { return "Photoshop" }
@@ -59,8 +63,14 @@ public struct ImageHeader: Sendable, Equatable {
                 throw VisionError(.invalidImage, "corrupt JPEG: bad marker at byte \(offset)")
             }
             let marker = r[offset + 1]
-            if marker == 0xFF { offset += 1; continue }  // fill byte
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }  // fill byte
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                offset += 2
+                continue
+            }
             if marker == 0xD9 { break }
             let length = Int(r.u16be(offset + 2))
             guard length >= 2 else { throw VisionError(.invalidImage, "corrupt JPEG: bad segment length") }
@@ -92,8 +102,11 @@ public struct ImageHeader: Sendable, Equatable {
     // MARK: PNG
 
     private static func parsePNG(_ r: ByteReader) throws(VisionError) -> ImageHeader {
-        guard r.count >= 33, r.matches(Array("IHDR".utf8), at: 12) else { throw truncated("PNG", detail: "no IHDR chunk") }
-        let w = Int(r.u32be(16)), h = Int(r.u32be(20))
+        guard r.count >= 33, r.matches(Array("IHDR".utf8), at: 12) else {
+            throw truncated("PNG", detail: "no IHDR chunk")
+        }
+        let w = Int(r.u32be(16))
+        let h = Int(r.u32be(20))
         var orientation: ImageOrientation?
         var offset = 8
         while offset + 8 <= r.count {
@@ -144,11 +157,14 @@ public struct ImageHeader: Sendable, Equatable {
     private static func parseBMP(_ r: ByteReader) throws(VisionError) -> ImageHeader {
         guard r.count >= 26 else { throw truncated("BMP") }
         let headerSize = r.u32le(14)
-        let w: Int, h: Int
+        let w: Int
+        let h: Int
         if headerSize == 12 {
-            w = Int(r.u16le(18)); h = Int(r.u16le(20))
+            w = Int(r.u16le(18))
+            h = Int(r.u16le(20))
         } else {
-            w = Int(Int32(bitPattern: r.u32le(18))); h = abs(Int(Int32(bitPattern: r.u32le(22))))
+            w = Int(Int32(bitPattern: r.u32le(18)))
+            h = abs(Int(Int32(bitPattern: r.u32le(22))))
         }
         guard w > 0 else { throw VisionError(.invalidImage, "corrupt BMP: width \(w)") }
         return ImageHeader(format: .bmp, width: w, height: h, orientation: nil)
@@ -158,10 +174,11 @@ public struct ImageHeader: Sendable, Equatable {
 
     private static func parseTIFF(_ r: ByteReader) throws(VisionError) -> ImageHeader {
         guard let tags = tiffTags(r, tiffStart: 0, end: r.count, wanted: [256, 257, 274]),
-              let w = tags[256], let h = tags[257]
+            let w = tags[256], let h = tags[257]
         else { throw truncated("TIFF", detail: "no image size tags") }
-        return ImageHeader(format: .tiff, width: w, height: h,
-                           orientation: tags[274].flatMap { ImageOrientation(rawValue: UInt32($0)) })
+        return ImageHeader(
+            format: .tiff, width: w, height: h,
+            orientation: tags[274].flatMap { ImageOrientation(rawValue: UInt32($0)) })
     }
 
     // MARK: EXIF (a TIFF structure)
@@ -175,7 +192,13 @@ public struct ImageHeader: Sendable, Equatable {
     private static func tiffTags(_ r: ByteReader, tiffStart s: Int, end: Int, wanted: Set<Int>) -> [Int: Int]? {
         guard s + 8 <= end else { return nil }
         let little: Bool
-        if r.matches([0x49, 0x49], at: s) { little = true } else if r.matches([0x4D, 0x4D], at: s) { little = false } else { return nil }
+        if r.matches([0x49, 0x49], at: s) {
+            little = true
+        } else if r.matches([0x4D, 0x4D], at: s) {
+            little = false
+        } else {
+            return nil
+        }
         func u16(_ o: Int) -> Int { little ? Int(r.u16le(o)) : Int(r.u16be(o)) }
         func u32(_ o: Int) -> Int { little ? Int(r.u32le(o)) : Int(r.u32be(o)) }
         let ifd = s + u32(s + 4)

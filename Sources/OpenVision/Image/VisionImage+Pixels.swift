@@ -1,22 +1,27 @@
-import Foundation
 internal import CNative
+import Foundation
 
 extension VisionImage {
     /// Writes the pixels into `destination`, `height` rows of `bytesPerRow` bytes, in `format` (any but `.nv12`);
     /// alpha, where the format has one, is 255, and a luma-only image gives its gray value in each colour channel.
     /// Throws `invalidArgument` when the rows do not fit (`bytesPerRow` below a row, or `destination` too small).
-    public func copyPixels(into destination: UnsafeMutableRawBufferPointer, format: PixelFormat,
-                           bytesPerRow: Int) throws(VisionError) {
+    public func copyPixels(
+        into destination: UnsafeMutableRawBufferPointer, format: PixelFormat,
+        bytesPerRow: Int
+    ) throws(VisionError) {
         guard format != .nv12 else {
             throw VisionError(.invalidArgument, "pixels cannot be written as NV12")
         }
         guard bytesPerRow >= width * format.bytesPerPixel else {
-            throw VisionError(.invalidArgument, "bytesPerRow \(bytesPerRow) is smaller than a row of \(width) \(format) pixels")
+            throw VisionError(
+                .invalidArgument, "bytesPerRow \(bytesPerRow) is smaller than a row of \(width) \(format) pixels")
         }
         let needed = (height - 1) * bytesPerRow + width * format.bytesPerPixel
         guard let base = destination.baseAddress, destination.count >= needed else {
-            throw VisionError(.invalidArgument, "the destination holds \(destination.count) bytes; \(width)×\(height) "
-                + "\(format) pixels with \(bytesPerRow) bytes per row need \(needed)")
+            throw VisionError(
+                .invalidArgument,
+                "the destination holds \(destination.count) bytes; \(width)×\(height) "
+                    + "\(format) pixels with \(bytesPerRow) bytes per row need \(needed)")
         }
         try NativeError.check(ov_image_to_pixels(handle, format.native, base, bytesPerRow), "copy pixels")
     }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// A decoded image held in memory as 8-bit BGR pixels, upright (orientation already applied).
 /// Immutable and safe to share between tasks; the native pixels are freed when the last
@@ -45,12 +45,15 @@ public final class VisionImage: @unchecked Sendable {
     ///   - maximumPixelCount: images whose header declares more pixels are refused before decoding.
     ///   - strictDecoding: a decoder warning (a damaged JPEG) is an `invalidImage` error, not a
     ///     gray-padded image with `decoderWarnings`.
-    public convenience init(data: Data, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount,
-                            strictDecoding: Bool = false) throws(VisionError) {
+    public convenience init(
+        data: Data, orientation: ImageOrientation? = nil,
+        maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount,
+        strictDecoding: Bool = false
+    ) throws(VisionError) {
         let header = try Self.checkedHeader(data, maximumPixelCount: maximumPixelCount)
-        try self.init(data: data, header: header, orientation: orientation, lumaOnly: false, reduction: 1,
-                      strictDecoding: strictDecoding)
+        try self.init(
+            data: data, header: header, orientation: orientation, lumaOnly: false, reduction: 1,
+            strictDecoding: strictDecoding)
     }
 
     /// The header of `data`, refused when it declares an empty size or more than `maximumPixelCount` pixels.
@@ -61,26 +64,34 @@ public final class VisionImage: @unchecked Sendable {
         }
         let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
         guard !overflow, pixels <= maximumPixelCount else {
-            throw VisionError(.imageTooLarge, "the image declares \(header.width)×\(header.height) pixels, "
-                + "more than the limit of \(maximumPixelCount); raise maximumPixelCount to accept it")
+            throw VisionError(
+                .imageTooLarge,
+                "the image declares \(header.width)×\(header.height) pixels, "
+                    + "more than the limit of \(maximumPixelCount); raise maximumPixelCount to accept it")
         }
         return header
     }
 
     /// Decodes `data` whose checked header is `header`; `reduction` 2, 4 or 8 decodes a JPEG at that
     /// fraction of its size (each side rounded up), which skips most of the decoding work.
-    init(data: Data, header: ImageHeader, orientation: ImageOrientation?, lumaOnly: Bool, reduction: Int,
-         strictDecoding: Bool) throws(VisionError) {
+    init(
+        data: Data, header: ImageHeader, orientation: ImageOrientation?, lumaOnly: Bool, reduction: Int,
+        strictDecoding: Bool
+    ) throws(VisionError) {
         var decoded: OpaquePointer?
         let status = data.withUnsafeBytes {
-            ov_image_decode($0.baseAddress, $0.count, lumaOnly ? 1 : 0, Int32(reduction), strictDecoding ? 1 : 0, &decoded)
+            ov_image_decode(
+                $0.baseAddress, $0.count, lumaOnly ? 1 : 0, Int32(reduction), strictDecoding ? 1 : 0, &decoded)
         }
         guard status == OV_OK, let decoded else {
-            var error = NativeError.error(for: status, codes: [OV_ERR_INTERNAL: .invalidImage, OV_ERR_INVALID_ARGUMENT: .invalidImage])
+            var error = NativeError.error(
+                for: status, codes: [OV_ERR_INTERNAL: .invalidImage, OV_ERR_INVALID_ARGUMENT: .invalidImage])
             error.message = "cannot decode \(header.format.rawValue.uppercased()) image: \(error.message)"
             throw error
         }
-        let warnings = (0..<ov_image_warning_count(decoded)).compactMap { ov_image_warning(decoded, $0).map { String(cString: $0) } }
+        let warnings = (0..<ov_image_warning_count(decoded)).compactMap {
+            ov_image_warning(decoded, $0).map { String(cString: $0) }
+        }
         let handle = try Self.upright(decoded, orientation: orientation ?? header.orientation ?? .up)
         self.handle = handle
         self.width = Int(ov_image_width(handle))
@@ -89,37 +100,51 @@ public final class VisionImage: @unchecked Sendable {
     }
 
     /// Reads and decodes the image file at `url` (see `init(data:orientation:maximumPixelCount:)`).
-    public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount,
-                            strictDecoding: Bool = false) throws(VisionError) {
+    public convenience init(
+        contentsOf url: URL, orientation: ImageOrientation? = nil,
+        maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount,
+        strictDecoding: Bool = false
+    ) throws(VisionError) {
         let data = try Self.readFile(url)
         do {
-            try self.init(data: data, orientation: orientation, maximumPixelCount: maximumPixelCount, strictDecoding: strictDecoding)
+            try self.init(
+                data: data, orientation: orientation, maximumPixelCount: maximumPixelCount,
+                strictDecoding: strictDecoding)
         } catch {
             throw error.attributed(to: url.path)
         }
     }
 
     /// Copies raw pixels and turns them upright according to `orientation`.
-    public convenience init(pixels: PixelBuffer, orientation: ImageOrientation = .up,
-                            maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount) throws(VisionError) {
+    public convenience init(
+        pixels: PixelBuffer, orientation: ImageOrientation = .up,
+        maximumPixelCount: Int = VisionImage.defaultMaximumPixelCount
+    ) throws(VisionError) {
         guard pixels.width > 0, pixels.height > 0 else {
             throw VisionError(.invalidArgument, "pixel buffer size \(pixels.width)×\(pixels.height) is empty")
         }
         let (count, overflow) = pixels.width.multipliedReportingOverflow(by: pixels.height)
         guard !overflow, count <= maximumPixelCount else {
-            throw VisionError(.imageTooLarge, "pixel buffer of \(pixels.width)×\(pixels.height) exceeds the limit of \(maximumPixelCount) pixels")
+            throw VisionError(
+                .imageTooLarge,
+                "pixel buffer of \(pixels.width)×\(pixels.height) exceeds the limit of \(maximumPixelCount) pixels")
         }
         guard pixels.bytesPerRow >= pixels.width * pixels.format.bytesPerPixel else {
-            throw VisionError(.invalidArgument, "bytesPerRow \(pixels.bytesPerRow) is smaller than a row of \(pixels.width) \(pixels.format) pixels")
+            throw VisionError(
+                .invalidArgument,
+                "bytesPerRow \(pixels.bytesPerRow) is smaller than a row of \(pixels.width) \(pixels.format) pixels")
         }
         guard pixels.data.count >= pixels.requiredByteCount else {
-            throw VisionError(.invalidArgument, "pixel buffer holds \(pixels.data.count) bytes; \(pixels.width)×\(pixels.height) \(pixels.format) needs \(pixels.requiredByteCount)")
+            throw VisionError(
+                .invalidArgument,
+                "pixel buffer holds \(pixels.data.count) bytes; \(pixels.width)×\(pixels.height) \(pixels.format) needs \(pixels.requiredByteCount)"
+            )
         }
         var native: OpaquePointer?
         let status = pixels.data.withUnsafeBytes {
-            ov_image_from_pixels($0.baseAddress, Int32(pixels.width), Int32(pixels.height), pixels.bytesPerRow,
-                                 pixels.format.native, &native)
+            ov_image_from_pixels(
+                $0.baseAddress, Int32(pixels.width), Int32(pixels.height), pixels.bytesPerRow,
+                pixels.format.native, &native)
         }
         try NativeError.check(status, "cannot import pixels")
         try self.init(owning: native!, orientation: orientation)
@@ -131,7 +156,9 @@ public final class VisionImage: @unchecked Sendable {
     }
 
     /// `handle` turned upright: itself for `.up`, else a new image (and `handle` is freed).
-    private static func upright(_ handle: OpaquePointer, orientation: ImageOrientation) throws(VisionError) -> OpaquePointer {
+    private static func upright(_ handle: OpaquePointer, orientation: ImageOrientation) throws(VisionError)
+        -> OpaquePointer
+    {
         if orientation == .up { return handle }
         var upright: OpaquePointer?
         let status = ov_image_orient(handle, Int32(orientation.rawValue), &upright)
@@ -161,8 +188,10 @@ public final class VisionImage: @unchecked Sendable {
     /// A copy of the pixels inside `rect` (normalised, lower-left origin); at least 1×1.
     public func cropped(to rect: NormalizedRect) throws(VisionError) -> VisionImage {
         let r = rect.toImageCoordinates(size, origin: .upperLeft)
-        let x0 = Int(r.minX.rounded()), y0 = Int(r.minY.rounded())
-        let x1 = max(x0 + 1, Int(r.maxX.rounded())), y1 = max(y0 + 1, Int(r.maxY.rounded()))
+        let x0 = Int(r.minX.rounded())
+        let y0 = Int(r.minY.rounded())
+        let x1 = max(x0 + 1, Int(r.maxX.rounded()))
+        let y1 = max(y0 + 1, Int(r.maxY.rounded()))
         var out: OpaquePointer?
         try NativeError.check(ov_image_crop(handle, Int32(x0), Int32(y0), Int32(x1 - x0), Int32(y1 - y0), &out), "crop")
         return VisionImage(owning: out!)
@@ -202,8 +231,11 @@ public final class VisionImage: @unchecked Sendable {
                 let d = dst.bindMemory(to: UInt8.self)
                 for y in 0..<height {
                     for x in 0..<width {
-                        let v = gray[y * stride + x], o = (y * width + x) * 3
-                        d[o] = v; d[o + 1] = v; d[o + 2] = v
+                        let v = gray[y * stride + x]
+                        let o = (y * width + x) * 3
+                        d[o] = v
+                        d[o + 1] = v
+                        d[o + 2] = v
                     }
                 }
             }
@@ -215,7 +247,9 @@ public final class VisionImage: @unchecked Sendable {
                 let row = base + y * stride
                 for x in 0..<width {
                     let o = (y * width + x) * 3
-                    d[o] = row[x * 3 + 2]; d[o + 1] = row[x * 3 + 1]; d[o + 2] = row[x * 3]
+                    d[o] = row[x * 3 + 2]
+                    d[o + 1] = row[x * 3 + 1]
+                    d[o + 2] = row[x * 3]
                 }
             }
         }
@@ -251,7 +285,9 @@ public final class VisionImage: @unchecked Sendable {
         case "webp": format = .webp
         case "bmp": format = .bmp
         case "tif", "tiff": format = .tiff
-        default: throw VisionError(.invalidArgument, "unknown image extension '.\(ext)' (use .png, .jpg, .webp, .bmp or .tiff)")
+        default:
+            throw VisionError(
+                .invalidArgument, "unknown image extension '.\(ext)' (use .png, .jpg, .webp, .bmp or .tiff)")
         }
         let data = try encoded(as: format, quality: quality)
         do {

@@ -54,14 +54,16 @@ struct CachedModelEntry: Sendable, Equatable {
         func hash(_ line: Int, _ key: String) throws(VisionError) -> String {
             let text = try value(line, key)
             guard text.count == 64, text.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else {
-                throw VisionError(.invalidModel, "cache entry: line \(line + 1): '\(key)' is not 64 lowercase hex digits")
+                throw VisionError(
+                    .invalidModel, "cache entry: line \(line + 1): '\(key)' is not 64 lowercase hex digits")
             }
             return String(text)
         }
         func count(_ line: Int, _ key: String) throws(VisionError) -> Int {
             let text = try value(line, key)
             guard !text.isEmpty, text.count <= 18, text.allSatisfy({ ("0"..."9").contains($0) }),
-                  text == "0" || !text.hasPrefix("0"), let number = Int(text) else {
+                text == "0" || !text.hasPrefix("0"), let number = Int(text)
+            else {
                 throw VisionError(.invalidModel, "cache entry: line \(line + 1): '\(key)' is not a decimal count")
             }
             return number

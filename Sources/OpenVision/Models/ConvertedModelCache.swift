@@ -32,8 +32,10 @@ struct ConvertedModelCache: Sendable {
     var home: URL?
     var temporary: URL?
 
-    init(format: String, what: String, revision: Int, home: URL? = nil, temporary: URL? = nil,
-         convert: @escaping @Sendable (URL) throws -> Data) {
+    init(
+        format: String, what: String, revision: Int, home: URL? = nil, temporary: URL? = nil,
+        convert: @escaping @Sendable (URL) throws -> Data
+    ) {
         self.format = format
         self.what = what
         self.revision = revision
@@ -42,7 +44,8 @@ struct ConvertedModelCache: Sendable {
         self.convert = convert
     }
 
-    static let tflite = ConvertedModelCache(format: "tflite", what: "TFLite model", revision: TFLiteConverter.revision) { url in
+    static let tflite = ConvertedModelCache(format: "tflite", what: "TFLite model", revision: TFLiteConverter.revision)
+    { url in
         let bytes: Data
         do {
             bytes = try Data(contentsOf: url, options: .mappedIfSafe)
@@ -52,7 +55,8 @@ struct ConvertedModelCache: Sendable {
         return try TFLiteConverter.onnxData(bytes: [UInt8](bytes), name: url.deletingPathExtension().lastPathComponent)
     }
 
-    static let coreML = ConvertedModelCache(format: "coreml", what: "Core ML model", revision: CoreMLConverter.revision) { url in
+    static let coreML = ConvertedModelCache(format: "coreml", what: "Core ML model", revision: CoreMLConverter.revision)
+    { url in
         try CoreMLConverter.conversion(contentsOf: url).onnx
     }
 
@@ -62,7 +66,9 @@ struct ConvertedModelCache: Sendable {
     /// `$XDG_CACHE_HOME` when it is an absolute path, else `$HOME/.cache`.
     static func cacheHome(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg) }
-        if let home = environment["HOME"], home.hasPrefix("/") { return URL(fileURLWithPath: home).appendingPathComponent(".cache") }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache")
+        }
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
     }
 
@@ -71,13 +77,16 @@ struct ConvertedModelCache: Sendable {
     func folders() -> [URL] {
         var result: [URL] = []
         if PrivateFolder.prepare(directory, creatingParents: true) { result.append(directory) }
-        let shared = (temporary ?? FileManager.default.temporaryDirectory).appendingPathComponent("openvision-\(getuid())")
+        let shared = (temporary ?? FileManager.default.temporaryDirectory).appendingPathComponent(
+            "openvision-\(getuid())")
         if PrivateFolder.prepare(shared, creatingParents: false),
-           PrivateFolder.prepare(shared.appendingPathComponent(format), creatingParents: false) {
+            PrivateFolder.prepare(shared.appendingPathComponent(format), creatingParents: false)
+        {
             result.append(shared.appendingPathComponent(format))
         }
         if result.isEmpty, let own = PrivateFolder.processFolder,
-           PrivateFolder.prepare(own.appendingPathComponent(format), creatingParents: false) {
+            PrivateFolder.prepare(own.appendingPathComponent(format), creatingParents: false)
+        {
             result.append(own.appendingPathComponent(format))
         }
         return result
@@ -90,8 +99,10 @@ struct ConvertedModelCache: Sendable {
     func onnxFile(for url: URL) throws(VisionError) -> URL {
         let folders = folders()
         guard !folders.isEmpty else {
-            throw VisionError(.ioError, "cannot keep the converted model of \(url.lastPathComponent): no private cache "
-                              + "folder (\(directory.path) and the temporary folder are not usable)")
+            throw VisionError(
+                .ioError,
+                "cannot keep the converted model of \(url.lastPathComponent): no private cache "
+                    + "folder (\(directory.path) and the temporary folder are not usable)")
         }
         // Hashing an 18 MB model takes a noticeable fraction of a second: a model whose path, sizes,
         // modification times and inodes are unchanged since it was hashed is looked up by that stamp first.
@@ -99,8 +110,11 @@ struct ConvertedModelCache: Sendable {
         if let stampKey {
             for folder in folders {
                 let keyFile = Self.file("\(stampKey).key", in: folder)
-                if let bytes = PrivateFolder.read(keyFile, limit: 512), let name = String(bytes: bytes, encoding: .utf8),
-                   Self.isEntryName(name, revision: revision), let cached = verified(Self.file(name, in: folder), source: nil) {
+                if let bytes = PrivateFolder.read(keyFile, limit: 512),
+                    let name = String(bytes: bytes, encoding: .utf8),
+                    Self.isEntryName(name, revision: revision),
+                    let cached = verified(Self.file(name, in: folder), source: nil)
+                {
                     return cached
                 }
             }
@@ -124,7 +138,9 @@ struct ConvertedModelCache: Sendable {
         } catch let error as ConversionError {
             // A model we cannot convert is unusable here: invalidModel (unsupported for a Core ML layer or model
             // type that is not converted), ioError when unreadable.
-            let code: VisionError.Code = error.code == .io ? .ioError : error.code == .unsupported && format == "coreml" ? .unsupported : .invalidModel
+            let code: VisionError.Code =
+                error.code == .io
+                ? .ioError : error.code == .unsupported && format == "coreml" ? .unsupported : .invalidModel
             let text = error.file == nil || error.file == url.path ? error.message : error.description
             let joined = text.hasPrefix("is ") || text.hasPrefix("has ") ? " \(text)" : ": \(text)"
             throw VisionError(code, url.lastPathComponent + joined, cause: error)
@@ -135,23 +151,28 @@ struct ConvertedModelCache: Sendable {
         for folder in folders {
             let target = Self.file(name, in: folder)
             if PrivateFolder.write(onnx, to: target),
-               PrivateFolder.write(Data(entry.text.utf8), to: Self.entryURL(target)) {
+                PrivateFolder.write(Data(entry.text.utf8), to: Self.entryURL(target))
+            {
                 if let stampKey { PrivateFolder.write(Data(name.utf8), to: Self.file("\(stampKey).key", in: folder)) }
                 return target
             }
         }
-        throw VisionError(.ioError, "cannot write the converted model of \(url.lastPathComponent) to "
-                          + folders.map(\.path).joined(separator: " or "))
+        throw VisionError(
+            .ioError,
+            "cannot write the converted model of \(url.lastPathComponent) to "
+                + folders.map(\.path).joined(separator: " or "))
     }
 
     /// `onnx` when it is a regular file of this user whose entry (`NAME.entry`) reads, is of this revision (and of
     /// the model `source`, when known), and gives the file's size and SHA-256; else nil.
     func verified(_ onnx: URL, source: String?) -> URL? {
-        guard let size = PrivateFolder.ownedFileSize(onnx), let bytes = PrivateFolder.read(Self.entryURL(onnx), limit: 4096),
-              let entry = try? CachedModelEntry(bytes: bytes), entry.revision == revision, entry.size == size,
-              source.map({ entry.source == $0 }) ?? onnx.lastPathComponent.contains("-\(entry.source.prefix(32))-r"),
-              let data = try? Data(contentsOf: onnx, options: .mappedIfSafe), data.count == size,
-              SHA256.hex(data) == entry.sha256 else { return nil }
+        guard let size = PrivateFolder.ownedFileSize(onnx),
+            let bytes = PrivateFolder.read(Self.entryURL(onnx), limit: 4096),
+            let entry = try? CachedModelEntry(bytes: bytes), entry.revision == revision, entry.size == size,
+            source.map({ entry.source == $0 }) ?? onnx.lastPathComponent.contains("-\(entry.source.prefix(32))-r"),
+            let data = try? Data(contentsOf: onnx, options: .mappedIfSafe), data.count == size,
+            SHA256.hex(data) == entry.sha256
+        else { return nil }
         return onnx
     }
 
@@ -166,7 +187,8 @@ struct ConvertedModelCache: Sendable {
     /// `.`, `_` and `-` as `_`, cut to 64 bytes, so the name stays far below NAME_MAX (255).
     static func entryName(_ url: URL, key: String, revision: Int) -> String {
         let stem = url.deletingPathExtension().lastPathComponent.unicodeScalars.prefix(64).map { c -> String in
-            c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "." || c == "_" || c == "-") ? String(c) : "_"
+            c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "." || c == "_" || c == "-")
+                ? String(c) : "_"
         }.joined()
         return "\(stem)-\(key.prefix(32))-r\(revision).onnx"
     }
@@ -214,7 +236,8 @@ struct ConvertedModelCache: Sendable {
         var text = url.standardizedFileURL.path
         for (relative, file) in files(url) {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-                  let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date else { return nil }
+                let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
+            else { return nil }
             let inode = (attributes[.systemFileNumber] as? Int) ?? 0
             text += "\u{0}\(relative)\u{0}\(size)\u{0}\(modified.timeIntervalSince1970)\u{0}\(inode)"
         }

@@ -17,8 +17,11 @@ enum DefaultModels {
         try classifierCache.withLock { cached throws(VisionError) -> VisionModel in
             if let cached { return cached }
             guard let url = ModelLocator.find(classifierName) else {
-                throw VisionError(.missingModelData, "the default classifier \(classifierName) is not installed in "
-                    + ModelLocator.searchPaths.map(\.path).joined(separator: ", ") + "; run scripts/setup or pass a model")
+                throw VisionError(
+                    .missingModelData,
+                    "the default classifier \(classifierName) is not installed in "
+                        + ModelLocator.searchPaths.map(\.path).joined(separator: ", ")
+                        + "; run scripts/setup or pass a model")
             }
             let model = try VisionModel(contentsOf: url)
             cached = model
@@ -34,8 +37,10 @@ enum DefaultModels {
         try detectorCache.withLock { cached throws(VisionError) -> VisionModel in
             if let cached { return cached }
             guard let url = detectorURL else {
-                throw VisionError(.missingModelData, "the default detector \(detectorName).onnx is missing from OpenVision's "
-                    + "resource bundle (built by DefaultDetectorPlugin); rebuild the package or pass a model")
+                throw VisionError(
+                    .missingModelData,
+                    "the default detector \(detectorName).onnx is missing from OpenVision's "
+                        + "resource bundle (built by DefaultDetectorPlugin); rebuild the package or pass a model")
             }
             let model = try VisionModel(contentsOf: url)
             cached = model

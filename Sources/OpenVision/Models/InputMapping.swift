@@ -27,23 +27,31 @@ public struct InputMapping: Sendable, Hashable {
     }
 
     /// The mapping `model.makeInput` uses for an image of `width` × `height` (letterbox, crop or stretch).
-    public static func fitting(width: Int, height: Int, into inputWidth: Int, _ inputHeight: Int,
-                               mode: ImageCropAndScaleOption) -> InputMapping {
+    public static func fitting(
+        width: Int, height: Int, into inputWidth: Int, _ inputHeight: Int,
+        mode: ImageCropAndScaleOption
+    ) -> InputMapping {
         let (w, h, W, H) = (Double(width), Double(height), Double(inputWidth), Double(inputHeight))
         switch mode {
         case .scaleFill:
-            return InputMapping(scaleX: W / w, scaleY: H / h, offsetX: 0, offsetY: 0, sourceWidth: width, sourceHeight: height)
+            return InputMapping(
+                scaleX: W / w, scaleY: H / h, offsetX: 0, offsetY: 0, sourceWidth: width, sourceHeight: height)
         case .scaleFit:
             let s = min(W / w, H / h)
-            let nw = max(1, (w * s).rounded()), nh = max(1, (h * s).rounded())
-            return InputMapping(scaleX: nw / w, scaleY: nh / h, offsetX: ((W - nw) / 2 - 0.1).rounded(),
-                                offsetY: ((H - nh) / 2 - 0.1).rounded(), sourceWidth: width, sourceHeight: height)
+            let nw = max(1, (w * s).rounded())
+            let nh = max(1, (h * s).rounded())
+            return InputMapping(
+                scaleX: nw / w, scaleY: nh / h, offsetX: ((W - nw) / 2 - 0.1).rounded(),
+                offsetY: ((H - nh) / 2 - 0.1).rounded(), sourceWidth: width, sourceHeight: height)
         case .centerCrop:
             let s = max(W / w, H / h)
-            let cw = (W / s).rounded(), ch = (H / s).rounded()
-            let x0 = ((w - cw) / 2).rounded(.down), y0 = ((h - ch) / 2).rounded(.down)
-            return InputMapping(scaleX: W / cw, scaleY: H / ch, offsetX: -x0 * W / cw, offsetY: -y0 * H / ch,
-                                sourceWidth: width, sourceHeight: height)
+            let cw = (W / s).rounded()
+            let ch = (H / s).rounded()
+            let x0 = ((w - cw) / 2).rounded(.down)
+            let y0 = ((h - ch) / 2).rounded(.down)
+            return InputMapping(
+                scaleX: W / cw, scaleY: H / ch, offsetX: -x0 * W / cw, offsetY: -y0 * H / ch,
+                sourceWidth: width, sourceHeight: height)
         }
     }
 
@@ -60,29 +68,36 @@ public struct InputMapping: Sendable, Hashable {
     /// A model-input pixel box (top-left origin, corners) as a normalised, lower-left box in the
     /// source image, clipped to it.
     public func normalizedRect(x1: Double, y1: Double, x2: Double, y2: Double) -> NormalizedRect {
-        let a = sourcePoint(x: x1, y: y1), b = sourcePoint(x: x2, y: y2)
-        let w = Double(sourceWidth), h = Double(sourceHeight)
-        let left = min(max(min(a.x, b.x), 0), w), right = min(max(max(a.x, b.x), 0), w)
-        let top = min(max(min(a.y, b.y), 0), h), bottom = min(max(max(a.y, b.y), 0), h)
+        let a = sourcePoint(x: x1, y: y1)
+        let b = sourcePoint(x: x2, y: y2)
+        let w = Double(sourceWidth)
+        let h = Double(sourceHeight)
+        let left = min(max(min(a.x, b.x), 0), w)
+        let right = min(max(max(a.x, b.x), 0), w)
+        let top = min(max(min(a.y, b.y), 0), h)
+        let bottom = min(max(max(a.y, b.y), 0), h)
         return NormalizedRect(x: left / w, y: 1 - bottom / h, width: (right - left) / w, height: (bottom - top) / h)
     }
 }
 
 /// Fills a model input buffer from an image with the native preprocessing.
 enum ModelInputBuilder {
-    static func fill(_ buffer: inout [Float], from image: VisionImage, preprocessing p: ModelPreprocessing,
-                     mode: ImageCropAndScaleOption) throws(VisionError) -> InputMapping {
+    static func fill(
+        _ buffer: inout [Float], from image: VisionImage, preprocessing p: ModelPreprocessing,
+        mode: ImageCropAndScaleOption
+    ) throws(VisionError) -> InputMapping {
         guard p.mean.count == 3, p.std.count == 3 else {
             throw VisionError(.invalidArgument, "preprocessing mean and std need 3 values each")
         }
         var params = ov_preprocess_params()
         params.width = Int32(p.width)
         params.height = Int32(p.height)
-        params.mode = switch mode {
-        case .scaleFill: Int32(OV_CROP_SCALE_FILL.rawValue)
-        case .scaleFit: Int32(OV_CROP_SCALE_FIT.rawValue)
-        case .centerCrop: Int32(OV_CROP_CENTER.rawValue)
-        }
+        params.mode =
+            switch mode {
+            case .scaleFill: Int32(OV_CROP_SCALE_FILL.rawValue)
+            case .scaleFit: Int32(OV_CROP_SCALE_FIT.rawValue)
+            case .centerCrop: Int32(OV_CROP_CENTER.rawValue)
+            }
         params.pad_value = p.padValue
         params.rgb = p.colorOrder == .rgb ? 1 : 0
         params.nhwc = p.layout == .nhwc ? 1 : 0
@@ -91,9 +106,12 @@ enum ModelInputBuilder {
         params.std = (p.std[0], p.std[1], p.std[2])
         var mapping = ov_input_mapping()
         let count = buffer.count
-        let status = buffer.withUnsafeMutableBufferPointer { ov_preprocess(image.handle, &params, $0.baseAddress, count, &mapping) }
+        let status = buffer.withUnsafeMutableBufferPointer {
+            ov_preprocess(image.handle, &params, $0.baseAddress, count, &mapping)
+        }
         try NativeError.check(status, "preprocessing")
-        return InputMapping(scaleX: Double(mapping.scale_x), scaleY: Double(mapping.scale_y), offsetX: Double(mapping.offset_x),
-                            offsetY: Double(mapping.offset_y), sourceWidth: image.width, sourceHeight: image.height)
+        return InputMapping(
+            scaleX: Double(mapping.scale_x), scaleY: Double(mapping.scale_y), offsetX: Double(mapping.offset_x),
+            offsetY: Double(mapping.offset_y), sourceWidth: image.width, sourceHeight: image.height)
     }
 }

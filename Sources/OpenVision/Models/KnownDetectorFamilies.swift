@@ -3,8 +3,10 @@
 /// Each entry is the family's own reference preprocessing.
 enum KnownDetectorFamilies {
     /// The family's name and preprocessing, or nil for any other model.
-    static func preprocessing(inputs: [TensorDescription], outputs: [TensorDescription],
-                              default base: ModelPreprocessing) -> (String, ModelPreprocessing)? {
+    static func preprocessing(
+        inputs: [TensorDescription], outputs: [TensorDescription],
+        default base: ModelPreprocessing
+    ) -> (String, ModelPreprocessing)? {
         let names = Set(outputs.map(\.name))
         var p = base
         // YuNet (OpenCV Zoo, 2023): BGR, raw 0...255, stretched to the input (OpenCV's FaceDetectorYN).
@@ -16,7 +18,8 @@ enum KnownDetectorFamilies {
         }
         // UltraFace (Linzaer's version-RFB-320/640, slim-320): RGB, (x − 127) / 128, stretched to 320 × 240 or 640 × 480.
         if names == ["scores", "boxes"], let input = inputs.first, input.shape.count == 4,
-           [[240, 320], [480, 640]].contains(input.shape[2...].compactMap { $0 }) {
+            [[240, 320], [480, 640]].contains(input.shape[2...].compactMap { $0 })
+        {
             p.scale = 1
             p.mean = [127, 127, 127]
             p.std = [128, 128, 128]

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 internal import OpenVisionConverters
 
 // The one place where OpenVision calls the converters' parsers (OpenVisionConverters) and turns
@@ -80,8 +80,9 @@ enum ModelFileChecks {
             // OpenVision's compiled folder (`VisionModel.compileCoreMLModel`) holds its ONNX graph; anything else is
             // converted once. Either way the graph is checked as any ONNX file.
             let compiled = url.appendingPathComponent("model.onnx")
-            let onnx = FileManager.default.fileExists(atPath: compiled.path)
-                && FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path)
+            let onnx =
+                FileManager.default.fileExists(atPath: compiled.path)
+                    && FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path)
                 ? compiled : try ConvertedModelCache.coreML.onnxFile(for: url)
             // A Core ML model's first input may be an array, not an image: its size is checked with its preprocessing.
             try onnxAllocations(onnx, checkingInput: false)
@@ -96,14 +97,17 @@ enum ModelFileChecks {
             return Checked(format: .onnx, file: RuntimeFile(model: url, isONNX: true), darknetInput: nil)
         case "cfg":
             guard backend != .onnxRuntime else {
-                throw VisionError(.unsupported, "ONNX Runtime cannot read Darknet files; convert it first: openvision models convert \(path)")
+                throw VisionError(
+                    .unsupported,
+                    "ONNX Runtime cannot read Darknet files; convert it first: openvision models convert \(path)")
             }
             let weights = url.deletingPathExtension().appendingPathExtension("weights")
             switch FileStatus.of(weights.path, what: "weights file") {
             case .file: break
             case .unreachable(let error) where error.code == .fileNotFound:
                 let detail = error.message.hasPrefix("no such") ? "" : " (\(error.message))"
-                throw VisionError(.missingModelData, "no weights for \(url.lastPathComponent): expected \(weights.path)\(detail)")
+                throw VisionError(
+                    .missingModelData, "no weights for \(url.lastPathComponent): expected \(weights.path)\(detail)")
             case .unreachable(let error): throw error
             case .directory: throw VisionError(.ioError, "\(weights.path) is a directory, not a Darknet .weights file")
             case .other: throw VisionError(.ioError, "\(weights.path) is not a regular file")
@@ -111,7 +115,8 @@ enum ModelFileChecks {
             // Every index, bound and shape, and the weight count, are checked here: OpenCV would crash,
             // allocate without bound, or run on truncated weights.
             let input = try darknet(cfg: url, weights: weights)
-            return Checked(format: .darknet, file: RuntimeFile(model: weights, config: url, isONNX: false), darknetInput: input)
+            return Checked(
+                format: .darknet, file: RuntimeFile(model: weights, config: url, isONNX: false), darknetInput: input)
         case "tflite":
             let onnx = try ConvertedModelCache.tflite.onnxFile(for: url)
             try onnxAllocations(onnx)
@@ -124,20 +129,29 @@ enum ModelFileChecks {
             } else {
                 try caffe(model: url, prototxt: config)
             }
-            return Checked(format: ext == "pb" ? .tensorflow : .caffe, file: RuntimeFile(model: url, config: config, isONNX: false),
-                           darknetInput: nil)
+            return Checked(
+                format: ext == "pb" ? .tensorflow : .caffe,
+                file: RuntimeFile(model: url, config: config, isONNX: false),
+                darknetInput: nil)
         default:
-            throw VisionError(.unsupported, "unknown model format '.\(ext)' (use .onnx, .tflite, .mlmodel, .mlpackage, .mlmodelc, a Darknet .cfg, .caffemodel or .pb)")
+            throw VisionError(
+                .unsupported,
+                "unknown model format '.\(ext)' (use .onnx, .tflite, .mlmodel, .mlpackage, .mlmodelc, a Darknet .cfg, .caffemodel or .pb)"
+            )
         }
     }
 
     /// The declared inputs, outputs, metadata and overridable inputs (graph inputs with defaults) of an .onnx file,
     /// for backends that do not report them.
     static func onnxInfo(_ url: URL) throws(VisionError)
-        -> (inputs: [TensorDescription], outputs: [TensorDescription], metadata: [String: String], overridable: [String]) {
+        -> (
+            inputs: [TensorDescription], outputs: [TensorDescription], metadata: [String: String], overridable: [String]
+        )
+    {
         let info = try convertingErrors { try ONNXModelInfo(url: url) }
         func describe(_ value: ONNXModelInfo.Value) -> TensorDescription {
-            TensorDescription(name: value.name, shape: value.shape, elementType: ONNXRuntimeBackend.typeName(value.elementType))
+            TensorDescription(
+                name: value.name, shape: value.shape, elementType: ONNXRuntimeBackend.typeName(value.elementType))
         }
         return (info.inputs.map(describe), info.outputs.map(describe), info.metadata, info.overridable)
     }
@@ -168,12 +182,16 @@ enum ModelFileChecks {
         let range = 1...maxInputSide
         let (width, height) = (preprocessing.width, preprocessing.height)
         guard range.contains(width), range.contains(height) else {
-            throw VisionError(.invalidModel, "\(model.lastPathComponent): the model input is \(width)×"
-                              + "\(height); each side must be 1...\(maxInputSide)")
+            throw VisionError(
+                .invalidModel,
+                "\(model.lastPathComponent): the model input is \(width)×"
+                    + "\(height); each side must be 1...\(maxInputSide)")
         }
         guard width * height <= maxInputPixels else {
-            throw VisionError(.invalidModel, "\(model.lastPathComponent): the model input is \(width)×\(height) "
-                              + "(\(width * height) pixels); at most \(maxInputPixels) pixels (4096 × 4096)")
+            throw VisionError(
+                .invalidModel,
+                "\(model.lastPathComponent): the model input is \(width)×\(height) "
+                    + "(\(width * height) pixels); at most \(maxInputPixels) pixels (4096 × 4096)")
         }
     }
 
@@ -187,21 +205,26 @@ enum ModelFileChecks {
     static func onnxAllocations(_ url: URL, checkingInput: Bool = true) throws(VisionError) {
         let info = try onnxInfo(url)
         if checkingInput, let first = info.inputs.first {
-            let declared = VisionModel.preprocessing(for: first, metadata: info.metadata, darknetInput: nil, format: .onnx)
+            let declared = VisionModel.preprocessing(
+                for: first, metadata: info.metadata, darknetInput: nil, format: .onnx)
             try checkInputSize(declared, model: url)
         }
         let tensors = try convertingErrors { try ONNXStaticTensors(url: url) }
         if let largest = tensors.largest, largest.bytes > memoryLimit {
-            throw VisionError(.invalidModel, "\(url.lastPathComponent): \(largest.source) '\(largest.name)' would be "
-                              + "\(largest.shape) \(ONNXRuntimeBackend.typeName(largest.elementType)), "
-                              + "\(describe(bytes: largest.bytes)), more than the \(describe(bytes: memoryLimit)) model "
-                              + "memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
+            throw VisionError(
+                .invalidModel,
+                "\(url.lastPathComponent): \(largest.source) '\(largest.name)' would be "
+                    + "\(largest.shape) \(ONNXRuntimeBackend.typeName(largest.elementType)), "
+                    + "\(describe(bytes: largest.bytes)), more than the \(describe(bytes: memoryLimit)) model "
+                    + "memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
         }
         if tensors.loadBytes > memoryLimit {
-            throw VisionError(.invalidModel, "\(url.lastPathComponent): loading it would materialise "
-                              + "\(tensors.loadBytes == Int.max ? "more than 8 EiB" : describe(bytes: tensors.loadBytes)) "
-                              + "(its initializers, and the constants it folds twice: computed and kept), more than the "
-                              + "\(describe(bytes: memoryLimit)) model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
+            throw VisionError(
+                .invalidModel,
+                "\(url.lastPathComponent): loading it would materialise "
+                    + "\(tensors.loadBytes == Int.max ? "more than 8 EiB" : describe(bytes: tensors.loadBytes)) "
+                    + "(its initializers, and the constants it folds twice: computed and kept), more than the "
+                    + "\(describe(bytes: memoryLimit)) model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
         }
     }
 

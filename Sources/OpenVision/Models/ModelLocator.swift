@@ -10,7 +10,8 @@ public enum ModelLocator {
         if let env = ProcessInfo.processInfo.environment["OPENVISION_MODELS"] {
             paths += env.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         }
-        let home = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+        let home =
+            ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
         paths.append(home.appendingPathComponent("openvision/models"))
         paths.append(URL(fileURLWithPath: "/usr/local/share/openvision/models"))

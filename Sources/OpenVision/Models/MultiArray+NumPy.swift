@@ -11,20 +11,29 @@ extension MultiArray {
     public init(npy data: Data) throws(VisionError) {
         func bad(_ what: String) -> VisionError { VisionError(.invalidArgument, "not a readable .npy array: \(what)") }
         let bytes = [UInt8](data)
-        guard bytes.count >= 10, bytes[0] == 0x93, Array(bytes[1...5]) == Array("NUMPY".utf8) else { throw bad("no NumPy magic") }
+        guard bytes.count >= 10, bytes[0] == 0x93, Array(bytes[1...5]) == Array("NUMPY".utf8) else {
+            throw bad("no NumPy magic")
+        }
         let major = bytes[6]
-        let headerLength: Int, start: Int
+        let headerLength: Int
+        let start: Int
         switch major {
-        case 1: headerLength = Int(bytes[8]) | Int(bytes[9]) << 8; start = 10
+        case 1:
+            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
+            start = 10
         case 2, 3:
             guard bytes.count >= 12 else { throw bad("truncated header") }
-            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24; start = 12
+            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
+            start = 12
         default: throw bad("format version \(major)")
         }
-        guard headerLength <= Self.maximumNumPyHeader, start + headerLength <= bytes.count else { throw bad("header of \(headerLength) bytes") }
+        guard headerLength <= Self.maximumNumPyHeader, start + headerLength <= bytes.count else {
+            throw bad("header of \(headerLength) bytes")
+        }
         let header = String(decoding: bytes[start..<(start + headerLength)], as: UTF8.self)
         guard let descr = Self.headerValue(header, "descr"), let order = Self.headerValue(header, "fortran_order"),
-              let shapeText = Self.headerValue(header, "shape") else { throw bad("header \(header.prefix(120))") }
+            let shapeText = Self.headerValue(header, "shape")
+        else { throw bad("header \(header.prefix(120))") }
         guard order == "False" else { throw bad("a Fortran-order array (write it with np.ascontiguousarray)") }
         let dtype = descr.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
         var shape: [Int] = []
@@ -42,9 +51,13 @@ extension MultiArray {
             guard !overflow, p <= body.count else { throw bad("shape \(shape) needs more data than the file holds") }
             count = p
         }
-        let sizes: [String: Int] = ["<f2": 2, "<f4": 4, "<f8": 8, "|i1": 1, "<i2": 2, "<i4": 4, "<i8": 8, "|u1": 1, "<u2": 2,
-                                    "<u4": 4, "|b1": 1]
-        guard let size = sizes[dtype] else { throw bad("element type \(dtype) (little-endian numbers and bool are read)") }
+        let sizes: [String: Int] = [
+            "<f2": 2, "<f4": 4, "<f8": 8, "|i1": 1, "<i2": 2, "<i4": 4, "<i8": 8, "|u1": 1, "<u2": 2,
+            "<u4": 4, "|b1": 1,
+        ]
+        guard let size = sizes[dtype] else {
+            throw bad("element type \(dtype) (little-endian numbers and bool are read)")
+        }
         guard body.count == count * size else { throw bad("\(body.count) data bytes for shape \(shape) of \(dtype)") }
         func load<T: FixedWidthInteger>(_: T.Type, _ i: Int) -> T {
             var v: T = 0
@@ -73,10 +86,22 @@ extension MultiArray {
         let descr: String
         var body = Data()
         switch elements {
-        case .float32(let v): descr = "<f4"; body.reserveCapacity(v.count * 4); for x in v { Self.append(x.bitPattern, to: &body) }
-        case .float64(let v): descr = "<f8"; body.reserveCapacity(v.count * 8); for x in v { Self.append(x.bitPattern, to: &body) }
-        case .int32(let v): descr = "<i4"; body.reserveCapacity(v.count * 4); for x in v { Self.append(UInt32(bitPattern: x), to: &body) }
-        case .int64(let v): descr = "<i8"; body.reserveCapacity(v.count * 8); for x in v { Self.append(UInt64(bitPattern: x), to: &body) }
+        case .float32(let v):
+            descr = "<f4"
+            body.reserveCapacity(v.count * 4)
+            for x in v { Self.append(x.bitPattern, to: &body) }
+        case .float64(let v):
+            descr = "<f8"
+            body.reserveCapacity(v.count * 8)
+            for x in v { Self.append(x.bitPattern, to: &body) }
+        case .int32(let v):
+            descr = "<i4"
+            body.reserveCapacity(v.count * 4)
+            for x in v { Self.append(UInt32(bitPattern: x), to: &body) }
+        case .int64(let v):
+            descr = "<i8"
+            body.reserveCapacity(v.count * 8)
+            for x in v { Self.append(UInt64(bitPattern: x), to: &body) }
         case .string: throw VisionError(.invalidArgument, "an array of strings has no .npy form")
         }
         let dims = shape.count == 1 ? "(\(shape[0]),)" : "(" + shape.map(String.init).joined(separator: ", ") + ")"
@@ -99,7 +124,8 @@ extension MultiArray {
     /// The text after `'key':` in a NumPy header dictionary, up to the next top-level comma.
     private static func headerValue(_ header: String, _ key: String) -> String? {
         guard let range = header.range(of: "'\(key)':") ?? header.range(of: "\"\(key)\":") else { return nil }
-        var depth = 0, value = ""
+        var depth = 0
+        var value = ""
         for c in header[range.upperBound...] {
             if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
             if (c == "," && depth == 0) || c == "}" { break }
@@ -110,7 +136,9 @@ extension MultiArray {
 
     /// IEEE 754 half precision to single.
     private static func half(_ h: UInt16) -> Float {
-        let sign: Float = h & 0x8000 == 0 ? 1 : -1, exponent = Int((h >> 10) & 0x1F), mantissa = Float(h & 0x3FF)
+        let sign: Float = h & 0x8000 == 0 ? 1 : -1
+        let exponent = Int((h >> 10) & 0x1F)
+        let mantissa = Float(h & 0x3FF)
         if exponent == 0 { return sign * mantissa * 0x1p-24 }
         if exponent == 31 { return mantissa == 0 ? sign * .infinity : .nan }
         return sign * (1 + mantissa / 1024) * Float(sign: .plus, exponent: exponent - 15, significand: 1)

@@ -37,7 +37,9 @@ public struct MultiArray: Sendable, Hashable {
         var product = 1
         for d in shape {
             let (p, overflow) = product.multipliedReportingOverflow(by: d)
-            guard d >= 0, !overflow else { throw VisionError(.invalidArgument, "multi-array shape \(shape) is not a size") }
+            guard d >= 0, !overflow else {
+                throw VisionError(.invalidArgument, "multi-array shape \(shape) is not a size")
+            }
             product = p
         }
         guard product == elements.count else {

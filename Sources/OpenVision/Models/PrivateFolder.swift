@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Folders only the current user may write (mode 0700, owned by the user, not a symbolic link), and files in them
@@ -13,8 +14,9 @@ enum PrivateFolder {
         if creatingParents {
             let parent = url.deletingLastPathComponent()
             if !FileManager.default.fileExists(atPath: parent.path) {
-                try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o700])
+                try? FileManager.default.createDirectory(
+                    at: parent, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             }
             // The folder above (`openvision`) is the user's alone too: nobody else may rename what is in it.
             if parent.lastPathComponent == "openvision", !prepare(parent, creatingParents: false) { return false }
@@ -42,7 +44,8 @@ enum PrivateFolder {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
-              info.st_size <= limit else { return nil }
+            info.st_size <= limit
+        else { return nil }
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
         while count <= limit {
@@ -58,13 +61,16 @@ enum PrivateFolder {
     /// way is removed first: it is not an entry). False when it cannot.
     @discardableResult
     static func write(_ data: Data, to url: URL) -> Bool {
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        let staging = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(UUID().uuidString)")
         guard (try? data.write(to: staging)) != nil else {
             unlink(staging.path)
             return false
         }
         var info = stat()
-        if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { try? FileManager.default.removeItem(at: url) }
+        if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            try? FileManager.default.removeItem(at: url)
+        }
         guard rename(staging.path, url.path) == 0 else {
             unlink(staging.path)
             return false
@@ -75,7 +81,8 @@ enum PrivateFolder {
     /// A new private folder for this process (`$TMPDIR/openvision-<uid>-<random>`), made on first use: the last resort
     /// when neither the user's cache nor the per-user temporary folder can be used.
     static let processFolder: URL? = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("openvision-\(getuid())-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "openvision-\(getuid())-\(UUID().uuidString)")
         return mkdir(url.path, 0o700) == 0 ? url : nil
     }()
 }

@@ -5,7 +5,9 @@ extension VisionModel {
     /// A Core ML model's first image input as OpenVision's preprocessing: its size and colour order, and
     /// `scale × pixel + bias` as `(pixel × scale − mean) / std` with `mean = −bias`, `std = 1`.
     static func preprocessing(coreML: CoreMLModelInfo, default fallback: ModelPreprocessing) -> ModelPreprocessing {
-        guard let feature = coreML.inputs.first(where: { $0.type == "image" }), let image = coreML.imageInputs[feature.name] else {
+        guard let feature = coreML.inputs.first(where: { $0.type == "image" }),
+            let image = coreML.imageInputs[feature.name]
+        else {
             return fallback
         }
         var p = ModelPreprocessing(width: image.width, height: image.height)
@@ -29,19 +31,25 @@ extension VisionModel {
     /// an existing `NAME.mlmodelc` is an `ioError` unless `replacing` (also when another compilation wrote it
     /// meanwhile). Throws as `init(contentsOf:)` for models that do not convert, `ioError` when the folder cannot
     /// be written.
-    public static func compileCoreMLModel(at url: URL, to folder: URL? = nil, replacing: Bool = false) throws(VisionError) -> URL {
+    public static func compileCoreMLModel(at url: URL, to folder: URL? = nil, replacing: Bool = false)
+        throws(VisionError) -> URL
+    {
         switch FileStatus.of(url.path, what: "Core ML model") {
         case .unreachable(let error): throw error
         case .other: throw VisionError(.ioError, "\(url.path) is not a regular file or folder")
         case .file, .directory: break
         }
-        let parent = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("openvision-compiled-\(UUID().uuidString)")
+        let parent =
+            folder
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("openvision-compiled-\(UUID().uuidString)")
         let target = parent.appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".mlmodelc")
         do {
             try ModelOutput.refuseOverwriting(input: url, with: target)
         } catch {
-            throw VisionError(.invalidArgument, "\(target.path) would replace the model being compiled, "
-                              + "\(url.lastPathComponent); compile it into another folder", cause: error)
+            throw VisionError(
+                .invalidArgument,
+                "\(target.path) would replace the model being compiled, "
+                    + "\(url.lastPathComponent); compile it into another folder", cause: error)
         }
         do {
             try ModelOutput.refuseExisting(target, replacing: replacing)
@@ -52,8 +60,9 @@ extension VisionModel {
         do {
             conversion = try CoreMLConverter.conversion(contentsOf: url)
         } catch let error as ConversionError {
-            throw VisionError(error.code == .io ? .ioError : error.code == .unsupported ? .unsupported : .invalidModel,
-                              "\(url.lastPathComponent): \(error.message)", cause: error)
+            throw VisionError(
+                error.code == .io ? .ioError : error.code == .unsupported ? .unsupported : .invalidModel,
+                "\(url.lastPathComponent): \(error.message)", cause: error)
         } catch {
             throw VisionError(.internalError, "compiling \(url.lastPathComponent): \(error)")
         }

@@ -6,23 +6,29 @@ extension VisionModel {
     /// strings, dictionaries; a detector pipeline's thresholds optional), another model's tensors as multi-arrays.
     public var inputFeatures: [FeatureDescription] {
         if let coreML = modelDescription.coreML { return coreML.inputs.map(Self.feature) }
-        return modelDescription.inputs.map { FeatureDescription(name: $0.name, kind: .multiArray, shape: $0.shape, dataType: $0.elementType) }
+        return modelDescription.inputs.map {
+            FeatureDescription(name: $0.name, kind: .multiArray, shape: $0.shape, dataType: $0.elementType)
+        }
     }
 
     /// The model's outputs as features (see `inputFeatures`).
     public var outputFeatures: [FeatureDescription] {
         if let coreML = modelDescription.coreML { return coreML.outputs.map(Self.feature) }
-        return modelDescription.outputs.map { FeatureDescription(name: $0.name, kind: .multiArray, shape: $0.shape, dataType: $0.elementType) }
+        return modelDescription.outputs.map {
+            FeatureDescription(name: $0.name, kind: .multiArray, shape: $0.shape, dataType: $0.elementType)
+        }
     }
 
     static func feature(_ f: CoreMLModelInfo.Feature) -> FeatureDescription {
         let kind = FeatureDescription.Kind(rawValue: f.type) ?? .invalid
         switch kind {
         case .image:
-            return FeatureDescription(name: f.name, kind: kind, shape: [f.height, f.width], dataType: f.colorSpace, isOptional: f.optional)
+            return FeatureDescription(
+                name: f.name, kind: kind, shape: [f.height, f.width], dataType: f.colorSpace, isOptional: f.optional)
         case .multiArray:
-            return FeatureDescription(name: f.name, kind: kind, shape: (f.shape ?? []).map { $0 }, dataType: arrayType(f.dataType),
-                                      isOptional: f.optional)
+            return FeatureDescription(
+                name: f.name, kind: kind, shape: (f.shape ?? []).map { $0 }, dataType: arrayType(f.dataType),
+                isOptional: f.optional)
         case .dictionary, .sequence:
             return FeatureDescription(name: f.name, kind: kind, dataType: f.keyType, isOptional: f.optional)
         default:
@@ -32,7 +38,8 @@ extension VisionModel {
 
     /// Core ML's multi-array data type as NumPy's name ("FLOAT32" → "float32", "DOUBLE" → "float64").
     static func arrayType(_ coreML: String?) -> String {
-        ["FLOAT32": "float32", "DOUBLE": "float64", "INT32": "int32", "FLOAT16": "float16", "INT8": "int8"][coreML ?? "FLOAT32"] ?? "float32"
+        ["FLOAT32": "float32", "DOUBLE": "float64", "INT32": "int32", "FLOAT16": "float16", "INT8": "int8"][
+            coreML ?? "FLOAT32"] ?? "float32"
     }
 
     /// Runs the model on features by name and returns its outputs by name, as Core ML's `MLModel.prediction(from:)`
@@ -52,7 +59,8 @@ extension VisionModel {
         let declared = inputFeatures
         let list = declared.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
         if let unknown = inputs.keys.sorted().first(where: { name in !declared.contains { $0.name == name } }) {
-            throw VisionError(.invalidArgument, "\(url.lastPathComponent) has no input '\(unknown)'; its inputs: \(list)")
+            throw VisionError(
+                .invalidArgument, "\(url.lastPathComponent) has no input '\(unknown)'; its inputs: \(list)")
         }
         guard let coreML = modelDescription.coreML else { return try tensorPrediction(inputs, list: list) }
         var values: [ONNXRuntimeBackend.Value] = []
@@ -62,8 +70,10 @@ extension VisionModel {
             let name = feature.name
             guard let given = inputs[name] else {
                 if overridable.contains(name) || feature.isOptional { continue }
-                throw VisionError(.invalidArgument, "\(url.lastPathComponent) needs the input '\(name)' (\(describe(feature))); "
-                                  + "its inputs: \(list)")
+                throw VisionError(
+                    .invalidArgument,
+                    "\(url.lastPathComponent) needs the input '\(name)' (\(describe(feature))); "
+                        + "its inputs: \(list)")
             }
             if overridable.contains(name) {
                 guard let number = Self.number(given) else { throw mistyped(name, feature, given) }
@@ -78,15 +88,19 @@ extension VisionModel {
     }
 
     /// The graph input for Core ML input `feature` given `given`.
-    private func value(for feature: FeatureDescription, info: CoreMLModelInfo.Feature, given: FeatureValue,
-                       list: String) throws(VisionError) -> ONNXRuntimeBackend.Value {
+    private func value(
+        for feature: FeatureDescription, info: CoreMLModelInfo.Feature, given: FeatureValue,
+        list: String
+    ) throws(VisionError) -> ONNXRuntimeBackend.Value {
         let name = feature.name
         let graphType = modelDescription.inputs.first(where: { $0.name == name })?.elementType ?? "float32"
         switch (feature.kind, given) {
         case (.image, .image(let image)):
             guard modelDescription.inputs.first?.name == name, declaredImages == 1 else {
-                throw VisionError(.unsupported, "\(url.lastPathComponent) takes \(declaredImages) images; OpenVision feeds one "
-                                  + "image input per model")
+                throw VisionError(
+                    .unsupported,
+                    "\(url.lastPathComponent) takes \(declaredImages) images; OpenVision feeds one "
+                        + "image input per model")
             }
             return .array(name, MultiArray(try makeInput(from: image).0))
         case (.multiArray, .multiArray(let array)):
@@ -94,13 +108,18 @@ extension VisionModel {
             return .array(name, try fitted(converted, to: name))
         case (.multiArray, .double), (.multiArray, .int64):
             let shape = modelDescription.inputs.first(where: { $0.name == name })?.shape.map { $0 ?? 1 } ?? [1]
-            guard shape.reduce(1, *) == 1, let array = try MultiArray(shape: shape, elements: .float64([Self.number(given)!]))
-                .converted(to: graphType) else { throw mistyped(name, feature, given) }
+            guard shape.reduce(1, *) == 1,
+                let array = try MultiArray(shape: shape, elements: .float64([Self.number(given)!]))
+                    .converted(to: graphType)
+            else { throw mistyped(name, feature, given) }
             return .array(name, array)
         case (.double, _), (.int64, _):
             guard let number = Self.number(given) else { throw mistyped(name, feature, given) }
-            if case .int64(let i) = given, graphType == "int64" { return .array(name, try MultiArray(shape: [1, 1], elements: .int64([i]))) }
-            guard let array = try MultiArray(shape: [1, 1], elements: .float64([number])).converted(to: graphType) else {
+            if case .int64(let i) = given, graphType == "int64" {
+                return .array(name, try MultiArray(shape: [1, 1], elements: .int64([i])))
+            }
+            guard let array = try MultiArray(shape: [1, 1], elements: .float64([number])).converted(to: graphType)
+            else {
                 throw mistyped(name, feature, given)
             }
             return .array(name, array)
@@ -118,7 +137,9 @@ extension VisionModel {
     /// `array` in the shape of graph input `name` when it has as many elements and the graph's shape is fixed (Core ML's
     /// `[n]` for a classic model's `[1, n]` row); otherwise as it is.
     private func fitted(_ array: MultiArray, to name: String) throws(VisionError) -> MultiArray {
-        guard let dims = modelDescription.inputs.first(where: { $0.name == name })?.shape, dims.allSatisfy({ $0 != nil }) else { return array }
+        guard let dims = modelDescription.inputs.first(where: { $0.name == name })?.shape,
+            dims.allSatisfy({ $0 != nil })
+        else { return array }
         let shape = dims.map { $0! }
         guard shape != array.shape, shape.reduce(1, *) == array.count else { return array }
         return try MultiArray(shape: shape, elements: array.elements)
@@ -127,13 +148,18 @@ extension VisionModel {
     private var declaredImages: Int { modelDescription.coreML?.inputs.filter { $0.type == "image" }.count ?? 0 }
 
     /// Runs the backend: ONNX Runtime with typed values, another backend (OpenCV DNN) with float32 tensors in input order.
-    private func run(_ values: [ONNXRuntimeBackend.Value], overrides: [String: Float]) throws(VisionError) -> [(name: String, value: MultiArray)] {
+    private func run(_ values: [ONNXRuntimeBackend.Value], overrides: [String: Float]) throws(VisionError) -> [(
+        name: String, value: MultiArray
+    )] {
         if let ort = backend as? ONNXRuntimeBackend { return try ort.run(values: values) }
         var tensors: [Tensor] = []
         for input in modelDescription.inputs {
-            guard case .array(_, let array)? = values.first(where: { $0.name == input.name }), let floats = array.floats else {
-                throw VisionError(.unsupported, "\(url.lastPathComponent): input '\(input.name)' needs ONNX Runtime "
-                                  + "(\(backend.name) runs float32 tensors only)")
+            guard case .array(_, let array)? = values.first(where: { $0.name == input.name }), let floats = array.floats
+            else {
+                throw VisionError(
+                    .unsupported,
+                    "\(url.lastPathComponent): input '\(input.name)' needs ONNX Runtime "
+                        + "(\(backend.name) runs float32 tensors only)")
             }
             tensors.append(Tensor(name: input.name, shape: array.shape, scalars: floats))
         }
@@ -141,7 +167,9 @@ extension VisionModel {
     }
 
     /// Core ML's outputs from the graph's (see `prediction(features:)`).
-    private func coreMLOutputs(_ raw: [(name: String, value: MultiArray)], _ coreML: CoreMLModelInfo) throws(VisionError) -> [String: FeatureValue] {
+    private func coreMLOutputs(_ raw: [(name: String, value: MultiArray)], _ coreML: CoreMLModelInfo)
+        throws(VisionError) -> [String: FeatureValue]
+    {
         var byName: [String: MultiArray] = [:]
         for (name, value) in raw { byName[name] = value }
         var result: [String: FeatureValue] = [:]
@@ -151,7 +179,8 @@ extension VisionModel {
             if value == nil, name == coreML.predictedFeatureName, output.type == "string" || output.type == "int64" {
                 // A neural network classifier's label: the first most probable class.
                 guard let scores = byName[coreML.predictedProbabilitiesName]?.floats, !scores.isEmpty,
-                      scores.count == coreML.classLabels.count else { throw missing(name) }
+                    scores.count == coreML.classLabels.count
+                else { throw missing(name) }
                 var best = 0
                 for (i, p) in scores.enumerated() where p > scores[best] { best = i }
                 let label = coreML.classLabels[best]
@@ -160,14 +189,18 @@ extension VisionModel {
             }
             switch output.type {
             case "image":
-                guard let value, let floats = value.floats, let image = coreML.imageOutputs?[name] else { throw missing(name) }
+                guard let value, let floats = value.floats, let image = coreML.imageOutputs?[name] else {
+                    throw missing(name)
+                }
                 result[name] = .image(try VisionImage(modelOutput: name, shape: value.shape, values: floats, as: image))
             case "dictionary":
                 guard let value, let scores = value.doubles else { throw missing(name) }
                 let labels = coreML.classLabels
                 guard scores.count == labels.count else {
-                    throw VisionError(.invalidModel, "\(url.lastPathComponent): output '\(name)' has \(scores.count) scores for "
-                                      + "\(labels.count) labels")
+                    throw VisionError(
+                        .invalidModel,
+                        "\(url.lastPathComponent): output '\(name)' has \(scores.count) scores for "
+                            + "\(labels.count) labels")
                 }
                 if output.keyType == "int64" {
                     var d: [Int64: Double] = [:]
@@ -181,7 +214,11 @@ extension VisionModel {
                 result[name] = .string(first)
             case "int64":
                 guard let value, let first = value.doubles?.first else { throw missing(name) }
-                if case .int64(let i) = value.elements { result[name] = .int64(i[0]) } else { result[name] = .int64(Int64(first.rounded())) }
+                if case .int64(let i) = value.elements {
+                    result[name] = .int64(i[0])
+                } else {
+                    result[name] = .int64(Int64(first.rounded()))
+                }
             case "double":
                 guard let value, let first = value.doubles?.first else { throw missing(name) }
                 result[name] = .double(first)
@@ -189,9 +226,11 @@ extension VisionModel {
                 guard var value else { throw missing(name) }
                 let type = Self.arrayType(output.dataType)
                 if let shape = output.shape, !shape.isEmpty, shape != value.shape, shape.reduce(1, *) == value.count {
-                    value = try MultiArray(shape: shape, elements: value.elements)  // a classic model's [1, n] row as [n]
+                    // a classic model's [1, n] row as [n]
+                    value = try MultiArray(shape: shape, elements: value.elements)
                 }
-                result[name] = .multiArray(value.converted(to: type == "float16" || type == "int8" ? "float32" : type) ?? value)
+                result[name] = .multiArray(
+                    value.converted(to: type == "float16" || type == "int8" ? "float32" : type) ?? value)
             }
         }
         return result
@@ -199,21 +238,28 @@ extension VisionModel {
 
     /// Another format's prediction: a multi-array per input tensor (an image for a one-input model), every output as
     /// a multi-array.
-    private func tensorPrediction(_ inputs: [String: FeatureValue], list: String) throws(VisionError) -> [String: FeatureValue] {
+    private func tensorPrediction(_ inputs: [String: FeatureValue], list: String) throws(VisionError) -> [String:
+        FeatureValue]
+    {
         var values: [ONNXRuntimeBackend.Value] = []
         for (i, input) in modelDescription.inputs.enumerated() {
-            let feature = FeatureDescription(name: input.name, kind: .multiArray, shape: input.shape, dataType: input.elementType)
+            let feature = FeatureDescription(
+                name: input.name, kind: .multiArray, shape: input.shape, dataType: input.elementType)
             switch inputs[input.name] {
             case .image(let image)? where i == 0 && modelDescription.inputs.count == 1:
                 values.append(.array(input.name, MultiArray(try makeInput(from: image).0)))
             case .multiArray(let array)?:
-                guard let converted = array.converted(to: input.elementType) else { throw mistyped(input.name, feature, inputs[input.name]!) }
+                guard let converted = array.converted(to: input.elementType) else {
+                    throw mistyped(input.name, feature, inputs[input.name]!)
+                }
                 values.append(.array(input.name, converted))
             case let other?:
                 throw mistyped(input.name, feature, other)
             case nil:
-                throw VisionError(.invalidArgument, "\(url.lastPathComponent) needs the input '\(input.name)' (\(describe(feature))); "
-                                  + "its inputs: \(list)")
+                throw VisionError(
+                    .invalidArgument,
+                    "\(url.lastPathComponent) needs the input '\(input.name)' (\(describe(feature))); "
+                        + "its inputs: \(list)")
             }
         }
         var result: [String: FeatureValue] = [:]
@@ -243,8 +289,10 @@ extension VisionModel {
     }
 
     private func mistyped(_ name: String, _ feature: FeatureDescription, _ given: FeatureValue) -> VisionError {
-        VisionError(.invalidArgument, "input '\(name)' of \(url.lastPathComponent) takes \(describe(feature)), not "
-                    + "\(given.kind == .image ? "an image" : "a \(given.kind.rawValue)")")
+        VisionError(
+            .invalidArgument,
+            "input '\(name)' of \(url.lastPathComponent) takes \(describe(feature)), not "
+                + "\(given.kind == .image ? "an image" : "a \(given.kind.rawValue)")")
     }
 
     private func missing(_ name: String) -> VisionError {

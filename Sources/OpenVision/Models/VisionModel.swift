@@ -58,7 +58,8 @@ public final class VisionModel: Sendable {
     /// model types and layers the converter lacks throw `unsupported` naming them.
     public convenience init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
         let (format, backend, darknetInput) = try Self.openBackend(url, configuration: configuration)
-        try self.init(url: url, format: format, backend: backend, darknetInput: darknetInput, configuration: configuration)
+        try self.init(
+            url: url, format: format, backend: backend, darknetInput: darknetInput, configuration: configuration)
     }
 
     /// Wraps an inference engine of your own (another runtime, an accelerator, a remote server) as a
@@ -66,7 +67,9 @@ public final class VisionModel: Sendable {
     /// from the backend's inputs and metadata as for files (labels files are looked for beside `url`,
     /// which names the model in messages). Throws `invalidModel` for a backend without inputs or with
     /// an input side outside 1...16384.
-    public convenience init(backend: any InferenceBackend, url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
+    public convenience init(backend: any InferenceBackend, url: URL, configuration: Configuration = Configuration())
+        throws(VisionError)
+    {
         try self.init(url: url, format: .custom, backend: backend, darknetInput: nil, configuration: configuration)
     }
 
@@ -74,33 +77,44 @@ public final class VisionModel: Sendable {
     /// and opened by the runtime `configuration.backend` picks (ONNX Runtime for ONNX when installed, else OpenCV DNN,
     /// which alone reads Darknet, Caffe and TensorFlow).
     private static func openBackend(_ url: URL, configuration: Configuration) throws(VisionError)
-        -> (ModelDescription.Format, any InferenceBackend, (Int, Int)?) {
+        -> (ModelDescription.Format, any InferenceBackend, (Int, Int)?)
+    {
         let checked = try ModelFileChecks.check(url, backend: configuration.backend)
         let file = checked.file
         let backend: any InferenceBackend
-        if file.isONNX && (configuration.backend == .onnxRuntime
-                           || configuration.backend == .automatic && ONNXRuntimeBackend.isAvailable) {
-            backend = try ONNXRuntimeBackend(file, threads: configuration.threads, optimize: configuration.optimizeGraph)
+        if file.isONNX
+            && (configuration.backend == .onnxRuntime
+                || configuration.backend == .automatic && ONNXRuntimeBackend.isAvailable)
+        {
+            backend = try ONNXRuntimeBackend(
+                file, threads: configuration.threads, optimize: configuration.optimizeGraph)
         } else {
             backend = try OpenCVDNNBackend(file, threads: configuration.threads)
         }
         return (checked.format, backend, checked.darknetInput.map { ($0.width, $0.height) })
     }
 
-    private init(url: URL, format: ModelDescription.Format, backend: any InferenceBackend, darknetInput: (Int, Int)?,
-                 configuration: Configuration) throws(VisionError) {
+    private init(
+        url: URL, format: ModelDescription.Format, backend: any InferenceBackend, darknetInput: (Int, Int)?,
+        configuration: Configuration
+    ) throws(VisionError) {
         self.url = url
         self.backend = backend
         guard let input = backend.inputs.first else {
             throw VisionError(.invalidModel, "\(url.lastPathComponent) has no inputs")
         }
         var metadata: [String: String] = [:]
-        for key in ["names", "labels", "imgsz", "stride", "task", "description", "author", "version", "date", "license",
-                    "mean", "std", "color_order", "input_size", "source"] {
+        for key in [
+            "names", "labels", "imgsz", "stride", "task", "description", "author", "version", "date", "license",
+            "mean", "std", "color_order", "input_size", "source",
+        ] {
             if let value = backend.metadata(key) { metadata[key] = value }
         }
-        var preprocessing = configuration.preprocessing ?? Self.preprocessing(for: input, metadata: metadata,
-                                                                                  darknetInput: darknetInput, format: format)
+        var preprocessing =
+            configuration.preprocessing
+            ?? Self.preprocessing(
+                for: input, metadata: metadata,
+                darknetInput: darknetInput, format: format)
         // Darknet networks (and their ONNX conversions) are trained on stretched, not letterboxed, inputs.
         if (format == .darknet || metadata["source"] == "darknet") && configuration.preprocessing == nil {
             preprocessing.cropAndScale = .scaleFill
@@ -116,24 +130,35 @@ public final class VisionModel: Sendable {
         }
         // Public detectors whose files don't say how to feed them (UltraFace, YuNet, FastestDet, OpenCV's face SSD).
         if configuration.preprocessing == nil, metadata["mean"] == nil,
-           let (family, known) = KnownDetectorFamilies.preprocessing(inputs: backend.inputs, outputs: backend.outputs,
-                                                                       default: preprocessing) {
+            let (family, known) = KnownDetectorFamilies.preprocessing(
+                inputs: backend.inputs, outputs: backend.outputs,
+                default: preprocessing)
+        {
             preprocessing = known
             metadata["family"] = family
         }
         if let scale = configuration.pixelScale { preprocessing.scale = scale }
-        if let mean = configuration.pixelMean { preprocessing.mean = mean.count == 1 ? Array(repeating: mean[0], count: 3) : mean }
-        if let std = configuration.pixelStd { preprocessing.std = std.count == 1 ? Array(repeating: std[0], count: 3) : std }
-        guard preprocessing.mean.count == 3, preprocessing.std.count == 3, preprocessing.std.allSatisfy({ $0 != 0 && $0.isFinite }),
-              preprocessing.mean.allSatisfy(\.isFinite), preprocessing.scale.isFinite, preprocessing.scale != 0 else {
-            throw VisionError(.invalidArgument, "\(url.lastPathComponent): pixel normalisation needs a finite non-zero scale, "
-                + "1 or 3 finite means and 1 or 3 finite non-zero stds")
+        if let mean = configuration.pixelMean {
+            preprocessing.mean = mean.count == 1 ? Array(repeating: mean[0], count: 3) : mean
+        }
+        if let std = configuration.pixelStd {
+            preprocessing.std = std.count == 1 ? Array(repeating: std[0], count: 3) : std
+        }
+        guard preprocessing.mean.count == 3, preprocessing.std.count == 3,
+            preprocessing.std.allSatisfy({ $0 != 0 && $0.isFinite }),
+            preprocessing.mean.allSatisfy(\.isFinite), preprocessing.scale.isFinite, preprocessing.scale != 0
+        else {
+            throw VisionError(
+                .invalidArgument,
+                "\(url.lastPathComponent): pixel normalisation needs a finite non-zero scale, "
+                    + "1 or 3 finite means and 1 or 3 finite non-zero stds")
         }
         // Before anything is allocated for an input of this size (makeInput, the native preprocessing).
         try ModelFileChecks.checkInputSize(preprocessing, model: url)
         let (labels, source) = try Self.labels(configuration: configuration, metadata: metadata, modelURL: url)
-        var description = ModelDescription(format: format, backend: backend.name, inputs: backend.inputs, outputs: backend.outputs,
-                                           labels: labels, labelsSource: source, preprocessing: preprocessing, metadata: metadata)
+        var description = ModelDescription(
+            format: format, backend: backend.name, inputs: backend.inputs, outputs: backend.outputs,
+            labels: labels, labelsSource: source, preprocessing: preprocessing, metadata: metadata)
         description.coreML = coreML
         modelDescription = description
     }
@@ -144,7 +169,10 @@ public final class VisionModel: Sendable {
     static func textGraph(beside url: URL) -> URL? {
         let base = url.deletingPathExtension()
         if let same = [base.appendingPathExtension("prototxt"), base.appendingPathExtension("pbtxt")]
-            .first(where: { FileManager.default.fileExists(atPath: $0.path) }) { return same }
+            .first(where: { FileManager.default.fileExists(atPath: $0.path) })
+        {
+            return same
+        }
         let dir = url.deletingLastPathComponent()
         let graphs = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
             .filter { $0.hasSuffix(".pbtxt") || $0.hasSuffix(".prototxt") }.sorted()
@@ -157,22 +185,36 @@ public final class VisionModel: Sendable {
     // MARK: Description helpers
 
     /// Input size and layout from the input's shape, then metadata, then 640 × 640.
-    static func preprocessing(for input: TensorDescription, metadata: [String: String], darknetInput: (Int, Int)?,
-                              format: ModelDescription.Format) -> ModelPreprocessing {
+    static func preprocessing(
+        for input: TensorDescription, metadata: [String: String], darknetInput: (Int, Int)?,
+        format: ModelDescription.Format
+    ) -> ModelPreprocessing {
         var layout = ModelPreprocessing.Layout.nchw
-        var h: Int?, w: Int?
+        var h: Int?
+        var w: Int?
         if input.shape.count == 4 {
             if input.shape[3] == 3 && input.shape[1] != 3 {
                 layout = .nhwc
-                h = input.shape[1]; w = input.shape[2]
+                h = input.shape[1]
+                w = input.shape[2]
             } else {
-                h = input.shape[2]; w = input.shape[3]
+                h = input.shape[2]
+                w = input.shape[3]
             }
         }
-        if let (dw, dh) = darknetInput { w = w ?? dw; h = h ?? dh }
+        if let (dw, dh) = darknetInput {
+            w = w ?? dw
+            h = h ?? dh
+        }
         let declared = (metadata["imgsz"] ?? metadata["input_size"]).map(Self.integers) ?? []
         if h == nil || w == nil {
-            if declared.count >= 2 { h = declared[0]; w = declared[1] } else if declared.count == 1 { h = declared[0]; w = declared[0] }
+            if declared.count >= 2 {
+                h = declared[0]
+                w = declared[1]
+            } else if declared.count == 1 {
+                h = declared[0]
+                w = declared[0]
+            }
         }
         var p = ModelPreprocessing(width: w ?? 640, height: h ?? 640)
         p.layout = layout
@@ -187,29 +229,42 @@ public final class VisionModel: Sendable {
     }
 
     static func floats(_ text: String) -> [Float] {
-        text.split(whereSeparator: { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E") }).compactMap { Float($0) }
+        text.split(whereSeparator: { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E") }).compactMap {
+            Float($0)
+        }
     }
 
     /// Labels: given, else model metadata ("names" as Ultralytics writes it, or a JSON "labels" list),
     /// else a sidecar file (`MODEL.names`, `MODEL.labels.txt`, `labels.txt`, `classes.txt`, a lone `*.names`).
-    static func labels(configuration: Configuration, metadata: [String: String], modelURL: URL) throws(VisionError) -> ([String], String?) {
+    static func labels(configuration: Configuration, metadata: [String: String], modelURL: URL) throws(VisionError) -> (
+        [String], String?
+    ) {
         if let given = configuration.labels { return (given, "given") }
-        if let names = metadata["names"], let parsed = parseUltralyticsNames(names), !parsed.isEmpty { return (parsed, "metadata:names") }
+        if let names = metadata["names"], let parsed = parseUltralyticsNames(names), !parsed.isEmpty {
+            return (parsed, "metadata:names")
+        }
         if let json = metadata["labels"], let data = json.data(using: .utf8),
-           let list = try? JSONDecoder().decode([String].self, from: data), !list.isEmpty {
+            let list = try? JSONDecoder().decode([String].self, from: data), !list.isEmpty
+        {
             return (list, "metadata:labels")
         }
         let dir = modelURL.deletingLastPathComponent()
         let base = modelURL.deletingPathExtension()
-        var candidates = [base.appendingPathExtension("names"), base.appendingPathExtension("labels.txt"),
-                          dir.appendingPathComponent("labels.txt"), dir.appendingPathComponent("classes.txt")]
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".names") }
+        var candidates = [
+            base.appendingPathExtension("names"), base.appendingPathExtension("labels.txt"),
+            dir.appendingPathComponent("labels.txt"), dir.appendingPathComponent("classes.txt"),
+        ]
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter {
+            $0.hasSuffix(".names")
+        }
         if names.count == 1 { candidates.append(dir.appendingPathComponent(names[0])) }
         for file in candidates where FileManager.default.fileExists(atPath: file.path) {
             guard let text = try? String(contentsOf: file, encoding: .utf8) else {
                 throw VisionError(.ioError, "cannot read labels file \(file.path)")
             }
-            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             return (lines, "file:\(file.lastPathComponent)")
         }
         return ([], nil)
@@ -225,7 +280,8 @@ public final class VisionModel: Sendable {
             while j < text.endIndex, text[j].isNumber { j = text.index(after: j) }
             guard let key = Int(text[digitStart..<j]) else { break }
             guard let colon = text[j...].firstIndex(of: ":"),
-                  let quote = text[colon...].firstIndex(where: { $0 == "'" || $0 == "\"" }) else { break }
+                let quote = text[colon...].firstIndex(where: { $0 == "'" || $0 == "\"" })
+            else { break }
             let q = text[quote]
             var value = ""
             var k = text.index(after: quote)
@@ -246,7 +302,9 @@ public final class VisionModel: Sendable {
 
     /// The input tensor for `image` (resized, fitted and normalised as the model describes) and how image
     /// pixels map into it.
-    public func makeInput(from image: VisionImage, cropAndScale: ImageCropAndScaleOption? = nil) throws(VisionError) -> (Tensor, InputMapping) {
+    public func makeInput(from image: VisionImage, cropAndScale: ImageCropAndScaleOption? = nil) throws(VisionError)
+        -> (Tensor, InputMapping)
+    {
         let p = modelDescription.preprocessing
         let mode = cropAndScale ?? p.cropAndScale
         try ModelFileChecks.checkInputSize(p, model: url)  // checked at load time; never allocate unbounded
@@ -259,10 +317,12 @@ public final class VisionModel: Sendable {
     /// The fraction of full resolution `makeInput` keeps of a `width` × `height` pixel image fitted
     /// with `cropAndScale` (nil: the model's default), at most 1. Requests on this model report it
     /// as their `minimumImageScale`, so handlers can decode a large JPEG at reduced scale for them.
-    public func minimumImageScale(width: Double, height: Double, cropAndScale: ImageCropAndScaleOption? = nil) -> Double {
+    public func minimumImageScale(width: Double, height: Double, cropAndScale: ImageCropAndScaleOption? = nil) -> Double
+    {
         let p = modelDescription.preprocessing
         guard p.width > 0, p.height > 0, width > 0, height > 0 else { return 1 }
-        let sx = Double(p.width) / width, sy = Double(p.height) / height
+        let sx = Double(p.width) / width
+        let sy = Double(p.height) / height
         // A letterbox shrinks by the smaller ratio; stretching and centre-cropping need both sides.
         return min(1, (cropAndScale ?? p.cropAndScale) == .scaleFit ? min(sx, sy) : max(sx, sy))
     }

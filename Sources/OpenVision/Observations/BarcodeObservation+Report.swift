@@ -21,9 +21,10 @@ extension AnalysisReport {
     /// Adds barcode observations (relative to the full image).
     public mutating func add(_ observations: [BarcodeObservation]) {
         barcodes = observations.map {
-            Barcode(symbology: $0.symbology.rawValue, payload: $0.payloadString,
-                    payloadBase64: $0.payloadData.base64EncodedString(), confidence: $0.confidence,
-                    isColorInverted: $0.isColorInverted, box: box($0.boundingBox), corners: $0.corners.map(point))
+            Barcode(
+                symbology: $0.symbology.rawValue, payload: $0.payloadString,
+                payloadBase64: $0.payloadData.base64EncodedString(), confidence: $0.confidence,
+                isColorInverted: $0.isColorInverted, box: box($0.boundingBox), corners: $0.corners.map(point))
         }
     }
 

@@ -41,10 +41,12 @@ public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
 
     /// An observation from its fields (corners normalised, lower-left origin); `boundingBox` is
     /// the corners' bounding rect.
-    public init(symbology: BarcodeSymbology, payloadString: String?, payloadData: Data, isColorInverted: Bool = false,
-                isMirrored: Bool = false, isGS1DataCarrier: Bool = false, orientationDegrees: Int = 0,
-                topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
-                bottomLeft: NormalizedPoint, confidence: Float = 1, uuid: UUID = UUID()) {
+    public init(
+        symbology: BarcodeSymbology, payloadString: String?, payloadData: Data, isColorInverted: Bool = false,
+        isMirrored: Bool = false, isGS1DataCarrier: Bool = false, orientationDegrees: Int = 0,
+        topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
+        bottomLeft: NormalizedPoint, confidence: Float = 1, uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.confidence = confidence
         self.symbology = symbology

@@ -57,6 +57,7 @@ public enum BarcodeSymbology: String, Sendable, Hashable, Codable, CaseIterable 
 
     /// Symbologies the barcode generator can write (for tests and labels).
     public static let creatable: [BarcodeSymbology] = [
-        .aztec, .codabar, .code39, .code93, .code128, .dataMatrix, .ean8, .ean13, .upca, .upce, .i2of5, .pdf417, .qr, .telepen,
+        .aztec, .codabar, .code39, .code93, .code128, .dataMatrix, .ean8, .ean13, .upca, .upce, .i2of5, .pdf417, .qr,
+        .telepen,
     ]
 }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// One outline found by `DetectContoursRequest`, as Vision's `Contour`: its points (normalised, lower-left
 /// origin, relative to the request's region of interest) and the contours nested directly inside it.
@@ -14,7 +14,9 @@ public struct Contour: Sendable, Hashable, Codable {
     public var aspectRatio: Float
 
     /// Creates the value from its fields, each as documented on its property (no validation).
-    public init(indexPath: IndexPath, normalizedPoints: [SIMD2<Float>], childContours: [Contour] = [], aspectRatio: Float) {
+    public init(
+        indexPath: IndexPath, normalizedPoints: [SIMD2<Float>], childContours: [Contour] = [], aspectRatio: Float
+    ) {
         self.indexPath = indexPath
         self.normalizedPoints = normalizedPoints
         self.childContours = childContours
@@ -30,7 +32,8 @@ public struct Contour: Sendable, Hashable, Codable {
     /// The smallest axis-aligned rectangle holding every point (normalised, lower-left origin).
     public var boundingBox: NormalizedRect {
         guard let first = normalizedPoints.first else { return NormalizedRect(x: 0, y: 0, width: 0, height: 0) }
-        var lo = first, hi = first
+        var lo = first
+        var hi = first
         for p in normalizedPoints {
             lo = pointwiseMin(lo, p)
             hi = pointwiseMax(hi, p)
@@ -64,7 +67,8 @@ public struct Contour: Sendable, Hashable, Codable {
             out.withUnsafeMutableBufferPointer { dst in
                 src.withMemoryRebound(to: Float.self) { s in
                     dst.withMemoryRebound(to: Float.self) { d in
-                        ov_approx_polygon(s.baseAddress, Int32(normalizedPoints.count), Double(epsilon), d.baseAddress, &count)
+                        ov_approx_polygon(
+                            s.baseAddress, Int32(normalizedPoints.count), Double(epsilon), d.baseAddress, &count)
                     }
                 }
             }

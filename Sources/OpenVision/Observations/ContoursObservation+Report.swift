@@ -24,11 +24,13 @@ extension AnalysisReport {
 
     /// Adds a contour tree.
     public mutating func add(_ observation: ContoursObservation) {
-        contours = Contours(contourCount: observation.contourCount, topLevelContourCount: observation.topLevelContourCount,
-                            contours: observation.allContours.map {
-                                ContourEntry(indexPath: Array($0.indexPath), box: box($0.boundingBox),
-                                             points: $0.normalizedPoints.map { [$0.x, $0.y] })
-                            })
+        contours = Contours(
+            contourCount: observation.contourCount, topLevelContourCount: observation.topLevelContourCount,
+            contours: observation.allContours.map {
+                ContourEntry(
+                    indexPath: Array($0.indexPath), box: box($0.boundingBox),
+                    points: $0.normalizedPoints.map { [$0.x, $0.y] })
+            })
     }
 
     static func summary(_ c: Contours) -> [String] {

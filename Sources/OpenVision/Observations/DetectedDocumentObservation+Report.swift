@@ -4,10 +4,14 @@ import Foundation
 extension AnalysisReport {
     /// Adds a document's quadrilateral.
     public mutating func add(_ observation: DetectedDocumentObservation) {
-        document = Rectangle(confidence: observation.confidence, box: box(observation.boundingBox), corners: observation.corners.map(point))
+        document = Rectangle(
+            confidence: observation.confidence, box: box(observation.boundingBox),
+            corners: observation.corners.map(point))
     }
 
-    static func summary(document d: Rectangle) -> [String] { [String(format: "  document %.2f ", d.confidence) + at(d.box)] }
+    static func summary(document d: Rectangle) -> [String] {
+        [String(format: "  document %.2f ", d.confidence) + at(d.box)]
+    }
 }
 
 extension DetectedDocumentObservation: ReportableResult {

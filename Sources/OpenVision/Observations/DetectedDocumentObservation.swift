@@ -24,8 +24,10 @@ public struct DetectedDocumentObservation: VisionObservation, QuadrilateralProvi
     public var boundingBox: NormalizedRect
 
     /// An observation from its corners (normalised, lower-left origin); `boundingBox` is their bounding rect.
-    public init(topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
-                bottomLeft: NormalizedPoint, confidence: Float, uuid: UUID = UUID()) {
+    public init(
+        topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
+        bottomLeft: NormalizedPoint, confidence: Float, uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.confidence = confidence
         self.topLeft = topLeft

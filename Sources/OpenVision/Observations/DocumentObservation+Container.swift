@@ -23,8 +23,10 @@ extension DocumentObservation {
         public var boundingRegion: NormalizedRegion
 
         /// A container of the given parts.
-        public init(text: Text, title: Text? = nil, paragraphs: [Text] = [], lists: [List] = [], tables: [Table] = [],
-                    barcodes: [BarcodeObservation] = [], boundingRegion: NormalizedRegion) {
+        public init(
+            text: Text, title: Text? = nil, paragraphs: [Text] = [], lists: [List] = [], tables: [Table] = [],
+            barcodes: [BarcodeObservation] = [], boundingRegion: NormalizedRegion
+        ) {
             self.text = text
             self.title = title
             self.paragraphs = paragraphs

@@ -35,7 +35,9 @@ extension DocumentObservation.Container {
             public var markerType: Marker?
 
             /// An item of `content` whose marker is `markerString`.
-            public init(content: DocumentObservation.Container, itemString: String, markerString: String, markerType: Marker?) {
+            public init(
+                content: DocumentObservation.Container, itemString: String, markerString: String, markerType: Marker?
+            ) {
                 self.content = content
                 self.itemString = itemString
                 self.markerString = markerString

@@ -109,30 +109,39 @@ extension AnalysisReport {
         }
         let data = d.text.detectedData.map { found in
             let range = found.match.range ?? d.text.transcript.startIndex..<d.text.transcript.startIndex
-            let (type, value): (String, String) = switch found.match.details {
-            case .emailAddress(let e): ("emailAddress", e.emailAddress)
-            case .link(let l): ("link", l.url.absoluteString)
-            case .phoneNumber(let p): ("phoneNumber", p.phoneNumber)
-            case .calendarEvent(let c): ("calendarEvent", c.startDate.map { Self.isoDate($0, allDay: c.allDay) } ?? "")
-            }
-            return Document.DetectedData(type: type, text: String(d.text.transcript[range]), value: value,
-                                         box: box(found.boundingRegion.boundingBox))
+            let (type, value): (String, String) =
+                switch found.match.details {
+                case .emailAddress(let e): ("emailAddress", e.emailAddress)
+                case .link(let l): ("link", l.url.absoluteString)
+                case .phoneNumber(let p): ("phoneNumber", p.phoneNumber)
+                case .calendarEvent(let c):
+                    ("calendarEvent", c.startDate.map { Self.isoDate($0, allDay: c.allDay) } ?? "")
+                }
+            return Document.DetectedData(
+                type: type, text: String(d.text.transcript[range]), value: value,
+                box: box(found.boundingRegion.boundingBox))
         }
         return Document(
-            confidence: observation.confidence, title: d.title?.transcript, titleBox: d.title.map { box($0.boundingRegion.boundingBox) },
+            confidence: observation.confidence, title: d.title?.transcript,
+            titleBox: d.title.map { box($0.boundingRegion.boundingBox) },
             paragraphs: d.paragraphs.map(block),
             lists: d.lists.map { list in
-                Document.List(items: list.items.map {
-                    Document.List.Item(text: $0.itemString, marker: $0.markerString, markerType: $0.markerType?.rawValue,
-                                       box: box($0.content.boundingRegion.boundingBox))
-                }, box: box(list.boundingRegion.boundingBox))
+                Document.List(
+                    items: list.items.map {
+                        Document.List.Item(
+                            text: $0.itemString, marker: $0.markerString, markerType: $0.markerType?.rawValue,
+                            box: box($0.content.boundingRegion.boundingBox))
+                    }, box: box(list.boundingRegion.boundingBox))
             },
             tables: d.tables.map { table in
-                Document.Table(rows: table.rowCount, columns: table.columnCount, cells: table.cells.map { cell in
-                    Document.Table.Cell(row: cell.rowRange.lowerBound, column: cell.columnRange.lowerBound,
-                                        rowSpan: cell.rowRange.count, columnSpan: cell.columnRange.count,
-                                        text: cell.content.text.transcript, box: box(cell.content.boundingRegion.boundingBox))
-                }, box: box(table.boundingRegion.boundingBox))
+                Document.Table(
+                    rows: table.rowCount, columns: table.columnCount,
+                    cells: table.cells.map { cell in
+                        Document.Table.Cell(
+                            row: cell.rowRange.lowerBound, column: cell.columnRange.lowerBound,
+                            rowSpan: cell.rowRange.count, columnSpan: cell.columnRange.count,
+                            text: cell.content.text.transcript, box: box(cell.content.boundingRegion.boundingBox))
+                    }, box: box(table.boundingRegion.boundingBox))
             },
             text: d.text.transcript, detectedData: data, barcodes: d.barcodes.compactMap(\.payloadString),
             box: box(d.boundingRegion.boundingBox))
@@ -142,7 +151,8 @@ extension AnalysisReport {
     static func isoDate(_ date: Date, allDay: Bool) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = .current
-        formatter.formatOptions = allDay ? [.withFullDate] : [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+        formatter.formatOptions =
+            allDay ? [.withFullDate] : [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
         return formatter.string(from: date)
     }
 
@@ -154,16 +164,22 @@ extension AnalysisReport {
 
     static func summary(documents: [Document]) -> [String] {
         documents.flatMap { d -> [String] in
-            var lines = [String(format: "  document %.2f: ", d.confidence) + "\(d.paragraphs.count) paragraphs, \(d.lists.count) lists, "
-                + "\(d.tables.count) tables " + at(d.box)]
+            var lines = [
+                String(format: "  document %.2f: ", d.confidence)
+                    + "\(d.paragraphs.count) paragraphs, \(d.lists.count) lists, "
+                    + "\(d.tables.count) tables " + at(d.box)
+            ]
             if let title = d.title { lines.append("  document title \"\(title)\"") }
-            for paragraph in d.paragraphs { lines.append("  document paragraph \"\(oneLine(paragraph.text))\" " + at(paragraph.box)) }
+            for paragraph in d.paragraphs {
+                lines.append("  document paragraph \"\(oneLine(paragraph.text))\" " + at(paragraph.box))
+            }
             for list in d.lists {
                 lines.append("  document list of \(list.items.count) items " + at(list.box))
                 lines += list.items.map { "    \($0.marker) \(oneLine($0.text))" }
             }
             for table in d.tables {
-                lines.append("  document table \(table.rows)×\(table.columns), \(table.cells.count) cells " + at(table.box))
+                lines.append(
+                    "  document table \(table.rows)×\(table.columns), \(table.cells.count) cells " + at(table.box))
                 // One line per row, its cells' texts between bars (a cell spanning rows is on its first row).
                 for row in 0..<table.rows {
                     let cells = table.cells.filter { $0.row == row }.sorted { $0.column < $1.column }
@@ -188,7 +204,9 @@ extension OverlayItem {
     /// every cell outlined: the table's grid).
     public static func items(for document: DocumentObservation) -> [OverlayItem] {
         let d = document.document
-        func outline(_ region: NormalizedRegion, _ color: OverlayColor, _ label: String?, width: Double = 3) -> OverlayItem {
+        func outline(_ region: NormalizedRegion, _ color: OverlayColor, _ label: String?, width: Double = 3)
+            -> OverlayItem
+        {
             OverlayItem(shape: .polygon(region.points, closed: true), color: color, label: label, lineWidth: width)
         }
         var items: [OverlayItem] = []

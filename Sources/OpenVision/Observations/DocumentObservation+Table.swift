@@ -14,7 +14,9 @@ extension DocumentObservation.Container {
             public var content: DocumentObservation.Container
 
             /// A cell covering `rowRange` × `columnRange`.
-            public init(rowRange: ClosedRange<Int>, columnRange: ClosedRange<Int>, content: DocumentObservation.Container) {
+            public init(
+                rowRange: ClosedRange<Int>, columnRange: ClosedRange<Int>, content: DocumentObservation.Container
+            ) {
                 self.rowRange = rowRange
                 self.columnRange = columnRange
                 self.content = content
@@ -29,7 +31,9 @@ extension DocumentObservation.Container {
         /// A table of `cells` around `boundingRegion`.
         public init(cells: [Cell], boundingRegion: NormalizedRegion) {
             self.cells = cells.sorted {
-                ($0.rowRange.lowerBound, $0.columnRange.lowerBound) < ($1.rowRange.lowerBound, $1.columnRange.lowerBound)
+                ($0.rowRange.lowerBound, $0.columnRange.lowerBound) < (
+                    $1.rowRange.lowerBound, $1.columnRange.lowerBound
+                )
             }
             self.boundingRegion = boundingRegion
         }
@@ -41,12 +45,18 @@ extension DocumentObservation.Container {
 
         /// The rows: for each, the cells that cover it, left to right (a cell spanning rows is in each of them).
         public var rows: [[Cell]] {
-            (0..<rowCount).map { r in cells.filter { $0.rowRange.contains(r) }.sorted { $0.columnRange.lowerBound < $1.columnRange.lowerBound } }
+            (0..<rowCount).map { r in
+                cells.filter { $0.rowRange.contains(r) }.sorted {
+                    $0.columnRange.lowerBound < $1.columnRange.lowerBound
+                }
+            }
         }
 
         /// The columns: for each, the cells that cover it, top to bottom.
         public var columns: [[Cell]] {
-            (0..<columnCount).map { c in cells.filter { $0.columnRange.contains(c) }.sorted { $0.rowRange.lowerBound < $1.rowRange.lowerBound } }
+            (0..<columnCount).map { c in
+                cells.filter { $0.columnRange.contains(c) }.sorted { $0.rowRange.lowerBound < $1.rowRange.lowerBound }
+            }
         }
 
         /// The cell covering row `row` and column `col`, if any.

@@ -26,15 +26,20 @@ extension DocumentObservation.Container {
         public var textAlignment: Alignment?
 
         /// The text of `lines` in reading order, around `boundingRegion`.
-        public init(lines: [RecognizedTextObservation], boundingRegion: NormalizedRegion, textAlignment: Alignment? = nil) {
-            self.init(lines: lines, boundingRegion: boundingRegion, textAlignment: textAlignment,
-                      separators: Array(repeating: "\n", count: max(0, lines.count - 1)))
+        public init(
+            lines: [RecognizedTextObservation], boundingRegion: NormalizedRegion, textAlignment: Alignment? = nil
+        ) {
+            self.init(
+                lines: lines, boundingRegion: boundingRegion, textAlignment: textAlignment,
+                separators: Array(repeating: "\n", count: max(0, lines.count - 1)))
         }
 
         /// The text of `lines` joined by `separators` (one character between each two lines: a line break, or a space
         /// between pieces of one row).
-        init(lines: [RecognizedTextObservation], boundingRegion: NormalizedRegion, textAlignment: Alignment? = nil,
-             separators: [Character]) {
+        init(
+            lines: [RecognizedTextObservation], boundingRegion: NormalizedRegion, textAlignment: Alignment? = nil,
+            separators: [Character]
+        ) {
             self.lines = lines
             var transcript = ""
             for (k, line) in lines.enumerated() {
@@ -55,7 +60,10 @@ extension DocumentObservation.Container {
                 var start: Int?
                 for (k, c) in best.string.enumerated() {
                     if c.isWhitespace {
-                        if let s = start { runs.append(s..<k); start = nil }
+                        if let s = start {
+                            runs.append(s..<k)
+                            start = nil
+                        }
                     } else if start == nil {
                         start = k
                     }
@@ -66,8 +74,11 @@ extension DocumentObservation.Container {
                     let boxes = aligned ? Array(best.characterBoxes[runs[k]]) : []
                     var observation = RecognizedTextObservation(
                         boundingBox: word.boundingBox,
-                        candidates: [RecognizedText(string: word.string, confidence: word.confidence, characterBoxes: boxes,
-                                                    words: [word])])
+                        candidates: [
+                            RecognizedText(
+                                string: word.string, confidence: word.confidence, characterBoxes: boxes,
+                                words: [word])
+                        ])
                     observation.textOrientation = line.textOrientation
                     return observation
                 }
@@ -86,7 +97,8 @@ extension DocumentObservation.Container {
         /// The region around the characters of `range` (a range of `transcript`): the box around their boxes (a line
         /// break has none); nil for an empty range or one outside the transcript.
         public func boundingRegion(for range: Range<String.Index>) -> NormalizedRegion? {
-            guard range.lowerBound >= transcript.startIndex, range.upperBound <= transcript.endIndex, !range.isEmpty else {
+            guard range.lowerBound >= transcript.startIndex, range.upperBound <= transcript.endIndex, !range.isEmpty
+            else {
                 return nil
             }
             let start = transcript.distance(from: transcript.startIndex, to: range.lowerBound)
@@ -96,11 +108,14 @@ extension DocumentObservation.Container {
             for line in lines {
                 let best = line.candidates.first
                 let count = best?.string.count ?? 0
-                let lo = max(start, offset), hi = min(end, offset + count)
+                let lo = max(start, offset)
+                let hi = min(end, offset + count)
                 if lo < hi, let best {
                     // Character boxes when the recogniser gave one per character, else the line's box.
-                    let boxes = best.characterBoxes.count == count ? Array(best.characterBoxes[(lo - offset)..<(hi - offset)])
-                                                                   : [line.boundingBox]
+                    let boxes =
+                        best.characterBoxes.count == count
+                        ? Array(best.characterBoxes[(lo - offset)..<(hi - offset)])
+                        : [line.boundingBox]
                     for b in boxes { box = box.map { $0.union(b) } ?? b }
                 }
                 offset += count + 1  // the separator

@@ -33,8 +33,11 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         public var precisionEstimatesPerPoint: [Float]?
 
         /// Creates the value from its fields, each as documented on its property (no validation).
-        public init(normalizedPoints: [NormalizedPoint], pointsClassification: PointsClassification, faceBoundingBox: NormalizedRect,
-                    precisionEstimatesPerPoint: [Float]? = nil) {
+        public init(
+            normalizedPoints: [NormalizedPoint], pointsClassification: PointsClassification,
+            faceBoundingBox: NormalizedRect,
+            precisionEstimatesPerPoint: [Float]? = nil
+        ) {
             self.normalizedPoints = normalizedPoints
             self.pointsClassification = pointsClassification
             self.faceBoundingBox = faceBoundingBox
@@ -47,8 +50,9 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
         /// The points normalised to the analysed image (0...1, lower-left origin).
         public var pointsNormalizedToImage: [NormalizedPoint] {
             normalizedPoints.map {
-                NormalizedPoint(x: faceBoundingBox.x + $0.x * faceBoundingBox.width,
-                                y: faceBoundingBox.y + $0.y * faceBoundingBox.height)
+                NormalizedPoint(
+                    x: faceBoundingBox.x + $0.x * faceBoundingBox.width,
+                    y: faceBoundingBox.y + $0.y * faceBoundingBox.height)
             }
         }
 
@@ -111,7 +115,8 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
             Region(normalizedPoints: indices.map { points[$0] }, pointsClassification: kind, faceBoundingBox: box)
         }
         func centre(_ indices: ClosedRange<Int>) -> Region {
-            let xs = indices.map { points[$0].x }, ys = indices.map { points[$0].y }
+            let xs = indices.map { points[$0].x }
+            let ys = indices.map { points[$0].y }
             let p = NormalizedPoint(x: xs.reduce(0, +) / Double(xs.count), y: ys.reduce(0, +) / Double(ys.count))
             return Region(normalizedPoints: [p], pointsClassification: .disconnected, faceBoundingBox: box)
         }
@@ -140,7 +145,9 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
     /// ear tragions (right, left); the other regions are empty.
     public init(blazeFaceKeypoints points: [NormalizedPoint], faceBoundingBox box: NormalizedRect, confidence: Float) {
         func region(_ indices: [Int], _ kind: PointsClassification) -> Region {
-            Region(normalizedPoints: indices.filter { $0 < points.count }.map { points[$0] }, pointsClassification: kind, faceBoundingBox: box)
+            Region(
+                normalizedPoints: indices.filter { $0 < points.count }.map { points[$0] }, pointsClassification: kind,
+                faceBoundingBox: box)
         }
         let empty = Region(normalizedPoints: [], pointsClassification: .disconnected, faceBoundingBox: box)
         self.confidence = confidence
@@ -163,11 +170,15 @@ public struct FaceLandmarks2D: Sendable, Hashable, Codable {
     /// Vision's 76- or 65-point constellation from the face mesh: `point(i)` gives mesh point `i` (or a pupil:
     /// `FaceConstellation.pupilRight` / `pupilLeft`) normalised to the face box, lower-left origin, and `precision(i)`
     /// its error estimate (a share of the face box's width).
-    init(meshTable t: FaceConstellation.Table, constellation: Constellation, faceBoundingBox box: NormalizedRect, confidence: Float,
-         point: (Int) -> NormalizedPoint, precision: ((Int) -> Float)?) {
+    init(
+        meshTable t: FaceConstellation.Table, constellation: Constellation, faceBoundingBox box: NormalizedRect,
+        confidence: Float,
+        point: (Int) -> NormalizedPoint, precision: ((Int) -> Float)?
+    ) {
         func region(_ indices: [Int], _ kind: PointsClassification) -> Region {
-            Region(normalizedPoints: indices.map(point), pointsClassification: kind, faceBoundingBox: box,
-                   precisionEstimatesPerPoint: precision.map { p in indices.map(p) })
+            Region(
+                normalizedPoints: indices.map(point), pointsClassification: kind, faceBoundingBox: box,
+                precisionEstimatesPerPoint: precision.map { p in indices.map(p) })
         }
         self.confidence = confidence
         self.constellation = constellation

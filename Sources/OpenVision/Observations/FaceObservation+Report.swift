@@ -39,19 +39,25 @@ extension AnalysisReport {
                     ("innerLips", l.innerLips), ("leftPupil", l.leftPupil), ("rightPupil", l.rightPupil),
                 ]
                 // BlazeFace's coarse landmarks leave some regions empty: those are left out.
-                landmarks = Dictionary(uniqueKeysWithValues: regions.filter { $0.1.pointCount > 0 }
-                    .map { ($0.0, $0.1.pointsNormalizedToImage.map(point)) })
-                let estimates = regions.compactMap { name, region in region.precisionEstimatesPerPoint.map { (name, $0) } }
+                landmarks = Dictionary(
+                    uniqueKeysWithValues: regions.filter { $0.1.pointCount > 0 }
+                        .map { ($0.0, $0.1.pointsNormalizedToImage.map(point)) })
+                let estimates = regions.compactMap { name, region in
+                    region.precisionEstimatesPerPoint.map { (name, $0) }
+                }
                 precision = estimates.isEmpty ? nil : Dictionary(uniqueKeysWithValues: estimates)
             }
             let constellation = face.landmarks?.constellation
-            let revision: Int? = switch constellation {
-            case .points76, .points65: DetectFaceLandmarksRequest.Revision.faceMesh.rawValue
-            case .points68: DetectFaceLandmarksRequest.Revision.dlib.rawValue
-            case .points6, nil: nil
-            }
-            return Face(confidence: face.confidence, box: box(face.boundingBox), roll: face.roll, yaw: face.yaw, pitch: face.pitch,
-                        landmarks: landmarks, constellation: constellation?.rawValue, revision: revision, precision: precision)
+            let revision: Int? =
+                switch constellation {
+                case .points76, .points65: DetectFaceLandmarksRequest.Revision.faceMesh.rawValue
+                case .points68: DetectFaceLandmarksRequest.Revision.dlib.rawValue
+                case .points6, nil: nil
+                }
+            return Face(
+                confidence: face.confidence, box: box(face.boundingBox), roll: face.roll, yaw: face.yaw,
+                pitch: face.pitch,
+                landmarks: landmarks, constellation: constellation?.rawValue, revision: revision, precision: precision)
         }
     }
 

@@ -23,8 +23,10 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
     public var landmarks: FaceLandmarks2D?
 
     /// Creates the value from its fields, each as documented on its property (no validation).
-    public init(boundingBox: NormalizedRect, confidence: Float, roll: Double? = nil, yaw: Double? = nil,
-                pitch: Double? = nil, landmarks: FaceLandmarks2D? = nil, uuid: UUID = UUID()) {
+    public init(
+        boundingBox: NormalizedRect, confidence: Float, roll: Double? = nil, yaw: Double? = nil,
+        pitch: Double? = nil, landmarks: FaceLandmarks2D? = nil, uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.confidence = confidence
         self.boundingBox = boundingBox

@@ -24,7 +24,8 @@ public struct FeaturePrintObservation: VisionObservation {
     /// same direction, up to 2. Throws `invalidArgument` for prints of different lengths.
     public func distance(to other: FeaturePrintObservation) throws(VisionError) -> Float {
         guard data.count == other.data.count, !data.isEmpty else {
-            throw VisionError(.invalidArgument, "feature prints differ in length (\(data.count) vs \(other.data.count))")
+            throw VisionError(
+                .invalidArgument, "feature prints differ in length (\(data.count) vs \(other.data.count))")
         }
         let na = max(sqrt(data.reduce(0) { $0 + $1 * $1 }), .leastNonzeroMagnitude)
         let nb = max(sqrt(other.data.reduce(0) { $0 + $1 * $1 }), .leastNonzeroMagnitude)

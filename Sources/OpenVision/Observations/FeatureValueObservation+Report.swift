@@ -15,14 +15,19 @@ extension AnalysisReport {
     /// Adds raw model outputs.
     public mutating func add(_ observations: [FeatureValueObservation]) {
         outputs = observations.map {
-            Output(name: $0.featureName, shape: $0.shape, values: $0.values.count <= Self.maximumReportedValues ? $0.values : nil)
+            Output(
+                name: $0.featureName, shape: $0.shape,
+                values: $0.values.count <= Self.maximumReportedValues ? $0.values : nil)
         }
     }
 
     static func summary(outputs: [Output]) -> [String] {
         outputs.map { o in
             "  output \(o.name) [\(o.shape.map(String.init).joined(separator: "×"))]"
-                + (o.values.map { v in " " + v.prefix(4).map { String(format: "%.4g", $0) }.joined(separator: " ") + (v.count > 4 ? " …" : "") } ?? "")
+                + (o.values.map { v in
+                    " " + v.prefix(4).map { String(format: "%.4g", $0) }.joined(separator: " ")
+                        + (v.count > 4 ? " …" : "")
+                } ?? "")
         }
     }
 }

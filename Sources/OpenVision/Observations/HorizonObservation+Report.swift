@@ -15,8 +15,9 @@ extension AnalysisReport {
     /// Adds a horizon.
     public mutating func add(_ observation: HorizonObservation) {
         let t = observation.transform
-        horizon = Horizon(angleDegrees: observation.angle.converted(to: .degrees).value, angle: observation.radians,
-                          transform: [t.m11, t.m12, t.m21, t.m22, t.tX, t.tY])
+        horizon = Horizon(
+            angleDegrees: observation.angle.converted(to: .degrees).value, angle: observation.radians,
+            transform: [t.m11, t.m12, t.m21, t.m22, t.tX, t.tY])
     }
 
     static func summary(_ h: Horizon) -> [String] { [String(format: "  horizon %.1f°", h.angleDegrees)] }

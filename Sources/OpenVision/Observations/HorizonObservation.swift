@@ -34,7 +34,8 @@ public struct HorizonObservation: VisionObservation {
     /// The rotation by -`angle` about the centre of a `width` × `height` image (lower-left pixel
     /// coordinates, y up): maps the image so that its horizon is level and its centre stays put.
     public func transform(width: Int, height: Int) -> AffineTransform {
-        let cx = Double(width) / 2, cy = Double(height) / 2
+        let cx = Double(width) / 2
+        let cy = Double(height) / 2
         var t = AffineTransform(translationByX: -cx, byY: -cy)
         t.append(AffineTransform(rotationByRadians: -radians))
         t.append(AffineTransform(translationByX: cx, byY: cy))

@@ -34,20 +34,24 @@ extension AnalysisReport {
     public mutating func add(_ observations: [HumanBodyPose3DObservation]) {
         bodyPoses3D = observations.map { pose in
             func xyz(_ v: SIMD3<Float>) -> [Float] { [v.x, v.y, v.z] }
-            return BodyPose3D(confidence: pose.confidence, bodyHeight: pose.bodyHeight, heightEstimation: pose.heightEstimation.rawValue,
-                              cameraPosition: xyz(pose.cameraOriginMatrix.translation),
-                              joints: HumanBodyPose3DObservation.JointName.allCases.map { j in
-                                  let p = pose.recognizedPoint(j)
-                                  return BodyPose3D.Joint3D(name: j.rawValue, parent: j.parent?.rawValue, position: xyz(p.position.translation),
-                                                            localPosition: xyz(p.localPosition.translation), point: point(pose.pointInImage(j)))
-                              })
+            return BodyPose3D(
+                confidence: pose.confidence, bodyHeight: pose.bodyHeight,
+                heightEstimation: pose.heightEstimation.rawValue,
+                cameraPosition: xyz(pose.cameraOriginMatrix.translation),
+                joints: HumanBodyPose3DObservation.JointName.allCases.map { j in
+                    let p = pose.recognizedPoint(j)
+                    return BodyPose3D.Joint3D(
+                        name: j.rawValue, parent: j.parent?.rawValue, position: xyz(p.position.translation),
+                        localPosition: xyz(p.localPosition.translation), point: point(pose.pointInImage(j)))
+                })
         }
     }
 
     static func summary(_ poses: [BodyPose3D]) -> [String] {
         poses.map { pose in
-            var line = String(format: "  body pose 3D %.2f: height %.2f m (%@), camera %.2f m away", pose.confidence, pose.bodyHeight,
-                              pose.heightEstimation, (pose.cameraPosition.map { $0 * $0 }.reduce(0, +)).squareRoot())
+            var line = String(
+                format: "  body pose 3D %.2f: height %.2f m (%@), camera %.2f m away", pose.confidence, pose.bodyHeight,
+                pose.heightEstimation, (pose.cameraPosition.map { $0 * $0 }.reduce(0, +)).squareRoot())
             for name in ["topHead", "leftWrist", "rightWrist"] {
                 if let j = pose.joints.first(where: { $0.name == name }), j.position.count == 3 {
                     line += String(format: " %@=(%.2f,%.2f,%.2f)", name, j.position[0], j.position[1], j.position[2])
@@ -65,11 +69,17 @@ extension HumanBodyPose3DObservation: ReportableObservation {
     public var overlayItems: [OverlayItem] {
         var items = Self.skeletonPairs.map { a, b in
             let left = a.rawValue.hasPrefix("left") || b.rawValue.hasPrefix("left")
-            return OverlayItem(shape: .polygon([pointInImage(a), pointInImage(b)], closed: false), color: left ? .cyan : .purple, lineWidth: 3)
+            return OverlayItem(
+                shape: .polygon([pointInImage(a), pointInImage(b)], closed: false), color: left ? .cyan : .purple,
+                lineWidth: 3)
         }
-        for j in JointName.allCases { items.append(OverlayItem(shape: .points([pointInImage(j)]), color: .yellow, lineWidth: 4)) }
-        items.append(OverlayItem(shape: .points([pointInImage(.topHead)]), color: .yellow,
-                                 label: String(format: "3D pose %.2f, %.1f m", confidence, bodyHeight), lineWidth: 4))
+        for j in JointName.allCases {
+            items.append(OverlayItem(shape: .points([pointInImage(j)]), color: .yellow, lineWidth: 4))
+        }
+        items.append(
+            OverlayItem(
+                shape: .points([pointInImage(.topHead)]), color: .yellow,
+                label: String(format: "3D pose %.2f, %.1f m", confidence, bodyHeight), lineWidth: 4))
         return items
     }
 }

@@ -23,7 +23,8 @@ public struct HumanBodyPose3DObservation: VisionObservation {
     /// Vision's 17 3D joint names (`HumanBodyPose3DObservation.JointName`). "Left" is the person's left.
     public enum JointName: String, CaseIterable, Sendable, Codable, Hashable {
         /// Head, shoulders, arms.
-        case topHead, centerHead, centerShoulder, leftShoulder, rightShoulder, leftElbow, rightElbow, leftWrist, rightWrist
+        case topHead, centerHead, centerShoulder, leftShoulder, rightShoulder, leftElbow, rightElbow, leftWrist,
+            rightWrist
         /// Spine, hips (`root` between them) and legs.
         case spine, root, leftHip, rightHip, leftKnee, rightKnee, leftAnkle, rightAnkle
 
@@ -99,7 +100,9 @@ public struct HumanBodyPose3DObservation: VisionObservation {
     public static let referenceHeight: Float = 1.8
 
     /// The bones drawn as a skeleton: each joint to its parent.
-    public static let skeletonPairs: [(JointName, JointName)] = JointName.allCases.compactMap { j in j.parent.map { ($0, j) } }
+    public static let skeletonPairs: [(JointName, JointName)] = JointName.allCases.compactMap { j in
+        j.parent.map { ($0, j) }
+    }
 
     /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
@@ -124,12 +127,16 @@ public struct HumanBodyPose3DObservation: VisionObservation {
 
     /// A 3D pose from MediaPipe's 33 world landmarks and the 33 image landmarks (normalised, lower-left origin, with
     /// their visibility) of an image `width` × `height` pixels. Throws `invalidArgument` for other counts.
-    public init(worldLandmarks: [SIMD3<Double>], imageLandmarks: [RecognizedPoint], imageWidth: Int, imageHeight: Int,
-                confidence: Float, uuid: UUID = UUID()) throws(VisionError) {
+    public init(
+        worldLandmarks: [SIMD3<Double>], imageLandmarks: [RecognizedPoint], imageWidth: Int, imageHeight: Int,
+        confidence: Float, uuid: UUID = UUID()
+    ) throws(VisionError) {
         let n = HumanBodyPoseObservation.BodyLandmark.allCases.count
         guard worldLandmarks.count == n, imageLandmarks.count == n else {
-            throw VisionError(.invalidArgument, "a 3D body pose is made of \(n) world and \(n) image landmarks, not "
-                + "\(worldLandmarks.count) and \(imageLandmarks.count)")
+            throw VisionError(
+                .invalidArgument,
+                "a 3D body pose is made of \(n) world and \(n) image landmarks, not "
+                    + "\(worldLandmarks.count) and \(imageLandmarks.count)")
         }
         guard imageWidth > 0, imageHeight > 0 else {
             throw VisionError(.invalidArgument, "image size \(imageWidth)×\(imageHeight) is empty")
@@ -141,7 +148,8 @@ public struct HumanBodyPose3DObservation: VisionObservation {
         func w(_ l: L) -> SIMD3<Double> { worldLandmarks[l.rawValue] }
         func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
         // The joints in MediaPipe's axes (unscaled).
-        let root = (w(.leftHip) + w(.rightHip)) / 2, centerShoulder = (w(.leftShoulder) + w(.rightShoulder)) / 2
+        let root = (w(.leftHip) + w(.rightHip)) / 2
+        let centerShoulder = (w(.leftShoulder) + w(.rightShoulder)) / 2
         let centerHead = (w(.leftEar) + w(.rightEar)) / 2
         let topHead = centerHead + (centerHead - centerShoulder) * 0.5
         let spine = (root + centerShoulder) / 2
@@ -155,9 +163,13 @@ public struct HumanBodyPose3DObservation: VisionObservation {
             default: return root
             }
         }
-        let legs = (length(w(.leftHip) - w(.leftKnee)) + length(w(.leftKnee) - w(.leftAnkle)) + length(w(.leftAnkle) - w(.leftHeel))
-            + length(w(.rightHip) - w(.rightKnee)) + length(w(.rightKnee) - w(.rightAnkle)) + length(w(.rightAnkle) - w(.rightHeel))) / 2
-        let height = length(topHead - centerHead) + length(centerHead - centerShoulder) + length(centerShoulder - spine)
+        let legs =
+            (length(w(.leftHip) - w(.leftKnee)) + length(w(.leftKnee) - w(.leftAnkle))
+                + length(w(.leftAnkle) - w(.leftHeel))
+                + length(w(.rightHip) - w(.rightKnee)) + length(w(.rightKnee) - w(.rightAnkle))
+                + length(w(.rightAnkle) - w(.rightHeel))) / 2
+        let height =
+            length(topHead - centerHead) + length(centerHead - centerShoulder) + length(centerShoulder - spine)
             + length(spine - root) + legs
         let scale = height.isFinite && height > 1e-3 ? Double(Self.referenceHeight) / height : 1
         worldScale = scale
@@ -168,12 +180,15 @@ public struct HumanBodyPose3DObservation: VisionObservation {
 
         // The camera: the translation t (root in camera coordinates, MediaPipe's axes) projecting the scaled
         // skeleton onto the image landmarks through a pinhole (focal length f, principal point at the centre).
-        let f = Double(max(imageWidth, imageHeight)), cx = Double(imageWidth) / 2, cy = Double(imageHeight) / 2
+        let f = Double(max(imageWidth, imageHeight))
+        let cx = Double(imageWidth) / 2
+        let cy = Double(imageHeight) / 2
         let pixels = imageLandmarks.map { $0.pixelLocation(width: imageWidth, height: imageHeight) }
         let scaled = worldLandmarks.map { ($0 - root) * scale }
         var used = (0..<n).filter { imageLandmarks[$0].confidence >= 0.5 }
         if used.count < 4 { used = Array(0..<n) }
-        let t = Self.cameraTranslation(points: used.map { scaled[$0] }, pixels: used.map { pixels[$0] }, f: f, cx: cx, cy: cy)
+        let t = Self.cameraTranslation(
+            points: used.map { scaled[$0] }, pixels: used.map { pixels[$0] }, f: f, cx: cx, cy: cy)
         cameraOriginMatrix = .translation(SIMD3(Float(-t.x), Float(t.y), Float(t.z)))
 
         // Image points: landmarks, midpoints of landmarks, and topHead projected, offset as centerHead's projection is.
@@ -183,16 +198,21 @@ public struct HumanBodyPose3DObservation: VisionObservation {
             let z = max(p.z + t.z, 1e-6)
             return (f * (p.x + t.x) / z + cx, f * (p.y + t.y) / z + cy)
         }
-        let rootPx = mid(.leftHip, .rightHip), shoulderPx = mid(.leftShoulder, .rightShoulder), headPx = mid(.leftEar, .rightEar)
+        let rootPx = mid(.leftHip, .rightHip)
+        let shoulderPx = mid(.leftShoulder, .rightShoulder)
+        let headPx = mid(.leftEar, .rightEar)
         let topPx: (x: Double, y: Double) = {
-            let a = project((topHead - root) * scale), b = project((centerHead - root) * scale)
+            let a = project((topHead - root) * scale)
+            let b = project((centerHead - root) * scale)
             let top = (x: headPx.x + a.x - b.x, y: headPx.y + a.y - b.y)
             return top.x.isFinite && top.y.isFinite ? top : headPx
         }()
         let toNormalized = PixelToNormalized(width: imageWidth, height: imageHeight)
         imagePoints = JointName.allCases.map { j in
             let p: (x: Double, y: Double)
-            if let l = j.landmark { p = px(l) } else {
+            if let l = j.landmark {
+                p = px(l)
+            } else {
                 switch j {
                 case .topHead: p = topPx
                 case .centerHead: p = headPx
@@ -208,11 +228,16 @@ public struct HumanBodyPose3DObservation: VisionObservation {
     /// The least-squares translation t with f (X + t).x / (X + t).z + cx = u (and the same for y, v) for each point,
     /// solved linearly (f tx − (u − cx) tz = (u − cx) Z − f X); when that fails (a singular system, the skeleton
     /// behind the camera), the root straight ahead at the depth giving the skeleton its image size.
-    static func cameraTranslation(points: [SIMD3<Double>], pixels: [(x: Double, y: Double)], f: Double, cx: Double, cy: Double)
-        -> SIMD3<Double> {
-        var a = [[Double]](repeating: [0, 0, 0], count: 3), b = [0.0, 0, 0]
+    static func cameraTranslation(
+        points: [SIMD3<Double>], pixels: [(x: Double, y: Double)], f: Double, cx: Double, cy: Double
+    )
+        -> SIMD3<Double>
+    {
+        var a = [[Double]](repeating: [0, 0, 0], count: 3)
+        var b = [0.0, 0, 0]
         for (p, q) in zip(points, pixels) {
-            let du = q.x - cx, dv = q.y - cy
+            let du = q.x - cx
+            let dv = q.y - cy
             for (row, rhs) in [([f, 0, -du], du * p.z - f * p.x), ([0, f, -dv], dv * p.z - f * p.y)] {
                 for i in 0..<3 {
                     for j in 0..<3 { a[i][j] += row[i] * row[j] }
@@ -221,8 +246,10 @@ public struct HumanBodyPose3DObservation: VisionObservation {
             }
         }
         if let t = solve3(a, b), t.z > 0.1, t.x.isFinite, t.y.isFinite, t.z.isFinite { return SIMD3(t.x, t.y, t.z) }
-        let xs = points.map(\.x), us = pixels.map(\.x)
-        let worldSpan = max((xs.max() ?? 0) - (xs.min() ?? 0), 1e-3), pixelSpan = max((us.max() ?? 0) - (us.min() ?? 0), 1)
+        let xs = points.map(\.x)
+        let us = pixels.map(\.x)
+        let worldSpan = max((xs.max() ?? 0) - (xs.min() ?? 0), 1e-3)
+        let pixelSpan = max((us.max() ?? 0) - (us.min() ?? 0), 1)
         return SIMD3(0, 0, f * worldSpan / pixelSpan)
     }
 
@@ -266,7 +293,9 @@ public struct HumanBodyPose3DObservation: VisionObservation {
 
     /// The joint's point in the image (normalised, lower-left origin, relative to the request's region of
     /// interest), as Vision's `pointInImage(_:)`.
-    public func pointInImage(_ name: JointName) -> NormalizedPoint { imagePoints[JointName.allCases.firstIndex(of: name)!] }
+    public func pointInImage(_ name: JointName) -> NormalizedPoint {
+        imagePoints[JointName.allCases.firstIndex(of: name)!]
+    }
 
     /// The joint's position relative to the camera, as Vision's `getCameraRelativePosition(_:for:)`: its position
     /// minus the camera's (the camera looks down −z).

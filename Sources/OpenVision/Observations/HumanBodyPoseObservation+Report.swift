@@ -19,13 +19,16 @@ extension AnalysisReport {
     /// Adds body poses.
     public mutating func add(_ observations: [HumanBodyPoseObservation]) {
         bodyPoses = observations.map { pose in
-            BodyPose(confidence: pose.confidence,
-                     joints: HumanBodyPoseObservation.JointName.allCases.map {
-                         let p = pose.recognizedPoint($0)
-                         return Joint(name: p.identifier, confidence: p.confidence, point: point(p.location))
-                     },
-                     landmarks: pose.landmarks.map { Joint(name: $0.identifier, confidence: $0.confidence, point: point($0.location)) },
-                     leftHand: pose.leftHand.map(handEntry), rightHand: pose.rightHand.map(handEntry))
+            BodyPose(
+                confidence: pose.confidence,
+                joints: HumanBodyPoseObservation.JointName.allCases.map {
+                    let p = pose.recognizedPoint($0)
+                    return Joint(name: p.identifier, confidence: p.confidence, point: point(p.location))
+                },
+                landmarks: pose.landmarks.map {
+                    Joint(name: $0.identifier, confidence: $0.confidence, point: point($0.location))
+                },
+                leftHand: pose.leftHand.map(handEntry), rightHand: pose.rightHand.map(handEntry))
         }
     }
 
@@ -39,7 +42,9 @@ extension AnalysisReport {
                 }
             }
             for (side, hand) in [("left", pose.leftHand), ("right", pose.rightHand)] {
-                if let wrist = hand?.joints.first { line += String(format: " %@Hand=(%.0f,%.0f)", side, wrist.point.pixels.x, wrist.point.pixels.y) }
+                if let wrist = hand?.joints.first {
+                    line += String(format: " %@Hand=(%.0f,%.0f)", side, wrist.point.pixels.x, wrist.point.pixels.y)
+                }
             }
             return line
         }

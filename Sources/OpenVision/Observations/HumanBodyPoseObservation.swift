@@ -102,9 +102,12 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
     public var rightHand: HumanHandPoseObservation?
 
     /// Wraps 33 landmarks in `BodyLandmark` order. Throws `invalidArgument` for another count.
-    public init(landmarks: [RecognizedPoint], confidence: Float, detectionBox: NormalizedRect, uuid: UUID = UUID()) throws(VisionError) {
+    public init(landmarks: [RecognizedPoint], confidence: Float, detectionBox: NormalizedRect, uuid: UUID = UUID())
+        throws(VisionError)
+    {
         guard landmarks.count == BodyLandmark.allCases.count else {
-            throw VisionError(.invalidArgument, "a body pose has \(BodyLandmark.allCases.count) landmarks, not \(landmarks.count)")
+            throw VisionError(
+                .invalidArgument, "a body pose has \(BodyLandmark.allCases.count) landmarks, not \(landmarks.count)")
         }
         self.uuid = uuid
         self.confidence = confidence
@@ -127,10 +130,13 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
             let p = landmarks[l.rawValue]
             return RecognizedPoint(identifier: name.rawValue, location: p.location, confidence: p.confidence)
         }
-        let (a, b) = name == .neck ? (landmark(.leftShoulder), landmark(.rightShoulder)) : (landmark(.leftHip), landmark(.rightHip))
-        return RecognizedPoint(identifier: name.rawValue,
-                               location: NormalizedPoint(x: (a.location.x + b.location.x) / 2, y: (a.location.y + b.location.y) / 2),
-                               confidence: min(a.confidence, b.confidence))
+        let (a, b) =
+            name == .neck
+            ? (landmark(.leftShoulder), landmark(.rightShoulder)) : (landmark(.leftHip), landmark(.rightHip))
+        return RecognizedPoint(
+            identifier: name.rawValue,
+            location: NormalizedPoint(x: (a.location.x + b.location.x) / 2, y: (a.location.y + b.location.y) / 2),
+            confidence: min(a.confidence, b.confidence))
     }
 
     /// The joints of a group, by name, as Vision's `recognizedPoints(_:)`.

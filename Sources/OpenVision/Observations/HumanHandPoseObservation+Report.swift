@@ -23,18 +23,22 @@ extension AnalysisReport {
 
     /// One hand's entry.
     func handEntry(_ hand: HumanHandPoseObservation) -> Hand {
-        Hand(confidence: hand.confidence, chirality: hand.chirality.rawValue, chiralityConfidence: hand.chiralityConfidence,
-             box: box(hand.boundingBox), joints: hand.joints.map { joint in
-                 Joint(name: joint.identifier, confidence: joint.confidence, point: point(joint.location))
-             })
+        Hand(
+            confidence: hand.confidence, chirality: hand.chirality.rawValue,
+            chiralityConfidence: hand.chiralityConfidence,
+            box: box(hand.boundingBox),
+            joints: hand.joints.map { joint in
+                Joint(name: joint.identifier, confidence: joint.confidence, point: point(joint.location))
+            })
     }
 
     static func summary(_ hands: [Hand]) -> [String] {
         hands.map { h in
             var line = String(format: "  hand %@ %.2f ", h.chirality, h.confidence) + at(h.box)
             if let wrist = h.joints.first, let tip = h.joints.first(where: { $0.name == "indexTip" }) {
-                line += String(format: " wrist=(%.0f,%.0f) indexTip=(%.0f,%.0f)", wrist.point.pixels.x, wrist.point.pixels.y,
-                               tip.point.pixels.x, tip.point.pixels.y)
+                line += String(
+                    format: " wrist=(%.0f,%.0f) indexTip=(%.0f,%.0f)", wrist.point.pixels.x, wrist.point.pixels.y,
+                    tip.point.pixels.x, tip.point.pixels.y)
             }
             return line
         }

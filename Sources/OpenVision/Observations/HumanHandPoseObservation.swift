@@ -81,8 +81,11 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
     public var depths: [Double]
 
     /// Creates the value from its fields, each as documented on its property (no validation).
-    public init(joints: [RecognizedPoint], depths: [Double], confidence: Float, chirality: Chirality, chiralityConfidence: Float,
-                uuid: UUID = UUID()) {
+    public init(
+        joints: [RecognizedPoint], depths: [Double], confidence: Float, chirality: Chirality,
+        chiralityConfidence: Float,
+        uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.joints = joints
         self.depths = depths
@@ -95,12 +98,14 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
     /// probability for that side.
     init(bodyHand hand: HandPosePipeline.Hand, chirality: Chirality) {
         let joints = zip(JointName.allCases, hand.landmarks).map { name, p in
-            RecognizedPoint(identifier: name.rawValue, location: NormalizedPoint(x: p.x, y: 1 - p.y), confidence: hand.presence)
+            RecognizedPoint(
+                identifier: name.rawValue, location: NormalizedPoint(x: p.x, y: 1 - p.y), confidence: hand.presence)
         }
         // MediaPipe's "Left" is a left hand in a mirrored image: the person's right hand in an unmirrored one.
         let right = hand.leftProbability
-        self.init(joints: joints, depths: hand.landmarks.map(\.z), confidence: hand.presence, chirality: chirality,
-                  chiralityConfidence: chirality == .right ? right : 1 - right)
+        self.init(
+            joints: joints, depths: hand.landmarks.map(\.z), confidence: hand.presence, chirality: chirality,
+            chiralityConfidence: chirality == .right ? right : 1 - right)
     }
 
     /// Vision's joint names, in the model's order.
@@ -127,8 +132,11 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
 
     /// The smallest box holding every joint (normalised, lower-left origin).
     public var boundingBox: NormalizedRect {
-        let xs = joints.map(\.location.x), ys = joints.map(\.location.y)
-        guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return NormalizedRect(x: 0, y: 0, width: 0, height: 0) }
+        let xs = joints.map(\.location.x)
+        let ys = joints.map(\.location.y)
+        guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else {
+            return NormalizedRect(x: 0, y: 0, width: 0, height: 0)
+        }
         return NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

@@ -14,11 +14,15 @@ extension AnalysisReport {
 
     /// Adds people (`DetectHumanRectanglesRequest`).
     public mutating func add(_ observations: [HumanObservation]) {
-        humans = observations.map { Human(confidence: $0.confidence, box: box($0.boundingBox), upperBodyOnly: $0.upperBodyOnly) }
+        humans = observations.map {
+            Human(confidence: $0.confidence, box: box($0.boundingBox), upperBodyOnly: $0.upperBodyOnly)
+        }
     }
 
     static func summary(_ humans: [Human]) -> [String] {
-        humans.map { String(format: "  human%@ %.2f ", $0.upperBodyOnly ? " (upper body)" : "", $0.confidence) + at($0.box) }
+        humans.map {
+            String(format: "  human%@ %.2f ", $0.upperBodyOnly ? " (upper body)" : "", $0.confidence) + at($0.box)
+        }
     }
 }
 

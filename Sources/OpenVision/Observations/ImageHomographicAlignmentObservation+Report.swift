@@ -14,13 +14,17 @@ extension AnalysisReport {
 
     /// Adds a homography.
     public mutating func add(_ observation: ImageHomographicAlignmentObservation) {
-        homography = Homography(warpTransform: observation.warpTransform.rowMajor, openCVTransform: observation.openCVTransform.rowMajor,
-                                confidence: observation.confidence)
+        homography = Homography(
+            warpTransform: observation.warpTransform.rowMajor, openCVTransform: observation.openCVTransform.rowMajor,
+            confidence: observation.confidence)
     }
 
     static func summary(_ h: Homography) -> [String] {
-        ["  homography (lower-left origin) " + h.warpTransform.map { String(format: "%.4g", $0) }.joined(separator: " ")
-            + String(format: " confidence %.2f", h.confidence)]
+        [
+            "  homography (lower-left origin) "
+                + h.warpTransform.map { String(format: "%.4g", $0) }.joined(separator: " ")
+                + String(format: " confidence %.2f", h.confidence)
+        ]
     }
 }
 

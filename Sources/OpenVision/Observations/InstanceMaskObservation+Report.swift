@@ -21,7 +21,10 @@ extension AnalysisReport {
     }
 
     static func summary(personInstances p: PersonInstances) -> [String] {
-        ["  person instances \(p.mask.width)×\(p.mask.height): \(p.instances.count)" + (p.mask.png.map { " → \($0)" } ?? "")]
+        [
+            "  person instances \(p.mask.width)×\(p.mask.height): \(p.instances.count)"
+                + (p.mask.png.map { " → \($0)" } ?? "")
+        ]
             + p.instances.map { "  person \($0.index): \($0.pixels) px " + at($0.box) }
     }
 }
@@ -57,9 +60,13 @@ public struct PersonInstancesReport: ReportableResult {
             mask: AnalysisReport.Map(m, files: files[""]),
             instances: boxes.keys.sorted().map { l in
                 let b = boxes[l]!
-                return .init(index: l, pixels: b.n, box: report.box(toNormalized.rect(x: Double(b.x0), y: Double(b.y0),
-                                                                                       width: Double(b.x1 - b.x0 + 1),
-                                                                                       height: Double(b.y1 - b.y0 + 1))))
+                return .init(
+                    index: l, pixels: b.n,
+                    box: report.box(
+                        toNormalized.rect(
+                            x: Double(b.x0), y: Double(b.y0),
+                            width: Double(b.x1 - b.x0 + 1),
+                            height: Double(b.y1 - b.y0 + 1))))
             })
     }
 
@@ -67,15 +74,20 @@ public struct PersonInstancesReport: ReportableResult {
     public var overlayItems: [OverlayItem] {
         let m = observation.instanceMask
         let values = m.values.map { $0 > 0 ? Self.palette[(Int($0) - 1) % Self.palette.count] : 0 }
-        guard let colours = try? PixelBufferObservation(width: m.width, height: m.height, values: values) else { return [] }
+        guard let colours = try? PixelBufferObservation(width: m.width, height: m.height, values: values) else {
+            return []
+        }
         return [.heatMap(colours, opacity: 0.6)]
     }
 
     /// The image-valued parts of these results, by name ("" for the only one).
     public var maps: [(name: String, map: PixelBufferObservation)] {
         let m = observation.instanceMask
-        guard let scaled = try? PixelBufferObservation(width: m.width, height: m.height, values: m.values.map { $0 / 255 },
-                                                       featureName: "instanceMask") else { return [] }
+        guard
+            let scaled = try? PixelBufferObservation(
+                width: m.width, height: m.height, values: m.values.map { $0 / 255 },
+                featureName: "instanceMask")
+        else { return [] }
         return [("", scaled)]
     }
 }

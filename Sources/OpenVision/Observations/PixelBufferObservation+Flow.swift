@@ -17,12 +17,14 @@ extension PixelBufferObservation {
                 let b = SIMD4<Float>(v[i + 4], v[i + 5], v[i + 6], v[i + 7])
                 sums.0 += SIMD4<Double>(a)
                 sums.1 += SIMD4<Double>(b)
-                let qa = a * a, qb = b * b
+                let qa = a * a
+                let qb = b * b
                 maxSquared = pointwiseMax(maxSquared, SIMD4(qa[0] + qa[1], qa[2] + qa[3], qb[0] + qb[1], qb[2] + qb[3]))
                 i += 8
             }
             while i < end {
-                let dx = v[i], dy = v[i + 1]
+                let dx = v[i]
+                let dy = v[i + 1]
                 sums.0[0] += Double(dx)
                 sums.0[1] += Double(dy)
                 maxSquared[0] = max(maxSquared[0], dx * dx + dy * dy)
@@ -45,16 +47,30 @@ extension PixelBufferObservation {
         var bytes = [UInt8](repeating: 255, count: width * height * 3)
         values.withUnsafeBufferPointer { v in
             for p in 0..<(width * height) {
-                var u = v[2 * p], w = v[2 * p + 1]
-                guard u.isFinite, w.isFinite else { bytes[3 * p] = 0; bytes[3 * p + 1] = 0; bytes[3 * p + 2] = 0; continue }
-                if scale > 0 { u /= scale; w /= scale } else { u = 0; w = 0 }
+                var u = v[2 * p]
+                var w = v[2 * p + 1]
+                guard u.isFinite, w.isFinite else {
+                    bytes[3 * p] = 0
+                    bytes[3 * p + 1] = 0
+                    bytes[3 * p + 2] = 0
+                    continue
+                }
+                if scale > 0 {
+                    u /= scale
+                    w /= scale
+                } else {
+                    u = 0
+                    w = 0
+                }
                 let radius = (u * u + w * w).squareRoot()
                 let angle = atan2(-w, -u) / Float.pi
                 let fk = (angle + 1) / 2 * Float(wheel.count - 1)
-                let k0 = Int(fk) % wheel.count, k1 = (k0 + 1) % wheel.count
+                let k0 = Int(fk) % wheel.count
+                let k1 = (k0 + 1) % wheel.count
                 let f = fk - Float(Int(fk))
                 for c in 0..<3 {
-                    let col0 = Float(wheel[k0][c]) / 255, col1 = Float(wheel[k1][c]) / 255
+                    let col0 = Float(wheel[k0][c]) / 255
+                    let col1 = Float(wheel[k1][c]) / 255
                     var col = (1 - f) * col0 + f * col1
                     col = radius <= 1 ? 1 - radius * (1 - col) : col * 0.75
                     bytes[3 * p + c] = UInt8(max(0, min(255, (255 * col).rounded())))
@@ -66,7 +82,12 @@ extension PixelBufferObservation {
 
     /// The Middlebury wheel's 55 RGB colours: red → yellow → green → cyan → blue → magenta → red.
     private static let colorWheel: [[UInt8]] = {
-        let ry = 15, yg = 6, gc = 4, cb = 11, bm = 13, mr = 6
+        let ry = 15
+        let yg = 6
+        let gc = 4
+        let cb = 11
+        let bm = 13
+        let mr = 6
         var wheel: [[UInt8]] = []
         func ramp(_ i: Int, _ n: Int) -> UInt8 { UInt8(255 * i / n) }
         for i in 0..<ry { wheel.append([255, ramp(i, ry), 0]) }

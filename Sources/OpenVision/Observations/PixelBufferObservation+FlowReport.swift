@@ -21,12 +21,18 @@ extension AnalysisReport {
 
     func flowEntry(_ observation: PixelBufferObservation, files: MapFiles?) -> Flow {
         let stats = observation.flowStatistics
-        return Flow(field: Map(observation, files: files), meanDx: stats.meanDx, meanDy: stats.meanDy, maximumMagnitude: stats.maximumMagnitude)
+        return Flow(
+            field: Map(observation, files: files), meanDx: stats.meanDx, meanDy: stats.meanDy,
+            maximumMagnitude: stats.maximumMagnitude)
     }
 
     static func summary(_ f: Flow) -> [String] {
-        [String(format: "  optical flow %d×%d mean dx=%.2f dy=%.2f max %.2f px", f.field.width, f.field.height, f.meanDx, f.meanDy,
-                f.maximumMagnitude) + (f.field.png.map { " → \($0)" } ?? "")]
+        [
+            String(
+                format: "  optical flow %d×%d mean dx=%.2f dy=%.2f max %.2f px", f.field.width, f.field.height,
+                f.meanDx, f.meanDy,
+                f.maximumMagnitude) + (f.field.png.map { " → \($0)" } ?? "")
+        ]
     }
 }
 

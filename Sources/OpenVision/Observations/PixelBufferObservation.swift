@@ -23,8 +23,10 @@ public struct PixelBufferObservation: VisionObservation {
 
     /// Wraps `values` (taken as is: `height × width × channels` Float32s, row-major, channels interleaved).
     /// Throws `invalidArgument` when a dimension is not positive or the count does not match.
-    public init(width: Int, height: Int, channels: Int = 1, values: [Float], featureName: String? = nil,
-                confidence: Float = 1, uuid: UUID = UUID()) throws(VisionError) {
+    public init(
+        width: Int, height: Int, channels: Int = 1, values: [Float], featureName: String? = nil,
+        confidence: Float = 1, uuid: UUID = UUID()
+    ) throws(VisionError) {
         guard width > 0, height > 0, channels > 0 else {
             throw VisionError(.invalidArgument, "pixel buffer size \(width)×\(height)×\(channels) must be positive")
         }
@@ -43,21 +45,26 @@ public struct PixelBufferObservation: VisionObservation {
     }
 
     /// Builds the values from 8-bit data (`height × width × channels` bytes, row-major), each byte / 255.
-    public init(width: Int, height: Int, channels: Int = 1, bytes: [UInt8], featureName: String? = nil,
-                uuid: UUID = UUID()) throws(VisionError) {
-        try self.init(width: width, height: height, channels: channels, values: bytes.map { Float($0) / 255 },
-                      featureName: featureName, uuid: uuid)
+    public init(
+        width: Int, height: Int, channels: Int = 1, bytes: [UInt8], featureName: String? = nil,
+        uuid: UUID = UUID()
+    ) throws(VisionError) {
+        try self.init(
+            width: width, height: height, channels: channels, values: bytes.map { Float($0) / 255 },
+            featureName: featureName, uuid: uuid)
     }
 
     /// Calls `body` with the values in place (no copy); the pointer is valid only inside `body`.
-    public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Float>) throws(E) -> R) throws(E) -> R {
+    public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Float>) throws(E) -> R) throws(E) -> R
+    {
         try values.withUnsafeBufferPointer { buffer throws(E) -> R in try body(buffer) }
     }
 
     /// The value at column `x`, row `y` (top row 0), channel `channel`.
     public subscript(x: Int, y: Int, channel: Int = 0) -> Float {
-        precondition(x >= 0 && x < width && y >= 0 && y < height && channel >= 0 && channel < channels,
-                     "pixel (\(x), \(y), \(channel)) outside \(width)×\(height)×\(channels)")
+        precondition(
+            x >= 0 && x < width && y >= 0 && y < height && channel >= 0 && channel < channels,
+            "pixel (\(x), \(y), \(channel)) outside \(width)×\(height)×\(channels)")
         return values[(y * width + x) * channels + channel]
     }
 
@@ -76,11 +83,16 @@ public struct PixelBufferObservation: VisionObservation {
         case 1: format = .gray8
         case 3: format = .rgb8
         case 4: format = .rgba8
-        default: throw VisionError(.unsupported, "a \(channels)-channel pixel buffer has no direct image form (1, 3 or 4 channels)")
+        default:
+            throw VisionError(
+                .unsupported, "a \(channels)-channel pixel buffer has no direct image form (1, 3 or 4 channels)")
         }
         let span = range.upperBound - range.lowerBound
-        guard span > 0, span.isFinite else { throw VisionError(.invalidArgument, "range \(range) must be finite and non-empty") }
-        let scale = 255 / span, low = range.lowerBound
+        guard span > 0, span.isFinite else {
+            throw VisionError(.invalidArgument, "range \(range) must be finite and non-empty")
+        }
+        let scale = 255 / span
+        let low = range.lowerBound
         var bytes = [UInt8](repeating: 0, count: values.count)
         values.withUnsafeBufferPointer { src in
             for i in 0..<src.count {
@@ -109,9 +121,9 @@ public struct PixelBufferObservation: VisionObservation {
         data.append(contentsOf: [UInt8(length & 0xff), UInt8(length >> 8)])
         data.append(contentsOf: Array(header.utf8))
         #if _endian(little)
-        values.withUnsafeBytes { data.append(contentsOf: $0) }
+            values.withUnsafeBytes { data.append(contentsOf: $0) }
         #else
-        for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+            for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
         #endif
         return data
     }

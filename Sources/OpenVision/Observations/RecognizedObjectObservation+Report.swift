@@ -28,16 +28,19 @@ extension AnalysisReport {
     }
 
     private func object(_ o: RecognizedObjectObservation) -> Object {
-        Object(label: o.labels.first?.identifier ?? "?", confidence: o.confidence, box: box(o.boundingBox),
-               labels: o.labels.map { Label(identifier: $0.identifier, confidence: $0.confidence) })
+        Object(
+            label: o.labels.first?.identifier ?? "?", confidence: o.confidence, box: box(o.boundingBox),
+            labels: o.labels.map { Label(identifier: $0.identifier, confidence: $0.confidence) })
     }
 
     /// A table: label, confidence, pixel box.
     static func summary(objects: [Object]) -> [String] {
         objects.map { o in
             let label = o.label.padding(toLength: max(14, o.label.count), withPad: " ", startingAt: 0)
-            return "  \(label)" + String(format: " %.2f  x=%4.0f y=%4.0f w=%4.0f h=%4.0f", o.confidence,
-                                         o.box.pixels.x, o.box.pixels.y, o.box.pixels.width, o.box.pixels.height)
+            return "  \(label)"
+                + String(
+                    format: " %.2f  x=%4.0f y=%4.0f w=%4.0f h=%4.0f", o.confidence,
+                    o.box.pixels.x, o.box.pixels.y, o.box.pixels.width, o.box.pixels.height)
         }
     }
 
@@ -62,7 +65,9 @@ public struct AnimalsReport: ReportableResult {
     /// Wraps `animals` for reporting.
     public init(_ animals: [RecognizedObjectObservation]) { self.animals = animals }
     /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
-    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { report.addAnimals(animals) }
+    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
+        report.addAnimals(animals)
+    }
     /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { animals.overlayItems }
 }

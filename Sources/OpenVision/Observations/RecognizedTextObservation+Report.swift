@@ -34,16 +34,19 @@ extension AnalysisReport {
     public mutating func add(_ observations: [RecognizedTextObservation]) {
         text = observations.compactMap { line in
             guard let best = line.candidates.first else { return nil }
-            return TextLine(string: best.string, confidence: best.confidence, box: box(line.boundingBox),
-                            words: best.words.map { Word(string: $0.string, confidence: $0.confidence, box: box($0.boundingBox)) },
-                            corners: line.corners.map(point),
-                            orientationDegrees: line.textOrientation.clockwiseDegrees.flatMap { $0 == 0 ? nil : $0 })
+            return TextLine(
+                string: best.string, confidence: best.confidence, box: box(line.boundingBox),
+                words: best.words.map { Word(string: $0.string, confidence: $0.confidence, box: box($0.boundingBox)) },
+                corners: line.corners.map(point),
+                orientationDegrees: line.textOrientation.clockwiseDegrees.flatMap { $0 == 0 ? nil : $0 })
         }
     }
 
     static func summary(_ text: [TextLine]) -> [String] {
-        text.map { String(format: "  text %.2f \"%@\" ", $0.confidence, $0.string) + at($0.box)
-            + ($0.orientationDegrees.map { " (page turned \($0)°)" } ?? "") }
+        text.map {
+            String(format: "  text %.2f \"%@\" ", $0.confidence, $0.string) + at($0.box)
+                + ($0.orientationDegrees.map { " (page turned \($0)°)" } ?? "")
+        }
     }
 }
 

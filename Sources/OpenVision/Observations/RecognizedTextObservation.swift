@@ -45,8 +45,10 @@ public struct RecognizedTextObservation: VisionObservation, QuadrilateralProvidi
 
     /// A line with its own corners (a rotated line has a rotated quadrilateral; `topLeft` is the
     /// text's top-left in reading orientation); `boundingBox` is the box around them.
-    public init(topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint, bottomLeft: NormalizedPoint,
-                candidates: [RecognizedText], uuid: UUID = UUID()) {
+    public init(
+        topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint, bottomLeft: NormalizedPoint,
+        candidates: [RecognizedText], uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.boundingBox = NormalizedRect(boundingPoints: [topLeft, topRight, bottomRight, bottomLeft])
         self.candidates = candidates
@@ -86,12 +88,15 @@ public struct RecognizedText: Sendable, Hashable, Codable {
     /// The box around the characters in `range` of `string` (a word, a substring, one character),
     /// or nil for an empty or foreign range.
     public func boundingBox(for range: Range<String.Index>) -> RectangleObservation? {
-        guard range.lowerBound >= string.startIndex, range.upperBound <= string.endIndex, !range.isEmpty else { return nil }
+        guard range.lowerBound >= string.startIndex, range.upperBound <= string.endIndex, !range.isEmpty else {
+            return nil
+        }
         let start = string.distance(from: string.startIndex, to: range.lowerBound)
         let end = string.distance(from: string.startIndex, to: range.upperBound)
         let boxes = characterBoxes[max(0, start)..<min(end, characterBoxes.count)]
         guard let first = boxes.first else { return nil }
-        return RectangleObservation(boundingBox: boxes.dropFirst().reduce(first) { $0.union($1) }, confidence: confidence)
+        return RectangleObservation(
+            boundingBox: boxes.dropFirst().reduce(first) { $0.union($1) }, confidence: confidence)
     }
 }
 

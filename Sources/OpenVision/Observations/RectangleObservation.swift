@@ -24,8 +24,10 @@ public struct RectangleObservation: VisionObservation, QuadrilateralProviding {
     public var boundingBox: NormalizedRect
 
     /// An observation from its corners (normalised, lower-left origin); `boundingBox` is their bounding rect.
-    public init(topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
-                bottomLeft: NormalizedPoint, confidence: Float, uuid: UUID = UUID()) {
+    public init(
+        topLeft: NormalizedPoint, topRight: NormalizedPoint, bottomRight: NormalizedPoint,
+        bottomLeft: NormalizedPoint, confidence: Float, uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.confidence = confidence
         self.topLeft = topLeft
@@ -37,10 +39,11 @@ public struct RectangleObservation: VisionObservation, QuadrilateralProviding {
 
     /// An axis-aligned rectangle observation covering `rect`.
     public init(boundingBox rect: NormalizedRect, confidence: Float, uuid: UUID = UUID()) {
-        self.init(topLeft: NormalizedPoint(x: rect.minX, y: rect.maxY),
-                  topRight: NormalizedPoint(x: rect.maxX, y: rect.maxY),
-                  bottomRight: NormalizedPoint(x: rect.maxX, y: rect.minY),
-                  bottomLeft: NormalizedPoint(x: rect.minX, y: rect.minY),
-                  confidence: confidence, uuid: uuid)
+        self.init(
+            topLeft: NormalizedPoint(x: rect.minX, y: rect.maxY),
+            topRight: NormalizedPoint(x: rect.maxX, y: rect.maxY),
+            bottomRight: NormalizedPoint(x: rect.maxX, y: rect.minY),
+            bottomLeft: NormalizedPoint(x: rect.minX, y: rect.minY),
+            confidence: confidence, uuid: uuid)
     }
 }

@@ -16,7 +16,8 @@ extension AnalysisReport {
     }
 
     func saliencyEntry(_ observation: SaliencyImageObservation, files: MapFiles?) -> Saliency {
-        Saliency(heatMap: Map(observation.heatMap, files: files), salientObjects: observation.salientObjects.map(rectangle))
+        Saliency(
+            heatMap: Map(observation.heatMap, files: files), salientObjects: observation.salientObjects.map(rectangle))
     }
 
     static func summary(_ name: String, _ s: Saliency) -> [String] {

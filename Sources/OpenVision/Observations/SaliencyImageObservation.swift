@@ -19,8 +19,10 @@ public struct SaliencyImageObservation: VisionObservation {
     public static let objectnessFeatureName = "objectnessSaliency"
 
     /// Creates the value from its fields, each as documented on its property (no validation).
-    public init(heatMap: PixelBufferObservation, salientObjects: [RectangleObservation], confidence: Float = 1,
-                uuid: UUID = UUID()) {
+    public init(
+        heatMap: PixelBufferObservation, salientObjects: [RectangleObservation], confidence: Float = 1,
+        uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.confidence = confidence
         self.heatMap = heatMap

@@ -15,12 +15,17 @@ extension AnalysisReport {
     /// Adds text regions.
     public mutating func add(_ observations: [TextObservation]) {
         textRectangles = observations.map {
-            TextRegion(confidence: $0.confidence, box: box($0.boundingBox), characters: $0.characterBoxes?.map { box($0.boundingBox) })
+            TextRegion(
+                confidence: $0.confidence, box: box($0.boundingBox),
+                characters: $0.characterBoxes?.map { box($0.boundingBox) })
         }
     }
 
     static func summary(_ regions: [TextRegion]) -> [String] {
-        regions.map { String(format: "  text region %.2f ", $0.confidence) + at($0.box) + ($0.characters.map { " \($0.count) characters" } ?? "") }
+        regions.map {
+            String(format: "  text region %.2f ", $0.confidence) + at($0.box)
+                + ($0.characters.map { " \($0.count) characters" } ?? "")
+        }
     }
 }
 

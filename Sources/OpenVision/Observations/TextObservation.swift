@@ -27,8 +27,10 @@ public struct TextObservation: VisionObservation, QuadrilateralProviding {
     public var characterBoxes: [RectangleObservation]?
 
     /// An axis-aligned text region covering `rect`.
-    public init(boundingBox rect: NormalizedRect, characterBoxes: [RectangleObservation]?, confidence: Float,
-                uuid: UUID = UUID()) {
+    public init(
+        boundingBox rect: NormalizedRect, characterBoxes: [RectangleObservation]?, confidence: Float,
+        uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.confidence = confidence
         self.topLeft = NormalizedPoint(x: rect.minX, y: rect.maxY)

@@ -25,19 +25,24 @@ extension AnalysisReport {
     /// Adds trajectories.
     public mutating func add(_ observations: [TrajectoryObservation]) {
         trajectories = observations.map {
-            Trajectory(id: $0.uuid.uuidString, confidence: $0.confidence, detectedPoints: $0.detectedPoints.map(point),
-                       projectedPoints: $0.projectedPoints.map(point),
-                       equationCoefficients: [$0.equationCoefficients.x, $0.equationCoefficients.y, $0.equationCoefficients.z],
-                       movingAverageRadius: $0.movingAverageRadius, start: $0.timeRange.lowerBound.seconds as Double,
-                       end: $0.timeRange.upperBound.seconds as Double)
+            Trajectory(
+                id: $0.uuid.uuidString, confidence: $0.confidence, detectedPoints: $0.detectedPoints.map(point),
+                projectedPoints: $0.projectedPoints.map(point),
+                equationCoefficients: [
+                    $0.equationCoefficients.x, $0.equationCoefficients.y, $0.equationCoefficients.z,
+                ],
+                movingAverageRadius: $0.movingAverageRadius, start: $0.timeRange.lowerBound.seconds as Double,
+                end: $0.timeRange.upperBound.seconds as Double)
         }
     }
 
     static func summary(_ trajectories: [Trajectory]) -> [String] {
         trajectories.map { t in
-            let last = t.detectedPoints.last.map { String(format: " last at (%.0f,%.0f)", $0.pixels.x, $0.pixels.y) } ?? ""
-            return String(format: "  trajectory %@ %.2f: %d points, %.2f–%.2f s", String(t.id.prefix(8)), t.confidence,
-                          t.detectedPoints.count, t.start, t.end) + last
+            let last =
+                t.detectedPoints.last.map { String(format: " last at (%.0f,%.0f)", $0.pixels.x, $0.pixels.y) } ?? ""
+            return String(
+                format: "  trajectory %@ %.2f: %d points, %.2f–%.2f s", String(t.id.prefix(8)), t.confidence,
+                t.detectedPoints.count, t.start, t.end) + last
         }
     }
 }

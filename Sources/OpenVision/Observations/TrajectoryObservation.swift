@@ -22,8 +22,10 @@ public struct TrajectoryObservation: VisionObservation {
     public var timeRange: ClosedRange<Duration>
 
     /// Creates the value from its fields, each as documented on its property (no validation).
-    public init(detectedPoints: [NormalizedPoint], projectedPoints: [NormalizedPoint], equationCoefficients: SIMD3<Float>,
-                movingAverageRadius: Double, timeRange: ClosedRange<Duration>, confidence: Float = 1, uuid: UUID = UUID()) {
+    public init(
+        detectedPoints: [NormalizedPoint], projectedPoints: [NormalizedPoint], equationCoefficients: SIMD3<Float>,
+        movingAverageRadius: Double, timeRange: ClosedRange<Duration>, confidence: Float = 1, uuid: UUID = UUID()
+    ) {
         self.uuid = uuid
         self.confidence = confidence
         self.detectedPoints = detectedPoints

@@ -21,15 +21,18 @@ public final class LocalModels: ModelLoader {
     /// `fileNotFound` naming the folders searched otherwise.
     public static func url(named name: String) throws(VisionError) -> URL {
         guard let url = ModelLocator.find(name) else {
-            throw VisionError(.fileNotFound, "model '\(name)' not found (searched "
-                              + ModelLocator.searchPaths.map(\.path).joined(separator: ", ") + ")")
+            throw VisionError(
+                .fileNotFound,
+                "model '\(name)' not found (searched "
+                    + ModelLocator.searchPaths.map(\.path).joined(separator: ", ") + ")")
         }
         return url
     }
 
     /// The model `name` names (see `url(named:)`), loaded with `configuration` once; blocks while it loads.
     public func loadModel(named name: String, configuration: VisionModel.Configuration = VisionModel.Configuration())
-        throws(VisionError) -> VisionModel {
+        throws(VisionError) -> VisionModel
+    {
         let url = try Self.url(named: name)
         let key = Key(path: url.standardizedFileURL.path, configuration: configuration)
         if let model = loaded.withLock({ $0[key] }) { return model }
@@ -43,10 +46,16 @@ public final class LocalModels: ModelLoader {
     }
 
     /// `loadModel(named:configuration:)` off the cooperative pool (a load is blocking native work).
-    public func model(named name: String, configuration: VisionModel.Configuration) async throws(VisionError) -> VisionModel {
-        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<VisionModel, VisionError>, Never>) in
+    public func model(named name: String, configuration: VisionModel.Configuration) async throws(VisionError)
+        -> VisionModel
+    {
+        let result = await withCheckedContinuation {
+            (c: CheckedContinuation<Result<VisionModel, VisionError>, Never>) in
             DispatchQueue.global(qos: .userInitiated).async {
-                c.resume(returning: Result { () throws(VisionError) in try self.loadModel(named: name, configuration: configuration) })
+                c.resume(
+                    returning: Result { () throws(VisionError) in
+                        try self.loadModel(named: name, configuration: configuration)
+                    })
             }
         }
         return try result.get()

@@ -8,4 +8,3 @@ public protocol ModelLoader: Sendable {
     /// `VisionModel(contentsOf:configuration:)`'s errors.
     func model(named name: String, configuration: VisionModel.Configuration) async throws(VisionError) -> VisionModel
 }
-

@@ -19,32 +19,52 @@ import Foundation
 extension RequestKind {
     /// Every kind, in help order.
     public static let allCases: [RequestKind] = [
-        RequestKind("barcodes", "barcodes and their payloads (zxing-cpp)", reportKey: "barcodes", bytesPerPixel: 6) { _ in
+        RequestKind("barcodes", "barcodes and their payloads (zxing-cpp)", reportKey: "barcodes", bytesPerPixel: 6) {
+            _ in
             DetectBarcodesRequest()
         },
         RequestKind("rectangles", "rectangles and their corners", reportKey: "rectangles", bytesPerPixel: 2) { _ in
             DetectRectanglesRequest()
         },
-        RequestKind("faces", "face boxes (dlib HOG, or BlazeFace with faceRevision)", reportKey: "faces", bytesPerPixel: 39) { _ in
+        RequestKind(
+            "faces", "face boxes (dlib HOG, or BlazeFace with faceRevision)", reportKey: "faces", bytesPerPixel: 39
+        ) { _ in
             DetectFaceRectanglesRequest()
         },
-        RequestKind("landmarks", "faces with Vision's 76 landmarks (MediaPipe face mesh and iris; dlib's 68 with "
-                    + "faceLandmarksRevision), standing in for 'faces' when both are asked", reportKey: "faces", bytesPerPixel: 39,
-                    supersedes: ["faces"]) { _ in
+        RequestKind(
+            "landmarks",
+            "faces with Vision's 76 landmarks (MediaPipe face mesh and iris; dlib's 68 with "
+                + "faceLandmarksRevision), standing in for 'faces' when both are asked", reportKey: "faces",
+            bytesPerPixel: 39,
+            supersedes: ["faces"]
+        ) { _ in
             DetectFaceLandmarksRequest()
         },
-        RequestKind("text", "recognised text lines and words", reportKey: "text", bytesPerPixel: 9) { _ in RecognizeTextRequest() },
-        RequestKind("contours", "contours, as a tree", reportKey: "contours", bytesPerPixel: 2) { _ in DetectContoursRequest() },
-        RequestKind("horizon", "the horizon's angle", reportKey: "horizon", bytesPerPixel: 2) { _ in DetectHorizonRequest() },
-        RequestKind("saliency", "attention-based saliency, a heat map and salient boxes", reportKey: "saliency", bytesPerPixel: 2) { _ in
+        RequestKind("text", "recognised text lines and words", reportKey: "text", bytesPerPixel: 9) { _ in
+            RecognizeTextRequest()
+        },
+        RequestKind("contours", "contours, as a tree", reportKey: "contours", bytesPerPixel: 2) { _ in
+            DetectContoursRequest()
+        },
+        RequestKind("horizon", "the horizon's angle", reportKey: "horizon", bytesPerPixel: 2) { _ in
+            DetectHorizonRequest()
+        },
+        RequestKind(
+            "saliency", "attention-based saliency, a heat map and salient boxes", reportKey: "saliency",
+            bytesPerPixel: 2
+        ) { _ in
             GenerateAttentionBasedSaliencyImageRequest()
         },
-        RequestKind("objectness", "objectness-based saliency, a heat map and object boxes", reportKey: "objectness",
-                    bytesPerPixel: 2) { _ in
+        RequestKind(
+            "objectness", "objectness-based saliency, a heat map and object boxes", reportKey: "objectness",
+            bytesPerPixel: 2
+        ) { _ in
             GenerateObjectnessBasedSaliencyImageRequest()
         },
-        RequestKind("textrects", "text regions and character boxes, without reading", reportKey: "textRectangles",
-                    bytesPerPixel: 3) { _ in
+        RequestKind(
+            "textrects", "text regions and character boxes, without reading", reportKey: "textRectangles",
+            bytesPerPixel: 3
+        ) { _ in
             var request = DetectTextRectanglesRequest()
             request.reportCharacterBoxes = true
             return request
@@ -52,70 +72,105 @@ extension RequestKind {
         RequestKind("document", "a document's corners", reportKey: "document", bytesPerPixel: 2) { _ in
             DetectDocumentSegmentationRequest()
         },
-        RequestKind("documents", "a page's structure: title, paragraphs, lists, tables with their cells (PP-OCRv4, "
-                    + "PP-Layout, SLANet-plus)", reportKey: "documents", bytesPerPixel: 12) { _ in
+        RequestKind(
+            "documents",
+            "a page's structure: title, paragraphs, lists, tables with their cells (PP-OCRv4, "
+                + "PP-Layout, SLANet-plus)", reportKey: "documents", bytesPerPixel: 12
+        ) { _ in
             RecognizeDocumentsRequest()
         },
         RequestKind("animals", "cats and dogs (the built-in detector)", reportKey: "animals", bytesPerPixel: 5) { _ in
             RecognizeAnimalsRequest()
         },
-        RequestKind("humans", "people's boxes, upper body (the built-in detector)", reportKey: "humans", bytesPerPixel: 5) { _ in
+        RequestKind(
+            "humans", "people's boxes, upper body (the built-in detector)", reportKey: "humans", bytesPerPixel: 5
+        ) { _ in
             DetectHumanRectanglesRequest()
         },
         RequestKind("handpose", "hands and their 21 joints (MediaPipe)", reportKey: "hands", bytesPerPixel: 6) { _ in
             DetectHumanHandPoseRequest()
         },
-        RequestKind("bodypose", "body poses, 19 joints and 33 landmarks per person, with bodyHands their hands (MediaPipe)",
-                    reportKey: "bodyPoses", bytesPerPixel: 5) { _ in
+        RequestKind(
+            "bodypose", "body poses, 19 joints and 33 landmarks per person, with bodyHands their hands (MediaPipe)",
+            reportKey: "bodyPoses", bytesPerPixel: 5
+        ) { _ in
             DetectHumanBodyPoseRequest()
         },
-        RequestKind("personmask", "the person segmentation mask (MediaPipe)", reportKey: "personMask", bytesPerPixel: 66) { _ in
+        RequestKind(
+            "personmask", "the person segmentation mask (MediaPipe)", reportKey: "personMask", bytesPerPixel: 66
+        ) { _ in
             GeneratePersonSegmentationRequest()
         },
-        RequestKind("bodypose3d", "3D body poses, Vision's 17 joints in metres relative to the hips, and the camera "
-                    + "(MediaPipe world landmarks)", reportKey: "bodyPoses3D", bytesPerPixel: 5) { _ in
+        RequestKind(
+            "bodypose3d",
+            "3D body poses, Vision's 17 joints in metres relative to the hips, and the camera "
+                + "(MediaPipe world landmarks)", reportKey: "bodyPoses3D", bytesPerPixel: 5
+        ) { _ in
             DetectHumanBodyPose3DRequest()
         },
-        RequestKind("personinstances", "a mask telling up to 4 people apart, 0 background and 1…n per person (MediaPipe "
-                    + "pose segmentation)", reportKey: "personInstances", bytesPerPixel: 20) { _ in
+        RequestKind(
+            "personinstances",
+            "a mask telling up to 4 people apart, 0 background and 1…n per person (MediaPipe "
+                + "pose segmentation)", reportKey: "personInstances", bytesPerPixel: 20
+        ) { _ in
             GeneratePersonInstanceMaskRequest()
         },
-        RequestKind("featureprint", "a feature print, 1280 numbers to compare images by (the default classifier's features)",
-                    reportKey: "featurePrint", bytesPerPixel: 11) { _ in
+        RequestKind(
+            "featureprint", "a feature print, 1280 numbers to compare images by (the default classifier's features)",
+            reportKey: "featurePrint", bytesPerPixel: 11
+        ) { _ in
             GenerateImageFeaturePrintRequest()
         },
-        RequestKind("detect", "objects and their labels (a YOLO/SSD/Core ML detector: the built-in COCO-80 one, or the "
-                    + "model given)", reportKey: "objects", bytesPerPixel: 11, defaultModel: .builtInDetector) { model in
+        RequestKind(
+            "detect",
+            "objects and their labels (a YOLO/SSD/Core ML detector: the built-in COCO-80 one, or the "
+                + "model given)", reportKey: "objects", bytesPerPixel: 11, defaultModel: .builtInDetector
+        ) { model in
             DetectObjectsRequest(model: model)
         },
-        RequestKind("classify", "the image's classes (EfficientNet-Lite0, ImageNet-1k, or the model given)",
-                    reportKey: "classifications", bytesPerPixel: 11, defaultModel: .named(DefaultModels.classifierName)) { model in
+        RequestKind(
+            "classify", "the image's classes (EfficientNet-Lite0, ImageNet-1k, or the model given)",
+            reportKey: "classifications", bytesPerPixel: 11, defaultModel: .named(DefaultModels.classifierName)
+        ) { model in
             ClassifyImageRequest(model: model)
         },
-        RequestKind("model", "a model's raw outputs, by name (the model given)", reportKey: "outputs", bytesPerPixel: 11,
-                    defaultModel: .required) { model throws(VisionError) in
-            guard let model else { throw VisionError(.invalidArgument, "'model' runs a model of yours: give one (model)") }
+        RequestKind(
+            "model", "a model's raw outputs, by name (the model given)", reportKey: "outputs", bytesPerPixel: 11,
+            defaultModel: .required
+        ) { model throws(VisionError) in
+            guard let model else {
+                throw VisionError(.invalidArgument, "'model' runs a model of yours: give one (model)")
+            }
             return RunModelRequest(model: model)
         },
-        RequestKind("flow", "dense optical flow from the previous frame", reportKey: "opticalFlow", bytesPerPixel: 66,
-                    pairCommand: "openvision flow A B") { _ in
+        RequestKind(
+            "flow", "dense optical flow from the previous frame", reportKey: "opticalFlow", bytesPerPixel: 66,
+            pairCommand: "openvision flow A B"
+        ) { _ in
             TrackOpticalFlowRequest()
         },
-        RequestKind("registration", "the translation aligning each frame with the previous one", reportKey: "translation",
-                    bytesPerPixel: 66, pairCommand: "openvision register A B") { _ in
+        RequestKind(
+            "registration", "the translation aligning each frame with the previous one", reportKey: "translation",
+            bytesPerPixel: 66, pairCommand: "openvision register A B"
+        ) { _ in
             TrackTranslationalImageRegistrationRequest()
         },
-        RequestKind("homography", "the homography aligning each frame with the previous one", reportKey: "homography",
-                    bytesPerPixel: 66, pairCommand: "openvision register A B") { _ in
+        RequestKind(
+            "homography", "the homography aligning each frame with the previous one", reportKey: "homography",
+            bytesPerPixel: 66, pairCommand: "openvision register A B"
+        ) { _ in
             TrackHomographicImageRegistrationRequest()
         },
-        RequestKind("trajectories", "objects moving along parabolas", reportKey: "trajectories", bytesPerPixel: 66) { _ in
+        RequestKind("trajectories", "objects moving along parabolas", reportKey: "trajectories", bytesPerPixel: 66) {
+            _ in
             DetectTrajectoriesRequest(trajectoryLength: 10)
         },
     ]
 
     /// What `openvision analyze`, `POST /v1/analyze` and image jobs run when no requests are named.
-    public static let stillDefaults = allCases.filter { ["barcodes", "rectangles", "faces", "landmarks", "text"].contains($0.name) }
+    public static let stillDefaults = allCases.filter {
+        ["barcodes", "rectangles", "faces", "landmarks", "text"].contains($0.name)
+    }
 
     /// What `openvision video` and `live` (and stream jobs) run when neither requests nor a detector are named.
     public static let liveDefaults = allCases.filter { ["barcodes", "faces"].contains($0.name) }

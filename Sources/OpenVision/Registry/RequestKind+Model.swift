@@ -12,8 +12,10 @@ extension RequestKind {
         case .builtInDetector:
             guard configuration != VisionModel.Configuration() else { return nil }
             guard let url = VisionModel.defaultDetectorURL else {
-                throw VisionError(.missingModelData, "the built-in detector is missing from OpenVision's resources; rebuild, or "
-                                  + "give a model")
+                throw VisionError(
+                    .missingModelData,
+                    "the built-in detector is missing from OpenVision's resources; rebuild, or "
+                        + "give a model")
             }
             return try await loader.model(named: url.path, configuration: configuration)
         case .named(let name):

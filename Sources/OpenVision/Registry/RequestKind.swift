@@ -42,9 +42,11 @@ public struct RequestKind: Sendable, Hashable, CustomStringConvertible {
 
     /// A kind whose requests `make` builds (with the model given, for model requests); the options set their
     /// properties afterwards.
-    init<R: VisionRequest>(_ name: String, _ summary: String, reportKey: String, bytesPerPixel: Int,
-                           defaultModel: DefaultModel? = nil, supersedes: [String] = [], pairCommand: String? = nil,
-                           make: @escaping @Sendable (VisionModel?) throws(VisionError) -> R) {
+    init<R: VisionRequest>(
+        _ name: String, _ summary: String, reportKey: String, bytesPerPixel: Int,
+        defaultModel: DefaultModel? = nil, supersedes: [String] = [], pairCommand: String? = nil,
+        make: @escaping @Sendable (VisionModel?) throws(VisionError) -> R
+    ) {
         self.name = name
         self.summary = summary
         self.reportKey = reportKey
@@ -78,7 +80,8 @@ public struct RequestKind: Sendable, Hashable, CustomStringConvertible {
     /// request (nil: its default model, loaded on first use). `invalidArgument` when a model request that has no
     /// default model is given none.
     public func makeRequest(_ options: RequestOptions = RequestOptions(), model: VisionModel? = nil) throws(VisionError)
-        -> any VisionRequest {
+        -> any VisionRequest
+    {
         if defaultModel == .required, model == nil {
             throw VisionError(.invalidArgument, "'\(name)' runs a model of yours: give one (model)")
         }
@@ -108,11 +111,15 @@ public struct RequestKind: Sendable, Hashable, CustomStringConvertible {
     /// an unknown or missing name is `invalidArgument`.
     public static func kinds(from values: [String]) throws(VisionError) -> [RequestKind] {
         var kinds: [RequestKind] = []
-        let names = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let names = values.flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         for name in names where !name.isEmpty {
             guard let kind = named(name) else {
-                throw VisionError(.invalidArgument, "unknown request '\(name.prefix(80))'; choose from "
-                                  + allCases.map(\.name).joined(separator: ", "))
+                throw VisionError(
+                    .invalidArgument,
+                    "unknown request '\(name.prefix(80))'; choose from "
+                        + allCases.map(\.name).joined(separator: ", "))
             }
             if !kinds.contains(kind) { kinds.append(kind) }
         }
@@ -130,7 +137,8 @@ public struct RequestKind: Sendable, Hashable, CustomStringConvertible {
     public static func help(includingSequences: Bool) -> String {
         var text = "Requests to run, comma-separated. " + listing(allCases.filter { !$0.isSequence }) + "."
         if includingSequences {
-            text += " Sequence requests, comparing each analysed frame with the previous one: "
+            text +=
+                " Sequence requests, comparing each analysed frame with the previous one: "
                 + listing(allCases.filter(\.isSequence)) + "."
         }
         return text
@@ -139,8 +147,10 @@ public struct RequestKind: Sendable, Hashable, CustomStringConvertible {
     /// Still-image callers refuse the sequence requests with a pointer to where they work (`invalidArgument`).
     public static func validateStill(_ kinds: [RequestKind]) throws(VisionError) {
         if let kind = kinds.first(where: \.isSequence) {
-            throw VisionError(.invalidArgument, "'\(kind.name)' compares frames of a sequence: use `openvision video IN "
-                              + "--requests \(kind.name)`" + (kind.pairCommand.map { " or `\($0)`" } ?? ""))
+            throw VisionError(
+                .invalidArgument,
+                "'\(kind.name)' compares frames of a sequence: use `openvision video IN "
+                    + "--requests \(kind.name)`" + (kind.pairCommand.map { " or `\($0)`" } ?? ""))
         }
     }
 

@@ -9,7 +9,8 @@ extension RequestOption {
 
     /// `maxRectangles`: `DetectRectanglesRequest.maximumObservations`.
     public static let maxRectangles = integer(
-        "maxRectangles", help: "Most rectangles 'rectangles' reports (0 = no limit; default 16 for still images, 1 in video "
+        "maxRectangles",
+        help: "Most rectangles 'rectangles' reports (0 = no limit; default 16 for still images, 1 in video "
             + "and live as Vision's).",
         range: 0...1000, sets: [.on(\DetectRectanglesRequest.maximumObservations)])
 
@@ -17,28 +18,33 @@ extension RequestOption {
     public static let languages = list(
         "languages", help: "Text recognition languages, comma-separated (e.g. en-US,de or eng+deu).",
         valueDescription: "1 to 16 language codes (letters, digits, - or _), separated by , or +", count: 1...16,
-        separators: [",", "+"], item: { code in
-            code.count <= 32 && code.unicodeScalars.allSatisfy {
-                CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_"
-            } ? code : nil
+        separators: [",", "+"],
+        item: { code in
+            code.count <= 32
+                && code.unicodeScalars.allSatisfy {
+                    CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_"
+                } ? code : nil
         }, sets: [.on(\RecognizeTextRequest.recognitionLanguages)])
 
     /// `recognitionLevel`: `RecognizeTextRequest.recognitionLevel`.
     public static let recognitionLevel = choice(
-        "recognitionLevel", help: "Text recognition level: fast (Tesseract, the default) or accurate (PP-OCRv4 on ONNX "
+        "recognitionLevel",
+        help: "Text recognition level: fast (Tesseract, the default) or accurate (PP-OCRv4 on ONNX "
             + "Runtime: photos, rotated text; en-US and zh-Hans).",
         values: RecognizeTextRequest.RecognitionLevel.allCases.map { ($0.rawValue, $0) },
         sets: [.on(\RecognizeTextRequest.recognitionLevel)])
 
     /// `textOrientation`: `RecognizeTextRequest.automaticallyDetectsOrientation` (`auto` true, `up` false).
     public static let textOrientation = choice(
-        "textOrientation", help: "Text pages: auto (the default) finds a page turned 90, 180 or 270 degrees and reads it "
+        "textOrientation",
+        help: "Text pages: auto (the default) finds a page turned 90, 180 or 270 degrees and reads it "
             + "upright; up reads the page as given.",
         values: [("auto", true), ("up", false)], sets: [.on(\RecognizeTextRequest.automaticallyDetectsOrientation)])
 
     /// `faceRevision`: the face detector of `faces` (`DetectFaceRectanglesRequest.revision`).
     public static let faceRevision = choice(
-        "faceRevision", help: "Face detector for 'faces': hog (dlib), blazeface-short or blazeface-full (MediaPipe "
+        "faceRevision",
+        help: "Face detector for 'faces': hog (dlib), blazeface-short or blazeface-full (MediaPipe "
             + "BlazeFace; default \(DetectFaceRectanglesRequest.Revision.defaultRevision)).",
         values: DetectFaceRectanglesRequest.Revision.allCases.map { ($0.description, $0) },
         parse: { DetectFaceRectanglesRequest.Revision(name: $0) }, sets: [.on(\DetectFaceRectanglesRequest.revision)])
@@ -46,18 +52,21 @@ extension RequestOption {
     /// `faceLandmarksRevision`: the points of `landmarks`: `mesh76` / `mesh65` (the face mesh, revision 3, in Vision's
     /// constellations) or `dlib68` (dlib, revision 2).
     public static let faceLandmarksRevision = choice(
-        "faceLandmarksRevision", help: "Face landmarks for 'landmarks': mesh76 (the default, as Vision's revision 3: "
+        "faceLandmarksRevision",
+        help: "Face landmarks for 'landmarks': mesh76 (the default, as Vision's revision 3: "
             + "MediaPipe's face mesh and iris in Vision's 76-point constellation), mesh65 (its 65-point constellation) or "
             + "dlib68 (dlib's 68 points on HOG faces).",
         values: [("mesh76", FaceLandmarks2D.Constellation.points76), ("mesh65", .points65), ("dlib68", .points68)],
-        sets: [.on(DetectFaceLandmarksRequest.self) { request, constellation in
-            if constellation == .points68 {
-                request.revision = .dlib
-            } else {
-                request.revision = .faceMesh
-                request.constellation = constellation
+        sets: [
+            .on(DetectFaceLandmarksRequest.self) { request, constellation in
+                if constellation == .points68 {
+                    request.revision = .dlib
+                } else {
+                    request.revision = .faceMesh
+                    request.constellation = constellation
+                }
             }
-        }])
+        ])
 
     /// `maxHands`: `DetectHumanHandPoseRequest.maximumHandCount`.
     public static let maxHands = integer(
@@ -66,21 +75,25 @@ extension RequestOption {
 
     /// `bodyHands`: `DetectHumanBodyPoseRequest.detectsHands`.
     public static let bodyHands = choice(
-        "bodyHands", help: "Hands on body poses for 'bodypose' (DetectHumanBodyPoseRequest.detectsHands): on reads each "
+        "bodyHands",
+        help: "Hands on body poses for 'bodypose' (DetectHumanBodyPoseRequest.detectsHands): on reads each "
             + "person's hands from the regions their wrists give, off (the default) does not.",
         values: [("on", true), ("off", false)], sets: [.on(\DetectHumanBodyPoseRequest.detectsHands)])
 
     /// `symbologies`: `DetectBarcodesRequest.symbologies`.
     public static let symbologies = list(
-        "symbologies", help: "Barcode symbologies 'barcodes' reads, comma-separated (default all; fewer is faster): "
+        "symbologies",
+        help: "Barcode symbologies 'barcodes' reads, comma-separated (default all; fewer is faster): "
             + BarcodeSymbology.allCases.map(\.rawValue).joined(separator: ", ") + ".",
         valueDescription: "1 or more of " + BarcodeSymbology.allCases.map(\.rawValue).joined(separator: ", ")
             + ", comma-separated", count: 1...BarcodeSymbology.allCases.count,
         item: { name in BarcodeSymbology.allCases.first { $0.rawValue.lowercased() == name.lowercased() }?.rawValue },
         allowedValues: BarcodeSymbology.allCases.map(\.rawValue),
-        sets: [.on(DetectBarcodesRequest.self) { request, names in
-            request.symbologies = names.compactMap(BarcodeSymbology.init(rawValue:))
-        }])
+        sets: [
+            .on(DetectBarcodesRequest.self) { request, names in
+                request.symbologies = names.compactMap(BarcodeSymbology.init(rawValue:))
+            }
+        ])
 
     /// `tryHarder`: `DetectBarcodesRequest.tryHarder`.
     public static let tryHarder = onOff(
@@ -252,18 +265,23 @@ extension RequestOption {
 
     /// `model`: the model `detect`, `classify` and `model` run.
     public static let model = text(
-        "model", help: "Model: a path, or a file name in the model search path (ONNX, TFLite, Core ML, Darknet .cfg with "
+        "model",
+        help: "Model: a path, or a file name in the model search path (ONNX, TFLite, Core ML, Darknet .cfg with "
             + "its .weights beside it; detect: default the built-in COCO-80 detector, Yolo-Fastest-1.1-XL; classify: "
             + "efficientnet-lite0.onnx).",
         maximumLength: 4096, role: .model)
 
     /// `confidence`: `DetectObjectsRequest.confidenceThreshold`.
     public static let confidence = number(
-        "confidence", help: "Minimum detection confidence of detect, animals and humans (default: a Core ML detector "
+        "confidence",
+        help: "Minimum detection confidence of detect, animals and humans (default: a Core ML detector "
             + "pipeline's own threshold, else 0.25).",
-        range: 0...1, sets: [.on(\DetectObjectsRequest.confidenceThreshold),
-                             .on(\RecognizeAnimalsRequest.confidenceThreshold),
-                             .on(\DetectHumanRectanglesRequest.confidenceThreshold)])
+        range: 0...1,
+        sets: [
+            .on(\DetectObjectsRequest.confidenceThreshold),
+            .on(\RecognizeAnimalsRequest.confidenceThreshold),
+            .on(\DetectHumanRectanglesRequest.confidenceThreshold),
+        ])
 
     /// `iou`: `DetectObjectsRequest.iouThreshold`.
     public static let iou = number(
@@ -283,17 +301,21 @@ extension RequestOption {
 
     /// `cropAndScale`: how images fit a model's input (`imageCropAndScaleOption`).
     public static let cropAndScale = choice(
-        "cropAndScale", help: "How images fit the model's input: scaleFit (letterbox), scaleFill (stretch) or centerCrop "
+        "cropAndScale",
+        help: "How images fit the model's input: scaleFit (letterbox), scaleFill (stretch) or centerCrop "
             + "(default: the model's; detect: stretch for Darknet, letterbox otherwise; classify: centerCrop).",
         values: ImageCropAndScaleOption.allCases.map { ($0.rawValue, $0) },
         parse: { ImageCropAndScaleOption(rawValue: $0) },
-        sets: [.on(\DetectObjectsRequest.imageCropAndScaleOption), .on(\ClassifyImageRequest.imageCropAndScaleOption),
-               .on(\RunModelRequest.imageCropAndScaleOption),
-               .on(\GenerateImageFeaturePrintRequest.imageCropAndScaleOption)])
+        sets: [
+            .on(\DetectObjectsRequest.imageCropAndScaleOption), .on(\ClassifyImageRequest.imageCropAndScaleOption),
+            .on(\RunModelRequest.imageCropAndScaleOption),
+            .on(\GenerateImageFeaturePrintRequest.imageCropAndScaleOption),
+        ])
 
     /// `backend`: `VisionModel.Configuration.backend`.
     public static let backend = choice(
-        "backend", help: "Inference backend: automatic (ONNX Runtime when installed, else OpenCV DNN), onnxRuntime, openCV.",
+        "backend",
+        help: "Inference backend: automatic (ONNX Runtime when installed, else OpenCV DNN), onnxRuntime, openCV.",
         values: BackendChoice.allCases.map { ($0.rawValue, $0) }, parse: { BackendChoice(rawValue: $0) },
         role: .modelLoading, configure: { $1.backend = $0 })
 
@@ -304,33 +326,44 @@ extension RequestOption {
 
     /// `pixelScale`: `VisionModel.Configuration.pixelScale`.
     public static let pixelScale = number(
-        "pixelScale", help: "Input normalisation (pixel × scale − mean) / std: the pixel multiplier (default the model's, "
+        "pixelScale",
+        help: "Input normalisation (pixel × scale − mean) / std: the pixel multiplier (default the model's, "
             + "usually 1/255).",
         range: -1e6...1e6, role: .modelLoading, configure: { $1.pixelScale = $0 })
 
     /// `pixelMean`: `VisionModel.Configuration.pixelMean`.
     public static let pixelMean = floats(
-        "pixelMean", help: "Per-channel mean after scaling: one number or R,G,B (UltraFace: --pixel-scale 1 --pixel-mean 127 "
-            + "--pixel-std 128).") { $1.pixelMean = $0 }
+        "pixelMean",
+        help: "Per-channel mean after scaling: one number or R,G,B (UltraFace: --pixel-scale 1 --pixel-mean 127 "
+            + "--pixel-std 128)."
+    ) { $1.pixelMean = $0 }
 
     /// `pixelStd`: `VisionModel.Configuration.pixelStd`.
-    public static let pixelStd = floats("pixelStd", help: "Per-channel divisor: one number or R,G,B.") { $1.pixelStd = $0 }
+    public static let pixelStd = floats("pixelStd", help: "Per-channel divisor: one number or R,G,B.") {
+        $1.pixelStd = $0
+    }
 
     /// One number or three (R, G, B), comma-separated, for the model's configuration.
-    private static func floats(_ name: String, help: String,
-                               configure: @escaping @Sendable ([Float], inout VisionModel.Configuration) -> Void) -> RequestOption {
-        list(name, help: help, valueDescription: "one number or three, comma-separated (R,G,B)", count: 1...3, counts: [1, 3],
-             item: { text in Float(text).flatMap { $0.isFinite ? text : nil } }, role: .modelLoading,
-             configure: { names, configuration in configure(names.compactMap(Float.init), &configuration) })
+    private static func floats(
+        _ name: String, help: String,
+        configure: @escaping @Sendable ([Float], inout VisionModel.Configuration) -> Void
+    ) -> RequestOption {
+        list(
+            name, help: help, valueDescription: "one number or three, comma-separated (R,G,B)", count: 1...3,
+            counts: [1, 3],
+            item: { text in Float(text).flatMap { $0.isFinite ? text : nil } }, role: .modelLoading,
+            configure: { names, configuration in configure(names.compactMap(Float.init), &configuration) })
     }
 
     /// Every option, in help order.
     public static let all: [RequestOption] = [
-        maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision, maxHands, bodyHands,
+        maxRectangles, languages, recognitionLevel, textOrientation, faceRevision, faceLandmarksRevision, maxHands,
+        bodyHands,
         symbologies, tryHarder, minimumAspectRatio, maximumAspectRatio, quadratureTolerance, minimumSize,
         minimumConfidence, upsampling, estimatesPrecision, minimumTextHeight, contrastAdjustment, contrastPivot,
         darkOnLight, maximumImageDimension, upperBodyOnly, handModelComplexity, minimumPalmConfidence,
-        minimumHandConfidence, chiralityMargin, maxBodies, qualityLevel, outputPixelFormat, flowAccuracy, trajectoryLength,
+        minimumHandConfidence, chiralityMargin, maxBodies, qualityLevel, outputPixelFormat, flowAccuracy,
+        trajectoryLength,
         objectMinimumNormalizedRadius, objectMaximumNormalizedRadius, frameAnalysisSpacing,
         model, confidence, iou, classes, top, cropAndScale, backend, threads, pixelScale, pixelMean, pixelStd,
     ]

@@ -85,11 +85,13 @@ public struct RequestOption: Sendable, Hashable, CustomStringConvertible {
     /// The value written as a flag or query parameter gives it (see `value(_:)`).
     public func value(parsing text: String) throws(VisionError) -> OptionValue { try value(.text(text)) }
 
-    init(name: String, help: String, valueDescription: String, type: ValueType, range: ClosedRange<Double>? = nil,
-         allowedValues: [String]? = nil, role: Role = .request,
-         check: @escaping @Sendable (OptionValue) -> OptionValue?,
-         setters: [ObjectIdentifier: @Sendable (OptionValue, inout any VisionRequest) -> Void] = [:],
-         configure: (@Sendable (OptionValue, inout VisionModel.Configuration) -> Void)? = nil) {
+    init(
+        name: String, help: String, valueDescription: String, type: ValueType, range: ClosedRange<Double>? = nil,
+        allowedValues: [String]? = nil, role: Role = .request,
+        check: @escaping @Sendable (OptionValue) -> OptionValue?,
+        setters: [ObjectIdentifier: @Sendable (OptionValue, inout any VisionRequest) -> Void] = [:],
+        configure: (@Sendable (OptionValue, inout VisionModel.Configuration) -> Void)? = nil
+    ) {
         self.name = name
         self.help = help
         self.valueDescription = valueDescription
@@ -112,7 +114,8 @@ extension RequestOption {
         let apply: @Sendable (Value, inout any VisionRequest) -> Void
 
         /// Sets `R`'s property with `body`.
-        static func on<R: VisionRequest>(_ type: R.Type, _ body: @escaping @Sendable (inout R, Value) -> Void) -> Setter {
+        static func on<R: VisionRequest>(_ type: R.Type, _ body: @escaping @Sendable (inout R, Value) -> Void) -> Setter
+        {
             Setter(type: ObjectIdentifier(R.self)) { value, request in
                 // The registry calls a setter only on requests of its type (`RequestOptions.apply(to:)`).
                 guard var typed = request as? R else { return }
@@ -135,8 +138,10 @@ extension RequestOption {
     private typealias Configure = @Sendable (OptionValue, inout VisionModel.Configuration) -> Void
     private typealias Check = @Sendable (OptionValue) -> OptionValue?
 
-    private static func configurer<Value>(_ body: (@Sendable (Value, inout VisionModel.Configuration) -> Void)?,
-                                          _ typed: @escaping @Sendable (OptionValue) -> Value?) -> Configure? {
+    private static func configurer<Value>(
+        _ body: (@Sendable (Value, inout VisionModel.Configuration) -> Void)?,
+        _ typed: @escaping @Sendable (OptionValue) -> Value?
+    ) -> Configure? {
         guard let body else { return nil }
         return { value, configuration in
             if let v = typed(value) { body(v, &configuration) }
@@ -144,7 +149,8 @@ extension RequestOption {
     }
 
     private static func table<Value>(_ setters: [Setter<Value>], _ typed: @escaping @Sendable (OptionValue) -> Value?)
-        -> [ObjectIdentifier: @Sendable (OptionValue, inout any VisionRequest) -> Void] {
+        -> [ObjectIdentifier: @Sendable (OptionValue, inout any VisionRequest) -> Void]
+    {
         var table: [ObjectIdentifier: @Sendable (OptionValue, inout any VisionRequest) -> Void] = [:]
         for setter in setters {
             table[setter.type] = { value, request in
@@ -155,51 +161,64 @@ extension RequestOption {
     }
 
     /// A whole number in `range`.
-    static func integer(_ name: String, help: String, range: ClosedRange<Int>, sets setters: [Setter<Int>] = [],
-                        role: Role = .request, configure: (@Sendable (Int, inout VisionModel.Configuration) -> Void)? = nil)
-        -> RequestOption {
+    static func integer(
+        _ name: String, help: String, range: ClosedRange<Int>, sets setters: [Setter<Int>] = [],
+        role: Role = .request, configure: (@Sendable (Int, inout VisionModel.Configuration) -> Void)? = nil
+    )
+        -> RequestOption
+    {
         let typed: @Sendable (OptionValue) -> Int? = { value in
-            let n: Int? = switch value {
-            case .integer(let n): n
-            case .number(let x): x.isFinite && x == x.rounded() && abs(x) < 1e15 ? Int(x) : nil
-            case .text(let s): Int(s.trimmingCharacters(in: .whitespaces))
-            case .list: nil
-            }
+            let n: Int? =
+                switch value {
+                case .integer(let n): n
+                case .number(let x): x.isFinite && x == x.rounded() && abs(x) < 1e15 ? Int(x) : nil
+                case .text(let s): Int(s.trimmingCharacters(in: .whitespaces))
+                case .list: nil
+                }
             return n.flatMap { range.contains($0) ? $0 : nil }
         }
         let check: Check = { typed($0).map(OptionValue.integer) }
         let bounds = Double(range.lowerBound)...Double(range.upperBound)
-        return RequestOption(name: name, help: help, valueDescription: "an integer in \(range.lowerBound)...\(range.upperBound)",
-                             type: .integer, range: bounds, role: role, check: check, setters: table(setters, typed),
-                             configure: configurer(configure, typed))
+        return RequestOption(
+            name: name, help: help, valueDescription: "an integer in \(range.lowerBound)...\(range.upperBound)",
+            type: .integer, range: bounds, role: role, check: check, setters: table(setters, typed),
+            configure: configurer(configure, typed))
     }
 
     /// A finite number in `range`, set as a `Float`.
-    static func number(_ name: String, help: String, range: ClosedRange<Double>, sets setters: [Setter<Float>] = [],
-                       role: Role = .request, configure: (@Sendable (Float, inout VisionModel.Configuration) -> Void)? = nil)
-        -> RequestOption {
+    static func number(
+        _ name: String, help: String, range: ClosedRange<Double>, sets setters: [Setter<Float>] = [],
+        role: Role = .request, configure: (@Sendable (Float, inout VisionModel.Configuration) -> Void)? = nil
+    )
+        -> RequestOption
+    {
         let typed: @Sendable (OptionValue) -> Double? = { value in
-            let x: Double? = switch value {
-            case .integer(let n): Double(n)
-            case .number(let x): x
-            case .text(let s): Double(s.trimmingCharacters(in: .whitespaces))
-            case .list: nil
-            }
+            let x: Double? =
+                switch value {
+                case .integer(let n): Double(n)
+                case .number(let x): x
+                case .text(let s): Double(s.trimmingCharacters(in: .whitespaces))
+                case .list: nil
+                }
             return x.flatMap { $0.isFinite && range.contains($0) ? $0 : nil }
         }
         let bounds = "\(OptionValue.number(range.lowerBound))...\(OptionValue.number(range.upperBound))"
         let check: Check = { typed($0).map(OptionValue.number) }
         let float: @Sendable (OptionValue) -> Float? = { typed($0).map(Float.init) }
-        return RequestOption(name: name, help: help, valueDescription: "a number in \(bounds)", type: .number, range: range,
-                             role: role, check: check, setters: table(setters, float), configure: configurer(configure, float))
+        return RequestOption(
+            name: name, help: help, valueDescription: "a number in \(bounds)", type: .number, range: range,
+            role: role, check: check, setters: table(setters, float), configure: configurer(configure, float))
     }
 
     /// One of `values` by name, case-insensitive (or as `parse` reads it: other spellings), set as its `T`.
-    static func choice<T: Sendable & Equatable>(_ name: String, help: String, values: [(String, T)],
-                                                parse: (@Sendable (String) -> T?)? = nil, sets setters: [Setter<T>] = [],
-                                                role: Role = .request,
-                                                configure: (@Sendable (T, inout VisionModel.Configuration) -> Void)? = nil)
-        -> RequestOption {
+    static func choice<T: Sendable & Equatable>(
+        _ name: String, help: String, values: [(String, T)],
+        parse: (@Sendable (String) -> T?)? = nil, sets setters: [Setter<T>] = [],
+        role: Role = .request,
+        configure: (@Sendable (T, inout VisionModel.Configuration) -> Void)? = nil
+    )
+        -> RequestOption
+    {
         let names = values.map(\.0)
         let typed: @Sendable (OptionValue) -> T? = { value in
             guard case .text(let s) = value else { return nil }
@@ -210,17 +229,20 @@ extension RequestOption {
         let canonical: Check = { value in
             typed(value).flatMap { t in values.first { $0.1 == t }.map { OptionValue.text($0.0) } }
         }
-        return RequestOption(name: name, help: help, valueDescription: "one of " + names.joined(separator: ", "), type: .string,
-                             allowedValues: names, role: role, check: canonical, setters: table(setters, typed),
-                             configure: configurer(configure, typed))
+        return RequestOption(
+            name: name, help: help, valueDescription: "one of " + names.joined(separator: ", "), type: .string,
+            allowedValues: names, role: role, check: canonical, setters: table(setters, typed),
+            configure: configurer(configure, typed))
     }
 
     /// Several items: a JSON array, or text separated by `separators`; `count` items (and one of `counts` when given),
     /// each a canonical item of `item` (nil: refused).
-    static func list(_ name: String, help: String, valueDescription: String, count: ClosedRange<Int>,
-                     counts: Set<Int>? = nil, separators: Set<Character> = [","], item: @escaping @Sendable (String) -> String?,
-                     allowedValues: [String]? = nil, sets setters: [Setter<[String]>] = [], role: Role = .request,
-                     configure: (@Sendable ([String], inout VisionModel.Configuration) -> Void)? = nil) -> RequestOption {
+    static func list(
+        _ name: String, help: String, valueDescription: String, count: ClosedRange<Int>,
+        counts: Set<Int>? = nil, separators: Set<Character> = [","], item: @escaping @Sendable (String) -> String?,
+        allowedValues: [String]? = nil, sets setters: [Setter<[String]>] = [], role: Role = .request,
+        configure: (@Sendable ([String], inout VisionModel.Configuration) -> Void)? = nil
+    ) -> RequestOption {
         let typed: @Sendable (OptionValue) -> [String]? = { value in
             let raw: [String]
             switch value {
@@ -234,23 +256,28 @@ extension RequestOption {
             return checked.count == items.count ? checked : nil
         }
         let check: Check = { typed($0).map(OptionValue.list) }
-        return RequestOption(name: name, help: help, valueDescription: valueDescription, type: .list,
-                             allowedValues: allowedValues, role: role, check: check,
-                             setters: table(setters, typed),
-                             configure: configurer(configure, typed))
+        return RequestOption(
+            name: name, help: help, valueDescription: valueDescription, type: .list,
+            allowedValues: allowedValues, role: role, check: check,
+            setters: table(setters, typed),
+            configure: configurer(configure, typed))
     }
 
     /// Free text of 1...`maximumLength` characters, without control characters.
-    static func text(_ name: String, help: String, maximumLength: Int, sets setters: [Setter<String>] = [],
-                     role: Role = .request) -> RequestOption {
+    static func text(
+        _ name: String, help: String, maximumLength: Int, sets setters: [Setter<String>] = [],
+        role: Role = .request
+    ) -> RequestOption {
         let typed: @Sendable (OptionValue) -> String? = { value in
             guard case .text(let s) = value, (1...maximumLength).contains(s.count),
-                  !s.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else { return nil }
+                !s.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+            else { return nil }
             return s
         }
         let check: Check = { typed($0).map(OptionValue.text) }
-        return RequestOption(name: name, help: help, valueDescription: "text of 1 to \(maximumLength) characters",
-                             type: .string, role: role, check: check,
-                             setters: table(setters, typed))
+        return RequestOption(
+            name: name, help: help, valueDescription: "text of 1 to \(maximumLength) characters",
+            type: .string, role: role, check: check,
+            setters: table(setters, typed))
     }
 }

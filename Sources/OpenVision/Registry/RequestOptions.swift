@@ -50,8 +50,10 @@ public struct RequestOptions: Sendable, Hashable, Codable {
 
     static func option(_ name: String) throws(VisionError) -> RequestOption {
         guard let option = RequestOption.named(name) else {
-            throw VisionError(.invalidArgument, "unknown option '\(name.prefix(80))'; choose from "
-                              + RequestOption.all.map(\.name).joined(separator: ", "))
+            throw VisionError(
+                .invalidArgument,
+                "unknown option '\(name.prefix(80))'; choose from "
+                    + RequestOption.all.map(\.name).joined(separator: ", "))
         }
         return option
     }

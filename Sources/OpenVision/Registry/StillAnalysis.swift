@@ -66,8 +66,10 @@ public struct StillAnalysis: Sendable {
     /// name `image`; `maps`, when given, writes the image-valued results (`--maps`). A decoding error (unreadable,
     /// too large, damaged under strict decoding) is thrown; a request's own failure goes into the report's `errors`,
     /// under its kind's name.
-    public func run(on handler: ImageRequestHandler, image: String, decodeColor: Bool = false,
-                    maps: (any MapOutput)? = nil) async throws(VisionError) -> Run {
+    public func run(
+        on handler: ImageRequestHandler, image: String, decodeColor: Bool = false,
+        maps: (any MapOutput)? = nil
+    ) async throws(VisionError) -> Run {
         let clock = ContinuousClock()
         let requests = try makeRequests()
         let start = clock.now
@@ -81,10 +83,16 @@ public struct StillAnalysis: Sendable {
         let ran = runKinds
         for (kind, outcome) in zip(ran, outcomes) {
             times[kind.name] = outcome.duration.milliseconds
-            if let maps { try report.add(outcome, name: kind.name, writingMapsTo: maps) } else { report.add(outcome, name: kind.name) }
+            if let maps {
+                try report.add(outcome, name: kind.name, writingMapsTo: maps)
+            } else {
+                report.add(outcome, name: kind.name)
+            }
             overlay += OverlayItem.items(for: outcome)
         }
         if includeTimings { report.timingsMs = times }
-        return Run(report: report, overlayItems: overlay, outcomes: Array(zip(ran, outcomes)).map { (kind: $0.0, outcome: $0.1) })
+        return Run(
+            report: report, overlayItems: overlay,
+            outcomes: Array(zip(ran, outcomes)).map { (kind: $0.0, outcome: $0.1) })
     }
 }

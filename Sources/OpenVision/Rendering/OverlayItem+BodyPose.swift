@@ -9,11 +9,16 @@ extension OverlayItem {
     public static func items(for pose: HumanBodyPoseObservation) -> [OverlayItem] {
         var items: [OverlayItem] = []
         for (a, b) in HumanBodyPoseObservation.skeletonPairs {
-            let p = pose.recognizedPoint(a), q = pose.recognizedPoint(b)
-            guard p.confidence >= minimumDrawnJointConfidence, q.confidence >= minimumDrawnJointConfidence else { continue }
+            let p = pose.recognizedPoint(a)
+            let q = pose.recognizedPoint(b)
+            guard p.confidence >= minimumDrawnJointConfidence, q.confidence >= minimumDrawnJointConfidence else {
+                continue
+            }
             let left = a.rawValue.hasPrefix("left") || b.rawValue.hasPrefix("left")
-            items.append(OverlayItem(shape: .polygon([p.location, q.location], closed: false), color: left ? .green : .orange,
-                                     lineWidth: 3))
+            items.append(
+                OverlayItem(
+                    shape: .polygon([p.location, q.location], closed: false), color: left ? .green : .orange,
+                    lineWidth: 3))
         }
         // One item per joint: the live viewer draws a one-point item as a dot (and several as a line).
         for joint in HumanBodyPoseObservation.JointName.allCases.map(pose.recognizedPoint)

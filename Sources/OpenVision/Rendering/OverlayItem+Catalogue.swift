@@ -13,8 +13,10 @@ extension OverlayItem {
         items.reserveCapacity(contours.contourCount)
         func visit(_ c: Contour, depth: Int) {
             if c.pointCount > 1 {
-                items.append(OverlayItem(shape: .polygon(c.points, closed: true), color: depthColors[depth % depthColors.count],
-                                         lineWidth: 1))
+                items.append(
+                    OverlayItem(
+                        shape: .polygon(c.points, closed: true), color: depthColors[depth % depthColors.count],
+                        lineWidth: 1))
             }
             for child in c.childContours { visit(child, depth: depth + 1) }
         }
@@ -26,16 +28,22 @@ extension OverlayItem {
     public static func items(for horizon: HorizonObservation) -> [OverlayItem] {
         let (a, b) = horizon.lineEndpoints(aspectRatio: horizon.regionAspectRatio)
         let degrees = horizon.angle.converted(to: .degrees).value
-        return [OverlayItem(shape: .polygon([a, b], closed: false), color: .red, label: String(format: "horizon %.1f°", degrees))]
+        return [
+            OverlayItem(
+                shape: .polygon([a, b], closed: false), color: .red, label: String(format: "horizon %.1f°", degrees))
+        ]
     }
 
     /// The heat map over the analysed region at half opacity, then the salient regions' boxes with their confidences
     /// (orange "salient", or purple "object" for objectness-based saliency).
     public static func items(for saliency: SaliencyImageObservation, objectness: Bool = false) -> [OverlayItem] {
         let name = objectness ? "object" : "salient"
-        return [.heatMap(saliency.heatMap, over: .fullImage, opacity: 0.5)] + saliency.salientObjects.map {
-            .box($0.boundingBox, color: objectness ? .purple : .orange, label: String(format: "%@ %.2f", name, $0.confidence))
-        }
+        return [.heatMap(saliency.heatMap, over: .fullImage, opacity: 0.5)]
+            + saliency.salientObjects.map {
+                .box(
+                    $0.boundingBox, color: objectness ? .purple : .orange,
+                    label: String(format: "%@ %.2f", name, $0.confidence))
+            }
     }
 
     /// A text region's box and, when present, its characters' boxes.
@@ -45,12 +53,19 @@ extension OverlayItem {
             item.lineWidth = 1
             return item
         }
-        items.append(OverlayItem(shape: .polygon(text.corners, closed: true), color: .red, label: String(format: "text %.2f", text.confidence)))
+        items.append(
+            OverlayItem(
+                shape: .polygon(text.corners, closed: true), color: .red,
+                label: String(format: "text %.2f", text.confidence)))
         return items
     }
 
     /// The document's outline.
     public static func items(for document: DetectedDocumentObservation) -> [OverlayItem] {
-        [OverlayItem(shape: .polygon(document.corners, closed: true), color: .blue, label: String(format: "document %.2f", document.confidence))]
+        [
+            OverlayItem(
+                shape: .polygon(document.corners, closed: true), color: .blue,
+                label: String(format: "document %.2f", document.confidence))
+        ]
     }
 }

@@ -17,7 +17,9 @@ extension OverlayItem {
                 let name = object.labels.first?.identifier ?? "?"
                 let item: OverlayItem
                 if let id = result.trackID(ofObjectAt: i) {
-                    item = .box(object.boundingBox, color: trackColor(id), label: String(format: "#%d %@ %.2f", id, name, object.confidence))
+                    item = .box(
+                        object.boundingBox, color: trackColor(id),
+                        label: String(format: "#%d %@ %.2f", id, name, object.confidence))
                 } else {
                     item = .box(object.boundingBox, label: name, confidence: object.confidence)
                 }
@@ -25,9 +27,14 @@ extension OverlayItem {
             }
         }
         if let line = result.lineSegment, let counts = result.lineCounts {
-            items.append(OverlayItem(shape: .polygon([NormalizedPoint(x: line.start.x, y: line.start.y),
-                                                      NormalizedPoint(x: line.end.x, y: line.end.y)], closed: false),
-                                     color: .white, label: "in \(counts.totalIn) · out \(counts.totalOut)"))
+            items.append(
+                OverlayItem(
+                    shape: .polygon(
+                        [
+                            NormalizedPoint(x: line.start.x, y: line.start.y),
+                            NormalizedPoint(x: line.end.x, y: line.end.y),
+                        ], closed: false),
+                    color: .white, label: "in \(counts.totalIn) · out \(counts.totalOut)"))
         }
         return items
     }

@@ -11,23 +11,33 @@ extension OverlayItem {
         let longest = flow.flowStatistics.maximumMagnitude
         guard longest >= 0.25, longest.isFinite else { return [] }
         let scale = Double(step) / longest
-        let w = Double(flow.width), h = Double(flow.height)
+        let w = Double(flow.width)
+        let h = Double(flow.height)
         func point(_ x: Double, _ y: Double) -> NormalizedPoint { NormalizedPoint(x: x / w, y: 1 - y / h) }
         var items: [OverlayItem] = []
         var y = step / 2
         while y < flow.height {
             var x = step / 2
             while x < flow.width {
-                let dx = Double(flow[x, y, 0]), dy = Double(flow[x, y, 1])
+                let dx = Double(flow[x, y, 0])
+                let dy = Double(flow[x, y, 1])
                 let length = (dx * dx + dy * dy).squareRoot()
                 if length >= 0.25, length.isFinite {
-                    let tx = Double(x) + dx * scale, ty = Double(y) + dy * scale
-                    let ux = dx / length, uy = dy / length, head = Double(step) * 0.3
+                    let tx = Double(x) + dx * scale
+                    let ty = Double(y) + dy * scale
+                    let ux = dx / length
+                    let uy = dy / length
+                    let head = Double(step) * 0.3
                     let left = point(tx - head * (ux + 0.5 * uy), ty - head * (uy - 0.5 * ux))
                     let right = point(tx - head * (ux - 0.5 * uy), ty - head * (uy + 0.5 * ux))
-                    items.append(OverlayItem(shape: .polygon([point(Double(x), Double(y)), point(tx, ty)], closed: false),
-                                             color: .yellow, lineWidth: 1.5))
-                    items.append(OverlayItem(shape: .polygon([left, point(tx, ty), right], closed: false), color: .yellow, lineWidth: 1.5))
+                    items.append(
+                        OverlayItem(
+                            shape: .polygon([point(Double(x), Double(y)), point(tx, ty)], closed: false),
+                            color: .yellow, lineWidth: 1.5))
+                    items.append(
+                        OverlayItem(
+                            shape: .polygon([left, point(tx, ty), right], closed: false), color: .yellow, lineWidth: 1.5
+                        ))
                 }
                 x += step
             }
@@ -45,8 +55,11 @@ extension OverlayItem {
             let x = lo + (hi - lo) * Double(i) / 24
             return NormalizedPoint(x: x, y: trajectory.y(at: x))
         }
-        return [OverlayItem(shape: .polygon(curve, closed: false), color: .orange,
-                            label: String(format: "trajectory %.2f", trajectory.confidence), lineWidth: 2),
-                OverlayItem(shape: .points(trajectory.detectedPoints), color: .red, lineWidth: 2)]
+        return [
+            OverlayItem(
+                shape: .polygon(curve, closed: false), color: .orange,
+                label: String(format: "trajectory %.2f", trajectory.confidence), lineWidth: 2),
+            OverlayItem(shape: .points(trajectory.detectedPoints), color: .red, lineWidth: 2),
+        ]
     }
 }

@@ -67,15 +67,21 @@ public struct OverlayItem: Sendable, Hashable, Codable {
 
     /// A rectangle outline.
     public static func box(_ rect: NormalizedRect, color: OverlayColor, label: String? = nil) -> OverlayItem {
-        OverlayItem(shape: .polygon([NormalizedPoint(x: rect.minX, y: rect.maxY), NormalizedPoint(x: rect.maxX, y: rect.maxY),
-                                     NormalizedPoint(x: rect.maxX, y: rect.minY), NormalizedPoint(x: rect.minX, y: rect.minY)],
-                                    closed: true),
-                    color: color, label: label)
+        OverlayItem(
+            shape: .polygon(
+                [
+                    NormalizedPoint(x: rect.minX, y: rect.maxY), NormalizedPoint(x: rect.maxX, y: rect.maxY),
+                    NormalizedPoint(x: rect.maxX, y: rect.minY), NormalizedPoint(x: rect.minX, y: rect.minY),
+                ],
+                closed: true),
+            color: color, label: label)
     }
 
     /// A heat map (see `Shape.heatMap`) over `region`, mixed in at up to `opacity`.
-    public static func heatMap(_ map: PixelBufferObservation, over region: NormalizedRect = .fullImage,
-                               opacity: Double = 0.5) -> OverlayItem {
+    public static func heatMap(
+        _ map: PixelBufferObservation, over region: NormalizedRect = .fullImage,
+        opacity: Double = 0.5
+    ) -> OverlayItem {
         OverlayItem(shape: .heatMap(map, over: region, opacity: opacity), color: .white)
     }
 

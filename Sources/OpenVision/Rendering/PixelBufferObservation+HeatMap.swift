@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 extension PixelBufferObservation {
     /// This one-channel map as a `width` × `height` RGBA PNG for a browser or another compositor to draw:

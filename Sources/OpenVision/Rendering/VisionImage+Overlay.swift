@@ -2,8 +2,10 @@ import Foundation
 
 extension VisionImage {
     /// A copy of this image with `heatMap` blended over `region` (see `ImageCanvas.blend(heatMap:over:opacity:)`).
-    public func blended(with heatMap: PixelBufferObservation, over region: NormalizedRect = .fullImage,
-                        opacity: Double = 0.6) throws(VisionError) -> VisionImage {
+    public func blended(
+        with heatMap: PixelBufferObservation, over region: NormalizedRect = .fullImage,
+        opacity: Double = 0.6
+    ) throws(VisionError) -> VisionImage {
         var canvas = try ImageCanvas(copying: self)
         try canvas.blend(heatMap: heatMap, over: region, opacity: opacity)
         return canvas.makeImage()
@@ -39,8 +41,9 @@ extension VisionImage {
                 // Dark text on light label backgrounds, white on dark ones.
                 let c = item.color
                 let luma = 0.299 * Double(c.red) + 0.587 * Double(c.green) + 0.114 * Double(c.blue)
-                try canvas.label(label, at: CGPoint(x: anchor.x, y: anchor.y - 2), scale: scale,
-                                 color: luma > 150 ? OverlayColor.black : OverlayColor.white, background: c)
+                try canvas.label(
+                    label, at: CGPoint(x: anchor.x, y: anchor.y - 2), scale: scale,
+                    color: luma > 150 ? OverlayColor.black : OverlayColor.white, background: c)
             }
         }
         return canvas.makeImage()

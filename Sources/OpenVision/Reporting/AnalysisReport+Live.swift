@@ -78,22 +78,28 @@ extension AnalysisReport {
         var events: [Event] = []
         if let tracking = result.tracking {
             for id in tracking.started {
-                events.append(Event(event: "track_started", id: id, label: tracking.tracks.first { $0.id == id }?.label))
+                events.append(
+                    Event(event: "track_started", id: id, label: tracking.tracks.first { $0.id == id }?.label))
             }
             for id in tracking.ended { events.append(Event(event: "track_ended", id: id)) }
         }
         for crossing in result.lineCrossings {
-            events.append(Event(event: "line_crossed", id: crossing.trackID, label: crossing.label, direction: crossing.direction.rawValue))
+            events.append(
+                Event(
+                    event: "line_crossed", id: crossing.trackID, label: crossing.label,
+                    direction: crossing.direction.rawValue))
         }
         self.events = events.isEmpty ? nil : events
         if let counts = result.lineCounts, let line = result.lineSegment {
-            counting = Counting(line: [[line.start.x, line.start.y], [line.end.x, line.end.y]], totalIn: counts.totalIn,
-                                totalOut: counts.totalOut, inByLabel: counts.inByLabel, outByLabel: counts.outByLabel)
+            counting = Counting(
+                line: [[line.start.x, line.start.y], [line.end.x, line.end.y]], totalIn: counts.totalIn,
+                totalOut: counts.totalOut, inByLabel: counts.inByLabel, outByLabel: counts.outByLabel)
         }
         if !result.anchors.isEmpty {
             anchors = result.anchors.map { anchor in
-                PinnedLabel(id: anchor.id, label: anchor.label,
-                            point: point(NormalizedPoint(x: anchor.point.x, y: anchor.point.y)), state: anchor.state.rawValue)
+                PinnedLabel(
+                    id: anchor.id, label: anchor.label,
+                    point: point(NormalizedPoint(x: anchor.point.x, y: anchor.point.y)), state: anchor.state.rawValue)
             }
         }
         topLabel = result.topLabel.map { Label(identifier: $0.identifier, confidence: $0.confidence) }
@@ -102,7 +108,9 @@ extension AnalysisReport {
 
 extension AnalysisReport {
     static func summary(_ events: [Event]) -> [String] {
-        events.map { e in "  event \(e.event) #\(e.id)" + (e.label.map { " \($0)" } ?? "") + (e.direction.map { " \($0)" } ?? "") }
+        events.map { e in
+            "  event \(e.event) #\(e.id)" + (e.label.map { " \($0)" } ?? "") + (e.direction.map { " \($0)" } ?? "")
+        }
     }
 
     static func summary(_ c: Counting) -> [String] {
@@ -110,6 +118,10 @@ extension AnalysisReport {
     }
 
     static func summary(_ anchors: [PinnedLabel]) -> [String] {
-        anchors.map { String(format: "  pinned #%d %@ (%@) at (%.0f,%.0f)", $0.id, $0.label, $0.state, $0.point.pixels.x, $0.point.pixels.y) }
+        anchors.map {
+            String(
+                format: "  pinned #%d %@ (%@) at (%.0f,%.0f)", $0.id, $0.label, $0.state, $0.point.pixels.x,
+                $0.point.pixels.y)
+        }
     }
 }

@@ -220,7 +220,9 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
 
     /// Adds one request's outcome (see `add(_:name:)`), writing its image-valued parts through `maps` first and
     /// recording what was written.
-    public mutating func add(_ outcome: VisionRequestOutcome, name: String? = nil, writingMapsTo maps: any MapOutput) throws(VisionError) {
+    public mutating func add(_ outcome: VisionRequestOutcome, name: String? = nil, writingMapsTo maps: any MapOutput)
+        throws(VisionError)
+    {
         let name = name ?? outcome.request.reportName
         guard let reportable = outcome.reportable else { return add(outcome, name: name) }
         var files: [String: MapFiles] = [:]
@@ -230,14 +232,17 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
 
     /// Records a failed request.
     public mutating func addFailure(_ request: String, _ error: VisionError) {
-        errors = (errors ?? [:]).merging([request: Failure(code: error.code.description, message: error.message)]) { $1 }
+        errors = (errors ?? [:]).merging([request: Failure(code: error.code.description, message: error.message)]) {
+            $1
+        }
     }
 
     /// The report as the CLI prints it: JSON with sorted keys and unescaped slashes, pretty-printed
     /// (for one image) or on one line.
     public func jsonData(pretty: Bool) throws(VisionError) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         do { return try encoder.encode(self) } catch {
             throw VisionError(.internalError, "encoding the report as JSON failed: \(error)")
         }

@@ -73,7 +73,9 @@ public struct PredictionReport: Sendable, Encodable {
             case .string(let s): o = Output(type: "string", value: .string(s))
             case .stringDictionary(let d): o = Output(type: "dictionary", value: .dictionary(d))
             case .int64Dictionary(let d):
-                o = Output(type: "dictionary", value: .dictionary(Dictionary(uniqueKeysWithValues: d.map { (String($0.key), $0.value) })))
+                o = Output(
+                    type: "dictionary",
+                    value: .dictionary(Dictionary(uniqueKeysWithValues: d.map { (String($0.key), $0.value) })))
             case .image(let image): o = Output(type: "image", width: image.width, height: image.height)
             case .multiArray(let array):
                 o = Output(type: "multiArray", shape: array.shape, dataType: array.dataType)
@@ -95,8 +97,11 @@ public struct PredictionReport: Sendable, Encodable {
     /// The JSON (sorted keys, slashes unescaped; pretty or one line).
     public func jsonData(pretty: Bool = true) throws(VisionError) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        do { return try encoder.encode(self) } catch { throw VisionError(.internalError, "encoding the prediction: \(error)") }
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        do { return try encoder.encode(self) } catch {
+            throw VisionError(.internalError, "encoding the prediction: \(error)")
+        }
     }
 
     /// One line per output: `name: value`, a dictionary's entries by decreasing value, an array's shape and type.
@@ -110,8 +115,10 @@ public struct PredictionReport: Sendable, Encodable {
             case .int64(let i)?: line += "\(i)"
             case .string(let s)?: line += s
             case .dictionary(let d)?:
-                line += d.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
-                    .map { "\($0.key) \(String(format: "%.4g", $0.value))" }.joined(separator: ", ") + (d.count > 5 ? ", …" : "")
+                line +=
+                    d.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
+                    .map { "\($0.key) \(String(format: "%.4g", $0.value))" }.joined(separator: ", ")
+                    + (d.count > 5 ? ", …" : "")
             case nil where o.type == "image": line += "image \(o.width ?? 0) × \(o.height ?? 0)"
             case nil: line += "\(o.dataType ?? "") [\((o.shape ?? []).map(String.init).joined(separator: " × "))]"
             }

@@ -30,7 +30,9 @@ public protocol ReportableObservation: Sendable {
 
 extension Array: ReportableResult where Element: ReportableObservation {
     /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
-    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { Element.add(self, to: &report) }
+    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
+        Element.add(self, to: &report)
+    }
     /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { flatMap(\.overlayItems) }
 }
@@ -38,7 +40,9 @@ extension Array: ReportableResult where Element: ReportableObservation {
 /// A request that may find nothing (horizon, document, a sequence's first frame): nil adds nothing and draws nothing.
 extension Optional: ReportableResult where Wrapped: ReportableResult {
     /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
-    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) { self?.add(to: &report, files: files) }
+    public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
+        self?.add(to: &report, files: files)
+    }
     /// What to draw for these results, in the coordinates they carry (the region of interest).
     public var overlayItems: [OverlayItem] { self?.overlayItems ?? [] }
     /// The image-valued parts of these results, by name ("" for the only one).
@@ -61,5 +65,6 @@ public struct UnreportedResult: ReportableResult {
 public protocol MapOutput: Sendable {
     /// Writes `map` (the map `name` of request `request`'s results) and returns what was written;
     /// throws `VisionError` when it cannot be written.
-    func write(_ map: PixelBufferObservation, request: String, name: String) throws(VisionError) -> AnalysisReport.MapFiles
+    func write(_ map: PixelBufferObservation, request: String, name: String) throws(VisionError)
+        -> AnalysisReport.MapFiles
 }

@@ -20,8 +20,10 @@ extension BuiltInDetectorRequest {
     }
 
     /// The detector's observations of the COCO classes `labels`, decoded from `outputs`.
-    func detections(_ outputs: [Tensor], mapping: InputMapping, model: VisionModel, labels: Set<String>) throws(VisionError)
-        -> [RecognizedObjectObservation] {
+    func detections(_ outputs: [Tensor], mapping: InputMapping, model: VisionModel, labels: Set<String>)
+        throws(VisionError)
+        -> [RecognizedObjectObservation]
+    {
         var request = DetectObjectsRequest(model: model)
         request.confidenceThreshold = confidenceThreshold
         request.allowedLabels = labels

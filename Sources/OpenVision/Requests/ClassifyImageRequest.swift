@@ -30,9 +30,13 @@ public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
 
     /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
     /// throws `VisionError` when the outputs do not have the shapes this request expects.
-    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError)
+        -> Result
+    {
         guard let scores = Self.classScores(outputs) else {
-            throw VisionError(.invalidModel, "no classifier output among " + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", "))
+            throw VisionError(
+                .invalidModel,
+                "no classifier output among " + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", "))
         }
         let labels = model.modelDescription.labels
         if !labels.isEmpty && labels.count != scores.count {
@@ -41,14 +45,19 @@ public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
         let probabilities = Self.probabilities(scores)
         let order = probabilities.indices.sorted { probabilities[$0] > probabilities[$1] }
         let top = maximumObservations == 0 ? order : Array(order.prefix(maximumObservations))
-        return top.map { ClassificationObservation(identifier: $0 < labels.count ? labels[$0] : "class\($0)",
-                                                   confidence: probabilities[$0]) }
+        return top.map {
+            ClassificationObservation(
+                identifier: $0 < labels.count ? labels[$0] : "class\($0)",
+                confidence: probabilities[$0])
+        }
     }
 
     /// The class-score vector: an output named like logits/probabilities, else the first 1-D output.
     static func classScores(_ outputs: [Tensor]) -> [Float]? {
         let vectors = outputs.filter { $0.squeezedShape.count == 1 }
-        let named = vectors.first { ["logits", "probs", "probabilities", "output", "scores"].contains($0.name.lowercased()) }
+        let named = vectors.first {
+            ["logits", "probs", "probabilities", "output", "scores"].contains($0.name.lowercased())
+        }
         return (named ?? vectors.first { !$0.name.lowercased().contains("feature") } ?? vectors.first)?.scalars
     }
 

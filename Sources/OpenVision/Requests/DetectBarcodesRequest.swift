@@ -19,8 +19,10 @@ public struct DetectBarcodesRequest: CompletionHandlingRequest {
     public var completionHandler: RequestCompletionHandler<Result>?
 
     /// Creates the request with these options (each as documented on its property), the rest at their defaults.
-    public init(symbologies: [BarcodeSymbology] = BarcodeSymbology.allCases,
-                completionHandler: RequestCompletionHandler<Result>? = nil) {
+    public init(
+        symbologies: [BarcodeSymbology] = BarcodeSymbology.allCases,
+        completionHandler: RequestCompletionHandler<Result>? = nil
+    ) {
         self.symbologies = symbologies
         self.completionHandler = completionHandler
     }
@@ -32,6 +34,7 @@ public struct DetectBarcodesRequest: CompletionHandlingRequest {
     /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         guard !symbologies.isEmpty else { throw VisionError(.invalidArgument, "symbologies is empty") }
-        return try ZXingReader.read(try imageForRegionOfInterest(in: context), symbologies: symbologies, tryHarder: tryHarder)
+        return try ZXingReader.read(
+            try imageForRegionOfInterest(in: context), symbologies: symbologies, tryHarder: tryHarder)
     }
 }

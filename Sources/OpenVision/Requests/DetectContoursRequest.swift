@@ -39,7 +39,8 @@ public struct DetectContoursRequest: CompletionHandlingRequest {
     /// Throws `invalidArgument` for options outside their documented ranges (NaN and infinities included).
     public func validateOptions() throws(VisionError) {
         guard contrastAdjustment.isFinite, (0...3).contains(contrastAdjustment) else {
-            throw VisionError(.invalidArgument, "contrastAdjustment must be a number in 0...3, not \(contrastAdjustment)")
+            throw VisionError(
+                .invalidArgument, "contrastAdjustment must be a number in 0...3, not \(contrastAdjustment)")
         }
         if let contrastPivot, !(contrastPivot.isFinite && (0...1).contains(contrastPivot)) {
             throw VisionError(.invalidArgument, "contrastPivot must be a number in 0...1 or nil, not \(contrastPivot)")
@@ -54,7 +55,8 @@ public struct DetectContoursRequest: CompletionHandlingRequest {
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         try validateOptions()
         let image = try imageForRegionOfInterest(in: context)
-        return try OpenCVContours.detect(in: image, contrastAdjustment: contrastAdjustment, contrastPivot: contrastPivot,
-                                         detectsDarkOnLight: detectsDarkOnLight, maximumImageDimension: maximumImageDimension)
+        return try OpenCVContours.detect(
+            in: image, contrastAdjustment: contrastAdjustment, contrastPivot: contrastPivot,
+            detectsDarkOnLight: detectsDarkOnLight, maximumImageDimension: maximumImageDimension)
     }
 }

@@ -69,8 +69,10 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
     public var completionHandler: RequestCompletionHandler<Result>?
 
     /// A request for `revision` (nil: the default revision) fitting `inputFaceObservations` (nil: finds faces first).
-    public init(_ revision: Revision? = nil, inputFaceObservations: [FaceObservation]? = nil,
-                completionHandler: RequestCompletionHandler<Result>? = nil) {
+    public init(
+        _ revision: Revision? = nil, inputFaceObservations: [FaceObservation]? = nil,
+        completionHandler: RequestCompletionHandler<Result>? = nil
+    ) {
         self.revision = revision ?? .defaultRevision
         self.inputFaceObservations = inputFaceObservations
         self.completionHandler = completionHandler
@@ -91,7 +93,8 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
         case .points76: table = FaceConstellation.points76
         case .points65: table = FaceConstellation.points65
         case .points68, .points6:
-            throw VisionError(.invalidArgument, "the face mesh gives Vision's 76- or 65-point constellation, not \(constellation)")
+            throw VisionError(
+                .invalidArgument, "the face mesh gives Vision's 76- or 65-point constellation, not \(constellation)")
         }
         let image = try imageForRegionOfInterest(in: context)
         let pipeline = try FaceMeshPipeline.installed()
@@ -101,7 +104,9 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
             for var face in inputFaceObservations {
                 let box = face.boundingBox.toImageCoordinates(size, origin: .upperLeft)
                 // A box without area or with non-finite values gets no landmarks (the observation comes back as given).
-                guard box.width >= 1, box.height >= 1, [box.minX, box.minY, box.width, box.height].allSatisfy(\.isFinite) else {
+                guard box.width >= 1, box.height >= 1,
+                    [box.minX, box.minY, box.width, box.height].allSatisfy(\.isFinite)
+                else {
                     results.append(face)
                     continue
                 }
@@ -116,8 +121,10 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
             let (w, h) = (Double(image.width), Double(image.height))
             for (d, mesh) in try pipeline.faces(in: image, maximumCount: Int.max, mirrorCheck: estimatesPrecision) {
                 let box = CGRect(x: d.xMin, y: d.yMin, width: d.xMax - d.xMin, height: d.yMax - d.yMin)
-                var face = FaceObservation(boundingBox: NormalizedRect(x: box.minX / w, y: 1 - box.maxY / h, width: box.width / w,
-                                                                       height: box.height / h), confidence: d.score)
+                var face = FaceObservation(
+                    boundingBox: NormalizedRect(
+                        x: box.minX / w, y: 1 - box.maxY / h, width: box.width / w,
+                        height: box.height / h), confidence: d.score)
                 Self.apply(mesh, table: table, constellation: constellation, box: box, imageSize: size, to: &face)
                 results.append(face)
             }
@@ -126,9 +133,12 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
     }
 
     /// The constellation and head pose of `mesh` on `face`, whose box is `box` (pixels, top-left origin).
-    static func apply(_ mesh: FaceMeshPipeline.Face, table: FaceConstellation.Table, constellation: FaceLandmarks2D.Constellation,
-                      box: CGRect, imageSize: CGSize, to face: inout FaceObservation) {
-        let bw = max(box.width, 1), bh = max(box.height, 1)
+    static func apply(
+        _ mesh: FaceMeshPipeline.Face, table: FaceConstellation.Table, constellation: FaceLandmarks2D.Constellation,
+        box: CGRect, imageSize: CGSize, to face: inout FaceObservation
+    ) {
+        let bw = max(box.width, 1)
+        let bh = max(box.height, 1)
         func pixel(_ i: Int) -> (x: Double, y: Double) {
             switch i {
             case FaceConstellation.pupilRight: mesh.rightPupil
@@ -156,8 +166,10 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
                 }
             }
         }
-        face.landmarks = FaceLandmarks2D(meshTable: table, constellation: constellation, faceBoundingBox: face.boundingBox, confidence: mesh.presence,
-                                         point: point, precision: precision)
+        face.landmarks = FaceLandmarks2D(
+            meshTable: table, constellation: constellation, faceBoundingBox: face.boundingBox,
+            confidence: mesh.presence,
+            point: point, precision: precision)
         let pose = FaceMeshPipeline.headPose(mesh.mesh)
         face.roll = pose.roll
         face.yaw = pose.yaw
@@ -168,7 +180,8 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
         let image = try imageForRegionOfInterest(in: context)
         let predictor = try ShapePredictor.shared(path: modelURL?.path ?? ShapePredictor.configuredPath)
         guard predictor.parts == 68 else {
-            throw VisionError(.invalidModel, "the landmark model predicts \(predictor.parts) points; a 68-point model is required")
+            throw VisionError(
+                .invalidModel, "the landmark model predicts \(predictor.parts) points; a 68-point model is required")
         }
         let faces: [FaceObservation]
         if let inputFaceObservations {
@@ -180,21 +193,30 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
         var results: [FaceObservation] = []
         for face in faces {
             let box = face.boundingBox.toImageCoordinates(size, origin: .upperLeft)
-            let pixels = try predictor.predict(in: image, x: box.minX, y: box.minY, width: box.width, height: box.height)
-            let bw = max(box.width, 1), bh = max(box.height, 1)
+            let pixels = try predictor.predict(
+                in: image, x: box.minX, y: box.minY, width: box.width, height: box.height)
+            let bw = max(box.width, 1)
+            let bh = max(box.height, 1)
             // Normalise to the face box, lower-left origin, as Vision does.
             let normalized = pixels.map { NormalizedPoint(x: ($0.0 - box.minX) / bw, y: 1 - ($0.1 - box.minY) / bh) }
-            let landmarks = FaceLandmarks2D(dlib68: normalized, faceBoundingBox: face.boundingBox, confidence: face.confidence)
+            let landmarks = FaceLandmarks2D(
+                dlib68: normalized, faceBoundingBox: face.boundingBox, confidence: face.confidence)
             var result = face
             result.landmarks = landmarks
             // Pose from pixel positions (y down): roll from the eye line, yaw from the nose's
             // horizontal position between the face's contour sides.
             func mean(_ r: ClosedRange<Int>) -> (Double, Double) {
-                (r.map { pixels[$0].0 }.reduce(0, +) / Double(r.count), r.map { pixels[$0].1 }.reduce(0, +) / Double(r.count))
+                (
+                    r.map { pixels[$0].0 }.reduce(0, +) / Double(r.count),
+                    r.map { pixels[$0].1 }.reduce(0, +) / Double(r.count)
+                )
             }
-            let imageLeftEye = mean(36...41), imageRightEye = mean(42...47)
+            let imageLeftEye = mean(36...41)
+            let imageRightEye = mean(42...47)
             result.roll = atan2(-(imageRightEye.1 - imageLeftEye.1), imageRightEye.0 - imageLeftEye.0)
-            let noseX = pixels[30].0, leftX = pixels[0].0, rightX = pixels[16].0
+            let noseX = pixels[30].0
+            let leftX = pixels[0].0
+            let rightX = pixels[16].0
             let span = rightX - leftX
             if span > 1 {
                 let offset = ((noseX - leftX) - (rightX - noseX)) / span

@@ -55,8 +55,12 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
         /// The revision named `name` (its `description`, its Swift case name or its number), case-insensitive.
         public init?(name: String) {
             let n = name.lowercased()
-            guard let r = Revision.allCases.first(where: { $0.description == n || String($0.rawValue) == n
-                || $0.caseName.lowercased() == n || "revision\($0.rawValue)" == n }) else { return nil }
+            guard
+                let r = Revision.allCases.first(where: {
+                    $0.description == n || String($0.rawValue) == n
+                        || $0.caseName.lowercased() == n || "revision\($0.rawValue)" == n
+                })
+            else { return nil }
             self = r
         }
     }
@@ -98,7 +102,9 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
     /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
     /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
-        guard minimumConfidence.isFinite else { throw VisionError(.invalidArgument, "minimumConfidence must be finite") }
+        guard minimumConfidence.isFinite else {
+            throw VisionError(.invalidArgument, "minimumConfidence must be finite")
+        }
         let image = try imageForRegionOfInterest(in: context)
         let faces: [FaceObservation]
         switch revision {
@@ -107,7 +113,9 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
         case .blazeFaceShortRange, .blazeFaceFullRange:
             var detector = try BlazeFaceDetector.installed(revision == .blazeFaceShortRange ? .short : .full)
             detector.minimumScore = max(0.5, minimumConfidence)
-            faces = try detector.detect(in: image).map { Self.observation($0, imageWidth: image.width, imageHeight: image.height) }
+            faces = try detector.detect(in: image).map {
+                Self.observation($0, imageWidth: image.width, imageHeight: image.height)
+            }
         }
         return faces.filter { $0.confidence >= minimumConfidence }
     }
@@ -124,7 +132,8 @@ public struct DetectFaceRectanglesRequest: CompletionHandlingRequest {
         face.landmarks = FaceLandmarks2D(blazeFaceKeypoints: points, faceBoundingBox: box, confidence: d.score)
         if d.keypoints.count >= 2 {
             // Keypoint 0 is the subject's right eye (on the image's left in a frontal photo); y is down here.
-            let right = d.keypoints[0], left = d.keypoints[1]
+            let right = d.keypoints[0]
+            let left = d.keypoints[1]
             face.roll = atan2(-(left.y - right.y) * Double(imageHeight), (left.x - right.x) * Double(imageWidth))
         }
         return face

@@ -34,8 +34,9 @@ public struct DetectHumanBodyPose3DRequest: CompletionHandlingRequest {
         let pipeline = try BlazePosePipeline.installed()
         return try pipeline.estimates(in: image, maximumCount: maximumBodyCount).map { e throws(VisionError) in
             let pose = try BlazePosePipeline.observation(e, image: image)
-            return try HumanBodyPose3DObservation(worldLandmarks: e.world, imageLandmarks: pose.landmarks, imageWidth: image.width,
-                                                  imageHeight: image.height, confidence: e.presence)
+            return try HumanBodyPose3DObservation(
+                worldLandmarks: e.world, imageLandmarks: pose.landmarks, imageWidth: image.width,
+                imageHeight: image.height, confidence: e.presence)
         }
     }
 }

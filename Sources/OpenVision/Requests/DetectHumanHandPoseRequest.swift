@@ -45,8 +45,10 @@ public struct DetectHumanHandPoseRequest: CompletionHandlingRequest {
         guard maximumHandCount >= 0 else {
             throw VisionError(.invalidArgument, "maximumHandCount must not be negative (got \(maximumHandCount))")
         }
-        for (name, value) in [("minimumPalmConfidence", minimumPalmConfidence), ("minimumHandConfidence", minimumHandConfidence)]
-            where !(0...1).contains(value) {
+        for (name, value) in [
+            ("minimumPalmConfidence", minimumPalmConfidence), ("minimumHandConfidence", minimumHandConfidence),
+        ]
+        where !(0...1).contains(value) {
             throw VisionError(.invalidArgument, "\(name) must be within 0...1 (got \(value))")
         }
         guard (0...0.5).contains(chiralityMargin) else {
@@ -61,7 +63,8 @@ public struct DetectHumanHandPoseRequest: CompletionHandlingRequest {
 
     private func observation(_ hand: HandPosePipeline.Hand) -> HumanHandPoseObservation {
         let joints = zip(HumanHandPoseObservation.JointName.allCases, hand.landmarks).map { name, p in
-            RecognizedPoint(identifier: name.rawValue, location: NormalizedPoint(x: p.x, y: 1 - p.y), confidence: hand.presence)
+            RecognizedPoint(
+                identifier: name.rawValue, location: NormalizedPoint(x: p.x, y: 1 - p.y), confidence: hand.presence)
         }
         // MediaPipe's "Left" is a left hand in a mirrored image: the person's right hand in an unmirrored one.
         let right = hand.leftProbability
@@ -71,7 +74,8 @@ public struct DetectHumanHandPoseRequest: CompletionHandlingRequest {
         } else {
             chirality = right >= 0.5 ? .right : .left
         }
-        return HumanHandPoseObservation(joints: joints, depths: hand.landmarks.map(\.z), confidence: hand.presence,
-                                        chirality: chirality, chiralityConfidence: max(right, 1 - right))
+        return HumanHandPoseObservation(
+            joints: joints, depths: hand.landmarks.map(\.z), confidence: hand.presence,
+            chirality: chirality, chiralityConfidence: max(right, 1 - right))
     }
 }

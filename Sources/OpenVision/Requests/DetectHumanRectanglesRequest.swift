@@ -27,7 +27,9 @@ public struct DetectHumanRectanglesRequest: BuiltInDetectorRequest, CompletionHa
 
     /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
     /// throws `VisionError` when the outputs do not have the shapes this request expects.
-    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError)
+        -> Result
+    {
         try detections(outputs, mapping: mapping, model: model, labels: ["person"]).map { person in
             var box = person.boundingBox
             if upperBodyOnly {
@@ -39,7 +41,8 @@ public struct DetectHumanRectanglesRequest: BuiltInDetectorRequest, CompletionHa
 
     /// The head-and-torso part of a person's box (normalised, lower-left origin) in an image of `width` × `height` pixels.
     static func upperBody(of box: NormalizedRect, width: Double, height: Double) -> NormalizedRect {
-        let w = box.width * width, h = box.height * height
+        let w = box.width * width
+        let h = box.height * height
         let upper = min(h, max(0.55 * h, 1.2 * w)) / height
         return NormalizedRect(x: box.x, y: box.maxY - upper, width: box.width, height: upper)
     }

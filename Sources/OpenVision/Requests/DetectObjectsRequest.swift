@@ -89,23 +89,28 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
         let floats: Set<String> = ["FLOAT32", "DOUBLE", "FLOAT16"]
         let other = coreML.outputs.filter { $0.type != "multiArray" || !floats.contains($0.dataType ?? "") }
         guard !other.isEmpty else { return }
-        throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
-            + coreML.outputs.map { "\($0.name) \($0.typeDescription)" }.joined(separator: ", ")
-            + " (a Core ML detector gives float multi-arrays, or confidence and coordinates through its "
-            + "non-maximum suppression)")
+        throw VisionError(
+            .invalidModel,
+            "no detection decoder understands this model's outputs: "
+                + coreML.outputs.map { "\($0.name) \($0.typeDescription)" }.joined(separator: ", ")
+                + " (a Core ML detector gives float multi-arrays, or confidence and coordinates through its "
+                + "non-maximum suppression)")
     }
 
     /// Throws `invalidArgument` unless `confidenceThreshold` and `iouThreshold` are in 0...1 and
     /// `maximumObservations` ≥ 0.
     public func validateOptions() throws(VisionError) {
         guard (0...1).contains(confidenceThreshold), (0...1).contains(iouThreshold), maximumObservations >= 0 else {
-            throw VisionError(.invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")
+            throw VisionError(
+                .invalidArgument, "confidenceThreshold and iouThreshold must be 0...1, maximumObservations ≥ 0")
         }
     }
 
     /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
     /// throws `VisionError` when the outputs do not have the shapes this request expects.
-    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError)
+        -> Result
+    {
         try observations(fromOutputs: outputs, mapping: mapping, model: model)
     }
 
@@ -115,16 +120,20 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
         try observations(fromOutputs: outputs, mapping: mapping, model: try resolvedModel())
     }
 
-    func observations(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+    func observations(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError)
+        -> Result
+    {
         let coreMLNMS: DetectionOutputFormat? = model.modelDescription.coreML?.nms != nil ? .coreML : nil
         if outputFormat == nil, coreMLNMS == nil, let coreML = model.modelDescription.coreML {
             try Self.checkDetectorOutputs(coreML)
         }
         guard let format = outputFormat ?? coreMLNMS ?? DetectionOutputFormat.infer(from: outputs) else {
-            throw VisionError(.invalidModel, "no detection decoder understands this model's outputs: "
-                + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")
-                + " (supported: Darknet YOLO, YOLOv5 [1,N,5+C], YOLOv8/11 [1,4+C,N], NMS-included [1,N,6]/[N,7], SSD boxes+scores, "
-                + "SSD DetectionOutput [1,1,N,7], YuNet cls/obj/bbox/kps, FastestDet [1,5+C,H,W])")
+            throw VisionError(
+                .invalidModel,
+                "no detection decoder understands this model's outputs: "
+                    + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")
+                    + " (supported: Darknet YOLO, YOLOv5 [1,N,5+C], YOLOv8/11 [1,4+C,N], NMS-included [1,N,6]/[N,7], SSD boxes+scores, "
+                    + "SSD DetectionOutput [1,1,N,7], YuNet cls/obj/bbox/kps, FastestDet [1,5+C,H,W])")
         }
         var labels = model.modelDescription.labels
         let p = model.modelDescription.preprocessing
@@ -135,28 +144,40 @@ public struct DetectObjectsRequest: ModelRequest, CompletionHandlingRequest {
             if namedBackground && labels.count == columns { labels.removeFirst() }
         }
         // DetectionOutput rows count classes from 1 (0 is the background): labels listing the background drop it.
-        if format == .detectionOutput, ["background", "__background__", "bg"].contains(labels.first?.lowercased() ?? "") {
+        if format == .detectionOutput,
+            ["background", "__background__", "bg"].contains(labels.first?.lowercased() ?? "")
+        {
             labels.removeFirst()
         }
         var allowed: Set<Int>?
         if let allowedLabels {
             allowed = Set(allowedLabels.compactMap { name in labels.firstIndex(of: name) ?? Int(name) })
         }
-        var decoder = DetectionDecoder(format: format, inputWidth: Float(p.width), inputHeight: Float(p.height),
-                                       threshold: confidenceThreshold(for: model), allowedClasses: allowed)
+        var decoder = DetectionDecoder(
+            format: format, inputWidth: Float(p.width), inputHeight: Float(p.height),
+            threshold: confidenceThreshold(for: model), allowedClasses: allowed)
         decoder.backgroundColumn = background
         let (candidates, classCount) = try decoder.candidates(from: outputs)
         if classCount > 0 && !labels.isEmpty && labels.count != classCount {
-            throw VisionError(.invalidModel, "the model has \(classCount) classes but \(labels.count) labels"
-                + (model.modelDescription.labelsSource.map { " (from \($0))" } ?? ""))
+            throw VisionError(
+                .invalidModel,
+                "the model has \(classCount) classes but \(labels.count) labels"
+                    + (model.modelDescription.labelsSource.map { " (from \($0))" } ?? ""))
         }
-        let kept = format == .endToEnd || format == .coreML ? Array(candidates.sorted { $0.score > $1.score }.prefix(maximumObservations == 0 ? .max : maximumObservations))
-            : NonMaximumSuppression.apply(candidates, iouThreshold: iouThreshold, classAgnostic: classAgnosticNMS, limit: maximumObservations)
+        let kept =
+            format == .endToEnd || format == .coreML
+            ? Array(
+                candidates.sorted { $0.score > $1.score }.prefix(maximumObservations == 0 ? .max : maximumObservations))
+            : NonMaximumSuppression.apply(
+                candidates, iouThreshold: iouThreshold, classAgnostic: classAgnosticNMS, limit: maximumObservations)
         func name(_ index: Int) -> String { index >= 0 && index < labels.count ? labels[index] : "class\(index)" }
         return kept.map { c in
             RecognizedObjectObservation(
-                boundingBox: mapping.normalizedRect(x1: Double(c.x1), y1: Double(c.y1), x2: Double(c.x2), y2: Double(c.y2)),
-                labels: c.classScores.map { ClassificationObservation(identifier: name($0.classIndex), confidence: $0.score) })
+                boundingBox: mapping.normalizedRect(
+                    x1: Double(c.x1), y1: Double(c.y1), x2: Double(c.x2), y2: Double(c.y2)),
+                labels: c.classScores.map {
+                    ClassificationObservation(identifier: name($0.classIndex), confidence: $0.score)
+                })
         }
     }
 }

@@ -35,11 +35,13 @@ public struct DetectRectanglesRequest: CompletionHandlingRequest {
     /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         guard maximumObservations >= 0 else {
-            throw VisionError(.invalidArgument, "maximumObservations must be 0 (no limit) or more, not \(maximumObservations)")
+            throw VisionError(
+                .invalidArgument, "maximumObservations must be 0 (no limit) or more, not \(maximumObservations)")
         }
         let image = try imageForRegionOfInterest(in: context)
-        return try OpenCVRectangles.detect(in: image, minimumAspectRatio: minimumAspectRatio, maximumAspectRatio: maximumAspectRatio,
-                                           quadratureTolerance: quadratureTolerance, minimumSize: minimumSize,
-                                           minimumConfidence: minimumConfidence, maximumObservations: maximumObservations)
+        return try OpenCVRectangles.detect(
+            in: image, minimumAspectRatio: minimumAspectRatio, maximumAspectRatio: maximumAspectRatio,
+            quadratureTolerance: quadratureTolerance, minimumSize: minimumSize,
+            minimumConfidence: minimumConfidence, maximumObservations: maximumObservations)
     }
 }

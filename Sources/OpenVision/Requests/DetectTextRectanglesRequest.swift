@@ -29,6 +29,7 @@ public struct DetectTextRectanglesRequest: CompletionHandlingRequest {
     /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
     /// when the region or the options are invalid or the image cannot be analysed.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
-        try OpenCVTextRectangles.detect(in: try imageForRegionOfInterest(in: context), characterBoxes: reportCharacterBoxes)
+        try OpenCVTextRectangles.detect(
+            in: try imageForRegionOfInterest(in: context), characterBoxes: reportCharacterBoxes)
     }
 }

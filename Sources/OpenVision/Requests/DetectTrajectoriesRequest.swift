@@ -38,8 +38,10 @@ public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlin
     /// `frameAnalysisSpacing`: the least time between analysed frames (`.zero`: every frame);
     /// `trajectoryLength`: the points a trajectory needs before it is reported, and the points it reports
     /// (at least 5).
-    public init(frameAnalysisSpacing: Duration = .zero, trajectoryLength: Int,
-                completionHandler: RequestCompletionHandler<Result>? = nil) {
+    public init(
+        frameAnalysisSpacing: Duration = .zero, trajectoryLength: Int,
+        completionHandler: RequestCompletionHandler<Result>? = nil
+    ) {
         var s = Settings(frameAnalysisSpacing: frameAnalysisSpacing, trajectoryLength: trajectoryLength)
         s.base.completionHandler = completionHandler
         settings = Mutex(s)
@@ -106,9 +108,11 @@ public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlin
         guard s.trajectoryLength >= 5 else {
             throw VisionError(.invalidArgument, "trajectoryLength \(s.trajectoryLength) must be at least 5")
         }
-        let lo = s.objectMinimumNormalizedRadius, hi = s.objectMaximumNormalizedRadius
+        let lo = s.objectMinimumNormalizedRadius
+        let hi = s.objectMaximumNormalizedRadius
         guard lo.isFinite, hi.isFinite, lo >= 0, hi <= 1, lo <= hi else {
-            throw VisionError(.invalidArgument, "object radii \(lo)...\(hi) must be finite, within 0...1, minimum ≤ maximum")
+            throw VisionError(
+                .invalidArgument, "object radii \(lo)...\(hi) must be finite, within 0...1, minimum ≤ maximum")
         }
         guard s.frameAnalysisSpacing >= .zero else {
             throw VisionError(.invalidArgument, "frameAnalysisSpacing \(s.frameAnalysisSpacing) must not be negative")
@@ -131,7 +135,9 @@ public final class DetectTrajectoriesRequest: StatefulRequest, CompletionHandlin
         return try state.withLock { state throws(VisionError) -> Result in
             let time = context.frameTime ?? s.targetFrameTime * state.framesSeen
             state.framesSeen += 1
-            if let last = state.lastAnalysed, s.frameAnalysisSpacing > .zero, time - last < s.frameAnalysisSpacing { return [] }
+            if let last = state.lastAnalysed, s.frameAnalysisSpacing > .zero, time - last < s.frameAnalysisSpacing {
+                return []
+            }
             state.lastAnalysed = time
             return try state.tracker.add(image, time: time, options: options)
         }

@@ -26,10 +26,18 @@ public struct GenerateImageFeaturePrintRequest: ModelRequest, CompletionHandling
 
     /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
     /// throws `VisionError` when the outputs do not have the shapes this request expects.
-    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
-        guard let features = outputs.first(where: { ["features", "embedding", "embeddings"].contains($0.name.lowercased()) }) else {
-            throw VisionError(.invalidModel, "the model has no feature output (named features or embedding); outputs: "
-                + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", "))
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError)
+        -> Result
+    {
+        guard
+            let features = outputs.first(where: {
+                ["features", "embedding", "embeddings"].contains($0.name.lowercased())
+            })
+        else {
+            throw VisionError(
+                .invalidModel,
+                "the model has no feature output (named features or embedding); outputs: "
+                    + outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", "))
         }
         return FeaturePrintObservation(data: features.scalars)
     }

@@ -36,9 +36,11 @@ public struct GeneratePersonInstanceMaskRequest: CompletionHandlingRequest {
         let people = try pipeline.estimates(in: image, maximumCount: Self.maximumInstanceCount, segmentation: true)
         guard !people.isEmpty else { return nil }
         let (w, h) = (image.width, image.height)
-        var probability = [Float](repeating: 0, count: w * h), label = [Float](repeating: 0, count: w * h)
+        var probability = [Float](repeating: 0, count: w * h)
+        var label = [Float](repeating: 0, count: w * h)
         for (i, person) in people.enumerated() {
-            BlazePosePipeline.paintSegmentation(person, instance: Float(i + 1), width: w, height: h, probability: &probability, label: &label)
+            BlazePosePipeline.paintSegmentation(
+                person, instance: Float(i + 1), width: w, height: h, probability: &probability, label: &label)
         }
         // Number the instances that kept pixels 1…n.
         var counts = [Int](repeating: 0, count: people.count + 1)
@@ -54,7 +56,8 @@ public struct GeneratePersonInstanceMaskRequest: CompletionHandlingRequest {
             for k in label.indices { label[k] = renumber[Int(label[k])] }
         }
         let kept = (1...people.count).filter { counts[$0] > 0 }.map { people[$0 - 1].presence }
-        return try InstanceMaskObservation(width: w, height: h, labels: label, probabilities: probability,
-                                           confidence: kept.reduce(0, +) / Float(kept.count))
+        return try InstanceMaskObservation(
+            width: w, height: h, labels: label, probabilities: probability,
+            confidence: kept.reduce(0, +) / Float(kept.count))
     }
 }

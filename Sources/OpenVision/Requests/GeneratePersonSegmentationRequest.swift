@@ -58,8 +58,9 @@ public struct GeneratePersonSegmentationRequest: CompletionHandlingRequest {
         var mask = try segmenter.mask(for: image)
         if qualityLevel == .accurate {
             let radius = max(1, Int((Double(max(image.width, image.height)) / 80).rounded()))
-            mask = GuidedFilter.filter(mask, guide: try image.lumaValues(), width: image.width, height: image.height,
-                                       radius: radius, epsilon: 1e-3)
+            mask = GuidedFilter.filter(
+                mask, guide: try image.lumaValues(), width: image.width, height: image.height,
+                radius: radius, epsilon: 1e-3)
         }
         let eightBit = outputPixelFormat == .oneComponent8
         mask.withUnsafeMutableBufferPointer { m in  // one pass, no per-pixel format test or uniqueness check
@@ -69,6 +70,7 @@ public struct GeneratePersonSegmentationRequest: CompletionHandlingRequest {
                 for i in m.indices { m[i] = min(1, max(0, m[i])) }
             }
         }
-        return try PixelBufferObservation(width: image.width, height: image.height, values: mask, featureName: Self.featureName)
+        return try PixelBufferObservation(
+            width: image.width, height: image.height, values: mask, featureName: Self.featureName)
     }
 }

@@ -37,12 +37,18 @@ public struct RecognizeAnimalsRequest: BuiltInDetectorRequest, CompletionHandlin
 
     /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
     /// throws `VisionError` when the outputs do not have the shapes this request expects.
-    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError)
+        -> Result
+    {
         let names = Dictionary(uniqueKeysWithValues: AnimalIdentifier.allCases.map { ($0.cocoLabel, $0.rawValue) })
         return try detections(outputs, mapping: mapping, model: model, labels: Set(names.keys)).map { found in
-            RecognizedObjectObservation(boundingBox: found.boundingBox, labels: found.labels.compactMap { label in
-                names[label.identifier].map { ClassificationObservation(identifier: $0, confidence: label.confidence) }
-            }, uuid: found.uuid)
+            RecognizedObjectObservation(
+                boundingBox: found.boundingBox,
+                labels: found.labels.compactMap { label in
+                    names[label.identifier].map {
+                        ClassificationObservation(identifier: $0, confidence: label.confidence)
+                    }
+                }, uuid: found.uuid)
         }
     }
 }

@@ -83,24 +83,32 @@ public struct RecognizeDocumentsRequest: CompletionHandlingRequest {
     /// Reads the documents in the handler's image (layout, text, tables, lists, data); see the type's errors.
     public func perform(in context: ImageAnalysisContext) throws(VisionError) -> Result {
         let options = textRecognitionOptions
-        guard !options.recognitionLanguages.isEmpty else { throw VisionError(.invalidArgument, "recognitionLanguages is empty") }
-        for language in options.recognitionLanguages where !RecognizeTextRequest.accurateSupports(language.minimalIdentifier) {
-            throw VisionError(.unsupportedLanguage, "'\(language.minimalIdentifier)' is not supported by RecognizeDocumentsRequest "
-                + "(PP-OCRv4 reads English and Simplified Chinese: en-US, zh-Hans)")
+        guard !options.recognitionLanguages.isEmpty else {
+            throw VisionError(.invalidArgument, "recognitionLanguages is empty")
+        }
+        for language in options.recognitionLanguages
+        where !RecognizeTextRequest.accurateSupports(language.minimalIdentifier) {
+            throw VisionError(
+                .unsupportedLanguage,
+                "'\(language.minimalIdentifier)' is not supported by RecognizeDocumentsRequest "
+                    + "(PP-OCRv4 reads English and Simplified Chinese: en-US, zh-Hans)")
         }
         guard (0...1).contains(options.minimumTextHeightFraction) else {
-            throw VisionError(.invalidArgument, "minimumTextHeightFraction must be 0...1, not \(options.minimumTextHeightFraction)")
+            throw VisionError(
+                .invalidArgument, "minimumTextHeightFraction must be 0...1, not \(options.minimumTextHeightFraction)")
         }
         guard options.maximumCandidateCount >= 1 else {
-            throw VisionError(.invalidArgument, "maximumCandidateCount must be at least 1, not \(options.maximumCandidateCount)")
+            throw VisionError(
+                .invalidArgument, "maximumCandidateCount must be at least 1, not \(options.maximumCandidateCount)")
         }
         if barcodeDetectionOptions.enabled && barcodeDetectionOptions.symbologies.isEmpty {
             throw VisionError(.invalidArgument, "barcodeDetectionOptions.symbologies is empty")
         }
         let image = try imageForRegionOfInterest(in: context)
-        let recognizer = DocumentRecognizer(minimumTextHeightFraction: options.minimumTextHeightFraction,
-                                            detectsOrientation: automaticallyDetectsOrientation,
-                                            barcodeSymbologies: barcodeDetectionOptions.enabled ? barcodeDetectionOptions.symbologies : [])
+        let recognizer = DocumentRecognizer(
+            minimumTextHeightFraction: options.minimumTextHeightFraction,
+            detectsOrientation: automaticallyDetectsOrientation,
+            barcodeSymbologies: barcodeDetectionOptions.enabled ? barcodeDetectionOptions.symbologies : [])
         return try recognizer.recognize(image).map { [$0] } ?? []
     }
 }

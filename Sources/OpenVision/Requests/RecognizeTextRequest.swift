@@ -73,7 +73,10 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
     static func accurateSupports(_ language: String) -> Bool {
         let lower = language.lowercased().replacingOccurrences(of: "_", with: "-")
         if lower == "eng" || lower == "en" || lower.hasPrefix("en-") { return true }
-        if lower == "chi-sim" || lower == "zh" || lower == "zh-hans" || lower.hasPrefix("zh-hans-") || lower == "zh-cn" { return true }
+        if lower == "chi-sim" || lower == "zh" || lower == "zh-hans" || lower.hasPrefix("zh-hans-") || lower == "zh-cn"
+        {
+            return true
+        }
         return false
     }
 
@@ -92,7 +95,10 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
         if lower.hasPrefix("zh") { return "chi_sim" }
         if let mapped = bcp47ToTesseract[lower] { return mapped }
         if let base = lower.split(separator: "-").first, lower.contains("-"),
-           let mapped = bcp47ToTesseract[String(base)] { return mapped }
+            let mapped = bcp47ToTesseract[String(base)]
+        {
+            return mapped
+        }
         return language
     }
 
@@ -107,12 +113,16 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
         }
         if recognitionLevel == .accurate {
             for language in recognitionLanguages where !Self.accurateSupports(language) {
-                throw VisionError(.unsupportedLanguage, "'\(language)' is not supported by recognitionLevel .accurate "
-                    + "(PP-OCRv4 reads English and Simplified Chinese: en-US, zh-Hans); use .fast for other languages")
+                throw VisionError(
+                    .unsupportedLanguage,
+                    "'\(language)' is not supported by recognitionLevel .accurate "
+                        + "(PP-OCRv4 reads English and Simplified Chinese: en-US, zh-Hans); use .fast for other languages"
+                )
             }
             let image = try imageForRegionOfInterest(in: context)
-            return try PPOCRRecognizer.shared().recognize(image, minimumTextHeightPixels: minimumTextHeight * Float(image.height),
-                                                          detectsOrientation: automaticallyDetectsOrientation)
+            return try PPOCRRecognizer.shared().recognize(
+                image, minimumTextHeightPixels: minimumTextHeight * Float(image.height),
+                detectsOrientation: automaticallyDetectsOrientation)
         }
         let codes = recognitionLanguages.map(Self.tesseractCode(for:))
         for code in codes where code.isEmpty || code.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") }) {
@@ -120,7 +130,8 @@ public struct RecognizeTextRequest: CompletionHandlingRequest {
         }
         let image = try imageForRegionOfInterest(in: context)
         let minimumPixels = Int32((minimumTextHeight * Float(image.height)).rounded(.down))
-        return try TesseractRecognizer.recognize(image, languages: codes, minimumTextHeightPixels: minimumPixels,
-                                                 detectsOrientation: automaticallyDetectsOrientation)
+        return try TesseractRecognizer.recognize(
+            image, languages: codes, minimumTextHeightPixels: minimumPixels,
+            detectsOrientation: automaticallyDetectsOrientation)
     }
 }

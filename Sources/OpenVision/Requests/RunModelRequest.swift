@@ -28,7 +28,9 @@ public struct RunModelRequest: ModelRequest, CompletionHandlingRequest {
 
     /// Decodes the model's output tensors into results, in the image coordinates given by `mapping`;
     /// throws `VisionError` when the outputs do not have the shapes this request expects.
-    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError) -> Result {
+    public func results(fromOutputs outputs: [Tensor], mapping: InputMapping, model: VisionModel) throws(VisionError)
+        -> Result
+    {
         outputs.map { FeatureValueObservation(tensor: $0) }
     }
 }

@@ -4,7 +4,9 @@ import Synchronization
 /// `TrackHomographicImageRegistrationRequest`): the previous frame, kept by the request (gray plane, cropped to
 /// `regionOfInterest`), is the reference each new frame is aligned with. Nil on the first frame and for flat
 /// frames; a frame of another size than the previous one throws `invalidArgument`.
-public class SequenceRegistrationRequest<Alignment: ReportableResult>: StatefulRequest, CompletionHandlingRequest, @unchecked Sendable {
+public class SequenceRegistrationRequest<Alignment: ReportableResult>: StatefulRequest, CompletionHandlingRequest,
+    @unchecked Sendable
+{
     // @unchecked: not final only for its two subclasses in this module; every stored property is an immutable
     // `let` of a Sendable type (the options and the previous frame are behind locks).
     /// The alignment of this frame with the previous one; nil on the first frame and when nothing aligns.

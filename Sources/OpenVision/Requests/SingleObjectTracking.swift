@@ -70,9 +70,11 @@ final class SingleObjectTracking<Observation: VisionObservation & BoundingBoxPro
     /// Tracks into `image`: starts a tracker on it from the input observation (`start` gives the pixel box and
     /// the corners to follow) when there is none or the caller set a new input, else updates it; `result`
     /// makes the observation of a step, which becomes the input for the next frame.
-    func track(_ image: VisionImage,
-               start: (Observation, VisionImage) throws(VisionError) -> (box: PixelBox, quad: [(x: Double, y: Double)]?),
-               result: (Observation, OpenCVObjectTracker.Step?, VisionImage) -> Observation) throws(VisionError) -> [Observation] {
+    func track(
+        _ image: VisionImage,
+        start: (Observation, VisionImage) throws(VisionError) -> (box: PixelBox, quad: [(x: Double, y: Double)]?),
+        result: (Observation, OpenCVObjectTracker.Step?, VisionImage) -> Observation
+    ) throws(VisionError) -> [Observation] {
         let (input, level, restart) = settings.withLock { s in
             defer { s.restart = false }
             return (s.input, s.level, s.restart)
@@ -80,14 +82,17 @@ final class SingleObjectTracking<Observation: VisionObservation & BoundingBoxPro
         let observation = try state.withLock { (state: inout State) throws(VisionError) -> Observation in
             if let tracker = state.tracker, !restart {
                 guard tracker.width == image.width, tracker.height == image.height else {
-                    throw VisionError(.invalidArgument, "\(what): the frame size changed from \(tracker.width)×\(tracker.height) to " +
-                                      "\(image.width)×\(image.height); a tracked sequence keeps one size")
+                    throw VisionError(
+                        .invalidArgument,
+                        "\(what): the frame size changed from \(tracker.width)×\(tracker.height) to "
+                            + "\(image.width)×\(image.height); a tracked sequence keeps one size")
                 }
                 state.frames += 1
                 return result(input, try tracker.update(image), image)
             }
             let (box, quad) = try start(input, image)
-            state.tracker = try OpenCVObjectTracker(level: level, frame: image, box: (box.x, box.y, box.width, box.height), quad: quad)
+            state.tracker = try OpenCVObjectTracker(
+                level: level, frame: image, box: (box.x, box.y, box.width, box.height), quad: quad)
             state.frames += 1
             return result(input, nil, image)
         }
@@ -110,12 +115,17 @@ struct PixelBox {
         guard rect.x.isFinite, rect.y.isFinite, rect.width.isFinite, rect.height.isFinite else {
             throw VisionError(.invalidArgument, "\(what): the box \(rect) is not finite")
         }
-        let w = Double(image.width), h = Double(image.height)
-        let x0 = max(0, rect.minX) * w, x1 = min(1, rect.maxX) * w
-        let y0 = (1 - min(1, rect.maxY)) * h, y1 = (1 - max(0, rect.minY)) * h
+        let w = Double(image.width)
+        let h = Double(image.height)
+        let x0 = max(0, rect.minX) * w
+        let x1 = min(1, rect.maxX) * w
+        let y0 = (1 - min(1, rect.maxY)) * h
+        let y1 = (1 - max(0, rect.minY)) * h
         guard x1 - x0 >= 2, y1 - y0 >= 2 else {
-            throw VisionError(.invalidArgument, "\(what): the box \(rect) is outside the image or smaller than 2×2 pixels " +
-                              "(\(image.width)×\(image.height))")
+            throw VisionError(
+                .invalidArgument,
+                "\(what): the box \(rect) is outside the image or smaller than 2×2 pixels "
+                    + "(\(image.width)×\(image.height))")
         }
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }

@@ -36,8 +36,10 @@ final class PreviousFrame: Sendable {
             return state.image
         }
         if let previous, previous.width != image.width || previous.height != image.height {
-            throw VisionError(.invalidArgument, "\(what): the frame size changed from \(previous.width)×\(previous.height) to " +
-                              "\(image.width)×\(image.height); a sequence keeps one size (reset() starts a new one)")
+            throw VisionError(
+                .invalidArgument,
+                "\(what): the frame size changed from \(previous.width)×\(previous.height) to "
+                    + "\(image.width)×\(image.height); a sequence keeps one size (reset() starts a new one)")
         }
         return previous
     }
@@ -46,8 +48,10 @@ final class PreviousFrame: Sendable {
 /// The same-size check of the pair requests (registration, optical flow).
 func requireSameSize(_ image: VisionImage, _ target: VisionImage, what: String) throws(VisionError) {
     guard image.width == target.width, image.height == target.height else {
-        throw VisionError(.invalidArgument, "\(what): the target image is \(target.width)×\(target.height) but the handler's image is " +
-                          "\(image.width)×\(image.height); both must have the same size (resize one first)")
+        throw VisionError(
+            .invalidArgument,
+            "\(what): the target image is \(target.width)×\(target.height) but the handler's image is "
+                + "\(image.width)×\(image.height); both must have the same size (resize one first)")
     }
 }
 
@@ -56,7 +60,8 @@ extension VisionRequest {
     func targetRegion(of image: VisionImage) throws(VisionError) -> VisionImage {
         guard regionOfInterest != .fullImage else { return image }
         guard regionOfInterest.isWithinUnitSquare else {
-            throw VisionError(.invalidArgument, "regionOfInterest \(regionOfInterest) must have positive size and lie within 0...1")
+            throw VisionError(
+                .invalidArgument, "regionOfInterest \(regionOfInterest) must have positive size and lie within 0...1")
         }
         return try image.cropped(to: regionOfInterest)
     }

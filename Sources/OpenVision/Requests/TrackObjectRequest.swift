@@ -27,23 +27,29 @@ public final class TrackObjectRequest: TrackingRequest<DetectedObjectObservation
     // @unchecked: adds no stored state to TrackingRequest, whose state is Sendable and behind locks.
 
     /// Tracks `detectedObjectObservation`'s box from the next frame performed on.
-    public init(detectedObjectObservation: DetectedObjectObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
-        super.init(input: detectedObjectObservation, what: "object tracking",
-                   completionHandler: completionHandler,
-                   start: { (input: DetectedObjectObservation, image: VisionImage) throws(VisionError) in
-                       (try PixelBox(input.boundingBox, in: image, what: "object tracking"), nil)
-                   },
-                   result: { input, step, image in
-                       let convert = PixelToNormalized(image)
-                       guard let step else {
-                           let box = (try? PixelBox(input.boundingBox, in: image, what: "")).map {
-                               convert.rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height)
-                           } ?? input.boundingBox
-                           return DetectedObjectObservation(boundingBox: box, confidence: 1, uuid: input.uuid)
-                       }
-                       return DetectedObjectObservation(boundingBox: convert.rect(x: step.box.x, y: step.box.y, width: step.box.width,
-                                                                                  height: step.box.height),
-                                                        confidence: Float(step.confidence), uuid: input.uuid)
-                   })
+    public init(
+        detectedObjectObservation: DetectedObjectObservation, completionHandler: RequestCompletionHandler<Result>? = nil
+    ) {
+        super.init(
+            input: detectedObjectObservation, what: "object tracking",
+            completionHandler: completionHandler,
+            start: { (input: DetectedObjectObservation, image: VisionImage) throws(VisionError) in
+                (try PixelBox(input.boundingBox, in: image, what: "object tracking"), nil)
+            },
+            result: { input, step, image in
+                let convert = PixelToNormalized(image)
+                guard let step else {
+                    let box =
+                        (try? PixelBox(input.boundingBox, in: image, what: "")).map {
+                            convert.rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height)
+                        } ?? input.boundingBox
+                    return DetectedObjectObservation(boundingBox: box, confidence: 1, uuid: input.uuid)
+                }
+                return DetectedObjectObservation(
+                    boundingBox: convert.rect(
+                        x: step.box.x, y: step.box.y, width: step.box.width,
+                        height: step.box.height),
+                    confidence: Float(step.confidence), uuid: input.uuid)
+            })
     }
 }

@@ -25,7 +25,9 @@ public final class TrackOpticalFlowRequest: StatefulRequest, CompletionHandlingR
     private let previous = PreviousFrame()
 
     /// A request computing flow at `computationAccuracy` between successive frames.
-    public init(computationAccuracy: ComputationAccuracy = .medium, completionHandler: RequestCompletionHandler<Result>? = nil) {
+    public init(
+        computationAccuracy: ComputationAccuracy = .medium, completionHandler: RequestCompletionHandler<Result>? = nil
+    ) {
         settings.withLock {
             $0.accuracy = computationAccuracy
             $0.base.completionHandler = completionHandler

@@ -13,26 +13,30 @@ public final class TrackRectangleRequest: TrackingRequest<RectangleObservation>,
     public override func reportable(_ results: Result) -> any ReportableResult { results }
 
     /// Tracks `rectangleObservation`'s corners from the next frame performed on.
-    public init(rectangleObservation: RectangleObservation, completionHandler: RequestCompletionHandler<Result>? = nil) {
-        super.init(input: rectangleObservation, what: "rectangle tracking",
-                   completionHandler: completionHandler,
-                   start: { (input: RectangleObservation, image: VisionImage) throws(VisionError) in
-                       for corner in input.corners where !(corner.x.isFinite && corner.y.isFinite) {
-                           throw VisionError(.invalidArgument, "rectangle tracking: the corner \(corner) is not finite")
-                       }
-                       let box = try PixelBox(input.boundingBox, in: image, what: "rectangle tracking")
-                       let quad = input.corners.map { (x: $0.x * Double(image.width), y: (1 - $0.y) * Double(image.height)) }
-                       return (box, quad)
-                   },
-                   result: { input, step, image in
-                       let convert = PixelToNormalized(image)
-                       guard let step else {
-                           return RectangleObservation(topLeft: input.topLeft, topRight: input.topRight, bottomRight: input.bottomRight,
-                                                       bottomLeft: input.bottomLeft, confidence: 1, uuid: input.uuid)
-                       }
-                       let c = step.quad.map { convert.point($0.x, $0.y) }
-                       return RectangleObservation(topLeft: c[0], topRight: c[1], bottomRight: c[2], bottomLeft: c[3],
-                                                   confidence: Float(step.confidence), uuid: input.uuid)
-                   })
+    public init(rectangleObservation: RectangleObservation, completionHandler: RequestCompletionHandler<Result>? = nil)
+    {
+        super.init(
+            input: rectangleObservation, what: "rectangle tracking",
+            completionHandler: completionHandler,
+            start: { (input: RectangleObservation, image: VisionImage) throws(VisionError) in
+                for corner in input.corners where !(corner.x.isFinite && corner.y.isFinite) {
+                    throw VisionError(.invalidArgument, "rectangle tracking: the corner \(corner) is not finite")
+                }
+                let box = try PixelBox(input.boundingBox, in: image, what: "rectangle tracking")
+                let quad = input.corners.map { (x: $0.x * Double(image.width), y: (1 - $0.y) * Double(image.height)) }
+                return (box, quad)
+            },
+            result: { input, step, image in
+                let convert = PixelToNormalized(image)
+                guard let step else {
+                    return RectangleObservation(
+                        topLeft: input.topLeft, topRight: input.topRight, bottomRight: input.bottomRight,
+                        bottomLeft: input.bottomLeft, confidence: 1, uuid: input.uuid)
+                }
+                let c = step.quad.map { convert.point($0.x, $0.y) }
+                return RectangleObservation(
+                    topLeft: c[0], topRight: c[1], bottomRight: c[2], bottomLeft: c[3],
+                    confidence: Float(step.confidence), uuid: input.uuid)
+            })
     }
 }

@@ -7,12 +7,16 @@
 /// perform the same instance on every frame, in order. Nil on the first frame (nothing to compare
 /// with) and for flat frames. A frame of another size than the previous one throws `invalidArgument`
 /// and starts the sequence again at the new size (`SequenceRegistrationRequest`).
-public final class TrackTranslationalImageRegistrationRequest: SequenceRegistrationRequest<ImageTranslationAlignmentObservation>, @unchecked Sendable {
+public final class TrackTranslationalImageRegistrationRequest: SequenceRegistrationRequest<
+    ImageTranslationAlignmentObservation
+>, @unchecked Sendable
+{
     // @unchecked: adds no stored state to SequenceRegistrationRequest, whose state is Sendable and behind locks.
 
     /// Creates the request with its default options; `completionHandler` is called after each run.
     public init(completionHandler: RequestCompletionHandler<Result>? = nil) {
-        super.init(what: "translational registration", completionHandler: completionHandler) { reference, current throws(VisionError) in
+        super.init(what: "translational registration", completionHandler: completionHandler) {
+            reference, current throws(VisionError) in
             try OpenCVRegistration.translation(reference: reference, floating: current)
         }
     }

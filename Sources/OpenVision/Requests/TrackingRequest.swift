@@ -1,13 +1,16 @@
 /// What Vision's tracking requests share (`VNTrackingRequest`): the observation the next frame is tracked from,
 /// the tracking level and `isLastFrame`. `TrackObjectRequest` and `TrackRectangleRequest` are the two kinds;
 /// each says how its input starts a tracker and how a tracker's step becomes its observation.
-public class TrackingRequest<Observation: VisionObservation & BoundingBoxProviding>: StatefulRequest, CompletionHandlingRequest,
-                                                                                     @unchecked Sendable {
+public class TrackingRequest<Observation: VisionObservation & BoundingBoxProviding>: StatefulRequest,
+    CompletionHandlingRequest,
+    @unchecked Sendable
+{
     // @unchecked: not final only for its two subclasses in this module; every stored property is an immutable
     // `let` of a Sendable type (the tracking state is behind SingleObjectTracking's locks).
     /// The tracked object on this frame: one observation (confidence 0 when the tracker lost it).
     public typealias Result = [Observation]
-    typealias Start = @Sendable (Observation, VisionImage) throws(VisionError) -> (box: PixelBox, quad: [(x: Double, y: Double)]?)
+    typealias Start =
+        @Sendable (Observation, VisionImage) throws(VisionError) -> (box: PixelBox, quad: [(x: Double, y: Double)]?)
     typealias MakeResult = @Sendable (Observation, OpenCVObjectTracker.Step?, VisionImage) -> Observation
 
     private let tracking: SingleObjectTracking<Observation>
@@ -18,8 +21,10 @@ public class TrackingRequest<Observation: VisionObservation & BoundingBoxProvidi
     private let start: Start
     private let result: MakeResult
 
-    init(input: Observation, what: String, completionHandler: RequestCompletionHandler<Result>?,
-         start: @escaping Start, result: @escaping MakeResult) {
+    init(
+        input: Observation, what: String, completionHandler: RequestCompletionHandler<Result>?,
+        start: @escaping Start, result: @escaping MakeResult
+    ) {
         tracking = SingleObjectTracking(input: input, what: what)
         tracking.completionHandler = completionHandler
         self.start = start

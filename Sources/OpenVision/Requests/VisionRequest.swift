@@ -1,3 +1,5 @@
+import Foundation
+
 /// An analysis to run on an image, as Vision's `VisionRequest`: a value with options, run by
 /// an `ImageRequestHandler` (or `SequenceRequestHandler`), producing `Result`.
 public protocol VisionRequest: Sendable {
@@ -88,5 +90,3 @@ extension VisionRequest {
         try await ImageRequestHandler(data: data, orientation: orientation).perform(self)
     }
 }
-
-import Foundation

@@ -32,7 +32,8 @@ extension AnchorTracker {
             c.normalInliers = max(c.minimumInliers, min(normalInliers, 1000))
             c.edgeMargin = edgeMargin.isFinite ? max(0, min(edgeMargin, 10_000)) : d.edgeMargin
             c.globalFeatures = max(8, min(globalFeatures, 10_000))
-            c.reacquireCorrelation = reacquireCorrelation.isFinite ? max(0.05, min(reacquireCorrelation, 1)) : d.reacquireCorrelation
+            c.reacquireCorrelation =
+                reacquireCorrelation.isFinite ? max(0.05, min(reacquireCorrelation, 1)) : d.reacquireCorrelation
             return c
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// Follows pinned points (labels placed on the scene, seed 003's anchors) frame to frame in the image,
 /// where ARKit would give a world anchor. Not thread-safe: one owner calls it in frame order.
@@ -76,18 +76,21 @@ public final class AnchorTracker {
 
     private func checkSize(_ image: VisionImage) throws(VisionError) {
         if let frameSize, frameSize != (image.width, image.height) {
-            throw VisionError(.invalidArgument, "anchor tracking: the frame size changed from \(frameSize.width)×\(frameSize.height) to " +
-                              "\(image.width)×\(image.height); an AnchorTracker follows one sequence of same-size frames")
+            throw VisionError(
+                .invalidArgument,
+                "anchor tracking: the frame size changed from \(frameSize.width)×\(frameSize.height) to "
+                    + "\(image.width)×\(image.height); an AnchorTracker follows one sequence of same-size frames")
         }
     }
 
     private func nativeTracker() throws(VisionError) -> OpaquePointer {
         if let handle { return handle }
         let c = configuration
-        var params = ov_anchor_params(window_radius: Int32(c.windowRadius), max_features: Int32(c.maximumFeatures),
-                                      normal_inliers: Int32(c.normalInliers), min_inliers: Int32(c.minimumInliers),
-                                      edge_margin: c.edgeMargin, global_features: Int32(c.globalFeatures),
-                                      reacquire_ncc: c.reacquireCorrelation)
+        var params = ov_anchor_params(
+            window_radius: Int32(c.windowRadius), max_features: Int32(c.maximumFeatures),
+            normal_inliers: Int32(c.normalInliers), min_inliers: Int32(c.minimumInliers),
+            edge_margin: c.edgeMargin, global_features: Int32(c.globalFeatures),
+            reacquire_ncc: c.reacquireCorrelation)
         var out: OpaquePointer?
         try NativeError.check(ov_anchor_tracker_create(&params, &out), "anchor tracker")
         guard let out else { throw VisionError(.internalError, "anchor tracker: no handle") }
@@ -105,21 +108,24 @@ public final class AnchorTracker {
         var results = [ov_anchor_result](repeating: ov_anchor_result(), count: max(list.count, 1))
         var count: Int32 = 0
         // Adding on the frame the tracker saw last is no step; update always is one.
-        let status = step
+        let status =
+            step
             ? ov_anchor_tracker_update(tracker, image.handle, &results, Int32(results.count), &count)
             : ov_anchor_tracker_peek(tracker, &results, Int32(results.count), &count)
         try NativeError.check(status, "anchor tracking")
         var byID: [Int: ov_anchor_result] = [:]
         for r in results.prefix(Int(count)) { byID[Int(r.id)] = r }
-        let width = Double(image.width), height = Double(image.height)
+        let width = Double(image.width)
+        let height = Double(image.height)
         for i in list.indices {
             guard let r = byID[list[i].id] else { continue }
             list[i].point = CGPoint(x: r.x / width, y: 1 - r.y / height)
-            list[i].state = switch r.state {
-            case Int32(OV_ANCHOR_NORMAL.rawValue): .normal
-            case Int32(OV_ANCHOR_LIMITED.rawValue): .limited
-            default: .lost
-            }
+            list[i].state =
+                switch r.state {
+                case Int32(OV_ANCHOR_NORMAL.rawValue): .normal
+                case Int32(OV_ANCHOR_LIMITED.rawValue): .limited
+                default: .lost
+                }
         }
     }
 

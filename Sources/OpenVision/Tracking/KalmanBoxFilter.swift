@@ -15,9 +15,12 @@ package struct KalmanBoxFilter: Sendable {
 
     /// A new filter at the measured (cx, cy, a, h) with zero velocity (`KalmanFilter.initiate`).
     package init(measurement z: [Double]) {
-        let h = z[3], wp = Self.positionWeight, wv = Self.velocityWeight
+        let h = z[3]
+        let wp = Self.positionWeight
+        let wv = Self.velocityWeight
         mean = z + [0, 0, 0, 0]
-        let position = [2 * wp * h, 2 * wp * h, 1e-2, 2 * wp * h], velocity = [10 * wv * h, 10 * wv * h, 1e-5, 10 * wv * h]
+        let position = [2 * wp * h, 2 * wp * h, 1e-2, 2 * wp * h]
+        let velocity = [10 * wv * h, 10 * wv * h, 1e-5, 10 * wv * h]
         p00 = position.map { $0 * $0 }
         p01 = [0, 0, 0, 0]
         p11 = velocity.map { $0 * $0 }
@@ -27,8 +30,11 @@ package struct KalmanBoxFilter: Sendable {
     /// does for a track that is not currently tracked.
     package mutating func predict(freezeHeight: Bool = false) {
         if freezeHeight { mean[7] = 0 }
-        let h = mean[3], wp = Self.positionWeight, wv = Self.velocityWeight
-        let position = [wp * h, wp * h, 1e-2, wp * h], velocity = [wv * h, wv * h, 1e-5, wv * h]
+        let h = mean[3]
+        let wp = Self.positionWeight
+        let wv = Self.velocityWeight
+        let position = [wp * h, wp * h, 1e-2, wp * h]
+        let velocity = [wv * h, wv * h, 1e-5, wv * h]
         for k in 0..<4 {
             mean[k] += mean[k + 4]
             p00[k] = p00[k] + 2 * p01[k] + p11[k] + position[k] * position[k]
@@ -39,11 +45,13 @@ package struct KalmanBoxFilter: Sendable {
 
     /// Corrects with a measured (cx, cy, a, h) (`KalmanFilter.update`).
     package mutating func update(measurement z: [Double]) {
-        let h = mean[3], wp = Self.positionWeight
+        let h = mean[3]
+        let wp = Self.positionWeight
         let noise = [wp * h, wp * h, 1e-1, wp * h]
         for k in 0..<4 {
             let s = p00[k] + noise[k] * noise[k]
-            let gain0 = p00[k] / s, gain1 = p01[k] / s
+            let gain0 = p00[k] / s
+            let gain1 = p01[k] / s
             let innovation = z[k] - mean[k]
             mean[k] += gain0 * innovation
             mean[k + 4] += gain1 * innovation
@@ -60,15 +68,20 @@ package struct KalmanBoxFilter: Sendable {
     /// square of its change of scale. Returns false (the state unchanged) when a point does not map to a
     /// finite point or the mapped box is empty.
     package mutating func warp(_ map: (Double, Double) -> (Double, Double)?) -> Bool {
-        let (cx, cy, h) = (mean[0], mean[1], mean[3]), w = mean[2] * h
-        let corners = [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2)]
+        let (cx, cy, h) = (mean[0], mean[1], mean[3])
+        let w = mean[2] * h
+        let corners = [
+            (cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2),
+        ]
         var mapped: [(Double, Double)] = []
         for p in corners + [(cx, cy), (cx + mean[4], cy + mean[5])] {
             guard let q = map(p.0, p.1), q.0.isFinite, q.1.isFinite else { return false }
             mapped.append(q)
         }
-        let xs = mapped[0..<4].map(\.0), ys = mapped[0..<4].map(\.1)
-        let width = xs.max()! - xs.min()!, height = ys.max()! - ys.min()!
+        let xs = mapped[0..<4].map(\.0)
+        let ys = mapped[0..<4].map(\.1)
+        let width = xs.max()! - xs.min()!
+        let height = ys.max()! - ys.min()!
         guard width > 0, height > 0, w > 0, h > 0 else { return false }
         let scale = [width / w, height / h, 1, height / h]
         mean[0] = mapped[4].0
@@ -89,7 +102,8 @@ package struct KalmanBoxFilter: Sendable {
 
     /// The state's box as (x, y, width, height).
     package var box: (x: Double, y: Double, width: Double, height: Double) {
-        let w = mean[2] * mean[3], h = mean[3]
+        let w = mean[2] * mean[3]
+        let h = mean[3]
         return (mean[0] - w / 2, mean[1] - h / 2, w, h)
     }
 

@@ -31,7 +31,8 @@ public struct LineCounter: Sendable {
             throw VisionError(.invalidArgument, "the counting line's coordinates must be finite numbers")
         }
         guard hypot(end.x - start.x, end.y - start.y) > 1e-9 else {
-            throw VisionError(.invalidArgument, "the counting line has zero length (both ends at \(start.x), \(start.y))")
+            throw VisionError(
+                .invalidArgument, "the counting line has zero length (both ends at \(start.x), \(start.y))")
         }
         self.start = start
         self.end = end
@@ -69,7 +70,8 @@ public struct LineCounter: Sendable {
     /// the segment's ends are not strictly on the same side of the motion.
     private func segmentCrosses(from a: CGPoint, to b: CGPoint) -> Bool {
         func cross(_ p: CGPoint) -> Double { (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) }
-        let s = cross(start), e = cross(end)
+        let s = cross(start)
+        let e = cross(end)
         return !(s > 0 && e > 0) && !(s < 0 && e < 0)
     }
 }

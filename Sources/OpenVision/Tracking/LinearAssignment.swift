@@ -6,7 +6,8 @@ package enum LinearAssignment {
     /// columns and the row is left out. Every row is assigned when rows ≤ columns, every column otherwise
     /// (scipy.optimize.linear_sum_assignment's contract). `cost` is row-major, all rows the same length, finite.
     package static func solve(_ cost: [[Double]]) -> [Int?] {
-        let rows = cost.count, columns = cost.first?.count ?? 0
+        let rows = cost.count
+        let columns = cost.first?.count ?? 0
         guard rows > 0, columns > 0 else { return Array(repeating: nil, count: rows) }
         if rows <= columns {
             return solveWide(cost.flatMap { $0 }, rows: rows, columns: columns).map { Optional($0) }
@@ -25,7 +26,8 @@ package enum LinearAssignment {
     /// pair is matched only when its cost is at most `threshold`. Matches are in row order. `columns` is
     /// the number of columns (which an empty `cost` cannot tell).
     package static func match(_ cost: [[Double]], columns: Int, threshold: Double)
-        -> (matches: [(row: Int, column: Int)], unmatchedRows: [Int], unmatchedColumns: [Int]) {
+        -> (matches: [(row: Int, column: Int)], unmatchedRows: [Int], unmatchedColumns: [Int])
+    {
         let rows = cost.count
         guard rows > 0, columns > 0 else { return ([], Array(0..<rows), Array(0..<columns)) }
         // A row (column) with no cost within the threshold is never matched in an optimal solution:
@@ -35,41 +37,68 @@ package enum LinearAssignment {
         var matches: [(row: Int, column: Int)] = []
         if !liveRows.isEmpty && !liveColumns.isEmpty {
             // The extended square problem: [cost, limit/2; limit/2, 0] of size rows + columns.
-            let n = liveRows.count, m = liveColumns.count, size = n + m
+            let n = liveRows.count
+            let m = liveColumns.count
+            let size = n + m
             var extended = [Double](repeating: threshold / 2, count: size * size)
-            for i in 0..<n { for j in 0..<m { extended[i * size + j] = min(cost[liveRows[i]][liveColumns[j]], threshold + 1) } }
+            for i in 0..<n {
+                for j in 0..<m { extended[i * size + j] = min(cost[liveRows[i]][liveColumns[j]], threshold + 1) }
+            }
             for i in n..<size { for j in m..<size { extended[i * size + j] = 0 } }
             let assignment = solveWide(extended, rows: size, columns: size)
             for i in 0..<n where assignment[i] < m && cost[liveRows[i]][liveColumns[assignment[i]]] <= threshold {
                 matches.append((liveRows[i], liveColumns[assignment[i]]))
             }
         }
-        var rowMatched = [Bool](repeating: false, count: rows), columnMatched = [Bool](repeating: false, count: columns)
-        for match in matches { rowMatched[match.row] = true; columnMatched[match.column] = true }
+        var rowMatched = [Bool](repeating: false, count: rows)
+        var columnMatched = [Bool](repeating: false, count: columns)
+        for match in matches {
+            rowMatched[match.row] = true
+            columnMatched[match.column] = true
+        }
         return (matches, (0..<rows).filter { !rowMatched[$0] }, (0..<columns).filter { !columnMatched[$0] })
     }
 
     /// rows ≤ columns; `a` row-major. Returns the column of each row.
     private static func solveWide(_ a: [Double], rows n: Int, columns m: Int) -> [Int] {
         // 1-based potentials and links, index 0 being the virtual start (e-maxx's formulation).
-        var u = [Double](repeating: 0, count: n + 1), v = [Double](repeating: 0, count: m + 1)
-        var rowOfColumn = [Int](repeating: 0, count: m + 1), way = [Int](repeating: 0, count: m + 1)
-        var minv = [Double](repeating: 0, count: m + 1), used = [Bool](repeating: false, count: m + 1)
+        var u = [Double](repeating: 0, count: n + 1)
+        var v = [Double](repeating: 0, count: m + 1)
+        var rowOfColumn = [Int](repeating: 0, count: m + 1)
+        var way = [Int](repeating: 0, count: m + 1)
+        var minv = [Double](repeating: 0, count: m + 1)
+        var used = [Bool](repeating: false, count: m + 1)
         for i in 1...n {
             rowOfColumn[0] = i
             var j0 = 0
-            for j in 0...m { minv[j] = .infinity; used[j] = false }
+            for j in 0...m {
+                minv[j] = .infinity
+                used[j] = false
+            }
             repeat {
                 used[j0] = true
-                let i0 = rowOfColumn[j0], base = (i0 - 1) * m
-                var delta = Double.infinity, j1 = 0
+                let i0 = rowOfColumn[j0]
+                let base = (i0 - 1) * m
+                var delta = Double.infinity
+                var j1 = 0
                 for j in 1...m where !used[j] {
                     let current = a[base + j - 1] - u[i0] - v[j]
-                    if current < minv[j] { minv[j] = current; way[j] = j0 }
-                    if minv[j] < delta { delta = minv[j]; j1 = j }
+                    if current < minv[j] {
+                        minv[j] = current
+                        way[j] = j0
+                    }
+                    if minv[j] < delta {
+                        delta = minv[j]
+                        j1 = j
+                    }
                 }
                 for j in 0...m {
-                    if used[j] { u[rowOfColumn[j]] += delta; v[j] -= delta } else { minv[j] -= delta }
+                    if used[j] {
+                        u[rowOfColumn[j]] += delta
+                        v[j] -= delta
+                    } else {
+                        minv[j] -= delta
+                    }
                 }
                 j0 = j1
             } while rowOfColumn[j0] != 0

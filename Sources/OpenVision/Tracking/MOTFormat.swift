@@ -48,7 +48,8 @@ public enum MOTFormat {
         var out = ""
         out.reserveCapacity(records.count * 40)
         for r in records {
-            out += "\(r.frame),\(r.id),\(number(r.x)),\(number(r.y)),\(number(r.width)),\(number(r.height)),\(number(r.score))"
+            out +=
+                "\(r.frame),\(r.id),\(number(r.x)),\(number(r.y)),\(number(r.width)),\(number(r.height)),\(number(r.score))"
             for value in r.extra { out += ",\(number(value))" }
             out += "\n"
         }
@@ -65,7 +66,9 @@ public enum MOTFormat {
             .map { $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r"))) }
         if fields.count > 6, fields.last?.isEmpty == true { fields.removeLast() }
         guard fields.count >= 6 else {
-            throw VisionError(.invalidArgument, "line \(number): expected at least 6 comma-separated columns (frame,id,x,y,w,h), found \(fields.count)")
+            throw VisionError(
+                .invalidArgument,
+                "line \(number): expected at least 6 comma-separated columns (frame,id,x,y,w,h), found \(fields.count)")
         }
         let names = ["frame", "id", "x", "y", "width", "height", "score"]
         var values: [Double] = []
@@ -80,22 +83,31 @@ public enum MOTFormat {
             }
             // Swift's Double reads hexadecimal ("0x10" is 16) and more: only decimal text is a MOTChallenge number.
             guard isDecimal(field, integral: column < 2) else {
-                throw VisionError(.invalidArgument, "line \(number): \(name) is not a decimal number\(column < 2 ? " without exponent" : ""): "
-                                  + "\"\(field.prefix(40))\"")
+                throw VisionError(
+                    .invalidArgument,
+                    "line \(number): \(name) is not a decimal number\(column < 2 ? " without exponent" : ""): "
+                        + "\"\(field.prefix(40))\"")
             }
             values.append(value)
         }
         guard let frame = integer(values[0]), frame >= 1 else {
-            throw VisionError(.invalidArgument, "line \(number): frame must be a whole number of at least 1 (got \(fields[0].prefix(40)))")
+            throw VisionError(
+                .invalidArgument,
+                "line \(number): frame must be a whole number of at least 1 (got \(fields[0].prefix(40)))")
         }
         guard let id = integer(values[1]) else {
-            throw VisionError(.invalidArgument, "line \(number): id must be a whole number (got \(fields[1].prefix(40)))")
+            throw VisionError(
+                .invalidArgument, "line \(number): id must be a whole number (got \(fields[1].prefix(40)))")
         }
         guard values[4] >= 0, values[5] >= 0 else {
-            throw VisionError(.invalidArgument, "line \(number): width and height must not be negative (got \(fields[4].prefix(40)), \(fields[5].prefix(40)))")
+            throw VisionError(
+                .invalidArgument,
+                "line \(number): width and height must not be negative (got \(fields[4].prefix(40)), \(fields[5].prefix(40)))"
+            )
         }
-        return MOTRecord(frame: frame, id: id, x: values[2], y: values[3], width: values[4], height: values[5],
-                         score: values.count > 6 ? values[6] : 1, extra: Array(values.dropFirst(7)))
+        return MOTRecord(
+            frame: frame, id: id, x: values[2], y: values[3], width: values[4], height: values[5],
+            score: values.count > 6 ? values[6] : 1, extra: Array(values.dropFirst(7)))
     }
 
     /// Whether `text` is a decimal number: an optional sign, digits with an optional fraction (`.5`, `5.`), and unless

@@ -14,8 +14,10 @@ public struct MOTRecord: Sendable, Hashable {
     public var extra: [Double]
 
     /// Creates the value from its fields, each as documented on its property (no validation).
-    public init(frame: Int, id: Int, x: Double, y: Double, width: Double, height: Double, score: Double = 1,
-                extra: [Double] = [-1, -1, -1]) {
+    public init(
+        frame: Int, id: Int, x: Double, y: Double, width: Double, height: Double, score: Double = 1,
+        extra: [Double] = [-1, -1, -1]
+    ) {
         self.frame = frame
         self.id = id
         self.x = x

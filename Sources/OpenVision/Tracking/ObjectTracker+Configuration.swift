@@ -71,7 +71,8 @@ extension ObjectTracker {
         /// `trackBuffer` ≥ 0, `velocityWindow` in 1...1000, `frameRate` > 0).
         public func validate() throws(VisionError) {
             let thresholds: [(String, Double)] = [
-                ("highThreshold", highThreshold), ("lowThreshold", lowThreshold), ("newTrackThreshold", newTrackThreshold),
+                ("highThreshold", highThreshold), ("lowThreshold", lowThreshold),
+                ("newTrackThreshold", newTrackThreshold),
                 ("matchThreshold", matchThreshold), ("secondMatchThreshold", secondMatchThreshold),
                 ("tentativeMatchThreshold", tentativeMatchThreshold), ("momentumWeight", momentumWeight),
                 ("recoveryMatchThreshold", recoveryMatchThreshold ?? 0), ("lostTrackDecay", lostTrackDecay),
@@ -84,7 +85,8 @@ extension ObjectTracker {
                 throw VisionError(.invalidArgument, "tracker trackBuffer must be at least 0 (got \(trackBuffer))")
             }
             guard velocityWindow >= 1 && velocityWindow <= 1000 else {
-                throw VisionError(.invalidArgument, "tracker velocityWindow must be in 1...1000 (got \(velocityWindow))")
+                throw VisionError(
+                    .invalidArgument, "tracker velocityWindow must be in 1...1000 (got \(velocityWindow))")
             }
             guard frameRate.isFinite && frameRate > 0 && frameRate <= 10_000 else {
                 throw VisionError(.invalidArgument, "tracker frameRate must be positive (got \(frameRate))")

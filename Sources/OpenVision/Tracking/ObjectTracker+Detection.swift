@@ -21,8 +21,9 @@ extension ObjectTracker {
         /// A detected object's normalised (lower-left origin) box, confidence and top label.
         public init(_ observation: RecognizedObjectObservation) {
             let box = observation.boundingBox
-            self.init(boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height),
-                      confidence: observation.confidence, label: observation.labels.first?.identifier)
+            self.init(
+                boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height),
+                confidence: observation.confidence, label: observation.labels.first?.identifier)
         }
 
         var isUsable: Bool {

@@ -17,7 +17,9 @@ extension ObjectTracker {
         public var firstFrame: Int
 
         /// Creates the value from its fields, each as documented on its property (no validation).
-        public init(id: Int, boundingBox: CGRect, confidence: Float, label: String?, detectionIndex: Int, firstFrame: Int) {
+        public init(
+            id: Int, boundingBox: CGRect, confidence: Float, label: String?, detectionIndex: Int, firstFrame: Int
+        ) {
             self.id = id
             self.boundingBox = boundingBox
             self.confidence = confidence

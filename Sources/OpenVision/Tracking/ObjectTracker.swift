@@ -66,20 +66,27 @@ public struct ObjectTracker: Sendable {
         // Association scores: the detector's, raised to `detectionBoost` × the best IoU with a track's box
         // (BoostTrack's DLO boost), which lifts a detection that fits a track into the first association.
         var scores = detections.map { Double($0.confidence) }
-        var high: [Int] = [], low: [Int] = []
+        var high: [Int] = []
+        var low: [Int] = []
         for (index, detection) in detections.enumerated() where detection.isUsable {
             if options.detectionBoost > 0 && scores[index] <= options.highThreshold && !all.isEmpty {
-                let r = detection.boundingBox, b = (Double(r.minX), Double(r.minY), Double(r.width), Double(r.height))
+                let r = detection.boundingBox
+                let b = (Double(r.minX), Double(r.minY), Double(r.width), Double(r.height))
                 let best = all.reduce(0.0) { max($0, Self.iou($1.filter.box, b)) }
                 scores[index] = max(scores[index], options.detectionBoost * best)
             }
             let score = scores[index]
-            if score > options.highThreshold { high.append(index) } else if score > options.lowThreshold { low.append(index) }
+            if score > options.highThreshold {
+                high.append(index)
+            } else if score > options.lowThreshold {
+                low.append(index)
+            }
         }
 
         var removed = Set<Int>()
         func apply(_ detectionIndex: Int, to i: Int) {
-            let detection = detections[detectionIndex], r = detection.boundingBox
+            let detection = detections[detectionIndex]
+            let r = detection.boundingBox
             let box = Box(x: Double(r.minX), y: Double(r.minY), width: Double(r.width), height: Double(r.height))
             if options.reupdatesLostTracks, let last = all[i].observations.last, frame - last.frame > 1 {
                 // ORU: from the state at the last observation, along a straight path to this one.
@@ -109,20 +116,23 @@ public struct ObjectTracker: Sendable {
         }
 
         // 1. High detections against tracked and lost tracks (with OCM and the lost tracks' decay).
-        let first = LinearAssignment.match(firstCost(all, pool, detections, scores, high), columns: high.count,
-                                           threshold: options.matchThreshold + options.momentumWeight / 2)
+        let first = LinearAssignment.match(
+            firstCost(all, pool, detections, scores, high), columns: high.count,
+            threshold: options.matchThreshold + options.momentumWeight / 2)
         for match in first.matches { apply(high[match.column], to: pool[match.row]) }
         // 2. Low detections against the tracked tracks left over.
         let remaining = first.unmatchedRows.map { pool[$0] }.filter { all[$0].isTracked }
-        let second = LinearAssignment.match(cost(all, remaining, detections, scores, low, fuse: false), columns: low.count,
-                                            threshold: options.secondMatchThreshold)
+        let second = LinearAssignment.match(
+            cost(all, remaining, detections, scores, low, fuse: false), columns: low.count,
+            threshold: options.secondMatchThreshold)
         for match in second.matches { apply(low[match.column], to: remaining[match.row]) }
         var matchedNow = Set(first.matches.map { pool[$0.row] })
         matchedNow.formUnion(second.matches.map { remaining[$0.row] })
         // 3. Tentative tracks (seen on one frame, not predicted) against the high detections left over.
         var leftHigh = first.unmatchedColumns.map { high[$0] }
-        let third = LinearAssignment.match(cost(all, unconfirmed, detections, scores, leftHigh, fuse: options.fuseScore), columns: leftHigh.count,
-                                           threshold: options.tentativeMatchThreshold)
+        let third = LinearAssignment.match(
+            cost(all, unconfirmed, detections, scores, leftHigh, fuse: options.fuseScore), columns: leftHigh.count,
+            threshold: options.tentativeMatchThreshold)
         for match in third.matches {
             apply(leftHigh[match.column], to: unconfirmed[match.row])
             matchedNow.insert(unconfirmed[match.row])
@@ -132,8 +142,9 @@ public struct ObjectTracker: Sendable {
         // 3b. OCR: the tracks still unmatched, by their last observed box, against the high detections left over.
         if let threshold = options.recoveryMatchThreshold {
             let unmatched = pool.filter { !matchedNow.contains($0) }
-            let recovery = LinearAssignment.match(recoveryCost(all, unmatched, detections, leftHigh), columns: leftHigh.count,
-                                                  threshold: threshold)
+            let recovery = LinearAssignment.match(
+                recoveryCost(all, unmatched, detections, leftHigh), columns: leftHigh.count,
+                threshold: threshold)
             for match in recovery.matches {
                 apply(leftHigh[match.column], to: unmatched[match.row])
                 matchedNow.insert(unmatched[match.row])
@@ -153,10 +164,11 @@ public struct ObjectTracker: Sendable {
             guard Double(detection.confidence) >= options.newTrackThreshold else { continue }
             let r = detection.boundingBox
             let box = Box(x: Double(r.minX), y: Double(r.minY), width: Double(r.width), height: Double(r.height))
-            all.append(TrackRecord(
-                key: nextKey, filter: KalmanBoxFilter(measurement: box.measurement), observation: box,
-                isActivated: frame == 1, confidence: detection.confidence, label: detection.label,
-                lastFrame: frame, firstFrame: frame, detectionIndex: index))
+            all.append(
+                TrackRecord(
+                    key: nextKey, filter: KalmanBoxFilter(measurement: box.measurement), observation: box,
+                    isActivated: frame == 1, confidence: detection.confidence, label: detection.label,
+                    lastFrame: frame, firstFrame: frame, detectionIndex: index))
             nextKey += 1
             started.append(all.count - 1)
         }
@@ -168,11 +180,14 @@ public struct ObjectTracker: Sendable {
         var nextTracked = (0..<trackedCount).filter { all[$0].isTracked && !removed.contains($0) }
         nextTracked += started
         nextTracked += (trackedCount..<(trackedCount + lost.count)).filter { all[$0].isTracked }
-        var nextLost = (trackedCount..<(trackedCount + lost.count)).filter { !all[$0].isTracked && !removed.contains($0) }
+        var nextLost = (trackedCount..<(trackedCount + lost.count)).filter {
+            !all[$0].isTracked && !removed.contains($0)
+        }
         nextLost += newlyLost
 
         // Overlapping tracked and lost tracks (1 − IoU < 0.15): the younger one goes.
-        var dropTracked = Set<Int>(), dropLost = Set<Int>()
+        var dropTracked = Set<Int>()
+        var dropLost = Set<Int>()
         for p in nextTracked {
             for q in nextLost where 1 - Self.iou(all[p].filter.box, all[q].filter.box) < 0.15 {
                 if all[p].lastFrame - all[p].firstFrame > all[q].lastFrame - all[q].firstFrame {
@@ -201,11 +216,13 @@ public struct ObjectTracker: Sendable {
         let tracks = tracked.compactMap { record -> Track? in
             guard record.isActivated, let id = record.id else { return nil }
             let box = record.filter.box
-            return Track(id: id, boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height),
-                         confidence: record.confidence, label: record.label, detectionIndex: record.detectionIndex,
-                         firstFrame: record.firstFrame)
+            return Track(
+                id: id, boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height),
+                confidence: record.confidence, label: record.label, detectionIndex: record.detectionIndex,
+                firstFrame: record.firstFrame)
         }.sorted { $0.id < $1.id }
-        return Update(frame: frame, tracks: tracks, started: startedIDs.sorted(), lost: lostIDs.sorted(), ended: ended.sorted())
+        return Update(
+            frame: frame, tracks: tracks, started: startedIDs.sorted(), lost: lostIDs.sorted(), ended: ended.sorted())
     }
 
     /// Ends every confirmed track still kept, tracked or lost (the source ended), and returns their IDs in
@@ -219,9 +236,12 @@ public struct ObjectTracker: Sendable {
 
     /// 1 − IoU (with `fuse`, 1 − IoU × score) between tracks and detections; 2 (never matched) across labels
     /// when the tracker is class-aware.
-    private func cost(_ all: [TrackRecord], _ rows: [Int], _ detections: [Detection], _ scores: [Double], _ columns: [Int], fuse: Bool) -> [[Double]] {
+    private func cost(
+        _ all: [TrackRecord], _ rows: [Int], _ detections: [Detection], _ scores: [Double], _ columns: [Int], fuse: Bool
+    ) -> [[Double]] {
         rows.map { row in
-            let track = all[row], box = track.filter.box
+            let track = all[row]
+            let box = track.filter.box
             return columns.map { column in
                 let detection = detections[column]
                 if configuration.classAware && detection.label != track.label { return 2 }
@@ -234,18 +254,24 @@ public struct ObjectTracker: Sendable {
 
     /// The first association's cost: 1 − IoU × score (`fuseScore`) × the lost track's decay, minus OCM's
     /// direction term; a pair whose plain 1 − IoU (× score) exceeds `matchThreshold` is never matched (2).
-    private func firstCost(_ all: [TrackRecord], _ rows: [Int], _ detections: [Detection], _ scores: [Double], _ columns: [Int]) -> [[Double]] {
+    private func firstCost(
+        _ all: [TrackRecord], _ rows: [Int], _ detections: [Detection], _ scores: [Double], _ columns: [Int]
+    ) -> [[Double]] {
         let options = configuration
         return rows.map { row in
-            let track = all[row], box = track.filter.box
+            let track = all[row]
+            let box = track.filter.box
             let framesLost = frame - track.lastFrame - 1
-            let weight = framesLost > 0 && options.lostTrackDecay < 1 ? pow(options.lostTrackDecay, Double(framesLost)) : 1
-            let momentum = options.momentumWeight > 0 && track.direction != nil
+            let weight =
+                framesLost > 0 && options.lostTrackDecay < 1 ? pow(options.lostTrackDecay, Double(framesLost)) : 1
+            let momentum =
+                options.momentumWeight > 0 && track.direction != nil
                 ? track.previousObservation(before: frame, window: options.velocityWindow) : nil
             return columns.map { column in
                 let detection = detections[column]
                 if options.classAware && detection.label != track.label { return 2 }
-                let r = detection.boundingBox, score = scores[column]
+                let r = detection.boundingBox
+                let score = scores[column]
                 let b = Box(x: Double(r.minX), y: Double(r.minY), width: Double(r.width), height: Double(r.height))
                 let similarity = Self.iou(box, (b.x, b.y, b.width, b.height)) * (options.fuseScore ? score : 1)
                 guard 1 - similarity <= options.matchThreshold else { return 2 }
@@ -262,20 +288,28 @@ public struct ObjectTracker: Sendable {
     }
 
     /// OCR's cost: 1 − IoU between each track's last observed box and each detection.
-    private func recoveryCost(_ all: [TrackRecord], _ rows: [Int], _ detections: [Detection], _ columns: [Int]) -> [[Double]] {
+    private func recoveryCost(_ all: [TrackRecord], _ rows: [Int], _ detections: [Detection], _ columns: [Int])
+        -> [[Double]]
+    {
         rows.map { row in
-            let track = all[row], box = track.observations[track.observations.count - 1].box
+            let track = all[row]
+            let box = track.observations[track.observations.count - 1].box
             return columns.map { column in
                 let detection = detections[column]
                 if configuration.classAware && detection.label != track.label { return 2 }
                 let r = detection.boundingBox
-                return 1 - Self.iou((box.x, box.y, box.width, box.height), (Double(r.minX), Double(r.minY), Double(r.width), Double(r.height)))
+                return 1
+                    - Self.iou(
+                        (box.x, box.y, box.width, box.height),
+                        (Double(r.minX), Double(r.minY), Double(r.width), Double(r.height)))
             }
         }
     }
 
-    private static func iou(_ a: (x: Double, y: Double, width: Double, height: Double),
-                            _ b: (x: Double, y: Double, width: Double, height: Double)) -> Double {
+    private static func iou(
+        _ a: (x: Double, y: Double, width: Double, height: Double),
+        _ b: (x: Double, y: Double, width: Double, height: Double)
+    ) -> Double {
         intersectionOverUnion((a.x, a.y, a.x + a.width, a.y + a.height), (b.x, b.y, b.x + b.width, b.y + b.height))
     }
 }
@@ -301,8 +335,10 @@ struct TrackRecord: Sendable {
     var firstFrame: Int
     var detectionIndex: Int
 
-    init(key: Int, filter: KalmanBoxFilter, observation: Box, isActivated: Bool, confidence: Float, label: String?,
-         lastFrame: Int, firstFrame: Int, detectionIndex: Int) {
+    init(
+        key: Int, filter: KalmanBoxFilter, observation: Box, isActivated: Bool, confidence: Float, label: String?,
+        lastFrame: Int, firstFrame: Int, detectionIndex: Int
+    ) {
         self.key = key
         self.filter = filter
         self.observedFilter = filter
@@ -326,9 +362,11 @@ extension TrackRecord {
         _ = observedFilter.warp(map)
         for k in observations.indices {
             let b = observations[k].box
-            let corners = [(b.x, b.y), (b.x + b.width, b.y), (b.x, b.y + b.height), (b.x + b.width, b.y + b.height)].compactMap { map($0.0, $0.1) }
+            let corners = [(b.x, b.y), (b.x + b.width, b.y), (b.x, b.y + b.height), (b.x + b.width, b.y + b.height)]
+                .compactMap { map($0.0, $0.1) }
             guard corners.count == 4, corners.allSatisfy({ $0.0.isFinite && $0.1.isFinite }) else { continue }
-            let xs = corners.map(\.0), ys = corners.map(\.1)
+            let xs = corners.map(\.0)
+            let ys = corners.map(\.1)
             let mapped = Box(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
             if mapped.width > 0 && mapped.height > 0 { observations[k].box = mapped }
         }
@@ -347,14 +385,16 @@ struct Box: Sendable {
     var measurement: [Double] { KalmanBoxFilter.measurement(x: x, y: y, width: width, height: height) }
 
     func interpolated(to other: Box, _ t: Double) -> Box {
-        Box(x: x + (other.x - x) * t, y: y + (other.y - y) * t, width: width + (other.width - width) * t,
+        Box(
+            x: x + (other.x - x) * t, y: y + (other.y - y) * t, width: width + (other.width - width) * t,
             height: height + (other.height - height) * t)
     }
 
     /// The unit direction from this box's centre to `other`'s, measured in this box's widths and heights (so it
     /// does not depend on the unit of either axis); nil when the centres coincide.
     func direction(to other: Box) -> (dx: Double, dy: Double)? {
-        let dx = (other.x + other.width / 2 - x - width / 2) / width, dy = (other.y + other.height / 2 - y - height / 2) / height
+        let dx = (other.x + other.width / 2 - x - width / 2) / width
+        let dy = (other.y + other.height / 2 - y - height / 2) / height
         let norm = (dx * dx + dy * dy).squareRoot()
         guard norm > 1e-9, norm.isFinite else { return nil }
         return (dx / norm, dy / norm)

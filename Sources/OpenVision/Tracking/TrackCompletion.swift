@@ -38,8 +38,10 @@ public struct TrackCompletion: Sendable {
             if backFillsStart && started.contains(track.id) && track.firstFrame < update.frame {
                 backFill(id: track.id, from: track.firstFrame, before: update.frame, startingAt: box)
             }
-            boxes[track.id, default: []].append(MOTRecord(frame: update.frame, id: track.id, x: box.minX, y: box.minY,
-                                                          width: box.width, height: box.height, score: Double(track.confidence)))
+            boxes[track.id, default: []].append(
+                MOTRecord(
+                    frame: update.frame, id: track.id, x: box.minX, y: box.minY,
+                    width: box.width, height: box.height, score: Double(track.confidence)))
         }
         // A tentative track is confirmed on the frame after its first (the tracker's only wait): a few frames of
         // detections are enough to keep.
@@ -59,8 +61,11 @@ public struct TrackCompletion: Sendable {
                     for frame in (p.frame + 1)..<record.frame {
                         let t = Double(frame - p.frame) / span
                         func mix(_ u: Double, _ v: Double) -> Double { u + (v - u) * t }
-                        all.append(MOTRecord(frame: frame, id: p.id, x: mix(p.x, record.x), y: mix(p.y, record.y),
-                                             width: mix(p.width, record.width), height: mix(p.height, record.height), score: p.score))
+                        all.append(
+                            MOTRecord(
+                                frame: frame, id: p.id, x: mix(p.x, record.x), y: mix(p.y, record.y),
+                                width: mix(p.width, record.width), height: mix(p.height, record.height), score: p.score)
+                        )
                     }
                 }
                 all.append(record)
@@ -76,17 +81,23 @@ public struct TrackCompletion: Sendable {
         var found: [MOTRecord] = []
         for f in stride(from: frame - 1, through: first, by: -1) {
             guard let detections = recentDetections.first(where: { $0.frame == f })?.detections else { break }
-            let best = detections.filter(\.isUsable).max { Self.iou($0.boundingBox, next) < Self.iou($1.boundingBox, next) }
+            let best = detections.filter(\.isUsable).max {
+                Self.iou($0.boundingBox, next) < Self.iou($1.boundingBox, next)
+            }
             guard let best, Self.iou(best.boundingBox, next) >= minimumBackFillIoU else { break }
             let b = best.boundingBox
-            found.append(MOTRecord(frame: f, id: id, x: b.minX, y: b.minY, width: b.width, height: b.height, score: Double(best.confidence)))
+            found.append(
+                MOTRecord(
+                    frame: f, id: id, x: b.minX, y: b.minY, width: b.width, height: b.height,
+                    score: Double(best.confidence)))
             next = b
         }
         boxes[id, default: []].append(contentsOf: found.reversed())
     }
 
     private static func iou(_ a: CGRect, _ b: CGRect) -> Double {
-        intersectionOverUnion((Double(a.minX), Double(a.minY), Double(a.maxX), Double(a.maxY)),
-                              (Double(b.minX), Double(b.minY), Double(b.maxX), Double(b.maxY)))
+        intersectionOverUnion(
+            (Double(a.minX), Double(a.minY), Double(a.maxX), Double(a.maxY)),
+            (Double(b.minX), Double(b.minY), Double(b.maxX), Double(b.maxY)))
     }
 }

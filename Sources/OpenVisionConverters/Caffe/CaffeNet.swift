@@ -31,8 +31,9 @@ package struct CaffeNet: Sendable {
     private init(fileName: String) { self.fileName = fileName }
 
     private func tooMany(line: Int? = nil) -> ConversionError {
-        ConversionError(.limitExceeded, "the network has more than \(CaffeLimits.maxLayers) layers", file: fileName,
-                        line: line)
+        ConversionError(
+            .limitExceeded, "the network has more than \(CaffeLimits.maxLayers) layers", file: fileName,
+            line: line)
     }
 
     /// Reads a binary NetParameter (`layer` = 100: LayerParameter name 1, bottom 3, top 4, blobs 7;
@@ -64,9 +65,11 @@ package struct CaffeNet: Sendable {
                 for (k, blob) in blobs.enumerated() {
                     guard let (declared, held) = Self.blobSize(blob) else { return nil }
                     guard let declared, declared == held else {
-                        let shape = declared.map { "declares \($0) values" } ?? "declares more values than OpenCV can index"
-                        throw ConversionError(.invalidValue, "blob \(k) of layer '\(layer.name)' \(shape) and holds \(held)",
-                                              file: fileName)
+                        let shape =
+                            declared.map { "declares \($0) values" } ?? "declares more values than OpenCV can index"
+                        throw ConversionError(
+                            .invalidValue, "blob \(k) of layer '\(layer.name)' \(shape) and holds \(held)",
+                            file: fileName)
                     }
                 }
                 layers.append(layer)
@@ -85,9 +88,12 @@ package struct CaffeNet: Sendable {
     /// any, else `raw_data` as float16 or float32. Nil for a malformed blob.
     static func blobSize(_ body: Slice<UnsafeRawBufferPointer>) -> (declared: Int?, held: Int)? {
         var reader = ProtoReader(body)
-        var legacy = [Int](repeating: 0, count: 4), hasLegacy = false
+        var legacy = [Int](repeating: 0, count: 4)
+        var hasLegacy = false
         var shape: [Int]?
-        var floats = 0, rawBytes = 0, rawType: UInt64 = 1  // caffe.Type: 0 DOUBLE, 1 FLOAT, 2 FLOAT16
+        var floats = 0
+        var rawBytes = 0
+        var rawType: UInt64 = 1  // caffe.Type: 0 DOUBLE, 1 FLOAT, 2 FLOAT16
         while let (f, v) = reader.next() {
             switch (f, v) {
             case (1...4, .varint(let n)):
@@ -124,7 +130,10 @@ package struct CaffeNet: Sendable {
         let dims = hasLegacy ? legacy : shape ?? [1]
         var declared: Int? = 1
         for d in dims {
-            guard let total = declared, d >= 0, d <= Int(Int32.max) else { declared = nil; break }
+            guard let total = declared, d >= 0, d <= Int(Int32.max) else {
+                declared = nil
+                break
+            }
             let (product, overflow) = total.multipliedReportingOverflow(by: d)
             declared = overflow || product > Int(Int32.max) ? nil : product
         }
@@ -138,7 +147,10 @@ package struct CaffeNet: Sendable {
         var reader = ProtoTextReader(text, fileName: fileName)
         while let event = try reader.next() {
             guard case .begin(let name, let line) = event else { continue }
-            guard name == "layer" || name == "layers" else { try reader.skipMessage(); continue }
+            guard name == "layer" || name == "layers" else {
+                try reader.skipMessage()
+                continue
+            }
             guard layers.count < CaffeLimits.maxLayers else { throw tooMany(line: line) }
             var layer = Layer(name: "", bottoms: [], tops: [], line: line)
             fields: while let field = try reader.next() {

@@ -116,9 +116,17 @@ extension CoreMLClassicModel {
     /// `Imputer`: what replaces a missing value, and which value is missing (NaN when unset).
     package struct Imputer: Sendable {
         package enum Imputed: Sendable {
-            case double(Double), int64(Int64), string(String), doubles([Double]), int64s([Int64])
+            case double(Double)
+            case int64(Int64)
+            case string(String)
+            case doubles([Double])
+            case int64s([Int64])
         }
-        package enum Replaced: Sendable { case double(Double), int64(Int64), string(String) }
+        package enum Replaced: Sendable {
+            case double(Double)
+            case int64(Int64)
+            case string(String)
+        }
         package var imputed: Imputed
         package var replaced: Replaced
     }

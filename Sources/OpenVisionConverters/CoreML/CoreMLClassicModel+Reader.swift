@@ -52,8 +52,9 @@ extension CoreMLClassicModel {
             }
             let encoding = try m.int32(4)
             guard (0...1).contains(encoding) else { throw Self.invalid(m, "unknown class encoding \(encoding)") }
-            var glm = GLM(weights: rows, offsets: offsets.isEmpty ? Array(repeating: 0, count: rows.count) : offsets,
-                          transform: transform, oneVsRest: encoding == 1, labels: nil)
+            var glm = GLM(
+                weights: rows, offsets: offsets.isEmpty ? Array(repeating: 0, count: rows.count) : offsets,
+                transform: transform, oneVsRest: encoding == 1, labels: nil)
             if classifier {
                 guard let labels = try Self.labels(m), labels.count >= 2 else {
                     throw Self.invalid(m, "a classifier needs at least two class labels")
@@ -96,12 +97,14 @@ extension CoreMLClassicModel {
         }
         var e = TreeEnsemble()
         // Count the nodes before decoding any.
-        var counter = ProtoReader(body), nodes = 0
+        var counter = ProtoReader(body)
+        var nodes = 0
         while let (field, _) = counter.next() {
             guard field == 1 else { continue }
             nodes += 1
             guard nodes <= CoreMLClassicLimits.treeNodes else {
-                throw ConversionError(.limitExceeded, "\(context): more than \(CoreMLClassicLimits.treeNodes) tree nodes")
+                throw ConversionError(
+                    .limitExceeded, "\(context): more than \(CoreMLClassicLimits.treeNodes) tree nodes")
             }
         }
         for array in [\TreeEnsemble.treeIds, \.nodeIds, \.featureIndices, \.trueChildren, \.falseChildren] {
@@ -116,12 +119,16 @@ extension CoreMLClassicModel {
             case (2, .varint(let v)): dimensions = v
             case (3, .fixed64(let v)): e.base.append(Double(bitPattern: v))
             case (3, .bytes(let packed)):
-                guard let values = ProtoReader.packedDoubles(packed) else { throw syntax("malformed basePredictionValue") }
+                guard let values = ProtoReader.packedDoubles(packed) else {
+                    throw syntax("malformed basePredictionValue")
+                }
                 e.base += values
             case (1, _), (2, _), (3, _): throw syntax("field \(field) has the wrong wire type")
             default: break
             }
-            if e.base.count > CoreMLClassicLimits.classes { throw ConversionError(.limitExceeded, "\(context): too many base values") }
+            if e.base.count > CoreMLClassicLimits.classes {
+                throw ConversionError(.limitExceeded, "\(context): too many base values")
+            }
         }
         if reader.failed { throw syntax("malformed protobuf") }
         guard dimensions >= 1, dimensions <= UInt64(CoreMLClassicLimits.classes) else {
@@ -131,7 +138,9 @@ extension CoreMLClassicModel {
         guard e.base.isEmpty || e.base.count == e.dimensions else {
             throw invalid("\(e.base.count) base prediction values for \(e.dimensions) dimensions")
         }
-        if let bad = e.base.first(where: { !$0.isFinite }) { throw invalid("base prediction value \(bad) is not finite") }
+        if let bad = e.base.first(where: { !$0.isFinite }) {
+            throw invalid("base prediction value \(bad) is not finite")
+        }
         if let bad = e.leafTargets.first(where: { $0 >= e.dimensions }) {
             throw invalid("a leaf adds to dimension \(bad) of \(e.dimensions)")
         }
@@ -140,8 +149,14 @@ extension CoreMLClassicModel {
     }
 
     private static func readNode(_ body: ProtoMessage.Bytes, into e: inout TreeEnsemble, context: String) throws {
-        var tree: UInt64 = 0, node: UInt64 = 0, behavior: UInt64 = 0, feature: UInt64 = 0
-        var threshold = 0.0, trueChild: UInt64 = 0, falseChild: UInt64 = 0, missingTrue = false
+        var tree: UInt64 = 0
+        var node: UInt64 = 0
+        var behavior: UInt64 = 0
+        var feature: UInt64 = 0
+        var threshold = 0.0
+        var trueChild: UInt64 = 0
+        var falseChild: UInt64 = 0
+        var missingTrue = false
         var leaves: [(UInt64, Double)] = []
         var reader = ProtoReader(body)
         while let (field, value) = reader.next() {
@@ -155,19 +170,22 @@ extension CoreMLClassicModel {
             case (13, .varint(let v)): falseChild = v
             case (14, .varint(let v)): missingTrue = v != 0
             case (20, .bytes(let info)):
-                var index: UInt64 = 0, weight = 0.0
+                var index: UInt64 = 0
+                var weight = 0.0
                 var inner = ProtoReader(info)
                 while let (f, v) = inner.next() {
                     switch (f, v) {
                     case (1, .varint(let x)): index = x
                     case (2, .fixed64(let x)): weight = Double(bitPattern: x)
-                    case (1, _), (2, _): throw ConversionError(.syntax, "\(context) evaluationInfo: field \(f) has the wrong wire type")
+                    case (1, _), (2, _):
+                        throw ConversionError(.syntax, "\(context) evaluationInfo: field \(f) has the wrong wire type")
                     default: break
                     }
                 }
                 if inner.failed { throw ConversionError(.syntax, "\(context) evaluationInfo: malformed protobuf") }
                 guard leaves.count < CoreMLClassicLimits.classes else {
-                    throw ConversionError(.limitExceeded, "\(context): more than \(CoreMLClassicLimits.classes) leaf values")
+                    throw ConversionError(
+                        .limitExceeded, "\(context): more than \(CoreMLClassicLimits.classes) leaf values")
                 }
                 leaves.append((index, weight))
             case (1, _), (2, _), (3, _), (10, _), (11, _), (12, _), (13, _), (14, _), (20, _):
@@ -180,7 +198,9 @@ extension CoreMLClassicModel {
         guard tree <= limit, node <= limit, trueChild <= limit, falseChild <= limit else {
             throw ConversionError(.invalidValue, "\(context): a tree or node id beyond \(Int.max)")
         }
-        guard behavior <= 6 else { throw ConversionError(.invalidValue, "\(context): unknown node behavior \(behavior)") }
+        guard behavior <= 6 else {
+            throw ConversionError(.invalidValue, "\(context): unknown node behavior \(behavior)")
+        }
         let isLeaf = behavior == 6
         if !isLeaf {
             guard feature <= UInt64(CoreMLLimits.dimension) else {
@@ -226,13 +246,17 @@ extension CoreMLClassicModel {
         for i in 0..<e.nodeCount where e.behaviors[i] != 6 {
             for (k, child) in [e.trueChildren[i], e.falseChildren[i]].enumerated() {
                 guard let c = index[Key(tree: e.treeIds[i], node: child)] else {
-                    throw ConversionError(.invalidValue, "\(context): node \(e.nodeIds[i]) of tree \(e.treeIds[i]) branches to node "
-                                          + "\(child), which the tree does not have")
+                    throw ConversionError(
+                        .invalidValue,
+                        "\(context): node \(e.nodeIds[i]) of tree \(e.treeIds[i]) branches to node "
+                            + "\(child), which the tree does not have")
                 }
                 children[2 * i + k] = c
                 guard parents[c] == 0 else {
-                    throw ConversionError(.invalidValue, "\(context): node \(child) of tree \(e.treeIds[i]) is reached from two "
-                                          + "branches (a tree's nodes have one parent)")
+                    throw ConversionError(
+                        .invalidValue,
+                        "\(context): node \(child) of tree \(e.treeIds[i]) is reached from two "
+                            + "branches (a tree's nodes have one parent)")
                 }
                 parents[c] = 1
             }
@@ -241,8 +265,10 @@ extension CoreMLClassicModel {
         var roots: [Int: Int] = [:]
         for i in 0..<e.nodeCount where parents[i] == 0 {
             if let other = roots.updateValue(i, forKey: e.treeIds[i]) {
-                throw ConversionError(.invalidValue, "\(context): tree \(e.treeIds[i]) has two roots (nodes \(e.nodeIds[other]) and "
-                                      + "\(e.nodeIds[i]))")
+                throw ConversionError(
+                    .invalidValue,
+                    "\(context): tree \(e.treeIds[i]) has two roots (nodes \(e.nodeIds[other]) and "
+                        + "\(e.nodeIds[i]))")
             }
         }
         var reached = 0
@@ -251,13 +277,19 @@ extension CoreMLClassicModel {
             stack.append(root)
             while let n = stack.popLast() {
                 reached += 1
-                if e.behaviors[n] != 6 { stack.append(children[2 * n]); stack.append(children[2 * n + 1]) }
+                if e.behaviors[n] != 6 {
+                    stack.append(children[2 * n])
+                    stack.append(children[2 * n + 1])
+                }
             }
         }
         guard reached == e.nodeCount else {
-            let trees = Set(e.treeIds).subtracting(roots.keys).sorted().prefix(3).map(String.init).joined(separator: ", ")
-            throw ConversionError(.invalidValue, "\(context): a tree has a cycle (\(e.nodeCount - reached) nodes are not reached "
-                                  + "from a root\(trees.isEmpty ? "" : "; trees without a root: \(trees)"))")
+            let trees = Set(e.treeIds).subtracting(roots.keys).sorted().prefix(3).map(String.init).joined(
+                separator: ", ")
+            throw ConversionError(
+                .invalidValue,
+                "\(context): a tree has a cycle (\(e.nodeCount - reached) nodes are not reached "
+                    + "from a root\(trees.isEmpty ? "" : "; trees without a root: \(trees)"))")
         }
     }
 
@@ -268,7 +300,8 @@ extension CoreMLClassicModel {
         try withMessage { m in
             let classifier = type == .supportVectorClassifier
             guard let kernelMessage = try m.message(1, "kernel") else { throw Self.invalid(m, "no kernel") }
-            var kernel = "LINEAR", parameters = [0.0, 0.0, 0.0]
+            var kernel = "LINEAR"
+            var parameters = [0.0, 0.0, 0.0]
             switch kernelMessage.oneof([1, 2, 3, 4]) {
             case 1?, nil: break
             case 2?:
@@ -277,7 +310,9 @@ extension CoreMLClassicModel {
             case 3?:
                 let poly = try kernelMessage.message(3, "polyKernel")!
                 let degree = try poly.int32(1)
-                guard (0...1000).contains(degree) else { throw Self.invalid(m, "polynomial degree \(degree) is out of range 0...1000") }
+                guard (0...1000).contains(degree) else {
+                    throw Self.invalid(m, "polynomial degree \(degree) is out of range 0...1000")
+                }
                 kernel = "POLY"
                 parameters = [try poly.double(3), try poly.double(2), Double(degree)]
             default:
@@ -287,14 +322,20 @@ extension CoreMLClassicModel {
             }
             try Self.requireFinite(parameters, "kernel parameter", m)
             let (sparseField, denseField) = classifier ? (3, 4) : (2, 3)
-            var vectors: [Double] = [], count = 0, features = 0
+            var vectors: [Double] = []
+            var count = 0
+            var features = 0
             switch m.oneof([sparseField, denseField]) {
             case denseField?:
                 let rows = try m.message(denseField, "denseSupportVectors")!.messages(1, "vector")
                 count = rows.count
                 features = rows.isEmpty ? 0 : try rows[0].repeatedDoubles(1).count
-                guard count.multipliedReportingOverflow(by: max(features, 1)).partialValue <= CoreMLClassicLimits.denseValues else {
-                    throw ConversionError(.limitExceeded, "\(m.context): \(count) support vectors of \(features) values")
+                guard
+                    count.multipliedReportingOverflow(by: max(features, 1)).partialValue
+                        <= CoreMLClassicLimits.denseValues
+                else {
+                    throw ConversionError(
+                        .limitExceeded, "\(m.context): \(count) support vectors of \(features) values")
                 }
                 vectors.reserveCapacity(count * features)
                 for row in rows {
@@ -313,16 +354,22 @@ extension CoreMLClassicModel {
                     for node in try row.messages(1, "node") {
                         let index = try node.int32(1)
                         guard index >= 1, index <= CoreMLLimits.dimension else {
-                            throw Self.invalid(m, "sparse support vector index \(index) is out of range 1...\(CoreMLLimits.dimension)")
+                            throw Self.invalid(
+                                m, "sparse support vector index \(index) is out of range 1...\(CoreMLLimits.dimension)")
                         }
                         features = max(features, Int(index))
                         entry.append((Int(index), try node.double(2)))
                     }
                     entries.append(entry)
                 }
-                guard count.multipliedReportingOverflow(by: max(features, 1)).partialValue <= CoreMLClassicLimits.denseValues else {
-                    throw ConversionError(.limitExceeded, "\(m.context): \(count) sparse support vectors up to index \(features) "
-                                          + "would be \(count) × \(features) values dense")
+                guard
+                    count.multipliedReportingOverflow(by: max(features, 1)).partialValue
+                        <= CoreMLClassicLimits.denseValues
+                else {
+                    throw ConversionError(
+                        .limitExceeded,
+                        "\(m.context): \(count) sparse support vectors up to index \(features) "
+                            + "would be \(count) × \(features) values dense")
                 }
                 vectors = [Double](repeating: 0, count: count * features)
                 for (r, entry) in entries.enumerated() { for (i, v) in entry { vectors[r * features + i - 1] = v } }
@@ -330,35 +377,49 @@ extension CoreMLClassicModel {
                 throw Self.invalid(m, "no support vectors")
             }
             try Self.requireFinite(vectors, "support vector value", m)
-            var svm = SVM(kernel: kernel, kernelParameters: parameters, supportVectors: vectors, vectors: count,
-                          features: features, coefficients: [], rho: [])
+            var svm = SVM(
+                kernel: kernel, kernelParameters: parameters, supportVectors: vectors, vectors: count,
+                features: features, coefficients: [], rho: [])
             if classifier {
-                guard let labels = try Self.labels(m), labels.count >= 2, labels.count <= CoreMLClassicLimits.classes else {
+                guard let labels = try Self.labels(m), labels.count >= 2, labels.count <= CoreMLClassicLimits.classes
+                else {
                     throw Self.invalid(m, "a classifier needs at least two class labels")
                 }
                 svm.labels = labels
                 let perClass = try m.repeatedInts(2, limit: Int(Int32.max), what: "support vectors of a class")
-                guard perClass.count == labels.count, perClass.allSatisfy({ $0 >= 0 }), perClass.reduce(0, +) == count else {
-                    throw Self.invalid(m, "support vectors per class \(perClass) do not add up to \(count) for \(labels.count) classes")
+                guard perClass.count == labels.count, perClass.allSatisfy({ $0 >= 0 }), perClass.reduce(0, +) == count
+                else {
+                    throw Self.invalid(
+                        m, "support vectors per class \(perClass) do not add up to \(count) for \(labels.count) classes"
+                    )
                 }
                 svm.vectorsPerClass = perClass
                 svm.coefficients = try m.messages(5, "coefficients").map { try $0.repeatedDoubles(1) }
-                guard svm.coefficients.count == labels.count - 1, svm.coefficients.allSatisfy({ $0.count == count }) else {
-                    throw Self.invalid(m, "\(svm.coefficients.count) coefficient rows for \(labels.count) classes and \(count) "
-                                       + "support vectors (classes − 1 rows of one value per support vector)")
+                guard svm.coefficients.count == labels.count - 1, svm.coefficients.allSatisfy({ $0.count == count })
+                else {
+                    throw Self.invalid(
+                        m,
+                        "\(svm.coefficients.count) coefficient rows for \(labels.count) classes and \(count) "
+                            + "support vectors (classes − 1 rows of one value per support vector)")
                 }
                 let pairs = labels.count * (labels.count - 1) / 2
                 svm.rho = try m.repeatedDoubles(6)
                 svm.probA = try m.repeatedDoubles(7)
                 svm.probB = try m.repeatedDoubles(8)
-                guard svm.rho.count == pairs, svm.probA.count == svm.probB.count, svm.probA.isEmpty || svm.probA.count == pairs else {
-                    throw Self.invalid(m, "\(svm.rho.count) rho and \(svm.probA.count)/\(svm.probB.count) probA/probB values for "
-                                       + "\(labels.count) classes (one per pair of classes, \(pairs))")
+                guard svm.rho.count == pairs, svm.probA.count == svm.probB.count,
+                    svm.probA.isEmpty || svm.probA.count == pairs
+                else {
+                    throw Self.invalid(
+                        m,
+                        "\(svm.rho.count) rho and \(svm.probA.count)/\(svm.probB.count) probA/probB values for "
+                            + "\(labels.count) classes (one per pair of classes, \(pairs))")
                 }
                 try Self.requireFinite(svm.probA + svm.probB, "probA/probB", m)
             } else {
                 let alpha = try m.message(4, "coefficients")?.repeatedDoubles(1) ?? []
-                guard alpha.count == count else { throw Self.invalid(m, "\(alpha.count) coefficients for \(count) support vectors") }
+                guard alpha.count == count else {
+                    throw Self.invalid(m, "\(alpha.count) coefficients for \(count) support vectors")
+                }
                 svm.coefficients = [alpha]
                 svm.rho = [try m.double(5)]
             }
@@ -373,18 +434,25 @@ extension CoreMLClassicModel {
     /// `KNearestNeighborsClassifier` (squared Euclidean distance; linear or k-d tree index, searched exhaustively).
     func nearestNeighbors() throws -> NearestNeighbors {
         try withMessage { m in
-            guard let index = try m.message(1, "nearestNeighborsIndex") else { throw Self.invalid(m, "no nearestNeighborsIndex") }
+            guard let index = try m.message(1, "nearestNeighborsIndex") else {
+                throw Self.invalid(m, "no nearestNeighborsIndex")
+            }
             let dimensions = try index.int32(1)
             guard dimensions >= 1, dimensions <= CoreMLLimits.dimension else {
-                throw Self.invalid(index, "numberOfDimensions \(dimensions) is out of range 1...\(CoreMLLimits.dimension)")
+                throw Self.invalid(
+                    index, "numberOfDimensions \(dimensions) is out of range 1...\(CoreMLLimits.dimension)")
             }
             let d = Int(dimensions)
             let rows = try index.messageBodies(2)
             guard rows.count <= CoreMLClassicLimits.denseValues / d else {
-                throw ConversionError(.limitExceeded, "\(index.context): \(rows.count) samples of \(d) dimensions exceed "
-                                      + "\(CoreMLClassicLimits.denseValues) values")
+                throw ConversionError(
+                    .limitExceeded,
+                    "\(index.context): \(rows.count) samples of \(d) dimensions exceed "
+                        + "\(CoreMLClassicLimits.denseValues) values")
             }
-            if let distance = index.oneof([200]), distance != 200 { throw Self.invalid(index, "unknown distance function") }
+            if let distance = index.oneof([200]), distance != 200 {
+                throw Self.invalid(index, "unknown distance function")
+            }
             var samples: [Float] = []
             samples.reserveCapacity(rows.count * d)
             for (i, body) in rows.enumerated() {
@@ -392,7 +460,9 @@ extension CoreMLClassicModel {
                 guard values.count == d else {
                     throw Self.invalid(index, "sample \(i) has \(values.count) values for \(d) dimensions")
                 }
-                guard values.allSatisfy(\.isFinite) else { throw Self.invalid(index, "sample \(i) has a value that is not finite") }
+                guard values.allSatisfy(\.isFinite) else {
+                    throw Self.invalid(index, "sample \(i) has a value that is not finite")
+                }
                 samples += values
             }
             var k = 1
@@ -401,23 +471,30 @@ extension CoreMLClassicModel {
             } else if m.has(2) {
                 k = Int(try m.int32(2))
             }
-            guard k >= 1, k <= CoreMLLimits.dimension else { throw Self.invalid(m, "k = \(k) is out of range 1...\(CoreMLLimits.dimension)") }
+            guard k >= 1, k <= CoreMLLimits.dimension else {
+                throw Self.invalid(m, "k = \(k) is out of range 1...\(CoreMLLimits.dimension)")
+            }
             var defaultLabel: Labels
             switch m.oneof([110, 111]) {
             case 111?: defaultLabel = .int64s([try m.int64(111)])
             default: defaultLabel = .strings([try m.string(110)])
             }
-            let labels = try Self.labels(m) ?? {
-                if case .int64s = defaultLabel { return .int64s([]) } else { return .strings([]) }
-            }()
-            guard labels.count == rows.count else { throw Self.invalid(m, "\(labels.count) labels for \(rows.count) samples") }
+            let labels =
+                try Self.labels(m)
+                ?? {
+                    if case .int64s = defaultLabel { return .int64s([]) } else { return .strings([]) }
+                }()
+            guard labels.count == rows.count else {
+                throw Self.invalid(m, "\(labels.count) labels for \(rows.count) samples")
+            }
             switch (labels, defaultLabel) {
             case (.strings, .strings), (.int64s, .int64s): break
             case (.int64s, .strings) where !m.has(110): defaultLabel = .int64s([0])
             default: throw Self.invalid(m, "the default label and the labels are of different types")
             }
-            return NearestNeighbors(dimensions: d, samples: samples, sampleCount: rows.count, labels: labels,
-                                    defaultLabel: defaultLabel, k: k, inverseDistance: m.oneof([200, 210]) == 210)
+            return NearestNeighbors(
+                dimensions: d, samples: samples, sampleCount: rows.count, labels: labels,
+                defaultLabel: defaultLabel, k: k, inverseDistance: m.oneof([200, 210]) == 210)
         }
     }
 
@@ -426,7 +503,8 @@ extension CoreMLClassicModel {
     func oneHotEncoder() throws -> OneHotEncoder {
         try withMessage { m in
             guard let categories = try Self.labels(m, strings: 1, ints: 2), categories.count >= 1,
-                  categories.count <= CoreMLClassicLimits.classes else {
+                categories.count <= CoreMLClassicLimits.classes
+            else {
                 throw Self.invalid(m, "no categories (or more than \(CoreMLClassicLimits.classes))")
             }
             let unknown = try m.int32(11)
@@ -496,7 +574,9 @@ extension CoreMLClassicModel {
 
     func dictVectorizer() throws -> DictVectorizer {
         try withMessage { m in
-            guard let keys = try Self.labels(m, strings: 1, ints: 2), keys.count >= 1, keys.count <= CoreMLLimits.dimension else {
+            guard let keys = try Self.labels(m, strings: 1, ints: 2), keys.count >= 1,
+                keys.count <= CoreMLLimits.dimension
+            else {
                 throw Self.invalid(m, "no keys")
             }
             return DictVectorizer(keys: keys)
@@ -513,14 +593,18 @@ extension CoreMLClassicModel {
                     c.stringKeys.append(try entry.string(1))
                     c.int64Values.append(try entry.int64(2))
                 }
-                guard Set(c.stringKeys).count == c.stringKeys.count else { throw Self.invalid(m, "a key is mapped twice") }
+                guard Set(c.stringKeys).count == c.stringKeys.count else {
+                    throw Self.invalid(m, "a key is mapped twice")
+                }
             case 2?:
                 c = CategoricalMapping(fromStrings: false)
                 for entry in try m.message(2, "int64ToStringMap")!.messages(1, "map") {
                     c.int64Keys.append(try entry.int64(1))
                     c.stringValues.append(try entry.string(2))
                 }
-                guard Set(c.int64Keys).count == c.int64Keys.count else { throw Self.invalid(m, "a key is mapped twice") }
+                guard Set(c.int64Keys).count == c.int64Keys.count else {
+                    throw Self.invalid(m, "a key is mapped twice")
+                }
             default:
                 throw Self.invalid(m, "no mapping")
             }

@@ -13,7 +13,10 @@ struct CompiledProgram {
 
     /// The text of `model.mil` (`.syntax` unless UTF-8).
     static func text(_ mil: URL) throws -> String {
-        guard let text = String(bytes: try CoreMLSource.read(mil, what: "compiled ML Program (model.mil)"), encoding: .utf8) else {
+        guard
+            let text = String(
+                bytes: try CoreMLSource.read(mil, what: "compiled ML Program (model.mil)"), encoding: .utf8)
+        else {
             throw ConversionError(.syntax, "model.mil is not UTF-8 text", file: mil.path)
         }
         return text
@@ -43,15 +46,20 @@ struct CompiledProgram {
             description.metadata.author = entry["author"] as? String ?? ""
             description.metadata.license = entry["license"] as? String ?? ""
             description.metadata.versionString = entry["version"] as? String ?? ""
-            for (k, v) in entry["userDefinedMetadata"] as? [String: Any] ?? [:] { description.metadata.userDefined[k] = "\(v)" }
+            for (k, v) in entry["userDefinedMetadata"] as? [String: Any] ?? [:] {
+                description.metadata.userDefined[k] = "\(v)"
+            }
             labels = (entry["classLabels"] as? [Any] ?? []).map { "\($0)" }
         }
         if description.inputs.isEmpty || description.outputs.isEmpty {
             func feature(_ v: CoreMLProgramBridge.Summary.Value) -> CoreMLFeature {
-                let type: CoreMLFeatureType.MultiArray.DataType = v.dataType == "fp16" ? .float16 : v.dataType == "int32" ? .int32 : .float32
+                let type: CoreMLFeatureType.MultiArray.DataType =
+                    v.dataType == "fp16" ? .float16 : v.dataType == "int32" ? .int32 : .float32
                 // A flexible dimension takes the program's default shape where it declares one, else 1.
                 let defaults = summary.defaultShapes[v.name]
-                let shape = v.shape.enumerated().map { i, d in d ?? (defaults.flatMap { i < $0.count ? $0[i] : nil } ?? 1) }
+                let shape = v.shape.enumerated().map { i, d in
+                    d ?? (defaults.flatMap { i < $0.count ? $0[i] : nil } ?? 1)
+                }
                 return CoreMLFeature(name: v.name, type: .multiArray(.init(shape: shape, dataType: type)))
             }
             description.inputs = summary.inputs.map(feature)
@@ -70,12 +78,20 @@ struct CompiledProgram {
         switch (e["type"] as? String ?? "").lowercased() {
         case "image":
             let space = (e["colorspace"] as? String ?? "RGB").uppercased()
-            let colorSpace: CoreMLFeatureType.Image.ColorSpace = space == "BGR" ? .bgr : space.hasPrefix("GRAY") ? .grayscale : .rgb
-            type = .image(.init(width: min(int("width"), CoreMLLimits.dimension), height: min(int("height"), CoreMLLimits.dimension), colorSpace: colorSpace))
+            let colorSpace: CoreMLFeatureType.Image.ColorSpace =
+                space == "BGR" ? .bgr : space.hasPrefix("GRAY") ? .grayscale : .rgb
+            type = .image(
+                .init(
+                    width: min(int("width"), CoreMLLimits.dimension),
+                    height: min(int("height"), CoreMLLimits.dimension), colorSpace: colorSpace))
         case "multiarray":
-            let shape = "\(e["shape"] ?? "")".split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.map { min($0, CoreMLLimits.dimension) }
+            let shape = "\(e["shape"] ?? "")".split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.map {
+                min($0, CoreMLLimits.dimension)
+            }
             let dataType = (e["dataType"] as? String ?? "").lowercased()
-            let t: CoreMLFeatureType.MultiArray.DataType = dataType.contains("16") ? .float16 : dataType.contains("int") ? .int32 : dataType.contains("double") ? .double : .float32
+            let t: CoreMLFeatureType.MultiArray.DataType =
+                dataType.contains("16")
+                ? .float16 : dataType.contains("int") ? .int32 : dataType.contains("double") ? .double : .float32
             type = .multiArray(.init(shape: Array(shape.prefix(CoreMLLimits.rank)), dataType: t))
         case "double": type = .double
         case "int64": type = .int64
@@ -93,7 +109,8 @@ struct CompiledProgram {
         var builder = CoreMLToONNX(name: name, blob: CoreMLSource.blobReader(root: root))
         builder.graph.docString = "Converted by openvision from the compiled ML Program \(name)"
         builder.reserved = Set(description.outputs.map(\.name))
-        let spec = CoreMLSpec(specificationVersion: 6, description: description, kind: .other("mlProgram (compiled)"), isUpdatable: false)
+        let spec = CoreMLSpec(
+            specificationVersion: 6, description: description, kind: .other("mlProgram (compiled)"), isUpdatable: false)
         for input in description.inputs { try builder.declareInput(input, spec: spec) }
         var inputs: [String: String] = [:]
         for input in description.inputs {
@@ -105,9 +122,12 @@ struct CompiledProgram {
                 inputs[input.name] = builder.programImage(f.value, image: image, name: input.name)
             }
         }
-        let outputs = try CoreMLProgramBridge.lower(program, blob: builder.blob, inputs: inputs, into: &builder.graph, prefix: "")
+        let outputs = try CoreMLProgramBridge.lower(
+            program, blob: builder.blob, inputs: inputs, into: &builder.graph, prefix: "")
         for output in description.outputs {
-            guard let value = outputs[output.name] else { throw ConversionError(.syntax, "the program gives no output '\(output.name)'") }
+            guard let value = outputs[output.name] else {
+                throw ConversionError(.syntax, "the program gives no output '\(output.name)'")
+            }
             builder.features[output.name] = CoreMLToONNX.Feature(value: value, shape: nil)
         }
         builder.layerCounts["mlProgram", default: 0] += 1
@@ -115,8 +135,9 @@ struct CompiledProgram {
         var info = CoreMLConverter.makeInfo(spec, builder: builder)
         info.modelType = "mlProgram"
         info.classLabels = classLabels
-        let model = ONNXWriter.Model(opsetVersion: CoreMLConverter.opsetVersion, producerName: "openvision", graph: builder.graph,
-                                     metadata: CoreMLConverter.metadata(info))
+        let model = ONNXWriter.Model(
+            opsetVersion: CoreMLConverter.opsetVersion, producerName: "openvision", graph: builder.graph,
+            metadata: CoreMLConverter.metadata(info))
         return CoreMLConverter.Conversion(onnx: model.serialized(), info: info)
     }
 }

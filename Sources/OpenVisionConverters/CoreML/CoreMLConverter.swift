@@ -65,10 +65,12 @@ public enum CoreMLConverter {
                 return try conversion(bytes: bytes, name: name, blob: CoreMLSource.blobReader(root: root))
             case .compiled(let onnx, let info):
                 let text = String(decoding: try CoreMLSource.read(info, what: "coreml.json"), as: UTF8.self)
-                return Conversion(onnx: Data(try CoreMLSource.read(onnx, what: "model.onnx")), info: try CoreMLModelInfo.decode(text))
+                return Conversion(
+                    onnx: Data(try CoreMLSource.read(onnx, what: "model.onnx")), info: try CoreMLModelInfo.decode(text))
             case .xcode(let folder):
-                return try conversion(spec: try XcodeCompiledFolder.spec(at: folder), name: name,
-                                      blob: CoreMLSource.blobReader(root: folder))
+                return try conversion(
+                    spec: try XcodeCompiledFolder.spec(at: folder), name: name,
+                    blob: CoreMLSource.blobReader(root: folder))
             case .compiledProgram(let mil, let root, let metadata):
                 return try CompiledProgram(mil: mil, root: root, metadata: metadata).conversion(name: name)
             }
@@ -78,22 +80,30 @@ public enum CoreMLConverter {
     }
 
     /// Converts `.mlmodel` bytes; `blob` reads ML Program weight files.
-    package static func conversion(bytes: [UInt8], name: String, blob: @escaping (String) throws -> [UInt8]) throws -> Conversion {
+    package static func conversion(bytes: [UInt8], name: String, blob: @escaping (String) throws -> [UInt8]) throws
+        -> Conversion
+    {
         let spec = try CoreMLSpec(bytes: bytes)
         return try conversion(spec: spec, name: name, blob: blob)
     }
 
-    package static func conversion(spec: CoreMLSpec, name: String, blob: @escaping (String) throws -> [UInt8]) throws -> Conversion {
+    package static func conversion(spec: CoreMLSpec, name: String, blob: @escaping (String) throws -> [UInt8]) throws
+        -> Conversion
+    {
         try ConversionBudget.scope { try convertSpec(spec, name: name, blob: blob) }
     }
 
-    private static func convertSpec(_ spec: CoreMLSpec, name: String, blob: @escaping (String) throws -> [UInt8]) throws -> Conversion {
+    private static func convertSpec(_ spec: CoreMLSpec, name: String, blob: @escaping (String) throws -> [UInt8]) throws
+        -> Conversion
+    {
         var builder = CoreMLToONNX(name: name, blob: blob)
-        builder.graph.docString = "Converted by openvision from the Core ML model \(name) (\(spec.typeName), specification \(spec.specificationVersion))"
+        builder.graph.docString =
+            "Converted by openvision from the Core ML model \(name) (\(spec.typeName), specification \(spec.specificationVersion))"
         try builder.convert(spec)
         let info = makeInfo(spec, builder: builder)
-        var model = ONNXWriter.Model(opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
-                                     metadata: metadata(info))
+        var model = ONNXWriter.Model(
+            opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
+            metadata: metadata(info))
         if builder.usesONNXML { model.domainOpsets = [("ai.onnx.ml", CoreMLToONNX.onnxMLOpset)] }
         return Conversion(onnx: model.serialized(), info: info)
     }
@@ -102,18 +112,24 @@ public enum CoreMLConverter {
 
     static func makeInfo(_ spec: CoreMLSpec, builder: CoreMLToONNX?) -> CoreMLModelInfo {
         let d = spec.description
-        var info = CoreMLModelInfo(converterRevision: revision, specificationVersion: spec.specificationVersion, modelType: spec.typeName,
-                              inputs: d.inputs.map(CoreMLModelInfo.Feature.init), outputs: d.outputs.map(CoreMLModelInfo.Feature.init),
-                              predictedFeatureName: d.predictedFeatureName, predictedProbabilitiesName: d.predictedProbabilitiesName,
-                              metadata: CoreMLModelInfo.Metadata(d.metadata), classLabels: classLabels(spec, programs: builder?.programLabels ?? [:]))
+        var info = CoreMLModelInfo(
+            converterRevision: revision, specificationVersion: spec.specificationVersion, modelType: spec.typeName,
+            inputs: d.inputs.map(CoreMLModelInfo.Feature.init), outputs: d.outputs.map(CoreMLModelInfo.Feature.init),
+            predictedFeatureName: d.predictedFeatureName, predictedProbabilitiesName: d.predictedProbabilitiesName,
+            metadata: CoreMLModelInfo.Metadata(d.metadata),
+            classLabels: classLabels(spec, programs: builder?.programLabels ?? [:]))
         if case .pipeline(let p) = spec.kind { info.submodels = p.models.map(\.typeName) }
         if let nms = nmsSpec(spec) {
             info.nms = CoreMLModelInfo.NMS(
                 iouThreshold: nms.iouThreshold, confidenceThreshold: nms.confidenceThreshold, perClass: nms.perClass,
-                iouThresholdInput: d.inputs.contains { $0.name == nms.iouThresholdInputFeatureName } ? nms.iouThresholdInputFeatureName : "",
-                confidenceThresholdInput: d.inputs.contains { $0.name == nms.confidenceThresholdInputFeatureName } ? nms.confidenceThresholdInputFeatureName : "",
-                confidenceOutput: nms.confidenceOutputFeatureName.isEmpty ? "confidence" : nms.confidenceOutputFeatureName,
-                coordinatesOutput: nms.coordinatesOutputFeatureName.isEmpty ? "coordinates" : nms.coordinatesOutputFeatureName)
+                iouThresholdInput: d.inputs.contains { $0.name == nms.iouThresholdInputFeatureName }
+                    ? nms.iouThresholdInputFeatureName : "",
+                confidenceThresholdInput: d.inputs.contains { $0.name == nms.confidenceThresholdInputFeatureName }
+                    ? nms.confidenceThresholdInputFeatureName : "",
+                confidenceOutput: nms.confidenceOutputFeatureName.isEmpty
+                    ? "confidence" : nms.confidenceOutputFeatureName,
+                coordinatesOutput: nms.coordinatesOutputFeatureName.isEmpty
+                    ? "coordinates" : nms.coordinatesOutputFeatureName)
         }
         if let builder {
             for input in d.inputs {
@@ -123,8 +139,10 @@ public enum CoreMLConverter {
                 let spaceName = CoreMLModelInfo.Feature(input).colorSpace ?? "RGB"
                 info.imageInputs[input.name] = CoreMLModelInfo.ImageInput(
                     width: image.width, height: image.height, colorOrder: bgr ? "bgr" : "rgb", scale: scaler.scale,
-                    bias: scaler.bias.count == 3 ? scaler.bias : Array(repeating: scaler.bias.first ?? 0, count: 3), colorSpace: spaceName,
-                    graphScale: builder.graphScalers[input.name]?.scale, graphBias: builder.graphScalers[input.name]?.bias.first)
+                    bias: scaler.bias.count == 3 ? scaler.bias : Array(repeating: scaler.bias.first ?? 0, count: 3),
+                    colorSpace: spaceName,
+                    graphScale: builder.graphScalers[input.name]?.scale,
+                    graphBias: builder.graphScalers[input.name]?.bias.first)
             }
             var outputs: [String: CoreMLModelInfo.ImageOutput] = [:]
             for output in d.outputs {
@@ -159,13 +177,16 @@ public enum CoreMLConverter {
             if !labels.isEmpty { return labels }
         case .pipeline(let p):
             for (i, model) in p.models.enumerated().reversed() {
-                let labels = classLabels(model, programs: programs, prefix: CoreMLToONNX.submodelPrefix(p, i, under: prefix))
+                let labels = classLabels(
+                    model, programs: programs, prefix: CoreMLToONNX.submodelPrefix(p, i, under: prefix))
                 if !labels.isEmpty { return labels }
             }
         default: break
         }
         if let classes = spec.description.metadata.userDefined["classes"], !classes.isEmpty {
-            return classes.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            return classes.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
         }
         return []
     }
@@ -184,7 +205,9 @@ public enum CoreMLConverter {
         if !info.classLabels.isEmpty, let labels = try? JSONEncoder().encode(info.classLabels) {
             result.append(("labels", String(decoding: labels, as: UTF8.self)))
         }
-        if let first = info.inputs.first(where: { $0.type == "image" }), let image = info.imageInputs[first.name], image.scale != 0 {
+        if let first = info.inputs.first(where: { $0.type == "image" }), let image = info.imageInputs[first.name],
+            image.scale != 0
+        {
             // OpenVision's (pixel / 255 − mean) / std for y = scale × pixel + bias.
             let std = 1 / (255 * image.scale)
             result.append(("input_size", "[\(image.height), \(image.width)]"))

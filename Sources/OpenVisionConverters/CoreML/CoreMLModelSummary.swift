@@ -27,16 +27,20 @@ package struct CoreMLModelSummary: Sendable {
             let conversion = try CoreMLConverter.conversion(contentsOf: url)
             self.init(info: conversion.info, unsupportedLayers: [], conversionError: nil)
         case .model(let bytes, let root):
-            self.init(spec: try CoreMLSpec(bytes: bytes), name: url.deletingPathExtension().lastPathComponent, root: root)
+            self.init(
+                spec: try CoreMLSpec(bytes: bytes), name: url.deletingPathExtension().lastPathComponent, root: root)
         case .xcode(let folder):
-            self.init(spec: try XcodeCompiledFolder.spec(at: folder), name: url.deletingPathExtension().lastPathComponent, root: folder)
+            self.init(
+                spec: try XcodeCompiledFolder.spec(at: folder), name: url.deletingPathExtension().lastPathComponent,
+                root: folder)
         }
     }
 
     /// A model read: its conversion's description, or, when it does not convert, what it declares and why.
     private init(spec: CoreMLSpec, name: String, root: URL?) {
         do {
-            let conversion = try CoreMLConverter.conversion(spec: spec, name: name, blob: CoreMLSource.blobReader(root: root))
+            let conversion = try CoreMLConverter.conversion(
+                spec: spec, name: name, blob: CoreMLSource.blobReader(root: root))
             self.init(info: conversion.info, unsupportedLayers: [], conversionError: nil)
         } catch {
             var info = CoreMLConverter.makeInfo(spec, builder: nil)
@@ -44,8 +48,9 @@ package struct CoreMLModelSummary: Sendable {
             var formats = Set<NeuralNetworkWeights.Format>()
             Self.scan(spec, counts: &info.layerCounts, unsupported: &unsupported, formats: &formats)
             info.weightFormats = formats.sorted().map(\.description)
-            self.init(info: info, unsupportedLayers: unsupported,
-                      conversionError: (error as? ConversionError)?.message ?? "\(error)")
+            self.init(
+                info: info, unsupportedLayers: unsupported,
+                conversionError: (error as? ConversionError)?.message ?? "\(error)")
             conversionRefused = (error as? ConversionError)?.code == .limitExceeded
         }
     }
@@ -57,7 +62,10 @@ package struct CoreMLModelSummary: Sendable {
     }
 
     /// Layer counts, unsupported layers and weight formats of every network in `spec`.
-    static func scan(_ spec: CoreMLSpec, counts: inout [String: Int], unsupported: inout [String], formats: inout Set<NeuralNetworkWeights.Format>) {
+    static func scan(
+        _ spec: CoreMLSpec, counts: inout [String: Int], unsupported: inout [String],
+        formats: inout Set<NeuralNetworkWeights.Format>
+    ) {
         switch spec.kind {
         case .neuralNetwork(let nn):
             nn.bytes.withUnsafeBytes { raw in
@@ -67,9 +75,12 @@ package struct CoreMLModelSummary: Sendable {
                         unsupported.append("\(layer.typeName) '\(layer.name)'")
                     }
                     guard let fields = weightFields[layer.typeField], layer.parameters.upperBound <= raw.count,
-                          let params = try? ProtoMessage(raw[layer.parameters], context: layer.name) else { continue }
+                        let params = try? ProtoMessage(raw[layer.parameters], context: layer.name)
+                    else { continue }
                     for f in fields {
-                        if let m = try? params.message(f, "weights"), let format = try? NeuralNetworkWeights.format(m) { formats.insert(format) }
+                        if let m = try? params.message(f, "weights"), let format = try? NeuralNetworkWeights.format(m) {
+                            formats.insert(format)
+                        }
                     }
                 }
             }

@@ -21,14 +21,18 @@ package enum CoreMLProgramBridge {
     /// Lowers a serialized `MILSpec.Program` (Model field 502) into `graph`: each program input is read from
     /// the ONNX value `inputs[name]`; returns program output name → ONNX value name, and the summary of the
     /// program it read. `blob` reads a weight file named as the program names it (`@model_path/weights/weight.bin`).
-    static func lower(serialized: ArraySlice<UInt8>, blob: (String) throws -> [UInt8], inputs: [String: String],
-                      into graph: inout ONNXWriter.Graph, prefix: String) throws -> (outputs: [String: String], summary: Summary) {
+    static func lower(
+        serialized: ArraySlice<UInt8>, blob: (String) throws -> [UInt8], inputs: [String: String],
+        into graph: inout ONNXWriter.Graph, prefix: String
+    ) throws -> (outputs: [String: String], summary: Summary) {
         try lower(MILProgram(serialized: serialized), blob: blob, inputs: inputs, into: &graph, prefix: prefix)
     }
 
     /// The same for a program already read (Xcode's compiled `model.mil` text, `program(text:)`).
-    static func lower(_ program: Program, blob: (String) throws -> [UInt8], inputs: [String: String],
-                      into graph: inout ONNXWriter.Graph, prefix: String) throws -> [String: String] {
+    static func lower(
+        _ program: Program, blob: (String) throws -> [UInt8], inputs: [String: String],
+        into graph: inout ONNXWriter.Graph, prefix: String
+    ) throws -> [String: String] {
         try lower(program.program, blob: blob, inputs: inputs, into: &graph, prefix: prefix).outputs
     }
 
@@ -50,23 +54,28 @@ package enum CoreMLProgramBridge {
     }
 
     private static func summary(_ program: MILProgram) -> Summary {
-        Summary(opset: program.opset, inputs: program.mainInputs, outputs: program.mainOutputs,
-                opCounts: program.opCounts, defaultShapes: program.defaultShapes,
-                classLabels: program.classifier?.labels ?? [])
+        Summary(
+            opset: program.opset, inputs: program.mainInputs, outputs: program.mainOutputs,
+            opCounts: program.opCounts, defaultShapes: program.defaultShapes,
+            classLabels: program.classifier?.labels ?? [])
     }
 
     /// Each weight file is read and parsed once per conversion, however many constants name it. The program's values
     /// are named under `prefix` + "mil/": the caller names the model's outputs after the program's (an Identity per
     /// output), so a program value must never take an output's name.
-    private static func lower(_ program: MILProgram, blob: (String) throws -> [UInt8], inputs: [String: String],
-                              into graph: inout ONNXWriter.Graph, prefix: String) throws -> (outputs: [String: String], summary: Summary) {
+    private static func lower(
+        _ program: MILProgram, blob: (String) throws -> [UInt8], inputs: [String: String],
+        into graph: inout ONNXWriter.Graph, prefix: String
+    ) throws -> (outputs: [String: String], summary: Summary) {
         var files: [String: MILWeightBlobFile] = [:]
-        let outputs = try MILToONNX.lower(program, blobs: { path in
-            if let file = files[path] { return file }
-            let file = try MILWeightBlobFile(bytes: blob(path))
-            files[path] = file
-            return file
-        }, inputs: inputs, into: &graph, namePrefix: prefix + "mil/")
+        let outputs = try MILToONNX.lower(
+            program,
+            blobs: { path in
+                if let file = files[path] { return file }
+                let file = try MILWeightBlobFile(bytes: blob(path))
+                files[path] = file
+                return file
+            }, inputs: inputs, into: &graph, namePrefix: prefix + "mil/")
         return (outputs, summary(program))
     }
 }

@@ -32,8 +32,10 @@ package enum CoreMLSource {
             return .model(bytes: try read(url, what: "Core ML model"), weightsRoot: nil)
         }
         let ext = url.pathExtension.lowercased()
-        if ext == "mlmodelc" || FileManager.default.fileExists(atPath: url.appendingPathComponent("coremldata.bin").path)
-            || FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path) {
+        if ext == "mlmodelc"
+            || FileManager.default.fileExists(atPath: url.appendingPathComponent("coremldata.bin").path)
+            || FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path)
+        {
             return try compiled(url)
         }
         return try package(url)
@@ -60,32 +62,41 @@ package enum CoreMLSource {
         }
         let manifestBytes = try read(manifestURL, what: "package manifest")
         guard let manifest = try? JSONSerialization.jsonObject(with: Data(manifestBytes)) as? [String: Any],
-              let root = manifest["rootModelIdentifier"] as? String,
-              let items = manifest["itemInfoEntries"] as? [String: Any],
-              let item = items[root] as? [String: Any], let path = item["path"] as? String else {
-            throw ConversionError(.syntax, "Manifest.json does not name the root model (rootModelIdentifier → itemInfoEntries → path)",
-                                  file: manifestURL.path)
+            let root = manifest["rootModelIdentifier"] as? String,
+            let items = manifest["itemInfoEntries"] as? [String: Any],
+            let item = items[root] as? [String: Any], let path = item["path"] as? String
+        else {
+            throw ConversionError(
+                .syntax, "Manifest.json does not name the root model (rootModelIdentifier → itemInfoEntries → path)",
+                file: manifestURL.path)
         }
         let data = url.appendingPathComponent("Data")
         let modelURL = try contained(path, in: data, what: "the package's root model")
-        return .model(bytes: try read(modelURL, what: "Core ML model"), weightsRoot: modelURL.deletingLastPathComponent())
+        return .model(
+            bytes: try read(modelURL, what: "Core ML model"), weightsRoot: modelURL.deletingLastPathComponent())
     }
 
     /// A compiled folder: ours, Xcode's, or a lone `model.mil`.
     static func compiled(_ url: URL) throws -> CoreMLSource {
         let fm = FileManager.default
-        let onnx = url.appendingPathComponent("model.onnx"), info = url.appendingPathComponent("coreml.json")
-        if fm.fileExists(atPath: onnx.path) && fm.fileExists(atPath: info.path) { return .compiled(onnx: onnx, info: info) }
+        let onnx = url.appendingPathComponent("model.onnx")
+        let info = url.appendingPathComponent("coreml.json")
+        if fm.fileExists(atPath: onnx.path) && fm.fileExists(atPath: info.path) {
+            return .compiled(onnx: onnx, info: info)
+        }
         if XcodeCompiledFolder.isXcodeCompiled(url) { return .xcode(url) }
         let mil = url.appendingPathComponent("model.mil")
         if fm.fileExists(atPath: mil.path) {
             let metadataURL = url.appendingPathComponent("metadata.json")
-            let metadata = fm.fileExists(atPath: metadataURL.path)
-                ? Data(try read(metadataURL, what: "metadata.json", limit: CoreMLCompiledLimits.descriptionFileSize)) : nil
+            let metadata =
+                fm.fileExists(atPath: metadataURL.path)
+                ? Data(try read(metadataURL, what: "metadata.json", limit: CoreMLCompiledLimits.descriptionFileSize))
+                : nil
             return .compiledProgram(mil: try CompiledProgram.text(mil), root: url, metadata: metadata)
         }
-        throw ConversionError(.syntax, "not a compiled Core ML model: no model.onnx + coreml.json, coremldata.bin or model.mil",
-                              file: url.path)
+        throw ConversionError(
+            .syntax, "not a compiled Core ML model: no model.onnx + coreml.json, coremldata.bin or model.mil",
+            file: url.path)
     }
 
     /// `relative` (a package path or a weight file reference) inside `folder`, as its canonical path (`.`, `..`,
@@ -96,7 +107,8 @@ package enum CoreMLSource {
         let base = folder.standardizedFileURL.path
         func inside(_ path: String, _ base: String) -> Bool { path.hasPrefix(base.hasSuffix("/") ? base : base + "/") }
         guard inside(candidate.path, base) else {
-            throw ConversionError(.syntax, "\(what) '\(relative)' is outside \(folder.lastPathComponent)", file: folder.path)
+            throw ConversionError(
+                .syntax, "\(what) '\(relative)' is outside \(folder.lastPathComponent)", file: folder.path)
         }
         // The same with links resolved (a path that does not exist resolves as far as it does; reading it fails).
         guard let realBase = realPath(folder.path) else { return candidate }
@@ -109,8 +121,9 @@ package enum CoreMLSource {
         guard let real = realPath(resolved) else { return candidate }
         let full = missing.reduce(real) { ($0 as NSString).appendingPathComponent($1) }
         guard inside(full, realBase) else {
-            throw ConversionError(.syntax, "\(what) '\(relative)' leads outside \(folder.lastPathComponent) through a symbolic link",
-                                  file: folder.path)
+            throw ConversionError(
+                .syntax, "\(what) '\(relative)' leads outside \(folder.lastPathComponent) through a symbolic link",
+                file: folder.path)
         }
         return URL(fileURLWithPath: full)
     }
@@ -129,7 +142,10 @@ package enum CoreMLSource {
         let files = WeightFiles()
         return { reference in
             guard let root else {
-                throw ConversionError(.syntax, "the model refers to the weight file '\(reference)', which a lone .mlmodel does not have (use the .mlpackage)")
+                throw ConversionError(
+                    .syntax,
+                    "the model refers to the weight file '\(reference)', which a lone .mlmodel does not have (use the .mlpackage)"
+                )
             }
             var path = reference
             if path.hasPrefix("@model_path/") { path.removeFirst("@model_path/".count) }

@@ -27,7 +27,8 @@ extension CoreMLSpec {
         }
         let layers = Self.layerCount(self)
         guard layers <= CoreMLLimits.layers else {
-            throw ConversionError(.limitExceeded, "the model's networks have \(layers) layers, more than \(CoreMLLimits.layers)")
+            throw ConversionError(
+                .limitExceeded, "the model's networks have \(layers) layers, more than \(CoreMLLimits.layers)")
         }
     }
 
@@ -43,11 +44,13 @@ extension CoreMLSpec {
     /// Model.proto's `Model.Type` oneof: field number → name, for model types other than neural networks, pipelines,
     /// ML Programs and NMS (the classic ones among them are `CoreMLClassicModel.ModelType`).
     static let otherTypeNames: [Int: String] = [
-        300: "glmRegressor", 301: "supportVectorRegressor", 302: "treeEnsembleRegressor", 304: "bayesianProbitRegressor",
+        300: "glmRegressor", 301: "supportVectorRegressor", 302: "treeEnsembleRegressor",
+        304: "bayesianProbitRegressor",
         400: "glmClassifier", 401: "supportVectorClassifier", 402: "treeEnsembleClassifier",
         404: "kNearestNeighborsClassifier", 501: "itemSimilarityRecommender", 555: "customModel", 556: "linkedModel",
         560: "classConfidenceThresholding", 600: "oneHotEncoder", 601: "imputer", 602: "featureVectorizer",
-        603: "dictVectorizer", 604: "scaler", 606: "categoricalMapping", 607: "normalizer", 609: "arrayFeatureExtractor",
+        603: "dictVectorizer", 604: "scaler", 606: "categoricalMapping", 607: "normalizer",
+        609: "arrayFeatureExtractor",
         2000: "textClassifier", 2001: "wordTagger", 2002: "visionFeaturePrint", 2003: "soundAnalysisPreprocessing",
         2004: "gazetteer", 2005: "wordEmbedding", 2006: "audioFeaturePrint", 3000: "serializedModel",
     ]
@@ -55,7 +58,8 @@ extension CoreMLSpec {
     static func parse(_ m: ProtoMessage, bytes: [UInt8], depth: Int) throws -> CoreMLSpec {
         let version = try m.int64(1)
         guard (1...10).contains(version) else {
-            throw ConversionError(.syntax, "\(m.context): specification version \(version) is not a Core ML one (1...10)")
+            throw ConversionError(
+                .syntax, "\(m.context): specification version \(version) is not a Core ML one (1...10)")
         }
         guard let descriptionMessage = try m.message(2, "description") else {
             throw ConversionError(.syntax, "\(m.context): no model description")
@@ -72,7 +76,8 @@ extension CoreMLSpec {
         case 200?, 201?, 202?:
             let field = m.oneof([200, 201, 202])!
             guard depth < CoreMLLimits.pipelineDepth else {
-                throw ConversionError(.invalidValue, "\(m.context): pipelines nested more than \(CoreMLLimits.pipelineDepth) deep")
+                throw ConversionError(
+                    .invalidValue, "\(m.context): pipelines nested more than \(CoreMLLimits.pipelineDepth) deep")
             }
             let flavor: CoreMLPipelineSpec.Flavor = field == 202 ? .plain : field == 200 ? .classifier : .regressor
             var pipeline = try m.message(field, flavor.typeName)!
@@ -97,14 +102,17 @@ extension CoreMLSpec {
             kind = .identity
         case let field? where CoreMLClassicModel.ModelType(field: field) != nil:
             let body = try m.bytes(field)!
-            kind = .classic(CoreMLClassicModel(type: CoreMLClassicModel.ModelType(field: field)!,
-                                               parameters: body.startIndex..<body.endIndex, bytes: bytes))
+            kind = .classic(
+                CoreMLClassicModel(
+                    type: CoreMLClassicModel.ModelType(field: field)!,
+                    parameters: body.startIndex..<body.endIndex, bytes: bytes))
         case let field?:
             kind = .other(otherTypeNames[field] ?? "model type \(field)")
         case nil:
             kind = .other("(no model type)")
         }
-        return CoreMLSpec(specificationVersion: Int(version), description: description, kind: kind, isUpdatable: try m.bool(10))
+        return CoreMLSpec(
+            specificationVersion: Int(version), description: description, kind: kind, isUpdatable: try m.bool(10))
     }
 
     // MARK: Description
@@ -187,16 +195,20 @@ extension CoreMLSpec {
         case 40: space = .grayscaleFloat16
         default: space = .invalid
         }
-        var image = CoreMLFeatureType.Image(width: try m.count(1, limit: CoreMLLimits.dimension, what: "image width"),
-                                            height: try m.count(2, limit: CoreMLLimits.dimension, what: "image height"),
-                                            colorSpace: space)
+        var image = CoreMLFeatureType.Image(
+            width: try m.count(1, limit: CoreMLLimits.dimension, what: "image width"),
+            height: try m.count(2, limit: CoreMLLimits.dimension, what: "image height"),
+            colorSpace: space)
         if let sizes = try m.message(21, "enumeratedSizes") {
             for s in try sizes.messages(1, "size") {
-                image.enumeratedSizes.append([try s.count(1, limit: CoreMLLimits.dimension, what: "image width"),
-                                              try s.count(2, limit: CoreMLLimits.dimension, what: "image height")])
+                image.enumeratedSizes.append([
+                    try s.count(1, limit: CoreMLLimits.dimension, what: "image width"),
+                    try s.count(2, limit: CoreMLLimits.dimension, what: "image height"),
+                ])
             }
             if image.width == 0 || image.height == 0, let first = image.enumeratedSizes.first {
-                image.width = first[0]; image.height = first[1]
+                image.width = first[0]
+                image.height = first[1]
             }
         }
         if let range = try m.message(31, "imageSizeRange") {
@@ -228,7 +240,8 @@ extension CoreMLSpec {
             shape: try shape(try m.repeatedCounts(1, limit: CoreMLLimits.dimension, what: "dimension")), dataType: type)
         if let e = try m.message(21, "enumeratedShapes") {
             for s in try e.messages(1, "shape") {
-                array.enumeratedShapes.append(try shape(try s.repeatedCounts(1, limit: CoreMLLimits.dimension, what: "dimension")))
+                array.enumeratedShapes.append(
+                    try shape(try s.repeatedCounts(1, limit: CoreMLLimits.dimension, what: "dimension")))
             }
         }
         if let r = try m.message(31, "shapeRange") {
@@ -254,7 +267,9 @@ extension CoreMLSpec {
         }
     }
 
-    static func parseNeuralNetwork(_ m: ProtoMessage, flavor: NeuralNetworkSpec.Flavor, bytes: [UInt8]) throws -> NeuralNetworkSpec {
+    static func parseNeuralNetwork(_ m: ProtoMessage, flavor: NeuralNetworkSpec.Flavor, bytes: [UInt8]) throws
+        -> NeuralNetworkSpec
+    {
         var layers: [NeuralNetworkLayer] = []
         let layerFields = Set(NeuralNetworkLayer.typeNames.keys)
         for (i, body) in try m.messageBodies(1).enumerated() {
@@ -266,8 +281,10 @@ extension CoreMLSpec {
             let typeField = l.oneof(layerFields) ?? 0
             var range = 0..<0
             if typeField != 0, let params = try l.bytes(typeField) { range = params.startIndex..<params.endIndex }
-            layers.append(NeuralNetworkLayer(name: name.isEmpty ? "layer\(i)" : name, inputs: try l.repeatedStrings(2),
-                                             outputs: try l.repeatedStrings(3), typeField: typeField, parameters: range))
+            layers.append(
+                NeuralNetworkLayer(
+                    name: name.isEmpty ? "layer\(i)" : name, inputs: try l.repeatedStrings(2),
+                    outputs: try l.repeatedStrings(3), typeField: typeField, parameters: range))
         }
         var preprocessing: [NeuralNetworkSpec.Preprocessing] = []
         for p in try m.messages(2, "preprocessing") {
@@ -285,9 +302,12 @@ extension CoreMLSpec {
             }
             preprocessing.append(item)
         }
-        let arrayMapping = try m.int32(5), imageMapping = try m.int32(6)
+        let arrayMapping = try m.int32(5)
+        let imageMapping = try m.int32(6)
         guard (0...1).contains(arrayMapping), (0...1).contains(imageMapping) else {
-            throw ConversionError(.invalidValue, "\(m.context): unknown input shape mapping (array \(arrayMapping), image \(imageMapping))")
+            throw ConversionError(
+                .invalidValue,
+                "\(m.context): unknown input shape mapping (array \(arrayMapping), image \(imageMapping))")
         }
         return NeuralNetworkSpec(
             flavor: flavor, layers: layers, preprocessing: preprocessing, arrayInputShapeMapping: Int(arrayMapping),
@@ -298,9 +318,11 @@ extension CoreMLSpec {
 
     static func parseNMS(_ m: ProtoMessage) throws -> CoreMLNMSSpec {
         let perClass = try m.message(1, "pickTop")?.bool(1) ?? false
-        let iou = try m.double(110), confidence = try m.double(111)
+        let iou = try m.double(110)
+        let confidence = try m.double(111)
         guard iou.isFinite, confidence.isFinite else {
-            throw ConversionError(.invalidValue, "\(m.context): thresholds must be finite (IoU \(iou), confidence \(confidence))")
+            throw ConversionError(
+                .invalidValue, "\(m.context): thresholds must be finite (IoU \(iou), confidence \(confidence))")
         }
         return CoreMLNMSSpec(
             perClass: perClass, classLabels: try classLabels(m, strings: 100, ints: 101), iouThreshold: iou,

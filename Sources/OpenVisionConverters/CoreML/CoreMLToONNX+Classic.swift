@@ -13,7 +13,9 @@ extension CoreMLToONNX {
     /// ONNX-ML operator set used.
     static let onnxMLOpset = 4
 
-    mutating func lowerClassic(_ model: CoreMLClassicModel, description d: CoreMLModelDescription, prefix: String) throws {
+    mutating func lowerClassic(_ model: CoreMLClassicModel, description d: CoreMLModelDescription, prefix: String)
+        throws
+    {
         layerCounts[model.type.rawValue, default: 0] += 1
         classicCount += 1
         let name = "\(prefix)\(model.type.rawValue)\(classicCount)"
@@ -39,8 +41,10 @@ extension CoreMLToONNX {
     /// An ONNX-ML node.
     mutating func addML(_ op: String, _ inputs: [String], _ outputs: [String], _ attributes: [ONNXWriter.Attribute]) {
         usesONNXML = true
-        graph.nodes.append(ONNXWriter.Node(opType: op, name: outputs[0] + "/" + op, inputs: inputs, outputs: outputs,
-                                           attributes: attributes, domain: "ai.onnx.ml"))
+        graph.nodes.append(
+            ONNXWriter.Node(
+                opType: op, name: outputs[0] + "/" + op, inputs: inputs, outputs: outputs,
+                attributes: attributes, domain: "ai.onnx.ml"))
     }
 
     mutating func doubles(_ name: String, _ values: [Double], _ dims: [Int]) -> String {
@@ -49,7 +53,9 @@ extension CoreMLToONNX {
     }
 
     /// `value` as `type` (itself when it already is).
-    mutating func cast(_ value: String, from: ONNXWriter.DataType, to type: ONNXWriter.DataType, _ name: String) -> String {
+    mutating func cast(_ value: String, from: ONNXWriter.DataType, to type: ONNXWriter.DataType, _ name: String)
+        -> String
+    {
         guard from != type else { return value }
         add("Cast", [value], name, [.init("to", .int(Int(type.rawValue)))])
         return name
@@ -57,7 +63,9 @@ extension CoreMLToONNX {
 
     /// The one output of a model with a single output (its description's first).
     static func onlyOutput(_ d: CoreMLModelDescription, _ what: String) throws -> CoreMLFeature {
-        guard let output = d.outputs.first else { throw ConversionError(.syntax, "\(what): the model describes no output") }
+        guard let output = d.outputs.first else {
+            throw ConversionError(.syntax, "\(what): the model describes no output")
+        }
         return output
     }
 
@@ -66,7 +74,9 @@ extension CoreMLToONNX {
     mutating func row(_ name: String, type: ONNXWriter.DataType?, value: String, what: String) throws -> (String, Int) {
         let f = try feature(name)
         guard f.type != .string, !f.isMap else {
-            throw ConversionError(.invalidValue, "\(what) reads '\(name)', a \(f.type == .string ? "string" : "dictionary"); it takes numbers")
+            throw ConversionError(
+                .invalidValue,
+                "\(what) reads '\(name)', a \(f.type == .string ? "string" : "dictionary"); it takes numbers")
         }
         guard let shape = f.shape, shape.allSatisfy({ $0 > 0 }) else {
             throw ConversionError(.invalidValue, "\(what) reads '\(name)', whose size is not known when converting")
@@ -87,10 +97,13 @@ extension CoreMLToONNX {
 
     /// The model's inputs as one `[1, width]` row of `type` (nil: float when every input is float, else double): each
     /// input's elements in description order, concatenated.
-    mutating func inputRow(_ d: CoreMLModelDescription, type: ONNXWriter.DataType?, _ name: String, what: String) throws -> (String, Int) {
+    mutating func inputRow(_ d: CoreMLModelDescription, type: ONNXWriter.DataType?, _ name: String, what: String) throws
+        -> (String, Int)
+    {
         guard !d.inputs.isEmpty else { throw ConversionError(.syntax, "\(what): the model describes no input") }
         let type = type ?? rowType(d)
-        var parts: [String] = [], width = 0
+        var parts: [String] = []
+        var width = 0
         for (i, input) in d.inputs.enumerated() {
             let (v, w) = try row(input.name, type: type, value: "\(name)/x\(i)", what: what)
             parts.append(v)
@@ -119,21 +132,28 @@ extension CoreMLToONNX {
     /// A classifier's outputs: its label `label` (a `[1]` tensor of `labels`' type) under the description's predicted
     /// feature name (else its string or int64 output), and its `[1, classes]` probabilities (of `type`) under the
     /// predicted probabilities name (else its dictionary output); `classes` when they are not one per label.
-    mutating func classifierOutputs(_ d: CoreMLModelDescription, labels: CoreMLClassicModel.Labels, label: String,
-                                    probabilities: String?, type: ONNXWriter.DataType = .float, classes: Int? = nil,
-                                    _ name: String) throws {
+    mutating func classifierOutputs(
+        _ d: CoreMLModelDescription, labels: CoreMLClassicModel.Labels, label: String,
+        probabilities: String?, type: ONNXWriter.DataType = .float, classes: Int? = nil,
+        _ name: String
+    ) throws {
         let isInt: Bool
         if case .int64s = labels { isInt = true } else { isInt = false }
-        let labelName = !d.predictedFeatureName.isEmpty ? d.predictedFeatureName
+        let labelName =
+            !d.predictedFeatureName.isEmpty
+            ? d.predictedFeatureName
             : d.outputs.first(where: { $0.type == .string || $0.type == .int64 })?.name
         guard let labelName else { throw ConversionError(.syntax, "\(name): the classifier describes no label output") }
         features[labelName] = Feature(value: label, shape: [1], type: isInt ? .int64 : .string)
-        let probabilityName = !d.predictedProbabilitiesName.isEmpty ? d.predictedProbabilitiesName
+        let probabilityName =
+            !d.predictedProbabilitiesName.isEmpty
+            ? d.predictedProbabilitiesName
             : d.outputs.first(where: { if case .dictionary = $0.type { return true } else { return false } })?.name
         if let probabilityName, let probabilities {
             features[probabilityName] = Feature(value: probabilities, shape: [1, classes ?? labels.count], type: type)
         } else if let probabilityName {
-            throw ConversionError(.unsupported, "\(name): the classifier gives no probabilities for its output '\(probabilityName)'")
+            throw ConversionError(
+                .unsupported, "\(name): the classifier gives no probabilities for its output '\(probabilityName)'")
         }
     }
 
@@ -172,17 +192,26 @@ extension CoreMLToONNX {
 
     /// `[1, rows]` scores `x · weightsᵀ + offsets` (`Gemm`) in double, or in float when every input is float (a network's
     /// output: Core ML's double would add nothing the input has); and that type.
-    mutating func linearScores(_ glm: CoreMLClassicModel.GLM, _ d: CoreMLModelDescription, _ name: String,
-                               what: String) throws -> (String, ONNXWriter.DataType) {
+    mutating func linearScores(
+        _ glm: CoreMLClassicModel.GLM, _ d: CoreMLModelDescription, _ name: String,
+        what: String
+    ) throws -> (String, ONNXWriter.DataType) {
         let type = rowType(d)
         let (x, width) = try inputRow(d, type: type, name, what: what)
         guard width == glm.weights[0].count else {
-            throw ConversionError(.invalidValue, "\(what) has \(glm.weights[0].count) weights per row for \(width) input values")
+            throw ConversionError(
+                .invalidValue, "\(what) has \(glm.weights[0].count) weights per row for \(width) input values")
         }
         var transposed = [Double](repeating: 0, count: width * glm.weights.count)
-        for (r, row) in glm.weights.enumerated() { for (c, w) in row.enumerated() { transposed[c * glm.weights.count + r] = w } }
-        add("Gemm", [x, constant("\(name)/weights", transposed, [width, glm.weights.count], type: type),
-                     constant("\(name)/offsets", glm.offsets, [glm.weights.count], type: type)], "\(name)/scores")
+        for (r, row) in glm.weights.enumerated() {
+            for (c, w) in row.enumerated() { transposed[c * glm.weights.count + r] = w }
+        }
+        add(
+            "Gemm",
+            [
+                x, constant("\(name)/weights", transposed, [width, glm.weights.count], type: type),
+                constant("\(name)/offsets", glm.offsets, [glm.weights.count], type: type),
+            ], "\(name)/scores")
         return ("\(name)/scores", type)
     }
 
@@ -190,8 +219,12 @@ extension CoreMLToONNX {
         var (y, type) = try linearScores(glm, d, name, what: "glmRegressor")
         switch glm.transform {
         case .none: break
-        case .logit: add("Sigmoid", [y], "\(name)/logit"); y = "\(name)/logit"
-        case .probit: y = probit(y, from: type, name); type = .float
+        case .logit:
+            add("Sigmoid", [y], "\(name)/logit")
+            y = "\(name)/logit"
+        case .probit:
+            y = probit(y, from: type, name)
+            type = .float
         }
         features[try Self.onlyOutput(d, name).name] = Feature(value: y, shape: [1, glm.weights.count], type: type)
     }
@@ -201,16 +234,21 @@ extension CoreMLToONNX {
     /// rows (classes − 1, the first class the reference) as a softmax with a zero row for the first class. The probit link
     /// (two classes only) is Φ(z) in standard operators: ONNX's `PROBIT` transform is the inverse function. The label is
     /// the most probable class.
-    mutating func lowerGLMClassifier(_ glm: CoreMLClassicModel.GLM, _ d: CoreMLModelDescription, _ name: String) throws {
+    mutating func lowerGLMClassifier(_ glm: CoreMLClassicModel.GLM, _ d: CoreMLModelDescription, _ name: String) throws
+    {
         let labels = glm.labels!
-        let classes = labels.count, rows = glm.weights.count
-        var weights = glm.weights, offsets = glm.offsets
+        let classes = labels.count
+        let rows = glm.weights.count
+        var weights = glm.weights
+        var offsets = glm.offsets
         let transform: String
         if glm.transform == .probit {
             // [−z, z] / √2 (LinearClassifier's label: the larger, the first on a tie), then Φ of each: (1 + erf) / 2.
             guard classes == 2 && rows == 1 else {
-                throw ConversionError(.invalidValue, "glmClassifier: probit is for two classes with one weight row, not \(classes) "
-                                      + "classes and \(rows) rows")
+                throw ConversionError(
+                    .invalidValue,
+                    "glmClassifier: probit is for two classes with one weight row, not \(classes) "
+                        + "classes and \(rows) rows")
             }
             let s = 0.5.squareRoot()
             weights = [weights[0].map { -$0 * s }, weights[0].map { $0 * s }]
@@ -223,17 +261,23 @@ extension CoreMLToONNX {
             offsets.insert(0, at: 0)
             transform = "SOFTMAX"
         } else {
-            throw ConversionError(.invalidValue, "glmClassifier: \(rows) weight rows for \(classes) classes with "
-                                  + "\(glm.oneVsRest ? "one-vs-rest (one row per class)" : "a reference class (classes − 1 rows)")")
+            throw ConversionError(
+                .invalidValue,
+                "glmClassifier: \(rows) weight rows for \(classes) classes with "
+                    + "\(glm.oneVsRest ? "one-vs-rest (one row per class)" : "a reference class (classes − 1 rows)")")
         }
         let (x, width) = try inputRow(d, type: nil, name, what: "glmClassifier")
         guard width == weights[0].count else {
-            throw ConversionError(.invalidValue, "glmClassifier has \(weights[0].count) weights per row for \(width) input values")
+            throw ConversionError(
+                .invalidValue, "glmClassifier has \(weights[0].count) weights per row for \(width) input values")
         }
-        addML("LinearClassifier", [x], ["\(name)/label", "\(name)/scores"], [
-            .init("coefficients", .floats(weights.flatMap { $0 }.map { Float($0) })), .init("intercepts", .floats(offsets.map { Float($0) })),
-            .init("post_transform", .string(transform)), Self.labelAttribute(labels, ints: "classlabels_ints"),
-        ])
+        addML(
+            "LinearClassifier", [x], ["\(name)/label", "\(name)/scores"],
+            [
+                .init("coefficients", .floats(weights.flatMap { $0 }.map { Float($0) })),
+                .init("intercepts", .floats(offsets.map { Float($0) })),
+                .init("post_transform", .string(transform)), Self.labelAttribute(labels, ints: "classlabels_ints"),
+            ])
         var probabilities = "\(name)/scores"
         if transform == "LOGISTIC" && rows > 1 {
             addML("Normalizer", [probabilities], ["\(name)/probabilities"], [.init("norm", .string("L1"))])

@@ -13,23 +13,30 @@ extension CoreMLToONNX {
             for o in node.outputs { producers[o] = i }
             for v in node.inputs { readers[v, default: []].append(i) }
         }
-        let inputs = Set(graph.inputs.map(\.name)), outputs = Set(graph.outputs.map(\.name))
+        let inputs = Set(graph.inputs.map(\.name))
+        let outputs = Set(graph.outputs.map(\.name))
         var rename: [String: String] = [:]
         var dropped = Set<Int>()
-        for (i, node) in graph.nodes.enumerated() where node.opType == "Identity" && node.outputs.count == 1 && node.inputs.count == 1 {
-            let value = node.inputs[0], output = node.outputs[0]
+        for (i, node) in graph.nodes.enumerated()
+        where node.opType == "Identity" && node.outputs.count == 1 && node.inputs.count == 1 {
+            let value = node.inputs[0]
+            let output = node.outputs[0]
             guard outputs.contains(output), producers[value] != nil, !inputs.contains(value), !outputs.contains(value),
-                  rename[value] == nil else { continue }
+                rename[value] == nil
+            else { continue }
             rename[value] = output
             dropped.insert(i)
         }
         func castsToFloat(_ node: ONNXWriter.Node) -> Bool {
-            guard node.opType == "Cast", let to = node.attributes.first(where: { $0.name == "to" }), case .int(1) = to.value else { return false }
+            guard node.opType == "Cast", let to = node.attributes.first(where: { $0.name == "to" }),
+                case .int(1) = to.value
+            else { return false }
             return !outputs.contains(node.outputs[0]) && rename[node.outputs[0]] == nil
         }
         for (k, input) in graph.inputs.enumerated() where input.elementType == .double && input.mapKey == nil {
             let uses = readers[input.name] ?? []
-            guard !uses.isEmpty, !outputs.contains(input.name), uses.allSatisfy({ castsToFloat(graph.nodes[$0]) }) else { continue }
+            guard !uses.isEmpty, !outputs.contains(input.name), uses.allSatisfy({ castsToFloat(graph.nodes[$0]) })
+            else { continue }
             for i in uses {
                 rename[graph.nodes[i].outputs[0]] = input.name
                 dropped.insert(i)
@@ -41,7 +48,8 @@ extension CoreMLToONNX {
 
     /// `Reshape(Reshape(x, a), b)` as `Reshape(x, b)` when the inner one has no other reader and is no graph output.
     mutating func collapseReshapes() {
-        var producers: [String: Int] = [:], readers: [String: Int] = [:]
+        var producers: [String: Int] = [:]
+        var readers: [String: Int] = [:]
         for (i, node) in graph.nodes.enumerated() {
             for o in node.outputs { producers[o] = i }
             for v in node.inputs { readers[v, default: 0] += 1 }
@@ -50,8 +58,10 @@ extension CoreMLToONNX {
         var dropped = Set<Int>()
         for i in graph.nodes.indices where graph.nodes[i].opType == "Reshape" {
             let inner = graph.nodes[i].inputs[0]
-            guard let j = producers[inner], graph.nodes[j].opType == "Reshape", readers[inner] == 1, !outputs.contains(inner),
-                  !dropped.contains(j) else { continue }
+            guard let j = producers[inner], graph.nodes[j].opType == "Reshape", readers[inner] == 1,
+                !outputs.contains(inner),
+                !dropped.contains(j)
+            else { continue }
             graph.nodes[i].inputs[0] = graph.nodes[j].inputs[0]
             dropped.insert(j)
         }

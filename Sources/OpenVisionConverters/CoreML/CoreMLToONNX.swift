@@ -94,16 +94,26 @@ struct CoreMLToONNX {
         switch f.type {
         case .image(let image):
             guard image.width > 0, image.height > 0, image.width <= 16384, image.height <= 16384 else {
-                throw ConversionError(.invalidValue, "image input '\(f.name)' of \(image.width) × \(image.height) pixels (1...16384 a side)")
+                throw ConversionError(
+                    .invalidValue,
+                    "image input '\(f.name)' of \(image.width) × \(image.height) pixels (1...16384 a side)")
             }
-            guard image.colorSpace != .invalid else { throw ConversionError(.invalidValue, "image input '\(f.name)' has no colour space") }
-            graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .float,
-                                                     shape: [.value(1), .value(3), .value(image.height), .value(image.width)]))
-            features[f.name] = Feature(value: f.name, shape: [1, 3, image.height, image.width], image: image, applied: nil)
+            guard image.colorSpace != .invalid else {
+                throw ConversionError(.invalidValue, "image input '\(f.name)' has no colour space")
+            }
+            graph.inputs.append(
+                ONNXWriter.ValueInfo(
+                    name: f.name, elementType: .float,
+                    shape: [.value(1), .value(3), .value(image.height), .value(image.width)]))
+            features[f.name] = Feature(
+                value: f.name, shape: [1, 3, image.height, image.width], image: image, applied: nil)
         case .multiArray(let array):
             var shape = array.defaultShape
             guard !shape.isEmpty, shape.allSatisfy({ $0 > 0 }) else {
-                throw ConversionError(.invalidValue, "multi-array input '\(f.name)' has no usable shape (\(array.shape), flexible \(array.enumeratedShapes) \(array.shapeRanges))")
+                throw ConversionError(
+                    .invalidValue,
+                    "multi-array input '\(f.name)' has no usable shape (\(array.shape), flexible \(array.enumeratedShapes) \(array.shapeRanges))"
+                )
             }
             var type: ONNXWriter.DataType = array.dataType == .int32 || array.dataType == .int8 ? .int32 : .float
             if keepsDoubles {
@@ -115,8 +125,10 @@ struct CoreMLToONNX {
             var name = f.name
             if type == .int32 {
                 name = "\(f.name)__float"
-                graph.nodes.append(ONNXWriter.Node(opType: "Cast", name: name, inputs: [f.name], outputs: [name],
-                                                   attributes: [.init("to", .int(1))]))
+                graph.nodes.append(
+                    ONNXWriter.Node(
+                        opType: "Cast", name: name, inputs: [f.name], outputs: [name],
+                        attributes: [.init("to", .int(1))]))
                 type = .float
             }
             features[f.name] = Feature(value: name, shape: shape, type: type)
@@ -130,19 +142,24 @@ struct CoreMLToONNX {
             } else {
                 // A feature of a classic model: a [1, 1] tensor of its type.
                 let type: ONNXWriter.DataType = f.type == .double ? .double : .int64
-                graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: type, shape: [.value(1), .value(1)]))
+                graph.inputs.append(
+                    ONNXWriter.ValueInfo(name: f.name, elementType: type, shape: [.value(1), .value(1)]))
                 features[f.name] = Feature(value: f.name, shape: [1, 1], type: type)
             }
         case .string:
-            graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .string, shape: [.value(1), .value(1)]))
+            graph.inputs.append(
+                ONNXWriter.ValueInfo(name: f.name, elementType: .string, shape: [.value(1), .value(1)]))
             features[f.name] = Feature(value: f.name, shape: [1, 1], type: .string)
         case .dictionary(let stringKeys):
             // An ONNX-ML map of doubles (what `dictVectorizer` reads).
-            graph.inputs.append(ONNXWriter.ValueInfo(name: f.name, mapKey: stringKeys ? .string : .int64, value: .double))
+            graph.inputs.append(
+                ONNXWriter.ValueInfo(name: f.name, mapKey: stringKeys ? .string : .int64, value: .double))
             features[f.name] = Feature(value: f.name, shape: nil, type: .double, isMap: true)
         default:
-            throw ConversionError(.unsupported, "input '\(f.name)' of type \(Self.typeName(f.type)) (image, multi-array, double, int64, "
-                                  + "string and dictionary inputs are converted)")
+            throw ConversionError(
+                .unsupported,
+                "input '\(f.name)' of type \(Self.typeName(f.type)) (image, multi-array, double, int64, "
+                    + "string and dictionary inputs are converted)")
         }
     }
 
@@ -179,7 +196,9 @@ struct CoreMLToONNX {
         case .string, .int64:
             // A neural network's or ML Program's label: the argmax of the probabilities, which OpenVision reads from
             // them (classic classifiers compute theirs in the graph, as a string or int64 tensor).
-            if f.name == spec.description.predictedFeatureName, ![.string, .int64].contains(features[f.name]?.type) { return }
+            if f.name == spec.description.predictedFeatureName, ![.string, .int64].contains(features[f.name]?.type) {
+                return
+            }
         default: break
         }
         guard var feature = features[f.name] else {
@@ -202,14 +221,18 @@ struct CoreMLToONNX {
             // A classic model's scalar, as a one-element tensor of Core ML's type.
             let want: ONNXWriter.DataType = f.type == .double ? .double : f.type == .int64 ? .int64 : .string
             guard let s = feature.shape, s.reduce(1, *) == 1 else {
-                throw ConversionError(.invalidValue, "output '\(f.name)' is a \(Self.typeName(f.type)); the model gives "
-                                      + "\(feature.shape.map { "shape \($0)" } ?? "a value of unknown shape")")
+                throw ConversionError(
+                    .invalidValue,
+                    "output '\(f.name)' is a \(Self.typeName(f.type)); the model gives "
+                        + "\(feature.shape.map { "shape \($0)" } ?? "a value of unknown shape")")
             }
             // A float for a double stays float (OpenVision reads it as a double): no cast.
             if feature.type != want && !(want == .double && feature.type == .float) {
                 guard want != .string, feature.type != .string else {
-                    throw ConversionError(.invalidValue, "output '\(f.name)' is a \(Self.typeName(f.type)); the model gives "
-                                          + "\(feature.type == .string ? "a string" : "a number")")
+                    throw ConversionError(
+                        .invalidValue,
+                        "output '\(f.name)' is a \(Self.typeName(f.type)); the model gives "
+                            + "\(feature.type == .string ? "a string" : "a number")")
                 }
                 let cast = "output/\(f.name)__\(want)"
                 add("Cast", [feature.value], cast, [.init("to", .int(Int(want.rawValue)))])
@@ -219,30 +242,44 @@ struct CoreMLToONNX {
             shape = s.map { .value($0) }
         case .image(let image):
             let (value, dims) = try imageOutput(f.name, image: image, feature: feature)
-            graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output/\(f.name)", inputs: [value], outputs: [f.name]))
+            graph.nodes.append(
+                ONNXWriter.Node(opType: "Identity", name: "output/\(f.name)", inputs: [value], outputs: [f.name]))
             graph.outputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: .float, shape: dims))
             return
         default:
             throw ConversionError(.unsupported, "output '\(f.name)' of type \(Self.typeName(f.type))")
         }
-        graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output/\(f.name)", inputs: [feature.value], outputs: [f.name]))
+        graph.nodes.append(
+            ONNXWriter.Node(opType: "Identity", name: "output/\(f.name)", inputs: [feature.value], outputs: [f.name]))
         graph.outputs.append(ONNXWriter.ValueInfo(name: f.name, elementType: feature.type, shape: shape))
     }
 
     /// An image output as the float32 tensor `[1, C, H, W]` (C = 1 for grayscale, 3 for RGB / BGR in the colour
     /// space's channel order) whose values are the pixels, 0...255, as Core ML takes them. A value of another
     /// layout with the image's element count is reshaped; a flexible size leaves H and W symbolic.
-    private mutating func imageOutput(_ name: String, image: CoreMLFeatureType.Image, feature: Feature) throws -> (String, [ONNXWriter.Dimension]) {
-        guard image.colorSpace != .invalid else { throw ConversionError(.invalidValue, "image output '\(name)' has no colour space") }
+    private mutating func imageOutput(_ name: String, image: CoreMLFeatureType.Image, feature: Feature) throws -> (
+        String, [ONNXWriter.Dimension]
+    ) {
+        guard image.colorSpace != .invalid else {
+            throw ConversionError(.invalidValue, "image output '\(name)' has no colour space")
+        }
         let c = image.channels
         let flexible = !image.enumeratedSizes.isEmpty || image.widthRange != nil || image.heightRange != nil
-        if let s = feature.shape, s.count == 4, s[0] == 1, s[1] == c, s[2] > 0, s[3] > 0, flexible || (s[2] == image.height && s[3] == image.width) {
+        if let s = feature.shape, s.count == 4, s[0] == 1, s[1] == c, s[2] > 0, s[3] > 0,
+            flexible || (s[2] == image.height && s[3] == image.width)
+        {
             // The size the graph computes (a flexible model's graph is built at its inputs' default size).
             return (feature.value, s.map { .value($0) })
         }
         guard !flexible else {
             if let s = feature.shape, s.count == 4, s[0] == 1, s[1] == c {
-                return (feature.value, [.value(1), .value(c), s[2] > 0 ? .value(s[2]) : .param("\(name)_height"), s[3] > 0 ? .value(s[3]) : .param("\(name)_width")])
+                return (
+                    feature.value,
+                    [
+                        .value(1), .value(c), s[2] > 0 ? .value(s[2]) : .param("\(name)_height"),
+                        s[3] > 0 ? .value(s[3]) : .param("\(name)_width"),
+                    ]
+                )
             }
             return (feature.value, [.value(1), .value(c), .param("\(name)_height"), .param("\(name)_width")])
         }
@@ -252,7 +289,9 @@ struct CoreMLToONNX {
         let dims = [1, c, image.height, image.width]
         guard let s = feature.shape, s.allSatisfy({ $0 > 0 }) else { return (feature.value, dims.map { .value($0) }) }
         guard s.reduce(1, *) == dims.reduce(1, *) else {
-            throw ConversionError(.invalidValue, "image output '\(name)' of \(c) × \(image.height) × \(image.width) values: the model gives shape \(s)")
+            throw ConversionError(
+                .invalidValue,
+                "image output '\(name)' of \(c) × \(image.height) × \(image.width) values: the model gives shape \(s)")
         }
         let reshaped = "\(name)__image"
         add("Reshape", [feature.value, int64s("\(reshaped)_shape", dims)], reshaped)
@@ -273,17 +312,21 @@ struct CoreMLToONNX {
             try lowerNMS(nms, description: spec.description, prefix: prefix)
         case .mlProgram(let bytes):
             try lowerProgram(description: spec.description, prefix: prefix) { [blob] inputs, graph in
-                try CoreMLProgramBridge.lower(serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
+                try CoreMLProgramBridge.lower(
+                    serialized: bytes, blob: blob, inputs: inputs, into: &graph, prefix: prefix)
             }
         case .compiledProgram(let program, let root):
             try lowerProgram(description: spec.description, prefix: prefix) { inputs, graph in
-                let outputs = try CoreMLProgramBridge.lower(program, blob: CoreMLSource.blobReader(root: root), inputs: inputs,
-                                                            into: &graph, prefix: prefix)
+                let outputs = try CoreMLProgramBridge.lower(
+                    program, blob: CoreMLSource.blobReader(root: root), inputs: inputs,
+                    into: &graph, prefix: prefix)
                 return (outputs, program.summary)
             }
         case .identity:
             for (input, output) in zip(spec.description.inputs, spec.description.outputs) {
-                guard let f = features[input.name] else { throw ConversionError(.syntax, "identity model: no input '\(input.name)'") }
+                guard let f = features[input.name] else {
+                    throw ConversionError(.syntax, "identity model: no input '\(input.name)'")
+                }
                 features[output.name] = f
             }
         case .classic(let model):
@@ -301,12 +344,16 @@ struct CoreMLToONNX {
 
     /// The value of feature `name` for a sub-model's input.
     func feature(_ name: String) throws -> Feature {
-        guard let f = features[name] else { throw ConversionError(.syntax, "no input or earlier sub-model gives the feature '\(name)'") }
+        guard let f = features[name] else {
+            throw ConversionError(.syntax, "no input or earlier sub-model gives the feature '\(name)'")
+        }
         return f
     }
 
     mutating func add(_ op: String, _ inputs: [String], _ output: String, _ attributes: [ONNXWriter.Attribute] = []) {
-        graph.nodes.append(ONNXWriter.Node(opType: op, name: output + "/" + op, inputs: inputs, outputs: [output], attributes: attributes))
+        graph.nodes.append(
+            ONNXWriter.Node(
+                opType: op, name: output + "/" + op, inputs: inputs, outputs: [output], attributes: attributes))
     }
 
     mutating func floats(_ name: String, _ values: [Float], _ dims: [Int]) -> String {
@@ -321,12 +368,16 @@ struct CoreMLToONNX {
 
     // MARK: Neural networks
 
-    private mutating func lowerNeuralNetwork(_ nn: NeuralNetworkSpec, description: CoreMLModelDescription, prefix: String) throws {
+    private mutating func lowerNeuralNetwork(
+        _ nn: NeuralNetworkSpec, description: CoreMLModelDescription, prefix: String
+    ) throws {
         var inputs: [String: NNValue] = [:]
         for input in description.inputs { inputs[input.name] = try networkInput(input, nn: nn, prefix: prefix) }
         for layer in nn.layers {
             layerCounts[layer.typeName, default: 0] += 1
-            if !NeuralNetworkToONNX.supportedLayerTypes.contains(layer.typeField) { unsupportedLayers.append("\(layer.typeName) '\(layer.name)'") }
+            if !NeuralNetworkToONNX.supportedLayerTypes.contains(layer.typeField) {
+                unsupportedLayers.append("\(layer.typeName) '\(layer.name)'")
+            }
         }
         var converter = NeuralNetworkToONNX(spec: nn, prefix: prefix, graph: graph)
         for name in reserved { converter.reserve(name) }
@@ -341,7 +392,8 @@ struct CoreMLToONNX {
         for output in description.outputs {
             let isLabel = output.name == description.predictedFeatureName
             if nn.flavor == .classifier, case .dictionary = output.type {
-                features[output.name] = try converter.classifierProbabilities(nn, description: description, output: output.name)
+                features[output.name] = try converter.classifierProbabilities(
+                    nn, description: description, output: output.name)
             } else if nn.flavor == .classifier, isLabel {
                 continue
             } else {
@@ -349,8 +401,13 @@ struct CoreMLToONNX {
             }
         }
         // A classifier without a dictionary output still gives its probabilities.
-        if nn.flavor == .classifier, !description.outputs.contains(where: { if case .dictionary = $0.type { return true } else { return false } }) {
-            let name = description.predictedProbabilitiesName.isEmpty ? "classLabelProbs" : description.predictedProbabilitiesName
+        if nn.flavor == .classifier,
+            !description.outputs.contains(where: { if case .dictionary = $0.type { return true } else { return false } }
+            )
+        {
+            let name =
+                description.predictedProbabilitiesName.isEmpty
+                ? "classLabelProbs" : description.predictedProbabilitiesName
             features[name] = try converter.classifierProbabilities(nn, description: description, output: name)
         }
         graph = converter.graph
@@ -358,17 +415,24 @@ struct CoreMLToONNX {
 
     /// A network input as the network sees it: images with their preprocessing applied, arrays in the
     /// rank the network's shape mapping gives them.
-    private mutating func networkInput(_ input: CoreMLFeature, nn: NeuralNetworkSpec, prefix: String) throws -> NNValue {
+    private mutating func networkInput(_ input: CoreMLFeature, nn: NeuralNetworkSpec, prefix: String) throws -> NNValue
+    {
         var f = try feature(input.name)
         switch input.type {
         case .image(let image):
             let channels = image.channels
-            let steps = nn.preprocessing.filter { $0.featureName == input.name || ($0.featureName.isEmpty && nn.preprocessing.count == 1) }
+            let steps = nn.preprocessing.filter {
+                $0.featureName == input.name || ($0.featureName.isEmpty && nn.preprocessing.count == 1)
+            }
             let scalerStep = steps.first { $0.hasScaler }
             var scaler = ImageScaler.identity
             if let s = scalerStep {
-                scaler = image.colorSpace == .bgr ? ImageScaler(scale: s.channelScale, bias: [s.blueBias, s.greenBias, s.redBias])
-                    : channels == 1 ? ImageScaler(scale: s.channelScale, bias: [s.grayBias]) : ImageScaler(scale: s.channelScale, bias: [s.redBias, s.greenBias, s.blueBias])
+                scaler =
+                    image.colorSpace == .bgr
+                    ? ImageScaler(scale: s.channelScale, bias: [s.blueBias, s.greenBias, s.redBias])
+                    : channels == 1
+                        ? ImageScaler(scale: s.channelScale, bias: [s.grayBias])
+                        : ImageScaler(scale: s.channelScale, bias: [s.redBias, s.greenBias, s.blueBias])
             }
             let top = f.image != nil && graph.inputs.contains { $0.name == input.name }
             var value = f.value
@@ -381,14 +445,20 @@ struct CoreMLToONNX {
                     if wantsBGR { exposedBGR.insert(input.name) }
                     features[input.name] = f
                 } else if f.applied != scaler {
-                    value = try rescale(value, from: f.applied ?? .identity, to: scaler, name: "\(prefix)\(input.name)__scaled")
+                    value = try rescale(
+                        value, from: f.applied ?? .identity, to: scaler, name: "\(prefix)\(input.name)__scaled")
                 }
             } else {
                 // Grayscale: luma of the RGB pixels (Rec. 601), then the scaler.
                 graphScalers[input.name] = scaler
-                let raw = f.applied.map { try? rescale(value, from: $0, to: .identity, name: "\(prefix)\(input.name)__raw") } ?? value
-                guard let raw else { throw ConversionError(.invalidValue, "image input '\(input.name)': its scaler cannot be undone") }
-                let weights = floats("\(prefix)\(input.name)__luma_w", [0.299, 0.587, 0.114].map { $0 * scaler.scale }, [1, 3, 1, 1])
+                let raw =
+                    f.applied.map { try? rescale(value, from: $0, to: .identity, name: "\(prefix)\(input.name)__raw") }
+                    ?? value
+                guard let raw else {
+                    throw ConversionError(.invalidValue, "image input '\(input.name)': its scaler cannot be undone")
+                }
+                let weights = floats(
+                    "\(prefix)\(input.name)__luma_w", [0.299, 0.587, 0.114].map { $0 * scaler.scale }, [1, 3, 1, 1])
                 let bias = floats("\(prefix)\(input.name)__luma_b", [scaler.bias[0]], [1])
                 value = "\(prefix)\(input.name)__gray"
                 add("Conv", [raw, weights, bias], value)
@@ -397,15 +467,22 @@ struct CoreMLToONNX {
             let scalerIndex = steps.firstIndex { $0.hasScaler }
             for (k, step) in steps.enumerated() where !step.meanImage.isEmpty {
                 guard step.meanImage.count == channels * image.height * image.width else {
-                    throw ConversionError(.invalidValue, "mean image of \(step.meanImage.count) values for a \(channels) × \(image.height) × \(image.width) input '\(input.name)'")
+                    throw ConversionError(
+                        .invalidValue,
+                        "mean image of \(step.meanImage.count) values for a \(channels) × \(image.height) × \(image.width) input '\(input.name)'"
+                    )
                 }
                 let factor: Float = scalerIndex.map { $0 < k } ?? true ? 1 : scaler.scale
-                let mean = floats("\(prefix)\(input.name)__mean\(k)", step.meanImage.map { $0 * factor }, [1, channels, image.height, image.width])
+                let mean = floats(
+                    "\(prefix)\(input.name)__mean\(k)", step.meanImage.map { $0 * factor },
+                    [1, channels, image.height, image.width])
                 let next = "\(prefix)\(input.name)__centred\(k)"
                 add("Sub", [value, mean], next)
                 value = next
             }
-            let shape = nn.isRank5 || nn.imageInputShapeMapping == 0 ? [1, 1, channels, image.height, image.width] : [1, channels, image.height, image.width]
+            let shape =
+                nn.isRank5 || nn.imageInputShapeMapping == 0
+                ? [1, 1, channels, image.height, image.width] : [1, channels, image.height, image.width]
             return NNValue(name: value, shape: shape)
         case .multiArray(let array):
             var declared = array.defaultShape
@@ -416,7 +493,9 @@ struct CoreMLToONNX {
                 case 3: declared = [1, 1] + declared
                 case 5: break
                 default:
-                    throw ConversionError(.invalidValue, "input '\(input.name)' of shape \(array.defaultShape): rank-5 networks take 1 or 3 dimensions")
+                    throw ConversionError(
+                        .invalidValue,
+                        "input '\(input.name)' of shape \(array.defaultShape): rank-5 networks take 1 or 3 dimensions")
                 }
             }
             let physical = rank5 ? [declared[0] * declared[1], declared[2], declared[3], declared[4]] : declared
@@ -446,7 +525,9 @@ struct CoreMLToONNX {
             throw ConversionError(.invalidValue, "an image scaled by 0 cannot be rescaled")
         }
         let a = to.scale / from.scale
-        let b = (0..<3).map { c in (to.bias.count == 3 ? to.bias[c] : to.bias[0]) - (from.bias.count == 3 ? from.bias[c] : from.bias[0]) * a }
+        let b = (0..<3).map { c in
+            (to.bias.count == 3 ? to.bias[c] : to.bias[0]) - (from.bias.count == 3 ? from.bias[c] : from.bias[0]) * a
+        }
         let scaled = name + "_mul"
         add("Mul", [value, floats(name + "_a", [a], [1])], scaled)
         add("Add", [scaled, floats(name + "_b", b, [1, 3, 1, 1])], name)
@@ -458,14 +539,18 @@ struct CoreMLToONNX {
     /// An ML Program's inputs prepared as its `main` reads them, `lowering` run on them, and its outputs recorded.
     private mutating func lowerProgram(
         description: CoreMLModelDescription, prefix: String,
-        lowering: ([String: String], inout ONNXWriter.Graph) throws -> (outputs: [String: String], summary: CoreMLProgramBridge.Summary)
+        lowering: ([String: String], inout ONNXWriter.Graph) throws -> (
+            outputs: [String: String], summary: CoreMLProgramBridge.Summary
+        )
     ) throws {
         var inputs: [String: String] = [:]
         for input in description.inputs {
             var f = try feature(input.name)
             if case .image = input.type, let applied = f.applied, applied != .identity {
                 f.value = try rescale(f.value, from: applied, to: .identity, name: "\(prefix)\(input.name)__pixels")
-            } else if case .image(let image) = input.type, graph.inputs.contains(where: { $0.name == input.name }), exposed[input.name] == nil {
+            } else if case .image(let image) = input.type, graph.inputs.contains(where: { $0.name == input.name }),
+                exposed[input.name] == nil
+            {
                 // ML Programs scale their images inside the program: the caller gives pixels (in BGR order for a BGR
                 // image: the program's channels are blue, green, red).
                 exposed[input.name] = .identity
@@ -480,7 +565,9 @@ struct CoreMLToONNX {
                 f.value = cast
             }
             inputs[input.name] = f.value
-            if case .image(let image) = input.type { inputs[input.name] = programImage(f.value, image: image, name: "\(prefix)\(input.name)") }
+            if case .image(let image) = input.type {
+                inputs[input.name] = programImage(f.value, image: image, name: "\(prefix)\(input.name)")
+            }
         }
         let (outputs, program) = try lowering(inputs, &graph)
         for output in description.outputs {
@@ -490,7 +577,9 @@ struct CoreMLToONNX {
             var shape: [Int]?
             if case .multiArray(let array) = output.type, !array.shape.isEmpty { shape = array.shape }
             // An image output is the program's [1, C, H, W] tensor (coremltools' ImageType outputs).
-            if case .image(let image) = output.type, image.enumeratedSizes.isEmpty, image.widthRange == nil, image.heightRange == nil {
+            if case .image(let image) = output.type, image.enumeratedSizes.isEmpty, image.widthRange == nil,
+                image.heightRange == nil
+            {
                 shape = [1, image.channels, image.height, image.width]
             }
             features[output.name] = Feature(value: value, shape: shape)
@@ -517,8 +606,10 @@ struct CoreMLToONNX {
         func threshold(_ featureName: String, _ value: Double, _ what: String) -> String {
             if !featureName.isEmpty, let f = features[featureName] { return f.value }
             let name = "\(prefix)nms_\(what)_default"
-            graph.initializers.append(ONNXWriter.Tensor(name: name, dims: [1], type: .double,
-                                                        rawBytes: withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init)))
+            graph.initializers.append(
+                ONNXWriter.Tensor(
+                    name: name, dims: [1], type: .double,
+                    rawBytes: withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init)))
             return name
         }
         let classes = nms.classLabels.count
@@ -527,7 +618,8 @@ struct CoreMLToONNX {
             confidence: confidence.value, confidenceShape: confidence.shape, coordinates: coordinates.value,
             classCount: classes > 0 ? classes : nil,
             iouThreshold: threshold(nms.iouThresholdInputFeatureName, nms.iouThreshold, "iou"),
-            confidenceThreshold: threshold(nms.confidenceThresholdInputFeatureName, nms.confidenceThreshold, "confidence"),
+            confidenceThreshold: threshold(
+                nms.confidenceThresholdInputFeatureName, nms.confidenceThreshold, "confidence"),
             perClass: nms.perClass)
         graph = lowering.graph
         let outConfidence = nms.confidenceOutputFeatureName.isEmpty ? "confidence" : nms.confidenceOutputFeatureName
@@ -541,14 +633,21 @@ struct CoreMLToONNX {
 extension NeuralNetworkToONNX {
     /// A classifier's probabilities as `[1, labels]`: the blob named by `labelProbabilityLayerName`, else the
     /// output's own name, else the last layer's output.
-    mutating func classifierProbabilities(_ nn: NeuralNetworkSpec, description: CoreMLModelDescription, output: String) throws -> CoreMLToONNX.Feature {
-        let candidates = [nn.labelProbabilityLayerName, output, nn.layers.last?.outputs.first ?? ""].filter { !$0.isEmpty }
+    mutating func classifierProbabilities(_ nn: NeuralNetworkSpec, description: CoreMLModelDescription, output: String)
+        throws -> CoreMLToONNX.Feature
+    {
+        let candidates = [nn.labelProbabilityLayerName, output, nn.layers.last?.outputs.first ?? ""].filter {
+            !$0.isEmpty
+        }
         guard let name = candidates.first(where: { blobs[$0] != nil }), let value = blobs[name] else {
-            throw ConversionError(.syntax, "the classifier's probabilities ('\(nn.labelProbabilityLayerName)') are not produced by any layer")
+            throw ConversionError(
+                .syntax,
+                "the classifier's probabilities ('\(nn.labelProbabilityLayerName)') are not produced by any layer")
         }
         let count = try elements(value.shape)
         guard count == nn.classLabels.count || nn.classLabels.isEmpty else {
-            throw ConversionError(.invalidValue, "the classifier gives \(count) probabilities for \(nn.classLabels.count) labels")
+            throw ConversionError(
+                .invalidValue, "the classifier gives \(count) probabilities for \(nn.classLabels.count) labels")
         }
         layerName = "classifier"
         let flat = reshape(value.name, [1, count])

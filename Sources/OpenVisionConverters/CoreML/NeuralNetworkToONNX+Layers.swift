@@ -13,14 +13,21 @@ extension NeuralNetworkToONNX {
     /// 50 ELU {alpha}, 60 softsign, 70 softplus, 71 parametricSoftplus {alpha, beta weights}.
     mutating func activation(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         let result = NNValue(name: out, shape: x.shape)
-        guard let kind = p.oneof([5, 10, 15, 20, 25, 30, 31, 40, 41, 50, 60, 70, 71]), let a = try p.message(kind, "activation") else {
+        guard let kind = p.oneof([5, 10, 15, 20, 25, 30, 31, 40, 41, 50, 60, 70, 71]),
+            let a = try p.message(kind, "activation")
+        else {
             throw invalid("no activation function")
         }
         switch kind {
         case 5:
-            let alpha = try a.float(1), beta = try a.float(2)
+            let alpha = try a.float(1)
+            let beta = try a.float(2)
             let scaled = alpha == 1 ? x.name : node1("Mul", [x.name, scalar(alpha)], output: beta == 0 ? out : nil)
-            if beta != 0 { _ = node1("Add", [scaled, scalar(beta)], output: out) } else if alpha == 1 { _ = identity(x.name, output: out) }
+            if beta != 0 {
+                _ = node1("Add", [scaled, scalar(beta)], output: out)
+            } else if alpha == 1 {
+                _ = identity(x.name, output: out)
+            }
         case 10: _ = node1("Relu", [x.name], output: out)
         case 15: _ = node1("LeakyRelu", [x.name], output: out, [.init("alpha", .float(try a.float(1)))])
         case 20:
@@ -40,7 +47,8 @@ extension NeuralNetworkToONNX {
             if kind == 25 {
                 _ = node1("PRelu", [x.name, try perChannel(1, "alpha")], output: out)
             } else {
-                let alpha = try perChannel(1, "alpha"), beta = try perChannel(2, "beta")
+                let alpha = try perChannel(1, "alpha")
+                let beta = try perChannel(2, "beta")
                 let sp = node1("Softplus", [node1("Mul", [x.name, beta])])
                 _ = node1("Mul", [sp, alpha], output: out)
             }
@@ -50,7 +58,9 @@ extension NeuralNetworkToONNX {
             _ = node1("Mul", [t, scalar(try a.float(1))], output: out)
         case 40: _ = node1("Sigmoid", [x.name], output: out)
         case 41:
-            _ = node1("HardSigmoid", [x.name], output: out, [.init("alpha", .float(try a.float(1))), .init("beta", .float(try a.float(2)))])
+            _ = node1(
+                "HardSigmoid", [x.name], output: out,
+                [.init("alpha", .float(try a.float(1))), .init("beta", .float(try a.float(2)))])
         case 50: _ = node1("Elu", [x.name], output: out, [.init("alpha", .float(try a.float(1)))])
         case 60: _ = node1("Softsign", [x.name], output: out)
         default: _ = node1("Softplus", [x.name], output: out)
@@ -64,16 +74,20 @@ extension NeuralNetworkToONNX {
     /// 22 int8DynamicQuantize (computed here in float32 with the de-quantized weights).
     mutating func innerProduct(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         let d = CoreMLLimits.dimension
-        let cin = try p.count(1, limit: d, what: "inputChannels"), cout = try p.count(2, limit: d, what: "outputChannels")
+        let cin = try p.count(1, limit: d, what: "inputChannels")
+        let cout = try p.count(2, limit: d, what: "outputChannels")
         guard cin > 0, cout > 0 else { throw invalid("inputChannels \(cin), outputChannels \(cout)") }
         let s = x.shape
         guard (1...5).contains(s.count) else { throw invalid("input of rank \(s.count) (expected 1...5)") }
         let inner = s.count >= 4 ? try elements(Array(s.suffix(3))) : s[s.count - 1]
         guard inner == cin else { throw invalid("input \(s) gives \(inner) features, inputChannels is \(cin)") }
-        let w = try weights(p, 20, count: try elements([cout, cin]), what: "weights", channels: .init(channels: cout, inner: cin))
+        let w = try weights(
+            p, 20, count: try elements([cout, cin]), what: "weights", channels: .init(channels: cout, inner: cin))
         let wName = constant(w, dims: [cout, cin], hint: "W")
         var inputs = [wName]
-        if try p.bool(10) { inputs.append(constant(try weights(p, 21, count: cout, what: "bias"), dims: [cout], hint: "B")) }
+        if try p.bool(10) {
+            inputs.append(constant(try weights(p, 21, count: cout, what: "bias"), dims: [cout], hint: "B"))
+        }
         let outShape: [Int]
         switch s.count {
         case 1: outShape = [cout]
@@ -99,11 +113,15 @@ extension NeuralNetworkToONNX {
     /// Input rank 4 `[x1, 1, 1, 1]` or 5 `[x1, x2, 1, 1, 1]` of indices.
     mutating func embedding(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         let d = CoreMLLimits.dimension
-        let vocab = try p.count(1, limit: d, what: "inputDim"), cout = try p.count(2, limit: d, what: "outputChannels")
+        let vocab = try p.count(1, limit: d, what: "inputDim")
+        let cout = try p.count(2, limit: d, what: "outputChannels")
         let s = x.shape
-        guard s.count >= 4, s.suffix(3).allSatisfy({ $0 == 1 }) else { throw invalid("input \(s) (expected [..., 1, 1, 1])") }
+        guard s.count >= 4, s.suffix(3).allSatisfy({ $0 == 1 }) else {
+            throw invalid("input \(s) (expected [..., 1, 1, 1])")
+        }
         guard vocab > 0, cout > 0 else { throw invalid("inputDim \(vocab), outputChannels \(cout)") }
-        let w = try weights(p, 20, count: try elements([cout, vocab]), what: "weights", channels: .init(channels: cout, inner: vocab))
+        let w = try weights(
+            p, 20, count: try elements([cout, vocab]), what: "weights", channels: .init(channels: cout, inner: vocab))
         // Rows of the transposed table, indexed by the input.
         var table = [Float](repeating: 0, count: w.count)
         for o in 0..<cout { for i in 0..<vocab { table[i * cout + o] = w[o * vocab + i] } }
@@ -111,7 +129,9 @@ extension NeuralNetworkToONNX {
         let rows = try elements(Array(s.dropLast(3)))
         let indices = toInt64(reshape(x.name, [rows]))
         var y = node1("Gather", [tName, indices], [.init("axis", .int(0))])
-        if try p.bool(10) { y = node1("Add", [y, constant(try weights(p, 21, count: cout, what: "bias"), dims: [cout], hint: "B")]) }
+        if try p.bool(10) {
+            y = node1("Add", [y, constant(try weights(p, 21, count: cout, what: "bias"), dims: [cout], hint: "B")])
+        }
         let outShape = Array(s.dropLast(3)) + [cout, 1, 1]
         _ = reshape(y, physical(outShape), output: out)
         return NNValue(name: out, shape: outShape)
@@ -130,10 +150,12 @@ extension NeuralNetworkToONNX {
         if epsilon == 0 { epsilon = 1e-5 }
         let gamma = constant(try weights(p, 15, count: channels, what: "gamma"), dims: [channels], hint: "gamma")
         let beta = constant(try weights(p, 16, count: channels, what: "beta"), dims: [channels], hint: "beta")
-        let compute = try p.bool(5), instance = try p.bool(6)
+        let compute = try p.bool(5)
+        let instance = try p.bool(6)
         if compute && instance {
             return try onNCHW(x, output: out) { c, input, nchw, output in
-                _ = c.node1("InstanceNormalization", [input, gamma, beta], output: output, [.init("epsilon", .float(epsilon))])
+                _ = c.node1(
+                    "InstanceNormalization", [input, gamma, beta], output: output, [.init("epsilon", .float(epsilon))])
                 return Array(nchw.suffix(3))
             }
         }
@@ -142,7 +164,8 @@ extension NeuralNetworkToONNX {
             return try onNCHW(x, output: out) { c, input, nchw, output in
                 let mean = c.node1("ReduceMean", [input], [.init("axes", .ints([0, 2, 3]))])
                 let centred = c.node1("Sub", [input, mean])
-                let variance = c.node1("ReduceMean", [c.node1("Mul", [centred, centred])], [.init("axes", .ints([0, 2, 3]))])
+                let variance = c.node1(
+                    "ReduceMean", [c.node1("Mul", [centred, centred])], [.init("axes", .ints([0, 2, 3]))])
                 let std = c.node1("Sqrt", [c.node1("Add", [variance, c.scalar(epsilon)])])
                 let normalised = c.node1("Div", [centred, std])
                 let scaled = c.node1("Mul", [normalised, c.reshape(gamma, [channels, 1, 1])])
@@ -153,7 +176,9 @@ extension NeuralNetworkToONNX {
         let mean = constant(try weights(p, 17, count: channels, what: "mean"), dims: [channels], hint: "mean")
         let variance = constant(try weights(p, 18, count: channels, what: "variance"), dims: [channels], hint: "var")
         return try onNCHW(x, output: out) { c, input, nchw, output in
-            _ = c.node1("BatchNormalization", [input, gamma, beta, mean, variance], output: output, [.init("epsilon", .float(epsilon))])
+            _ = c.node1(
+                "BatchNormalization", [input, gamma, beta, mean, variance], output: output,
+                [.init("epsilon", .float(epsilon))])
             return Array(nchw.suffix(3))
         }
     }
@@ -163,7 +188,8 @@ extension NeuralNetworkToONNX {
     mutating func mvn(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         var epsilon = try p.float(3)
         if epsilon == 0 { epsilon = 1e-6 }
-        let across = try p.bool(1), normalise = try p.bool(2)
+        let across = try p.bool(1)
+        let normalise = try p.bool(2)
         return try onNCHW(x, output: out) { c, input, nchw, output in
             let axes: [Int] = across ? [1, 2, 3] : [2, 3]
             let mean = c.node1("ReduceMean", [input], [.init("axes", .ints(axes))])
@@ -171,8 +197,10 @@ extension NeuralNetworkToONNX {
                 _ = c.node1("Sub", [input, mean], output: output)
             } else {
                 let centred = c.node1("Sub", [input, mean])
-                let variance = c.node1("ReduceMean", [c.node1("Mul", [centred, centred])], [.init("axes", .ints(axes))])
-                _ = c.node1("Div", [centred, c.node1("Sqrt", [c.node1("Add", [variance, c.scalar(epsilon)])])], output: output)
+                let variance = c.node1(
+                    "ReduceMean", [c.node1("Mul", [centred, centred])], [.init("axes", .ints(axes))])
+                _ = c.node1(
+                    "Div", [centred, c.node1("Sqrt", [c.node1("Add", [variance, c.scalar(epsilon)])])], output: output)
             }
             return Array(nchw.suffix(3))
         }
@@ -201,8 +229,10 @@ extension NeuralNetworkToONNX {
         guard size > 0 else { throw invalid("localSize 0") }
         var k = try p.float(4)
         if k == 0 { k = 1 }
-        let attributes: [ONNXWriter.Attribute] = [.init("alpha", .float(try p.float(1))), .init("beta", .float(try p.float(2))),
-                                                  .init("bias", .float(k)), .init("size", .int(size))]
+        let attributes: [ONNXWriter.Attribute] = [
+            .init("alpha", .float(try p.float(1))), .init("beta", .float(try p.float(2))),
+            .init("bias", .float(k)), .init("size", .int(size)),
+        ]
         return try onNCHW(x, output: out) { c, input, nchw, output in
             _ = c.node1("LRN", [input], output: output, attributes)
             return Array(nchw.suffix(3))
@@ -214,7 +244,8 @@ extension NeuralNetworkToONNX {
     /// `UnaryFunctionLayerParams`: 1 type (SQRT, RSQRT, INVERSE, POWER, EXP, LOG, ABS, THRESHOLD), 2 alpha,
     /// 3 epsilon (0: 1e-6), 4 shift, 5 scale (0: 1); the input is first `scale × x + shift`.
     mutating func unary(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
-        let type = try p.int32(1), alpha = try p.float(2)
+        let type = try p.int32(1)
+        let alpha = try p.float(2)
         var epsilon = try p.float(3)
         if epsilon == 0 { epsilon = 1e-6 }
         var scale = try p.float(5)
@@ -240,7 +271,9 @@ extension NeuralNetworkToONNX {
     // MARK: Elementwise (230, 231, 240, 260, 261), scale (245), bias (250), dot (270)
 
     /// `add`, `multiply`, `average`, `max`, `min`: one input with a scalar (`alpha`), or several broadcast together.
-    mutating func variadic(_ inputs: [NNValue], _ out: String, op: String, scalar alpha: Float?, scalarOp: String?) throws -> NNValue {
+    mutating func variadic(_ inputs: [NNValue], _ out: String, op: String, scalar alpha: Float?, scalarOp: String?)
+        throws -> NNValue
+    {
         guard !inputs.isEmpty else { throw invalid("no inputs") }
         if inputs.count == 1 {
             if let scalarOp, let alpha {
@@ -263,7 +296,9 @@ extension NeuralNetworkToONNX {
     }
 
     /// A `[1]`, `[C]`, `[1, H, W]` or `[C, H, W]` parameter broadcast over the last three axes of `x`.
-    mutating func broadcastParameter(_ p: ProtoMessage, shapeField: Int, valuesField: Int, x: NNValue, what: String) throws -> String {
+    mutating func broadcastParameter(_ p: ProtoMessage, shapeField: Int, valuesField: Int, x: NNValue, what: String)
+        throws -> String
+    {
         var shape = try p.repeatedCounts(shapeField, limit: CoreMLLimits.dimension, what: "\(what) shape")
         if shape.isEmpty { shape = [1] }
         guard shape.count == 1 || shape.count == 3 else { throw invalid("\(what) shape \(shape)") }
@@ -285,13 +320,15 @@ extension NeuralNetworkToONNX {
 
     /// `BiasLayerParams`: 1 shape, 2 bias.
     mutating func biasLayer(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
-        _ = node1("Add", [x.name, try broadcastParameter(p, shapeField: 1, valuesField: 2, x: x, what: "bias")], output: out)
+        _ = node1(
+            "Add", [x.name, try broadcastParameter(p, shapeField: 1, valuesField: 2, x: x, what: "bias")], output: out)
         return NNValue(name: out, shape: x.shape)
     }
 
     /// `DotProductLayerParams`: 1 cosineSimilarity; inputs `[..., C, 1, 1]`, output `[..., 1, 1, 1]`.
     mutating func dot(_ p: ProtoMessage, _ inputs: [NNValue], _ out: String) throws -> NNValue {
-        var a = inputs[0].name, b = inputs[1].name
+        var a = inputs[0].name
+        var b = inputs[1].name
         let s = inputs[0].shape
         guard s.count >= 3, s == inputs[1].shape else { throw invalid("inputs \(s) and \(inputs[1].shape)") }
         let axis = try physicalAxis(-3, of: s)
@@ -313,7 +350,8 @@ extension NeuralNetworkToONNX {
     /// `ReduceLayerParams`: 1 mode (SUM, AVG, PROD, LOGSUM, SUMSQUARE, L1, L2, MAX, MIN, ARGMAX), 2 epsilon
     /// (0: 1e-6), 3 axis (CHW, HW, C, H, W); reduced axes are kept as 1.
     mutating func reduce(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
-        let mode = try p.int32(1), axisCode = try p.int32(3)
+        let mode = try p.int32(1)
+        let axisCode = try p.int32(3)
         var epsilon = try p.float(2)
         if epsilon == 0 { epsilon = 1e-6 }
         let logical: [Int]
@@ -335,7 +373,10 @@ extension NeuralNetworkToONNX {
         case 0: _ = node1("ReduceSum", [x.name, int64s(axes)], output: out, [keep])
         case 1: _ = node1("ReduceMean", [x.name], output: out, attributes)
         case 2: _ = node1("ReduceProd", [x.name], output: out, attributes)
-        case 3: _ = node1("ReduceSum", [node1("Log", [node1("Add", [x.name, scalar(epsilon)])]), int64s(axes)], output: out, [keep])
+        case 3:
+            _ = node1(
+                "ReduceSum", [node1("Log", [node1("Add", [x.name, scalar(epsilon)])]), int64s(axes)], output: out,
+                [keep])
         case 4: _ = node1("ReduceSumSquare", [x.name], output: out, attributes)
         case 5: _ = node1("ReduceL1", [x.name], output: out, attributes)
         case 6: _ = node1("ReduceL2", [x.name], output: out, attributes)
@@ -367,7 +408,9 @@ extension NeuralNetworkToONNX {
 
     /// The value as rank-4 `[S × B, C, H, W]` (its physical form in old networks; reshaped in N-D ones).
     mutating func rank4(_ x: NNValue) throws -> (String, [Int]) {
-        guard x.shape.count == 5 else { throw invalid("input of rank \(x.shape.count) (expected rank 5 [Seq, Batch, C, H, W])") }
+        guard x.shape.count == 5 else {
+            throw invalid("input of rank \(x.shape.count) (expected rank 5 [Seq, Batch, C, H, W])")
+        }
         let p = [x.shape[0] * x.shape[1], x.shape[2], x.shape[3], x.shape[4]]
         return (rank5 ? x.name : reshape(x.name, p), p)
     }
@@ -385,7 +428,9 @@ extension NeuralNetworkToONNX {
     /// `ReshapeLayerParams`: 1 targetShape ([C, H, W] keeping Seq, or [Seq, C, H, W]), 2 mode (CHANNEL_FIRST, CHANNEL_LAST).
     mutating func reshapeRank5(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         var target = try p.repeatedInts(1, limit: CoreMLLimits.dimension, what: "targetShape")
-        guard target.count == 3 || target.count == 4 else { throw invalid("targetShape \(target) (expected 3 or 4 values)") }
+        guard target.count == 3 || target.count == 4 else {
+            throw invalid("targetShape \(target) (expected 3 or 4 values)")
+        }
         let (input, _) = try rank4(x)
         guard x.shape[1] == 1 || target.count == 3 else { throw unsupported("a rank-5 reshape of a batch > 1") }
         let perSequence = try elements(Array(x.shape.suffix(3)))
@@ -434,7 +479,9 @@ extension NeuralNetworkToONNX {
     mutating func permute(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         var axes = try p.repeatedCounts(1, limit: 3, what: "axis")
         if axes.isEmpty { axes = [0, 1, 2, 3] }
-        guard axes.count == 4, Set(axes) == [0, 1, 2, 3] else { throw invalid("axis \(axes) (expected a permutation of [0, 1, 2, 3])") }
+        guard axes.count == 4, Set(axes) == [0, 1, 2, 3] else {
+            throw invalid("axis \(axes) (expected a permutation of [0, 1, 2, 3])")
+        }
         guard x.shape.count == 5 else { throw invalid("input of rank \(x.shape.count) (expected 5)") }
         let map = [0, 2, 3, 4]  // permute axis → rank-5 axis
         let perm5 = [map[axes[0]], 1, map[axes[1]], map[axes[2]], map[axes[3]]]
@@ -455,7 +502,9 @@ extension NeuralNetworkToONNX {
         let a = try normalized(axis, rank: rank)
         var shape = first.shape
         for v in inputs.dropFirst() {
-            guard v.shape.count == rank, v.shape.enumerated().allSatisfy({ $0.offset == a || $0.element == first.shape[$0.offset] }) else {
+            guard v.shape.count == rank,
+                v.shape.enumerated().allSatisfy({ $0.offset == a || $0.element == first.shape[$0.offset] })
+            else {
                 throw invalid("inputs \(inputs.map(\.shape)) do not concatenate along axis \(axis)")
             }
             shape[a] += v.shape[a]
@@ -467,8 +516,11 @@ extension NeuralNetworkToONNX {
         }
         let pa = try physicalAxis(axis, of: first.shape)
         if interleave {
-            guard inputs.allSatisfy({ $0.shape == first.shape }) else { throw invalid("interleaved inputs of different shapes") }
-            let stacked = node1("Concat", inputs.map { node1("Unsqueeze", [$0.name, int64s([pa + 1])]) }, [.init("axis", .int(pa + 1))])
+            guard inputs.allSatisfy({ $0.shape == first.shape }) else {
+                throw invalid("interleaved inputs of different shapes")
+            }
+            let stacked = node1(
+                "Concat", inputs.map { node1("Unsqueeze", [$0.name, int64s([pa + 1])]) }, [.init("axis", .int(pa + 1))])
             _ = reshape(stacked, physical(shape), output: out)
         } else {
             _ = node1("Concat", inputs.map(\.name), output: out, [.init("axis", .int(pa))])
@@ -476,23 +528,31 @@ extension NeuralNetworkToONNX {
         // Known inputs joined along their first axis of more than one element (row-major) give known values.
         let leading = first.shape.prefix(a).allSatisfy { $0 == 1 }
         let known = inputs.compactMap(\.constant)
-        return NNValue(name: out, shape: shape, constant: known.count == inputs.count && leading && !interleave ? known.flatMap { $0 } : nil)
+        return NNValue(
+            name: out, shape: shape,
+            constant: known.count == inputs.count && leading && !interleave ? known.flatMap { $0 } : nil)
     }
 
     /// `SplitLayerParams`: 1 nOutputs, equal parts along axis −3.
     mutating func split(_ p: ProtoMessage, _ x: NNValue, _ outputs: [String]) throws {
         let n = try p.count(1, limit: CoreMLLimits.dimension, what: "nOutputs")
         guard n == outputs.count, n > 0 else { throw invalid("nOutputs \(n) with \(outputs.count) outputs") }
-        guard x.shape.count >= 3, x.shape[x.shape.count - 3] % n == 0 else { throw invalid("\(x.shape) does not split into \(n) along C") }
+        guard x.shape.count >= 3, x.shape[x.shape.count - 3] % n == 0 else {
+            throw invalid("\(x.shape) does not split into \(n) along C")
+        }
         try splitInto(x, axis: -3, sizes: Array(repeating: x.shape[x.shape.count - 3] / n, count: n), outputs)
     }
 
     /// Splits `x` along logical `axis` into parts of `sizes`, named as the blobs `outputs`.
     mutating func splitInto(_ x: NNValue, axis: Int, sizes: [Int], _ outputs: [String]) throws {
         let a = try normalized(axis, rank: x.shape.count)
-        guard sizes.reduce(0, +) == x.shape[a], sizes.allSatisfy({ $0 > 0 }) else { throw invalid("split sizes \(sizes) of \(x.shape[a])") }
+        guard sizes.reduce(0, +) == x.shape[a], sizes.allSatisfy({ $0 > 0 }) else {
+            throw invalid("split sizes \(sizes) of \(x.shape[a])")
+        }
         let names = outputs.map { outputName($0) }
-        node("Split", [x.name, int64s(sizes)], outputs: names, [.init("axis", .int(try physicalAxis(axis, of: x.shape)))])
+        node(
+            "Split", [x.name, int64s(sizes)], outputs: names, [.init("axis", .int(try physicalAxis(axis, of: x.shape)))]
+        )
         for (k, blob) in outputs.enumerated() {
             var shape = x.shape
             shape[a] = sizes[k]
@@ -515,20 +575,25 @@ extension NeuralNetworkToONNX {
 
     /// `ReorganizeDataLayerParams`: 1 mode (SPACE_TO_DEPTH, DEPTH_TO_SPACE, PIXEL_SHUFFLE), 2 blockSize.
     mutating func reorganizeData(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
-        let mode = try p.int32(1), b = try p.count(2, limit: CoreMLLimits.dimension, what: "blockSize")
+        let mode = try p.int32(1)
+        let b = try p.count(2, limit: CoreMLLimits.dimension, what: "blockSize")
         guard b > 1 else { throw invalid("blockSize \(b) (must be > 1)") }
         guard x.shape.count >= 3 else { throw invalid("input of rank \(x.shape.count)") }
-        let c = x.shape[x.shape.count - 3], h = x.shape[x.shape.count - 2], w = x.shape[x.shape.count - 1]
+        let c = x.shape[x.shape.count - 3]
+        let h = x.shape[x.shape.count - 2]
+        let w = x.shape[x.shape.count - 1]
         let chw: [Int]
         let op: String
         var attributes: [ONNXWriter.Attribute] = [.init("blocksize", .int(b))]
         switch mode {
         case 0:
             guard h % b == 0, w % b == 0 else { throw invalid("\(h) × \(w) not divisible by \(b)") }
-            chw = [c * b * b, h / b, w / b]; op = "SpaceToDepth"
+            chw = [c * b * b, h / b, w / b]
+            op = "SpaceToDepth"
         case 1, 2:
             guard c % (b * b) == 0 else { throw invalid("\(c) channels not divisible by \(b * b)") }
-            chw = [c / (b * b), h * b, w * b]; op = "DepthToSpace"
+            chw = [c / (b * b), h * b, w * b]
+            op = "DepthToSpace"
             attributes.append(.init("mode", .string(mode == 1 ? "DCR" : "CRD")))
         default: throw invalid("mode \(mode)")
         }
@@ -546,17 +611,23 @@ extension NeuralNetworkToONNX {
         let axis = Int(axisCode) - 3
         guard x.shape.count >= -axis else { throw invalid("input of rank \(x.shape.count)") }
         let n = x.shape[x.shape.count + axis]
-        var start = Int(clamping: try p.int64(1)), end = Int(clamping: try p.int64(2))
+        var start = Int(clamping: try p.int64(1))
+        var end = Int(clamping: try p.int64(2))
         let stride = max(1, try p.count(3, limit: CoreMLLimits.dimension, what: "stride"))
         if start < 0 { start += n }
         if end < 0 { end += n }
         start = min(max(start, 0), n)
         end = min(max(end, 0), n)
         let length = end > start ? (end - start - 1) / stride + 1 : 0
-        guard length > 0 else { throw invalid("slice [\(try p.int64(1)):\(try p.int64(2)):\(stride)] of \(n) values is empty") }
+        guard length > 0 else {
+            throw invalid("slice [\(try p.int64(1)):\(try p.int64(2)):\(stride)] of \(n) values is empty")
+        }
         var shape = x.shape
         shape[shape.count + axis] = length
-        _ = node1("Slice", [x.name, int64s([start]), int64s([end]), int64s([try physicalAxis(axis, of: x.shape)]), int64s([stride])], output: out)
+        _ = node1(
+            "Slice",
+            [x.name, int64s([start]), int64s([end]), int64s([try physicalAxis(axis, of: x.shape)]), int64s([stride])],
+            output: out)
         return NNValue(name: out, shape: shape)
     }
 }

@@ -7,7 +7,9 @@ extension NeuralNetworkToONNX {
     func pair(_ p: ProtoMessage, _ field: Int, fallback: [Int], what: String, minimum: Int = 1) throws -> [Int] {
         let values = try p.repeatedCounts(field, limit: CoreMLLimits.dimension, what: what)
         if values.isEmpty { return fallback }
-        guard values.count == 2, values.allSatisfy({ $0 >= minimum }) else { throw invalid("\(what) \(values) (expected 2 values ≥ \(minimum))") }
+        guard values.count == 2, values.allSatisfy({ $0 >= minimum }) else {
+            throw invalid("\(what) \(values) (expected 2 values ≥ \(minimum))")
+        }
         return values
     }
 
@@ -18,8 +20,10 @@ extension NeuralNetworkToONNX {
         if edges.isEmpty { return (0, 0, 0, 0) }
         guard edges.count == 2 else { throw invalid("\(edges.count) border amounts (expected height and width)") }
         let d = CoreMLLimits.dimension
-        return (try edges[0].count(1, limit: d, what: "border"), try edges[0].count(2, limit: d, what: "border"),
-                try edges[1].count(1, limit: d, what: "border"), try edges[1].count(2, limit: d, what: "border"))
+        return (
+            try edges[0].count(1, limit: d, what: "border"), try edges[0].count(2, limit: d, what: "border"),
+            try edges[1].count(1, limit: d, what: "border"), try edges[1].count(2, limit: d, what: "border")
+        )
     }
 
     /// `SamePadding`: the output size and the padding before and after, for one axis.
@@ -47,33 +51,45 @@ extension NeuralNetworkToONNX {
         let hasBias = try p.bool(70)
         let outputShape = try p.repeatedCounts(100, limit: d, what: "outputShape")
         guard x.shape.count >= 3 else { throw invalid("input of rank \(x.shape.count) (expected ≥ 3)") }
-        let cin = x.shape[x.shape.count - 3], h = x.shape[x.shape.count - 2], w = x.shape[x.shape.count - 1]
+        let cin = x.shape[x.shape.count - 3]
+        let h = x.shape[x.shape.count - 2]
+        let w = x.shape[x.shape.count - 1]
         guard cout > 0, kc > 0 else { throw invalid("outputChannels \(cout), kernelChannels \(kc)") }
         if deconv {
             guard cin == kc, cout % groups == 0 else {
-                throw invalid("deconvolution of \(cin) input channels with kernelChannels \(kc), \(cout) outputs in \(groups) groups")
+                throw invalid(
+                    "deconvolution of \(cin) input channels with kernelChannels \(kc), \(cout) outputs in \(groups) groups"
+                )
             }
             guard inputs.count == 1 else { throw unsupported("a deconvolution with weights as an input") }
         } else {
             guard cin == kc * groups, cout % groups == 0 else {
-                throw invalid("\(cin) input channels do not fit kernelChannels \(kc) × nGroups \(groups) (or \(cout) outputs)")
+                throw invalid(
+                    "\(cin) input channels do not fit kernelChannels \(kc) × nGroups \(groups) (or \(cout) outputs)")
             }
         }
         let weightShape = deconv ? [kc, cout / groups, kernel[0], kernel[1]] : [cout, kc, kernel[0], kernel[1]]
         let weightName: String
         if inputs.count == 2 {
-            guard inputs[1].shape.suffix(4).elementsEqual(weightShape) || physical(inputs[1].shape) == weightShape else {
+            guard inputs[1].shape.suffix(4).elementsEqual(weightShape) || physical(inputs[1].shape) == weightShape
+            else {
                 throw invalid("weight input of shape \(inputs[1].shape), expected \(weightShape)")
             }
-            weightName = physical(inputs[1].shape) == weightShape ? inputs[1].name : reshape(inputs[1].name, weightShape)
+            weightName =
+                physical(inputs[1].shape) == weightShape ? inputs[1].name : reshape(inputs[1].name, weightShape)
         } else {
             let count = try elements(weightShape)
-            let channels = deconv ? NeuralNetworkWeights.ChannelAxis(channels: cout / groups, inner: kernel[0] * kernel[1])
+            let channels =
+                deconv
+                ? NeuralNetworkWeights.ChannelAxis(channels: cout / groups, inner: kernel[0] * kernel[1])
                 : NeuralNetworkWeights.ChannelAxis(channels: cout, inner: kc * kernel[0] * kernel[1])
-            weightName = constant(try weights(p, 90, count: count, what: "weights", channels: channels), dims: weightShape, hint: "W")
+            weightName = constant(
+                try weights(p, 90, count: count, what: "weights", channels: channels), dims: weightShape, hint: "W")
         }
         var convInputs = [weightName]
-        if hasBias { convInputs.append(constant(try weights(p, 91, count: cout, what: "bias"), dims: [cout], hint: "B")) }
+        if hasBias {
+            convInputs.append(constant(try weights(p, 91, count: cout, what: "bias"), dims: [cout], hint: "B"))
+        }
 
         var pads = [0, 0, 0, 0]  // top, left, bottom, right
         var outputPadding = [0, 0]
@@ -137,7 +153,8 @@ extension NeuralNetworkToONNX {
         }
         guard outHW.allSatisfy({ $0 > 0 }) else { throw invalid("output size \(outHW) from input \(size)") }
         if deconv, zip(outputPadding, stride).contains(where: { $0 >= $1 }) {
-            throw unsupported("a deconvolution whose output needs \(outputPadding) extra rows/columns with stride \(stride)")
+            throw unsupported(
+                "a deconvolution whose output needs \(outputPadding) extra rows/columns with stride \(stride)")
         }
         var attributes: [ONNXWriter.Attribute] = [
             .init("kernel_shape", .ints(kernel)), .init("strides", .ints(stride)), .init("pads", .ints(pads)),
@@ -160,7 +177,8 @@ extension NeuralNetworkToONNX {
         let type = try p.int32(1)
         guard (0...2).contains(type) else { throw invalid("pooling type \(type)") }
         guard x.shape.count >= 3 else { throw invalid("input of rank \(x.shape.count) (expected ≥ 3)") }
-        let c = x.shape[x.shape.count - 3], size = Array(x.shape.suffix(2))
+        let c = x.shape[x.shape.count - 3]
+        let size = Array(x.shape.suffix(2))
         if try p.bool(60) {
             let op = ["GlobalMaxPool", "GlobalAveragePool", "GlobalLpPool"][Int(type)]
             return try onNCHW(x, output: out) { conv, input, _, output in
@@ -216,7 +234,8 @@ extension NeuralNetworkToONNX {
             if explicit != [0, 0] {
                 // Caffe's average divides by the window within the symmetric padding: pad those zeros
                 // explicitly, and let the pooling exclude what lies beyond them.
-                source = conv.node1("Pad", [input, conv.int64s([0, 0, explicit[0], explicit[1], 0, 0, explicit[0], explicit[1]])])
+                source = conv.node1(
+                    "Pad", [input, conv.int64s([0, 0, explicit[0], explicit[1], 0, 0, explicit[0], explicit[1]])])
                 poolPads = [0, 0, max(0, pads[2] - explicit[0]), max(0, pads[3] - explicit[1])]
                 inSize = [size[0] + 2 * explicit[0], size[1] + 2 * explicit[1]]
             }
@@ -231,13 +250,15 @@ extension NeuralNetworkToONNX {
                 produced[a] = span / stride[a] + 1
             }
             guard produced[0] >= outHW[0], produced[1] >= outHW[1] else {
-                throw conv.unsupported("pooling padding that ONNX cannot express (output \(produced), Core ML \(outHW))")
+                throw conv.unsupported(
+                    "pooling padding that ONNX cannot express (output \(produced), Core ML \(outHW))")
             }
             if produced == outHW {
                 _ = conv.node1(op, [source], output: output, attributes)
             } else {
                 let pooled = conv.node1(op, [source], attributes)
-                _ = conv.node1("Slice", [pooled, conv.int64s([0, 0]), conv.int64s(outHW), conv.int64s([2, 3])], output: output)
+                _ = conv.node1(
+                    "Slice", [pooled, conv.int64s([0, 0]), conv.int64s(outHW), conv.int64s([2, 3])], output: output)
             }
             return [c, outHW[0], outHW[1]]
         }
@@ -251,8 +272,12 @@ extension NeuralNetworkToONNX {
         guard x.shape.count >= 2 else { throw invalid("input of rank \(x.shape.count) (expected ≥ 2)") }
         let phys = physical(x.shape)
         let r = phys.count
-        var begin = [Int](repeating: 0, count: r), end = begin
-        begin[r - 2] = b.top; end[r - 2] = b.bottom; begin[r - 1] = b.left; end[r - 1] = b.right
+        var begin = [Int](repeating: 0, count: r)
+        var end = begin
+        begin[r - 2] = b.top
+        end[r - 2] = b.bottom
+        begin[r - 1] = b.left
+        end[r - 1] = b.right
         var shape = x.shape
         shape[shape.count - 2] += b.top + b.bottom
         shape[shape.count - 1] += b.left + b.right
@@ -262,7 +287,8 @@ extension NeuralNetworkToONNX {
         case 2?:
             mode = "reflect"
             guard b.top < x.shape[x.shape.count - 2], b.bottom < x.shape[x.shape.count - 2],
-                  b.left < x.shape[x.shape.count - 1], b.right < x.shape[x.shape.count - 1] else {
+                b.left < x.shape[x.shape.count - 1], b.right < x.shape[x.shape.count - 1]
+            else {
                 throw invalid("reflection padding \(b) of a \(x.shape.suffix(2)) input")
             }
         case 3?: mode = "edge"
@@ -278,25 +304,35 @@ extension NeuralNetworkToONNX {
     mutating func crop(_ p: ProtoMessage, _ inputs: [NNValue], _ out: String) throws -> NNValue {
         let x = inputs[0]
         guard x.shape.count >= 3 else { throw invalid("input of rank \(x.shape.count) (expected ≥ 3)") }
-        let h = x.shape[x.shape.count - 2], w = x.shape[x.shape.count - 1]
-        var top = 0, left = 0, outH = h, outW = w
+        let h = x.shape[x.shape.count - 2]
+        let w = x.shape[x.shape.count - 1]
+        var top = 0
+        var left = 0
+        var outH = h
+        var outW = w
         if inputs.count == 2 {
             let offset = try p.repeatedCounts(5, limit: CoreMLLimits.dimension, what: "offset")
             guard offset.isEmpty || offset.count == 2 else { throw invalid("offset \(offset)") }
-            top = offset.first ?? 0; left = offset.last ?? 0
+            top = offset.first ?? 0
+            left = offset.last ?? 0
             let reference = inputs[1].shape
             guard reference.count >= 2 else { throw invalid("reference input of rank \(reference.count)") }
-            outH = reference[reference.count - 2]; outW = reference[reference.count - 1]
+            outH = reference[reference.count - 2]
+            outW = reference[reference.count - 1]
         } else {
             let b = try borders(try p.message(1, "cropAmounts"))
-            top = b.top; left = b.left
-            outH = h - b.top - b.bottom; outW = w - b.left - b.right
+            top = b.top
+            left = b.left
+            outH = h - b.top - b.bottom
+            outW = w - b.left - b.right
         }
         guard outH > 0, outW > 0, top + outH <= h, left + outW <= w else {
             throw invalid("crop of \([outH, outW]) at \([top, left]) from \([h, w])")
         }
         let r = physical(x.shape).count
-        _ = node1("Slice", [x.name, int64s([top, left]), int64s([top + outH, left + outW]), int64s([r - 2, r - 1])], output: out)
+        _ = node1(
+            "Slice", [x.name, int64s([top, left]), int64s([top + outH, left + outW]), int64s([r - 2, r - 1])],
+            output: out)
         var shape = x.shape
         shape[shape.count - 2] = outH
         shape[shape.count - 1] = outW
@@ -309,31 +345,41 @@ extension NeuralNetworkToONNX {
     /// 6 linearUpsampleMode (DEFAULT, ALIGN_CORNERS_TRUE, ALIGN_CORNERS_FALSE).
     mutating func upsample(_ p: ProtoMessage, _ x: NNValue, _ out: String) throws -> NNValue {
         guard x.shape.count >= 3 else { throw invalid("input of rank \(x.shape.count) (expected ≥ 3)") }
-        let size = Array(x.shape.suffix(2)), c = x.shape[x.shape.count - 3]
+        let size = Array(x.shape.suffix(2))
+        let c = x.shape[x.shape.count - 3]
         let fractional = try p.repeatedFloats(7)
         let integer = try pair(p, 1, fallback: [1, 1], what: "scalingFactor")
         var outHW: [Int]
         if !fractional.isEmpty {
-            guard fractional.count == 2, fractional.allSatisfy({ $0.isFinite && $0 > 0 && $0 < Float(CoreMLLimits.dimension) }) else {
+            guard fractional.count == 2,
+                fractional.allSatisfy({ $0.isFinite && $0 > 0 && $0 < Float(CoreMLLimits.dimension) })
+            else {
                 throw invalid("fractionalScalingFactor \(fractional)")
             }
             outHW = (0..<2).map { Int((Double(size[$0]) * Double(fractional[$0])).rounded(.down)) }
         } else {
             outHW = (0..<2).map { size[$0] * integer[$0] }
         }
-        guard outHW.allSatisfy({ $0 > 0 && $0 <= CoreMLLimits.dimension }) else { throw invalid("output size \(outHW)") }
+        guard outHW.allSatisfy({ $0 > 0 && $0 <= CoreMLLimits.dimension }) else {
+            throw invalid("output size \(outHW)")
+        }
         let bilinear = try p.int32(5) == 1
         var attributes: [ONNXWriter.Attribute]
         if bilinear {
             let mode = try p.int32(6)
             let transform = mode == 1 ? "align_corners" : mode == 2 ? "half_pixel" : "asymmetric"
-            attributes = [.init("mode", .string("linear")), .init("coordinate_transformation_mode", .string(transform))]
+            attributes = [
+                .init("mode", .string("linear")), .init("coordinate_transformation_mode", .string(transform)),
+            ]
         } else {
-            attributes = [.init("mode", .string("nearest")), .init("coordinate_transformation_mode", .string("asymmetric")),
-                          .init("nearest_mode", .string("floor"))]
+            attributes = [
+                .init("mode", .string("nearest")), .init("coordinate_transformation_mode", .string("asymmetric")),
+                .init("nearest_mode", .string("floor")),
+            ]
         }
         return try onNCHW(x, output: out) { conv, input, nchw, output in
-            _ = conv.node1("Resize", [input, "", "", conv.int64s([nchw[0], c, outHW[0], outHW[1]])], output: output, attributes)
+            _ = conv.node1(
+                "Resize", [input, "", "", conv.int64s([nchw[0], c, outHW[0], outHW[1]])], output: output, attributes)
             return [c, outHW[0], outHW[1]]
         }
     }
@@ -348,21 +394,29 @@ extension NeuralNetworkToONNX {
         if method == 2 {
             // UPSAMPLE_MODE: points i × X / N, clamped to X − 1: ONNX's asymmetric transform.
             return try onNCHW(x, output: out) { conv, input, nchw, output in
-                _ = conv.node1("Resize", [input, "", "", conv.int64s([nchw[0], c, target[0], target[1]])], output: output, [
-                    .init("mode", .string("linear")), .init("coordinate_transformation_mode", .string("asymmetric")),
-                ])
+                _ = conv.node1(
+                    "Resize", [input, "", "", conv.int64s([nchw[0], c, target[0], target[1]])], output: output,
+                    [
+                        .init("mode", .string("linear")),
+                        .init("coordinate_transformation_mode", .string("asymmetric")),
+                    ])
                 return [c, target[0], target[1]]
             }
         }
         // The other methods as ONNX's tf_crop_and_resize region [start, end] (in units of X − 1):
         // STRICT_ALIGN_ENDPOINTS linspace(0, X − 1, N) (N = 1: 0); ALIGN_ENDPOINTS the same but the middle
         // for N = 1; ROI_ALIGN_MODE (i + ½) × max(1, X − 1) / N.
-        var starts: [Float] = [], ends: [Float] = []
+        var starts: [Float] = []
+        var ends: [Float] = []
         for a in 0..<2 {
             let n = Float(target[a])
             switch method {
-            case 0: starts.append(0); ends.append(target[a] == 1 ? 0 : 1)
-            case 1: starts.append(0); ends.append(1)
+            case 0:
+                starts.append(0)
+                ends.append(target[a] == 1 ? 0 : 1)
+            case 1:
+                starts.append(0)
+                ends.append(1)
             default:
                 starts.append(0.5 / n)
                 ends.append(target[a] == 1 ? 0.5 : (n - 0.5) / n)
@@ -370,9 +424,12 @@ extension NeuralNetworkToONNX {
         }
         return try onNCHW(x, output: out) { conv, input, nchw, output in
             let roi = conv.constant([0, 0, starts[0], starts[1], 1, 1, ends[0], ends[1]], dims: [8], hint: "roi")
-            _ = conv.node1("Resize", [input, roi, "", conv.int64s([nchw[0], c, target[0], target[1]])], output: output, [
-                .init("mode", .string("linear")), .init("coordinate_transformation_mode", .string("tf_crop_and_resize")),
-            ])
+            _ = conv.node1(
+                "Resize", [input, roi, "", conv.int64s([nchw[0], c, target[0], target[1]])], output: output,
+                [
+                    .init("mode", .string("linear")),
+                    .init("coordinate_transformation_mode", .string("tf_crop_and_resize")),
+                ])
             return [c, target[0], target[1]]
         }
     }
@@ -383,19 +440,28 @@ extension NeuralNetworkToONNX {
     /// `[N, B, C, Ho, Wo]` (or `[N, 1, C, Ho, Wo]`). Each box is sampled on the grid its mode gives over
     /// `[start, end]` (as `resizeBilinear` over `[0, X − 1]`) with ONNX's `GridSample` (bilinear, corners aligned).
     mutating func cropResize(_ p: ProtoMessage, _ inputs: [NNValue], _ out: String) throws -> NNValue {
-        let x = inputs[0], roi = inputs[1]
+        let x = inputs[0]
+        let roi = inputs[1]
         guard x.shape.count == 5, roi.shape.count == 5, roi.shape[1] == 1, roi.shape[3] == 1, roi.shape[4] == 1,
-              roi.shape[2] == 4 || roi.shape[2] == 5 else {
-            throw invalid("inputs \(x.shape) and boxes \(roi.shape) (expected [1, B, C, H, W] and [N, 1, 4 or 5, 1, 1])")
+            roi.shape[2] == 4 || roi.shape[2] == 5
+        else {
+            throw invalid(
+                "inputs \(x.shape) and boxes \(roi.shape) (expected [1, B, C, H, W] and [N, 1, 4 or 5, 1, 1])")
         }
         let target = try pair(p, 1, fallback: [1, 1], what: "targetSize")
         let normalised = try p.bool(2)
         let method = try p.message(3, "mode")?.int32(1) ?? 0
         let boxMode = try p.message(4, "boxIndicesMode")?.int32(1) ?? 0
-        guard (0...3).contains(method), (0...3).contains(boxMode) else { throw invalid("sampling mode \(method), box mode \(boxMode)") }
+        guard (0...3).contains(method), (0...3).contains(boxMode) else {
+            throw invalid("sampling mode \(method), box mode \(boxMode)")
+        }
         var spatialScale = try p.float(5)
         if spatialScale == 0 { spatialScale = 1 }
-        let b = x.shape[1], c = x.shape[2], h = x.shape[3], w = x.shape[4], n = roi.shape[0]
+        let b = x.shape[1]
+        let c = x.shape[2]
+        let h = x.shape[3]
+        let w = x.shape[4]
+        let n = roi.shape[0]
         let withIndex = roi.shape[2] == 5
         let columns = roi.shape[2]
         let boxes = reshape(roi.name, [n, columns])
@@ -403,19 +469,35 @@ extension NeuralNetworkToONNX {
             node1("Slice", [boxes, int64s([k]), int64s([k + 1]), int64s([1])])
         }
         let first = withIndex ? 1 : 0
-        let c0 = column(first), c1 = column(first + 1), c2 = column(first + 2), c3 = column(first + 3)
-        var y1: String, x1: String, y2: String, x2: String
+        let c0 = column(first)
+        let c1 = column(first + 1)
+        let c2 = column(first + 2)
+        let c3 = column(first + 3)
+        var y1: String
+        var x1: String
+        var y2: String
+        var x2: String
         switch boxMode {
         case 0: (y1, x1, y2, x2) = (c0, c1, c2, c3)
         case 1: (y1, x1, y2, x2) = (c1, c0, c3, c2)
         default:
             let (cy, cx, bh, bw) = boxMode == 2 ? (c0, c1, c2, c3) : (c1, c0, c3, c2)
-            let hh = node1("Mul", [bh, scalar(0.5)]), hw = node1("Mul", [bw, scalar(0.5)])
-            (y1, x1, y2, x2) = (node1("Sub", [cy, hh]), node1("Sub", [cx, hw]), node1("Add", [cy, hh]), node1("Add", [cx, hw]))
+            let hh = node1("Mul", [bh, scalar(0.5)])
+            let hw = node1("Mul", [bw, scalar(0.5)])
+            (y1, x1, y2, x2) = (
+                node1("Sub", [cy, hh]), node1("Sub", [cx, hw]), node1("Add", [cy, hh]), node1("Add", [cx, hw])
+            )
         }
-        let sy = spatialScale * (normalised ? Float(h - 1) : 1), sx = spatialScale * (normalised ? Float(w - 1) : 1)
-        if sy != 1 { y1 = node1("Mul", [y1, scalar(sy)]); y2 = node1("Mul", [y2, scalar(sy)]) }
-        if sx != 1 { x1 = node1("Mul", [x1, scalar(sx)]); x2 = node1("Mul", [x2, scalar(sx)]) }
+        let sy = spatialScale * (normalised ? Float(h - 1) : 1)
+        let sx = spatialScale * (normalised ? Float(w - 1) : 1)
+        if sy != 1 {
+            y1 = node1("Mul", [y1, scalar(sy)])
+            y2 = node1("Mul", [y2, scalar(sy)])
+        }
+        if sx != 1 {
+            x1 = node1("Mul", [x1, scalar(sx)])
+            x2 = node1("Mul", [x2, scalar(sx)])
+        }
         // Sample positions [N, count] along one axis of size `size`, normalised to GridSample's [-1, 1].
         func grid(_ start: String, _ end: String, count: Int, size: Int) -> String {
             let t = node1("Sub", [end, start])
@@ -429,7 +511,9 @@ extension NeuralNetworkToONNX {
                     offset = node1("Mul", [i, node1("Div", [t, scalar(Float(count - 1))])])
                 }
             case 2:
-                offset = node1("Min", [node1("Mul", [i, node1("Div", [node1("Add", [t, scalar(1)]), scalar(Float(count))])]), t])
+                offset = node1(
+                    "Min",
+                    [node1("Mul", [i, node1("Div", [node1("Add", [t, scalar(1)]), scalar(Float(count))])]), t])
             default:
                 let delta = node1("Div", [node1("Max", [t, scalar(1)]), scalar(Float(count))])
                 offset = node1("Min", [node1("Mul", [node1("Add", [i, scalar(0.5)]), delta]), t])
@@ -438,12 +522,14 @@ extension NeuralNetworkToONNX {
             guard size > 1 else { return node1("Mul", [position, scalar(0)]) }
             return node1("Sub", [node1("Mul", [position, scalar(2 / Float(size - 1))]), scalar(1)])
         }
-        let gy = grid(y1, y2, count: target[0], size: h), gx = grid(x1, x2, count: target[1], size: w)
+        let gy = grid(y1, y2, count: target[0], size: h)
+        let gx = grid(x1, x2, count: target[1], size: w)
         let shape3 = int64s([n, target[0], target[1]])
         let gridX = node1("Expand", [reshape(gx, [n, 1, target[1]]), shape3])
         let gridY = node1("Expand", [reshape(gy, [n, target[0], 1]), shape3])
-        var samplingGrid = node1("Concat", [node1("Unsqueeze", [gridX, int64s([3])]), node1("Unsqueeze", [gridY, int64s([3])])],
-                                 [.init("axis", .int(3))])
+        var samplingGrid = node1(
+            "Concat", [node1("Unsqueeze", [gridX, int64s([3])]), node1("Unsqueeze", [gridY, int64s([3])])],
+            [.init("axis", .int(3))])
         let images = rank5 ? x.name : reshape(x.name, [b, c, h, w])
         let source: String
         if withIndex {
@@ -452,13 +538,17 @@ extension NeuralNetworkToONNX {
         } else {
             source = b == 1 && n == 1 ? images : node1("Tile", [images, int64s([n, 1, 1, 1])])
             if b > 1 {
-                let expanded = node1("Expand", [reshape(samplingGrid, [n, 1, target[0], target[1], 2]), int64s([n, b, target[0], target[1], 2])])
+                let expanded = node1(
+                    "Expand",
+                    [reshape(samplingGrid, [n, 1, target[0], target[1], 2]), int64s([n, b, target[0], target[1], 2])])
                 samplingGrid = reshape(expanded, [n * b, target[0], target[1], 2])
             }
         }
         let shape = try checked([n, withIndex ? 1 : b, c, target[0], target[1]])
-        let attributes: [ONNXWriter.Attribute] = [.init("mode", .string("bilinear")), .init("padding_mode", .string("border")),
-                                                  .init("align_corners", .int(1))]
+        let attributes: [ONNXWriter.Attribute] = [
+            .init("mode", .string("bilinear")), .init("padding_mode", .string("border")),
+            .init("align_corners", .int(1)),
+        ]
         if rank5 {
             _ = node1("GridSample", [source, samplingGrid], output: out, attributes)
         } else {

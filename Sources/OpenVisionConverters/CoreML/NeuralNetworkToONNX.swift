@@ -67,7 +67,8 @@ struct NeuralNetworkToONNX {
                 guard layer.parameters.upperBound <= raw.count else {
                     throw ConversionError(.syntax, "layer '\(layer.name)': parameters past the end of the file")
                 }
-                let params = try ProtoMessage(raw[layer.parameters], context: "layer '\(layer.name)' (\(layer.typeName))")
+                let params = try ProtoMessage(
+                    raw[layer.parameters], context: "layer '\(layer.name)' (\(layer.typeName))")
                 do {
                     try convert(layer, params)
                 } catch let error as ConversionError where !error.message.contains("'\(layer.name)'") {
@@ -80,13 +81,17 @@ struct NeuralNetworkToONNX {
     /// The value of blob `name` (an input, or an earlier layer's output).
     func blob(_ name: String) throws -> NNValue {
         guard let value = blobs[name] else {
-            throw ConversionError(.syntax, "layer '\(layerName)' (\(layerType)) reads '\(name)', which no earlier layer or input produces")
+            throw ConversionError(
+                .syntax, "layer '\(layerName)' (\(layerType)) reads '\(name)', which no earlier layer or input produces"
+            )
         }
         return value
     }
 
     func unsupported(_ detail: String = "") -> ConversionError {
-        ConversionError(.unsupported, "layer '\(layerName)' (\(layerType)) is not supported" + (detail.isEmpty ? "" : ": \(detail)"))
+        ConversionError(
+            .unsupported, "layer '\(layerName)' (\(layerType)) is not supported" + (detail.isEmpty ? "" : ": \(detail)")
+        )
     }
 
     func invalid(_ detail: String) -> ConversionError {
@@ -115,16 +120,22 @@ struct NeuralNetworkToONNX {
 
     /// Appends a node; returns its output names (new names unless given).
     @discardableResult
-    mutating func node(_ op: String, _ inputs: [String], outputs: [String]? = nil, count: Int = 1,
-                       _ attributes: [ONNXWriter.Attribute] = []) -> [String] {
+    mutating func node(
+        _ op: String, _ inputs: [String], outputs: [String]? = nil, count: Int = 1,
+        _ attributes: [ONNXWriter.Attribute] = []
+    ) -> [String] {
         let outs = outputs ?? (0..<count).map { fresh("\(layerName)_\(op.lowercased())\($0 == 0 ? "" : "_\($0)")") }
-        graph.nodes.append(ONNXWriter.Node(opType: op, name: fresh("\(layerName)/\(op)"), inputs: inputs, outputs: outs,
-                                           attributes: attributes))
+        graph.nodes.append(
+            ONNXWriter.Node(
+                opType: op, name: fresh("\(layerName)/\(op)"), inputs: inputs, outputs: outs,
+                attributes: attributes))
         return outs
     }
 
     /// A one-output node.
-    mutating func node1(_ op: String, _ inputs: [String], output: String? = nil, _ attributes: [ONNXWriter.Attribute] = []) -> String {
+    mutating func node1(
+        _ op: String, _ inputs: [String], output: String? = nil, _ attributes: [ONNXWriter.Attribute] = []
+    ) -> String {
         node(op, inputs, outputs: output.map { [$0] }, attributes)[0]
     }
 
@@ -202,7 +213,9 @@ struct NeuralNetworkToONNX {
             guard d >= 0 else { throw invalid("negative dimension in shape \(shape)") }
             let (p, overflow) = n.multipliedReportingOverflow(by: d)
             guard !overflow, p <= CoreMLLimits.elements else {
-                throw ConversionError(.limitExceeded, "layer '\(layerName)' (\(layerType)): shape \(shape) exceeds \(CoreMLLimits.elements) elements")
+                throw ConversionError(
+                    .limitExceeded,
+                    "layer '\(layerName)' (\(layerType)): shape \(shape) exceeds \(CoreMLLimits.elements) elements")
             }
             n = p
         }
@@ -211,7 +224,9 @@ struct NeuralNetworkToONNX {
 
     /// Checks a shape computed for a layer's output.
     func checked(_ shape: [Int]) throws -> [Int] {
-        guard shape.count <= CoreMLLimits.rank else { throw invalid("rank \(shape.count) exceeds \(CoreMLLimits.rank)") }
+        guard shape.count <= CoreMLLimits.rank else {
+            throw invalid("rank \(shape.count) exceeds \(CoreMLLimits.rank)")
+        }
         for d in shape where d < 0 || d > CoreMLLimits.dimension { throw invalid("output dimension \(d) in \(shape)") }
         _ = try elements(shape)
         return shape
@@ -250,8 +265,10 @@ struct NeuralNetworkToONNX {
     /// Brings `x` to rank-4 `[N, C, H, W]` (the last three axes; leading ones merged into N, or N = 1
     /// for rank 3), runs `body` with the name to write, and gives the result back with the leading axes.
     /// `body` returns the output's `[C, H, W]`.
-    mutating func onNCHW(_ x: NNValue, output: String,
-                         _ body: (inout NeuralNetworkToONNX, _ input: String, _ nchw: [Int], _ output: String) throws -> [Int]) throws -> NNValue {
+    mutating func onNCHW(
+        _ x: NNValue, output: String,
+        _ body: (inout NeuralNetworkToONNX, _ input: String, _ nchw: [Int], _ output: String) throws -> [Int]
+    ) throws -> NNValue {
         let shape = x.shape
         guard shape.count >= 3 else { throw invalid("needs a blob of rank ≥ 3, got \(shape)") }
         let lead = Array(shape.dropLast(3))
@@ -272,8 +289,10 @@ struct NeuralNetworkToONNX {
     // MARK: Weights
 
     /// Float32 values of the `WeightParams` in field `field` of `params`, recording its format.
-    mutating func weights(_ params: ProtoMessage, _ field: Int, count: Int, what: String,
-                          channels: NeuralNetworkWeights.ChannelAxis = .none) throws -> [Float] {
+    mutating func weights(
+        _ params: ProtoMessage, _ field: Int, count: Int, what: String,
+        channels: NeuralNetworkWeights.ChannelAxis = .none
+    ) throws -> [Float] {
         let m = try params.message(field, what)
         if let m, let format = try NeuralNetworkWeights.format(m) { weightFormats.insert(format) }
         return try NeuralNetworkWeights.floats(m, count: count, what: "\(params.context) \(what)", channels: channels)
@@ -291,7 +310,9 @@ struct NeuralNetworkToONNX {
             340: 1...1, 345: 1...1, 350: 1...1, 600: 1...1,
         ]
         if let range = fixedInputs[field], !range.contains(layer.inputs.count) {
-            throw invalid("\(layer.inputs.count) inputs (expected \(range.upperBound == Int.max ? "\(range.lowerBound) or more" : range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"))")
+            throw invalid(
+                "\(layer.inputs.count) inputs (expected \(range.upperBound == Int.max ? "\(range.lowerBound) or more" : range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"))"
+            )
         }
         guard !layer.outputs.isEmpty else { throw invalid("no outputs") }
         let inputs = try layer.inputs.map { try blob($0) }
@@ -330,14 +351,24 @@ struct NeuralNetworkToONNX {
         case 301: result = try flatten(p, inputs[0], out)
         case 310: result = try permute(p, inputs[0], out)
         case 320: result = try concat(axis: try p.bool(100) ? -5 : -3, inputs, out, interleave: false)
-        case 330: try split(p, inputs[0], layer.outputs); return
-        case 400: try simpleRecurrent(p, inputs, layer.outputs); return
-        case 410: try gru(p, inputs, layer.outputs); return
-        case 420, 430: try lstm(p, inputs, layer.outputs, bidirectional: field == 430); return
+        case 330:
+            try split(p, inputs[0], layer.outputs)
+            return
+        case 400:
+            try simpleRecurrent(p, inputs, layer.outputs)
+            return
+        case 410:
+            try gru(p, inputs, layer.outputs)
+            return
+        case 420, 430:
+            try lstm(p, inputs, layer.outputs, bidirectional: field == 430)
+            return
         case 340: result = try sequenceRepeat(p, inputs[0], out)
         case 345: result = try reorganizeData(p, inputs[0], out)
         case 350: result = try slice(p, inputs[0], out)
-        case 600: result = NNValue(name: identity(inputs[0].name, output: out), shape: inputs[0].shape, constant: inputs[0].constant)
+        case 600:
+            result = NNValue(
+                name: identity(inputs[0].name, output: out), shape: inputs[0].shape, constant: inputs[0].constant)
         default:
             try convertND(layer, p, inputs, out)
             return

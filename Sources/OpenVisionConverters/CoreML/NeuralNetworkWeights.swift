@@ -61,7 +61,10 @@ enum NeuralNetworkWeights {
         }
         if let half = try m.bytes(2) {
             guard half.count == count * 2 else {
-                throw ConversionError(.invalidValue, "\(context): \(half.count) bytes of float16 where \(count) values (\(count * 2) bytes) are expected")
+                throw ConversionError(
+                    .invalidValue,
+                    "\(context): \(half.count) bytes of float16 where \(count) values (\(count * 2) bytes) are expected"
+                )
             }
             var result = [Float](repeating: 0, count: count)
             var i = half.startIndex
@@ -74,25 +77,34 @@ enum NeuralNetworkWeights {
         let q = try m.message(40, "quantization")
         if let int8 = try m.bytes(31) {
             guard int8.count == count else {
-                throw ConversionError(.invalidValue, "\(context): \(int8.count) int8 values where \(count) are expected")
+                throw ConversionError(
+                    .invalidValue, "\(context): \(int8.count) int8 values where \(count) are expected")
             }
             guard let linear = try q?.message(101, "linearQuantization") else {
                 throw ConversionError(.invalidValue, "\(context): int8RawValue without linear quantization parameters")
             }
-            let scale = try linear.repeatedFloats(1), bias = try linear.repeatedFloats(2)
-            return try dequantizeLinear(count: count, scale: scale, bias: bias, channels: channels, context: context) { k in
+            let scale = try linear.repeatedFloats(1)
+            let bias = try linear.repeatedFloats(2)
+            return try dequantizeLinear(count: count, scale: scale, bias: bias, channels: channels, context: context) {
+                k in
                 Float(Int8(bitPattern: int8[int8.startIndex + k]))
             }
         }
         if let raw = try m.bytes(30) {
-            guard let q else { throw ConversionError(.invalidValue, "\(context): rawValue without quantization parameters") }
+            guard let q else {
+                throw ConversionError(.invalidValue, "\(context): rawValue without quantization parameters")
+            }
             let bits = try q.count(1, limit: 16, what: "numberOfBits")
             guard (1...8).contains(bits) else {
-                throw ConversionError(.unsupported, "\(context): \(bits)-bit quantized weights (1 to 8 bits are defined)")
+                throw ConversionError(
+                    .unsupported, "\(context): \(bits)-bit quantized weights (1 to 8 bits are defined)")
             }
             let needed = (count * bits + 7) / 8
             guard raw.count == needed else {
-                throw ConversionError(.invalidValue, "\(context): \(raw.count) bytes of \(bits)-bit values where \(count) values (\(needed) bytes) are expected")
+                throw ConversionError(
+                    .invalidValue,
+                    "\(context): \(raw.count) bytes of \(bits)-bit values where \(count) values (\(needed) bytes) are expected"
+                )
             }
             // Index k's bits start at bit k × bits, most significant bit first within each byte.
             let base = raw.startIndex
@@ -110,39 +122,49 @@ enum NeuralNetworkWeights {
             switch q.oneof([101, 102]) {
             case 101?:
                 let linear = try q.message(101, "linearQuantization")!
-                return try dequantizeLinear(count: count, scale: try linear.repeatedFloats(1), bias: try linear.repeatedFloats(2),
-                                            channels: channels, context: context) { Float(index($0)) }
+                return try dequantizeLinear(
+                    count: count, scale: try linear.repeatedFloats(1), bias: try linear.repeatedFloats(2),
+                    channels: channels, context: context
+                ) { Float(index($0)) }
             case 102?:
                 let table = try q.message(102, "lookupTableQuantization")!.repeatedFloats(1)
                 guard !table.isEmpty, table.count <= 1 << bits else {
-                    throw ConversionError(.invalidValue, "\(context): a \(bits)-bit lookup table of \(table.count) entries")
+                    throw ConversionError(
+                        .invalidValue, "\(context): a \(bits)-bit lookup table of \(table.count) entries")
                 }
                 var result = [Float](repeating: 0, count: count)
                 for k in 0..<count {
                     let i = index(k)
                     guard i < table.count else {
-                        throw ConversionError(.invalidValue, "\(context): index \(i) past the lookup table's \(table.count) entries")
+                        throw ConversionError(
+                            .invalidValue, "\(context): index \(i) past the lookup table's \(table.count) entries")
                     }
                     result[k] = table[i]
                 }
                 return result
             default:
-                throw ConversionError(.invalidValue, "\(context): quantized weights without linear or lookup-table parameters")
+                throw ConversionError(
+                    .invalidValue, "\(context): quantized weights without linear or lookup-table parameters")
             }
         }
         throw ConversionError(.invalidValue, "\(context): no weight values (expected \(count))")
     }
 
     /// `W = q × scale + bias` with one scale/bias for all values or one per channel.
-    private static func dequantizeLinear(count: Int, scale: [Float], bias: [Float], channels: ChannelAxis, context: String,
-                                         _ value: (Int) -> Float) throws -> [Float] {
+    private static func dequantizeLinear(
+        count: Int, scale: [Float], bias: [Float], channels: ChannelAxis, context: String,
+        _ value: (Int) -> Float
+    ) throws -> [Float] {
         guard scale.count == 1 || scale.count == channels.channels else {
-            throw ConversionError(.invalidValue, "\(context): \(scale.count) linear scales for \(channels.channels) channels")
+            throw ConversionError(
+                .invalidValue, "\(context): \(scale.count) linear scales for \(channels.channels) channels")
         }
         guard bias.isEmpty || bias.count == scale.count else {
             throw ConversionError(.invalidValue, "\(context): \(bias.count) linear biases for \(scale.count) scales")
         }
-        guard channels.channels > 0, channels.inner > 0 else { throw ConversionError(.invalidValue, "\(context): no channels") }
+        guard channels.channels > 0, channels.inner > 0 else {
+            throw ConversionError(.invalidValue, "\(context): no channels")
+        }
         var result = [Float](repeating: 0, count: count)
         for k in 0..<count {
             let c = scale.count == 1 ? 0 : (k / channels.inner) % channels.channels

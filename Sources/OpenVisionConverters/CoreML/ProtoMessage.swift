@@ -128,7 +128,9 @@ package struct ProtoMessage {
             switch value {
             case .varint(let v): result.append(v)
             case .bytes(let b):
-                guard let packed = ProtoReader.packedVarints(b) else { throw ConversionError(.syntax, "\(context): field \(f): malformed packed varints") }
+                guard let packed = ProtoReader.packedVarints(b) else {
+                    throw ConversionError(.syntax, "\(context): field \(f): malformed packed varints")
+                }
                 result += packed
             default: throw wrongType(f, "varints")
             }
@@ -166,7 +168,9 @@ package struct ProtoMessage {
             switch value {
             case .fixed32(let v): result.append(Float(bitPattern: v))
             case .bytes(let b):
-                guard let packed = ProtoReader.packedFloats(b) else { throw ConversionError(.syntax, "\(context): field \(f): packed floats of \(b.count) bytes") }
+                guard let packed = ProtoReader.packedFloats(b) else {
+                    throw ConversionError(.syntax, "\(context): field \(f): packed floats of \(b.count) bytes")
+                }
                 result += packed
             default: throw wrongType(f, "floats")
             }
@@ -193,7 +197,9 @@ package struct ProtoMessage {
             switch value {
             case .fixed64(let v): result.append(Double(bitPattern: v))
             case .bytes(let b):
-                guard let packed = ProtoReader.packedDoubles(b) else { throw ConversionError(.syntax, "\(context): field \(f): packed doubles of \(b.count) bytes") }
+                guard let packed = ProtoReader.packedDoubles(b) else {
+                    throw ConversionError(.syntax, "\(context): field \(f): packed doubles of \(b.count) bytes")
+                }
                 result += packed
             default: throw wrongType(f, "doubles")
             }

@@ -13,22 +13,28 @@ extension DarknetConfig {
         "region", "shortcut", "scale_channels", "sam", "upsample", "yolo",
     ]
 
-    static func makeLayer(_ s: DarknetSection, index: Int, input: DarknetShape,
-                          previous: [DarknetLayer], reader: DarknetReader) throws -> DarknetLayer {
+    static func makeLayer(
+        _ s: DarknetSection, index: Int, input: DarknetShape,
+        previous: [DarknetLayer], reader: DarknetReader
+    ) throws -> DarknetLayer {
         let openCV = reader == .openCV
         let type: String
         switch reader {
         case .converter:
             guard let known = converterTypes[s.name] else {
                 if s.name == "net" || s.name == "network" { throw s.error(.syntax, "a second [\(s.name)] section") }
-                throw s.error(.unsupported, "unsupported layer type [\(s.name)]; supported: convolutional, maxpool, "
-                              + "avgpool, route, shortcut, upsample, yolo, dropout")
+                throw s.error(
+                    .unsupported,
+                    "unsupported layer type [\(s.name)]; supported: convolutional, maxpool, "
+                        + "avgpool, route, shortcut, upsample, yolo, dropout")
             }
             type = known
         case .openCV:
             guard openCVTypes.contains(s.name) else {
-                throw s.error(.unsupported, "OpenCV cannot read the layer type [\(s.name)]; it reads "
-                              + openCVTypes.joined(separator: ", "))
+                throw s.error(
+                    .unsupported,
+                    "OpenCV cannot read the layer type [\(s.name)]; it reads "
+                        + openCVTypes.joined(separator: ", "))
             }
             type = s.name
             // OpenCV adds the activation after any layer type.

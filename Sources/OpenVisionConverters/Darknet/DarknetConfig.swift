@@ -29,8 +29,10 @@ package struct DarknetConfig: Sendable {
         do {
             let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
             guard size <= DarknetLimits.maxCfgBytes else {
-                throw ConversionError(.limitExceeded, "the cfg is \(size) bytes, more than the \(DarknetLimits.maxCfgBytes) "
-                                      + "a network description can take", file: url.path)
+                throw ConversionError(
+                    .limitExceeded,
+                    "the cfg is \(size) bytes, more than the \(DarknetLimits.maxCfgBytes) "
+                        + "a network description can take", file: url.path)
             }
             data = try Data(contentsOf: url)
         } catch let error as ConversionError {
@@ -39,7 +41,8 @@ package struct DarknetConfig: Sendable {
             throw ConversionError.unreadable(url, what: "cfg", error)
         }
         guard data.count <= DarknetLimits.maxCfgBytes else {
-            throw ConversionError(.limitExceeded, "the cfg is more than \(DarknetLimits.maxCfgBytes) bytes", file: url.path)
+            throw ConversionError(
+                .limitExceeded, "the cfg is more than \(DarknetLimits.maxCfgBytes) bytes", file: url.path)
         }
         guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
             throw ConversionError(.syntax, "the cfg is not text", file: url.path)
@@ -78,10 +81,12 @@ package struct DarknetConfig: Sendable {
 
         var layers: [DarknetLayer] = []
         var shape = DarknetShape(channels: channels, height: height, width: width)
-        var weights = 0, rows = 0
+        var weights = 0
+        var rows = 0
         for section in layerSections {
-            let layer = try DarknetConfig.makeLayer(section, index: layers.count, input: shape, previous: layers,
-                                                    reader: reader)
+            let layer = try DarknetConfig.makeLayer(
+                section, index: layers.count, input: shape, previous: layers,
+                reader: reader)
             layers.append(layer)
             shape = layer.output
             var layerWeights = 0
@@ -97,12 +102,16 @@ package struct DarknetConfig: Sendable {
             }
             weights += layerWeights  // each ≤ maxWeightFloats: no overflow
             guard weights <= DarknetLimits.maxWeightFloats else {
-                throw section.error(.limitExceeded, "the network needs more than \(DarknetLimits.maxWeightFloats) "
-                                    + "weights by layer \(layer.index)")
+                throw section.error(
+                    .limitExceeded,
+                    "the network needs more than \(DarknetLimits.maxWeightFloats) "
+                        + "weights by layer \(layer.index)")
             }
             guard rows <= DarknetLimits.maxDetectionRows else {
-                throw section.error(.limitExceeded, "the detection heads have \(rows) detection rows by layer "
-                                    + "\(layer.index), more than \(DarknetLimits.maxDetectionRows)")
+                throw section.error(
+                    .limitExceeded,
+                    "the detection heads have \(rows) detection rows by layer "
+                        + "\(layer.index), more than \(DarknetLimits.maxDetectionRows)")
             }
         }
         weightFloatCount = weights
@@ -115,7 +124,8 @@ package struct DarknetConfig: Sendable {
     /// The `[net]` width, height and channels of `.cfg` text, read without building the layers
     /// (which may use options only OpenCV supports). Bounded like `init(text:)`.
     package static func inputSize(text: String, fileName: String = "network.cfg") throws
-        -> (width: Int, height: Int, channels: Int) {
+        -> (width: Int, height: Int, channels: Int)
+    {
         let sections = try DarknetSection.parse(text, fileName: fileName)
         guard let net = sections.first, net.name == "net" || net.name == "network" else {
             let line = sections.first?.line ?? 1
@@ -125,8 +135,10 @@ package struct DarknetConfig: Sendable {
     }
 
     static func inputSize(_ net: DarknetSection) throws -> (width: Int, height: Int, channels: Int) {
-        (try net.int("width", min: 1, max: DarknetLimits.maxSide),
-         try net.int("height", min: 1, max: DarknetLimits.maxSide),
-         try net.int("channels", default: 3, min: 1, max: DarknetLimits.maxChannels))
+        (
+            try net.int("width", min: 1, max: DarknetLimits.maxSide),
+            try net.int("height", min: 1, max: DarknetLimits.maxSide),
+            try net.int("channels", default: 3, min: 1, max: DarknetLimits.maxChannels)
+        )
     }
 }

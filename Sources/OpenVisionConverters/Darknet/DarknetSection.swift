@@ -26,8 +26,10 @@ package struct DarknetSection: Sendable {
     /// Splits `.cfg` text into sections. With `lastKeyWins`, a key set twice in a section takes its
     /// last value (OpenCV's reading) instead of being an error (the converter's: which one the
     /// network was trained with is unclear). Stops with `limitExceeded` past `maxSections` sections.
-    static func parse(_ text: String, fileName: String, lastKeyWins: Bool = false,
-                      maxSections: Int = DarknetLimits.maxLayers + 1) throws -> [DarknetSection] {
+    static func parse(
+        _ text: String, fileName: String, lastKeyWins: Bool = false,
+        maxSections: Int = DarknetLimits.maxLayers + 1
+    ) throws -> [DarknetSection] {
         var sections: [DarknetSection] = []
         var lineNumber = 0
         for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -39,18 +41,22 @@ package struct DarknetSection: Sendable {
             if first == UInt8(ascii: "[") {
                 let inner = line.dropFirst().dropLast()
                 guard line.hasSuffix("]"), !inner.isEmpty, !inner.contains("]"), !inner.contains("[") else {
-                    throw ConversionError(.syntax, "malformed section header '\(shown)'", file: fileName, line: lineNumber)
+                    throw ConversionError(
+                        .syntax, "malformed section header '\(shown)'", file: fileName, line: lineNumber)
                 }
                 guard sections.count < maxSections else {
-                    throw ConversionError(.limitExceeded, "the cfg has more than \(maxSections) sections "
-                                          + "(at most \(DarknetLimits.maxLayers) layers)", file: fileName, line: lineNumber)
+                    throw ConversionError(
+                        .limitExceeded,
+                        "the cfg has more than \(maxSections) sections "
+                            + "(at most \(DarknetLimits.maxLayers) layers)", file: fileName, line: lineNumber)
                 }
                 sections.append(DarknetSection(name: String(inner), line: lineNumber, fileName: fileName))
                 continue
             }
             guard let eq = line.firstIndex(of: "=") else {
-                throw ConversionError(.syntax, "expected '[section]' or 'key=value', found '\(shown)'",
-                                      file: fileName, line: lineNumber)
+                throw ConversionError(
+                    .syntax, "expected '[section]' or 'key=value', found '\(shown)'",
+                    file: fileName, line: lineNumber)
             }
             let key = String(line[..<eq])
             let value = String(line[line.index(after: eq)...])
@@ -63,12 +69,15 @@ package struct DarknetSection: Sendable {
             if value.isEmpty { continue }  // darknet and OpenCV treat "key=" as absent
             let last = sections.count - 1
             if let earlier = sections[last].options[key], !lastKeyWins {
-                throw ConversionError(.syntax, "'\(key)' is set twice in [\(sections[last].name)] "
-                                      + "(first on line \(earlier.line))", file: fileName, line: lineNumber)
+                throw ConversionError(
+                    .syntax,
+                    "'\(key)' is set twice in [\(sections[last].name)] "
+                        + "(first on line \(earlier.line))", file: fileName, line: lineNumber)
             }
             guard sections[last].options.count < maxKeys || sections[last].options[key] != nil else {
-                throw ConversionError(.limitExceeded, "[\(sections[last].name)] sets more than \(maxKeys) keys",
-                                      file: fileName, line: lineNumber)
+                throw ConversionError(
+                    .limitExceeded, "[\(sections[last].name)] sets more than \(maxKeys) keys",
+                    file: fileName, line: lineNumber)
             }
             sections[last].options[key] = DarknetOption(value: value, line: lineNumber)
         }
@@ -112,14 +121,17 @@ package struct DarknetSection: Sendable {
     /// A decimal number (`0.5`, `-3`, `1e-3`, `.5`): no hex, `inf` or `nan`, which C++ streams read otherwise.
     private static func parseFloat(_ text: Substring) -> Float? {
         guard text.allSatisfy({ "0123456789+-.eE".contains($0) }), text.contains(where: \.isNumber),
-              let value = Float(text), value.isFinite else { return nil }
+            let value = Float(text), value.isFinite
+        else { return nil }
         return value
     }
 
     /// An integer option; above `max` (or below -`DarknetLimits.maxIndex`) is `limitExceeded`,
     /// below `min` or not an integer is `invalidValue`.
-    func int(_ key: String, default defaultValue: Int? = nil, min: Int? = nil,
-             max: Int = DarknetLimits.maxIndex) throws -> Int {
+    func int(
+        _ key: String, default defaultValue: Int? = nil, min: Int? = nil,
+        max: Int = DarknetLimits.maxIndex
+    ) throws -> Int {
         guard let option = options[key] else {
             if let defaultValue { return defaultValue }
             _ = try required(key)
@@ -199,14 +211,18 @@ package struct DarknetSection: Sendable {
     func activation(required: Bool) throws -> DarknetActivation {
         guard let value = options["activation"]?.value else {
             if required {
-                throw error(.missingKey, "[\(name)] is missing the key 'activation' (darknet's default is logistic, "
-                            + "OpenCV's linear: write the one the network was trained with)")
+                throw error(
+                    .missingKey,
+                    "[\(name)] is missing the key 'activation' (darknet's default is logistic, "
+                        + "OpenCV's linear: write the one the network was trained with)")
             }
             return .linear
         }
         guard let activation = DarknetActivation(rawValue: value) else {
-            throw error(.unsupported, "[\(name)] activation=\(value) is not supported; supported: "
-                        + DarknetActivation.allCases.map(\.rawValue).joined(separator: ", "), key: "activation")
+            throw error(
+                .unsupported,
+                "[\(name)] activation=\(value) is not supported; supported: "
+                    + DarknetActivation.allCases.map(\.rawValue).joined(separator: ", "), key: "activation")
         }
         return activation
     }

@@ -38,8 +38,10 @@ public enum DarknetConverter {
         if let names, let classNames {
             for layer in config.layers {
                 guard case .yolo(let yolo) = layer.kind, yolo.classes != classNames.count else { continue }
-                throw ConversionError(.names, "the names file lists \(classNames.count) classes, the [yolo] layer "
-                                   + "\(layer.index) of \(config.fileName) has \(yolo.classes)", file: names.path)
+                throw ConversionError(
+                    .names,
+                    "the names file lists \(classNames.count) classes, the [yolo] layer "
+                        + "\(layer.index) of \(config.fileName) has \(yolo.classes)", file: names.path)
             }
         }
         var converter = DarknetToONNX(config: config, weights: parameters, classNames: classNames)
@@ -87,11 +89,13 @@ struct DarknetToONNX {
     mutating func makeModel() throws -> ONNXWriter.Model {
         graph = ONNXWriter.Graph(name: "darknet")
         graph.docString = "Converted by openvision from the Darknet network \(config.fileName)"
-        graph.inputs = [ONNXWriter.ValueInfo(
-            name: Self.inputName, elementType: .float,
-            shape: [.value(1), .value(config.channels), .value(config.height), .value(config.width)])]
+        graph.inputs = [
+            ONNXWriter.ValueInfo(
+                name: Self.inputName, elementType: .float,
+                shape: [.value(1), .value(config.channels), .value(config.height), .value(config.width)])
+        ]
 
-        var tensors: [String] = []   // output tensor of each darknet layer
+        var tensors: [String] = []  // output tensor of each darknet layer
         var heads: [(name: String, yolo: DarknetYolo)] = []
         for layer in config.layers {
             let input = layer.index == 0 ? Self.inputName : tensors[layer.index - 1]
@@ -103,12 +107,15 @@ struct DarknetToONNX {
                 output = activation(conv.activation, input: output, name: "\(conv.activation.rawValue)_\(i)")
 
             case .maxpool(let pool):
-                let before = pool.padding / 2, after = pool.padding - before
-                output = add("MaxPool", [input], "pool_\(i)", [
-                    .init("kernel_shape", .ints([pool.size, pool.size])),
-                    .init("strides", .ints([pool.stride, pool.stride])),
-                    .init("pads", .ints([before, before, after, after])),
-                ])
+                let before = pool.padding / 2
+                let after = pool.padding - before
+                output = add(
+                    "MaxPool", [input], "pool_\(i)",
+                    [
+                        .init("kernel_shape", .ints([pool.size, pool.size])),
+                        .init("strides", .ints([pool.stride, pool.stride])),
+                        .init("pads", .ints([before, before, after, after])),
+                    ])
 
             case .avgpool:
                 output = add("GlobalAveragePool", [input], "avgpool_\(i)")
@@ -122,8 +129,10 @@ struct DarknetToONNX {
                     } else {
                         let size = config.layers[source].output.channels / route.groups
                         let name = route.layers.count == 1 ? "route_\(i)" : "route_\(i)_in\(k)"
-                        parts.append(slice(tensor, axis: 1, from: size * route.groupID, to: size * (route.groupID + 1),
-                                           name: name))
+                        parts.append(
+                            slice(
+                                tensor, axis: 1, from: size * route.groupID, to: size * (route.groupID + 1),
+                                name: name))
                     }
                 }
                 output = parts.count == 1 ? parts[0] : add("Concat", parts, "concat_\(i)", [.init("axis", .int(1))])
@@ -135,11 +144,13 @@ struct DarknetToONNX {
             case .upsample(let stride):
                 let roi = constant("upsample_\(i)/roi", dims: [0], floats: [])
                 let scales = constant("upsample_\(i)/scales", dims: [4], floats: [1, 1, Float(stride), Float(stride)])
-                output = add("Resize", [input, roi, scales], "upsample_\(i)", [
-                    .init("mode", .string("nearest")),
-                    .init("coordinate_transformation_mode", .string("asymmetric")),
-                    .init("nearest_mode", .string("floor")),
-                ])
+                output = add(
+                    "Resize", [input, roi, scales], "upsample_\(i)",
+                    [
+                        .init("mode", .string("nearest")),
+                        .init("coordinate_transformation_mode", .string("asymmetric")),
+                        .init("nearest_mode", .string("floor")),
+                    ])
 
             case .yolo(let yolo):
                 let name = "yolo_\(i)"
@@ -152,20 +163,24 @@ struct DarknetToONNX {
 
             case .connected, .softmax, .reorg, .region, .scaleChannels, .sam:
                 // OpenCV's reader's layer types: a network parsed for the converter has none.
-                throw ConversionError(.unsupported, "[\(layer.typeName)] is not supported by the converter",
-                                      file: config.fileName, line: layer.line)
+                throw ConversionError(
+                    .unsupported, "[\(layer.typeName)] is not supported by the converter",
+                    file: config.fileName, line: layer.line)
             }
             tensors.append(output)
         }
         guard !heads.isEmpty else {
-            throw ConversionError(.unsupported, "the network has no [yolo] layer: only YOLO detectors are converted",
-                               file: config.fileName)
+            throw ConversionError(
+                .unsupported, "the network has no [yolo] layer: only YOLO detectors are converted",
+                file: config.fileName)
         }
         let classes = Set(heads.map(\.yolo.classes))
         if let classNames {
             for head in heads where head.yolo.classes != classNames.count {
-                throw ConversionError(.names, "the names file lists \(classNames.count) classes, \(head.name) has "
-                                   + "\(head.yolo.classes)")
+                throw ConversionError(
+                    .names,
+                    "the names file lists \(classNames.count) classes, \(head.name) has "
+                        + "\(head.yolo.classes)")
             }
         }
 
@@ -175,17 +190,21 @@ struct DarknetToONNX {
             ("classes", classes.sorted().map(String.init).joined(separator: ",")),
             ("outputs", heads.map(\.name).joined(separator: ",")),
             ("score_threshold", heads.map { "\($0.yolo.thresh)" }.joined(separator: ",")),
-            ("output_format", "opencv-darknet-region: rows [cx, cy, w, h, objectness, class scores...], "
-             + "box normalised to 0...1 of the input, class score = objectness * class probability, "
-             + "0 when not above score_threshold, row (y*W + x)*A + a, no NMS"),
+            (
+                "output_format",
+                "opencv-darknet-region: rows [cx, cy, w, h, objectness, class scores...], "
+                    + "box normalised to 0...1 of the input, class score = objectness * class probability, "
+                    + "0 when not above score_threshold, row (y*W + x)*A + a, no NMS"
+            ),
         ]
         if let classNames {
             metadata.append(("names", Self.pythonDictionaryLiteral(classNames)))
             let json = try JSONSerialization.data(withJSONObject: classNames, options: [.withoutEscapingSlashes])
             metadata.append(("labels", String(decoding: json, as: UTF8.self)))
         }
-        return ONNXWriter.Model(opsetVersion: DarknetConverter.opsetVersion, producerName: "openvision",
-                                graph: graph, metadata: metadata)
+        return ONNXWriter.Model(
+            opsetVersion: DarknetConverter.opsetVersion, producerName: "openvision",
+            graph: graph, metadata: metadata)
     }
 
     /// `{0: 'person', 1: 'bicycle'}`, the way Ultralytics writes `names` (Python's `repr` of a dict).
@@ -212,10 +231,12 @@ struct DarknetToONNX {
         var kernels = Array(parameters.weights)
         var bias = Array(parameters.biases)
         if conv.batchNormalize, let scales = parameters.scales, let mean = parameters.mean,
-           let variance = parameters.variance {
+            let variance = parameters.variance
+        {
             let perFilter = kernels.count / conv.filters
             for f in 0..<conv.filters {
-                let scale = Double(scales[scales.startIndex + f])
+                let scale =
+                    Double(scales[scales.startIndex + f])
                     / (Double(variance[variance.startIndex + f]) + Self.batchNormEpsilon).squareRoot()
                 for k in (f * perFilter)..<((f + 1) * perFilter) {
                     kernels[k] = Float(Double(kernels[k]) * scale)
@@ -223,22 +244,27 @@ struct DarknetToONNX {
                 bias[f] = Float(Double(bias[f]) - Double(mean[mean.startIndex + f]) * scale)
             }
         }
-        let w = constant("conv_\(i).weight", dims: [conv.filters, conv.inputChannels / conv.groups, conv.size, conv.size],
-                         floats: kernels)
+        let w = constant(
+            "conv_\(i).weight", dims: [conv.filters, conv.inputChannels / conv.groups, conv.size, conv.size],
+            floats: kernels)
         let b = constant("conv_\(i).bias", dims: [conv.filters], floats: bias)
-        return add("Conv", [input, w, b], "conv_\(i)", [
-            .init("kernel_shape", .ints([conv.size, conv.size])),
-            .init("strides", .ints([conv.stride, conv.stride])),
-            .init("pads", .ints([conv.padding, conv.padding, conv.padding, conv.padding])),
-            .init("dilations", .ints([conv.dilation, conv.dilation])),
-            .init("group", .int(conv.groups)),
-        ])
+        return add(
+            "Conv", [input, w, b], "conv_\(i)",
+            [
+                .init("kernel_shape", .ints([conv.size, conv.size])),
+                .init("strides", .ints([conv.stride, conv.stride])),
+                .init("pads", .ints([conv.padding, conv.padding, conv.padding, conv.padding])),
+                .init("dilations", .ints([conv.dilation, conv.dilation])),
+                .init("group", .int(conv.groups)),
+            ])
     }
 
     /// Darknet's shortcut: adds `from` to the input over the channels they share; channels of the
     /// input beyond those of `from` pass through, extra channels of `from` are dropped.
-    private mutating func shortcut(_ shortcut: DarknetShortcut, layer: DarknetLayer, input: String,
-                                   from: String) -> String {
+    private mutating func shortcut(
+        _ shortcut: DarknetShortcut, layer: DarknetLayer, input: String,
+        from: String
+    ) -> String {
         let i = layer.index
         let own = layer.input.channels
         let other = config.layers[shortcut.from].output.channels
@@ -274,7 +300,8 @@ struct DarknetToONNX {
     private mutating func yoloDecode(_ yolo: DarknetYolo, layer: DarknetLayer, input: String, name: String) {
         let grid = layer.input
         let anchors = yolo.usedAnchors
-        let a = anchors.count, k = 5 + yolo.classes
+        let a = anchors.count
+        let k = 5 + yolo.classes
         let n = grid.height * grid.width * a
         let s = yolo.scaleXY
 
@@ -301,13 +328,17 @@ struct DarknetToONNX {
                 }
             }
         }
-        let xyScale = constant("\(name)/xy_scale", dims: [1, 2], floats: [s / Float(grid.width), s / Float(grid.height)])
+        let xyScale = constant(
+            "\(name)/xy_scale", dims: [1, 2], floats: [s / Float(grid.width), s / Float(grid.height)])
         let xyOffset = constant("\(name)/xy_offset", dims: [n, 2], floats: offsets)
         let logAnchor = constant("\(name)/log_anchors", dims: [n, 2], floats: logSizes)
 
         // Multiplying by a per-row constant is written as exp(log t + log c) / exp(t + log c):
         // OpenCV 4.6's ONNX importer cannot multiply by an [N, 2] constant but can add one.
-        let vxy: String, logWH: String, objectness: String, classProbability: String
+        let vxy: String
+        let logWH: String
+        let objectness: String
+        let classProbability: String
         if yolo.newCoords == 1 {
             vxy = txy
             let squared = add("Mul", [twh, twh], "\(name)/twh2")
@@ -362,10 +393,14 @@ struct DarknetToONNX {
 
     /// Appends a node whose single output (and node name) is `output`; returns `output`.
     @discardableResult
-    private mutating func add(_ op: String, _ inputs: [String], _ output: String,
-                              _ attributes: [ONNXWriter.Attribute] = []) -> String {
-        graph.nodes.append(ONNXWriter.Node(opType: op, name: output, inputs: inputs, outputs: [output],
-                                           attributes: attributes))
+    private mutating func add(
+        _ op: String, _ inputs: [String], _ output: String,
+        _ attributes: [ONNXWriter.Attribute] = []
+    ) -> String {
+        graph.nodes.append(
+            ONNXWriter.Node(
+                opType: op, name: output, inputs: inputs, outputs: [output],
+                attributes: attributes))
         return output
     }
 

@@ -54,13 +54,16 @@ package struct DarknetWeights: Sendable {
         let header = head.withUnsafeBytes { raw in
             (0..<4).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
         }
-        let major = header[0], minor = header[1], revision = header[2]
+        let major = header[0]
+        let minor = header[1]
+        let revision = header[2]
         guard major >= 0, minor >= 0, revision >= 0 else {
             throw fail("the header has a negative version \(major).\(minor).\(revision): not a darknet weights file")
         }
         if major > 1000 || minor > 1000 {
-            throw ConversionError(.unsupported, "transposed weights (version \(major).\(minor)) are not supported",
-                                  file: fileName)
+            throw ConversionError(
+                .unsupported, "transposed weights (version \(major).\(minor)) are not supported",
+                file: fileName)
         }
         let headerSize: Int
         let seen: UInt64
@@ -78,12 +81,14 @@ package struct DarknetWeights: Sendable {
         let payload = fileSize - headerSize
         let needed = config.weightFloatCount
         guard payload % 4 == 0 else {
-            throw fail("the weights file has \(payload) bytes after its \(headerSize)-byte header, not a whole "
-                       + "number of float32 values (the cfg needs \(needed) floats, \(needed * 4) bytes)")
+            throw fail(
+                "the weights file has \(payload) bytes after its \(headerSize)-byte header, not a whole "
+                    + "number of float32 values (the cfg needs \(needed) floats, \(needed * 4) bytes)")
         }
         guard payload / 4 == needed else {
-            throw fail("weights file has \(payload / 4) floats, the cfg needs \(needed) "
-                       + "(is it the .weights of this .cfg?)")
+            throw fail(
+                "weights file has \(payload / 4) floats, the cfg needs \(needed) "
+                    + "(is it the .weights of this .cfg?)")
         }
         return Header(major: major, minor: minor, revision: revision, seen: seen, size: headerSize)
     }
@@ -91,7 +96,8 @@ package struct DarknetWeights: Sendable {
     /// Checks that the `.weights` file at `url` fits `config` (its header and its size) without
     /// reading the floats.
     package static func check(_ url: URL, config: DarknetConfig) throws {
-        let head: Data, size: Int
+        let head: Data
+        let size: Int
         do {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
@@ -105,7 +111,8 @@ package struct DarknetWeights: Sendable {
     }
 
     package init(data: Data, fileName: String = "network.weights", config: DarknetConfig) throws {
-        let header = try Self.checkedHeader(Data(data.prefix(20)), fileSize: data.count, fileName: fileName, config: config)
+        let header = try Self.checkedHeader(
+            Data(data.prefix(20)), fileSize: data.count, fileName: fileName, config: config)
         major = header.major
         minor = header.minor
         revision = header.revision
@@ -116,7 +123,8 @@ package struct DarknetWeights: Sendable {
         values = [Float](unsafeUninitializedCapacity: needed) { buffer, count in
             data.withUnsafeBytes { raw in
                 for i in 0..<needed {
-                    let bits = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: headerSize + i * 4, as: UInt32.self))
+                    let bits = UInt32(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: headerSize + i * 4, as: UInt32.self))
                     buffer[i] = Float(bitPattern: bits)
                 }
             }

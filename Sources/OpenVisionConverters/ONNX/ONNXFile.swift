@@ -10,7 +10,8 @@ enum ONNXFile {
         } catch {
             var isDirectory: ObjCBool = false
             let folder = output.deletingLastPathComponent().path
-            let reason = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+            let reason =
+                FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? error.localizedDescription : "the folder \(folder) does not exist"
             throw ConversionError(.io, "cannot write the ONNX model: \(reason)", file: output.path)
         }

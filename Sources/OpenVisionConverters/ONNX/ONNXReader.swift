@@ -66,7 +66,8 @@ package struct ONNXModelInfo: Sendable {
 
     private static func keyValue(_ body: Slice<UnsafeRawBufferPointer>) -> (String, String)? {
         var r = ProtoReader(body)
-        var key = "", value = ""
+        var key = ""
+        var value = ""
         while let (f, v) = r.next() {
             if case .bytes(let b) = v {
                 if f == 1 { key = String(decoding: b, as: UTF8.self) }

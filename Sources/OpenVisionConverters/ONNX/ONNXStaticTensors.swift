@@ -107,7 +107,8 @@ package struct ONNXStaticTensors: Sendable {
             count = overflow ? Int.max : product
         }
         let (bytes, overflow) = count.multipliedReportingOverflow(by: Self.elementSize(type))
-        let tensor = Tensor(name: name, source: source, shape: shape, elementType: type, bytes: overflow ? Int.max : bytes)
+        let tensor = Tensor(
+            name: name, source: source, shape: shape, elementType: type, bytes: overflow ? Int.max : bytes)
         if largest.map({ tensor.bytes > $0.bytes }) ?? true { largest = tensor }
     }
 
@@ -149,7 +150,8 @@ package struct ONNXStaticTensors: Sendable {
             let output = node.outputs.first ?? node.name
             let firstType = node.inputs.first.flatMap { shapes[$0]?.type }
             func staticShape(_ k: Int) -> [Int]? {
-                guard k < node.inputs.count, let known = shapes[node.inputs[k]], known.shape.allSatisfy({ $0 != nil }) else {
+                guard k < node.inputs.count, let known = shapes[node.inputs[k]], known.shape.allSatisfy({ $0 != nil })
+                else {
                     return nil
                 }
                 return known.shape.map { $0! }
@@ -178,7 +180,9 @@ package struct ONNXStaticTensors: Sendable {
             case "Tile":
                 if let repeats = dims(input(1)) {
                     let base = staticShape(0) ?? []
-                    let shape = repeats.indices.map { $0 < base.count ? Self.saturatingProduct(base[$0], repeats[$0]) : repeats[$0] }
+                    let shape = repeats.indices.map {
+                        $0 < base.count ? Self.saturatingProduct(base[$0], repeats[$0]) : repeats[$0]
+                    }
                     fixed(shape, firstType ?? 1)
                 }
             case "Resize", "Upsample":
@@ -186,12 +190,15 @@ package struct ONNXStaticTensors: Sendable {
                 if node.op == "Resize", let sizes = dims(input(3)) {
                     fixed(sizes, type)
                 } else if let scales = input(node.op == "Resize" ? 2 : 1)?.values, let base = staticShape(0),
-                          scales.count == base.count, scales.allSatisfy({ $0 >= 0 && $0 < 1e12 }) {
+                    scales.count == base.count, scales.allSatisfy({ $0 >= 0 && $0 < 1e12 })
+                {
                     fixed(zip(base, scales).map { Self.saturatingInt((Double($0) * $1).rounded(.down)) }, type)
                 }
             case "Range":
-                if let start = input(0)?.values.first, let limit = input(1)?.values.first, let delta = input(2)?.values.first,
-                   delta != 0 {
+                if let start = input(0)?.values.first, let limit = input(1)?.values.first,
+                    let delta = input(2)?.values.first,
+                    delta != 0
+                {
                     let count = max(0, ((limit - start) / delta).rounded(.up))
                     fixed([Self.saturatingInt(count)], firstType ?? 7)
                 }
@@ -206,11 +213,13 @@ package struct ONNXStaticTensors: Sendable {
     /// external data included (the runtime loads it too).
     private static func initializerBytes(_ body: Slice<UnsafeRawBufferPointer>) -> Int {
         var reader = ProtoReader(body)
-        var dims: [Int] = [], type: Int32 = 1
+        var dims: [Int] = []
+        var type: Int32 = 1
         while let (field, value) = reader.next() {
             switch (field, value) {
             case (1, .varint(let d)): dims.append(Int(clamping: Int64(bitPattern: d)))
-            case (1, .bytes(let b)): dims += (ProtoReader.packedVarints(b) ?? []).map { Int(clamping: Int64(bitPattern: $0)) }
+            case (1, .bytes(let b)):
+                dims += (ProtoReader.packedVarints(b) ?? []).map { Int(clamping: Int64(bitPattern: $0)) }
             case (2, .varint(let t)): type = Int32(truncatingIfNeeded: t)
             default: break
             }
@@ -222,7 +231,8 @@ package struct ONNXStaticTensors: Sendable {
     /// float_data 4, int32_data 5, int64_data 7, name 8, raw_data 9, double_data 10). Nil when malformed.
     private static func tensor(_ body: Slice<UnsafeRawBufferPointer>) -> (String, Constant?)? {
         var reader = ProtoReader(body)
-        var name = "", type: Int32 = 0
+        var name = ""
+        var type: Int32 = 0
         var values: [Double] = []
         var raw: Slice<UnsafeRawBufferPointer>?
         var dims: [Int64] = []
@@ -239,18 +249,27 @@ package struct ONNXStaticTensors: Sendable {
             case (2, .varint(let t)): type = Int32(truncatingIfNeeded: t)
             case (4, .fixed32(let bits)): add([Double(Float(bitPattern: bits))])
             case (4, .bytes(let b)):
-                guard b.count <= 4 * maxConstantValues else { tooMany = true; continue }
+                guard b.count <= 4 * maxConstantValues else {
+                    tooMany = true
+                    continue
+                }
                 guard let floats = ProtoReader.packedFloats(b) else { return nil }
                 add(floats.map(Double.init))
             case (5, .varint(let v)), (7, .varint(let v)): add([Double(Int64(bitPattern: v))])
             case (5, .bytes(let b)), (7, .bytes(let b)):
-                guard b.count <= 10 * maxConstantValues else { tooMany = true; continue }
+                guard b.count <= 10 * maxConstantValues else {
+                    tooMany = true
+                    continue
+                }
                 guard let packed = ProtoReader.packedVarints(b) else { return nil }
                 add(packed.map { field == 5 ? Double(Int32(truncatingIfNeeded: $0)) : Double(Int64(bitPattern: $0)) })
             case (8, .bytes(let b)): name = String(decoding: b, as: UTF8.self)
             case (9, .bytes(let b)): raw = b
             case (10, .bytes(let b)):
-                guard b.count <= 8 * maxConstantValues else { tooMany = true; continue }
+                guard b.count <= 8 * maxConstantValues else {
+                    tooMany = true
+                    continue
+                }
                 guard let doubles = ProtoReader.packedDoubles(b) else { return nil }
                 add(doubles)
             default: break
@@ -282,7 +301,9 @@ package struct ONNXStaticTensors: Sendable {
     /// ValueInfoProto: name 1, type 2 → TypeProto.tensor_type 1 → elem_type 1, shape 2 → dim 1 → dim_value 1.
     private static func valueInfo(_ body: Slice<UnsafeRawBufferPointer>) -> (String, [Int?], Int32)? {
         var r = ProtoReader(body)
-        var name = "", shape: [Int?] = [], type: Int32 = 1
+        var name = ""
+        var shape: [Int?] = []
+        var type: Int32 = 1
         while let (f, v) = r.next() {
             guard case .bytes(let b) = v else { continue }
             if f == 1 { name = String(decoding: b, as: UTF8.self) }
@@ -344,7 +365,8 @@ package struct ONNXStaticTensors: Sendable {
                     case (1, .bytes(let n)): name = String(decoding: n, as: UTF8.self)
                     case (3, .varint(let i)): int = Double(Int64(bitPattern: i))
                     case (5, .bytes(let t)): tensor = t
-                    case (8, .varint(let i)): if ints.count < maxConstantValues { ints.append(Double(Int64(bitPattern: i))) }
+                    case (8, .varint(let i)):
+                        if ints.count < maxConstantValues { ints.append(Double(Int64(bitPattern: i))) }
                     case (8, .bytes(let p)):
                         guard let packed = ProtoReader.packedVarints(p) else { return nil }
                         ints += packed.prefix(maxConstantValues).map { Double(Int64(bitPattern: $0)) }
@@ -354,7 +376,9 @@ package struct ONNXStaticTensors: Sendable {
                 if a.failed { return nil }
                 if name == "value", let tensor {
                     var t = ProtoReader(tensor)
-                    while let (tf, tv) = t.next() { if tf == 2, case .varint(let ty) = tv { node.valueType = Int32(truncatingIfNeeded: ty) } }
+                    while let (tf, tv) = t.next() {
+                        if tf == 2, case .varint(let ty) = tv { node.valueType = Int32(truncatingIfNeeded: ty) }
+                    }
                     node.value = Self.tensor(tensor)?.1
                 }
                 if name == "value_ints" { node.value = Constant(values: ints) }

@@ -65,7 +65,9 @@ package enum ONNXWriter {
 
         /// A tensor of `type` from its little-endian bytes (`bytes.count` = elements × `type.size`).
         package init(name: String, dims: [Int], type: DataType, rawBytes: [UInt8]) {
-            precondition(dims.reduce(1, *) * type.size == rawBytes.count, "tensor \(name): \(rawBytes.count) bytes for dims \(dims) of \(type)")
+            precondition(
+                dims.reduce(1, *) * type.size == rawBytes.count,
+                "tensor \(name): \(rawBytes.count) bytes for dims \(dims) of \(type)")
             self.name = name
             self.dims = dims
             storage = .raw(type, rawBytes)
@@ -73,7 +75,8 @@ package enum ONNXWriter {
 
         /// A string tensor.
         package init(name: String, dims: [Int], strings: [String]) {
-            precondition(dims.reduce(1, *) == strings.count, "tensor \(name): \(strings.count) strings for dims \(dims)")
+            precondition(
+                dims.reduce(1, *) == strings.count, "tensor \(name): \(strings.count) strings for dims \(dims)")
             self.name = name
             self.dims = dims
             storage = .strings(strings)
@@ -84,7 +87,9 @@ package enum ONNXWriter {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(doubles.count * 8)
             for v in doubles {
-                for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: v.bitPattern >> UInt64(shift))) }
+                for shift in stride(from: 0, to: 64, by: 8) {
+                    bytes.append(UInt8(truncatingIfNeeded: v.bitPattern >> UInt64(shift)))
+                }
             }
             self.init(name: name, dims: dims, type: .double, rawBytes: bytes)
         }
@@ -93,7 +98,11 @@ package enum ONNXWriter {
         package init(name: String, dims: [Int], int32s: [Int32]) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(int32s.count * 4)
-            for v in int32s { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> UInt32(shift))) } }
+            for v in int32s {
+                for shift in stride(from: 0, to: 32, by: 8) {
+                    bytes.append(UInt8(truncatingIfNeeded: UInt32(bitPattern: v) >> UInt32(shift)))
+                }
+            }
             self.init(name: name, dims: dims, type: .int32, rawBytes: bytes)
         }
 
@@ -142,8 +151,10 @@ package enum ONNXWriter {
         /// The operator's domain: "" for `ai.onnx`, "ai.onnx.ml" for ONNX-ML operators.
         var domain: String = ""
 
-        package init(opType: String, name: String, inputs: [String], outputs: [String], attributes: [Attribute] = [],
-                     domain: String = "") {
+        package init(
+            opType: String, name: String, inputs: [String], outputs: [String], attributes: [Attribute] = [],
+            domain: String = ""
+        ) {
             self.opType = opType
             self.name = name
             self.inputs = inputs
@@ -205,8 +216,10 @@ package enum ONNXWriter {
         /// `metadata_props`, in order.
         var metadata: [(key: String, value: String)] = []
 
-        package init(opsetVersion: Int = 11, producerName: String = "openvision", graph: Graph,
-                     metadata: [(key: String, value: String)] = []) {
+        package init(
+            opsetVersion: Int = 11, producerName: String = "openvision", graph: Graph,
+            metadata: [(key: String, value: String)] = []
+        ) {
             self.opsetVersion = opsetVersion
             self.producerName = producerName
             self.graph = graph
@@ -216,13 +229,13 @@ package enum ONNXWriter {
         /// The protobuf encoding of `ModelProto`.
         package func serialized() -> Data {
             var e = ONNXProtobufEncoder()
-            e.int64(1, Int64(irVersion))                      // ir_version
-            e.string(2, producerName)                         // producer_name
-            if !producerVersion.isEmpty { e.string(3, producerVersion) } // producer_version
-            e.message(7) { $0.graph(graph) }                  // graph
-            e.message(8) { opset in                           // opset_import: OperatorSetIdProto
-                opset.string(1, "")                           //   domain ("" = ai.onnx)
-                opset.int64(2, Int64(opsetVersion))           //   version
+            e.int64(1, Int64(irVersion))  // ir_version
+            e.string(2, producerName)  // producer_name
+            if !producerVersion.isEmpty { e.string(3, producerVersion) }  // producer_version
+            e.message(7) { $0.graph(graph) }  // graph
+            e.message(8) { opset in  // opset_import: OperatorSetIdProto
+                opset.string(1, "")  //   domain ("" = ai.onnx)
+                opset.int64(2, Int64(opsetVersion))  //   version
             }
             for (domain, version) in domainOpsets {
                 e.message(8) { opset in
@@ -230,7 +243,7 @@ package enum ONNXWriter {
                     opset.int64(2, Int64(version))
                 }
             }
-            for entry in metadata {                           // metadata_props: StringStringEntryProto
+            for entry in metadata {  // metadata_props: StringStringEntryProto
                 e.message(14) {
                     $0.string(1, entry.key)
                     $0.string(2, entry.value)
@@ -276,7 +289,9 @@ struct ONNXProtobufEncoder {
     /// A `double` field.
     mutating func double(_ field: Int, _ value: Double) {
         key(field, 1)
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value.bitPattern >> UInt64(shift))) }
+        for shift in stride(from: 0, to: 64, by: 8) {
+            bytes.append(UInt8(truncatingIfNeeded: value.bitPattern >> UInt64(shift)))
+        }
     }
 
     mutating func bytes<C: Collection>(_ field: Int, _ value: C) where C.Element == UInt8 {
@@ -309,9 +324,9 @@ struct ONNXProtobufEncoder {
         varint(UInt64(values.count * 4))
         bytes.reserveCapacity(bytes.count + values.count * 4)
         #if _endian(little)
-        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+            values.withUnsafeBytes { bytes.append(contentsOf: $0) }
         #else
-        for value in values { appendLittleEndian(value.bitPattern) }
+            for value in values { appendLittleEndian(value.bitPattern) }
         #endif
     }
 
@@ -323,99 +338,99 @@ struct ONNXProtobufEncoder {
 
     /// GraphProto.
     mutating func graph(_ graph: ONNXWriter.Graph) {
-        for node in graph.nodes { message(1) { $0.node(node) } }           // node
-        string(2, graph.name)                                               // name
-        for tensor in graph.initializers { message(5) { $0.tensor(tensor) } } // initializer
-        if let doc = graph.docString { string(10, doc) }                    // doc_string
-        for info in graph.inputs { message(11) { $0.valueInfo(info) } }     // input
-        for info in graph.outputs { message(12) { $0.valueInfo(info) } }    // output
+        for node in graph.nodes { message(1) { $0.node(node) } }  // node
+        string(2, graph.name)  // name
+        for tensor in graph.initializers { message(5) { $0.tensor(tensor) } }  // initializer
+        if let doc = graph.docString { string(10, doc) }  // doc_string
+        for info in graph.inputs { message(11) { $0.valueInfo(info) } }  // input
+        for info in graph.outputs { message(12) { $0.valueInfo(info) } }  // output
         for info in graph.valueInfo { message(13) { $0.valueInfo(info) } }  // value_info
     }
 
     /// NodeProto.
     mutating func node(_ node: ONNXWriter.Node) {
-        for input in node.inputs { string(1, input) }                       // input
-        for output in node.outputs { string(2, output) }                    // output
-        string(3, node.name)                                                // name
-        string(4, node.opType)                                              // op_type
-        for attribute in node.attributes { message(5) { $0.attribute(attribute) } } // attribute
-        if !node.domain.isEmpty { string(7, node.domain) }                  // domain
+        for input in node.inputs { string(1, input) }  // input
+        for output in node.outputs { string(2, output) }  // output
+        string(3, node.name)  // name
+        string(4, node.opType)  // op_type
+        for attribute in node.attributes { message(5) { $0.attribute(attribute) } }  // attribute
+        if !node.domain.isEmpty { string(7, node.domain) }  // domain
     }
 
     /// AttributeProto (type discriminator in field 20).
     mutating func attribute(_ attribute: ONNXWriter.Attribute) {
-        string(1, attribute.name)                                           // name
+        string(1, attribute.name)  // name
         switch attribute.value {
         case .float(let value):
-            float(2, value)                                                 // f
-            int64(20, 1)                                                    // type FLOAT
+            float(2, value)  // f
+            int64(20, 1)  // type FLOAT
         case .int(let value):
-            int64(3, Int64(value))                                          // i
-            int64(20, 2)                                                    // type INT
+            int64(3, Int64(value))  // i
+            int64(20, 2)  // type INT
         case .string(let value):
-            string(4, value)                                                // s
-            int64(20, 3)                                                    // type STRING
+            string(4, value)  // s
+            int64(20, 3)  // type STRING
         case .tensor(let value):
-            message(5) { $0.tensor(value) }                                 // t
-            int64(20, 4)                                                    // type TENSOR
+            message(5) { $0.tensor(value) }  // t
+            int64(20, 4)  // type TENSOR
         case .floats(let values):
-            for value in values { float(7, value) }                         // floats
-            int64(20, 6)                                                    // type FLOATS
+            for value in values { float(7, value) }  // floats
+            int64(20, 6)  // type FLOATS
         case .ints(let values):
-            for value in values { int64(8, Int64(value)) }                  // ints
-            int64(20, 7)                                                    // type INTS
+            for value in values { int64(8, Int64(value)) }  // ints
+            int64(20, 7)  // type INTS
         case .strings(let values):
-            for value in values { string(9, value) }                        // strings
-            int64(20, 8)                                                    // type STRINGS
+            for value in values { string(9, value) }  // strings
+            int64(20, 8)  // type STRINGS
         }
     }
 
     /// TensorProto.
     mutating func tensor(_ tensor: ONNXWriter.Tensor) {
-        for dim in tensor.dims { int64(1, Int64(dim)) }                     // dims
+        for dim in tensor.dims { int64(1, Int64(dim)) }  // dims
         switch tensor.storage {
         case .float(let values):
-            int64(2, ONNXWriter.DataType.float.rawValue)                    // data_type
-            string(8, tensor.name)                                          // name
-            rawFloats(9, values)                                            // raw_data
+            int64(2, ONNXWriter.DataType.float.rawValue)  // data_type
+            string(8, tensor.name)  // name
+            rawFloats(9, values)  // raw_data
         case .int64(let values):
-            int64(2, ONNXWriter.DataType.int64.rawValue)                    // data_type
-            if !values.isEmpty { packedInt64(7, values) }                   // int64_data
-            string(8, tensor.name)                                          // name
+            int64(2, ONNXWriter.DataType.int64.rawValue)  // data_type
+            if !values.isEmpty { packedInt64(7, values) }  // int64_data
+            string(8, tensor.name)  // name
         case .raw(let type, let bytes):
-            int64(2, type.rawValue)                                         // data_type
-            string(8, tensor.name)                                          // name
-            self.bytes(9, bytes)                                            // raw_data
+            int64(2, type.rawValue)  // data_type
+            string(8, tensor.name)  // name
+            self.bytes(9, bytes)  // raw_data
         case .strings(let values):
-            int64(2, ONNXWriter.DataType.string.rawValue)                   // data_type
-            for value in values { string(6, value) }                        // string_data
-            string(8, tensor.name)                                          // name
+            int64(2, ONNXWriter.DataType.string.rawValue)  // data_type
+            for value in values { string(6, value) }  // string_data
+            string(8, tensor.name)  // name
         }
     }
 
     /// ValueInfoProto with a TypeProto.Tensor (or a TypeProto.Map of scalar tensors).
     mutating func valueInfo(_ info: ONNXWriter.ValueInfo) {
-        string(1, info.name)                                                // name
+        string(1, info.name)  // name
         if let key = info.mapKey {
-            message(2) { type in                                            // type: TypeProto
-                type.message(5) { map in                                    //   map_type
-                    map.int64(1, key.rawValue)                              //     key_type
-                    map.message(2) { value in                               //     value_type: TypeProto
+            message(2) { type in  // type: TypeProto
+                type.message(5) { map in  //   map_type
+                    map.int64(1, key.rawValue)  //     key_type
+                    map.message(2) { value in  //     value_type: TypeProto
                         value.message(1) { $0.int64(1, info.elementType.rawValue) }  // tensor_type.elem_type
                     }
                 }
             }
             return
         }
-        message(2) { type in                                                // type: TypeProto
-            type.message(1) { tensorType in                                 //   tensor_type
-                tensorType.int64(1, info.elementType.rawValue)              //     elem_type
-                tensorType.message(2) { shape in                            //     shape: TensorShapeProto
+        message(2) { type in  // type: TypeProto
+            type.message(1) { tensorType in  //   tensor_type
+                tensorType.int64(1, info.elementType.rawValue)  //     elem_type
+                tensorType.message(2) { shape in  //     shape: TensorShapeProto
                     for dim in info.shape {
-                        shape.message(1) { d in                             //       dim
+                        shape.message(1) { d in  //       dim
                             switch dim {
-                            case .value(let value): d.int64(1, Int64(value)) // dim_value
-                            case .param(let name): d.string(2, name)         // dim_param
+                            case .value(let value): d.int64(1, Int64(value))  // dim_value
+                            case .param(let name): d.string(2, name)  // dim_param
                             }
                         }
                     }

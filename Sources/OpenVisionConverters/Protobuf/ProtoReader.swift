@@ -40,7 +40,10 @@ package struct ProtoReader {
     }
 
     private mutating func littleEndian(_ size: Int) -> UInt64? {
-        guard size <= data.endIndex - index else { failed = true; return nil }
+        guard size <= data.endIndex - index else {
+            failed = true
+            return nil
+        }
         var value: UInt64 = 0
         for k in 0..<size { value |= UInt64(data[index + k]) << (8 * UInt64(k)) }
         index += size
@@ -62,7 +65,10 @@ package struct ProtoReader {
             guard let v = littleEndian(4) else { return nil }
             return (field, .fixed32(UInt32(truncatingIfNeeded: v)))
         case 2:
-            guard let length = varint(), length <= UInt64(data.endIndex - index) else { failed = true; return nil }
+            guard let length = varint(), length <= UInt64(data.endIndex - index) else {
+                failed = true
+                return nil
+            }
             let start = index
             index += Int(length)
             return (field, .bytes(data[start..<index]))
@@ -80,11 +86,17 @@ package struct ProtoReader {
         var values: [UInt64] = []
         var i = body.startIndex
         while i < body.endIndex {
-            var result: UInt64 = 0, shift: UInt64 = 0, done = false
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            var done = false
             while i < body.endIndex, shift < 64 {
-                let byte = body[i]; i += 1
+                let byte = body[i]
+                i += 1
                 result |= UInt64(byte & 0x7F) << shift
-                if byte & 0x80 == 0 { done = true; break }
+                if byte & 0x80 == 0 {
+                    done = true
+                    break
+                }
                 shift += 7
             }
             guard done else { return nil }
@@ -99,7 +111,8 @@ package struct ProtoReader {
         var values = [Float](repeating: 0, count: body.count / 4)
         var i = body.startIndex
         for k in values.indices {
-            let bits = UInt32(body[i]) | UInt32(body[i + 1]) << 8 | UInt32(body[i + 2]) << 16 | UInt32(body[i + 3]) << 24
+            let bits =
+                UInt32(body[i]) | UInt32(body[i + 1]) << 8 | UInt32(body[i + 2]) << 16 | UInt32(body[i + 3]) << 24
             values[k] = Float(bitPattern: bits)
             i += 4
         }

@@ -48,10 +48,16 @@ package struct ProtoTextReader {
     private mutating func skipSpace() {
         while index < bytes.count {
             let b = bytes[index]
-            if b == 0x0A { line += 1; index += 1 }
-            else if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0B || b == 0x0C { index += 1 }
-            else if b == 0x23 { while index < bytes.count, bytes[index] != 0x0A { index += 1 } }
-            else { return }
+            if b == 0x0A {
+                line += 1
+                index += 1
+            } else if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0B || b == 0x0C {
+                index += 1
+            } else if b == 0x23 {
+                while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+            } else {
+                return
+            }
         }
     }
 
@@ -76,7 +82,10 @@ package struct ProtoTextReader {
             let b = bytes[index]
             index += 1
             if b == quote { return out }
-            guard b == 0x5C else { out.append(b); continue }
+            guard b == 0x5C else {
+                out.append(b)
+                continue
+            }
             guard index < bytes.count else { throw fail("a string ends in a backslash") }
             let e = bytes[index]
             index += 1
@@ -89,16 +98,22 @@ package struct ProtoTextReader {
             case UInt8(ascii: "f"): out.append(0x0C)
             case UInt8(ascii: "v"): out.append(0x0B)
             case UInt8(ascii: "x"), UInt8(ascii: "X"):
-                var value = 0, digits = 0
+                var value = 0
+                var digits = 0
                 while digits < 2, index < bytes.count, let d = Self.hexDigit(bytes[index]) {
-                    value = value * 16 + d; digits += 1; index += 1
+                    value = value * 16 + d
+                    digits += 1
+                    index += 1
                 }
                 guard digits > 0 else { throw fail("a \\x escape without hex digits") }
                 out.append(UInt8(value))
             case UInt8(ascii: "0")...UInt8(ascii: "7"):
-                var value = Int(e - 0x30), digits = 1
+                var value = Int(e - 0x30)
+                var digits = 1
                 while digits < 3, index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x37 {
-                    value = value * 8 + Int(bytes[index] - 0x30); digits += 1; index += 1
+                    value = value * 8 + Int(bytes[index] - 0x30)
+                    digits += 1
+                    index += 1
                 }
                 out.append(UInt8(truncatingIfNeeded: value))
             default: out.append(e)  // \" \' \\ \? and anything else as itself
@@ -145,8 +160,9 @@ package struct ProtoTextReader {
 
     private mutating func open(_ name: String, closer: UInt8) throws -> Event {
         guard closers.count < Self.maxDepth else {
-            throw ConversionError(.limitExceeded, "messages are nested more than \(Self.maxDepth) deep",
-                                  file: fileName, line: line)
+            throw ConversionError(
+                .limitExceeded, "messages are nested more than \(Self.maxDepth) deep",
+                file: fileName, line: line)
         }
         index += 1
         closers.append(closer)
@@ -164,7 +180,11 @@ package struct ProtoTextReader {
                     guard let after = peek() else { throw fail("a list is not closed") }
                     b = after
                 }
-                if b == 0x5D { index += 1; lists.removeLast(); continue }
+                if b == 0x5D {
+                    index += 1
+                    lists.removeLast()
+                    continue
+                }
                 if b == 0x7B { return try open(list.name, closer: 0x7D) }
                 if b == 0x3C { return try open(list.name, closer: 0x3E) }
                 let itemLine = line
@@ -174,7 +194,10 @@ package struct ProtoTextReader {
                 guard closers.isEmpty else { throw fail("a message is not closed at the end of the text") }
                 return nil
             }
-            if b == 0x3B || b == 0x2C { index += 1; continue }  // optional field separators
+            if b == 0x3B || b == 0x2C {
+                index += 1
+                continue
+            }  // optional field separators
             if b == 0x7D || b == 0x3E {
                 guard closers.last == b else { throw fail("'\(Character(Unicode.Scalar(b)))' closes no message") }
                 closers.removeLast()
@@ -195,8 +218,9 @@ package struct ProtoTextReader {
             if next == 0x3C { return try open(name, closer: 0x3E) }
             if next == 0x5B, colon {
                 guard lists.count < Self.maxDepth else {
-                    throw ConversionError(.limitExceeded, "lists are nested more than \(Self.maxDepth) deep",
-                                          file: fileName, line: line)
+                    throw ConversionError(
+                        .limitExceeded, "lists are nested more than \(Self.maxDepth) deep",
+                        file: fileName, line: line)
                 }
                 index += 1
                 lists.append((name, closers.count))

@@ -25,7 +25,9 @@ struct FlatBuffer {
     // MARK: Scalars
 
     func check(_ offset: Int, _ size: Int, _ what: String = "offset out of range") throws {
-        guard offset >= 0, size >= 0, offset <= bytes.count, size <= bytes.count - offset else { throw Self.corrupt(what) }
+        guard offset >= 0, size >= 0, offset <= bytes.count, size <= bytes.count - offset else {
+            throw Self.corrupt(what)
+        }
     }
 
     func uint8(_ offset: Int) throws -> UInt8 {

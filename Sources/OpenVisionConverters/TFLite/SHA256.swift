@@ -39,19 +39,25 @@ package enum SHA256 {
                 let bitLength = UInt64(bytes.count) * 8
                 tail.append(0x80)
                 while tail.count % 64 != 56 { tail.append(0) }
-                for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+                for shift in stride(from: 56, through: 0, by: -8) {
+                    tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+                }
                 tail.withUnsafeBytes { t in
                     for block in 0..<(t.count / 64) { compress(t.baseAddress! + block * 64, &h, w, k) }
                 }
             }
         }
-        return [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * UInt32($0))) } }
+        return [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].flatMap { v in
+            (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * UInt32($0))) }
+        }
     }
 
     /// One 64-byte block into the state `h`, with `w` 64 words of scratch.
     @inline(__always)
-    private static func compress(_ block: UnsafeRawPointer, _ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
-                                 _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>) {
+    private static func compress(
+        _ block: UnsafeRawPointer, _ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+        _ w: UnsafeMutableBufferPointer<UInt32>, _ k: UnsafeBufferPointer<UInt32>
+    ) {
         @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
         for i in 0..<16 { w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
         for i in 16..<64 {

@@ -8,8 +8,17 @@ import Foundation
 package struct TFLiteModel: Sendable {
     /// `TensorType`.
     package enum ElementType: Int8, Sendable, CustomStringConvertible {
-        case float32 = 0, float16 = 1, int32 = 2, uint8 = 3, int64 = 4, string = 5, bool = 6, int16 = 7
-        case complex64 = 8, int8 = 9, float64 = 10
+        case float32 = 0
+        case float16 = 1
+        case int32 = 2
+        case uint8 = 3
+        case int64 = 4
+        case string = 5
+        case bool = 6
+        case int16 = 7
+        case complex64 = 8
+        case int8 = 9
+        case float64 = 10
 
         package var description: String {
             switch self {
@@ -111,8 +120,9 @@ package struct TFLiteModel: Sendable {
         operatorCodes = try fb.tables(model, 1).map { code in
             let deprecated = Int32(try fb.int8(code, 0))
             let builtin = try fb.int32(code, 3)
-            return OperatorCode(builtin: max(deprecated, builtin), custom: try fb.string(code, 1),
-                                version: try fb.int32(code, 2, default: 1))
+            return OperatorCode(
+                builtin: max(deprecated, builtin), custom: try fb.string(code, 1),
+                version: try fb.int32(code, 2, default: 1))
         }
 
         var ranges: [Range<Int>] = []
@@ -120,7 +130,8 @@ package struct TFLiteModel: Sendable {
             if let data = try fb.byteRange(buffer, 0) {
                 ranges.append(data)
             } else {
-                let offset = try fb.uint64(buffer, 1), size = try fb.uint64(buffer, 2)
+                let offset = try fb.uint64(buffer, 1)
+                let size = try fb.uint64(buffer, 2)
                 if offset > 1, size > 0 {  // data after the FlatBuffer (models over 2 GB)
                     guard offset <= UInt64(bytes.count), size <= UInt64(bytes.count) - offset else {
                         throw FlatBuffer.corrupt("buffer out of range")
@@ -149,22 +160,26 @@ package struct TFLiteModel: Sendable {
         for t in try fb.tables(graph, 0) {
             let buffer = Int(try fb.uint32(t, 2))
             guard buffer < max(ranges.count, 1) else { throw FlatBuffer.corrupt("tensor buffer index") }
-            var scale: [Float] = [], zero: [Int64] = []
+            var scale: [Float] = []
+            var zero: [Int64] = []
             if let q = try fb.table(t, 4) {
                 scale = try fb.float32s(q, 2) ?? []
                 zero = try fb.int64s(q, 3) ?? []
             }
             let rawType = try fb.int8(t, 1)
-            parsedTensors.append(Tensor(
-                name: try fb.string(t, 3) ?? "", shape: (try fb.int32s(t, 0) ?? []).map(Int.init),
-                type: ElementType(rawValue: rawType), rawType: rawType, buffer: buffer,
-                scale: scale, zeroPoint: zero, sparsity: try Self.sparsity(fb, t)))
+            parsedTensors.append(
+                Tensor(
+                    name: try fb.string(t, 3) ?? "", shape: (try fb.int32s(t, 0) ?? []).map(Int.init),
+                    type: ElementType(rawValue: rawType), rawType: rawType, buffer: buffer,
+                    scale: scale, zeroPoint: zero, sparsity: try Self.sparsity(fb, t)))
         }
         tensors = parsedTensors
         let tensorCount = parsedTensors.count
         func indices(_ table: FlatBuffer.Table, _ field: Int, optional: Bool) throws -> [Int] {
             let values = (try fb.int32s(table, field) ?? []).map(Int.init)
-            for v in values where v >= tensorCount || v < (optional ? -1 : 0) { throw FlatBuffer.corrupt("tensor index \(v)") }
+            for v in values where v >= tensorCount || v < (optional ? -1 : 0) {
+                throw FlatBuffer.corrupt("tensor index \(v)")
+            }
             return values
         }
         inputs = try indices(graph, 1, optional: false)
@@ -173,9 +188,10 @@ package struct TFLiteModel: Sendable {
         operators = try fb.tables(graph, 3).map { op in
             let code = Int(try fb.uint32(op, 0))
             guard code < codeCount else { throw FlatBuffer.corrupt("operator code index \(code)") }
-            return Operator(opcodeIndex: code, inputs: try indices(op, 1, optional: true),
-                            outputs: try indices(op, 2, optional: false),
-                            options: try fb.table(op, 4), customOptions: try fb.byteRange(op, 5))
+            return Operator(
+                opcodeIndex: code, inputs: try indices(op, 1, optional: true),
+                outputs: try indices(op, 2, optional: false),
+                options: try fb.table(op, 4), customOptions: try fb.byteRange(op, 5))
         }
     }
 
@@ -203,19 +219,22 @@ package struct TFLiteModel: Sendable {
             func indexVector(_ typeField: Int, _ tableField: Int) throws -> [Int] {
                 guard let table = try fb.table(d, tableField) else { return [] }
                 switch try fb.uint8(d, typeField) {
-                case 1: return (try fb.int32s(table, 0) ?? []).map(Int.init)          // Int32Vector
-                case 2: return (try fb.uint16s(table, 0) ?? []).map(Int.init)         // Uint16Vector
-                case 3: return try fb.byteRange(table, 0).map { fb.bytes[$0].map(Int.init) } ?? [] // Uint8Vector
+                case 1: return (try fb.int32s(table, 0) ?? []).map(Int.init)  // Int32Vector
+                case 2: return (try fb.uint16s(table, 0) ?? []).map(Int.init)  // Uint16Vector
+                case 3: return try fb.byteRange(table, 0).map { fb.bytes[$0].map(Int.init) } ?? []  // Uint8Vector
                 default: throw FlatBuffer.corrupt("sparse index vector type")
                 }
             }
             let sparse = try fb.int8(d, 0) == 1
-            dims.append(SparseDimension(isSparse: sparse, denseSize: Int(try fb.int32(d, 1)),
-                                        segments: sparse ? try indexVector(2, 3) : [],
-                                        indices: sparse ? try indexVector(4, 5) : []))
+            dims.append(
+                SparseDimension(
+                    isSparse: sparse, denseSize: Int(try fb.int32(d, 1)),
+                    segments: sparse ? try indexVector(2, 3) : [],
+                    indices: sparse ? try indexVector(4, 5) : []))
         }
-        return Sparsity(traversalOrder: (try fb.int32s(s, 0) ?? []).map(Int.init),
-                        blockMap: (try fb.int32s(s, 1) ?? []).map(Int.init), dimensions: dims)
+        return Sparsity(
+            traversalOrder: (try fb.int32s(s, 0) ?? []).map(Int.init),
+            blockMap: (try fb.int32s(s, 1) ?? []).map(Int.init), dimensions: dims)
     }
 
     // MARK: Access
@@ -262,7 +281,9 @@ package struct TFLiteModel: Sendable {
         guard let range = op.customOptions else { return [] }
         let bytes = file.bytes[range]
         return stride(from: range.lowerBound, to: range.upperBound - 3, by: 4).map { i in
-            Int32(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
+            Int32(
+                bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(
+                    bytes[i + 3]) << 24)
         }
     }
 }

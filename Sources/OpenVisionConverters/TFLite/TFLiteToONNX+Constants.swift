@@ -7,8 +7,10 @@ extension TFLiteToONNX {
         if let c = constants[t] { return c }
         let tensor = model.tensors[t]
         guard tensor.sparsity == nil || sparseValues else {
-            throw ConversionError(.unsupported, "operator \(operatorIndex) reads the sparse tensor '\(tensor.name)' "
-                                  + "other than through DENSIFY")
+            throw ConversionError(
+                .unsupported,
+                "operator \(operatorIndex) reads the sparse tensor '\(tensor.name)' "
+                    + "other than through DENSIFY")
         }
         let bytes = model.bufferBytes(tensor.buffer)
         guard !bytes.isEmpty else { return nil }
@@ -24,16 +26,19 @@ extension TFLiteToONNX {
         }
         let expected = tensor.sparsity == nil ? count : bytes.count / size
         guard bytes.count == expected * size, expected <= count else {
-            throw ConversionError(.syntax, "constant '\(tensor.name)' holds \(bytes.count) bytes for shape \(tensor.shape)")
+            throw ConversionError(
+                .syntax, "constant '\(tensor.name)' holds \(bytes.count) bytes for shape \(tensor.shape)")
         }
         // Each tensor is decoded on its own, even when several share one buffer.
-        try ConversionBudget.charge(expected * (tensor.type == .float32 || tensor.type == .float16 ? 4 : 8),
-                                    "constant '\(tensor.name)'")
+        try ConversionBudget.charge(
+            expected * (tensor.type == .float32 || tensor.type == .float16 ? 4 : 8),
+            "constant '\(tensor.name)'")
         let base = bytes.startIndex
         func u16(_ i: Int) -> UInt16 { UInt16(bytes[base + 2 * i]) | UInt16(bytes[base + 2 * i + 1]) << 8 }
         func u32(_ i: Int) -> UInt32 {
             let o = base + 4 * i
-            return UInt32(bytes[o]) | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 3]) << 24
+            return UInt32(bytes[o]) | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 3])
+                << 24
         }
         var c = Constant(shape: tensor.shape)
         switch tensor.type {
@@ -41,7 +46,8 @@ extension TFLiteToONNX {
         case .float16: c.floats = (0..<expected).map { Self.halfToFloat(u16($0)) }
         case .int32: c.ints = (0..<expected).map { Int64(Int32(bitPattern: u32($0))) }
         case .int16: c.ints = (0..<expected).map { Int64(Int16(bitPattern: u16($0))) }
-        case .int64: c.ints = (0..<expected).map { Int64(bitPattern: UInt64(u32(2 * $0)) | UInt64(u32(2 * $0 + 1)) << 32) }
+        case .int64:
+            c.ints = (0..<expected).map { Int64(bitPattern: UInt64(u32(2 * $0)) | UInt64(u32(2 * $0 + 1)) << 32) }
         case .int8: c.ints = (0..<expected).map { Int64(Int8(bitPattern: bytes[base + $0])) }
         case .uint8, .bool: c.ints = (0..<expected).map { Int64(bytes[base + $0]) }
         default: break
@@ -53,7 +59,10 @@ extension TFLiteToONNX {
     /// A constant's integer values (a shape, axes, paddings).
     mutating func intConstant(_ t: Int, op: Int, opName: String) throws -> [Int64] {
         guard let c = try constant(t), let ints = c.ints else {
-            throw ConversionError(.unsupported, "operator \(op) (\(opName)) is not supported: needs a constant integer tensor '\(model.tensors[t].name)'")
+            throw ConversionError(
+                .unsupported,
+                "operator \(op) (\(opName)) is not supported: needs a constant integer tensor '\(model.tensors[t].name)'"
+            )
         }
         return ints
     }
@@ -68,7 +77,8 @@ extension TFLiteToONNX {
         guard sparsity.blockMap.isEmpty else {
             throw ConversionError(.unsupported, "sparse tensor '\(tensor.name)' uses block sparsity")
         }
-        let shape = tensor.shape, rank = shape.count
+        let shape = tensor.shape
+        let rank = shape.count
         guard sparsity.dimensions.count == rank, sparsity.traversalOrder.sorted() == Array(0..<rank) else { throw fail }
         let count = try Self.elementCount(shape, name: tensor.name)
         guard count <= 1 << 24 else {
@@ -87,7 +97,8 @@ extension TFLiteToONNX {
                 dense[offset] = source[position]
                 continue
             }
-            let dim = sparsity.dimensions[level], axis = sparsity.traversalOrder[level]
+            let dim = sparsity.dimensions[level]
+            let axis = sparsity.traversalOrder[level]
             if !dim.isSparse {
                 guard dim.denseSize == shape[axis] else { throw fail }
                 for j in stride(from: dim.denseSize - 1, through: 0, by: -1) {
@@ -95,7 +106,8 @@ extension TFLiteToONNX {
                 }
             } else {
                 guard position + 1 < dim.segments.count else { throw fail }
-                let start = dim.segments[position], end = dim.segments[position + 1]
+                let start = dim.segments[position]
+                let end = dim.segments[position + 1]
                 guard start >= 0, start <= end, end <= dim.indices.count else { throw fail }
                 for k in stride(from: end - 1, through: start, by: -1) {
                     let i = dim.indices[k]
@@ -124,12 +136,14 @@ extension TFLiteToONNX {
 
     static func halfToFloat(_ h: UInt16) -> Float {
         let sign: Float = h & 0x8000 != 0 ? -1 : 1
-        let exponent = Int(h >> 10 & 0x1F), mantissa = Int(h & 0x3FF)
+        let exponent = Int(h >> 10 & 0x1F)
+        let mantissa = Int(h & 0x3FF)
         switch exponent {
         case 0: return sign * Float(mantissa) * 0x1p-24
         case 31: return mantissa == 0 ? sign * .infinity : .nan
         default:
-            return Float(bitPattern: UInt32(h & 0x8000) << 16 | UInt32(exponent - 15 + 127) << 23 | UInt32(mantissa) << 13)
+            return Float(
+                bitPattern: UInt32(h & 0x8000) << 16 | UInt32(exponent - 15 + 127) << 23 | UInt32(mantissa) << 13)
         }
     }
 

@@ -10,8 +10,10 @@ extension TFLiteToONNX {
     /// An elementwise operation (ONNX broadcasting) with a fused activation, computed in NCHW
     /// when a 4-D input already is NCHW and every constant operand is a scalar or a per-channel
     /// vector ([..., C] with leading 1s), so that chains of convolutions stay NCHW.
-    mutating func elementwise(_ onnx: String, _ tensors: [Int], extra: [String] = [], out: Int,
-                                      activation: Int8 = 0, attributes: [ONNXWriter.Attribute] = []) throws {
+    mutating func elementwise(
+        _ onnx: String, _ tensors: [Int], extra: [String] = [], out: Int,
+        activation: Int8 = 0, attributes: [ONNXWriter.Attribute] = []
+    ) throws {
         var useNCHW = model.tensors[out].shape.count == 4 && tensors.contains { nchwOf[$0] != nil }
         if useNCHW {
             for t in tensors {
@@ -65,7 +67,8 @@ extension TFLiteToONNX {
             produced.insert(t)
             return names[t]
         }
-        throw ConversionError(.syntax, "operator \(operatorIndex) reads tensor '\(model.tensors[t].name)', which nothing computes")
+        throw ConversionError(
+            .syntax, "operator \(operatorIndex) reads tensor '\(model.tensors[t].name)', which nothing computes")
     }
 
     /// Tensor `t` (NHWC) as NCHW, one Transpose per tensor.
@@ -79,8 +82,10 @@ extension TFLiteToONNX {
 
     /// Runs `body` writing its result, then the fused activation, then (for NCHW results) the
     /// Transpose back to NHWC, so that the last node writes the output tensor's name.
-    mutating func finish(_ activation: Int8, out: Int, nchwResult: Bool, _ op: String, _ inputs: [String],
-                                 _ attributes: [ONNXWriter.Attribute] = []) throws {
+    mutating func finish(
+        _ activation: Int8, out: Int, nchwResult: Bool, _ op: String, _ inputs: [String],
+        _ attributes: [ONNXWriter.Attribute] = []
+    ) throws {
         let target = names[out]
         let needsMore = activation != 0 || nchwResult
         let first = needsMore ? "\(target)::op" : target
@@ -106,9 +111,12 @@ extension TFLiteToONNX {
     }
 
     @discardableResult
-    mutating func add(_ op: String, _ inputs: [String], _ output: String,
-                              _ attributes: [ONNXWriter.Attribute] = []) -> String {
-        graph.nodes.append(ONNXWriter.Node(opType: op, name: output, inputs: inputs, outputs: [output], attributes: attributes))
+    mutating func add(
+        _ op: String, _ inputs: [String], _ output: String,
+        _ attributes: [ONNXWriter.Attribute] = []
+    ) -> String {
+        graph.nodes.append(
+            ONNXWriter.Node(opType: op, name: output, inputs: inputs, outputs: [output], attributes: attributes))
         return output
     }
 

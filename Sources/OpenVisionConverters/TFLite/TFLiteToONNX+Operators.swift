@@ -26,16 +26,21 @@ extension TFLiteToONNX {
 
         /// The `unsupported` error naming the operator, with `detail`.
         func unsupported(_ detail: String = "") -> ConversionError {
-            ConversionError(.unsupported, "operator \(index) (\(opName)) is not supported\(detail.isEmpty ? "" : ": \(detail)")")
+            ConversionError(
+                .unsupported, "operator \(index) (\(opName)) is not supported\(detail.isEmpty ? "" : ": \(detail)")")
         }
     }
 
     mutating func convert(_ op: TFLiteModel.Operator, index: Int) throws {
         let code = model.operatorCodes[op.opcodeIndex]
         let opName = code.name
-        guard !op.outputs.isEmpty else { throw ConversionError(.syntax, "operator \(index) (\(opName)) has no outputs") }
-        let context = OperatorContext(op: op, index: index, opName: opName, out: op.outputs[0], target: names[op.outputs[0]])
-        let out = context.out, target = context.target
+        guard !op.outputs.isEmpty else {
+            throw ConversionError(.syntax, "operator \(index) (\(opName)) has no outputs")
+        }
+        let context = OperatorContext(
+            op: op, index: index, opName: opName, out: op.outputs[0], target: names[op.outputs[0]])
+        let out = context.out
+        let target = context.target
         func input(_ k: Int) throws -> Int { try context.input(k) }
         func optionalInput(_ k: Int) -> Int? { context.optionalInput(k) }
         func unsupported(_ detail: String = "") -> ConversionError { context.unsupported(detail) }
@@ -47,8 +52,9 @@ extension TFLiteToONNX {
                 // custom options: TfLiteTransposeConvParams {padding, stride_width, stride_height} as int32.
                 let params = model.customInt32s(op)
                 guard params.count >= 3 else { throw unsupported("options of \(params.count * 4) bytes") }
-                try transposeConvolution(op, x: try input(0), weights: try input(1), bias: optionalInput(2),
-                                         strideW: Int(params[1]), strideH: Int(params[2]), activation: 0, out: out)
+                try transposeConvolution(
+                    op, x: try input(0), weights: try input(1), bias: optionalInput(2),
+                    strideW: Int(params[1]), strideH: Int(params[2]), activation: 0, out: out)
             default:
                 throw unsupported()
             }
@@ -58,7 +64,13 @@ extension TFLiteToONNX {
 
         switch opName {
         case "ADD", "SUB", "MUL", "DIV":
-            let onnx = switch opName { case "ADD": "Add"; case "SUB": "Sub"; case "MUL": "Mul"; default: "Div" }
+            let onnx =
+                switch opName {
+                case "ADD": "Add"
+                case "SUB": "Sub"
+                case "MUL": "Mul"
+                default: "Div"
+                }
             try elementwise(onnx, [try input(0), try input(1)], out: out, activation: try model.optionInt8(op, 0))
         case "MAXIMUM", "MINIMUM":
             try elementwise(opName == "MAXIMUM" ? "Max" : "Min", [try input(0), try input(1)], out: out)
@@ -71,9 +83,10 @@ extension TFLiteToONNX {
             try convolution(op, depthwise: true, out: out)
         case "TRANSPOSE_CONV":
             // inputs (output_shape, weights [O, KH, KW, I], input, bias?); options 0 padding, 1 stride_w, 2 stride_h, 3 activation.
-            try transposeConvolution(op, x: try input(2), weights: try input(1), bias: optionalInput(3),
-                                     strideW: Int(try model.optionInt(op, 1)), strideH: Int(try model.optionInt(op, 2)),
-                                     activation: try model.optionInt8(op, 3), out: out)
+            try transposeConvolution(
+                op, x: try input(2), weights: try input(1), bias: optionalInput(3),
+                strideW: Int(try model.optionInt(op, 1)), strideH: Int(try model.optionInt(op, 2)),
+                activation: try model.optionInt8(op, 3), out: out)
         case "FULLY_CONNECTED":
             try fullyConnected(op, x: try input(0), weights: try input(1), bias: optionalInput(2), out: out)
         case "AVERAGE_POOL_2D", "MAX_POOL_2D":
@@ -97,7 +110,9 @@ extension TFLiteToONNX {
         case "RELU6": try elementwise("Clip", [try input(0)], extra: [scalar(0), scalar(6)], out: out)
         case "RELU_N1_TO_1": try elementwise("Clip", [try input(0)], extra: [scalar(-1), scalar(1)], out: out)
         case "LEAKY_RELU":
-            try elementwise("LeakyRelu", [try input(0)], out: out, attributes: [.init("alpha", .float(try model.optionFloat(op, 0)))])
+            try elementwise(
+                "LeakyRelu", [try input(0)], out: out,
+                attributes: [.init("alpha", .float(try model.optionFloat(op, 0)))])
         case "PRELU": try elementwise("PRelu", [try input(0), try input(1)], out: out)
         case "HARD_SWISH": try elementwise("HardSwish", [try input(0)], out: out)
         case "ELU": try elementwise("Elu", [try input(0)], out: out, attributes: [.init("alpha", .float(1))])
@@ -135,16 +150,23 @@ extension TFLiteToONNX {
     mutating func mean(_ o: OperatorContext) throws {
         let x = try o.input(0)
         let rank = model.tensors[x].shape.count
-        let axes = try intConstant(try o.input(1), op: o.index, opName: o.opName).map { Int($0 < 0 ? $0 + Int64(rank) : $0) }
-        guard axes.allSatisfy({ $0 >= 0 && $0 < rank }) else { throw o.unsupported("axes \(axes) of a rank-\(rank) tensor") }
+        let axes = try intConstant(try o.input(1), op: o.index, opName: o.opName).map {
+            Int($0 < 0 ? $0 + Int64(rank) : $0)
+        }
+        guard axes.allSatisfy({ $0 >= 0 && $0 < rank }) else {
+            throw o.unsupported("axes \(axes) of a rank-\(rank) tensor")
+        }
         let keep = try model.optionBool(o.op, 0)
         if rank == 4, Set(axes) == [1, 2], nchwOf[x] != nil {
             // Spatial mean of an NCHW value: [N, C, 1, 1] kept, else [N, C] as in NHWC.
             let input = try toNCHW(x)
-            try finish(0, out: o.out, nchwResult: keep, "ReduceMean", [input],
-                       [.init("axes", .ints([2, 3])), .init("keepdims", .int(keep ? 1 : 0))])
+            try finish(
+                0, out: o.out, nchwResult: keep, "ReduceMean", [input],
+                [.init("axes", .ints([2, 3])), .init("keepdims", .int(keep ? 1 : 0))])
         } else {
-            add("ReduceMean", [try value(x)], o.target, [.init("axes", .ints(axes)), .init("keepdims", .int(keep ? 1 : 0))])
+            add(
+                "ReduceMean", [try value(x)], o.target,
+                [.init("axes", .ints(axes)), .init("keepdims", .int(keep ? 1 : 0))])
         }
     }
 
@@ -180,12 +202,14 @@ extension TFLiteToONNX {
         // 1 × 1 convolution with identity weights gives the same values and keeps ONNX Runtime's blocked (NCHWc)
         // layout through the Add that follows, where a Pad needs reorders out of and back into it.
         if o.opName != "MIRROR_PAD", rank == 4, padValue == 0, pads[7] > 0, pads[0..<7].allSatisfy({ $0 == 0 }),
-           case let cin = model.tensors[x].shape[3], cin > 0 {
+            case let cin = model.tensors[x].shape[3], cin > 0
+        {
             let cout = cin + Int(pads[7])
             var identity = [Float](repeating: 0, count: cout * cin)
             for c in 0..<cin { identity[c * cin + c] = 1 }
             let w = floatInitializer("\(o.target)::identity", [cout, cin, 1, 1], identity)
-            try finish(0, out: o.out, nchwResult: true, "Conv", [try toNCHW(x), w], [.init("kernel_shape", .ints([1, 1]))])
+            try finish(
+                0, out: o.out, nchwResult: true, "Conv", [try toNCHW(x), w], [.init("kernel_shape", .ints([1, 1]))])
             return
         }
         // Padding an NCHW value stays NCHW (ONNX dimension i is NHWC dimension nhwcAxis[i]).
@@ -210,23 +234,31 @@ extension TFLiteToONNX {
         let x = try toNCHW(try o.input(0))
         var attributes: [ONNXWriter.Attribute] = [.init("blocksize", .int(block))]
         if o.opName == "DEPTH_TO_SPACE" { attributes.append(.init("mode", .string("DCR"))) }
-        try finish(0, out: o.out, nchwResult: true, o.opName == "DEPTH_TO_SPACE" ? "DepthToSpace" : "SpaceToDepth", [x], attributes)
+        try finish(
+            0, out: o.out, nchwResult: true, o.opName == "DEPTH_TO_SPACE" ? "DepthToSpace" : "SpaceToDepth", [x],
+            attributes)
     }
 
     /// DEQUANTIZE of a constant tensor (per-tensor scale and zero point): the float constant, no node.
     mutating func dequantize(_ o: OperatorContext) throws {
         let x = try o.input(0)
-        guard let c = try constants[x] ?? constant(x) else { throw o.unsupported("only constant tensors are dequantized") }
+        guard let c = try constants[x] ?? constant(x) else {
+            throw o.unsupported("only constant tensors are dequantized")
+        }
         let tensor = model.tensors[x]
         guard try Self.elementCount(model.tensors[o.out].shape, name: model.tensors[o.out].name) == c.count else {
-            throw ConversionError(.syntax, "operator \(o.index) (DEQUANTIZE) changes the shape \(c.shape) to \(model.tensors[o.out].shape)")
+            throw ConversionError(
+                .syntax,
+                "operator \(o.index) (DEQUANTIZE) changes the shape \(c.shape) to \(model.tensors[o.out].shape)")
         }
         if let floats = c.floats {
             constants[o.out] = Constant(shape: model.tensors[o.out].shape, floats: floats)
         } else if let ints = c.ints {
             guard tensor.scale.count == 1 else { throw o.unsupported("per-channel quantization") }
-            let scale = tensor.scale[0], zero = Float(tensor.zeroPoint.first ?? 0)
-            constants[o.out] = Constant(shape: model.tensors[o.out].shape, floats: ints.map { scale * (Float($0) - zero) })
+            let scale = tensor.scale[0]
+            let zero = Float(tensor.zeroPoint.first ?? 0)
+            constants[o.out] = Constant(
+                shape: model.tensors[o.out].shape, floats: ints.map { scale * (Float($0) - zero) })
         }
     }
 
@@ -237,30 +269,36 @@ extension TFLiteToONNX {
         guard op.inputs.count >= 2, op.inputs[0] >= 0, op.inputs[1] >= 0 else {
             throw ConversionError(.syntax, "operator \(index) (\(opName)) lacks inputs")
         }
-        let x = op.inputs[0], w = op.inputs[1]
+        let x = op.inputs[0]
+        let w = op.inputs[1]
         let bias = op.inputs.count > 2 && op.inputs[2] >= 0 ? op.inputs[2] : nil
         let xShape = model.tensors[x].shape
-        guard xShape.count == 4, let weights = try constant(w), weights.shape.count == 4, let floats = weights.floats else {
-            throw ConversionError(.unsupported, "operator \(index) (\(opName)) is not supported: needs an NHWC input and constant 4-D weights")
+        guard xShape.count == 4, let weights = try constant(w), weights.shape.count == 4, let floats = weights.floats
+        else {
+            throw ConversionError(
+                .unsupported,
+                "operator \(index) (\(opName)) is not supported: needs an NHWC input and constant 4-D weights")
         }
         // Conv2DOptions: 0 padding, 1 stride_w, 2 stride_h, 3 activation, 4 dilation_w, 5 dilation_h.
         // DepthwiseConv2DOptions: 0 padding, 1 stride_w, 2 stride_h, 3 depth_multiplier, 4 activation, 5/6 dilation.
         let same = try model.optionInt8(op, 0) == 0
-        let strideW = Int(try model.optionInt(op, 1)), strideH = Int(try model.optionInt(op, 2))
+        let strideW = Int(try model.optionInt(op, 1))
+        let strideH = Int(try model.optionInt(op, 2))
         let act = try model.optionInt8(op, depthwise ? 4 : 3)
         let dilationW = Int(try model.optionInt(op, depthwise ? 5 : 4, default: 1))
         let dilationH = Int(try model.optionInt(op, depthwise ? 6 : 5, default: 1))
-        let kh = weights.shape[1], kw = weights.shape[2]
+        let kh = weights.shape[1]
+        let kw = weights.shape[2]
         guard strideW > 0, strideH > 0, dilationW > 0, dilationH > 0, kh > 0, kw > 0 else {
             throw ConversionError(.invalidValue, "operator \(index) (\(opName)) has a zero stride, dilation or kernel")
         }
         let onnxWeights: Constant
         let group: Int
         if depthwise {
-            onnxWeights = permute(weights, [3, 0, 1, 2])     // [1, KH, KW, C×M] → [C×M, 1, KH, KW]
+            onnxWeights = permute(weights, [3, 0, 1, 2])  // [1, KH, KW, C×M] → [C×M, 1, KH, KW]
             group = xShape[3]
         } else {
-            onnxWeights = permute(weights, [0, 3, 1, 2])     // [O, KH, KW, I] → [O, I, KH, KW]
+            onnxWeights = permute(weights, [0, 3, 1, 2])  // [O, KH, KW, I] → [O, I, KH, KW]
             group = max(1, xShape[3] / max(weights.shape[3], 1))
         }
         let (top, bottom) = same ? Self.samePadding(xShape[1], kh, strideH, dilationH) : (0, 0)
@@ -269,7 +307,9 @@ extension TFLiteToONNX {
         let wName = floatInitializer("\(target)::weight", onnxWeights.shape, onnxWeights.floats ?? floats)
         var inputs = [try toNCHW(x), wName]
         if let bias { inputs.append(try value(bias)) }
-        try finish(act, out: out, nchwResult: true, "Conv", inputs, [
+        try finish(
+            act, out: out, nchwResult: true, "Conv", inputs,
+            [
                 .init("kernel_shape", .ints([kh, kw])), .init("strides", .ints([strideH, strideW])),
                 .init("dilations", .ints([dilationH, dilationW])), .init("pads", .ints([top, left, bottom, right])),
                 .init("group", .int(group)),
@@ -277,18 +317,25 @@ extension TFLiteToONNX {
     }
 
     /// Transposed convolution with weights [O, KH, KW, I] and the output size of the output tensor.
-    mutating func transposeConvolution(_ op: TFLiteModel.Operator, x: Int, weights w: Int, bias: Int?,
-                                               strideW: Int, strideH: Int, activation: Int8, out: Int) throws {
+    mutating func transposeConvolution(
+        _ op: TFLiteModel.Operator, x: Int, weights w: Int, bias: Int?,
+        strideW: Int, strideH: Int, activation: Int8, out: Int
+    ) throws {
         let index = operatorIndex
         let opName = model.operatorCodes[op.opcodeIndex].name
-        let xShape = model.tensors[x].shape, outShape = model.tensors[out].shape
+        let xShape = model.tensors[x].shape
+        let outShape = model.tensors[out].shape
         guard xShape.count == 4, outShape.count == 4, let weights = try constant(w), weights.shape.count == 4,
-              weights.floats != nil, strideW > 0, strideH > 0 else {
-            throw ConversionError(.unsupported, "operator \(index) (\(opName)) is not supported: needs NHWC tensors, "
-                                  + "constant 4-D weights and positive strides")
+            weights.floats != nil, strideW > 0, strideH > 0
+        else {
+            throw ConversionError(
+                .unsupported,
+                "operator \(index) (\(opName)) is not supported: needs NHWC tensors, "
+                    + "constant 4-D weights and positive strides")
         }
-        let kh = weights.shape[1], kw = weights.shape[2]
-        let onnxWeights = permute(weights, [3, 0, 1, 2])      // [O, KH, KW, I] → [I, O, KH, KW]
+        let kh = weights.shape[1]
+        let kw = weights.shape[2]
+        let onnxWeights = permute(weights, [3, 0, 1, 2])  // [O, KH, KW, I] → [I, O, KH, KW]
         // Full output (in − 1) × stride + k, cropped to the output tensor: TFLite's padding puts the
         // odd extra at the end.
         func pads(_ input: Int, _ k: Int, _ stride: Int, _ output: Int) -> (Int, Int, Int) {
@@ -313,16 +360,20 @@ extension TFLiteToONNX {
     mutating func fullyConnected(_ op: TFLiteModel.Operator, x: Int, weights w: Int, bias: Int?, out: Int) throws {
         // FullyConnectedOptions: 0 activation, 1 weights_format, 2 keep_num_dims.
         guard try model.optionInt8(op, 1) == 0 else {
-            throw ConversionError(.unsupported, "operator \(operatorIndex) (FULLY_CONNECTED) is not supported: shuffled weights")
+            throw ConversionError(
+                .unsupported, "operator \(operatorIndex) (FULLY_CONNECTED) is not supported: shuffled weights")
         }
         let wShape = model.tensors[w].shape
         guard wShape.count == 2 else {
-            throw ConversionError(.unsupported, "operator \(operatorIndex) (FULLY_CONNECTED) is not supported: weights of rank \(wShape.count)")
+            throw ConversionError(
+                .unsupported,
+                "operator \(operatorIndex) (FULLY_CONNECTED) is not supported: weights of rank \(wShape.count)")
         }
         let target = names[out]
         var input = try value(x)
         if model.tensors[x].shape.count != 2 {
-            input = add("Reshape", [input, int64Initializer("\(target)::flat", [-1, Int64(wShape[1])])], "\(target)::flat_x")
+            input = add(
+                "Reshape", [input, int64Initializer("\(target)::flat", [-1, Int64(wShape[1])])], "\(target)::flat_x")
         }
         var inputs = [input, try value(w)]
         if let bias { inputs.append(try value(bias)) }
@@ -341,17 +392,23 @@ extension TFLiteToONNX {
         // Pool2DOptions: 0 padding, 1 stride_w, 2 stride_h, 3 filter_width, 4 filter_height, 5 activation.
         let xShape = model.tensors[x].shape
         let same = try model.optionInt8(op, 0) == 0
-        let sw = Int(try model.optionInt(op, 1)), sh = Int(try model.optionInt(op, 2))
-        let fw = Int(try model.optionInt(op, 3)), fh = Int(try model.optionInt(op, 4))
+        let sw = Int(try model.optionInt(op, 1))
+        let sh = Int(try model.optionInt(op, 2))
+        let fw = Int(try model.optionInt(op, 3))
+        let fh = Int(try model.optionInt(op, 4))
         guard xShape.count == 4, sw > 0, sh > 0, fw > 0, fh > 0 else {
-            throw ConversionError(.unsupported, "operator \(operatorIndex) (\(average ? "AVERAGE" : "MAX")_POOL_2D) is not "
-                                  + "supported: needs an NHWC input, positive strides and filter size")
+            throw ConversionError(
+                .unsupported,
+                "operator \(operatorIndex) (\(average ? "AVERAGE" : "MAX")_POOL_2D) is not "
+                    + "supported: needs an NHWC input, positive strides and filter size")
         }
         let (top, bottom) = same ? Self.samePadding(xShape[1], fh, sh, 1) : (0, 0)
         let (left, right) = same ? Self.samePadding(xShape[2], fw, sw, 1) : (0, 0)
         let input = try toNCHW(x)
         // TFLite's average pool divides by the number of pixels inside the image (count_include_pad 0).
-        try finish(try model.optionInt8(op, 5), out: out, nchwResult: true, average ? "AveragePool" : "MaxPool", [input], [
+        try finish(
+            try model.optionInt8(op, 5), out: out, nchwResult: true, average ? "AveragePool" : "MaxPool", [input],
+            [
                 .init("kernel_shape", .ints([fh, fw])), .init("strides", .ints([sh, sw])),
                 .init("pads", .ints([top, left, bottom, right])),
             ])
@@ -363,17 +420,23 @@ extension TFLiteToONNX {
         let halfPixel = try model.optionBool(op, bilinear ? 3 : 1)
         let outShape = model.tensors[out].shape
         guard outShape.count == 4, model.tensors[x].shape.count == 4 else {
-            throw ConversionError(.unsupported, "operator \(operatorIndex) (RESIZE) is not supported: needs NHWC tensors")
+            throw ConversionError(
+                .unsupported, "operator \(operatorIndex) (RESIZE) is not supported: needs NHWC tensors")
         }
         let target = names[out]
-        let sizes = int64Initializer("\(target)::sizes", [outShape[0], outShape[3], outShape[1], outShape[2]].map(Int64.init))
+        let sizes = int64Initializer(
+            "\(target)::sizes", [outShape[0], outShape[3], outShape[1], outShape[2]].map(Int64.init))
         var attributes: [ONNXWriter.Attribute] = [.init("mode", .string(bilinear ? "linear" : "nearest"))]
         if bilinear {
-            attributes.append(.init("coordinate_transformation_mode",
-                                    .string(alignCorners ? "align_corners" : halfPixel ? "half_pixel" : "asymmetric")))
+            attributes.append(
+                .init(
+                    "coordinate_transformation_mode",
+                    .string(alignCorners ? "align_corners" : halfPixel ? "half_pixel" : "asymmetric")))
         } else {
-            attributes.append(.init("coordinate_transformation_mode",
-                                    .string(alignCorners ? "align_corners" : halfPixel ? "tf_half_pixel_for_nn" : "asymmetric")))
+            attributes.append(
+                .init(
+                    "coordinate_transformation_mode",
+                    .string(alignCorners ? "align_corners" : halfPixel ? "tf_half_pixel_for_nn" : "asymmetric")))
             attributes.append(.init("nearest_mode", .string(alignCorners ? "round_prefer_ceil" : "floor")))
         }
         let input = try toNCHW(x)

@@ -14,7 +14,8 @@ struct TFLiteToONNX {
     static let supportedOperators: Set<String> = [
         "ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE", "CONV_2D", "DEPTHWISE_CONV_2D",
         "TRANSPOSE_CONV", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D", "MEAN", "CONCATENATION", "RESHAPE",
-        "SQUEEZE", "EXPAND_DIMS", "TRANSPOSE", "PAD", "PADV2", "MIRROR_PAD", "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR",
+        "SQUEEZE", "EXPAND_DIMS", "TRANSPOSE", "PAD", "PADV2", "MIRROR_PAD", "RESIZE_BILINEAR",
+        "RESIZE_NEAREST_NEIGHBOR",
         "DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "LOGISTIC", "TANH", "RELU", "RELU6", "RELU_N1_TO_1", "LEAKY_RELU", "PRELU",
         "HARD_SWISH", "ELU", "EXP", "LOG", "NEG", "ABS", "SQRT", "RSQRT", "SQUARE", "SOFTMAX", "DEQUANTIZE", "DENSIFY",
         "Convolution2DTransposeBias",
@@ -53,7 +54,8 @@ struct TFLiteToONNX {
         graph = ONNXWriter.Graph(name: name)
         graph.docString = "Converted by openvision from the TFLite model \(name)"
         guard model.subgraphCount == 1 else {
-            throw ConversionError(.unsupported, "has \(model.subgraphCount) subgraphs; only single-graph models are converted")
+            throw ConversionError(
+                .unsupported, "has \(model.subgraphCount) subgraphs; only single-graph models are converted")
         }
         guard !model.inputs.isEmpty, !model.outputs.isEmpty else {
             throw ConversionError(.syntax, "the graph declares no inputs or no outputs")
@@ -61,9 +63,13 @@ struct TFLiteToONNX {
         for t in model.inputs {
             let tensor = model.tensors[t]
             guard tensor.type == .float32 else {
-                throw ConversionError(.unsupported, "input '\(tensor.name)' is \(Self.typeName(tensor)); only float32 inputs are converted")
+                throw ConversionError(
+                    .unsupported,
+                    "input '\(tensor.name)' is \(Self.typeName(tensor)); only float32 inputs are converted")
             }
-            graph.inputs.append(ONNXWriter.ValueInfo(name: names[t], elementType: .float, shape: tensor.shape.map { .value(max($0, 1)) }))
+            graph.inputs.append(
+                ONNXWriter.ValueInfo(
+                    name: names[t], elementType: .float, shape: tensor.shape.map { .value(max($0, 1)) }))
             produced.insert(t)
         }
         for index in model.operators.indices {
@@ -76,13 +82,18 @@ struct TFLiteToONNX {
                 throw ConversionError(.syntax, "the output '\(tensor.name)' is computed by no operator")
             }
             guard tensor.type == .float32 else {
-                throw ConversionError(.unsupported, "output '\(tensor.name)' is \(Self.typeName(tensor)); only float32 outputs are converted")
+                throw ConversionError(
+                    .unsupported,
+                    "output '\(tensor.name)' is \(Self.typeName(tensor)); only float32 outputs are converted")
             }
             _ = try value(t)
-            graph.outputs.append(ONNXWriter.ValueInfo(name: names[t], elementType: .float, shape: tensor.shape.map { .value(max($0, 1)) }))
+            graph.outputs.append(
+                ONNXWriter.ValueInfo(
+                    name: names[t], elementType: .float, shape: tensor.shape.map { .value(max($0, 1)) }))
         }
-        return ONNXWriter.Model(opsetVersion: TFLiteConverter.opsetVersion, producerName: "openvision", graph: graph,
-                                metadata: metadata())
+        return ONNXWriter.Model(
+            opsetVersion: TFLiteConverter.opsetVersion, producerName: "openvision", graph: graph,
+            metadata: metadata())
     }
 
     func metadata() -> [(key: String, value: String)] {
@@ -91,7 +102,8 @@ struct TFLiteToONNX {
         if input.shape.count == 4 { result.append(("input_size", "[\(input.shape[1]), \(input.shape[2])]")) }
         if let bytes = model.metadataBytes("TFLITE_METADATA"), let meta = TFLiteMetadata(bytes: bytes) {
             if let mean = meta.inputMean, let std = meta.inputStd, !mean.isEmpty, !std.isEmpty,
-               std.allSatisfy({ $0 != 0 && $0.isFinite }), mean.allSatisfy(\.isFinite) {
+                std.allSatisfy({ $0 != 0 && $0.isFinite }), mean.allSatisfy(\.isFinite)
+            {
                 func three(_ v: [Float]) -> String {
                     let values = v.count == 3 ? v : Array(repeating: v[0], count: 3)
                     return "[" + values.map { "\($0 / 255)" }.joined(separator: ", ") + "]"

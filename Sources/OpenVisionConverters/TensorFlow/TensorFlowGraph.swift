@@ -67,8 +67,9 @@ package struct TensorFlowGraph: Sendable {
             while let (field, value) = graph.next() {
                 guard field == 1, case .bytes(let body) = value else { continue }
                 guard nodes.count < TensorFlowLimits.maxNodes else {
-                    throw ConversionError(.limitExceeded, "the graph has more than \(TensorFlowLimits.maxNodes) nodes",
-                                          file: fileName)
+                    throw ConversionError(
+                        .limitExceeded, "the graph has more than \(TensorFlowLimits.maxNodes) nodes",
+                        file: fileName)
                 }
                 var reader = ProtoReader(body)
                 var node = Node(name: "", op: "", inputs: [], line: nil)
@@ -80,8 +81,10 @@ package struct TensorFlowGraph: Sendable {
                     case 3:
                         inputs += 1
                         guard inputs <= TensorFlowLimits.maxInputs else {
-                            throw ConversionError(.limitExceeded, "the graph's nodes have more than "
-                                                  + "\(TensorFlowLimits.maxInputs) inputs", file: fileName)
+                            throw ConversionError(
+                                .limitExceeded,
+                                "the graph's nodes have more than "
+                                    + "\(TensorFlowLimits.maxInputs) inputs", file: fileName)
                         }
                         node.inputs.append(String(decoding: b, as: UTF8.self))
                     default: break
@@ -105,10 +108,14 @@ package struct TensorFlowGraph: Sendable {
         var inputs = 0
         while let event = try reader.next() {
             guard case .begin(let name, let line) = event else { continue }
-            guard name == "node" else { try reader.skipMessage(); continue }
+            guard name == "node" else {
+                try reader.skipMessage()
+                continue
+            }
             guard nodes.count < TensorFlowLimits.maxNodes else {
-                throw ConversionError(.limitExceeded, "the graph has more than \(TensorFlowLimits.maxNodes) nodes",
-                                      file: fileName, line: line)
+                throw ConversionError(
+                    .limitExceeded, "the graph has more than \(TensorFlowLimits.maxNodes) nodes",
+                    file: fileName, line: line)
             }
             var node = Node(name: "", op: "", inputs: [], line: line)
             fields: while let field = try reader.next() {
@@ -124,8 +131,10 @@ package struct TensorFlowGraph: Sendable {
                     case "input":
                         inputs += 1
                         guard inputs <= TensorFlowLimits.maxInputs else {
-                            throw ConversionError(.limitExceeded, "the graph's nodes have more than "
-                                                  + "\(TensorFlowLimits.maxInputs) inputs", file: fileName, line: fieldLine)
+                            throw ConversionError(
+                                .limitExceeded,
+                                "the graph's nodes have more than "
+                                    + "\(TensorFlowLimits.maxInputs) inputs", file: fileName, line: fieldLine)
                         }
                         node.inputs.append(value)
                     default: break
@@ -180,11 +189,15 @@ package struct TensorFlowGraph: Sendable {
         }
         for node in nodes {
             // OpenCV builds layers from the text graph when there is one; it only removes identities from the .pb.
-            let needed = role == .modelWithTextGraph ? (Self.identityOps.contains(node.op) ? 1 : 0)
-                                                     : Self.minimumInputs[node.op] ?? 0
+            let needed =
+                role == .modelWithTextGraph
+                ? (Self.identityOps.contains(node.op) ? 1 : 0)
+                : Self.minimumInputs[node.op] ?? 0
             guard node.inputs.count >= needed else {
-                throw error(.invalidValue, "node '\(node.name)' (\(node.op)) has \(node.inputs.count) inputs; "
-                            + "\(node.op) needs \(needed)", node: node)
+                throw error(
+                    .invalidValue,
+                    "node '\(node.name)' (\(node.op)) has \(node.inputs.count) inputs; "
+                        + "\(node.op) needs \(needed)", node: node)
             }
         }
         // Edges from each node to the nodes it reads (inputs naming no node are OpenCV's to report).
@@ -195,7 +208,8 @@ package struct TensorFlowGraph: Sendable {
         // node its first input names) for every input of every node.
         let next: [Int?] = nodes.map { node in
             guard Self.identityOps.contains(node.op), let j = index[Self.nodeName(node.inputs[0])],
-                  Self.identityOps.contains(nodes[j].op) else { return nil }
+                Self.identityOps.contains(nodes[j].op)
+            else { return nil }
             return j
         }
         var chain = [Int](repeating: 0, count: nodes.count)  // identity links from a node on; 0: not computed
@@ -206,8 +220,10 @@ package struct TensorFlowGraph: Sendable {
             while let current = i, chain[current] == 0 {
                 guard onPath.insert(current).inserted else {
                     let cycle = path[path.firstIndex(of: current)!...].map { "'\(nodes[$0].name)'" }
-                    throw error(.invalidValue, "the identity nodes " + cycle.joined(separator: " → ")
-                                + " → '\(nodes[current].name)' form a cycle", node: nodes[current])
+                    throw error(
+                        .invalidValue,
+                        "the identity nodes " + cycle.joined(separator: " → ")
+                            + " → '\(nodes[current].name)' form a cycle", node: nodes[current])
                 }
                 path.append(current)
                 i = next[current]
@@ -222,21 +238,27 @@ package struct TensorFlowGraph: Sendable {
         for i in nodes.indices {
             for j in edges[i] { links += 1 + chain[j] }
             guard links <= TensorFlowLimits.maxIdentityLinks else {
-                throw error(.limitExceeded, "the graph's identity chains are too long: OpenCV would follow more than "
-                            + "\(TensorFlowLimits.maxIdentityLinks) links removing them (by node '\(nodes[i].name)')")
+                throw error(
+                    .limitExceeded,
+                    "the graph's identity chains are too long: OpenCV would follow more than "
+                        + "\(TensorFlowLimits.maxIdentityLinks) links removing them (by node '\(nodes[i].name)')")
             }
         }
         let identities = nodes.count(where: { Self.identityOps.contains($0.op) })
         guard identities * nodes.count <= TensorFlowLimits.maxIdentityMoves else {
-            throw error(.limitExceeded, "the graph has \(identities) identity nodes among \(nodes.count): OpenCV would "
-                        + "make more than \(TensorFlowLimits.maxIdentityMoves) node moves removing them")
+            throw error(
+                .limitExceeded,
+                "the graph has \(identities) identity nodes among \(nodes.count): OpenCV would "
+                    + "make more than \(TensorFlowLimits.maxIdentityMoves) node moves removing them")
         }
         if role == .modelAlone {
             let switches = nodes.count(where: { Self.phaseSwitchOps.contains($0.op) })
             guard switches * (nodes.count + inputCount) <= TensorFlowLimits.maxPhaseSwitchWork else {
-                throw error(.limitExceeded, "the graph has \(switches) Switch/Merge/NoOp nodes among \(nodes.count) "
-                            + "nodes with \(inputCount) inputs: OpenCV would make more than "
-                            + "\(TensorFlowLimits.maxPhaseSwitchWork) steps removing them")
+                throw error(
+                    .limitExceeded,
+                    "the graph has \(switches) Switch/Merge/NoOp nodes among \(nodes.count) "
+                        + "nodes with \(inputCount) inputs: OpenCV would make more than "
+                        + "\(TensorFlowLimits.maxPhaseSwitchWork) steps removing them")
             }
         }
     }
@@ -279,11 +301,14 @@ package struct TensorFlowGraph: Sendable {
         let cycle = walk[seen[current]!...].map { "'\(nodes[$0].name)'" }
         let node = nodes[current]
         if cycle.count == 1 {
-            throw error(.invalidValue, "node '\(node.name)' (\(node.op)) reads its own output: the graph has a cycle",
-                        node: node)
+            throw error(
+                .invalidValue, "node '\(node.name)' (\(node.op)) reads its own output: the graph has a cycle",
+                node: node)
         }
-        throw error(.invalidValue, "the graph has a cycle: " + cycle.joined(separator: " reads ")
-                    + " reads '\(node.name)'", node: node)
+        throw error(
+            .invalidValue,
+            "the graph has a cycle: " + cycle.joined(separator: " reads ")
+                + " reads '\(node.name)'", node: node)
     }
 
     // MARK: Loading

@@ -9,23 +9,30 @@ import Testing
 
     @Test(arguments: [1, 3])
     func reductions(_ stride: Int) {
-        let a = Self.a, n = vDSP_Length(a.count / stride)
+        let a = Self.a
+        let n = vDSP_Length(a.count / stride)
         let picked = (0..<Int(n)).map { a[$0 * stride] }
-        var c = 0.0, i: vDSP_Length = 0
-        vDSP_maxvD(a, stride, &c, n); #expect(c == picked.max()!)
-        vDSP_minvD(a, stride, &c, n); #expect(c == picked.min()!)
+        var c = 0.0
+        var i: vDSP_Length = 0
+        vDSP_maxvD(a, stride, &c, n)
+        #expect(c == picked.max()!)
+        vDSP_minvD(a, stride, &c, n)
+        #expect(c == picked.min()!)
         vDSP_maxviD(a, stride, &c, &i, n)
         #expect(c == picked.max()! && i == vDSP_Length(picked.firstIndex(of: picked.max()!)! * stride))
         vDSP_minviD(a, stride, &c, &i, n)
         #expect(c == picked.min()! && i == vDSP_Length(picked.firstIndex(of: picked.min()!)! * stride))
-        vDSP_sveD(a, stride, &c, n); #expect(abs(c - picked.reduce(0, +)) < 1e-9)
+        vDSP_sveD(a, stride, &c, n)
+        #expect(abs(c - picked.reduce(0, +)) < 1e-9)
         // Empty: the documented identities.
-        vDSP_maxviD(a, stride, &c, &i, 0); #expect(c == -.infinity && i == 0)
+        vDSP_maxviD(a, stride, &c, &i, 0)
+        #expect(c == -.infinity && i == 0)
     }
 
     @Test(arguments: [1, 3])
     func elementwise(_ stride: Int) {
-        let a = Self.a, n = a.count / stride
+        let a = Self.a
+        let n = a.count / stride
         var c = [Double](repeating: 0, count: a.count)
         var s = 2.5
         vDSP_vnegD(a, stride, &c, stride, vDSP_Length(n))
@@ -41,7 +48,8 @@ import Testing
     /// CoreMLHelpers' `sigmoid(_ x: UnsafeMutablePointer<Double>, count:)`: −x, e^x, +1, 1/x in place.
     @Test func sigmoidInPlace() {
         var x = Self.b
-        var count = Int32(x.count), one = 1.0
+        var count = Int32(x.count)
+        var one = 1.0
         x.withUnsafeMutableBufferPointer { p in
             let x = p.baseAddress!
             vDSP_vnegD(x, 1, x, 1, vDSP_Length(count))

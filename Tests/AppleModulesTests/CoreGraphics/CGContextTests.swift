@@ -7,8 +7,10 @@ import Testing
 
 @Suite struct CGContextTests {
     static func rgbaContext(width: Int = 20, height: Int = 10) throws -> CGContext {
-        try #require(CGContext(data: nil, width: width, height: height, bitsPerComponent: 8, bytesPerRow: 0,
-                               space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
+        try #require(
+            CGContext(
+                data: nil, width: width, height: height, bitsPerComponent: 8, bytesPerRow: 0,
+                space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
     }
 
     /// The pixel at column x, memory row y (row 0 is the top: Core Graphics' y = height − 1).
@@ -65,9 +67,9 @@ import Testing
         context.setLineWidth(2)
         context.setShouldAntialias(false)
         context.stroke(CGRect(x: 10, y: 10, width: 30, height: 20))
-        #expect(Self.pixel(context, 25, 80 - 10)[3] == 255)   // bottom edge, y = 10
-        #expect(Self.pixel(context, 25, 80 - 20)[3] == 0)     // inside
-        #expect(Self.pixel(context, 60, 80 - 20)[3] == 0)     // outside
+        #expect(Self.pixel(context, 25, 80 - 10)[3] == 255)  // bottom edge, y = 10
+        #expect(Self.pixel(context, 25, 80 - 20)[3] == 0)  // inside
+        #expect(Self.pixel(context, 60, 80 - 20)[3] == 0)  // outside
         let ellipse = try Self.rgbaContext(width: 100, height: 80)
         ellipse.setFillColor(red: 1, green: 1, blue: 1, alpha: 1)
         ellipse.setShouldAntialias(false)
@@ -96,11 +98,13 @@ import Testing
     @Test func drawImage() throws {
         // A 2 × 2 RGBA image: top row red, green; bottom row blue, white.
         let bytes = Data([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255])
-        let image = try #require(CGImage(width: 2, height: 2, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 8,
-                                         space: CGColorSpaceCreateDeviceRGB(),
-                                         bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.premultipliedLast.rawValue),
-                                         provider: CGDataProvider(data: bytes as CFData)!, decode: nil,
-                                         shouldInterpolate: false, intent: .defaultIntent))
+        let image = try #require(
+            CGImage(
+                width: 2, height: 2, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 8,
+                space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.premultipliedLast.rawValue),
+                provider: CGDataProvider(data: bytes as CFData)!, decode: nil,
+                shouldInterpolate: false, intent: .defaultIntent))
         let context = try Self.rgbaContext(width: 8, height: 8)
         context.interpolationQuality = .none
         context.draw(image, in: CGRect(x: 0, y: 4, width: 4, height: 4))  // the top-left quarter
@@ -120,35 +124,52 @@ import Testing
     @Test func drawIntoAPixelBuffer() throws {
         let photo = try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")).resized(width: 64, height: 48)
         var made: CVPixelBuffer?
-        #expect(CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess)
+        #expect(
+            CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess)
         let buffer = try #require(made)
         #expect(CVPixelBufferLockBaseAddress(buffer, []) == kCVReturnSuccess)
-        let context = try #require(CGContext(data: CVPixelBufferGetBaseAddress(buffer), width: 64, height: 48,
-                                             bitsPerComponent: 8, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer),
-                                             space: CGColorSpaceCreateDeviceRGB(),
-                                             bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
-                                                 | CGBitmapInfo.byteOrder32Little.rawValue))
+        let context = try #require(
+            CGContext(
+                data: CVPixelBufferGetBaseAddress(buffer), width: 64, height: 48,
+                bitsPerComponent: 8, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer),
+                space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue
+                    | CGBitmapInfo.byteOrder32Little.rawValue))
         context.draw(CGImage(visionImage: photo), in: CGRect(x: 0, y: 0, width: 64, height: 48))
         _ = CVPixelBufferUnlockBaseAddress(buffer, [])
         #expect(try buffer.visionImage().rgbData() == photo.rgbData())
     }
 
     @Test func grayContextAndRefusals() throws {
-        let gray = try #require(CGContext(data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 4,
-                                          space: CGColorSpaceCreateDeviceGray(), bitmapInfo: CGImageAlphaInfo.none.rawValue))
+        let gray = try #require(
+            CGContext(
+                data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 4,
+                space: CGColorSpaceCreateDeviceGray(), bitmapInfo: CGImageAlphaInfo.none.rawValue))
         gray.setFillColor(gray: 0.5, alpha: 1)
         gray.fill(CGRect(x: 0, y: 0, width: 4, height: 4))
         #expect(abs(Int(gray.data!.load(as: UInt8.self)) - 128) <= 1)
         let image = try #require(gray.makeImage())
         #expect(image.bitsPerPixel == 8 && image.colorSpace?.model == .monochrome)
         // Core Graphics has no bitmap contexts with straight (non-premultiplied) alpha or 16-bit components here.
-        #expect(CGContext(data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
-                          bitmapInfo: CGImageAlphaInfo.last.rawValue) == nil)
-        #expect(CGContext(data: nil, width: 4, height: 4, bitsPerComponent: 16, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
-                          bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
-        #expect(CGContext(data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 8, space: CGColorSpaceCreateDeviceRGB(),
-                          bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
-        #expect(CGContext(data: nil, width: 0, height: 4, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceGray(),
-                          bitmapInfo: 0) == nil)
+        #expect(
+            CGContext(
+                data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 0,
+                space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.last.rawValue) == nil)
+        #expect(
+            CGContext(
+                data: nil, width: 4, height: 4, bitsPerComponent: 16, bytesPerRow: 0,
+                space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
+        #expect(
+            CGContext(
+                data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 8,
+                space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) == nil)
+        #expect(
+            CGContext(
+                data: nil, width: 0, height: 4, bitsPerComponent: 8, bytesPerRow: 0,
+                space: CGColorSpaceCreateDeviceGray(),
+                bitmapInfo: 0) == nil)
     }
 }

@@ -51,7 +51,8 @@ import Testing
         path.addLines(between: [.zero, CGPoint(x: 10, y: 0), CGPoint(x: 10, y: 10), CGPoint(x: 0, y: 10)])
         path.closeSubpath()
         path.addRect(CGRect(x: 3, y: 3, width: 4, height: 4))
-        #expect(path.contains(CGPoint(x: 5, y: 5), using: .winding) && !path.contains(CGPoint(x: 5, y: 5), using: .evenOdd))
+        #expect(
+            path.contains(CGPoint(x: 5, y: 5), using: .winding) && !path.contains(CGPoint(x: 5, y: 5), using: .evenOdd))
         // The path is transformed, not the point.
         #expect(path.contains(CGPoint(x: 15, y: 15), using: .evenOdd, transform: CGAffineTransform(scaleX: 2, y: 2)))
         var shift = CGAffineTransform(translationX: 100, y: 0)
@@ -74,18 +75,22 @@ import Testing
         path.closeSubpath()
         var walked: [(CGPathElementType, [CGPoint])] = []
         path.applyWithBlock { element in
-            let count = [.moveToPoint: 1, .addLineToPoint: 1, .addQuadCurveToPoint: 2, .addCurveToPoint: 3,
-                         .closeSubpath: 0][element.pointee.type]!
+            let count = [
+                .moveToPoint: 1, .addLineToPoint: 1, .addQuadCurveToPoint: 2, .addCurveToPoint: 3,
+                .closeSubpath: 0,
+            ][element.pointee.type]!
             walked.append((element.pointee.type, (0..<count).map { element.pointee.points[$0] }))
         }
-        #expect(walked.map(\.0) == [.moveToPoint, .addLineToPoint, .addQuadCurveToPoint, .addCurveToPoint, .closeSubpath])
+        #expect(
+            walked.map(\.0) == [.moveToPoint, .addLineToPoint, .addQuadCurveToPoint, .addCurveToPoint, .closeSubpath])
         #expect(walked[2].1 == [CGPoint(x: 3, y: 1), CGPoint(x: 3, y: 3)])
         #expect(walked[3].1 == [CGPoint(x: 2, y: 4), CGPoint(x: 0, y: 2), .zero])
         #expect(path.currentPoint == CGPoint(x: 1, y: 1))  // back at the subpath's start after close
     }
 
     @Test func roundedRectAndTangentArc() {
-        let rounded = CGPath(roundedRect: CGRect(x: 0, y: 0, width: 10, height: 6), cornerWidth: 2, cornerHeight: 2, transform: nil)
+        let rounded = CGPath(
+            roundedRect: CGRect(x: 0, y: 0, width: 10, height: 6), cornerWidth: 2, cornerHeight: 2, transform: nil)
         #expect(rounded.boundingBox == CGRect(x: 0, y: 0, width: 10, height: 6))
         #expect(rounded.contains(CGPoint(x: 1, y: 3)) && !rounded.contains(CGPoint(x: 0.1, y: 0.1)))
         // A corner rounded with radius 1 between (0,0)→(5,0) and (5,0)→(5,5): tangent points (4, 0) and (5, 1).

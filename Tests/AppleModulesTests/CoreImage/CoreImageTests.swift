@@ -46,7 +46,8 @@ import Testing
 
     static func write(_ bytes: [UInt8], rowBytes: Int, to buffer: CVPixelBuffer) {
         _ = CVPixelBufferLockBaseAddress(buffer, [])
-        let base = CVPixelBufferGetBaseAddress(buffer)!, stride = CVPixelBufferGetBytesPerRow(buffer)
+        let base = CVPixelBufferGetBaseAddress(buffer)!
+        let stride = CVPixelBufferGetBytesPerRow(buffer)
         for row in 0..<CVPixelBufferGetHeight(buffer) {
             bytes.withUnsafeBytes {
                 (base + row * stride).copyMemory(from: $0.baseAddress! + row * rowBytes, byteCount: rowBytes)
@@ -75,11 +76,13 @@ import Testing
         let colour = (red: 0.2, green: 0.6, blue: 0.9)
         let original = CIImage(cvPixelBuffer: frame)
         let maskImage = CIImage(cvPixelBuffer: maskBuffer)
-        let background = maskImage.applyingFilter("CIColorMatrix", parameters: [
-            "inputRVector": CIVector(x: 0, y: 0, z: 0, w: colour.red),
-            "inputGVector": CIVector(x: 0, y: 0, z: 0, w: colour.green),
-            "inputBVector": CIVector(x: 0, y: 0, z: 0, w: colour.blue),
-        ])
+        let background = maskImage.applyingFilter(
+            "CIColorMatrix",
+            parameters: [
+                "inputRVector": CIVector(x: 0, y: 0, z: 0, w: colour.red),
+                "inputGVector": CIVector(x: 0, y: 0, z: 0, w: colour.green),
+                "inputBVector": CIVector(x: 0, y: 0, z: 0, w: colour.blue),
+            ])
         let blend = CIFilter.blendWithRedMask()
         blend.inputImage = original
         blend.backgroundImage = background
@@ -114,7 +117,8 @@ import Testing
         let buffer = try #require(made)
         let values = (0..<32).map { Float($0) / 31 }
         _ = CVPixelBufferLockBaseAddress(buffer, [])
-        let base = CVPixelBufferGetBaseAddress(buffer)!, stride = CVPixelBufferGetBytesPerRow(buffer)
+        let base = CVPixelBufferGetBaseAddress(buffer)!
+        let stride = CVPixelBufferGetBytesPerRow(buffer)
         for row in 0..<4 {
             values.withUnsafeBytes { (base + row * stride).copyMemory(from: $0.baseAddress! + row * 32, byteCount: 32) }
         }
@@ -140,7 +144,8 @@ import Testing
         let out = try #require(made)
         CIContext().render(part, to: out)
         _ = CVPixelBufferLockBaseAddress(out, .readOnly)
-        let base = CVPixelBufferGetBaseAddress(out)!, stride = CVPixelBufferGetBytesPerRow(out)
+        let base = CVPixelBufferGetBaseAddress(out)!
+        let stride = CVPixelBufferGetBytesPerRow(out)
         for row in 0..<8 {
             // Output row 0 is the crop's top: frame row (height - 3 - 8) counted from the top.
             let sourceRow = Self.height - 3 - 8 + row
@@ -153,8 +158,10 @@ import Testing
     /// `oriented(_:)` turns pixels as EXIF orientation says, as OpenVision (and UIKit) do.
     @Test(arguments: [ImageOrientation.right, .left, .down, .upMirrored])
     func orientedTurnsAsVisionImage(_ orientation: ImageOrientation) throws {
-        let image = try VisionImage(pixels: PixelBuffer(data: Data(Self.bytes(Self.width * Self.height * 3, seed: 5)),
-                                                        width: Self.width, height: Self.height, format: .rgb8))
+        let image = try VisionImage(
+            pixels: PixelBuffer(
+                data: Data(Self.bytes(Self.width * Self.height * 3, seed: 5)),
+                width: Self.width, height: Self.height, format: .rgb8))
         let turned = CIImage(cgImage: CGImage(visionImage: image)).oriented(orientation)
         let upright = try image.oriented(orientation)
         #expect(turned.extent == CGRect(x: 0, y: 0, width: upright.width, height: upright.height))
@@ -174,7 +181,8 @@ import Testing
         blur.inputImage = input
         #expect(blur.radius == 10)
         blur.radius = 1.5
-        let blurByName = CIFilter(name: "CIGaussianBlur", parameters: [kCIInputImageKey: input, kCIInputRadiusKey: 1.5])
+        let blurByName = CIFilter(
+            name: "CIGaussianBlur", parameters: [kCIInputImageKey: input, kCIInputRadiusKey: 1.5])
         #expect(try render(blur.outputImage) == render(blurByName?.outputImage))
         #expect(try render(blur.outputImage) == input.recipe.gaussianBlurred(sigma: 1.5)!.render(in: region).data)
         #expect(try render(input.applyingGaussianBlur(sigma: 1.5)) == render(blur.outputImage))
@@ -184,8 +192,10 @@ import Testing
         controls.saturation = 0.3
         controls.contrast = 1.2
         controls.brightness = 0.05
-        let expectedControls = input.recipe.applyingColorMatrix(.colorControls(saturation: 0.3, brightness: 0.05,
-                                                                               contrast: 1.2))
+        let expectedControls = input.recipe.applyingColorMatrix(
+            .colorControls(
+                saturation: 0.3, brightness: 0.05,
+                contrast: 1.2))
         #expect(try render(controls.outputImage) == expectedControls.render(in: region).data)
 
         let invert = CIFilter.colorInvert()
@@ -200,8 +210,10 @@ import Testing
         #expect(try render(lanczos.outputImage) == scaled.render(in: region).data)
 
         // The document scanner's crop: CIPerspectiveCorrection by name with CIVector corners and typed with points.
-        let corners = (tl: CGPoint(x: 3, y: 14), tr: CGPoint(x: 20, y: 15), bl: CGPoint(x: 2, y: 2),
-                       br: CGPoint(x: 21, y: 1))
+        let corners = (
+            tl: CGPoint(x: 3, y: 14), tr: CGPoint(x: 20, y: 15), bl: CGPoint(x: 2, y: 2),
+            br: CGPoint(x: 21, y: 1)
+        )
         let correction = CIFilter.perspectiveCorrection()
         correction.inputImage = input
         correction.topLeft = corners.tl
@@ -209,12 +221,16 @@ import Testing
         correction.bottomLeft = corners.bl
         correction.bottomRight = corners.br
         #expect(correction.crop)
-        let byName = input.applyingFilter("CIPerspectiveCorrection", parameters: [
-            "inputTopLeft": CIVector(cgPoint: corners.tl), "inputTopRight": CIVector(cgPoint: corners.tr),
-            "inputBottomLeft": CIVector(cgPoint: corners.bl), "inputBottomRight": CIVector(cgPoint: corners.br),
-        ])
-        let recipe = try #require(input.recipe.perspectiveCorrected(topLeft: corners.tl, topRight: corners.tr,
-                                                                     bottomLeft: corners.bl, bottomRight: corners.br))
+        let byName = input.applyingFilter(
+            "CIPerspectiveCorrection",
+            parameters: [
+                "inputTopLeft": CIVector(cgPoint: corners.tl), "inputTopRight": CIVector(cgPoint: corners.tr),
+                "inputBottomLeft": CIVector(cgPoint: corners.bl), "inputBottomRight": CIVector(cgPoint: corners.br),
+            ])
+        let recipe = try #require(
+            input.recipe.perspectiveCorrected(
+                topLeft: corners.tl, topRight: corners.tr,
+                bottomLeft: corners.bl, bottomRight: corners.br))
         #expect(correction.outputImage?.extent == recipe.extent && byName.extent == recipe.extent)
         #expect(try render(correction.outputImage) == recipe.render(in: region).data)
         #expect(try render(byName) == recipe.render(in: region).data)
@@ -228,8 +244,11 @@ import Testing
         let generated = CIFilter(name: "CIConstantColorGenerator", parameters: [kCIInputColorKey: CIColor.red])
         #expect(generated?.outputImage?.extent.isInfinite == true)
 
-        let moved = input.applyingFilter("CIAffineTransform", parameters: [
-            kCIInputTransformKey: CGAffineTransform(translationX: 2, y: 1)])
+        let moved = input.applyingFilter(
+            "CIAffineTransform",
+            parameters: [
+                kCIInputTransformKey: CGAffineTransform(translationX: 2, y: 1)
+            ])
         #expect(moved.extent == CGRect(x: 2, y: 1, width: Self.width, height: Self.height))
         let cropped = input.applyingFilter("CICrop", parameters: ["inputRectangle": CIVector(x: 1, y: 2, z: 5, w: 6)])
         #expect(cropped.extent == CGRect(x: 1, y: 2, width: 5, height: 6))
@@ -256,8 +275,10 @@ import Testing
 
     /// An unfiltered image of a `CGImage` or of an OpenVision image's pixel buffer renders without a copy.
     @Test func unfilteredSourcesAreNotCopied() throws {
-        let image = try VisionImage(pixels: PixelBuffer(data: Data(Self.bytes(Self.width * Self.height * 3, seed: 5)),
-                                                        width: Self.width, height: Self.height, format: .rgb8))
+        let image = try VisionImage(
+            pixels: PixelBuffer(
+                data: Data(Self.bytes(Self.width * Self.height * 3, seed: 5)),
+                width: Self.width, height: Self.height, format: .rgb8))
         let fromCG = try CIImage(cgImage: CGImage(visionImage: image)).recipe.renderedImageReporting()
         #expect(fromCG.sharesSource && fromCG.image === image)
         let fromBuffer = try CIImage(cvPixelBuffer: CVPixelBuffer(visionImage: image)).recipe.renderedImageReporting()
@@ -289,8 +310,9 @@ import Testing
         #expect(gray.bitsPerPixel == 8 && Self.rgba(gray) == stride(from: 2, to: bgra.count, by: 4).map { bgra[$0] })
         var bitmap = [UInt8](repeating: 7, count: 4 * 4 * 2)
         bitmap.withUnsafeMutableBytes { raw in
-            context.render(input, toBitmap: raw.baseAddress!, rowBytes: 16,
-                           bounds: CGRect(x: 0, y: 0, width: 4, height: 2), format: .ARGB8, colorSpace: nil)
+            context.render(
+                input, toBitmap: raw.baseAddress!, rowBytes: 16,
+                bounds: CGRect(x: 0, y: 0, width: 4, height: 2), format: .ARGB8, colorSpace: nil)
         }
         // Bottom two rows, first four columns, as ARGB.
         let bottom = Self.height - 2

@@ -38,7 +38,9 @@ import Testing
         let t = CMTimeMake(value: 1, timescale: 3)
         #expect(CMTimeConvertScale(t, timescale: 10, method: .roundHalfAwayFromZero).value == 3)
         #expect(CMTimeConvertScale(t, timescale: 10, method: .roundAwayFromZero).value == 4)
-        #expect(CMTimeConvertScale(CMTimeMake(value: -1, timescale: 3), timescale: 10, method: .roundTowardNegativeInfinity).value == -4)
+        #expect(
+            CMTimeConvertScale(CMTimeMake(value: -1, timescale: 3), timescale: 10, method: .roundTowardNegativeInfinity)
+                .value == -4)
         #expect(!CMTimeConvertScale(t, timescale: 10, method: .quickTime).isValid)
         #expect(t.convertScale(9, method: .quickTime).value == 3)
     }

@@ -9,7 +9,8 @@ import Testing
     /// buffer's own memory — written through one lock, read back through the next (no copy in between).
     @Test func createLockWriteRead() throws {
         var made: CVPixelBuffer?
-        #expect(CVPixelBufferCreate(kCFAllocatorDefault, 30, 20, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess)
+        #expect(
+            CVPixelBufferCreate(kCFAllocatorDefault, 30, 20, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess)
         let buffer = try #require(made)
         #expect(CVPixelBufferGetWidth(buffer) == 30 && CVPixelBufferGetHeight(buffer) == 20)
         #expect(CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_32BGRA)
@@ -38,7 +39,8 @@ import Testing
         #expect(CVPixelBufferCreate(nil, 20, -1, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnInvalidSize)
         #expect(CVPixelBufferCreate(nil, 20, 20, 0x7878_7878, nil, &made) == kCVReturnInvalidPixelFormat)
         let attributes = [kCVPixelBufferBytesPerRowAlignmentKey: "wide"] as CFDictionary
-        #expect(CVPixelBufferCreate(nil, 20, 20, kCVPixelFormatType_32BGRA, attributes, &made)
+        #expect(
+            CVPixelBufferCreate(nil, 20, 20, kCVPixelFormatType_32BGRA, attributes, &made)
                 == kCVReturnInvalidPixelBufferAttributes)
         #expect(made == nil)
         // A format OpenVision does not read is a typed error when converted.
@@ -49,9 +51,14 @@ import Testing
     /// An alignment attribute (as `[CFString: Any] as CFDictionary`, the way apps pass attributes) sets the stride.
     @Test func alignmentAttribute() throws {
         var made: CVPixelBuffer?
-        let attributes = [kCVPixelBufferCGImageCompatibilityKey: kCFBooleanTrue!,
-                          kCVPixelBufferBytesPerRowAlignmentKey: 16] as [CFString: Any] as CFDictionary
-        #expect(CVPixelBufferCreate(kCFAllocatorDefault, 5, 3, kCVPixelFormatType_24RGB, attributes, &made) == kCVReturnSuccess)
+        let attributes =
+            [
+                kCVPixelBufferCGImageCompatibilityKey: kCFBooleanTrue!,
+                kCVPixelBufferBytesPerRowAlignmentKey: 16,
+            ] as [CFString: Any] as CFDictionary
+        #expect(
+            CVPixelBufferCreate(kCFAllocatorDefault, 5, 3, kCVPixelFormatType_24RGB, attributes, &made)
+                == kCVReturnSuccess)
         #expect(CVPixelBufferGetBytesPerRow(try #require(made)) == 16)
     }
 
@@ -59,12 +66,15 @@ import Testing
     /// a gray frame (Y 128, CbCr 128) reads back as gray.
     @Test func biPlanarNV12() throws {
         var made: CVPixelBuffer?
-        #expect(CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &made) == kCVReturnSuccess)
+        #expect(
+            CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &made)
+                == kCVReturnSuccess)
         let buffer = try #require(made)
         #expect(CVPixelBufferIsPlanar(buffer) && CVPixelBufferGetPlaneCount(buffer) == 2)
         #expect(CVPixelBufferGetWidthOfPlane(buffer, 0) == 64 && CVPixelBufferGetHeightOfPlane(buffer, 0) == 48)
         #expect(CVPixelBufferGetWidthOfPlane(buffer, 1) == 32 && CVPixelBufferGetHeightOfPlane(buffer, 1) == 24)
-        #expect(CVPixelBufferGetBytesPerRowOfPlane(buffer, 0) == 64 && CVPixelBufferGetBytesPerRowOfPlane(buffer, 1) == 64)
+        #expect(
+            CVPixelBufferGetBytesPerRowOfPlane(buffer, 0) == 64 && CVPixelBufferGetBytesPerRowOfPlane(buffer, 1) == 64)
         #expect(CVPixelBufferGetBaseAddressOfPlane(buffer, 2) == nil && CVPixelBufferGetWidthOfPlane(buffer, 2) == 0)
         _ = CVPixelBufferLockBaseAddress(buffer, [])
         let y = try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, 0))
@@ -87,10 +97,12 @@ import Testing
         memory.initializeMemory(as: UInt8.self, repeating: 7, count: 8 * 4 * 4)
         do {
             var made: CVPixelBuffer?
-            let status = CVPixelBufferCreateWithBytes(nil, 8, 4, kCVPixelFormatType_32RGBA, memory, 32, { context, address in
-                Unmanaged<Flag>.fromOpaque(context!).takeUnretainedValue().released += 1
-                UnsafeMutableRawPointer(mutating: address)!.deallocate()
-            }, Unmanaged.passUnretained(flag).toOpaque(), nil, &made)
+            let status = CVPixelBufferCreateWithBytes(
+                nil, 8, 4, kCVPixelFormatType_32RGBA, memory, 32,
+                { context, address in
+                    Unmanaged<Flag>.fromOpaque(context!).takeUnretainedValue().released += 1
+                    UnsafeMutableRawPointer(mutating: address)!.deallocate()
+                }, Unmanaged.passUnretained(flag).toOpaque(), nil, &made)
             #expect(status == kCVReturnSuccess)
             let buffer = try #require(made)
             _ = CVPixelBufferLockBaseAddress(buffer, .readOnly)
@@ -102,7 +114,8 @@ import Testing
         var made: CVPixelBuffer?
         let short = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
         defer { short.deallocate() }
-        #expect(CVPixelBufferCreateWithBytes(nil, 8, 1, kCVPixelFormatType_32RGBA, short, 16, nil, nil, nil, &made)
+        #expect(
+            CVPixelBufferCreateWithBytes(nil, 8, 1, kCVPixelFormatType_32RGBA, short, 16, nil, nil, nil, &made)
                 == kCVReturnInvalidArgument)
     }
 
@@ -114,11 +127,13 @@ import Testing
         #expect(try buffer.visionImage() === image)
         #expect(CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_32BGRA)
         _ = CVPixelBufferLockBaseAddress(buffer, .readOnly)
-        let base = try #require(CVPixelBufferGetBaseAddress(buffer)), stride = CVPixelBufferGetBytesPerRow(buffer)
+        let base = try #require(CVPixelBufferGetBaseAddress(buffer))
+        let stride = CVPixelBufferGetBytesPerRow(buffer)
         let rgb = image.rgbData()
         var same = true
         for (x, y) in [(0, 0), (100, 200), (image.width - 1, image.height - 1)] {
-            let p = (base + y * stride + x * 4).assumingMemoryBound(to: UInt8.self), o = (y * image.width + x) * 3
+            let p = (base + y * stride + x * 4).assumingMemoryBound(to: UInt8.self)
+            let o = (y * image.width + x) * 3
             same = same && p[0] == rgb[o + 2] && p[1] == rgb[o + 1] && p[2] == rgb[o] && p[3] == 255
         }
         #expect(same)
@@ -133,10 +148,14 @@ import Testing
     }
 
     @Test func attachments() throws {
-        let buffer = CVPixelBuffer(visionImage: try VisionImage(pixels: PixelBuffer(data: Data(count: 12), width: 2, height: 2, format: .rgb8)))
+        let buffer = CVPixelBuffer(
+            visionImage: try VisionImage(pixels: PixelBuffer(data: Data(count: 12), width: 2, height: 2, format: .rgb8))
+        )
         CVBufferSetAttachment(buffer, "Note" as CFString, "hello" as CFString, .shouldPropagate)
         var mode = CVAttachmentMode.shouldNotPropagate
-        #expect((CVBufferCopyAttachment(buffer, "Note" as CFString, &mode) as? String) == "hello" && mode == .shouldPropagate)
+        #expect(
+            (CVBufferCopyAttachment(buffer, "Note" as CFString, &mode) as? String) == "hello"
+                && mode == .shouldPropagate)
         CVBufferRemoveAttachment(buffer, "Note" as CFString)
         #expect(CVBufferCopyAttachment(buffer, "Note" as CFString, nil) == nil)
     }

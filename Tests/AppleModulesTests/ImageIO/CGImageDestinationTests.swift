@@ -6,7 +6,9 @@ import Testing
 
 @Suite struct CGImageDestinationTests {
     static func photo() throws -> CGImage {
-        CGImage(visionImage: try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")).resized(width: 160, height: 120))
+        CGImage(
+            visionImage: try VisionImage(contentsOf: Fixtures.sharedImage("eagle.jpg")).resized(width: 160, height: 120)
+        )
     }
 
     /// PNG is lossless: written to data and read back through a source, the pixels are the same.
@@ -30,12 +32,15 @@ import Testing
         let image = try Self.photo()
         let folder = try CLIProcess.tempDir()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var sizes: [Int] = [], differences: [Double] = []
+        var sizes: [Int] = []
+        var differences: [Double] = []
         for quality in [0.9, 0.3] {
             let url = folder.appendingPathComponent("q\(quality).jpg")
-            let destination = try #require(CGImageDestinationCreateWithURL(url as CFURL, "public.jpeg" as CFString, 1, nil))
-            CGImageDestinationAddImage(destination, image,
-                                       [kCGImageDestinationLossyCompressionQuality: quality] as [CFString: Any] as CFDictionary)
+            let destination = try #require(
+                CGImageDestinationCreateWithURL(url as CFURL, "public.jpeg" as CFString, 1, nil))
+            CGImageDestinationAddImage(
+                destination, image,
+                [kCGImageDestinationLossyCompressionQuality: quality] as [CFString: Any] as CFDictionary)
             #expect(CGImageDestinationFinalize(destination))
             let source = try #require(CGImageSourceCreateWithURL(url as CFURL, nil))
             let back = try #require(CGImageSourceCreateImageAtIndex(source, 0, nil))
@@ -53,8 +58,10 @@ import Testing
         #expect(CGImageDestinationCreateWithData(NSMutableData(), "public.png" as CFString, 2, nil) == nil)
         let empty = try #require(CGImageDestinationCreateWithData(NSMutableData(), "public.png" as CFString, 1, nil))
         #expect(!CGImageDestinationFinalize(empty))  // no image added
-        let unwritable = try #require(CGImageDestinationCreateWithURL(URL(fileURLWithPath: "/nonexistent/x.png") as CFURL,
-                                                                      "public.png" as CFString, 1, nil))
+        let unwritable = try #require(
+            CGImageDestinationCreateWithURL(
+                URL(fileURLWithPath: "/nonexistent/x.png") as CFURL,
+                "public.png" as CFString, 1, nil))
         CGImageDestinationAddImage(unwritable, try Self.photo(), nil)
         #expect(!CGImageDestinationFinalize(unwritable))
         #expect((CGImageDestinationCopyTypeIdentifiers() as? [String])?.contains("public.jpeg") == true)

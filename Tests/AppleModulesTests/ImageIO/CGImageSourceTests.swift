@@ -16,7 +16,9 @@ import Testing
         #expect((CGImageSourceGetType(source) as String?) == "public.jpeg")
         let properties = try #require(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any])
         #expect(properties[kCGImagePropertyOrientation] as? UInt32 == 6)
-        #expect(properties[kCGImagePropertyPixelWidth] as? Int == 40 && properties[kCGImagePropertyPixelHeight] as? Int == 24)
+        #expect(
+            properties[kCGImagePropertyPixelWidth] as? Int == 40
+                && properties[kCGImagePropertyPixelHeight] as? Int == 24)
         let tiff = try #require(properties[kCGImagePropertyTIFFDictionary] as? [String: Any])
         #expect(tiff[kCGImagePropertyTIFFOrientation as String] as? Int == 6)
         #expect(CGImagePropertyOrientation(rawValue: properties[kCGImagePropertyOrientation] as! UInt32) == .right)
@@ -33,8 +35,11 @@ import Testing
         let rgb = try image.visionImage().rgbData()
         #expect(rgb[0] > 180 && rgb[2] < 80)  // top-left red, as stored
         #expect(CGImageSourceCreateImageAtIndex(source, 1, nil) == nil)
-        let options = [kCGImageSourceCreateThumbnailWithTransform: true, kCGImageSourceThumbnailMaxPixelSize: 20,
-                       kCGImageSourceCreateThumbnailFromImageAlways: true] as [CFString: Any] as CFDictionary
+        let options =
+            [
+                kCGImageSourceCreateThumbnailWithTransform: true, kCGImageSourceThumbnailMaxPixelSize: 20,
+                kCGImageSourceCreateThumbnailFromImageAlways: true,
+            ] as [CFString: Any] as CFDictionary
         let thumbnail = try #require(CGImageSourceCreateThumbnailAtIndex(source, 0, options))
         #expect(thumbnail.width == 12 && thumbnail.height == 20)  // upright: 24 × 40, scaled to fit 20
         let upright = try thumbnail.visionImage().rgbData()
@@ -50,7 +55,9 @@ import Testing
         let text = try #require(CGImageSourceCreateWithData(Data("hello, world".utf8) as CFData, nil))
         #expect(CGImageSourceGetCount(text) == 0 && CGImageSourceGetType(text) == nil)
         #expect(CGImageSourceGetStatus(text) == .statusInvalidData)
-        #expect(CGImageSourceCreateImageAtIndex(text, 0, nil) == nil && CGImageSourceCopyPropertiesAtIndex(text, 0, nil) == nil)
+        #expect(
+            CGImageSourceCreateImageAtIndex(text, 0, nil) == nil
+                && CGImageSourceCopyPropertiesAtIndex(text, 0, nil) == nil)
         // A JPEG cut after its header: the header reads, the pixels do not (or decode padded, as OpenVision's decoder
         // does for a damaged JPEG) — never a crash.
         let cut = try Data(contentsOf: Self.rotated).prefix(200)

@@ -10,10 +10,12 @@ import VideoToolbox
 @Suite struct VTCreateCGImageTests {
     @Test func aBGRABufferBecomesItsImage() throws {
         var made: CVPixelBuffer?
-        #expect(CVPixelBufferCreate(kCFAllocatorDefault, 30, 20, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess)
+        #expect(
+            CVPixelBufferCreate(kCFAllocatorDefault, 30, 20, kCVPixelFormatType_32BGRA, nil, &made) == kCVReturnSuccess)
         let buffer = try #require(made)
         #expect(CVPixelBufferLockBaseAddress(buffer, []) == kCVReturnSuccess)
-        let base = try #require(CVPixelBufferGetBaseAddress(buffer)), row = CVPixelBufferGetBytesPerRow(buffer)
+        let base = try #require(CVPixelBufferGetBaseAddress(buffer))
+        let row = CVPixelBufferGetBytesPerRow(buffer)
         // Pixel (3, 2) = B 10, G 20, R 30, A 255.
         (base + 2 * row + 3 * 4).copyMemory(from: [UInt8(10), 20, 30, 255], byteCount: 4)
         #expect(CVPixelBufferUnlockBaseAddress(buffer, []) == kCVReturnSuccess)
@@ -30,7 +32,9 @@ import VideoToolbox
         var made: CVPixelBuffer?
         #expect(CVPixelBufferCreate(nil, 4, 4, kCVPixelFormatType_OneComponent32Float, nil, &made) == kCVReturnSuccess)
         var image: CGImage?
-        #expect(VTCreateCGImageFromCVPixelBuffer(try #require(made), options: nil, imageOut: &image) == kVTPixelTransferNotSupportedErr)
+        #expect(
+            VTCreateCGImageFromCVPixelBuffer(try #require(made), options: nil, imageOut: &image)
+                == kVTPixelTransferNotSupportedErr)
         #expect(image == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 
 /// Issue 28, item 11 (Caffe): OpenCV 4.6's Caffe importer searches every earlier layer for each
@@ -28,15 +29,20 @@ import Testing
     }
 
     @Test func blobsMustHoldTheirShape() throws {
-        let net = try CaffeNet(binary: Self.model(blobs: [Self.blob(dims: [1, 3, 1, 1], values: 3), Self.blob(dims: [1], values: 1)]),
-                               fileName: "ok.caffemodel")
-        #expect(net.layers.map(\.name) == ["conv"] && net.layers[0].bottoms == ["data"] && net.layers[0].tops == ["conv"])
-        for (dims, values, fragment) in [([1, 4, 1, 1], 3, "declares 4 values and holds 3"),
-                                         ([65_536, 65_536, 65_536, 1], 3, "more values than OpenCV can index"),
-                                         ([-1, 3], 3, "more values than OpenCV can index"),
-                                         ([4_294_967_297], 1, "more values than OpenCV can index")] as [([Int64], Int, String)] {
+        let net = try CaffeNet(
+            binary: Self.model(blobs: [Self.blob(dims: [1, 3, 1, 1], values: 3), Self.blob(dims: [1], values: 1)]),
+            fileName: "ok.caffemodel")
+        #expect(
+            net.layers.map(\.name) == ["conv"] && net.layers[0].bottoms == ["data"] && net.layers[0].tops == ["conv"])
+        for (dims, values, fragment) in [
+            ([1, 4, 1, 1], 3, "declares 4 values and holds 3"),
+            ([65_536, 65_536, 65_536, 1], 3, "more values than OpenCV can index"),
+            ([-1, 3], 3, "more values than OpenCV can index"),
+            ([4_294_967_297], 1, "more values than OpenCV can index"),
+        ] as [([Int64], Int, String)] {
             do {
-                _ = try CaffeNet(binary: Self.model(blobs: [Self.blob(dims: dims, values: values)]), fileName: "bad.caffemodel")
+                _ = try CaffeNet(
+                    binary: Self.model(blobs: [Self.blob(dims: dims, values: values)]), fileName: "bad.caffemodel")
                 Issue.record("accepted \(dims)")
             } catch let error as ConversionError {
                 #expect(error.code == .invalidValue && error.message.contains(fragment), "\(error)")
@@ -48,7 +54,9 @@ import Testing
         legacy.int64(2, 3)
         legacy.rawFloats(5, [Float](repeating: 0, count: 6))
         #expect(legacy.bytes.withUnsafeBytes { CaffeNet.blobSize($0[...])?.declared } == 0)  // height, width unset: 0
-        #expect(throws: ConversionError.self) { try CaffeNet(binary: Data([0x0A, 0x05, 0x01]), fileName: "bad.caffemodel") }
+        #expect(throws: ConversionError.self) {
+            try CaffeNet(binary: Data([0x0A, 0x05, 0x01]), fileName: "bad.caffemodel")
+        }
     }
 
     @Test func layersAreBounded() throws {
@@ -64,8 +72,9 @@ import Testing
         } catch let error as ConversionError {
             #expect(error.code == .limitExceeded && error.line == 4 + CaffeLimits.maxLayers, "\(error)")
         }
-        let v1 = try CaffeNet(text: "layers { name: \"a\" type: CONVOLUTION bottom: \"data\" top: \"a\" "
-                              + "convolution_param { num_output: 2 } }", fileName: "v1.prototxt")
+        let v1 = try CaffeNet(
+            text: "layers { name: \"a\" type: CONVOLUTION bottom: \"data\" top: \"a\" "
+                + "convolution_param { num_output: 2 } }", fileName: "v1.prototxt")
         #expect(v1.layers.map(\.name) == ["a"] && v1.layers[0].line == 1)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 
 /// The classic model types' readers and lowerings on files made to break them: trees that are not trees (cycles,
@@ -17,7 +18,10 @@ import Testing
             f.string(1, name)
             f.message(3) { t in
                 if kind == 5 {
-                    t.message(5) { a in a.int64(1, Int64(width)); a.int64(2, 65600) }
+                    t.message(5) { a in
+                        a.int64(1, Int64(width))
+                        a.int64(2, 65600)
+                    }
                 } else {
                     t.message(kind) { _ in }
                 }
@@ -27,14 +31,19 @@ import Testing
 
     /// A Model of `type` (Model.proto field) with input "x" (a `width`-wide multi-array) and output "y" (a double), or a
     /// classifier's string label and probabilities, whose parameters `body` writes.
-    static func model(_ field: Int, classifier: Bool = false, width: Int = 2, _ body: (inout ONNXProtobufEncoder) -> Void) -> [UInt8] {
+    static func model(
+        _ field: Int, classifier: Bool = false, width: Int = 2, _ body: (inout ONNXProtobufEncoder) -> Void
+    ) -> [UInt8] {
         var e = ONNXProtobufEncoder()
         e.int64(1, 4)
         e.message(2) { d in
             feature(&d, 1, "x", 5, width: width)
             if classifier {
                 feature(&d, 10, "label", 3)
-                d.message(10) { f in f.string(1, "probabilities"); f.message(3) { t in t.message(6) { $0.message(2) { _ in } } } }
+                d.message(10) { f in
+                    f.string(1, "probabilities")
+                    f.message(3) { t in t.message(6) { $0.message(2) { _ in } } }
+                }
                 d.string(11, "label")
                 d.string(12, "probabilities")
             } else {
@@ -46,7 +55,9 @@ import Testing
     }
 
     /// A tree node: tree 0, `id`, a branch (≤ 0.5 on feature 0) to `children`, or a leaf adding `value`.
-    static func node(_ e: inout ONNXProtobufEncoder, _ id: Int, children: (Int, Int)? = nil, value: Double = 1, tree: Int = 0) {
+    static func node(
+        _ e: inout ONNXProtobufEncoder, _ id: Int, children: (Int, Int)? = nil, value: Double = 1, tree: Int = 0
+    ) {
         e.message(1) { n in
             n.int64(1, Int64(tree))
             n.int64(2, Int64(id))
@@ -82,7 +93,9 @@ import Testing
 
     @Test func aWellFormedTreeConverts() throws {
         let bytes = Self.tree { t in
-            Self.node(&t, 0, children: (1, 2)); Self.node(&t, 1, value: 3); Self.node(&t, 2, value: 4)
+            Self.node(&t, 0, children: (1, 2))
+            Self.node(&t, 1, value: 3)
+            Self.node(&t, 2, value: 4)
         }
         let onnx = try CoreMLConverter.onnxData(bytes: bytes)
         let info = try ONNXModelInfo(data: onnx)
@@ -91,13 +104,55 @@ import Testing
 
     /// (what the tree does wrong, the nodes, the message's words)
     static let brokenTrees: [(String, @Sendable (inout ONNXProtobufEncoder) -> Void, String)] = [
-        ("cycle", { t in Self.node(&t, 0, children: (1, 2)); Self.node(&t, 1, children: (0, 2)); Self.node(&t, 2) }, "two branches"),
-        ("loop without a root", { t in Self.node(&t, 0, children: (1, 2)); Self.node(&t, 1, children: (0, 3)); Self.node(&t, 2); Self.node(&t, 3) },
-         "cycle"),
-        ("self loop", { t in Self.node(&t, 0, children: (0, 1)); Self.node(&t, 1); Self.node(&t, 5, value: 2, tree: 1) }, "cycle"),
-        ("missing child", { t in Self.node(&t, 0, children: (1, 7)); Self.node(&t, 1) }, "does not have"),
-        ("two roots", { t in Self.node(&t, 0); Self.node(&t, 1) }, "two roots"),
-        ("repeated id", { t in Self.node(&t, 0, children: (1, 2)); Self.node(&t, 1); Self.node(&t, 1); Self.node(&t, 2) }, "two nodes 1"),
+        (
+            "cycle",
+            { t in
+                Self.node(&t, 0, children: (1, 2))
+                Self.node(&t, 1, children: (0, 2))
+                Self.node(&t, 2)
+            }, "two branches"
+        ),
+        (
+            "loop without a root",
+            { t in
+                Self.node(&t, 0, children: (1, 2))
+                Self.node(&t, 1, children: (0, 3))
+                Self.node(&t, 2)
+                Self.node(&t, 3)
+            },
+            "cycle"
+        ),
+        (
+            "self loop",
+            { t in
+                Self.node(&t, 0, children: (0, 1))
+                Self.node(&t, 1)
+                Self.node(&t, 5, value: 2, tree: 1)
+            }, "cycle"
+        ),
+        (
+            "missing child",
+            { t in
+                Self.node(&t, 0, children: (1, 7))
+                Self.node(&t, 1)
+            }, "does not have"
+        ),
+        (
+            "two roots",
+            { t in
+                Self.node(&t, 0)
+                Self.node(&t, 1)
+            }, "two roots"
+        ),
+        (
+            "repeated id",
+            { t in
+                Self.node(&t, 0, children: (1, 2))
+                Self.node(&t, 1)
+                Self.node(&t, 1)
+                Self.node(&t, 2)
+            }, "two nodes 1"
+        ),
     ]
 
     @Test(arguments: brokenTrees.indices)
@@ -115,18 +170,32 @@ import Testing
         for _ in 0...CoreMLClassicLimits.treeNodes { big.bytes(1, [] as [UInt8]) }
         let forest = Self.model(302) { r in r.bytes(1, big.bytes) }
         #expect(Self.conversionError(forest)?.code == .limitExceeded)
-        #expect(Self.conversionError(Self.tree({ Self.node(&$0, 0) }, dimensions: 1 << 40))?.message.contains("numPredictionDimensions") == true)
+        #expect(
+            Self.conversionError(Self.tree({ Self.node(&$0, 0) }, dimensions: 1 << 40))?.message.contains(
+                "numPredictionDimensions") == true)
         let leafPastDimensions = Self.model(302) { r in
             r.message(1) { t in
-                t.message(1) { n in n.int64(3, 6); n.message(20) { $0.int64(1, 3); $0.double(2, 1) } }
+                t.message(1) { n in
+                    n.int64(3, 6)
+                    n.message(20) {
+                        $0.int64(1, 3)
+                        $0.double(2, 1)
+                    }
+                }
                 t.int64(2, 2)
             }
         }
         #expect(Self.conversionError(leafPastDimensions)?.message.contains("dimension 3 of 2") == true)
         // A branch reading feature 7 of a two-value input.
         let wideBranch = Self.tree { t in
-            t.message(1) { n in n.int64(2, 0); n.int64(10, 7); n.int64(12, 1); n.int64(13, 2) }
-            Self.node(&t, 1); Self.node(&t, 2)
+            t.message(1) { n in
+                n.int64(2, 0)
+                n.int64(10, 7)
+                n.int64(12, 1)
+                n.int64(13, 2)
+            }
+            Self.node(&t, 1)
+            Self.node(&t, 2)
         }
         #expect(Self.conversionError(wideBranch)?.message.contains("feature 7 of 2") == true)
     }
@@ -143,15 +212,27 @@ import Testing
         }
         #expect(Self.conversionError(knn)?.code == .limitExceeded)
         let narrow = Self.model(404, classifier: true) { k in
-            k.message(1) { index in index.int64(1, 2); index.message(2) { $0.float(1, 1) } }
+            k.message(1) { index in
+                index.int64(1, 2)
+                index.message(2) { $0.float(1, 1) }
+            }
             k.message(100) { $0.string(1, "a") }
         }
         #expect(Self.conversionError(narrow)?.message.contains("1 values for 2 dimensions") == true)
-        #expect(Self.conversionError(Self.model(404, classifier: true) { $0.message(1) { $0.int64(1, -1) } })?.code == .invalidValue)
+        #expect(
+            Self.conversionError(Self.model(404, classifier: true) { $0.message(1) { $0.int64(1, -1) } })?.code
+                == .invalidValue)
         let sparse = Self.model(301) { s in
             s.message(1) { $0.message(2) { $0.double(1, 0.5) } }
             s.message(2) { vectors in
-                for _ in 0..<17 { vectors.message(1) { $0.message(1) { n in n.int64(1, 1 << 24); n.double(2, 1) } } }
+                for _ in 0..<17 {
+                    vectors.message(1) {
+                        $0.message(1) { n in
+                            n.int64(1, 1 << 24)
+                            n.double(2, 1)
+                        }
+                    }
+                }
             }
             s.message(4) { c in for _ in 0..<17 { c.double(1, 1) } }
         }
@@ -160,18 +241,34 @@ import Testing
 
     @Test func inconsistentLinearModelsAreRefused() {
         let ragged = Self.model(300) { g in
-            g.message(1) { $0.double(1, 1); $0.double(1, 2) }
+            g.message(1) {
+                $0.double(1, 1)
+                $0.double(1, 2)
+            }
             g.message(1) { $0.double(1, 1) }
         }
         #expect(Self.conversionError(ragged)?.message.contains("different lengths") == true)
-        let wide = Self.model(300, width: 3) { g in g.message(1) { $0.double(1, 1); $0.double(1, 2) } }
+        let wide = Self.model(300, width: 3) { g in
+            g.message(1) {
+                $0.double(1, 1)
+                $0.double(1, 2)
+            }
+        }
         #expect(Self.conversionError(wide)?.message.contains("2 weights per row for 3 input values") == true)
         let oneClass = Self.model(400, classifier: true) { g in
-            g.message(1) { $0.double(1, 1); $0.double(1, 2) }
+            g.message(1) {
+                $0.double(1, 1)
+                $0.double(1, 2)
+            }
             g.message(100) { $0.string(1, "only") }
         }
         #expect(Self.conversionError(oneClass)?.message.contains("two class labels") == true)
-        let infinite = Self.model(300) { g in g.message(1) { $0.double(1, .infinity); $0.double(1, 2) } }
+        let infinite = Self.model(300) { g in
+            g.message(1) {
+                $0.double(1, .infinity)
+                $0.double(1, 2)
+            }
+        }
         #expect(Self.conversionError(infinite)?.message.contains("not finite") == true)
     }
 
@@ -180,17 +277,24 @@ import Testing
     @Test func fixturesReadAsCoremltoolsDescribesThem() throws {
         let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("glm_regressor_scalars.mlmodel")))
         let spec = try CoreMLSpec(bytes: bytes)
-        guard case .pipeline(let p) = spec.kind else { Issue.record("not a pipeline"); return }
+        guard case .pipeline(let p) = spec.kind else {
+            Issue.record("not a pipeline")
+            return
+        }
         #expect(p.models.map(\.typeName) == ["featureVectorizer", "glmRegressor"])
         let conversion = try CoreMLConverter.conversion(spec: spec, name: "scalars", blob: { _ in [] })
         #expect(conversion.info.layerCounts == ["featureVectorizer": 1, "glmRegressor": 1])
-        let knn = try CoreMLConverter.conversion(bytes: [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("knn_inverse_distance.mlmodel"))),
-                                                 name: "knn", blob: { _ in [] })
+        let knn = try CoreMLConverter.conversion(
+            bytes: [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("knn_inverse_distance.mlmodel"))),
+            name: "knn", blob: { _ in [] })
         #expect(knn.info.classLabels == ["red", "green", "blue"])
         // Still refused, naming the type: Apple's private feature print.
         var e = ONNXProtobufEncoder()
         e.int64(1, 4)
-        e.message(2) { d in Self.feature(&d, 1, "x", 5); Self.feature(&d, 10, "y", 5) }
+        e.message(2) { d in
+            Self.feature(&d, 1, "x", 5)
+            Self.feature(&d, 10, "y", 5)
+        }
         e.message(2002) { _ in }
         #expect(Self.conversionError(e.bytes)?.message.contains("visionFeaturePrint") == true)
     }

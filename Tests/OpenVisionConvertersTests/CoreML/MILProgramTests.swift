@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 
 /// `MILProgram(serialized:)` on programs encoded here field by field (MIL.proto's numbers), on
@@ -26,7 +27,9 @@ import Testing
             }
         }
 
-        static func namedType(_ e: inout ONNXProtobufEncoder, _ field: Int, _ name: String, _ code: Int64, _ dims: [Int?]) {
+        static func namedType(
+            _ e: inout ONNXProtobufEncoder, _ field: Int, _ name: String, _ code: Int64, _ dims: [Int?]
+        ) {
             e.message(field) { n in
                 n.string(1, name)
                 n.message(2) { tensorType(&$0, code, dims) }
@@ -34,7 +37,9 @@ import Testing
         }
 
         /// A program `main(x: fp32 dims) { y = relu(x) } -> y` with the op type `opType`.
-        static func program(opType: String = "relu", dims: [Int?] = [1, 3], code: Int64 = 11, opset: String = "CoreML5") -> [UInt8] {
+        static func program(
+            opType: String = "relu", dims: [Int?] = [1, 3], code: Int64 = 11, opset: String = "CoreML5"
+        ) -> [UInt8] {
             var e = ONNXProtobufEncoder()
             e.int64(1, 1)
             e.message(2) { entry in
@@ -63,7 +68,10 @@ import Testing
     }
 
     static func code(_ body: () throws -> Void) -> ConversionError.Code? {
-        do { try body(); return nil } catch let error as ConversionError { return error.code } catch { return nil }
+        do {
+            try body()
+            return nil
+        } catch let error as ConversionError { return error.code } catch { return nil }
     }
 
     @Test func readsAHandEncodedProgram() throws {
@@ -73,8 +81,9 @@ import Testing
         #expect(program.mainOutputs == [MILValueDescription(name: "y", dataType: "fp32", shape: [1, nil, 4])])
         #expect(program.opCounts == ["relu": 1])
         var graph = ONNXWriter.Graph(name: "g")
-        let outputs = try MILToONNX.lower(program, blobs: { _ in throw ConversionError(.io, "no weights") }, inputs: ["x": "input"],
-                                          into: &graph, namePrefix: "p/")
+        let outputs = try MILToONNX.lower(
+            program, blobs: { _ in throw ConversionError(.io, "no weights") }, inputs: ["x": "input"],
+            into: &graph, namePrefix: "p/")
         #expect(graph.nodes.map(\.opType) == ["Relu"])
         #expect(graph.nodes[0].inputs == ["input"] && outputs == ["y": "p/y"])
     }
@@ -83,18 +92,22 @@ import Testing
         let program = try MILProgram(serialized: Encode.program(opType: "while_loop")[...])
         var graph = ONNXWriter.Graph(name: "g")
         do {
-            _ = try MILToONNX.lower(program, blobs: { _ in throw ConversionError(.io, "") }, inputs: ["x": "x"], into: &graph, namePrefix: "")
+            _ = try MILToONNX.lower(
+                program, blobs: { _ in throw ConversionError(.io, "") }, inputs: ["x": "x"], into: &graph,
+                namePrefix: "")
             Issue.record("converted")
         } catch let error as ConversionError {
             #expect(error.code == .unsupported)
             #expect(error.message.contains("'while_loop'") && error.message.contains("'y'"), "\(error.message)")
         }
         // A program input without an ONNX value.
-        #expect(Self.code {
-            var g = ONNXWriter.Graph(name: "g")
-            _ = try MILToONNX.lower(try MILProgram(serialized: Encode.program()[...]), blobs: { _ in throw ConversionError(.io, "") },
-                                    inputs: [:], into: &g, namePrefix: "")
-        } == .invalidValue)
+        #expect(
+            Self.code {
+                var g = ONNXWriter.Graph(name: "g")
+                _ = try MILToONNX.lower(
+                    try MILProgram(serialized: Encode.program()[...]), blobs: { _ in throw ConversionError(.io, "") },
+                    inputs: [:], into: &g, namePrefix: "")
+            } == .invalidValue)
     }
 
     @Test func rejectsMalformedPrograms() {
@@ -105,9 +118,10 @@ import Testing
                 #expect(code == .syntax || code == .limitExceeded, "cut at \(cut)")
             }
         }
-        #expect(Self.code { _ = try MILProgram(serialized: [][...]) } == .syntax)               // no function
-        #expect(Self.code { _ = try MILProgram(serialized: [0x0A, 0xFF][...]) } == .syntax)     // length beyond the end
-        #expect(Self.code { _ = try MILProgram(serialized: Encode.program(code: 99)[...]) } == .syntax)   // unknown data type
+        #expect(Self.code { _ = try MILProgram(serialized: [][...]) } == .syntax)  // no function
+        #expect(Self.code { _ = try MILProgram(serialized: [0x0A, 0xFF][...]) } == .syntax)  // length beyond the end
+        // unknown data type
+        #expect(Self.code { _ = try MILProgram(serialized: Encode.program(code: 99)[...]) } == .syntax)
         #expect(Self.code { _ = try MILProgram(serialized: Encode.program(opType: "")[...]) } == .syntax)
         #expect(Self.code { _ = try MILProgram(serialized: Encode.program(dims: [1 << 40])[...]) } == .limitExceeded)
         // The opset names no block.
@@ -125,7 +139,7 @@ import Testing
         Encode.tensorType(&type, 11, [1])
         for _ in 0..<100 {
             var outer = ONNXProtobufEncoder()
-            outer.message(2) { $0.bytes(1, type.bytes) }   // ListType { type = 1 }
+            outer.message(2) { $0.bytes(1, type.bytes) }  // ListType { type = 1 }
             type = outer
         }
         var e = ONNXProtobufEncoder()
@@ -145,7 +159,8 @@ import Testing
         // Random single-byte changes of the committed fixture programs (ops/*.pb, with their weights):
         // a program and a graph, or a ConversionError.
         let folder = MILTestSupport.fixtures.appendingPathComponent("ops")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".pb") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".pb") }
+            .sorted()
         #expect(names.count > 200)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for name in names {
@@ -159,10 +174,12 @@ import Testing
                 guard let program = try? MILProgram(serialized: mutated[...]) else { continue }
                 var graph = ONNXWriter.Graph(name: "g")
                 let inputs = Dictionary(uniqueKeysWithValues: program.mainInputs.map { ($0.name, $0.name) })
-                _ = try? MILToONNX.lower(program, blobs: { _ in
-                    guard let weights else { throw ConversionError(.io, "no weights") }
-                    return try MILWeightBlobFile(bytes: weights)
-                }, inputs: inputs, into: &graph, namePrefix: "")
+                _ = try? MILToONNX.lower(
+                    program,
+                    blobs: { _ in
+                        guard let weights else { throw ConversionError(.io, "no weights") }
+                        return try MILWeightBlobFile(bytes: weights)
+                    }, inputs: inputs, into: &graph, namePrefix: "")
             }
         }
     }

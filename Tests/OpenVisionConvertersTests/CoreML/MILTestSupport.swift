@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import OpenVisionConverters
 
 /// Helpers of the ML Program tests: the `mlProgram` bytes of a Core ML `Model` message (plain, or the
@@ -42,7 +43,9 @@ enum MILTestSupport {
     static func package(_ url: URL) throws -> (MILProgram, (String) throws -> MILWeightBlobFile) {
         let root = url.appendingPathComponent("Data/com.apple.CoreML")
         let bytes = [UInt8](try Data(contentsOf: root.appendingPathComponent("model.mlmodel")))
-        guard let program = mlProgramBytes(bytes) else { throw ConversionError(.syntax, "no mlProgram in \(url.lastPathComponent)") }
+        guard let program = mlProgramBytes(bytes) else {
+            throw ConversionError(.syntax, "no mlProgram in \(url.lastPathComponent)")
+        }
         return (try MILProgram(serialized: program), resolver(root))
     }
 
@@ -55,25 +58,32 @@ enum MILTestSupport {
 
     /// A one-graph ONNX model: the program's inputs as graph inputs (ONNX types of the boundary
     /// convention, default shapes for flexible dimensions), its tensor outputs as graph outputs.
-    static func onnxModel(_ program: MILProgram, blobs: (String) throws -> MILWeightBlobFile,
-                          defaultShapes: [String: [Int]] = [:]) throws -> ONNXWriter.Model {
+    static func onnxModel(
+        _ program: MILProgram, blobs: (String) throws -> MILWeightBlobFile,
+        defaultShapes: [String: [Int]] = [:]
+    ) throws -> ONNXWriter.Model {
         var graph = ONNXWriter.Graph(name: "mil")
         var inputs: [String: String] = [:]
         for input in program.mainInputs {
             guard let type = MILToONNX.onnxElementType(for: input.dataType) else { continue }
-            let shape = defaultShapes[input.name].map { $0.map { ONNXWriter.Dimension.value($0) } }
+            let shape =
+                defaultShapes[input.name].map { $0.map { ONNXWriter.Dimension.value($0) } }
                 ?? input.shape.enumerated().map { i, d in d.map { .value($0) } ?? .param("\(input.name)_\(i)") }
             graph.inputs.append(ONNXWriter.ValueInfo(name: input.name, elementType: type, shape: shape))
             inputs[input.name] = input.name
         }
-        let outputs = try MILToONNX.lowerDescribed(program, blobs: blobs, inputs: inputs, into: &graph, namePrefix: "mil_")
+        let outputs = try MILToONNX.lowerDescribed(
+            program, blobs: blobs, inputs: inputs, into: &graph, namePrefix: "mil_")
         for output in program.mainOutputs {
             guard let value = outputs[output.name] else { continue }
             let name = output.name
             if value.name != name {
-                graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output_\(name)", inputs: [value.name], outputs: [name]))
+                graph.nodes.append(
+                    ONNXWriter.Node(opType: "Identity", name: "output_\(name)", inputs: [value.name], outputs: [name]))
             }
-            let shape = (value.shape ?? []).enumerated().map { i, d in d.map { ONNXWriter.Dimension.value($0) } ?? .param("\(name)_\(i)") }
+            let shape = (value.shape ?? []).enumerated().map { i, d in
+                d.map { ONNXWriter.Dimension.value($0) } ?? .param("\(name)_\(i)")
+            }
             graph.outputs.append(ONNXWriter.ValueInfo(name: name, elementType: value.elementType, shape: shape))
         }
         var model = ONNXWriter.Model(opsetVersion: MILToONNX.opsetVersion, graph: graph)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 
 /// The blob storage v2 reader on a weight file written by coremltools' own C++ blob writer
@@ -20,16 +21,21 @@ import Testing
 
     static func reference() throws -> (MILWeightBlobFile, Reference) {
         let folder = MILTestSupport.fixtures
-        let file = try MILWeightBlobFile(bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent("blobs.bin"))))
-        let reference = try JSONDecoder().decode(Reference.self, from: Data(contentsOf: folder.appendingPathComponent("blobs.json")))
+        let file = try MILWeightBlobFile(
+            bytes: [UInt8](try Data(contentsOf: folder.appendingPathComponent("blobs.bin"))))
+        let reference = try JSONDecoder().decode(
+            Reference.self, from: Data(contentsOf: folder.appendingPathComponent("blobs.json")))
         return (file, reference)
     }
 
     @Test func readsEveryTypeCoremltoolsWrites() throws {
         let (file, reference) = try Self.reference()
         #expect(file.count == reference.blobs.count)
-        #expect(Set(reference.blobs.map(\.dtype)) == ["fp32", "fp16", "uint8", "int8", "int16", "uint16", "int32", "uint32", "int4",
-                                                       "uint1", "uint2", "uint3", "uint4", "uint6"])
+        #expect(
+            Set(reference.blobs.map(\.dtype)) == [
+                "fp32", "fp16", "uint8", "int8", "int16", "uint16", "int32", "uint32", "int4",
+                "uint1", "uint2", "uint3", "uint4", "uint6",
+            ])
         for blob in reference.blobs {
             let type = try #require(MILDataType(rawValue: blob.dtype))
             #expect(try file.blob(at: blob.offset).dataType.milType == type)
@@ -43,7 +49,9 @@ import Testing
     }
 
     /// A file of one hand-made blob of `type` with `data`.
-    static func file(code: UInt32, data: [UInt8], size: UInt64? = nil, version: UInt32 = 2, sentinel: UInt32 = 0xDEAD_BEEF) -> [UInt8] {
+    static func file(
+        code: UInt32, data: [UInt8], size: UInt64? = nil, version: UInt32 = 2, sentinel: UInt32 = 0xDEAD_BEEF
+    ) -> [UInt8] {
         func le(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
         var bytes = le(1, 4) + le(UInt64(version), 4) + [UInt8](repeating: 0, count: 56)
         bytes += le(UInt64(sentinel), 4) + le(UInt64(code), 4) + le(size ?? UInt64(data.count), 8) + le(128, 8)
@@ -73,16 +81,21 @@ import Testing
 
     @Test func rejectsDamagedFiles() throws {
         func code(_ body: () throws -> Void) -> ConversionError.Code? {
-            do { try body(); return nil } catch let error as ConversionError { return error.code } catch { return nil }
+            do {
+                try body()
+                return nil
+            } catch let error as ConversionError { return error.code } catch { return nil }
         }
         #expect(code { _ = try MILWeightBlobFile(bytes: [UInt8](repeating: 0, count: 63)) } == .invalidValue)
-        #expect(code { _ = try MILWeightBlobFile(bytes: Self.file(code: 2, data: [0, 0, 0, 0], version: 1)) } == .invalidValue)
+        #expect(
+            code { _ = try MILWeightBlobFile(bytes: Self.file(code: 2, data: [0, 0, 0, 0], version: 1)) }
+                == .invalidValue)
         let badSentinel = try MILWeightBlobFile(bytes: Self.file(code: 2, data: [0, 0, 0, 0], sentinel: 0xDEAD_BEEE))
         #expect(code { _ = try badSentinel.blob(at: 64) } == .invalidValue)
         let good = try MILWeightBlobFile(bytes: Self.file(code: 2, data: [0, 0, 128, 63]))
         #expect(try good.floats(at: 64, as: .fp32, count: 1) == [1])
-        #expect(code { _ = try good.blob(at: 0) } == .invalidValue)                       // the header
-        #expect(code { _ = try good.blob(at: 100) } == .invalidValue)                     // not 64 bytes left
+        #expect(code { _ = try good.blob(at: 0) } == .invalidValue)  // the header
+        #expect(code { _ = try good.blob(at: 100) } == .invalidValue)  // not 64 bytes left
         #expect(code { _ = try good.blob(at: UInt64.max) } == .invalidValue)
         #expect(code { _ = try good.values(at: 64, as: .fp16, count: 1) } == .invalidValue)  // stored as fp32
         #expect(code { _ = try good.values(at: 64, as: .fp32, count: 2) } == .invalidValue)  // one value only
@@ -94,8 +107,8 @@ import Testing
     }
 
     @Test func halfPrecisionRoundsToNearestEven() {
-        #expect(Half.round(1 + 0x1p-11) == 1)                 // halfway: even
-        #expect(Half.round(1 + 3 * 0x1p-11) == 1 + 0x1p-9)    // halfway: up to even
+        #expect(Half.round(1 + 0x1p-11) == 1)  // halfway: even
+        #expect(Half.round(1 + 3 * 0x1p-11) == 1 + 0x1p-9)  // halfway: up to even
         #expect(Half.round(65520) == .infinity)
         #expect(Half.round(0x1p-25) == 0 && Half.round(0x1.8p-25) == 0x1p-24)
         for bits in stride(from: 0, to: 0x7C00, by: 97) { #expect(Half.bits(Half.float(UInt16(bits))) == UInt16(bits)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 
 /// OpenVision's compiled `.mlmodelc` folder (`model.onnx` + `coreml.json`), as `openvision models compile` and the
@@ -8,7 +9,8 @@ import Testing
     @Test func compiledFolderLoadsBackAsTheSameModel() throws {
         let dir = try SharedFiles.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let conversion = try CoreMLConverter.conversion(contentsOf: CoreMLReaderTests.coreml.appendingPathComponent("MobileNetLike.mlmodel"))
+        let conversion = try CoreMLConverter.conversion(
+            contentsOf: CoreMLReaderTests.coreml.appendingPathComponent("MobileNetLike.mlmodel"))
         let target = dir.appendingPathComponent("MobileNet.mlmodelc")
         try CoreMLConverter.writeCompiledFolder(conversion, to: target)
         // Written twice: the second is refused unless it replaces the first.

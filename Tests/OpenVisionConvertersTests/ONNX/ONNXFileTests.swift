@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 
 /// The converters' and readers' one way to write and read ONNX files, through their public entry points.
@@ -48,8 +49,10 @@ import Testing
         #expect(unreadable?.file == missing.path)
         let broken = folder.appendingPathComponent("broken.onnx")
         try Data([0xFF]).write(to: broken)
-        let errors = [#expect(throws: ConversionError.self) { _ = try ONNXModelInfo(url: broken) },
-                      #expect(throws: ConversionError.self) { _ = try ONNXStaticTensors(url: broken) }]
+        let errors = [
+            #expect(throws: ConversionError.self) { _ = try ONNXModelInfo(url: broken) },
+            #expect(throws: ConversionError.self) { _ = try ONNXStaticTensors(url: broken) },
+        ]
         for error in errors {
             #expect(error?.code == .syntax)
             #expect(error?.message.hasPrefix("broken.onnx ") == true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 
 /// The hand-written FlatBuffer reader and the TFLite → ONNX converter on the committed tiny graphs
@@ -51,7 +52,9 @@ import Testing
     }
 
     @Test func notTFLiteIsASyntaxError() {
-        for bytes: [UInt8] in [[], [1, 2, 3], Array("\u{89}PNG\r\n\u{1A}\n....".utf8), [0, 0, 0, 0] + Array("TFL3".utf8)] {
+        for bytes: [UInt8] in [
+            [], [1, 2, 3], Array("\u{89}PNG\r\n\u{1A}\n....".utf8), [0, 0, 0, 0] + Array("TFL3".utf8),
+        ] {
             #expect(throws: ConversionError.self) { try TFLiteModel(bytes: bytes) }
         }
     }
@@ -81,7 +84,8 @@ import Testing
         // FIPS 180-4 examples; python3 -c "import hashlib; print(hashlib.sha256(b'abc').hexdigest())"
         #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 

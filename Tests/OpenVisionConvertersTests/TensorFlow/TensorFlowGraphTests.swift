@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVisionConverters
 
 /// Issue 28, item 11: the TensorFlow graph check. OpenCV 4.6's importer loops forever on an
@@ -30,8 +31,10 @@ import Testing
         }.joined()
     }
 
-    static func expectRefused(_ code: ConversionError.Code, _ fragment: String, line: Int? = nil,
-                              sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    static func expectRefused(
+        _ code: ConversionError.Code, _ fragment: String, line: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+    ) {
         do {
             try body()
             Issue.record("accepted", sourceLocation: sourceLocation)
@@ -49,12 +52,17 @@ import Testing
         #expect(data.count == 18)
         let graph = try TensorFlowGraph(binary: data, fileName: "self.pb")
         #expect(graph.nodes.map(\.name) == ["a"] && graph.nodes[0].inputs == ["a"])
-        Self.expectRefused(.invalidValue, "node 'a' (Identity) reads its own output") { try graph.check(as: .modelAlone) }
-        Self.expectRefused(.invalidValue, "the identity nodes 'a' → 'a' form a cycle") { try graph.check(as: .modelWithTextGraph) }
+        Self.expectRefused(.invalidValue, "node 'a' (Identity) reads its own output") {
+            try graph.check(as: .modelAlone)
+        }
+        Self.expectRefused(.invalidValue, "the identity nodes 'a' → 'a' form a cycle") {
+            try graph.check(as: .modelWithTextGraph)
+        }
         // Through an output index and a control input too.
         for input in ["a:0", "^a"] {
             Self.expectRefused(.invalidValue, "reads its own output") {
-                try TensorFlowGraph(binary: Self.binary([("a", "Relu", [input])]), fileName: "self.pb").check(as: .modelAlone)
+                try TensorFlowGraph(binary: Self.binary([("a", "Relu", [input])]), fileName: "self.pb").check(
+                    as: .modelAlone)
             }
         }
     }
@@ -64,14 +72,18 @@ import Testing
         Self.expectRefused(.invalidValue, "the graph has a cycle: 'a' reads 'b' reads 'a'") {
             try TensorFlowGraph(binary: two, fileName: "two.pb").check(as: .modelAlone)
         }
-        let text = Self.text([("in", "Placeholder", []), ("x", "Add", ["in", "z"]), ("y", "Relu", ["x"]), ("z", "Relu", ["y"])])
+        let text = Self.text([
+            ("in", "Placeholder", []), ("x", "Add", ["in", "z"]), ("y", "Relu", ["x"]), ("z", "Relu", ["y"]),
+        ])
         Self.expectRefused(.invalidValue, "cycle", line: 5) {
             try TensorFlowGraph(text: text, fileName: "loop.pbtxt").check(as: .textGraph)
         }
         // A frozen .pb read with a text graph may keep TensorFlow's while loops (OpenCV never builds them)...
-        let loop: [Spec] = [("in", "Placeholder", []), ("enter", "Enter", ["in"]), ("merge", "Merge", ["enter", "next"]),
-                            ("switch", "Switch", ["merge", "cond"]), ("cond", "LoopCond", ["merge"]),
-                            ("body", "Identity", ["switch:1"]), ("next", "NextIteration", ["body"])]
+        let loop: [Spec] = [
+            ("in", "Placeholder", []), ("enter", "Enter", ["in"]), ("merge", "Merge", ["enter", "next"]),
+            ("switch", "Switch", ["merge", "cond"]), ("cond", "LoopCond", ["merge"]),
+            ("body", "Identity", ["switch:1"]), ("next", "NextIteration", ["body"]),
+        ]
         try TensorFlowGraph(binary: Self.binary(loop), fileName: "frozen.pb").check(as: .modelWithTextGraph)
         // ...but not alone, where OpenCV would have to build them.
         Self.expectRefused(.invalidValue, "cycle") {
@@ -81,7 +93,8 @@ import Testing
 
     @Test func inputsOpenCVReadsUncheckedAreRequired() throws {
         Self.expectRefused(.invalidValue, "node 'x' (Identity) has 0 inputs; Identity needs 1") {
-            try TensorFlowGraph(binary: Self.binary([("x", "Identity", [])]), fileName: "m.pb").check(as: .modelWithTextGraph)
+            try TensorFlowGraph(binary: Self.binary([("x", "Identity", [])]), fileName: "m.pb").check(
+                as: .modelWithTextGraph)
         }
         let reshape = Self.binary([("in", "Placeholder", []), ("x", "Reshape", ["in"])])
         Self.expectRefused(.invalidValue, "Reshape needs 2") {
@@ -100,8 +113,11 @@ import Testing
 
     @Test func sizesAreBounded() throws {
         // One node past the limit, in text: refused while reading, at the node's line.
-        let many = [("in", "Placeholder", [String]())] + (0..<TensorFlowLimits.maxNodes).map { ("r\($0)", "Relu", ["in"]) }
-        Self.expectRefused(.limitExceeded, "more than \(TensorFlowLimits.maxNodes) nodes", line: 5 * TensorFlowLimits.maxNodes) {
+        let many =
+            [("in", "Placeholder", [String]())] + (0..<TensorFlowLimits.maxNodes).map { ("r\($0)", "Relu", ["in"]) }
+        Self.expectRefused(
+            .limitExceeded, "more than \(TensorFlowLimits.maxNodes) nodes", line: 5 * TensorFlowLimits.maxNodes
+        ) {
             _ = try TensorFlowGraph(text: Self.text(many), fileName: "big.pbtxt")
         }
         // 1,500 chained identities read by 1,500 nodes: OpenCV followed 2.25 M links (1.9 s here); 1,000 × 1,000 pass.
@@ -114,7 +130,8 @@ import Testing
         }
         try TensorFlowGraph(binary: Self.binary(chained(1_000)), fileName: "m.pb").check(as: .modelWithTextGraph)
         // 5,000 NoOps among 10,001 nodes: OpenCV's removePhaseSwitches scanned 10⁸ inputs (9 s here).
-        let noops: [Spec] = [("in", "Placeholder", [])] + (0..<5_000).map { ("n\($0)", "NoOp", ["in"]) }
+        let noops: [Spec] =
+            [("in", "Placeholder", [])] + (0..<5_000).map { ("n\($0)", "NoOp", ["in"]) }
             + (0..<5_000).map { ("r\($0)", "Relu", ["in"]) }
         Self.expectRefused(.limitExceeded, "Switch/Merge/NoOp") {
             try TensorFlowGraph(binary: Self.binary(noops), fileName: "m.pb").check(as: .modelAlone)
@@ -144,19 +161,29 @@ import Testing
     }
 
     @Test func malformedFilesAreSyntaxErrors() throws {
-        for bytes in [Data([0x0A, 0x10, 0x0A]), Data([0xFF, 0xFF]), Data([0x0A, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80])] {
+        for bytes in [
+            Data([0x0A, 0x10, 0x0A]), Data([0xFF, 0xFF]), Data([0x0A, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80]),
+        ] {
             #expect(throws: ConversionError.self) { _ = try TensorFlowGraph(binary: bytes, fileName: "bad.pb") }
         }
-        for (text, line, fragment) in [("node {\n name: \"a\"\n", 3, "a message is not closed"),
-                                       ("node { name \"a\" }", 1, "field 'name' needs ':'"), ("}", 1, "'}' closes no message"),
-                                       ("node { name: \"a }", 1, "a string is not closed"),
-                                       ("node {\n input: [\"a\", \n", 3, "a list is not closed"),
-                                       // Found by scripts/fuzz model-graphs: a field name of digits at the end of the text.
-                                       ("2ntha", 1, "expected a field name, found '2'")] {
-            Self.expectRefused(.syntax, fragment, line: line) { _ = try TensorFlowGraph(text: text, fileName: "bad.pbtxt") }
+        for (text, line, fragment) in [
+            ("node {\n name: \"a\"\n", 3, "a message is not closed"),
+            ("node { name \"a\" }", 1, "field 'name' needs ':'"), ("}", 1, "'}' closes no message"),
+            ("node { name: \"a }", 1, "a string is not closed"),
+            ("node {\n input: [\"a\", \n", 3, "a list is not closed"),
+            // Found by scripts/fuzz model-graphs: a field name of digits at the end of the text.
+            ("2ntha", 1, "expected a field name, found '2'"),
+        ] {
+            Self.expectRefused(.syntax, fragment, line: line) {
+                _ = try TensorFlowGraph(text: text, fileName: "bad.pbtxt")
+            }
         }
-        let deep = String(repeating: "a {", count: ProtoTextReader.maxDepth + 1) + String(repeating: "}", count: ProtoTextReader.maxDepth + 1)
-        Self.expectRefused(.limitExceeded, "nested more than") { _ = try TensorFlowGraph(text: deep, fileName: "deep.pbtxt") }
+        let deep =
+            String(repeating: "a {", count: ProtoTextReader.maxDepth + 1)
+            + String(repeating: "}", count: ProtoTextReader.maxDepth + 1)
+        Self.expectRefused(.limitExceeded, "nested more than") {
+            _ = try TensorFlowGraph(text: deep, fileName: "deep.pbtxt")
+        }
         // Separators alone, by the million, read in a loop (not one stack frame each).
         _ = try TensorFlowGraph(text: String(repeating: ";", count: 1_000_000), fileName: "semicolons.pbtxt")
     }

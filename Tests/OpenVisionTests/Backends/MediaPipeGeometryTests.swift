@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// The MediaPipe graph arithmetic the hand, BlazeFace, body-pose and segmentation pipelines follow, one stack for
 /// all of them (Backends/MediaPipe): anchors, SSD decoding, weighted NMS, rotated regions (palm → hand, body),
@@ -15,15 +16,16 @@ import OpenVisionTestSupport
         func at(_ i: Int, _ x: Double, _ y: Double) -> Bool {
             abs(anchors[i].xCenter - x) < 1e-12 && abs(anchors[i].yCenter - y) < 1e-12
         }
-        let stride16 = 28 * 28 * 2, stride32 = stride16 + 14 * 14 * 2
+        let stride16 = 28 * 28 * 2
+        let stride32 = stride16 + 14 * 14 * 2
         #expect(anchors.count == 2254)
         #expect(anchors.allSatisfy { $0.width == 1 && $0.height == 1 })
         #expect(at(0, 0.5 / 28, 0.5 / 28))
-        #expect(anchors[0] == anchors[1])                       // two anchors per cell
-        #expect(at(2, 1.5 / 28, 0.5 / 28))                      // then the next column
+        #expect(anchors[0] == anchors[1])  // two anchors per cell
+        #expect(at(2, 1.5 / 28, 0.5 / 28))  // then the next column
         #expect(at(stride16, 0.5 / 14, 0.5 / 14))
         #expect(at(stride32, 0.5 / 7, 0.5 / 7))
-        #expect(anchors[stride32 + 5] == anchors[stride32])     // six per cell
+        #expect(anchors[stride32 + 5] == anchors[stride32])  // six per cell
         #expect(at(2253, 6.5 / 7, 6.5 / 7))
     }
 
@@ -41,19 +43,23 @@ import OpenVisionTestSupport
 
     /// One anchor's box and keypoints: offsets / 224 × anchor size + anchor centre (x first, reverse order).
     @Test func decodesBoxesAndKeypoints() throws {
-        let anchors = [MediaPipeAnchors.Anchor(xCenter: 0.25, yCenter: 0.5, width: 1, height: 1),
-                       MediaPipeAnchors.Anchor(xCenter: 0.75, yCenter: 0.5, width: 1, height: 1)]
+        let anchors = [
+            MediaPipeAnchors.Anchor(xCenter: 0.25, yCenter: 0.5, width: 1, height: 1),
+            MediaPipeAnchors.Anchor(xCenter: 0.75, yCenter: 0.5, width: 1, height: 1),
+        ]
         var boxes = [Float](repeating: 0, count: 24)
         boxes[0...11] = [22.4, -11.2, 44.8, 67.2, 0, 0, 11.2, 22.4, 0, 0, 0, 0]
-        let detections = try MediaPipeDetection.decode(boxes: boxes, scores: [2, -3], anchors: anchors, options: .poseDetection)
-        #expect(detections.count == 1)   // sigmoid(-3) = 0.047 < 0.5
+        let detections = try MediaPipeDetection.decode(
+            boxes: boxes, scores: [2, -3], anchors: anchors, options: .poseDetection)
+        #expect(detections.count == 1)  // sigmoid(-3) = 0.047 < 0.5
         let d = try #require(detections.first)
         #expect(abs(Double(d.score) - 1 / (1 + exp(-2))) < 1e-6)
         #expect(abs(d.xMin - (0.35 - 0.1)) < 1e-6 && abs(d.xMax - (0.35 + 0.1)) < 1e-6)
         #expect(abs(d.yMin - (0.45 - 0.15)) < 1e-6 && abs(d.yMax - (0.45 + 0.15)) < 1e-6)
         #expect(abs(d.keypoints[1].x - 0.3) < 1e-6 && abs(d.keypoints[1].y - 0.6) < 1e-6)
         #expect(throws: VisionError.self) {
-            _ = try MediaPipeDetection.decode(boxes: [1, 2], scores: [0, 0], anchors: anchors, options: .poseDetection)
+            _ = try MediaPipeDetection.decode(
+                boxes: [1, 2], scores: [0, 0], anchors: anchors, options: .poseDetection)
         }
     }
 
@@ -100,7 +106,8 @@ import OpenVisionTestSupport
     /// Heat-map refinement moves a landmark to the sigmoid-weighted mean of its 7 × 7 window when the
     /// window is confident, and leaves it alone when not.
     @Test func heatmapRefinement() {
-        let rows = 64, columns = 64
+        let rows = 64
+        let columns = 64
         var heatmap = [Float](repeating: -10, count: rows * columns * 2)
         // Channel 0: two equal peaks at (row 10, columns 20 and 22): the mean is column 21.
         heatmap[(10 * columns + 20) * 2] = 10
@@ -108,15 +115,17 @@ import OpenVisionTestSupport
         var points: [(x: Double, y: Double)] = [(20.5 / 64, 10.5 / 64), (40.0 / 64, 40.0 / 64)]
         HeatmapRefinement.refine(&points, heatmap: heatmap, rows: rows, columns: columns, channels: 2)
         #expect(abs(points[0].x - 21.0 / 64) < 1e-3 && abs(points[0].y - 10.0 / 64) < 1e-3)
-        #expect(points[1].x == 40.0 / 64 && points[1].y == 40.0 / 64)   // channel 1 is flat and unconfident
+        #expect(points[1].x == 40.0 / 64 && points[1].y == 40.0 / 64)  // channel 1 is flat and unconfident
     }
 
     /// The mask's resize matches OpenCV's bilinear resize:
     /// `python3 -c "import cv2, numpy as np; print(cv2.resize(np.array([[0,1,4],[2,3,8]], np.float32), (5, 4)).tolist())"`
     @Test func maskResizeMatchesOpenCV() throws {
         let out = try SelfieSegmenter.resizeBilinear([0, 1, 4, 2, 3, 8], width: 3, height: 2, toWidth: 5, toHeight: 4)
-        let expected: [Float] = [0.0, 0.4, 1.0, 2.8, 4.0, 0.5, 0.9, 1.5, 3.6, 5.0,
-                                 1.5, 1.9, 2.5, 5.2, 7.0, 2.0, 2.4, 3.0, 6.0, 8.0]
+        let expected: [Float] = [
+            0.0, 0.4, 1.0, 2.8, 4.0, 0.5, 0.9, 1.5, 3.6, 5.0,
+            1.5, 1.9, 2.5, 5.2, 7.0, 2.0, 2.4, 3.0, 6.0, 8.0,
+        ]
         #expect(zip(out, expected).allSatisfy { abs($0 - $1) < 1e-5 }, "\(out)")
     }
 
@@ -132,7 +141,8 @@ import OpenVisionTestSupport
 
     /// The guided filter keeps a step that the guide has, and flattens one it has not.
     @Test func guidedFilterFollowsTheGuide() {
-        let w = 40, h = 10
+        let w = 40
+        let h = 10
         // Guide: a sharp edge at column 20. Input: the same step, blurred over columns 16...24.
         let guide = (0..<(w * h)).map { Float($0 % w >= 20 ? 1 : 0) }
         let input = (0..<(w * h)).map { i -> Float in Float(min(1, max(0, Double(i % w - 16) / 8))) }
@@ -141,7 +151,8 @@ import OpenVisionTestSupport
         #expect(out[row + 18] < 0.35 && out[row + 21] > 0.65, "\(Array(out[row..<(row + w)]))")
         #expect(abs(out[row + 2]) < 0.02 && abs(out[row + 38] - 1) < 0.02)
         // A constant input stays constant.
-        let flat = GuidedFilter.filter([Float](repeating: 0.25, count: w * h), guide: guide, width: w, height: h, radius: 4, epsilon: 1e-3)
+        let flat = GuidedFilter.filter(
+            [Float](repeating: 0.25, count: w * h), guide: guide, width: w, height: h, radius: 4, epsilon: 1e-3)
         #expect(flat.allSatisfy { abs($0 - 0.25) < 1e-4 })
     }
 
@@ -180,7 +191,10 @@ import OpenVisionTestSupport
         var scores = [Float](repeating: -100, count: n)
         let i = 1200
         scores[i] = 2
-        boxes[i * 18 + 0] = 19.2; boxes[i * 18 + 1] = -9.6; boxes[i * 18 + 2] = 38.4; boxes[i * 18 + 3] = 57.6
+        boxes[i * 18 + 0] = 19.2
+        boxes[i * 18 + 1] = -9.6
+        boxes[i * 18 + 2] = 38.4
+        boxes[i * 18 + 3] = 57.6
         boxes[i * 18 + 4] = 9.6
         scores[7] = 1000  // clipped to 100: still a detection, score 1
         let options = MediaPipeDetection.DecodeOptions.ssd(inputSize: 192, keypoints: 7, minScore: 0.5)
@@ -194,8 +208,9 @@ import OpenVisionTestSupport
         #expect(d.keypoints.count == 7)
         // Tensors that do not fit the anchors are a clear error.
         #expect(throws: VisionError.self) {
-            _ = try MediaPipeDetection.decode(boxes: .init(repeating: 0, count: 180), scores: .init(repeating: 0, count: 10),
-                                              anchors: anchors, options: options)
+            _ = try MediaPipeDetection.decode(
+                boxes: .init(repeating: 0, count: 180), scores: .init(repeating: 0, count: 10),
+                anchors: anchors, options: options)
         }
     }
 
@@ -210,7 +225,8 @@ import OpenVisionTestSupport
         #expect(kept.map(\.score) == [0.95, 0.9, 0.7])
         // a and b merged: xMin = (0.1 × 0.9 + 0.12 × 0.6) / 1.5 = 0.108
         #expect(abs(kept[1].xMin - 0.108) < 1e-6)
-        #expect(MediaPipeDetection.weightedNonMaxSuppression([b, c, flat, a], threshold: 0.3, maximumCount: 2).count == 2)
+        #expect(
+            MediaPipeDetection.weightedNonMaxSuppression([b, c, flat, a], threshold: 0.3, maximumCount: 2).count == 2)
     }
 
     /// `PalmDetectionDetectionToRoi` on a 200 × 100 image: a 20 × 10 px palm box at the centre.
@@ -218,7 +234,8 @@ import OpenVisionTestSupport
     /// long side (20 px), × 2.6 → 52 × 52 px.
     /// Fingers right: rotation π/2, the shift goes right: x + 10 × 0.5 = 105 px.
     @Test func handRegionFromPalm() {
-        var palm = MediaPipeDetection(xMin: 90, yMin: 45, xMax: 110, yMax: 55, keypoints: Array(repeating: (100, 50), count: 7), score: 0.9)
+        var palm = MediaPipeDetection(
+            xMin: 90, yMin: 45, xMax: 110, yMax: 55, keypoints: Array(repeating: (100, 50), count: 7), score: 0.9)
         palm.keypoints[0] = (100, 55)
         palm.keypoints[2] = (100, 45)
         let up = HandPosePipeline.handRegion(palm: palm)
@@ -247,10 +264,12 @@ import OpenVisionTestSupport
     /// 12...15 are padding (-1), the middle rows 200 × 2/255 − 1 = 0.5686.
     @Test func letterboxSamplingPadsWithZero() throws {
         let image = try Fixtures.canvas(width: 40, height: 20, gray: 200).makeImage()
-        let region = MediaPipeRegion.fullImage(width: 40, height: 20).keepingAspectRatio(tensorWidth: 16, tensorHeight: 16)
+        let region = MediaPipeRegion.fullImage(width: 40, height: 20).keepingAspectRatio(
+            tensorWidth: 16, tensorHeight: 16)
         #expect(region.width == 40 && region.height == 40)
         let model = try StubModel.make(width: 16, height: 16)
-        let tensor = try MediaPipeTensorInput.tensor(for: model, image: image, region: region, range: -1...1, borderZero: true)
+        let tensor = try MediaPipeTensorInput.tensor(
+            for: model, image: image, region: region, range: -1...1, borderZero: true)
         #expect(tensor.shape == [1, 16, 16, 3])
         func value(_ row: Int, _ column: Int) -> Float { tensor.scalars[(row * 16 + column) * 3] }
         #expect(value(0, 8) == -1 && value(2, 3) == -1 && value(14, 8) == -1)
@@ -259,12 +278,16 @@ import OpenVisionTestSupport
 
     /// A model whose input is not an image is `invalidModel`, naming the model and its input.
     @Test func modelWithoutImageInputIsInvalid() throws {
-        let model = try VisionModel(backend: StubModel.Backend(width: 16, height: 16, shape: [1, 10]), url: URL(fileURLWithPath: "/flat.tflite"))
+        let model = try VisionModel(
+            backend: StubModel.Backend(width: 16, height: 16, shape: [1, 10]), url: URL(fileURLWithPath: "/flat.tflite")
+        )
         do {
             _ = try MediaPipeTensorInput.inputGeometry(of: model)
             Issue.record("expected invalidModel")
         } catch {
-            #expect(error.code == .invalidModel && error.message.contains("flat.tflite") && error.message.contains("[1×10]"), "\(error.message)")
+            #expect(
+                error.code == .invalidModel && error.message.contains("flat.tflite")
+                    && error.message.contains("[1×10]"), "\(error.message)")
         }
     }
 }
@@ -278,7 +301,9 @@ enum StubModel {
         var inputs: [TensorDescription] { [TensorDescription(name: "input", shape: shape ?? [1, height, width, 3])] }
         var outputs: [TensorDescription] { [TensorDescription(name: "out", shape: [1, 1])] }
         func metadata(_ key: String) -> String? { nil }
-        func run(_ inputs: [Tensor]) throws(VisionError) -> [Tensor] { [Tensor(name: "out", shape: [1, 1], scalars: [0])] }
+        func run(_ inputs: [Tensor]) throws(VisionError) -> [Tensor] {
+            [Tensor(name: "out", shape: [1, 1], scalars: [0])]
+        }
     }
 
     static func make(width: Int, height: Int) throws -> VisionModel {

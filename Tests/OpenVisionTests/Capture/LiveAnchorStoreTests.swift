@@ -1,7 +1,8 @@
 import Foundation
+import OpenVisionTestSupport
 import Synchronization
 import Testing
-import OpenVisionTestSupport
+
 @testable import OpenVision
 
 /// Issue 28, item 13: pinned labels are capped, and pinning or removing one never waits for the analysis
@@ -11,7 +12,8 @@ import OpenVisionTestSupport
     /// frame the tracker finds corners on.
     static func frame(_ x: Double, width: Int = 640, height: Int = 480) throws -> VisionImage {
         let photo = try VisionImage(contentsOf: Fixtures.sharedImage("dog.jpg"))  // 768 × 576
-        return try photo.cropped(to: NormalizedRect(x: x / 768, y: 0.25, width: 0.5, height: 0.5)).resized(width: width, height: height)
+        return try photo.cropped(to: NormalizedRect(x: x / 768, y: 0.25, width: 0.5, height: 0.5)).resized(
+            width: width, height: height)
     }
 
     /// `count` points spread over the frame's middle.
@@ -51,19 +53,23 @@ import OpenVisionTestSupport
     /// its start by the store's test hook; before, the tracking ran under the lock pin and remove take.)
     @Test func pinsAndRemovalsDoNotWaitForTracking() throws {
         let armed = Atomic<Bool>(false)
-        let entered = DispatchSemaphore(value: 0), proceed = DispatchSemaphore(value: 0)
-        let store = LiveAnchorStore(configuration: .init(), beforeTracking: {
-            guard armed.exchange(false, ordering: .sequentiallyConsistent) else { return }
-            entered.signal()
-            _ = proceed.wait(timeout: .now() + 120)
-        })
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let store = LiveAnchorStore(
+            configuration: .init(),
+            beforeTracking: {
+                guard armed.exchange(false, ordering: .sequentiallyConsistent) else { return }
+                entered.signal()
+                _ = proceed.wait(timeout: .now() + 120)
+            })
         _ = store.update(with: try Self.frame(100), topLabel: nil)
         for point in Self.points(8) { _ = try store.pin(at: point, label: "spot") }
         #expect(store.update(with: try Self.frame(103), topLabel: nil).anchors.map(\.id) == Array(1...8))
 
         // The analysis thread starts frame 3 and stops just before tracking it.
         armed.store(true, ordering: .sequentiallyConsistent)
-        let frame3 = try Self.frame(106), frame4 = try Self.frame(109)
+        let frame3 = try Self.frame(106)
+        let frame4 = try Self.frame(109)
         let result = Mutex<[Anchor]?>(nil)
         let tracked = DispatchSemaphore(value: 0)
         Thread {
@@ -121,6 +127,9 @@ import OpenVisionTestSupport
         #expect(store.update(with: try Self.frame(106, width: 320, height: 240), topLabel: nil).anchors.isEmpty)
         #expect(store.anchors.isEmpty)
         let pinned = try store.pin(at: CGPoint(x: 0.5, y: 0.5), label: "b")
-        #expect(store.update(with: try Self.frame(109, width: 320, height: 240), topLabel: nil).anchors.map(\.id) == [pinned.id])
+        #expect(
+            store.update(with: try Self.frame(109, width: 320, height: 240), topLabel: nil).anchors.map(\.id) == [
+                pinned.id
+            ])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import OpenVision
 import Synchronization
 import Testing
-import OpenVision
 
 /// Video files, image folders and the live pipeline, on generated media whose content is known.
 @Suite(.serialized) struct LiveCaptureTests {
@@ -39,20 +39,23 @@ import OpenVision
         let url = try Self.makeVideo(name)
         defer { try? FileManager.default.removeItem(at: url) }
         let (options, configuration) = Self.everyFrame([])
-        let analyzer = LiveAnalyzer(source: .file(url), options: options, requests: [DetectBarcodesRequest(symbologies: [.qr])],
-                                    configuration: configuration)
+        let analyzer = LiveAnalyzer(
+            source: .file(url), options: options, requests: [DetectBarcodesRequest(symbologies: [.qr])],
+            configuration: configuration)
         var seen = 0
         for try await result in analyzer {
             #expect(result.frameIndex == seen)
             seen += 1
-            let code = try #require(result.results(for: DetectBarcodesRequest.self)?.first, "frame \(result.frameIndex)")
+            let code = try #require(
+                result.results(for: DetectBarcodesRequest.self)?.first, "frame \(result.frameIndex)")
             #expect(code.payloadString == "moving code")
             // The symbol starts one quiet zone (4 modules) inside the pasted image.
             let quiet = Double(4 * Self.moduleSize)
             let expected = Self.codeOrigin(result.frameIndex)
             let topLeft = code.topLeft.toImageCoordinates(result.imageSize, origin: .upperLeft)
-            #expect(abs(topLeft.x - (expected.x + quiet)) < 3 && abs(topLeft.y - (expected.y + quiet)) < 3,
-                    "frame \(result.frameIndex): \(topLeft) vs \(expected)")
+            #expect(
+                abs(topLeft.x - (expected.x + quiet)) < 3 && abs(topLeft.y - (expected.y + quiet)) < 3,
+                "frame \(result.frameIndex): \(topLeft) vs \(expected)")
         }
         #expect(seen == 60)
         let stats = analyzer.stats()
@@ -115,8 +118,9 @@ import OpenVision
         defer { try? FileManager.default.removeItem(at: dir) }
         for i in 0..<5 { try Self.frame(i * 10).write(to: dir.appendingPathComponent(String(format: "f%03d.png", i))) }
         let (options, configuration) = Self.everyFrame([])
-        let analyzer = LiveAnalyzer(source: FrameSource(parsing: dir.path), options: options,
-                                    requests: [DetectBarcodesRequest()], configuration: configuration)
+        let analyzer = LiveAnalyzer(
+            source: FrameSource(parsing: dir.path), options: options,
+            requests: [DetectBarcodesRequest()], configuration: configuration)
         var xs: [Double] = []
         for try await result in analyzer {
             let code = try #require(result.results(for: DetectBarcodesRequest.self)?.first)
@@ -131,7 +135,8 @@ import OpenVision
                 // A 1-hour reconnect window: retrying a device that does not exist would take that long.
                 var options = CaptureOptions()
                 options.reconnectFor = .seconds(3600)
-                for try await _ in LiveAnalyzer(source: source, options: options, requests: [DetectBarcodesRequest()]) {}
+                for try await _ in LiveAnalyzer(source: source, options: options, requests: [DetectBarcodesRequest()]) {
+                }
                 return nil
             } catch {
                 return error as? VisionError
@@ -151,7 +156,8 @@ import OpenVision
         try data.prefix(data.count / 2).write(to: cut)
         defer { try? FileManager.default.removeItem(at: cut) }
         let (options, configuration) = Self.everyFrame([])
-        let analyzer = LiveAnalyzer(source: .file(cut), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
+        let analyzer = LiveAnalyzer(
+            source: .file(cut), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
         var frames = 0
         for try await result in analyzer {
             frames += 1
@@ -202,7 +208,8 @@ import OpenVision
         var (options, configuration) = Self.everyFrame([])
         options.orientation = .right
         configuration.analysisMaxDimension = 2000
-        let analyzer = LiveAnalyzer(source: .file(url), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
+        let analyzer = LiveAnalyzer(
+            source: .file(url), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
         for try await result in analyzer {
             #expect(result.imageSize == CGSize(width: 480, height: 640))
             #expect(result.results(for: DetectBarcodesRequest.self)?.first?.payloadString == "moving code")
@@ -210,7 +217,9 @@ import OpenVision
         #expect(analyzer.stats().framesAnalysed == 10)
     }
 
-    @Test(.enabled(if: (try? CameraDevice.list().isEmpty) == false, "needs a V4L2 camera (/dev/video*); none on this machine"))
+    @Test(
+        .enabled(
+            if: (try? CameraDevice.list().isEmpty) == false, "needs a V4L2 camera (/dev/video*); none on this machine"))
     func cameraDelivers() async throws {
         let camera = try #require(try CameraDevice.list().first)
         #expect(!(try camera.modes()).isEmpty)
@@ -225,7 +234,9 @@ import OpenVision
 
     @Test func cameraListingWithoutDevicesIsEmptyNotAnError() async throws {
         let devices = try CameraDevice.list()
-        let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains { $0.hasPrefix("video") }
+        let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).contains {
+            $0.hasPrefix("video")
+        }
         if !present { #expect(devices.isEmpty) }
         // A device that does not exist fails at once (no reconnect window: it is not a transient failure).
         let clock = ContinuousClock()
@@ -235,7 +246,8 @@ import OpenVision
                 // A 1-hour reconnect window: retrying a device that does not exist would take that long.
                 var options = CaptureOptions()
                 options.reconnectFor = .seconds(3600)
-                for try await _ in LiveAnalyzer(source: source, options: options, requests: [DetectBarcodesRequest()]) {}
+                for try await _ in LiveAnalyzer(source: source, options: options, requests: [DetectBarcodesRequest()]) {
+                }
                 Issue.record("a missing camera must be an error")
             } catch let error as VisionError {
                 #expect(error.code == .fileNotFound && error.message.contains("/dev/video97"), "\(error)")
@@ -249,7 +261,8 @@ import OpenVision
         defer { try? FileManager.default.removeItem(at: url) }
         var (options, configuration) = Self.everyFrame([])
         configuration.resultBufferSize = 2
-        let analyzer = LiveAnalyzer(source: .file(url), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
+        let analyzer = LiveAnalyzer(
+            source: .file(url), options: options, requests: [DetectBarcodesRequest()], configuration: configuration)
         var indices: [Int] = []
         for try await result in analyzer {
             indices.append(result.frameIndex)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Tracking, counting and pinned labels in the live pipeline, through the Swift API, on image sequences whose
 /// motion is known.
@@ -12,7 +12,9 @@ import OpenVisionTestSupport
         var regionOfInterest = NormalizedRect.fullImage
         func perform(in context: ImageAnalysisContext) throws(VisionError) -> [RecognizedObjectObservation] {
             let image = try context.colorImage()
-            let rgb = [UInt8](image.rgbData()), w = image.width, h = image.height
+            let rgb = [UInt8](image.rgbData())
+            let w = image.width
+            let h = image.height
             var boxes: [String: (x0: Int, y0: Int, x1: Int, y1: Int)] = [:]
             for y in 0..<h {
                 for x in 0..<w {
@@ -25,8 +27,9 @@ import OpenVisionTestSupport
             }
             return boxes.sorted { $0.key < $1.key }.map { name, b in
                 RecognizedObjectObservation(
-                    boundingBox: NormalizedRect(x: Double(b.x0) / Double(w), y: 1 - Double(b.y1 + 1) / Double(h),
-                                                width: Double(b.x1 - b.x0 + 1) / Double(w), height: Double(b.y1 - b.y0 + 1) / Double(h)),
+                    boundingBox: NormalizedRect(
+                        x: Double(b.x0) / Double(w), y: 1 - Double(b.y1 + 1) / Double(h),
+                        width: Double(b.x1 - b.x0 + 1) / Double(w), height: Double(b.y1 - b.y0 + 1) / Double(h)),
                     labels: [ClassificationObservation(identifier: name, confidence: 0.9)])
             }
         }
@@ -49,18 +52,29 @@ import OpenVisionTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         for f in 0..<30 {
             var canvas = try Fixtures.canvas(width: 320, height: 240, gray: 0)
-            try Fixtures.fill([(20 + 8 * Double(f), 40), (60 + 8 * Double(f), 40), (60 + 8 * Double(f), 80), (20 + 8 * Double(f), 80)],
-                              on: &canvas, gray: 255)
-            try Fixtures.fill([(260 - 8 * Double(f), 150), (300 - 8 * Double(f), 150), (300 - 8 * Double(f), 190), (260 - 8 * Double(f), 190)],
-                              on: &canvas, gray: 140)
+            try Fixtures.fill(
+                [
+                    (20 + 8 * Double(f), 40), (60 + 8 * Double(f), 40), (60 + 8 * Double(f), 80),
+                    (20 + 8 * Double(f), 80),
+                ],
+                on: &canvas, gray: 255)
+            try Fixtures.fill(
+                [
+                    (260 - 8 * Double(f), 150), (300 - 8 * Double(f), 150), (300 - 8 * Double(f), 190),
+                    (260 - 8 * Double(f), 190),
+                ],
+                on: &canvas, gray: 140)
             try canvas.makeImage().write(to: dir.appendingPathComponent(String(format: "f%03d.png", f)))
         }
         var (options, configuration) = Self.everyFrame()
         options.imageSequenceFPS = 30
-        configuration.lineCounter = try LineCounter(from: CGPoint(x: 0.5, y: 0), to: CGPoint(x: 0.5, y: 1))  // implies tracking
-        let analyzer = LiveAnalyzer(source: .images(dir.path), options: options, requests: [SquareDetector()], configuration: configuration)
+        // implies tracking
+        configuration.lineCounter = try LineCounter(from: CGPoint(x: 0.5, y: 0), to: CGPoint(x: 0.5, y: 1))
+        let analyzer = LiveAnalyzer(
+            source: .images(dir.path), options: options, requests: [SquareDetector()], configuration: configuration)
         var idsByLabel: [String: Set<Int>] = [:]
-        var started: [Int] = [], crossings: [(frame: Int, crossing: LineCounter.Crossing)] = []
+        var started: [Int] = []
+        var crossings: [(frame: Int, crossing: LineCounter.Crossing)] = []
         var last: LiveResult?
         for try await result in analyzer {
             let tracking = try #require(result.tracking)
@@ -75,13 +89,15 @@ import OpenVisionTestSupport
             last = result
         }
         // Confirmed on the first frame (the tracker's first frame confirms at once), one ID each, for every frame.
-        #expect(idsByLabel == ["white": [1], "gray": [2]] || idsByLabel == ["white": [2], "gray": [1]], "\(idsByLabel)")
+        #expect(
+            idsByLabel == ["white": [1], "gray": [2]] || idsByLabel == ["white": [2], "gray": [1]], "\(idsByLabel)")
         #expect(started.sorted() == [1, 2])
         #expect(crossings.count == 2, "\(crossings)")
         // Both centres are on the line on frame 15 and past it on 16; the counter follows the tracker's filtered box,
         // a fraction of a pixel from the detection, so the count lands on frame 15 or 16.
         #expect(crossings.allSatisfy { (15...16).contains($0.frame) }, "\(crossings.map(\.frame))")
-        #expect(Set(crossings.map { "\($0.crossing.label ?? "") \($0.crossing.direction)" }) == ["white in", "gray out"])
+        #expect(
+            Set(crossings.map { "\($0.crossing.label ?? "") \($0.crossing.direction)" }) == ["white in", "gray out"])
         let counts = try #require(last?.lineCounts)
         #expect(counts.inByLabel == ["white": 1] && counts.outByLabel == ["gray": 1])
         #expect(last?.lineSegment?.start == CGPoint(x: 0.5, y: 0))
@@ -100,28 +116,39 @@ import OpenVisionTestSupport
         let dir = try CLIProcess.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let photo = try VisionImage(contentsOf: Fixtures.sharedImage("dog.jpg"))  // 768 × 576
-        let dimmed = Data(photo.rgbData().map { UInt8(Double($0) * 0.4) })  // below the detector's gray band (110...170)
+        // below the detector's gray band (110...170)
+        let dimmed = Data(photo.rgbData().map { UInt8(Double($0) * 0.4) })
         var scene = try Fixtures.canvas(width: 768, height: 576, gray: 0)
-        try Fixtures.paste(try VisionImage(pixels: PixelBuffer(data: dimmed, width: 768, height: 576, format: .rgb8)), on: &scene, x: 0, y: 0)
+        try Fixtures.paste(
+            try VisionImage(pixels: PixelBuffer(data: dimmed, width: 768, height: 576, format: .rgb8)), on: &scene,
+            x: 0, y: 0)
         try Fixtures.fill([(420, 250), (460, 250), (460, 290), (420, 290)], on: &scene, gray: 255)
         let world = scene.makeImage()
         for f in 0..<16 {
             let x = f % 2 == 0 ? 200.0 : 270.0
-            try world.cropped(to: NormalizedRect(x: x / 768, y: 1 - 390.0 / 576, width: 320.0 / 768, height: 240.0 / 576))
-                .write(to: dir.appendingPathComponent(String(format: "f%03d.png", f)))
+            try world.cropped(
+                to: NormalizedRect(x: x / 768, y: 1 - 390.0 / 576, width: 320.0 / 768, height: 240.0 / 576)
+            )
+            .write(to: dir.appendingPathComponent(String(format: "f%03d.png", f)))
         }
         func ids(compensating: Bool) async throws -> (ids: Set<Int>, tracked: Int) {
             var (options, configuration) = Self.everyFrame()
             options.imageSequenceFPS = 30
             configuration.tracking = ObjectTracker.Configuration()
             configuration.compensatesCameraMotion = compensating
-            let analyzer = LiveAnalyzer(source: .images(dir.path), options: options, requests: [SquareDetector()], configuration: configuration)
-            var found = Set<Int>(), frames = 0, tracked = 0
+            let analyzer = LiveAnalyzer(
+                source: .images(dir.path), options: options, requests: [SquareDetector()], configuration: configuration)
+            var found = Set<Int>()
+            var frames = 0
+            var tracked = 0
             for try await result in analyzer {
                 frames += 1
                 let objects = try #require(result.detectedObjects)
                 #expect(objects.map { $0.labels[0].identifier } == ["white"], "frame \(result.frameIndex)")
-                if let id = result.trackID(ofObjectAt: 0) { found.insert(id); tracked += 1 }
+                if let id = result.trackID(ofObjectAt: 0) {
+                    found.insert(id)
+                    tracked += 1
+                }
             }
             #expect(frames == 16)
             return (found, tracked)
@@ -149,17 +176,24 @@ import OpenVisionTestSupport
         options.imageSequenceFPS = 30
         configuration.labelClassifier = ClassifyImageRequest()
         configuration.labelClassifierInterval = 10
-        let analyzer = LiveAnalyzer(source: .images(dir.path), options: options, requests: [DetectHorizonRequest()], configuration: configuration)
+        let analyzer = LiveAnalyzer(
+            source: .images(dir.path), options: options, requests: [DetectHorizonRequest()],
+            configuration: configuration)
         // Before any frame: nothing to pin on.
         #expect(throws: VisionError.self) { try analyzer.pinLabel(at: CGPoint(x: 0.5, y: 0.5), label: "x") }
-        var pinned: [Anchor] = [], removed = false, withAnchors: [(frame: Int, anchors: [Anchor])] = []
+        var pinned: [Anchor] = []
+        var removed = false
+        var withAnchors: [(frame: Int, anchors: [Anchor])] = []
         var topLabels = Set<String>()
         for try await result in analyzer {
             if let top = result.topLabel { topLabels.insert(top.identifier) }
             if !result.anchors.isEmpty { withAnchors.append((result.frameIndex, result.anchors)) }
             if result.frameIndex == 3 {
                 // Bad points are refused, whatever the frame.
-                for bad in [CGPoint(x: .nan, y: 0.5), CGPoint(x: 0.5, y: 1.01), CGPoint(x: -0.1, y: 0.5), CGPoint(x: 0.5, y: .infinity)] {
+                for bad in [
+                    CGPoint(x: .nan, y: 0.5), CGPoint(x: 0.5, y: 1.01), CGPoint(x: -0.1, y: 0.5),
+                    CGPoint(x: 0.5, y: .infinity),
+                ] {
                     #expect(throws: VisionError.self) { try analyzer.pinLabel(at: bad) }
                 }
                 #expect(throws: VisionError.self) { try analyzer.pinLabel(at: CGPoint(x: 0.5, y: 0.5), label: "  ") }
@@ -174,7 +208,9 @@ import OpenVisionTestSupport
             }
         }
         #expect(removed && pinned.count == 2)
-        #expect(pinned[0].label == analyzer.topLabel?.identifier || topLabels.contains(pinned[0].label), "\(pinned[0].label) \(topLabels)")
+        #expect(
+            pinned[0].label == analyzer.topLabel?.identifier || topLabels.contains(pinned[0].label),
+            "\(pinned[0].label) \(topLabels)")
         #expect(pinned[1].label == "spot" && pinned[1].point == CGPoint(x: 0.6, y: 0.6))
         // Pinned on the frame analysed before the first result carrying them (every frame is analysed).
         let first = try #require(withAnchors.first)
@@ -189,8 +225,9 @@ import OpenVisionTestSupport
             for anchor in anchors where anchor.state != .lost {
                 let start = anchor.id == pinned[0].id ? CGPoint(x: 0.7, y: 0.4) : CGPoint(x: 0.6, y: 0.6)
                 let truth = (start.x * 384 + offset(pinFrame) - offset(frame)) / 384
-                #expect(abs(anchor.point.x - truth) < 0.02 && abs(anchor.point.y - start.y) < 0.02,
-                        "frame \(frame) anchor \(anchor.id): \(anchor.point) vs x \(truth)")
+                #expect(
+                    abs(anchor.point.x - truth) < 0.02 && abs(anchor.point.y - start.y) < 0.02,
+                    "frame \(frame) anchor \(anchor.id): \(anchor.point) vs x \(truth)")
                 tracked += 1
             }
         }

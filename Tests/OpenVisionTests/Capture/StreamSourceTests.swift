@@ -1,8 +1,8 @@
 import Foundation
+import OpenVision
 import OpenVisionViewer
 import Synchronization
 import Testing
-import OpenVision
 
 /// A network source: an HTTP MJPEG stream served on loopback by the live viewer server,
 /// including a kill-and-restart that the pipeline must survive.
@@ -18,7 +18,8 @@ import OpenVision
         var i = start
         while !stop.isSet {
             let jpeg = try LiveCaptureTests.frame(i % 60).encoded(as: .jpeg, quality: 85)
-            server.publish(frame: PreviewFrame(jpeg: [UInt8](jpeg), width: 640, height: 480, index: i, timestamp: Double(i) / 30))
+            server.publish(
+                frame: PreviewFrame(jpeg: [UInt8](jpeg), width: 640, height: 480, index: i, timestamp: Double(i) / 30))
             i += 1
             try await Task.sleep(for: .milliseconds(33))
         }
@@ -49,7 +50,9 @@ import OpenVision
     static func consume(_ analyzer: LiveAnalyzer, into payloads: Payloads) -> Task<Void, any Error> {
         Task {
             for try await result in analyzer {
-                if let code = result.results(for: DetectBarcodesRequest.self)?.first?.payloadString { payloads.append(code) }
+                if let code = result.results(for: DetectBarcodesRequest.self)?.first?.payloadString {
+                    payloads.append(code)
+                }
             }
         }
     }
@@ -69,8 +72,9 @@ import OpenVision
         var options = CaptureOptions()
         options.readTimeout = .seconds(2)
         options.reconnectFor = .seconds(600)
-        let analyzer = LiveAnalyzer(source: .stream(URL(string: "http://127.0.0.1:\(port)/stream.mjpg")!), options: options,
-                                    requests: [DetectBarcodesRequest(symbologies: [.qr])])
+        let analyzer = LiveAnalyzer(
+            source: .stream(URL(string: "http://127.0.0.1:\(port)/stream.mjpg")!), options: options,
+            requests: [DetectBarcodesRequest(symbologies: [.qr])])
         let payloads = Payloads()
         let consumer = Self.consume(analyzer, into: payloads)
         defer { consumer.cancel() }
@@ -104,8 +108,9 @@ import OpenVision
         var options = CaptureOptions()
         options.readTimeout = .seconds(2)
         options.reconnectFor = .seconds(3)
-        let analyzer = LiveAnalyzer(source: .stream(URL(string: "http://127.0.0.1:\(server.boundPort)/stream.mjpg")!),
-                                    options: options, requests: [DetectBarcodesRequest(symbologies: [.qr])])
+        let analyzer = LiveAnalyzer(
+            source: .stream(URL(string: "http://127.0.0.1:\(server.boundPort)/stream.mjpg")!),
+            options: options, requests: [DetectBarcodesRequest(symbologies: [.qr])])
         let payloads = Payloads()
         let consumer = Self.consume(analyzer, into: payloads)
         try await Self.waitUntil(seconds: 300) { payloads.count > 2 }
@@ -127,8 +132,9 @@ import OpenVision
         options.reconnectFor = .seconds(1)
         options.readTimeout = .seconds(1)
         // Port 9 on loopback: nothing listens there.
-        let analyzer = LiveAnalyzer(source: .stream(URL(string: "http://127.0.0.1:9/stream.mjpg")!), options: options,
-                                    requests: [DetectBarcodesRequest()])
+        let analyzer = LiveAnalyzer(
+            source: .stream(URL(string: "http://127.0.0.1:9/stream.mjpg")!), options: options,
+            requests: [DetectBarcodesRequest()])
         await #expect(throws: VisionError.self) { for try await _ in analyzer {} }
         #expect(analyzer.stats().state == .failed)
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// The DocC article "Getting Started" and the README's main job, run as written on the shared photos.
 @Suite struct GettingStartedDocumentationTests {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// The DocC article "The request catalogue" lists the registry as it is: one row per `RequestKind`, with the Swift
 /// type its descriptor builds, its name and its report key, in declaration order, and no other row.
@@ -22,7 +22,8 @@ import OpenVisionTestSupport
 
     @Test func theKindsTableIsTheRegistry() throws {
         let text = try String(contentsOf: Self.article, encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "## Kinds by name").dropFirst().first)
+        let section =
+            try #require(text.components(separatedBy: "## Kinds by name").dropFirst().first)
             .components(separatedBy: "\n## ").first ?? ""
         let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ``") }
             .map { $0.split(separator: "|", omittingEmptySubsequences: false).prefix(4).joined(separator: "|") + "|" }

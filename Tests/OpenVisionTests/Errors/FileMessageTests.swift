@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Errors about files say what happened: a symlink loop, a dangling link, a directory where a
 /// model file was expected are not "no such file" or "no weights".
@@ -15,14 +15,16 @@ import OpenVisionTestSupport
     @Test func symlinkLoopIsNamed() throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("a.jpg").path, b = dir.appendingPathComponent("b.jpg").path
+        let a = dir.appendingPathComponent("a.jpg").path
+        let b = dir.appendingPathComponent("b.jpg").path
         try FileManager.default.createSymbolicLink(atPath: a, withDestinationPath: b)
         try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: a)
         #expect { _ = try VisionImage(contentsOf: URL(fileURLWithPath: a)) } throws: {
             guard let e = $0 as? VisionError else { return false }
             return e.code == .ioError && e.message.contains("symlink loop")
         }
-        #expect { _ = try VisionModel(contentsOf: URL(fileURLWithPath: a.replacingOccurrences(of: ".jpg", with: ".onnx")))
+        #expect {
+            _ = try VisionModel(contentsOf: URL(fileURLWithPath: a.replacingOccurrences(of: ".jpg", with: ".onnx")))
         } throws: { ($0 as? VisionError)?.code == .fileNotFound }
     }
 
@@ -30,7 +32,8 @@ import OpenVisionTestSupport
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let link = dir.appendingPathComponent("photo.jpg").path
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir.appendingPathComponent("gone.jpg").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: link, withDestinationPath: dir.appendingPathComponent("gone.jpg").path)
         #expect { _ = try VisionImage(contentsOf: URL(fileURLWithPath: link)) } throws: {
             ($0 as? VisionError)?.message.contains("symbolic link to a missing image file") == true
         }
@@ -51,8 +54,10 @@ import OpenVisionTestSupport
         }
         // A real .cfg whose .weights is a directory.
         let real = dir.appendingPathComponent("y.cfg")
-        try FileManager.default.copyItem(at: Fixtures.shared.appendingPathComponent("models/yolo-fastest-1.1-coco/yolo-fastest-1.1.cfg"), to: real)
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("y.weights"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Fixtures.shared.appendingPathComponent("models/yolo-fastest-1.1-coco/yolo-fastest-1.1.cfg"), to: real)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("y.weights"), withIntermediateDirectories: true)
         #expect { _ = try VisionModel(contentsOf: real) } throws: {
             ($0 as? VisionError)?.message.contains("y.weights is a directory, not a Darknet .weights file") == true
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import OpenVision
+import Testing
 
 @Suite struct GeometryTests {
     @Test func normalizedRectToPixelsBothOrigins() {
@@ -11,7 +11,9 @@ import OpenVision
         // Lower-left origin: the bottom edge is 100 - 60 = 40 px up.
         #expect(abs(n.y - 0.4) < 1e-12)
         #expect(n.toImageCoordinates(CGSize(width: 200, height: 100), origin: .upperLeft).isClose(to: pixelTopLeft))
-        #expect(n.toImageCoordinates(CGSize(width: 200, height: 100)).isClose(to: CGRect(x: 20, y: 40, width: 100, height: 50)))
+        #expect(
+            n.toImageCoordinates(CGSize(width: 200, height: 100)).isClose(
+                to: CGRect(x: 20, y: 40, width: 100, height: 50)))
         // The seed blog's arithmetic: y_layer = H - y_max.
         let lowerLeft = imageRect(forNormalizedRect: n, width: 200, height: 100)
         #expect(abs(100 - lowerLeft.maxY - pixelTopLeft.minY) < 1e-9)

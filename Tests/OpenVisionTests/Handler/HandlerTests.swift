@@ -1,13 +1,14 @@
 import Foundation
-import Synchronization
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Synchronization
+import Testing
 
 @Suite struct HandlerTests {
     static func scene() throws -> VisionImage {
         var canvas = try Fixtures.canvas(width: 640, height: 480)
-        try Fixtures.paste(try BarcodeGenerator.image(for: "handler", symbology: .qr, moduleSize: 5), on: &canvas, x: 40, y: 40)
+        try Fixtures.paste(
+            try BarcodeGenerator.image(for: "handler", symbology: .qr, moduleSize: 5), on: &canvas, x: 40, y: 40)
         try Fixtures.fill([(360, 200), (600, 200), (600, 440), (360, 440)], on: &canvas, gray: 30)
         return canvas.makeImage()
     }
@@ -34,7 +35,10 @@ import OpenVisionTestSupport
         rectangles.maximumObservations = 0
         let (codes, quads) = try await handler.perform(DetectBarcodesRequest(), rectangles)
         #expect(codes.map(\.payloadString) == ["handler"])
-        #expect(quads.contains { abs($0.boundingBox.midX - 480.0 / 640) < 0.02 && abs($0.boundingBox.midY - (1 - 320.0 / 480)) < 0.02 })
+        #expect(
+            quads.contains {
+                abs($0.boundingBox.midX - 480.0 / 640) < 0.02 && abs($0.boundingBox.midY - (1 - 320.0 / 480)) < 0.02
+            })
     }
 
     @Test func performAllGivesEachRequestItsOwnOutcome() async throws {
@@ -97,8 +101,12 @@ extension HandlerTests {
         let task = Task { () -> (VisionError.Code?, [VisionError.Code?]) in
             while !Task.isCancelled { await Task.yield() }
             var single: VisionError.Code?
-            do { _ = try await handler.perform(DetectBarcodesRequest()) } catch let error as VisionError { single = error.code } catch {}
-            let all = await handler.performAll([DetectBarcodesRequest(), DetectRectanglesRequest()]).map { $0.error?.code }
+            do { _ = try await handler.perform(DetectBarcodesRequest()) } catch let error as VisionError {
+                single = error.code
+            } catch {}
+            let all = await handler.performAll([DetectBarcodesRequest(), DetectRectanglesRequest()]).map {
+                $0.error?.code
+            }
             return (single, all)
         }
         task.cancel()

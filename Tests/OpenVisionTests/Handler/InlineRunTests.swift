@@ -1,8 +1,9 @@
 import Foundation
+import OpenVisionTestSupport
 import Synchronization
 import Testing
+
 @testable import OpenVision
-import OpenVisionTestSupport
 
 /// A request run alone on a small image runs on the caller's task when it says its work is short there
 /// (`VisionRequest.maximumInlinePixelCount`); everything else, and anything the handler cannot size
@@ -24,8 +25,10 @@ import OpenVisionTestSupport
         #expect(!small.runsInline(DetectBarcodesRequest()), "no inline limit: always on the pool")
         #expect(!ImageRequestHandler(Fixtures.sharedImage("dog.jpg")).runsInline(Self.attention))
         // The limit is 256 × 256 pixels, read from the bytes' header.
-        let limit = try Self.png(width: 256, height: 256), above = try Self.png(width: 257, height: 256)
-        #expect(limit.count <= ImageRequestHandler.inlineReadLimit && above.count <= ImageRequestHandler.inlineReadLimit)
+        let limit = try Self.png(width: 256, height: 256)
+        let above = try Self.png(width: 257, height: 256)
+        #expect(
+            limit.count <= ImageRequestHandler.inlineReadLimit && above.count <= ImageRequestHandler.inlineReadLimit)
         #expect(ImageRequestHandler(data: limit).runsInline(Self.attention))
         #expect(!ImageRequestHandler(data: above).runsInline(Self.attention))
         // Sizes known without reading.
@@ -46,9 +49,11 @@ import OpenVisionTestSupport
         request.completionHandler = { result in if case .success = result { calls.withLock { $0 += 1 } } }
         let handler = ImageRequestHandler(data: data)
         #expect(handler.runsInline(request))
-        let inline = try #require(await handler.performAll([request])[0].results(as: GenerateAttentionBasedSaliencyImageRequest.self))
-        let pooled = try #require(await ImageRequestHandler(data: data).performAll([PooledRequest(base: request)])[0]
-            .results(as: PooledRequest.self))
+        let inline = try #require(
+            await handler.performAll([request])[0].results(as: GenerateAttentionBasedSaliencyImageRequest.self))
+        let pooled = try #require(
+            await ImageRequestHandler(data: data).performAll([PooledRequest(base: request)])[0]
+                .results(as: PooledRequest.self))
         #expect(inline.heatMap.values == pooled.heatMap.values)
         #expect(inline.salientObjects.map(\.boundingBox) == pooled.salientObjects.map(\.boundingBox))
         #expect(!inline.salientObjects.isEmpty)
@@ -67,7 +72,9 @@ private struct PooledRequest: VisionRequest {
         set { base.regionOfInterest = newValue }
     }
     var requiresColor: Bool { base.requiresColor }
-    func minimumImageScale(width: Double, height: Double) -> Double { base.minimumImageScale(width: width, height: height) }
+    func minimumImageScale(width: Double, height: Double) -> Double {
+        base.minimumImageScale(width: width, height: height)
+    }
     func perform(in context: ImageAnalysisContext) throws(VisionError) -> SaliencyImageObservation {
         try base.perform(in: context)  // handlers call completion handlers, not `perform`: base's is not called
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Handlers decode a JPEG at 1/2, 1/4 or 1/8 scale when every request reading it (model requests)
 /// needs no more; everything else keeps full resolution.
@@ -10,8 +10,10 @@ import OpenVisionTestSupport
 
     @Test func scaleFollowsWhatTheCallerNeeds() throws {
         // Each side decodes to ceil(side / d) for the largest d in 8, 4, 2 with 1/d ≥ the scale asked for.
-        for (scale, width, height) in [(1.0, 768, 576), (0.6, 768, 576), (0.5, 384, 288), (0.3, 384, 288), (0.25, 192, 144),
-                                       (0.2, 192, 144), (0.125, 96, 72), (0.01, 96, 72)] {
+        for (scale, width, height) in [
+            (1.0, 768, 576), (0.6, 768, 576), (0.5, 384, 288), (0.3, 384, 288), (0.25, 192, 144),
+            (0.2, 192, 144), (0.125, 96, 72), (0.01, 96, 72),
+        ] {
             let context = ImageRequestHandler(Self.dog).context
             let image = try context.image(for: .fullImage) { _, _ in scale }
             #expect(image.width == width && image.height == height, "scale \(scale): \(image.size)")
@@ -21,7 +23,10 @@ import OpenVisionTestSupport
         let context = ImageRequestHandler(Self.dog).context
         let region = NormalizedRect(x: 0.25, y: 0.5, width: 0.5, height: 0.5)
         var asked: (Double, Double) = (0, 0)
-        let crop = try context.image(for: region) { w, h in asked = (w, h); return 0.25 }
+        let crop = try context.image(for: region) { w, h in
+            asked = (w, h)
+            return 0.25
+        }
         #expect(asked == (384, 288))
         #expect(crop.width == 96 && crop.height == 72)
         // Once the full colour image is decoded, it serves every later need.
@@ -69,12 +74,14 @@ import OpenVisionTestSupport
         let url = try #require(ModelLocator.find("efficientnet-lite0.onnx"), "run scripts/setup")
         let request = ClassifyImageRequest(model: try VisionModel(contentsOf: url))
         let reduced = try await ImageRequestHandler(Self.dog).perform(request)
-        #expect(reduced[0].identifier.hasPrefix("German shepherd") && abs(reduced[0].confidence - 0.424) < 0.01,
-                "\(reduced.prefix(3).map { ($0.identifier, $0.confidence) })")
+        #expect(
+            reduced[0].identifier.hasPrefix("German shepherd") && abs(reduced[0].confidence - 0.424) < 0.01,
+            "\(reduced.prefix(3).map { ($0.identifier, $0.confidence) })")
         #expect(reduced[1].identifier.hasPrefix("malamute") && abs(reduced[1].confidence - 0.195) < 0.01)
         let full = try await ImageRequestHandler(image: try VisionImage(contentsOf: Self.dog)).perform(request)
-        #expect(full[0].identifier.hasPrefix("malamute") && abs(full[0].confidence - 0.382) < 0.01,
-                "\(full.prefix(3).map { ($0.identifier, $0.confidence) })")
+        #expect(
+            full[0].identifier.hasPrefix("malamute") && abs(full[0].confidence - 0.382) < 0.01,
+            "\(full.prefix(3).map { ($0.identifier, $0.confidence) })")
     }
 
     /// A camera-sized JPEG (the dog photo enlarged 4×, 3072 × 2304): the letterboxing detector needs
@@ -95,10 +102,13 @@ import OpenVisionTestSupport
         let onOriginal = try await ImageRequestHandler(image: original).perform(request)
         // The confident detections agree (weak duplicates near the threshold may come and go).
         let confident = { (o: [RecognizedObjectObservation]) in o.filter { $0.confidence >= 0.5 } }
-        #expect(confident(onBig).count == confident(onOriginal).count,
-                "\(onBig.map { ($0.labels[0].identifier, $0.confidence) }) vs \(onOriginal.map { ($0.labels[0].identifier, $0.confidence) })")
+        #expect(
+            confident(onBig).count == confident(onOriginal).count,
+            "\(onBig.map { ($0.labels[0].identifier, $0.confidence) }) vs \(onOriginal.map { ($0.labels[0].identifier, $0.confidence) })"
+        )
         for b in confident(onOriginal) {
-            let match = onBig.filter { $0.labels[0].identifier == b.labels[0].identifier }
+            let match =
+                onBig.filter { $0.labels[0].identifier == b.labels[0].identifier }
                 .map { $0.boundingBox.intersectionOverUnion(b.boundingBox) }.max() ?? 0
             #expect(match > 0.9, "\(b.labels[0].identifier): IoU \(match)")
         }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// Requests share one decoded image and may run at once: none may write into it. `.fast` text inverted the gray
 /// plane of a mostly dark page in place, so that contours running beside it (or after it, on the same handler) read
@@ -10,7 +11,9 @@ import OpenVisionTestSupport
     static func grayHash(_ image: VisionImage) throws -> Int {
         try image.withGrayPixels { base, stride in
             var hasher = Hasher()
-            for y in 0..<image.height { hasher.combine(bytes: UnsafeRawBufferPointer(start: base + y * stride, count: image.width)) }
+            for y in 0..<image.height {
+                hasher.combine(bytes: UnsafeRawBufferPointer(start: base + y * stride, count: image.width))
+            }
             return hasher.finalize()
         }
     }

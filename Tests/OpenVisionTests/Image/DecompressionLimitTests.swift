@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Images whose compressed data costs far more work than their declared size (issue 28, item 4): a PNG
 /// whose zlib stream goes on past what its header needs (8 GB behind a 1 × 1 header kept a worker busy
@@ -17,9 +17,12 @@ import OpenVisionTestSupport
         let bytesPerRow = colorType == 2 ? 3 * width : width
         // Adam7 rows of a 20 × 10 8-bit image: passes of 3×2, 2×2, 5×1, 5×3, 10×2, 10×5, 20×5 pixels, a filter byte each row.
         let exact = interlaced ? 2 * 4 + 2 * 3 + 1 * 6 + 3 * 6 + 2 * 11 + 5 * 11 + 5 * 21 : height * (1 + bytesPerRow)
-        let fits = try VisionImage(data: PNGFile.make(width: width, height: height, colorType: colorType, interlaced: interlaced, dataBytes: exact))
+        let fits = try VisionImage(
+            data: PNGFile.make(
+                width: width, height: height, colorType: colorType, interlaced: interlaced, dataBytes: exact))
         #expect(fits.width == width && fits.height == height)
-        let bomb = PNGFile.make(width: width, height: height, colorType: colorType, interlaced: interlaced, dataBytes: exact + 4_000_000)
+        let bomb = PNGFile.make(
+            width: width, height: height, colorType: colorType, interlaced: interlaced, dataBytes: exact + 4_000_000)
         #expect { _ = try VisionImage(data: bomb) } throws: {
             ($0 as? VisionError)?.code == .invalidImage && "\($0)".contains("inflates to more than its declared size")
         }

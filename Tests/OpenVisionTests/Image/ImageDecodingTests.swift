@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct ImageDecodingTests {
     /// A 64×48 test pattern: dark square in the top-left quadrant, mid-gray bar at the bottom.
@@ -51,10 +51,12 @@ import OpenVisionTestSupport
                 bytes += [9, 9, 9]
             }
         }
-        let image = try VisionImage(pixels: PixelBuffer(data: Data(bytes), width: w, height: h, format: format, bytesPerRow: stride))
+        let image = try VisionImage(
+            pixels: PixelBuffer(data: Data(bytes), width: w, height: h, format: format, bytesPerRow: stride))
         let rgb = [UInt8](image.rgbData())
         #expect(rgb.count == w * h * 3)
-        let left = Array(rgb[0..<3]), right = Array(rgb[9..<12])
+        let left = Array(rgb[0..<3])
+        let right = Array(rgb[9..<12])
         switch format {
         case .gray8:
             #expect(left == [200, 200, 200] && right == [50, 50, 50])
@@ -74,7 +76,9 @@ import OpenVisionTestSupport
 
     // MARK: Bad input: each gives a typed error, never a crash
 
-    func expectError(_ code: VisionError.Code, _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectError(
+        _ code: VisionError.Code, _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             try body()
             Issue.record("expected \(code), got success", sourceLocation: sourceLocation)
@@ -133,7 +137,8 @@ import OpenVisionTestSupport
     @Test func corruptJPEGBody() throws {
         var jpeg = try Self.pattern().encoded(as: .jpeg)
         // Destroy the Huffman tables and frame header but keep SOI/EOI.
-        let start = 20, end = min(jpeg.count - 2, 400)
+        let start = 20
+        let end = min(jpeg.count - 2, 400)
         jpeg.replaceSubrange(start..<end, with: Data(repeating: 0x00, count: end - start))
         do {
             _ = try VisionImage(data: jpeg)

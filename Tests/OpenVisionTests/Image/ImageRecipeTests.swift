@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// ImageRecipe: pixels against OpenCV / numpy (the Python reference is kept in each test and run on the same
 /// input), Core Image's lower-left coordinates, fusion (one pass per chain) and bad input.
@@ -24,8 +25,10 @@ import OpenVisionTestSupport
     }
 
     static func scene(width: Int = width, height: Int = height, seed: UInt64 = 7) throws -> VisionImage {
-        try VisionImage(pixels: PixelBuffer(data: sceneRGB(width: width, height: height, seed: seed), width: width,
-                                            height: height, format: .rgb8))
+        try VisionImage(
+            pixels: PixelBuffer(
+                data: sceneRGB(width: width, height: height, seed: seed), width: width,
+                height: height, format: .rgb8))
     }
 
     /// The scene as a reference input: H×W×3 uint8 RGB, row 0 at the top.
@@ -103,16 +106,20 @@ import OpenVisionTestSupport
 
     @Test func affineTransformIsWarpAffine() throws {
         guard RequiredTools.runs(NumpyReference.available) else { return }
-        let angle = 17.0 * Double.pi / 180, s = 0.8
-        let matrix = Matrix3x3(rowMajor: [s * cos(angle), -s * sin(angle), 5.5, s * sin(angle), s * cos(angle), -3.25,
-                                          0, 0, 1])
+        let angle = 17.0 * Double.pi / 180
+        let s = 0.8
+        let matrix = Matrix3x3(rowMajor: [
+            s * cos(angle), -s * sin(angle), 5.5, s * sin(angle), s * cos(angle), -3.25,
+            0, 0, 1,
+        ])
         let recipe = ImageRecipe(image: try Self.scene()).transformed(by: matrix)
         let rect = PixelRect(covering: recipe.extent)
         let (pixels, passes) = try recipe.renderReporting(in: rect.cgRect)
         #expect(passes.count == 1)
         let inverse = matrix.inverse!.rowMajor
         // python3: the scene transformed by cv2.warpAffine with the same plane matrix (transparent outside).
-        let expected = try Self.reference("out = warp(rgba, \(inverse), (\(rect.x), \(rect.y), \(rect.width), \(rect.height)))")
+        let expected = try Self.reference(
+            "out = warp(rgba, \(inverse), (\(rect.x), \(rect.y), \(rect.width), \(rect.height)))")
         #expect(Self.maxDifference(Self.floats(pixels), expected) <= 1)
     }
 
@@ -135,16 +142,21 @@ import OpenVisionTestSupport
     @Test func perspectiveCorrectionIsWarpPerspective() throws {
         guard RequiredTools.runs(NumpyReference.available) else { return }
         // A quadrilateral in Core Image's coordinates (lower-left origin).
-        let tl = CGPoint(x: 6.5, y: 31), tr = CGPoint(x: 41, y: 27.5), bl = CGPoint(x: 3, y: 4), br = CGPoint(x: 44, y: 9)
-        let recipe = try #require(ImageRecipe(image: try Self.scene())
-            .perspectiveCorrected(topLeft: tl, topRight: tr, bottomLeft: bl, bottomRight: br))
+        let tl = CGPoint(x: 6.5, y: 31)
+        let tr = CGPoint(x: 41, y: 27.5)
+        let bl = CGPoint(x: 3, y: 4)
+        let br = CGPoint(x: 44, y: 9)
+        let recipe = try #require(
+            ImageRecipe(image: try Self.scene())
+                .perspectiveCorrected(topLeft: tl, topRight: tr, bottomLeft: bl, bottomRight: br))
         // Width: the longer of top (34.7) and bottom (41.3) edges; height: the longer of left (27.2) and right (18.7).
         #expect(recipe.extent == CGRect(x: 0, y: 0, width: 41, height: 27))
         let (pixels, passes) = try recipe.renderReporting(in: recipe.extent)
         #expect(passes.count == 1)
         // python3: cv2.getPerspectiveTransform from the corners (top-down pixel coordinates, centres at integers)
         // to the output's corners, then cv2.warpPerspective.
-        let expected = try Self.reference("""
+        let expected = try Self.reference(
+            """
             h = src.shape[0]
             quad = np.float32([[6.5, 31], [41, 27.5], [3, 4], [44, 9]])
             quad = np.float32([[x - 0.5, h - y - 0.5] for x, y in quad])
@@ -157,8 +169,10 @@ import OpenVisionTestSupport
 
     @Test func anUprightQuadrilateralIsACrop() throws {
         let recipe = ImageRecipe(image: try Self.scene())
-        let corrected = try #require(recipe.perspectiveCorrected(topLeft: CGPoint(x: 4, y: 30), topRight: CGPoint(x: 24, y: 30),
-                                                                 bottomLeft: CGPoint(x: 4, y: 10), bottomRight: CGPoint(x: 24, y: 10)))
+        let corrected = try #require(
+            recipe.perspectiveCorrected(
+                topLeft: CGPoint(x: 4, y: 30), topRight: CGPoint(x: 24, y: 30),
+                bottomLeft: CGPoint(x: 4, y: 10), bottomRight: CGPoint(x: 24, y: 10)))
         let crop = recipe.cropped(to: CGRect(x: 4, y: 10, width: 20, height: 20))
             .transformed(by: Matrix3x3(rowMajor: [1, 0, -4, 0, 1, -10, 0, 0, 1]))
         #expect(corrected.extent == crop.extent)
@@ -174,7 +188,8 @@ import OpenVisionTestSupport
         #expect(recipe.extent == CGRect(x: -6, y: -6, width: Self.width + 12, height: Self.height + 12))
         let pixels = try recipe.render(in: recipe.extent)
         // python3: the zero-padded premultiplied scene through cv2.GaussianBlur, 13 taps, sigma 2.
-        let expected = try Self.reference("""
+        let expected = try Self.reference(
+            """
             padded = cv2.copyMakeBorder(rgba, 6, 6, 6, 6, cv2.BORDER_CONSTANT, value=0)
             out = cv2.GaussianBlur(padded, (13, 13), 2, borderType=cv2.BORDER_CONSTANT)
             """)
@@ -190,7 +205,8 @@ import OpenVisionTestSupport
         // The clamp is one resampling (edges repeated) of the region the blur reads, then the blur.
         #expect(passes == ["resample image 58×46 (1 operations)", "gaussian blur 48×36"])
         // python3: cv2.GaussianBlur with a replicated border, 11 taps, sigma 1.5.
-        let expected = try Self.reference("out = cv2.GaussianBlur(rgba, (11, 11), 1.5, borderType=cv2.BORDER_REPLICATE)")
+        let expected = try Self.reference(
+            "out = cv2.GaussianBlur(rgba, (11, 11), 1.5, borderType=cv2.BORDER_REPLICATE)")
         #expect(Self.maxDifference(Self.floats(pixels), expected) <= 1)
     }
 
@@ -203,7 +219,8 @@ import OpenVisionTestSupport
         // python3 (numpy): Lanczos-3 weights per axis, the kernel stretched by 1/scale when shrinking, normalised over
         // all taps with the outside transparent; output pixel centre c maps to input (c + 0.5) / scale - 0.5,
         // counted from the left and from the bottom.
-        let expected = try Self.reference("""
+        let expected = try Self.reference(
+            """
             def weights(n_out, n_in, s):
                 stretch = max(1.0, 1.0 / s); support = 3 * stretch
                 w = np.zeros((n_out, n_in), np.float64)
@@ -229,24 +246,30 @@ import OpenVisionTestSupport
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         for i in 0..<(width * height) {
             let x = i % width
-            rgba[4 * i] = rgb[3 * i]; rgba[4 * i + 1] = rgb[3 * i + 1]; rgba[4 * i + 2] = rgb[3 * i + 2]
+            rgba[4 * i] = rgb[3 * i]
+            rgba[4 * i + 1] = rgb[3 * i + 1]
+            rgba[4 * i + 2] = rgb[3 * i + 2]
             rgba[4 * i + 3] = UInt8(255 - x * 204 / (width - 1))
         }
         let data = Data(rgba)
-        return (PixelBuffer(data: data, width: width, height: height, format: .rgba8),
-                NumpyReference.Array(data: data, shape: [height, width, 4]))
+        return (
+            PixelBuffer(data: data, width: width, height: height, format: .rgba8),
+            NumpyReference.Array(data: data, shape: [height, width, 4])
+        )
     }
 
     @Test func colorMatrixActsOnStraightColour() throws {
         guard RequiredTools.runs(NumpyReference.available) else { return }
         let (pixels, array) = Self.translucentPixels()
-        let matrix = ColorMatrix(red: [0.5, 0.2, 0, 0.1], green: [0, 1.1, -0.3, 0], blue: [0.2, 0.2, 0.2, 0.3],
-                                 alpha: [0, 0, 0, 0.9], bias: [0.05, -0.1, 0, 0.05])
+        let matrix = ColorMatrix(
+            red: [0.5, 0.2, 0, 0.1], green: [0, 1.1, -0.3, 0], blue: [0.2, 0.2, 0.2, 0.3],
+            alpha: [0, 0, 0, 0.9], bias: [0.05, -0.1, 0, 0.05])
         let recipe = try ImageRecipe(pixels: pixels, alpha: .straight).applyingColorMatrix(matrix)
         let (rendered, passes) = try recipe.renderReporting(in: recipe.extent)
         #expect(passes.count == 2)  // the source (premultiplied on import), the colour matrix
         // python3 (numpy): straight colour times the matrix plus bias, alpha clamped to 0...1, then premultiplied.
-        let expected = try Self.reference("""
+        let expected = try Self.reference(
+            """
             straight = px.astype(np.float32) / 255
             m = np.float32([[0.5, 0.2, 0, 0.1], [0, 1.1, -0.3, 0], [0.2, 0.2, 0.2, 0.3], [0, 0, 0, 0.9]])
             v = straight @ m.T + np.float32([0.05, -0.1, 0, 0.05])
@@ -267,7 +290,8 @@ import OpenVisionTestSupport
         #expect(passes == ["resample image 48×36 (0 operations)", "color matrix 48×36 (2 operations)"])
         // python3 (numpy): Core Image's colour controls — saturation mixes with the Rec. 709 luma, contrast scales
         // about 0.5, brightness adds — then invert (1 - c), clamped as 8-bit output is.
-        let expected = try Self.reference("""
+        let expected = try Self.reference(
+            """
             c = rgba[..., :3]
             luma = c @ np.float32([0.2126, 0.7152, 0.0722])
             c = luma[..., None] + 0.6 * (c - luma[..., None])
@@ -285,7 +309,8 @@ import OpenVisionTestSupport
         let recipe = foreground.composited(over: background)
         let rendered = try recipe.render(in: recipe.extent)
         // python3 (numpy): premultiplied foreground + background * (1 - foreground alpha).
-        let expected = try Self.reference("""
+        let expected = try Self.reference(
+            """
             a = px[..., 3:].astype(np.float32) / 255
             fg = np.dstack([px[..., :3].astype(np.float32) / 255 * a, a])
             bg = np.dstack([bgsrc.astype(np.float32) / 255, np.ones(bgsrc.shape[:2], np.float32)])
@@ -304,7 +329,8 @@ import OpenVisionTestSupport
         let recipe = foreground.blended(with: mask, background: background, maskChannel: channel)
         let rendered = try recipe.render(in: recipe.extent)
         // python3 (numpy): background + (foreground - background) * m, m the mask's premultiplied channel.
-        let expected = try Self.reference("""
+        let expected = try Self.reference(
+            """
             a = maskpx[..., 3:].astype(np.float32) / 255
             mask = np.dstack([maskpx[..., :3].astype(np.float32) / 255 * a, a])
             m = mask[..., \(channel.rawValue):\(channel.rawValue + 1)]
@@ -331,25 +357,32 @@ import OpenVisionTestSupport
     @Test func pixelBufferLayoutsReadAsOpenCVConvertsThem() throws {
         guard RequiredTools.runs(NumpyReference.available) else { return }
         let rgb = [UInt8](Self.sceneRGB())
-        var bgra = [UInt8](), nv12 = [UInt8](repeating: 128, count: Self.width * Self.height * 3 / 2)
+        var bgra = [UInt8]()
+        var nv12 = [UInt8](repeating: 128, count: Self.width * Self.height * 3 / 2)
         for i in 0..<(Self.width * Self.height) {
             bgra += [rgb[3 * i + 2], rgb[3 * i + 1], rgb[3 * i], 255]
             nv12[i] = rgb[3 * i + 1]
         }
         for i in 0..<(Self.width * Self.height / 2) { nv12[Self.width * Self.height + i] = UInt8(100 + i % 50) }
-        let fromBGRA = try ImageRecipe(pixels: PixelBuffer(data: Data(bgra), width: Self.width, height: Self.height,
-                                                           format: .bgra8))
+        let fromBGRA = try ImageRecipe(
+            pixels: PixelBuffer(
+                data: Data(bgra), width: Self.width, height: Self.height,
+                format: .bgra8))
         #expect(try fromBGRA.render(in: fromBGRA.extent, format: .rgb8).data == Self.sceneRGB())
-        let fromNV12 = try ImageRecipe(pixels: PixelBuffer(data: Data(nv12), width: Self.width, height: Self.height,
-                                                           format: .nv12))
+        let fromNV12 = try ImageRecipe(
+            pixels: PixelBuffer(
+                data: Data(nv12), width: Self.width, height: Self.height,
+                format: .nv12))
         let rendered = try fromNV12.render(in: fromNV12.extent, format: .rgb8)
         // python3: cv2.cvtColor(COLOR_YUV2RGB_NV12).
-        let expected = try Self.reference("out = cv2.cvtColor(yuv, cv2.COLOR_YUV2RGB_NV12).astype(np.float32)",
-                                          ["yuv": NumpyReference.Array(data: Data(nv12), shape: [Self.height * 3 / 2, Self.width])])
+        let expected = try Self.reference(
+            "out = cv2.cvtColor(yuv, cv2.COLOR_YUV2RGB_NV12).astype(np.float32)",
+            ["yuv": NumpyReference.Array(data: Data(nv12), shape: [Self.height * 3 / 2, Self.width])])
         #expect(Self.maxDifference(rendered.data.map { Float($0) / 255 }, expected.map { $0 / 255 }) == 0)
         let gray = try ImageRecipe(grayValues: (0..<12).map { Float($0) / 11 }, width: 4, height: 3)
-        #expect([UInt8](try gray.render(in: gray.extent, format: .gray8).data)
-            == (0..<12).map { UInt8((Double($0) / 11 * 255).rounded()) })
+        #expect(
+            [UInt8](try gray.render(in: gray.extent, format: .gray8).data)
+                == (0..<12).map { UInt8((Double($0) / 11 * 255).rounded()) })
     }
 
     // MARK: Laziness, sharing and no copies
@@ -357,15 +390,21 @@ import OpenVisionTestSupport
     @Test func aSharedInputRunsOnceAndOnlyOverWhatIsRead() throws {
         // The matte sample's shape: one mask image used both as the mask and, coloured, as the background.
         let frame = ImageRecipe(image: try Self.scene())
-        let mask = try #require(try ImageRecipe(pixels: Self.translucentPixels().0, alpha: .straight).gaussianBlurred(sigma: 1))
-        let background = mask.applyingColorMatrix(ColorMatrix(red: [0, 0, 0, 0.2], green: [0, 0, 0, 0.7],
-                                                              blue: [0, 0, 0, 0.1]))
+        let mask = try #require(
+            try ImageRecipe(pixels: Self.translucentPixels().0, alpha: .straight).gaussianBlurred(sigma: 1))
+        let background = mask.applyingColorMatrix(
+            ColorMatrix(
+                red: [0, 0, 0, 0.2], green: [0, 0, 0, 0.7],
+                blue: [0, 0, 0, 0.1]))
         let recipe = frame.blended(with: mask, background: background, maskChannel: .red)
         let (_, passes) = try recipe.renderReporting(in: CGRect(x: 10, y: 10, width: 8, height: 6))
         // The mask's blur runs once, over the 8 × 6 pixels asked for (reading 14 × 12 source pixels); the colour
         // matrix works on a copy, as the blend still reads the mask.
-        #expect(passes == ["resample image 8×6 (0 operations)", "resample pixels 14×12 (0 operations)",
-                           "gaussian blur 8×6", "color matrix 8×6 (1 operations)", "blend with mask 8×6"], "\(passes)")
+        #expect(
+            passes == [
+                "resample image 8×6 (0 operations)", "resample pixels 14×12 (0 operations)",
+                "gaussian blur 8×6", "color matrix 8×6 (1 operations)", "blend with mask 8×6",
+            ], "\(passes)")
     }
 
     @Test func anUnfilteredImageOrAWholePixelCropCopiesNoPixels() throws {
@@ -385,8 +424,10 @@ import OpenVisionTestSupport
         #expect(recipe.gaussianBlurred(sigma: -1) == nil)
         #expect(recipe.gaussianBlurred(sigma: .nan) == nil)
         #expect(recipe.lanczosScaled(by: 0) == nil)
-        #expect(recipe.perspectiveCorrected(topLeft: .zero, topRight: CGPoint(x: 1, y: 1), bottomLeft: CGPoint(x: 2, y: 2),
-                                            bottomRight: CGPoint(x: 5, y: 0)) == nil)
+        #expect(
+            recipe.perspectiveCorrected(
+                topLeft: .zero, topRight: CGPoint(x: 1, y: 1), bottomLeft: CGPoint(x: 2, y: 2),
+                bottomRight: CGPoint(x: 5, y: 0)) == nil)
         #expect(throws: VisionError.self) { try recipe.clampedToExtent().render(in: .infinite) }
         #expect { try recipe.render(in: CGRect(x: 0, y: 0, width: 20_000, height: 20_000)) } throws: {
             ($0 as? VisionError)?.code == .imageTooLarge

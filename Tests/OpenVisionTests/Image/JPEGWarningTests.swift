@@ -1,13 +1,16 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// JPEGs are decoded by libjpeg itself so that its warnings reach the caller; the pixels stay those
 /// of OpenCV's imdecode, and a damaged file says so instead of passing as a good image.
 @Suite struct JPEGWarningTests {
     static func sums(_ data: Data) -> (Int, Int) {
-        data.reduce(into: (0, 0)) { $0.0 += Int($1); $0.1 += Int($1) * Int($1) }
+        data.reduce(into: (0, 0)) {
+            $0.0 += Int($1)
+            $0.1 += Int($1) * Int($1)
+        }
     }
 
     /// The first half of dog.jpg with an end-of-image marker appended: it decodes, gray below the cut.
@@ -42,7 +45,9 @@ import OpenVisionTestSupport
         let data = try Self.truncatedJPEG()
         let image = try VisionImage(data: data)
         #expect(image.width == 768 && image.height == 576)
-        #expect(image.decoderWarnings.first == "Corrupt JPEG data: premature end of data segment", "\(image.decoderWarnings)")
+        #expect(
+            image.decoderWarnings.first == "Corrupt JPEG data: premature end of data segment",
+            "\(image.decoderWarnings)")
         #expect(image.decoderWarnings.count <= 5)
 
         let handler = ImageRequestHandler(data: data)
@@ -58,12 +63,16 @@ import OpenVisionTestSupport
         let handler = ImageRequestHandler(data: try Self.truncatedJPEG())
         let outcomes = await handler.performAll([GenerateAttentionBasedSaliencyImageRequest()])
         #expect(outcomes[0].error == nil)
-        #expect(handler.decoderWarnings().first == "Corrupt JPEG data: premature end of data segment", "\(handler.decoderWarnings())")
+        #expect(
+            handler.decoderWarnings().first == "Corrupt JPEG data: premature end of data segment",
+            "\(handler.decoderWarnings())")
     }
 
     @Test func strictDecodingRefusesADamagedJPEG() async throws {
         let data = try Self.truncatedJPEG()
-        #expect { _ = try VisionImage(data: data, strictDecoding: true) } throws: { ($0 as? VisionError)?.code == .invalidImage }
+        #expect { _ = try VisionImage(data: data, strictDecoding: true) } throws: {
+            ($0 as? VisionError)?.code == .invalidImage
+        }
         let handler = ImageRequestHandler(data: data, strictDecoding: true)
         await #expect { _ = try await handler.perform(DetectBarcodesRequest()) } throws: {
             ($0 as? VisionError)?.code == .invalidImage && "\($0)".contains("premature end of data segment")

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct OrientationTests {
     /// An upright scene with an unambiguous orientation: a QR code top-left and a dark bar at the bottom.
     static func uprightScene() throws -> VisionImage {
         var canvas = try Fixtures.canvas(width: 400, height: 300)
-        try Fixtures.paste(try BarcodeGenerator.image(for: "upright", symbology: .qr, moduleSize: 4), on: &canvas, x: 20, y: 20)
+        try Fixtures.paste(
+            try BarcodeGenerator.image(for: "upright", symbology: .qr, moduleSize: 4), on: &canvas, x: 20, y: 20)
         try Fixtures.fill([(0, 270), (400, 270), (400, 300), (0, 300)], on: &canvas, gray: 60)
         return canvas.makeImage()
     }

@@ -24,18 +24,23 @@ import Testing
 
     /// Rows of a larger stride: the padding is left alone; too small a destination is an error.
     @Test func copyPixelsIntoPaddedRows() throws {
-        let image = try VisionImage(pixels: PixelBuffer(data: Data([10, 20, 30, 40, 50, 60]), width: 2, height: 1, format: .rgb8))
+        let image = try VisionImage(
+            pixels: PixelBuffer(data: Data([10, 20, 30, 40, 50, 60]), width: 2, height: 1, format: .rgb8))
         var memory = [UInt8](repeating: 7, count: 12)
         try memory.withUnsafeMutableBytes { try image.copyPixels(into: $0, format: .bgra8, bytesPerRow: 12) }
         #expect(memory == [30, 20, 10, 255, 60, 50, 40, 255, 7, 7, 7, 7])
         #expect(throws: VisionError.self) {
-            try memory.withUnsafeMutableBytes { try image.copyPixels(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<7]), format: .bgra8, bytesPerRow: 8) }
+            try memory.withUnsafeMutableBytes {
+                try image.copyPixels(
+                    into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<7]), format: .bgra8, bytesPerRow: 8)
+            }
         }
         #expect(throws: VisionError.self) { try image.pixels(in: .nv12) }
     }
 
     @Test func headerWithoutDecoding() throws {
-        let png = try VisionImage(pixels: PixelBuffer(data: Data(count: 5 * 3 * 3), width: 5, height: 3, format: .rgb8)).encoded(as: .png)
+        let png = try VisionImage(pixels: PixelBuffer(data: Data(count: 5 * 3 * 3), width: 5, height: 3, format: .rgb8))
+            .encoded(as: .png)
         let header = try ImageHeader(data: png)
         #expect(header.format == .png && header.width == 5 && header.height == 3 && header.orientation == nil)
         #expect(throws: VisionError.self) { try ImageHeader(data: Data("not an image".utf8)) }

@@ -1,7 +1,8 @@
 import Foundation
+import OpenVisionTestSupport
 import Synchronization
 import Testing
-import OpenVisionTestSupport
+
 @testable import OpenVision
 
 /// Issue 37, rows 6 and 13: a cache that cannot be poisoned or stuck. Converted models live only in folders the user
@@ -19,8 +20,10 @@ import OpenVisionTestSupport
     /// A cache in a fresh folder (`home` for the user's cache, `temporary` for the fallback), whose conversions
     /// write `bytes` and are counted.
     static func cache(_ dir: URL, bytes: Data = Data("onnx bytes".utf8), counter: Calls) -> ConvertedModelCache {
-        ConvertedModelCache(format: "test", what: "test model", revision: 7, home: dir.appendingPathComponent("home"),
-                            temporary: dir.appendingPathComponent("tmp")) { _ in
+        ConvertedModelCache(
+            format: "test", what: "test model", revision: 7, home: dir.appendingPathComponent("home"),
+            temporary: dir.appendingPathComponent("tmp")
+        ) { _ in
             counter.add()
             return bytes
         }
@@ -71,7 +74,10 @@ import OpenVisionTestSupport
             try FileManager.default.removeItem(at: onnx)
             try FileManager.default.createDirectory(at: onnx, withIntermediateDirectories: false)
         case "no record": try FileManager.default.removeItem(at: record)
-        default: try String(decoding: Data(contentsOf: record), as: UTF8.self).replacingOccurrences(of: "revision 7", with: "revision 6")
+        default:
+            try String(decoding: Data(contentsOf: record), as: UTF8.self).replacingOccurrences(
+                of: "revision 7", with: "revision 6"
+            )
             .write(to: record, atomically: true, encoding: .utf8)
         }
         #expect(try cache.onnxFile(for: model) == onnx)
@@ -95,7 +101,8 @@ import OpenVisionTestSupport
         #expect(try Data(contentsOf: try cache.onnxFile(for: model)) == Data("onnx bytes".utf8))
         // The per-user fallback, group- and world-writable: made 0700 before use (it is this user's).
         let fallback = dir.appendingPathComponent("tmp/openvision-\(getuid())")
-        try FileManager.default.createDirectory(at: fallback, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        try FileManager.default.createDirectory(
+            at: fallback, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
         #expect(PrivateFolder.prepare(fallback, creatingParents: false))
         #expect(Self.mode(fallback) == 0o700)
         // A link is not a folder of this user's; nor (when the tests run as root, which can give it away) is a
@@ -119,8 +126,9 @@ import OpenVisionTestSupport
             chmod(dir.appendingPathComponent("home").path, 0o700)
             try? FileManager.default.removeItem(at: dir)
         }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("home"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o500])
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("home"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o500])
         let calls = Calls()
         let onnx = try Self.cache(dir, counter: calls).onnxFile(for: try Self.model(in: dir))
         #expect(onnx.path.hasPrefix(dir.appendingPathComponent("tmp/openvision-\(getuid())/test").path))
@@ -131,8 +139,12 @@ import OpenVisionTestSupport
         let home = ["HOME": "/home/u"]
         #expect(ConvertedModelCache.cacheHome(home).path == "/home/u/.cache")
         #expect(ConvertedModelCache.cacheHome(home.merging(["XDG_CACHE_HOME": ""]) { $1 }).path == "/home/u/.cache")
-        #expect(ConvertedModelCache.cacheHome(home.merging(["XDG_CACHE_HOME": "relative/cache"]) { $1 }).path == "/home/u/.cache")
-        #expect(ConvertedModelCache.cacheHome(home.merging(["XDG_CACHE_HOME": "/var/cache/u"]) { $1 }).path == "/var/cache/u")
+        #expect(
+            ConvertedModelCache.cacheHome(home.merging(["XDG_CACHE_HOME": "relative/cache"]) { $1 }).path
+                == "/home/u/.cache")
+        #expect(
+            ConvertedModelCache.cacheHome(home.merging(["XDG_CACHE_HOME": "/var/cache/u"]) { $1 }).path
+                == "/var/cache/u")
     }
 
     /// A 240-character model name: the entry's name stays far below NAME_MAX (255) and the model converts.
@@ -152,11 +164,13 @@ import OpenVisionTestSupport
         let entry = CachedModelEntry(source: hash, revision: 4, size: 1234, sha256: hash)
         #expect(try CachedModelEntry(bytes: Array(entry.text.utf8)) == entry)
         let text = entry.text
-        for bad in ["", text.uppercased(), text.replacingOccurrences(of: "size 1234", with: "size 01234"),
-                    text.replacingOccurrences(of: "size 1234", with: "size +1234"),
-                    text.replacingOccurrences(of: "size 1234", with: "size 0x4d2"), text + "extra\n",
-                    String(text.dropLast()), text.replacingOccurrences(of: "revision 4\n", with: ""),
-                    text.replacingOccurrences(of: "\n", with: "\r\n"), String(repeating: "x", count: 600)] {
+        for bad in [
+            "", text.uppercased(), text.replacingOccurrences(of: "size 1234", with: "size 01234"),
+            text.replacingOccurrences(of: "size 1234", with: "size +1234"),
+            text.replacingOccurrences(of: "size 1234", with: "size 0x4d2"), text + "extra\n",
+            String(text.dropLast()), text.replacingOccurrences(of: "revision 4\n", with: ""),
+            text.replacingOccurrences(of: "\n", with: "\r\n"), String(repeating: "x", count: 600),
+        ] {
             #expect(throws: VisionError.self, "\(bad.prefix(60))") { try CachedModelEntry(bytes: Array(bad.utf8)) }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// Core ML models converted to ONNX and run by ONNX Runtime.
 ///
@@ -52,8 +53,10 @@ import OpenVisionTestSupport
 
     @Test(arguments: layerNames)
     func layerMatchesItsDefinition(_ name: String) throws {
-        let reference = try JSONDecoder().decode(LayerReference.self, from: Data(contentsOf: Self.layers.appendingPathComponent("\(name).json")))
-        let model = try VisionModel(contentsOf: Self.layers.appendingPathComponent("\(name).mlmodel"), configuration: Self.configuration())
+        let reference = try JSONDecoder().decode(
+            LayerReference.self, from: Data(contentsOf: Self.layers.appendingPathComponent("\(name).json")))
+        let model = try VisionModel(
+            contentsOf: Self.layers.appendingPathComponent("\(name).mlmodel"), configuration: Self.configuration())
         let info = try #require(model.modelDescription.coreML)
         #expect(model.modelDescription.format == .coreML)
         var inputs: [Tensor] = []
@@ -64,7 +67,9 @@ import OpenVisionTestSupport
                 // scale × pixel + bias.
                 let plane = values.count / 3
                 let order = image.colorOrder == "bgr" ? [2, 1, 0] : [0, 1, 2]
-                values = (0..<3).flatMap { c in values[(order[c] * plane)..<(order[c] * plane + plane)].map { $0 * image.scale + image.bias[c] } }
+                values = (0..<3).flatMap { c in
+                    values[(order[c] * plane)..<(order[c] * plane + plane)].map { $0 * image.scale + image.bias[c] }
+                }
             }
             inputs.append(Tensor(name: input.name, shape: input.shape, scalars: values))
         }
@@ -74,7 +79,9 @@ import OpenVisionTestSupport
             let output = try #require(outputs.first { $0.name == expected.name }, "\(name): no output \(expected.name)")
             #expect(output.shape == expected.shape, "\(name) \(expected.name)")
             guard reference.shape_only != true, output.scalars.count == expected.values.count else { continue }
-            let error = zip(output.scalars, expected.values).reduce(Float(0)) { max($0, abs($1.0 - $1.1) / max(1, abs($1.1))) }
+            let error = zip(output.scalars, expected.values).reduce(Float(0)) {
+                max($0, abs($1.0 - $1.1) / max(1, abs($1.1)))
+            }
             #expect(error <= tolerance, "\(name) \(expected.name): error \(error) (allowed \(tolerance))")
         }
     }
@@ -82,8 +89,16 @@ import OpenVisionTestSupport
     // MARK: Shared files
 
     struct ClassifierReferences: Decodable {
-        struct Top: Decodable { var index: Int; var label: String; var probability: Double }
-        struct Image: Decodable { var input_png: String; var top5: [Top]; var classLabelProbs: [Double] }
+        struct Top: Decodable {
+            var index: Int
+            var label: String
+            var probability: Double
+        }
+        struct Image: Decodable {
+            var input_png: String
+            var top5: [Top]
+            var classLabelProbs: [Double]
+        }
         var references: [String: Image]
         var references_dequantized: [String: Image]?
         var references_stored_weights: [String: Image]?
@@ -91,7 +106,9 @@ import OpenVisionTestSupport
 
     /// The reference file of a shared model: references/MobileNetLike.json, references/MobileNetLike_mlpackage.json.
     static func referenceFile(_ file: String) -> URL {
-        let name = file.hasSuffix(".mlpackage") ? file.replacingOccurrences(of: ".mlpackage", with: "_mlpackage") : (file as NSString).deletingPathExtension
+        let name =
+            file.hasSuffix(".mlpackage")
+            ? file.replacingOccurrences(of: ".mlpackage", with: "_mlpackage") : (file as NSString).deletingPathExtension
         return coreml.appendingPathComponent("references/\(name).json")
     }
 
@@ -100,7 +117,8 @@ import OpenVisionTestSupport
     @Test(arguments: ["MobileNetLike.mlmodel", "MobileNetLikeInt8LUT.mlmodel", "MobileNetLike.mlpackage"])
     func classifierAnswersAsTheSource(_ file: String) async throws {
         let refs = try JSONDecoder().decode(ClassifierReferences.self, from: Data(contentsOf: Self.referenceFile(file)))
-        let model = try VisionModel(contentsOf: Self.coreml.appendingPathComponent(file), configuration: Self.configuration())
+        let model = try VisionModel(
+            contentsOf: Self.coreml.appendingPathComponent(file), configuration: Self.configuration())
         let d = model.modelDescription
         #expect(d.format == .coreML && d.labels.count == 1000 && d.labels[21] == "kite")
         if file.hasSuffix(".mlpackage") {
@@ -108,7 +126,9 @@ import OpenVisionTestSupport
             #expect(d.preprocessing.width == 224 && d.preprocessing.scale == 1 && d.preprocessing.mean == [0, 0, 0])
             #expect(d.coreML?.modelType == "mlProgram")
         } else {
-            #expect(d.preprocessing.width == 224 && d.preprocessing.scale == 0.0078125 && d.preprocessing.mean == [0.9921875, 0.9921875, 0.9921875])
+            #expect(
+                d.preprocessing.width == 224 && d.preprocessing.scale == 0.0078125
+                    && d.preprocessing.mean == [0.9921875, 0.9921875, 0.9921875])
             #expect(d.coreML?.modelType == "neuralNetworkClassifier")
             #expect(d.coreML?.weightFormats == (file.contains("LUT") ? ["8-bit LUT"] : ["float32"]))
         }
@@ -120,14 +140,23 @@ import OpenVisionTestSupport
             let (input, _) = try model.makeInput(from: try VisionImage(contentsOf: url), cropAndScale: .centerCrop)
             let probabilities = try model.prediction(from: [input])[0].scalars
             try #require(probabilities.count == expected.classLabelProbs.count)
-            let worst = zip(probabilities, expected.classLabelProbs).reduce(0.0) { max($0, abs(Double($1.0) - $1.1) / max($1.1, 1e-6)) }
+            let worst = zip(probabilities, expected.classLabelProbs).reduce(0.0) {
+                max($0, abs(Double($1.0) - $1.1) / max($1.1, 1e-6))
+            }
             #expect(worst <= 1e-4, "\(file) \(image): largest relative error \(worst)")
         }
     }
 
     struct DetectorReferences: Decodable {
-        struct Detection: Decodable { var label: String; var confidence: Double; var coordinates: [Double] }
-        struct Image: Decodable { var input_png: String; var detections: [Detection] }
+        struct Detection: Decodable {
+            var label: String
+            var confidence: Double
+            var coordinates: [Double]
+        }
+        struct Image: Decodable {
+            var input_png: String
+            var detections: [Detection]
+        }
         var references: [String: Image]
         var references_dequantized: [String: Image]?
         var references_stored_weights: [String: Image]?
@@ -143,31 +172,44 @@ import OpenVisionTestSupport
     @Test(arguments: ["YoloFastestPipeline.mlmodel", "YoloFastestInt8LUT.mlmodel", "YoloFastestPipeline.mlpackage"])
     func detectorPipelineAnswersAsTheSource(_ file: String) async throws {
         let refs = try JSONDecoder().decode(DetectorReferences.self, from: Data(contentsOf: Self.referenceFile(file)))
-        let model = try VisionModel(contentsOf: Self.coreml.appendingPathComponent(file), configuration: Self.configuration())
+        let model = try VisionModel(
+            contentsOf: Self.coreml.appendingPathComponent(file), configuration: Self.configuration())
         let nms = try #require(model.modelDescription.coreML?.nms)
         #expect(nms.iouThreshold == 0.45 && nms.confidenceThreshold == 0.25 && nms.perClass)
         #expect(nms.iouThresholdInput == "iouThreshold" && nms.confidenceThresholdInput == "confidenceThreshold")
-        #expect(model.modelDescription.labels.count == 80 && model.modelDescription.preprocessing.cropAndScale == .scaleFill)
+        #expect(
+            model.modelDescription.labels.count == 80 && model.modelDescription.preprocessing.cropAndScale == .scaleFill
+        )
         for (image, expected) in refs.references_dequantized ?? refs.references_stored_weights ?? refs.references {
             let handler = ImageRequestHandler(Self.coreml.appendingPathComponent(expected.input_png))
             let objects = try await handler.perform(DetectObjectsRequest(model: model))
             // Vision's normalised lower-left boxes back to Core ML's centre x, y (from the top), width, height.
             let got = objects.map { o -> (String, Float, [Double]) in
                 let b = o.boundingBox
-                return (o.labels[0].identifier, o.labels[0].confidence, [b.x + b.width / 2, 1 - (b.y + b.height / 2), b.width, b.height])
+                return (
+                    o.labels[0].identifier, o.labels[0].confidence,
+                    [b.x + b.width / 2, 1 - (b.y + b.height / 2), b.width, b.height]
+                )
             }
-            #expect(got.count == expected.detections.count, "\(file) \(image): \(got.map(\.0)) vs \(expected.detections.map(\.label))")
+            #expect(
+                got.count == expected.detections.count,
+                "\(file) \(image): \(got.map(\.0)) vs \(expected.detections.map(\.label))")
             for want in expected.detections {
                 // Observations lie within the image: compare with the reference box clipped to it.
                 let c = want.coordinates
-                let x0 = max(0, c[0] - c[2] / 2), y0 = max(0, c[1] - c[3] / 2), x1 = min(1, c[0] + c[2] / 2), y1 = min(1, c[1] + c[3] / 2)
+                let x0 = max(0, c[0] - c[2] / 2)
+                let y0 = max(0, c[1] - c[3] / 2)
+                let x1 = min(1, c[0] + c[2] / 2)
+                let y1 = min(1, c[1] + c[3] / 2)
                 let clipped = [(x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0]
                 let match = got.first { $0.0 == want.label && Self.iou($0.2, clipped) >= 0.98 }
                 #expect(match != nil, "\(file) \(image): no \(want.label) at \(want.coordinates) among \(got)")
                 // The ML Program keeps its leaky-ReLU slope in fp16 (0.0999756 for 0.1), which the stored-weights
                 // reference does not: confidences move by up to 3.1e-4 (MILSharedModelTests).
                 let tolerance = file.hasSuffix(".mlpackage") ? 1e-3 : 1e-4
-                if let match { #expect(abs(Double(match.1) - want.confidence) <= tolerance, "\(file) \(image) \(want.label)") }
+                if let match {
+                    #expect(abs(Double(match.1) - want.confidence) <= tolerance, "\(file) \(image) \(want.label)")
+                }
             }
         }
     }
@@ -177,12 +219,15 @@ import OpenVisionTestSupport
     /// with the shared generator's per-class NMS (make_coreml_fixtures.py `nms_reference`) on each image's
     /// `raw_nonzero_rows` of references/YoloFastestPipeline.json, iou_thr=0.95, as rows kept for any class.
     @Test func requestThresholdsReachThePipeline() async throws {
-        let model = try VisionModel(contentsOf: Self.coreml.appendingPathComponent("YoloFastestPipeline.mlmodel"), configuration: Self.configuration())
+        let model = try VisionModel(
+            contentsOf: Self.coreml.appendingPathComponent("YoloFastestPipeline.mlmodel"),
+            configuration: Self.configuration())
         for (image, expected) in [("eagle_320.png", 11), ("dog_320.png", 28), ("astronaut_320.png", 5)] {
             var request = DetectObjectsRequest(model: model)
             request.iouThreshold = 0.95
             request.maximumObservations = 0
-            let objects = try await ImageRequestHandler(Self.coreml.appendingPathComponent("inputs/\(image)")).perform(request)
+            let objects = try await ImageRequestHandler(Self.coreml.appendingPathComponent("inputs/\(image)")).perform(
+                request)
             #expect(objects.count == expected, "\(image): \(objects.count) boxes at IoU 0.95")
         }
     }
@@ -218,24 +263,32 @@ import OpenVisionTestSupport
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ov-copy-\(UUID()).mlmodel")
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.copyItem(at: source, to: copy)
-        #expect(try ConvertedModelCache.coreML.onnxFile(for: copy).lastPathComponent.dropFirst(copy.deletingPathExtension().lastPathComponent.count)
+        #expect(
+            try ConvertedModelCache.coreML.onnxFile(for: copy).lastPathComponent.dropFirst(
+                copy.deletingPathExtension().lastPathComponent.count)
                 == first.lastPathComponent.dropFirst("conv_valid_padded_stride2".count))
         // A package hashes its files: its key differs from its model file's alone.
         let package = Self.coreml.appendingPathComponent("MobileNetLike.mlpackage")
         let packageKey = try ConvertedModelCache.contentHash(package)
-        let modelKey = try ConvertedModelCache.contentHash(package.appendingPathComponent("Data/com.apple.CoreML/model.mlmodel"))
+        let modelKey = try ConvertedModelCache.contentHash(
+            package.appendingPathComponent("Data/com.apple.CoreML/model.mlmodel"))
         #expect(packageKey != modelKey && packageKey.count == 64)
     }
 
     // MARK: Bad input
 
-    static func expectError(_ url: URL, _ code: VisionError.Code, containing texts: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectError(
+        _ url: URL, _ code: VisionError.Code, containing texts: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try VisionModel(contentsOf: url, configuration: configuration())
             Issue.record("expected \(code) for \(url.lastPathComponent)", sourceLocation: sourceLocation)
         } catch {
             #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-            for text in texts { #expect(error.message.contains(text), "\(error.message)", sourceLocation: sourceLocation) }
+            for text in texts {
+                #expect(error.message.contains(text), "\(error.message)", sourceLocation: sourceLocation)
+            }
         }
     }
 
@@ -253,7 +306,9 @@ import OpenVisionTestSupport
         try Data(contentsOf: Fixtures.sharedImage("astronaut.png")).write(to: photo)
         Self.expectError(photo, .invalidModel, containing: ["photo.mlmodel"])
         // A layer the converter lacks: named with its type.
-        Self.expectError(Self.layers.appendingPathComponent("unsupported_custom.mlmodel"), .unsupported, containing: ["'custom1' (custom)"])
+        Self.expectError(
+            Self.layers.appendingPathComponent("unsupported_custom.mlmodel"), .unsupported,
+            containing: ["'custom1' (custom)"])
         // A package without a manifest, an empty compiled folder, Espresso files without Xcode's coremldata.bin, and
         // with a coremldata.bin of one byte.
         let package = dir.appendingPathComponent("empty.mlpackage")

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Synchronization
+import Testing
 
 /// A caller's own `InferenceBackend` wrapped as a `VisionModel`: model requests run it through the
 /// same pipeline (fitting, decoding, mapping back) as the built-in backends.
@@ -19,8 +19,14 @@ import OpenVisionTestSupport
 
         func run(_ inputs: [Tensor]) throws(VisionError) -> [Tensor] {
             seenShapes.withLock { $0.append(inputs[0].shape) }
-            return [Tensor(name: "output0", shape: [1, 2, 6], scalars: [16, 16, 48, 32, 0.9, 1,
-                                                                         0, 0, 8, 8, 0.1, 0])]
+            return [
+                Tensor(
+                    name: "output0", shape: [1, 2, 6],
+                    scalars: [
+                        16, 16, 48, 32, 0.9, 1,
+                        0, 0, 8, 8, 0.1, 0,
+                    ])
+            ]
         }
     }
 
@@ -28,7 +34,8 @@ import OpenVisionTestSupport
         let backend = FixedDetector()
         var configuration = VisionModel.Configuration()
         configuration.labels = ["cat", "dog"]
-        let model = try VisionModel(backend: backend, url: URL(fileURLWithPath: "/models/fixed"), configuration: configuration)
+        let model = try VisionModel(
+            backend: backend, url: URL(fileURLWithPath: "/models/fixed"), configuration: configuration)
         #expect(model.modelDescription.format == .custom && model.modelDescription.backend == "fixed-detector")
         #expect(model.modelDescription.preprocessing.width == 64 && model.modelDescription.preprocessing.height == 64)
 
@@ -40,7 +47,9 @@ import OpenVisionTestSupport
         // The 0.1 box is under the 0.25 threshold; the other is (16,16)-(48,32) of 64: lower-left (0.25, 0.5), 0.5 × 0.25.
         #expect(objects.count == 1)
         let box = try #require(objects.first?.boundingBox)
-        #expect(abs(box.x - 0.25) < 1e-6 && abs(box.y - 0.5) < 1e-6 && abs(box.width - 0.5) < 1e-6 && abs(box.height - 0.25) < 1e-6)
+        #expect(
+            abs(box.x - 0.25) < 1e-6 && abs(box.y - 0.5) < 1e-6 && abs(box.width - 0.5) < 1e-6
+                && abs(box.height - 0.25) < 1e-6)
         #expect(objects.first?.labels.first?.identifier == "dog")
     }
 
@@ -52,6 +61,8 @@ import OpenVisionTestSupport
             func metadata(_ key: String) -> String? { nil }
             func run(_ inputs: [Tensor]) throws(VisionError) -> [Tensor] { [] }
         }
-        #expect(throws: VisionError.self) { try VisionModel(backend: NoInputs(), url: URL(fileURLWithPath: "/models/none")) }
+        #expect(throws: VisionError.self) {
+            try VisionModel(backend: NoInputs(), url: URL(fileURLWithPath: "/models/none"))
+        }
     }
 }

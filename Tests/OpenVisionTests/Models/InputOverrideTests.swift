@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionConverters
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// Overridable model inputs (a Core ML detector pipeline's NMS thresholds) go through the backend protocol: a request
 /// sets only the thresholds it was given, so a pipeline's own stand otherwise; a backend that cannot set an input
@@ -21,10 +22,19 @@ import OpenVisionTestSupport
     /// class) on its six boxes. Rows kept, from the generator's `nms_reference(conf, boxes, iou, conf_thr, True)`:
     /// 4 at the model's own 0.5 / 0.3 (its JSON's outputs), 5 at IoU 0.95 (0.95 / 0.3).
     @Test func aPipelinesThresholdsStandWhenUnset() throws {
-        struct Values: Decodable { var name: String; var shape: [Int]; var values: [Float] }
-        struct Reference: Decodable { var inputs: [Values]; var outputs: [Values] }
-        let reference = try JSONDecoder().decode(Reference.self, from: Data(contentsOf: Self.layers.appendingPathComponent("nms_per_class.json")))
-        let model = try VisionModel(contentsOf: Self.layers.appendingPathComponent("nms_per_class.mlmodel"), configuration: Self.onnxRuntime())
+        struct Values: Decodable {
+            var name: String
+            var shape: [Int]
+            var values: [Float]
+        }
+        struct Reference: Decodable {
+            var inputs: [Values]
+            var outputs: [Values]
+        }
+        let reference = try JSONDecoder().decode(
+            Reference.self, from: Data(contentsOf: Self.layers.appendingPathComponent("nms_per_class.json")))
+        let model = try VisionModel(
+            contentsOf: Self.layers.appendingPathComponent("nms_per_class.mlmodel"), configuration: Self.onnxRuntime())
         let nms = try #require(model.modelDescription.coreML?.nms)
         #expect(nms.iouThreshold == 0.5 && abs(nms.confidenceThreshold - 0.3) < 1e-6)
         let inputs = reference.inputs.map { Tensor(name: $0.name, shape: $0.shape, scalars: $0.values) }
@@ -61,7 +71,8 @@ import OpenVisionTestSupport
         #expect(try model.prediction(from: [input], overriding: [:])[0].scalars == input.scalars)
         #expect { _ = try model.prediction(from: [input], overriding: ["threshold": 0.5]) } throws: { error in
             let error = error as! VisionError
-            return error.code == .unsupported && error.message.hasPrefix("fixed-backend cannot set the model's input 'threshold'")
+            return error.code == .unsupported
+                && error.message.hasPrefix("fixed-backend cannot set the model's input 'threshold'")
         }
         #expect { _ = try model.prediction(from: [input], overriding: ["nosuch": 0.5]) } throws: { error in
             (error as! VisionError).code == .invalidArgument
@@ -75,8 +86,10 @@ import OpenVisionTestSupport
     func onlyABackendThatCanSetAnInputTakesIt(_ backend: BackendChoice) throws {
         let shape: [ONNXWriter.Dimension] = [.value(1), .value(3), .value(4), .value(4)]
         var graph = ONNXWriter.Graph(name: "scaled")
-        graph.inputs = [ONNXWriter.ValueInfo(name: "images", elementType: .float, shape: shape),
-                        ONNXWriter.ValueInfo(name: "scale", elementType: .float, shape: [.value(1)])]
+        graph.inputs = [
+            ONNXWriter.ValueInfo(name: "images", elementType: .float, shape: shape),
+            ONNXWriter.ValueInfo(name: "scale", elementType: .float, shape: [.value(1)]),
+        ]
         graph.outputs = [ONNXWriter.ValueInfo(name: "out", elementType: .float, shape: shape)]
         graph.initializers = [ONNXWriter.Tensor(name: "scale", dims: [1], floats: [2])]
         graph.nodes = [ONNXWriter.Node(opType: "Mul", name: "mul", inputs: ["images", "scale"], outputs: ["out"])]
@@ -91,11 +104,14 @@ import OpenVisionTestSupport
         #expect(try model.prediction(from: [input])[0].scalars == input.scalars.map { $0 * 2 })
         switch backend {
         case .onnxRuntime:
-            #expect(try model.prediction(from: [input], overriding: ["scale": 3])[0].scalars == input.scalars.map { $0 * 3 })
+            #expect(
+                try model.prediction(from: [input], overriding: ["scale": 3])[0].scalars == input.scalars.map { $0 * 3 }
+            )
         default:
             #expect { _ = try model.prediction(from: [input], overriding: ["scale": 3]) } throws: { error in
                 let error = error as! VisionError
-                return error.code == .unsupported && error.message.hasPrefix("opencv-dnn 4.6 cannot set the model's input 'scale'")
+                return error.code == .unsupported
+                    && error.message.hasPrefix("opencv-dnn 4.6 cannot set the model's input 'scale'")
             }
         }
     }

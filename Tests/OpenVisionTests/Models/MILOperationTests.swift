@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
+
 @testable import OpenVisionConverters
 
 /// ML Program operations lowered to ONNX (`MILToONNX`) and run by ONNX Runtime, one tiny program per
@@ -47,7 +48,10 @@ import OpenVisionTestSupport
     static func program(_ name: String) throws -> (MILProgram, (String) throws -> MILWeightBlobFile) {
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("ops/\(name).pb")))
         let weights = folder.appendingPathComponent("ops/\(name).bin")
-        return (try MILProgram(serialized: bytes[...]), { _ in try MILWeightBlobFile(bytes: [UInt8](try Data(contentsOf: weights))) })
+        return (
+            try MILProgram(serialized: bytes[...]),
+            { _ in try MILWeightBlobFile(bytes: [UInt8](try Data(contentsOf: weights))) }
+        )
     }
 
     /// The catalogue is read (a missing ops.json would leave the parameterized test without cases).
@@ -64,23 +68,29 @@ import OpenVisionTestSupport
         let fixture = try #require(Self.catalogue.fixtures[name])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-mil-\(UUID()).mlmodelc")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("weights"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("ops/\(name).mil"), to: folder.appendingPathComponent("model.mil"))
-        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("ops/\(name).bin"),
-                                         to: folder.appendingPathComponent("weights/weight.bin"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("weights"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.folder.appendingPathComponent("ops/\(name).mil"), to: folder.appendingPathComponent("model.mil"))
+        try FileManager.default.copyItem(
+            at: Self.folder.appendingPathComponent("ops/\(name).bin"),
+            to: folder.appendingPathComponent("weights/weight.bin"))
         var configuration = VisionModel.Configuration()
         configuration.threads = 1
         configuration.backend = .onnxRuntime
         let model = try VisionModel(contentsOf: folder, configuration: configuration)
         #expect(model.modelDescription.format == .coreML && model.modelDescription.coreML?.modelType == "mlProgram")
-        let outputs = try model.prediction(from: fixture.inputs.map { Tensor(name: $0.name, shape: $0.shape, scalars: $0.values) })
+        let outputs = try model.prediction(
+            from: fixture.inputs.map { Tensor(name: $0.name, shape: $0.shape, scalars: $0.values) })
         let expected = try #require(fixture.outputs)
         try #require(outputs.count == expected.count)
         let tolerance = Float(fixture.tolerance ?? 1e-5)
         for (output, reference) in zip(outputs, expected) {
-            try #require(output.scalars.count == reference.values.count, "\(name) \(output.name): shape \(output.shape)")
+            try #require(
+                output.scalars.count == reference.values.count, "\(name) \(output.name): shape \(output.shape)")
             let worst = zip(output.scalars, reference.values).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
-            #expect(worst <= tolerance, "\(name) \(output.name): max |ONNX − reference| / max(1, |reference|) = \(worst)")
+            #expect(
+                worst <= tolerance, "\(name) \(output.name): max |ONNX − reference| / max(1, |reference|) = \(worst)")
         }
     }
 
@@ -111,13 +121,16 @@ import OpenVisionTestSupport
         let tolerance = Float(fixture.tolerance ?? 1e-5)
         for (output, reference) in zip(outputs, expected) {
             #expect(output.name == reference.name)
-            #expect(output.shape.reduce(1, *) == reference.values.count, "\(name) \(output.name): shape \(output.shape) vs \(reference.shape)")
+            #expect(
+                output.shape.reduce(1, *) == reference.values.count,
+                "\(name) \(output.name): shape \(output.shape) vs \(reference.shape)")
             try #require(output.scalars.count == reference.values.count)
             var worst: Float = 0
             for (a, b) in zip(output.scalars, reference.values) {
                 worst = max(worst, abs(a - b) / max(1, abs(b)))
             }
-            #expect(worst <= tolerance, "\(name) \(output.name): max |ONNX − reference| / max(1, |reference|) = \(worst)")
+            #expect(
+                worst <= tolerance, "\(name) \(output.name): max |ONNX − reference| / max(1, |reference|) = \(worst)")
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
+
 @testable import OpenVisionConverters
 
 /// The shared ML Programs (../shared/models/coreml) lowered to ONNX and run on the shared inputs,
@@ -47,8 +48,11 @@ import OpenVisionTestSupport
     /// 1e-5 of the stored-weights reference (measured: 3.7e-7), the same top-5, and the same top-1 as the
     /// fp32 source network.
     @Test func mobileNetLikeMatchesStoredWeightsReference() throws {
-        let reference = try JSONDecoder().decode(ClassifierReference.self, from: Data(contentsOf:
-            MILTestModels.coreml.appendingPathComponent("references/MobileNetLike_mlpackage.json")))
+        let reference = try JSONDecoder().decode(
+            ClassifierReference.self,
+            from: Data(
+                contentsOf:
+                    MILTestModels.coreml.appendingPathComponent("references/MobileNetLike_mlpackage.json")))
         let (model, program, url) = try Self.model("MobileNetLike.mlpackage")
         defer { try? FileManager.default.removeItem(at: url) }
         let classifier = try #require(program.classifier)
@@ -56,17 +60,21 @@ import OpenVisionTestSupport
         #expect(classifier.labels.first == "tench, Tinca tinca")
         #expect(program.mainInputs == [MILValueDescription(name: "image", dataType: "fp32", shape: [1, 3, 224, 224])])
         for (image, expected) in reference.references_stored_weights.sorted(by: { $0.key < $1.key }) {
-            let input = try MILTestModels.pixels(MILTestModels.coreml.appendingPathComponent(expected.input_png), name: "image")
+            let input = try MILTestModels.pixels(
+                MILTestModels.coreml.appendingPathComponent(expected.input_png), name: "image")
             let outputs = try model.prediction(from: [input])
             let label = try #require(outputs.first { $0.name == classifier.labelOutput })
             let probabilities = try #require(outputs.first { $0.name == classifier.probabilitiesOutput })
             try #require(probabilities.scalars.count == 1000)
             let worst = zip(probabilities.scalars, expected.classLabelProbs).map { abs($0 - $1) }.max() ?? 1
             #expect(worst < 1e-5, "\(image): max |p − reference| = \(worst)")
-            let top5 = probabilities.scalars.indices.sorted { probabilities.scalars[$0] > probabilities.scalars[$1] }.prefix(5)
+            let top5 = probabilities.scalars.indices.sorted { probabilities.scalars[$0] > probabilities.scalars[$1] }
+                .prefix(5)
             #expect(Array(top5) == expected.top5.map(\.index), "\(image)")
             #expect(Int(label.scalars[0]) == expected.top5[0].index)
-            #expect(Int(label.scalars[0]) == reference.references[image]?.top5[0].index, "\(image): top-1 of the fp32 source")
+            #expect(
+                Int(label.scalars[0]) == reference.references[image]?.top5[0].index,
+                "\(image): top-1 of the fp32 source")
         }
     }
 
@@ -75,22 +83,30 @@ import OpenVisionTestSupport
     /// constants move them by up to 2.4e-4) and confidences within 1e-3 (its fp16 leaky-ReLU slope,
     /// 0.0999756 for 0.1, moves them by up to 3.1e-4; with 0.1 they agree within 2e-6).
     @Test func yoloFastestProgramMatchesStoredWeightsReference() throws {
-        let reference = try JSONDecoder().decode(DetectorReference.self, from: Data(contentsOf:
-            MILTestModels.coreml.appendingPathComponent("references/YoloFastestPipeline_mlpackage.json")))
+        let reference = try JSONDecoder().decode(
+            DetectorReference.self,
+            from: Data(
+                contentsOf:
+                    MILTestModels.coreml.appendingPathComponent("references/YoloFastestPipeline_mlpackage.json")))
         let (model, program, url) = try Self.model("YoloFastestPipeline.mlpackage")
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(program.mainOutputs.map(\.name) == ["raw_confidence", "raw_coordinates"])
         for (image, expected) in reference.references_stored_weights.sorted(by: { $0.key < $1.key }) {
-            let input = try MILTestModels.pixels(MILTestModels.coreml.appendingPathComponent(expected.input_png), name: "image")
+            let input = try MILTestModels.pixels(
+                MILTestModels.coreml.appendingPathComponent(expected.input_png), name: "image")
             let outputs = try model.prediction(from: [input])
             let confidence = try #require(outputs.first { $0.name == "raw_confidence" })
             let coordinates = try #require(outputs.first { $0.name == "raw_coordinates" })
             #expect(confidence.shape == [expected.raw_rows, 80] && coordinates.shape == [expected.raw_rows, 4])
             let rows = (0..<expected.raw_rows).filter { r in (0..<80).contains { confidence.scalars[r * 80 + $0] > 0 } }
             #expect(rows == expected.raw_nonzero_rows.map(\.row), "\(image): rows above the cut")
-            var coordinateError: Float = 0, confidenceError: Float = 0
+            var coordinateError: Float = 0
+            var confidenceError: Float = 0
             for row in expected.raw_nonzero_rows {
-                for k in 0..<4 { coordinateError = max(coordinateError, abs(coordinates.scalars[row.row * 4 + k] - row.coordinates[k])) }
+                for k in 0..<4 {
+                    coordinateError = max(
+                        coordinateError, abs(coordinates.scalars[row.row * 4 + k] - row.coordinates[k]))
+                }
                 let mine = (0..<80).map { confidence.scalars[row.row * 80 + $0] }.filter { $0 > 0 }.sorted()
                 let theirs = row.confidence.values.sorted()
                 #expect(mine.count == theirs.count, "\(image) row \(row.row)")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
+
 @testable import OpenVisionConverters
 
 /// ML Programs as one-graph ONNX files for the tests that run them (the lowering plus the graph
@@ -16,17 +17,27 @@ enum MILTestModels {
         var inputs: [String: String] = [:]
         for input in program.mainInputs {
             let type = try #require(MILToONNX.onnxElementType(for: input.dataType))
-            graph.inputs.append(ONNXWriter.ValueInfo(name: input.name, elementType: type, shape: input.shape.enumerated().map { i, d in
-                d.map { .value($0) } ?? .param("\(input.name)_\(i)")
-            }))
+            graph.inputs.append(
+                ONNXWriter.ValueInfo(
+                    name: input.name, elementType: type,
+                    shape: input.shape.enumerated().map { i, d in
+                        d.map { .value($0) } ?? .param("\(input.name)_\(i)")
+                    }))
             inputs[input.name] = input.name
         }
-        let outputs = try MILToONNX.lowerDescribed(program, blobs: blobs, inputs: inputs, into: &graph, namePrefix: "mil/")
+        let outputs = try MILToONNX.lowerDescribed(
+            program, blobs: blobs, inputs: inputs, into: &graph, namePrefix: "mil/")
         for output in program.mainOutputs {
             let value = try #require(outputs[output.name])
-            graph.nodes.append(ONNXWriter.Node(opType: "Identity", name: "output/\(output.name)", inputs: [value.name], outputs: [output.name]))
-            graph.outputs.append(ONNXWriter.ValueInfo(name: output.name, elementType: value.elementType,
-                                                      shape: (value.shape ?? []).enumerated().map { i, d in d.map { .value($0) } ?? .param("\(output.name)_\(i)") }))
+            graph.nodes.append(
+                ONNXWriter.Node(
+                    opType: "Identity", name: "output/\(output.name)", inputs: [value.name], outputs: [output.name]))
+            graph.outputs.append(
+                ONNXWriter.ValueInfo(
+                    name: output.name, elementType: value.elementType,
+                    shape: (value.shape ?? []).enumerated().map { i, d in
+                        d.map { .value($0) } ?? .param("\(output.name)_\(i)")
+                    }))
         }
         var model = ONNXWriter.Model(opsetVersion: MILToONNX.opsetVersion, graph: graph)
         model.irVersion = 8
@@ -40,10 +51,14 @@ enum MILTestModels {
         let root = coreml.appendingPathComponent(name).appendingPathComponent("Data/com.apple.CoreML")
         let bytes = [UInt8](try Data(contentsOf: root.appendingPathComponent("model.mlmodel")))
         let range = try #require(programRange(bytes), "no mlProgram in \(name)")
-        return (try MILProgram(serialized: bytes[range]), { path in
-            let relative = path.hasPrefix("@model_path/") ? String(path.dropFirst("@model_path/".count)) : path
-            return try MILWeightBlobFile(bytes: [UInt8](try Data(contentsOf: root.appendingPathComponent(relative))))
-        })
+        return (
+            try MILProgram(serialized: bytes[range]),
+            { path in
+                let relative = path.hasPrefix("@model_path/") ? String(path.dropFirst("@model_path/".count)) : path
+                return try MILWeightBlobFile(
+                    bytes: [UInt8](try Data(contentsOf: root.appendingPathComponent(relative))))
+            }
+        )
     }
 
     /// Where Model.proto's `mlProgram` (field 502) is, looking into pipelines (fields 200–202 → `models` 1).
@@ -55,7 +70,10 @@ enum MILTestModels {
                 while let (field, value) = reader.next() {
                     guard case .bytes(let b) = value else { continue }
                     if field == 502 { return b.startIndex..<b.endIndex }
-                    if (200...202).contains(field) || (depth > 0 && field == 1), let found = search(b, depth: depth + 1) { return found }
+                    if (200...202).contains(field) || (depth > 0 && field == 1), let found = search(b, depth: depth + 1)
+                    {
+                        return found
+                    }
                 }
                 return nil
             }

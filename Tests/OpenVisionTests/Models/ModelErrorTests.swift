@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionConverters
 import OpenVisionTestSupport
+import Testing
 
 /// Bad models and a missing or wrong ONNX Runtime give typed errors, never a crash.
 @Suite struct ModelErrorTests {
@@ -12,8 +12,10 @@ import OpenVisionTestSupport
         return url
     }
 
-    static func expectError(_ code: VisionError.Code, containing text: String? = nil, _ body: () throws -> Void,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectError(
+        _ code: VisionError.Code, containing text: String? = nil, _ body: () throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             try body()
             Issue.record("expected \(code)", sourceLocation: sourceLocation)
@@ -44,14 +46,17 @@ import OpenVisionTestSupport
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let cfg = dir.appendingPathComponent("net.cfg")
-        try FileManager.default.copyItem(at: ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1.cfg"), to: cfg)
+        try FileManager.default.copyItem(
+            at: ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1.cfg"), to: cfg)
         Self.expectError(.missingModelData, containing: "net.weights") { _ = try VisionModel(contentsOf: cfg) }
         // Weights of the wrong network: OpenCV refuses them.
-        try FileManager.default.copyItem(at: ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1-xl.weights"),
-                                         to: dir.appendingPathComponent("net.weights"))
+        try FileManager.default.copyItem(
+            at: ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1-xl.weights"),
+            to: dir.appendingPathComponent("net.weights"))
         #expect(throws: (any Error).self) {
-            _ = try DarknetConverter.convert(cfg: cfg, weights: dir.appendingPathComponent("net.weights"), names: nil,
-                                             to: dir.appendingPathComponent("net.onnx"))
+            _ = try DarknetConverter.convert(
+                cfg: cfg, weights: dir.appendingPathComponent("net.weights"), names: nil,
+                to: dir.appendingPathComponent("net.onnx"))
         }
     }
 
@@ -68,7 +73,9 @@ import OpenVisionTestSupport
         for backend in [BackendChoice.onnxRuntime, .openCV] {
             var c = VisionModel.Configuration()
             c.backend = backend
-            Self.expectError(.invalidModel, containing: "1...16384") { _ = try VisionModel(contentsOf: onnx, configuration: c) }
+            Self.expectError(.invalidModel, containing: "1...16384") {
+                _ = try VisionModel(contentsOf: onnx, configuration: c)
+            }
         }
 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ov-huge-\(UUID())")
@@ -79,8 +86,9 @@ import OpenVisionTestSupport
             .replacingOccurrences(of: "width=320", with: "width=100000")
         #expect(text.contains("width=100000"))
         try text.write(to: dir.appendingPathComponent("huge.cfg"), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("huge.weights"),
-                                                   withDestinationURL: xl.appendingPathExtension("weights"))
+        try FileManager.default.createSymbolicLink(
+            at: dir.appendingPathComponent("huge.weights"),
+            withDestinationURL: xl.appendingPathExtension("weights"))
         Self.expectError(.invalidModel, containing: "width=100000") {
             _ = try VisionModel(contentsOf: dir.appendingPathComponent("huge.cfg"))
         }
@@ -93,7 +101,8 @@ import OpenVisionTestSupport
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let xl = ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1-xl")
-        try FileManager.default.copyItem(at: xl.appendingPathExtension("cfg"), to: dir.appendingPathComponent("net.cfg"))
+        try FileManager.default.copyItem(
+            at: xl.appendingPathExtension("cfg"), to: dir.appendingPathComponent("net.cfg"))
         try Data(contentsOf: xl.appendingPathExtension("weights")).prefix(2_000_000)
             .write(to: dir.appendingPathComponent("net.weights"))
         Self.expectError(.invalidModel, containing: "has 499995 floats, the cfg needs 923486") {
@@ -102,7 +111,9 @@ import OpenVisionTestSupport
     }
 
     @Test func missingFileAndUnknownFormat() throws {
-        Self.expectError(.fileNotFound) { _ = try VisionModel(contentsOf: URL(fileURLWithPath: "/nonexistent/model.onnx")) }
+        Self.expectError(.fileNotFound) {
+            _ = try VisionModel(contentsOf: URL(fileURLWithPath: "/nonexistent/model.onnx"))
+        }
         // An unknown format is unsupported; a 1-byte .tflite or .mlmodel is invalidModel (both formats are read now).
         let unknown = try Self.temp("model.pt", Data("x".utf8))
         defer { try? FileManager.default.removeItem(at: unknown) }
@@ -118,9 +129,11 @@ import OpenVisionTestSupport
     @Test func labelsThatDoNotMatchTheClasses() async throws {
         var c = VisionModel.Configuration()
         c.labels = ["one", "two", "three"]
-        let model = try VisionModel(contentsOf: ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1.cfg"), configuration: c)
+        let model = try VisionModel(
+            contentsOf: ObjectDetectionTests.models.appendingPathComponent("yolo-fastest-1.1.cfg"), configuration: c)
         do {
-            _ = try await ImageRequestHandler(Fixtures.sharedImage("dog.jpg")).perform(DetectObjectsRequest(model: model))
+            _ = try await ImageRequestHandler(Fixtures.sharedImage("dog.jpg")).perform(
+                DetectObjectsRequest(model: model))
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .invalidModel && error.message.contains("80 classes but 3 labels"))

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionConverters
+import Testing
 
 /// Issue 28, item 12: what a model may allocate is bounded (docs/model-limits.md). A few-hundred-byte
 /// `ConstantOfShape [1, 84, 5e7]` grew `detect` past 4 GB in 10 s (24 GB in the issue); an `Identity`
@@ -14,8 +14,9 @@ import OpenVisionConverters
         return url
     }
 
-    static let image = ONNXWriter.ValueInfo(name: "images", elementType: .float,
-                                            shape: [.value(1), .value(3), .value(640), .value(640)])
+    static let image = ONNXWriter.ValueInfo(
+        name: "images", elementType: .float,
+        shape: [.value(1), .value(3), .value(640), .value(640)])
 
     /// The issue's model: `ConstantOfShape` of the constant `[1, 84, 50000000]` beside a YOLO-like image input.
     /// Written by hand with onnx (the same graph): `helper.make_node("ConstantOfShape", ["shape"], ["output0"],
@@ -25,8 +26,11 @@ import OpenVisionConverters
         graph.inputs = [image]
         graph.outputs = [ONNXWriter.ValueInfo(name: "output0", elementType: .float, shape: [.param("n")])]
         graph.initializers = [ONNXWriter.Tensor(name: "shape", dims: [3], int64s: [1, 84, 50_000_000])]
-        graph.nodes = [ONNXWriter.Node(opType: "ConstantOfShape", name: "fill", inputs: ["shape"], outputs: ["output0"],
-                                       attributes: [.init("value", .tensor(ONNXWriter.Tensor(name: "v", dims: [1], floats: [0])))])]
+        graph.nodes = [
+            ONNXWriter.Node(
+                opType: "ConstantOfShape", name: "fill", inputs: ["shape"], outputs: ["output0"],
+                attributes: [.init("value", .tensor(ONNXWriter.Tensor(name: "v", dims: [1], floats: [0])))])
+        ]
         return try write(graph)
     }
 
@@ -39,8 +43,9 @@ import OpenVisionConverters
         #expect { _ = try VisionModel(contentsOf: url, configuration: configuration) } throws: { error in
             let error = error as! VisionError
             return error.code == .invalidModel
-                && error.message.contains("ConstantOfShape 'output0' would be [1, 84, 50000000] float32, 15.6 GiB, more than "
-                                          + "the 4 GiB model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
+                && error.message.contains(
+                    "ConstantOfShape 'output0' would be [1, 84, 50000000] float32, 15.6 GiB, more than "
+                        + "the 4 GiB model memory limit (OPENVISION_MODEL_MEMORY_LIMIT)")
         }
     }
 
@@ -54,8 +59,10 @@ import OpenVisionConverters
         defer { try? FileManager.default.removeItem(at: url) }
         #expect { _ = try VisionModel(contentsOf: url) } throws: { error in
             let error = error as! VisionError
-            return error.code == .invalidModel && error.message.contains("the model input is 16384×16384 (268435456 pixels); "
-                                                                         + "at most 16777216 pixels (4096 × 4096)")
+            return error.code == .invalidModel
+                && error.message.contains(
+                    "the model input is 16384×16384 (268435456 pixels); "
+                        + "at most 16777216 pixels (4096 × 4096)")
         }
     }
 
@@ -64,16 +71,24 @@ import OpenVisionConverters
     @Test func shapeFromTheInputIsBoundedAtRunTime() throws {
         var graph = ONNXWriter.Graph(name: "dynamic")
         graph.inputs = [ONNXWriter.ValueInfo(name: "x", elementType: .float, shape: [.value(3)])]
-        graph.outputs = [ONNXWriter.ValueInfo(name: "out", elementType: .float, shape: [.param("a"), .param("b"), .param("c")])]
-        graph.nodes = [ONNXWriter.Node(opType: "Cast", name: "cast", inputs: ["x"], outputs: ["s"], attributes: [.init("to", .int(7))]),
-                       ONNXWriter.Node(opType: "ConstantOfShape", name: "fill", inputs: ["s"], outputs: ["out"],
-                                       attributes: [.init("value", .tensor(ONNXWriter.Tensor(name: "v", dims: [1], floats: [2])))])]
+        graph.outputs = [
+            ONNXWriter.ValueInfo(name: "out", elementType: .float, shape: [.param("a"), .param("b"), .param("c")])
+        ]
+        graph.nodes = [
+            ONNXWriter.Node(
+                opType: "Cast", name: "cast", inputs: ["x"], outputs: ["s"], attributes: [.init("to", .int(7))]),
+            ONNXWriter.Node(
+                opType: "ConstantOfShape", name: "fill", inputs: ["s"], outputs: ["out"],
+                attributes: [.init("value", .tensor(ONNXWriter.Tensor(name: "v", dims: [1], floats: [2])))]),
+        ]
         let url = try Self.write(graph)
         defer { try? FileManager.default.removeItem(at: url) }
         var configuration = VisionModel.Configuration()
         configuration.backend = .onnxRuntime
         let model = try VisionModel(contentsOf: url, configuration: configuration)
-        #expect { _ = try model.prediction(from: [Tensor(name: "x", shape: [3], scalars: [1, 84, 50_000_000])]) } throws: { error in
+        #expect {
+            _ = try model.prediction(from: [Tensor(name: "x", shape: [3], scalars: [1, 84, 50_000_000])])
+        } throws: { error in
             let error = error as! VisionError
             return error.code == .outOfMemory && error.message.contains("4096 MiB model memory limit")
         }
@@ -95,13 +110,16 @@ import OpenVisionConverters
         weights.append(Data(count: (320 + 320 * 3) * 4))
         try weights.write(to: dir.appendingPathComponent("wide.weights"))
         let model = try VisionModel(contentsOf: cfg)
-        let input = Tensor(name: "input", shape: [1, 3, 2048, 2048], scalars: [Float](repeating: 0, count: 3 * 2048 * 2048))
+        let input = Tensor(
+            name: "input", shape: [1, 3, 2048, 2048], scalars: [Float](repeating: 0, count: 3 * 2048 * 2048))
         #expect { _ = try model.prediction(from: [input]) } throws: { error in
             let error = error as! VisionError
             return error.code == .outOfMemory && error.message.contains("more than the 4096 MiB model memory limit")
         }
         // The same network on a small input runs (1×1 kernels of zero weights: zeros).
-        let small = try model.prediction(from: [Tensor(name: "input", shape: [1, 3, 32, 32], scalars: [Float](repeating: 1, count: 3 * 32 * 32))])
+        let small = try model.prediction(from: [
+            Tensor(name: "input", shape: [1, 3, 32, 32], scalars: [Float](repeating: 1, count: 3 * 32 * 32))
+        ])
         #expect(small.first?.shape == [1, 320, 32, 32] && small.first?.scalars.allSatisfy { $0 == 0 } == true)
     }
 
@@ -113,7 +131,8 @@ import OpenVisionConverters
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ov-mlmodelc-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/coreml/layers/conv_valid_padded_stride2.mlmodel")
+            .deletingLastPathComponent().appendingPathComponent(
+                "Fixtures/coreml/layers/conv_valid_padded_stride2.mlmodel")
         let compiled = try VisionModel.compileCoreMLModel(at: source, to: folder)
         let hostile = try Self.constantOfShapeModel()
         defer { try? FileManager.default.removeItem(at: hostile) }
@@ -123,7 +142,8 @@ import OpenVisionConverters
         configuration.backend = backend
         #expect { _ = try VisionModel(contentsOf: compiled, configuration: configuration) } throws: { error in
             let error = error as! VisionError
-            return error.code == .invalidModel && error.message.contains("ConstantOfShape 'output0' would be [1, 84, 50000000] float32")
+            return error.code == .invalidModel
+                && error.message.contains("ConstantOfShape 'output0' would be [1, 84, 50000000] float32")
         }
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Bad `.tflite` files give typed `invalidModel` errors that say what is wrong, never a crash.
 @Suite struct TFLiteErrorTests {
-    static func expectInvalidModel(_ url: URL, containing texts: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectInvalidModel(
+        _ url: URL, containing texts: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try VisionModel(contentsOf: url)
             Issue.record("expected invalidModel for \(url.lastPathComponent)", sourceLocation: sourceLocation)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// `.tflite` models converted to ONNX and run by ONNX Runtime, against tflite-runtime 2.14.0's
 /// interpreter on the same files and inputs. The references were written by
@@ -73,8 +73,9 @@ import OpenVisionTestSupport
         var configuration = VisionModel.Configuration()
         configuration.threads = 1
         configuration.backend = .onnxRuntime
-        let model = try VisionModel(contentsOf: Self.fixtures.appendingPathComponent("ops/\(name).tflite"),
-                                    configuration: configuration)
+        let model = try VisionModel(
+            contentsOf: Self.fixtures.appendingPathComponent("ops/\(name).tflite"),
+            configuration: configuration)
         #expect(model.modelDescription.format == .tflite)
         #expect(model.modelDescription.outputs.map(\.name) == reference.outputs.map(\.name))
         let inputs = reference.inputs.map { Tensor(name: $0.name, shape: $0.shape, scalars: $0.values) }
@@ -121,7 +122,9 @@ import OpenVisionTestSupport
                 }
             }
         }
-        let outputs = try model.prediction(from: [Tensor(name: description.inputs[0].name, shape: [1, h, w, 3], scalars: input)])
+        let outputs = try model.prediction(from: [
+            Tensor(name: description.inputs[0].name, shape: [1, h, w, 3], scalars: input)
+        ])
         try #require(outputs.count == reference.outputs.count)
         for (output, expected) in zip(outputs, reference.outputs) {
             #expect(output.name == expected.name)
@@ -131,8 +134,10 @@ import OpenVisionTestSupport
             try #require(sampled.count == expected.values.count)
             let tolerance = max(1e-3, 2 * (expected.kernel_spread ?? 0))
             let difference = Self.maxAbsDifference(sampled, expected.values)
-            #expect(Double(difference) <= tolerance,
-                    "\(name) \(output.name): max |ONNX − TFLite| = \(difference) over \(sampled.count) values (allowed \(tolerance))")
+            #expect(
+                Double(difference) <= tolerance,
+                "\(name) \(output.name): max |ONNX − TFLite| = \(difference) over \(sampled.count) values (allowed \(tolerance))"
+            )
             let all = output.scalars.map(Double.init)
             #expect(abs((all.min() ?? 0) - (expected.min ?? 0)) <= tolerance)
             #expect(abs((all.max() ?? 0) - (expected.max ?? 0)) <= tolerance)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import OpenVision
+import Testing
 
 @Suite struct PixelBufferObservationTests {
     static func ramp() throws -> PixelBufferObservation {
@@ -43,10 +43,15 @@ import OpenVision
         let headerLength = Int(data[8]) | Int(data[9]) << 8
         #expect((10 + headerLength) % 64 == 0)
         let header = String(decoding: data[10..<(10 + headerLength)], as: UTF8.self)
-        #expect(header.hasPrefix("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }") && header.hasSuffix("\n"))
+        #expect(
+            header.hasPrefix("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }") && header.hasSuffix("\n"))
         let body = data.suffix(from: 10 + headerLength)
         #expect(body.count == 6 * 4)
-        let floats = body.withUnsafeBytes { raw in (0..<6).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) } }
+        let floats = body.withUnsafeBytes { raw in
+            (0..<6).map {
+                Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)))
+            }
+        }
         #expect(floats == (0..<6).map { Float($0) / 10 })
     }
 }

@@ -24,9 +24,12 @@ import Testing
     @Test func polygonFill() throws {
         var memory = [UInt8](repeating: 0, count: 6 * 6)
         try memory.withUnsafeMutableBytes { raw in
-            let canvas = try BitmapCanvas(pixels: raw, width: 6, height: 6, bytesPerRow: 6,
-                                          layout: BitmapCanvas.Layout(channels: 1, alphaIndex: nil, premultiplied: false))
-            let square = [CGPoint(x: 0.5, y: 0.5), CGPoint(x: 2.5, y: 0.5), CGPoint(x: 2.5, y: 2.5), CGPoint(x: 0.5, y: 2.5)]
+            let canvas = try BitmapCanvas(
+                pixels: raw, width: 6, height: 6, bytesPerRow: 6,
+                layout: BitmapCanvas.Layout(channels: 1, alphaIndex: nil, premultiplied: false))
+            let square = [
+                CGPoint(x: 0.5, y: 0.5), CGPoint(x: 2.5, y: 0.5), CGPoint(x: 2.5, y: 2.5), CGPoint(x: 0.5, y: 2.5),
+            ]
             try canvas.fill(polygons: [square], antialias: false, components: [255])
         }
         #expect(memory[1 * 6 + 1] == 255 && memory[2 * 6 + 2] == 255)
@@ -41,8 +44,9 @@ import Testing
         }
         var memory = [UInt8](repeating: 0, count: 10 * 10)
         try memory.withUnsafeMutableBytes { raw in
-            let canvas = try BitmapCanvas(pixels: raw, width: 10, height: 10, bytesPerRow: 10,
-                                          layout: BitmapCanvas.Layout(channels: 1, alphaIndex: nil, premultiplied: false))
+            let canvas = try BitmapCanvas(
+                pixels: raw, width: 10, height: 10, bytesPerRow: 10,
+                layout: BitmapCanvas.Layout(channels: 1, alphaIndex: nil, premultiplied: false))
             try canvas.fill(polygons: [square(-0.5, 9.5), square(2.5, 6.5)], evenOdd: evenOdd, components: [255])
         }
         #expect(memory[0] == 255 && memory[5 * 10 + 5] == (evenOdd ? 0 : 255))
@@ -56,9 +60,10 @@ import Testing
             let canvas = try BitmapCanvas(pixels: raw, width: 4, height: 2, bytesPerRow: 16, layout: Self.rgba)
             try source.withUnsafeBytes { src in
                 // (u, v) → (2u + 0.5, 2v + 0.5): source pixel centres to the middle of 2 × 2 blocks.
-                try canvas.draw(src, sourceWidth: 2, sourceHeight: 1, sourceBytesPerRow: 6,
-                                sourceLayout: BitmapCanvas.Layout(channels: 3, alphaIndex: nil, premultiplied: false),
-                                transform: [2, 0, 0.5, 0, 2, 0.5], channelMap: [2, 1, 0, nil], interpolate: false)
+                try canvas.draw(
+                    src, sourceWidth: 2, sourceHeight: 1, sourceBytesPerRow: 6,
+                    sourceLayout: BitmapCanvas.Layout(channels: 3, alphaIndex: nil, premultiplied: false),
+                    transform: [2, 0, 0.5, 0, 2, 0.5], channelMap: [2, 1, 0, nil], interpolate: false)
             }
         }
         #expect(Array(memory[0..<4]) == [3, 2, 1, 255] && Array(memory[4..<8]) == [3, 2, 1, 255])
@@ -68,10 +73,13 @@ import Testing
     @Test func refusals() {
         var memory = [UInt8](repeating: 0, count: 8)
         memory.withUnsafeMutableBytes { raw in
-            #expect(throws: VisionError.self) { _ = try BitmapCanvas(pixels: raw, width: 4, height: 4, bytesPerRow: 16, layout: Self.rgba) }
             #expect(throws: VisionError.self) {
-                _ = try BitmapCanvas(pixels: raw, width: 2, height: 1, bytesPerRow: 8,
-                                     layout: BitmapCanvas.Layout(channels: 2, alphaIndex: nil, premultiplied: false))
+                _ = try BitmapCanvas(pixels: raw, width: 4, height: 4, bytesPerRow: 16, layout: Self.rgba)
+            }
+            #expect(throws: VisionError.self) {
+                _ = try BitmapCanvas(
+                    pixels: raw, width: 2, height: 1, bytesPerRow: 8,
+                    layout: BitmapCanvas.Layout(channels: 2, alphaIndex: nil, premultiplied: false))
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenVision
 
 /// Labels in OpenCV's Hershey font, which draws printable ASCII only (each byte of anything else as "?": the line
@@ -26,7 +27,8 @@ import Testing
         let drawn = try Self.labelled("in 9 · out 9")
         #expect(drawn == (try Self.labelled("in 9 | out 9")))
         #expect(drawn != (try Self.labelled("in 9 ?? out 9")))
-        let blank = try ImageCanvas(width: 200, height: 40, color: OverlayColor(red: 90, green: 90, blue: 90)).makeImage().rgbData()
+        let blank = try ImageCanvas(width: 200, height: 40, color: OverlayColor(red: 90, green: 90, blue: 90))
+            .makeImage().rgbData()
         #expect(try Self.labelled("日本") == blank)
     }
 }

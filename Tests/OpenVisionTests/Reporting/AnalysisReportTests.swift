@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Every request's results reach the JSON report and the overlays through `ReportableResult`,
 /// with no per-type code in the callers.
@@ -10,12 +10,15 @@ import OpenVisionTestSupport
         let url = try #require(ModelLocator.find("efficientnet-lite0.onnx"), "run scripts/setup")
         let model = try VisionModel(contentsOf: url)
         var canvas = try Fixtures.canvas(width: 400, height: 300)
-        try Fixtures.paste(try BarcodeGenerator.image(for: "report", symbology: .qr, moduleSize: 5), on: &canvas, x: 40, y: 40)
+        try Fixtures.paste(
+            try BarcodeGenerator.image(for: "report", symbology: .qr, moduleSize: 5), on: &canvas, x: 40, y: 40)
         let handler = ImageRequestHandler(image: canvas.makeImage())
         var text = RecognizeTextRequest()
         text.recognitionLanguages = ["xx-not-installed"]
-        let requests: [any VisionRequest] = [DetectBarcodesRequest(), GenerateImageFeaturePrintRequest(), RunModelRequest(model: model),
-                                             ClassifyImageRequest(model: model), text]
+        let requests: [any VisionRequest] = [
+            DetectBarcodesRequest(), GenerateImageFeaturePrintRequest(), RunModelRequest(model: model),
+            ClassifyImageRequest(model: model), text,
+        ]
         let outcomes = await handler.performAll(requests)
         var report = AnalysisReport(image: "generated", width: 400, height: 300)
         for outcome in outcomes { report.add(outcome) }
@@ -40,12 +43,16 @@ import OpenVisionTestSupport
 
     @Test func regionOfInterestIsUndoneForOverlays() async throws {
         var canvas = try Fixtures.canvas(width: 400, height: 400)
-        try Fixtures.paste(try BarcodeGenerator.image(for: "roi", symbology: .qr, moduleSize: 4), on: &canvas, x: 250, y: 250)
+        try Fixtures.paste(
+            try BarcodeGenerator.image(for: "roi", symbology: .qr, moduleSize: 4), on: &canvas, x: 250, y: 250)
         var request = DetectBarcodesRequest()
         request.regionOfInterest = NormalizedRect(x: 0.5, y: 0, width: 0.5, height: 0.5)  // lower-right quarter
         let outcome = try #require(await ImageRequestHandler(image: canvas.makeImage()).performAll([request]).first)
         let item = try #require(OverlayItem.items(for: outcome).first)
-        guard case .polygon(let points, _) = item.shape else { Issue.record("expected a polygon"); return }
+        guard case .polygon(let points, _) = item.shape else {
+            Issue.record("expected a polygon")
+            return
+        }
         // Every corner lies in the lower-right quarter of the full image.
         #expect(points.allSatisfy { $0.x > 0.5 && $0.y < 0.5 })
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// `RecognizeTextRequest` with `recognitionLevel = .accurate` (PP-OCRv4 on ONNX Runtime), on the
 /// scenes of `OCRScenes` (also written by `openvision-bench make-ocr-set` for the Python peer).
@@ -12,7 +13,9 @@ import OpenVisionTestSupport
         return request
     }
 
-    static func read(_ image: VisionImage, _ request: RecognizeTextRequest = accurate) async throws -> [RecognizedTextObservation] {
+    static func read(_ image: VisionImage, _ request: RecognizeTextRequest = accurate) async throws
+        -> [RecognizedTextObservation]
+    {
         try await ImageRequestHandler(image: image).perform(request)
     }
 
@@ -22,7 +25,9 @@ import OpenVisionTestSupport
 
     /// Corners in pixels, top-left origin: topLeft, topRight, bottomRight, bottomLeft.
     static func pixelCorners(_ line: RecognizedTextObservation, _ size: CGSize) -> [(Double, Double)] {
-        [line.topLeft, line.topRight, line.bottomRight, line.bottomLeft].map { ($0.x * Double(size.width), (1 - $0.y) * Double(size.height)) }
+        [line.topLeft, line.topRight, line.bottomRight, line.bottomLeft].map {
+            ($0.x * Double(size.width), (1 - $0.y) * Double(size.height))
+        }
     }
 
     @Test(arguments: OCRScenes.rendered.map(\.name))
@@ -59,7 +64,8 @@ import OpenVisionTestSupport
         #expect(difference < 3, "\(name): reading direction \(degrees)°, expected \(expectedDegrees)°")
         // The first character's box is at the line's start (near topLeft), the last at its end.
         let best = try #require(line.candidates.first)
-        let first = try #require(best.characterBoxes.first), last = try #require(best.characterBoxes.last)
+        let first = try #require(best.characterBoxes.first)
+        let last = try #require(best.characterBoxes.last)
         func distance(_ box: NormalizedRect, _ p: (Double, Double)) -> Double {
             hypot(box.midX * Double(image.size.width) - p.0, (1 - box.midY) * Double(image.size.height) - p.1)
         }
@@ -81,7 +87,10 @@ import OpenVisionTestSupport
         var runs: [ClosedRange<Int>] = []
         var x = 0
         while x < width {
-            guard inked[x] else { x += 1; continue }
+            guard inked[x] else {
+                x += 1
+                continue
+            }
             let start = x
             while x < width && inked[x] { x += 1 }
             runs.append(start...(x - 1))
@@ -90,7 +99,8 @@ import OpenVisionTestSupport
         #expect(runs.count == glyphs.count, "\(runs)")
         for (box, run) in zip(glyphs, runs) {
             let centre = box.midX * Double(width)
-            #expect(Double(run.lowerBound) - 2 <= centre && centre <= Double(run.upperBound) + 2, "\(centre) not in \(run)")
+            #expect(
+                Double(run.lowerBound) - 2 <= centre && centre <= Double(run.upperBound) + 2, "\(centre) not in \(run)")
             #expect(box.width * Double(width) < 30, "a character box wider than 30 px: \(box)")
         }
     }
@@ -100,22 +110,31 @@ import OpenVisionTestSupport
     /// reading direction). Reference from:
     /// .build/debug/openvision-bench make-ocr-set /tmp/ocrset && .venv-bench/bin/python Benchmarks/python/bench_rapidocr.py 1 /tmp/ocrset/{serif-32,rot12,rot90,rot180,photo-horses,photo-eagle}.png
     static let rapidOCR: [(String, [(String, [Double])])] = [
-        ("serif-32", [
-            ("Invoice 2026-11-22", [59, 126, 370, 126, 370, 157, 59, 157]),
-            ("Total due 42.50 EUR", [59, 177, 397, 177, 397, 208, 59, 208]),
-            ("Thank you for your order", [57, 225, 467, 227, 467, 265, 56, 263]),
-        ]),
+        (
+            "serif-32",
+            [
+                ("Invoice 2026-11-22", [59, 126, 370, 126, 370, 157, 59, 157]),
+                ("Total due 42.50 EUR", [59, 177, 397, 177, 397, 208, 59, 208]),
+                ("Thank you for your order", [57, 225, 467, 227, 467, 265, 56, 263]),
+            ]
+        ),
         ("rot12", [("Camera mounted sideways", [170, 418, 765, 299, 775, 350, 180, 469])]),
         ("rot90", [("Camera mounted sideways", [576, 55, 630, 56, 626, 668, 572, 668])]),
         ("rot180", [("Camera mounted sideways", [339, 574, 940, 580, 939, 627, 339, 620])]),
-        ("photo-horses", [
-            ("Fresh coffee 2.40", [187, 251, 651, 244, 652, 291, 188, 298]),
-            ("Open daily 8am", [189, 324, 602, 327, 602, 377, 189, 374]),
-        ]),
-        ("photo-eagle", [
-            ("PARKING 7-19", [239, 279, 634, 275, 634, 322, 239, 326]),
-            ("Permit holders only", [237, 356, 635, 360, 635, 403, 237, 399]),
-        ]),
+        (
+            "photo-horses",
+            [
+                ("Fresh coffee 2.40", [187, 251, 651, 244, 652, 291, 188, 298]),
+                ("Open daily 8am", [189, 324, 602, 327, 602, 377, 189, 374]),
+            ]
+        ),
+        (
+            "photo-eagle",
+            [
+                ("PARKING 7-19", [239, 279, 634, 275, 634, 322, 239, 326]),
+                ("Permit holders only", [237, 356, 635, 360, 635, 403, 237, 399]),
+            ]
+        ),
     ]
 
     @Test(arguments: rapidOCR.map(\.0))
@@ -134,7 +153,9 @@ import OpenVisionTestSupport
             let theirs = (0..<4).map { (quad[2 * $0], quad[2 * $0 + 1]) }
             // The cyclic order of our corners that best matches theirs.
             let error = (0..<4).map { shift in
-                (0..<4).map { i in max(abs(ours[(i + shift) % 4].0 - theirs[i].0), abs(ours[(i + shift) % 4].1 - theirs[i].1)) }.max()!
+                (0..<4).map { i in
+                    max(abs(ours[(i + shift) % 4].0 - theirs[i].0), abs(ours[(i + shift) % 4].1 - theirs[i].1))
+                }.max()!
             }.min()!
             #expect(error <= 2, "\(name) \"\(text)\": ours \(ours), rapidocr \(theirs)")
         }
@@ -164,8 +185,9 @@ import OpenVisionTestSupport
     /// read back, with corners in the full image's coordinates.
     @Test func hugeImageIsBoundedAndRead() async throws {
         var canvas = try Fixtures.canvas(width: 6000, height: 400)
-        try canvas.text("WIDE BANNER TEXT", at: CGPoint(x: 2000, y: 260), fontFile: OCRScenes.fontDirectory + "DejaVuSans-Bold.ttf",
-                        pixelHeight: 160)
+        try canvas.text(
+            "WIDE BANNER TEXT", at: CGPoint(x: 2000, y: 260), fontFile: OCRScenes.fontDirectory + "DejaVuSans-Bold.ttf",
+            pixelHeight: 160)
         let lines = try await Self.read(canvas.makeImage())
         #expect(Self.strings(lines) == ["WIDE BANNER TEXT"])
         let box = try #require(lines.first).boundingBox
@@ -193,14 +215,16 @@ import OpenVisionTestSupport
     }
 
     @Test func missingModelFilesNameSetup() throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ov-ppocr-missing-\(UUID().uuidString)")
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ov-ppocr-missing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         do {
             _ = try PPOCRRecognizer.files(in: [empty])
             Issue.record("expected missingModelData")
         } catch {
-            #expect(error.code == .missingModelData && error.message.contains("./scripts/setup")
+            #expect(
+                error.code == .missingModelData && error.message.contains("./scripts/setup")
                     && error.message.contains(PPOCRRecognizer.detectorName), "\(error)")
         }
     }
@@ -217,7 +241,10 @@ import OpenVisionTestSupport
         files[2] = truncated
         let shortDictionary = dir.appendingPathComponent(PPOCRRecognizer.dictionaryName)
         try Data("a\nb\nc\n".utf8).write(to: shortDictionary)
-        for broken in [[installed[0], installed[1], truncated, installed[3]], [installed[0], installed[1], installed[2], shortDictionary]] {
+        for broken in [
+            [installed[0], installed[1], truncated, installed[3]],
+            [installed[0], installed[1], installed[2], shortDictionary],
+        ] {
             do {
                 _ = try PPOCRRecognizer(files: broken)
                 Issue.record("expected invalidModel for \(broken)")

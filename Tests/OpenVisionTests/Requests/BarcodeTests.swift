@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct BarcodeTests {
     /// Payloads valid for each creatable symbology.
@@ -13,18 +13,22 @@ import OpenVisionTestSupport
     ]
 
     /// Generates a code, places it on a larger white canvas (rotated by `degrees`), and returns the canvas.
-    static func scene(_ payload: String, _ symbology: BarcodeSymbology, degrees: Double = 0,
-                      inverted: Bool = false) throws -> VisionImage {
+    static func scene(
+        _ payload: String, _ symbology: BarcodeSymbology, degrees: Double = 0,
+        inverted: Bool = false
+    ) throws -> VisionImage {
         let code = try BarcodeGenerator.image(for: payload, symbology: symbology, moduleSize: 4)
         let (width, height) = (max(600, code.width * 2), max(500, code.height * 2))
         var canvas = try Fixtures.canvas(width: width, height: height)
-        try Fixtures.paste(code, on: &canvas, x: Double(width - code.width) / 2, y: Double(height - code.height) / 2,
-                           degrees: degrees)
+        try Fixtures.paste(
+            code, on: &canvas, x: Double(width - code.width) / 2, y: Double(height - code.height) / 2,
+            degrees: degrees)
         let image = canvas.makeImage()
         guard inverted else { return image }
         // Light-on-dark: invert every pixel.
         let rgb = image.rgbData().map { 255 - $0 }
-        return try VisionImage(pixels: PixelBuffer(data: Data(rgb), width: image.width, height: image.height, format: .rgb8))
+        return try VisionImage(
+            pixels: PixelBuffer(data: Data(rgb), width: image.width, height: image.height, format: .rgb8))
     }
 
     @Test(arguments: payloads.map { $0.0 })
@@ -33,9 +37,12 @@ import OpenVisionTestSupport
         let image = try Self.scene(payload, symbology)
         let results = try await ImageRequestHandler(image: image).perform(DetectBarcodesRequest())
         // UPC-A is EAN-13 with a leading zero; like Vision, the reader reports it as EAN-13.
-        let (expectedSymbology, expectedPayload) = symbology == .upca ? (BarcodeSymbology.ean13, "0" + payload) : (symbology, payload)
+        let (expectedSymbology, expectedPayload) =
+            symbology == .upca ? (BarcodeSymbology.ean13, "0" + payload) : (symbology, payload)
         let match = results.first { $0.symbology == expectedSymbology }
-        #expect(match?.payloadString == expectedPayload, "\(symbology): \(results.map { "\($0.symbology) \($0.payloadString ?? "-")" })")
+        #expect(
+            match?.payloadString == expectedPayload,
+            "\(symbology): \(results.map { "\($0.symbology) \($0.payloadString ?? "-")" })")
         if let match {
             #expect(match.payloadData == Data(expectedPayload.utf8))
             // Centred on the canvas.
@@ -84,8 +91,10 @@ import OpenVisionTestSupport
 
     @Test func symbologyFilterAndRegionOfInterest() async throws {
         var canvas = try Fixtures.canvas(width: 800, height: 400)
-        try Fixtures.paste(try BarcodeGenerator.image(for: "Q", symbology: .qr, moduleSize: 5), on: &canvas, x: 40, y: 100)
-        try Fixtures.paste(try BarcodeGenerator.image(for: "C128", symbology: .code128, moduleSize: 3), on: &canvas, x: 450, y: 150)
+        try Fixtures.paste(
+            try BarcodeGenerator.image(for: "Q", symbology: .qr, moduleSize: 5), on: &canvas, x: 40, y: 100)
+        try Fixtures.paste(
+            try BarcodeGenerator.image(for: "C128", symbology: .code128, moduleSize: 3), on: &canvas, x: 450, y: 150)
         let handler = ImageRequestHandler(image: canvas.makeImage())
         let onlyQR = try await handler.perform(DetectBarcodesRequest(symbologies: [.qr]))
         #expect(onlyQR.map(\.payloadString) == ["Q"])
@@ -136,12 +145,15 @@ import OpenVisionTestSupport
     /// Every symbology zxing-cpp reads is on: Telepen (not in Vision) is read and named.
     @Test func telepenIsReadAndFilterable() async throws {
         let image = try Self.scene("TELEPEN-1", .telepen)
-        #expect(try await ImageRequestHandler(image: image).perform(DetectBarcodesRequest(symbologies: [.telepen])).map(\.payloadString) == ["TELEPEN-1"])
+        #expect(
+            try await ImageRequestHandler(image: image).perform(DetectBarcodesRequest(symbologies: [.telepen])).map(
+                \.payloadString) == ["TELEPEN-1"])
         #expect(try await ImageRequestHandler(image: image).perform(DetectBarcodesRequest(symbologies: [.qr])).isEmpty)
     }
 
     @Test func emptyImageHasNoCodes() async throws {
-        let results = try await ImageRequestHandler(image: try Fixtures.canvas(width: 300, height: 200).makeImage()).perform(DetectBarcodesRequest())
+        let results = try await ImageRequestHandler(image: try Fixtures.canvas(width: 300, height: 200).makeImage())
+            .perform(DetectBarcodesRequest())
         #expect(results.isEmpty)
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// `DetectFaceRectanglesRequest`'s BlazeFace revisions against MediaPipe Python 0.10.14
 /// (`mp.solutions.face_detection`, model_selection 0 = short range, 1 = full range) on the same images and model
@@ -17,33 +18,49 @@ import OpenVisionTestSupport
 
     /// Every image, both ranges: the same faces (the short-range model's false positives on the rendered hands
     /// included), boxes IoU ≥ 0.9, scores ± 0.02, the 6 keypoints within 1% of the diagonal on average.
-    @Test(arguments: ["astronaut.png", "person.jpg", "hand-single.jpg", "hands-two.jpg", "hand-small.jpg"],
-          [DetectFaceRectanglesRequest.Revision.blazeFaceShortRange, .blazeFaceFullRange])
+    @Test(
+        arguments: ["astronaut.png", "person.jpg", "hand-single.jpg", "hands-two.jpg", "hand-small.jpg"],
+        [DetectFaceRectanglesRequest.Revision.blazeFaceShortRange, .blazeFaceFullRange])
     func facesMatchMediaPipe(_ name: String, _ revision: DetectFaceRectanglesRequest.Revision) async throws {
         let reference = try #require(try Self.reference.get().images[name])
         let expected = try #require(reference.faces[revision == .blazeFaceShortRange ? "short" : "full"])
-        let faces = try await ImageRequestHandler(MediaPipeReference.imageURL(name)).perform(DetectFaceRectanglesRequest(revision))
+        let faces = try await ImageRequestHandler(MediaPipeReference.imageURL(name)).perform(
+            DetectFaceRectanglesRequest(revision))
         #expect(faces.count == expected.count, "\(name) \(revision): \(faces.count) faces, MediaPipe \(expected.count)")
         let (w, h) = (Double(reference.width), Double(reference.height))
         for theirs in expected {
-            let theirBox = CGRect(x: theirs.box[0] * w, y: theirs.box[1] * h, width: theirs.box[2] * w, height: theirs.box[3] * h)
-            let ours = try #require(faces.max { Self.iou($0.boundingBox.toImageCoordinates(CGSize(width: w, height: h), origin: .upperLeft), theirBox)
-                < Self.iou($1.boundingBox.toImageCoordinates(CGSize(width: w, height: h), origin: .upperLeft), theirBox) })
+            let theirBox = CGRect(
+                x: theirs.box[0] * w, y: theirs.box[1] * h, width: theirs.box[2] * w, height: theirs.box[3] * h)
+            let ours = try #require(
+                faces.max {
+                    Self.iou(
+                        $0.boundingBox.toImageCoordinates(CGSize(width: w, height: h), origin: .upperLeft), theirBox)
+                        < Self.iou(
+                            $1.boundingBox.toImageCoordinates(CGSize(width: w, height: h), origin: .upperLeft), theirBox
+                        )
+                })
             let box = ours.boundingBox.toImageCoordinates(CGSize(width: w, height: h), origin: .upperLeft)
             #expect(Self.iou(box, theirBox) >= 0.9, "\(name) \(revision): \(box) vs \(theirBox)")
-            #expect(abs(Double(ours.confidence) - theirs.score) < 0.02, "\(name): \(ours.confidence) vs \(theirs.score)")
-            let points = try #require(ours.landmarks).allPoints.pointsInImage(imageSize: CGSize(width: w, height: h), origin: .upperLeft)
+            #expect(
+                abs(Double(ours.confidence) - theirs.score) < 0.02, "\(name): \(ours.confidence) vs \(theirs.score)")
+            let points = try #require(ours.landmarks).allPoints.pointsInImage(
+                imageSize: CGSize(width: w, height: h), origin: .upperLeft)
             #expect(points.count == 6)
-            let mean = zip(points, theirs.keypoints).map { hypot(Double($0.x) - $1[0] * w, Double($0.y) - $1[1] * h) }.reduce(0, +) / 6
+            let mean =
+                zip(points, theirs.keypoints).map { hypot(Double($0.x) - $1[0] * w, Double($0.y) - $1[1] * h) }.reduce(
+                    0, +) / 6
             #expect(mean <= 0.01 * hypot(w, h), "\(name): keypoints \(mean) px off")
         }
     }
 
     @Test func coarseLandmarksAndRoll() async throws {
-        let face = try #require(try await ImageRequestHandler(Fixtures.sharedImage("astronaut.png"))
-            .perform(DetectFaceRectanglesRequest(.blazeFaceFullRange)).first)
+        let face = try #require(
+            try await ImageRequestHandler(Fixtures.sharedImage("astronaut.png"))
+                .perform(DetectFaceRectanglesRequest(.blazeFaceFullRange)).first)
         let l = try #require(face.landmarks)
-        #expect(l.leftPupil.pointCount == 1 && l.rightPupil.pointCount == 1 && l.nose.pointCount == 1 && l.innerLips.pointCount == 0)
+        #expect(
+            l.leftPupil.pointCount == 1 && l.rightPupil.pointCount == 1 && l.nose.pointCount == 1
+                && l.innerLips.pointCount == 0)
         // The subject's right eye is on the image's left; the nose is between the eyes and above the mouth.
         let size = CGSize(width: 210, height: 210)
         let right = l.rightPupil.pointsInImage(imageSize: size, origin: .upperLeft)[0]
@@ -65,15 +82,19 @@ import OpenVisionTestSupport
         // and moved by (60, 60): its centre (105, 99) goes to (60 + 105 − 6, 60 + 105) = (159, 165), its sides swap.
         let truth = CGRect(x: 159 - 49, y: 165 - 50, width: 98, height: 100)
         let size = image.size
-        let blaze = try await ImageRequestHandler(image: image).perform(DetectFaceRectanglesRequest(.blazeFaceFullRange))
-        #expect(blaze.contains { Self.iou($0.boundingBox.toImageCoordinates(size, origin: .upperLeft), truth) >= 0.5 }, "\(blaze.map(\.boundingBox))")
+        let blaze = try await ImageRequestHandler(image: image).perform(
+            DetectFaceRectanglesRequest(.blazeFaceFullRange))
+        #expect(
+            blaze.contains { Self.iou($0.boundingBox.toImageCoordinates(size, origin: .upperLeft), truth) >= 0.5 },
+            "\(blaze.map(\.boundingBox))")
         let hog = try await ImageRequestHandler(image: image).perform(DetectFaceRectanglesRequest(.hog))
         #expect(!hog.contains { Self.iou($0.boundingBox.toImageCoordinates(size, origin: .upperLeft), truth) >= 0.5 })
     }
 
     @Test(arguments: [1, 5, 100])
     func smallImagesWork(_ side: Int) async throws {
-        let image = try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png")).resized(width: side, height: side)
+        let image = try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png")).resized(
+            width: side, height: side)
         for revision in [DetectFaceRectanglesRequest.Revision.blazeFaceShortRange, .blazeFaceFullRange] {
             let faces = try await ImageRequestHandler(image: image).perform(DetectFaceRectanglesRequest(revision))
             // 100 px: the face is still there; 1 and 5 px: nothing to find.

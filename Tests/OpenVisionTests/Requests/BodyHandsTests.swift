@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// Hands on body poses (`DetectHumanBodyPoseRequest.detectsHands`): the hand landmark model in the region MediaPipe
 /// Holistic derives from a pose's wrist, index and pinky landmarks. No shared photo shows a hand MediaPipe finds (the
@@ -12,9 +13,14 @@ import OpenVisionTestSupport
 @Suite struct BodyHandsTests {
     /// A pose estimate whose left wrist, index and pinky landmarks are `hand`'s wrist, index MCP and little MCP (image
     /// pixels), visible; every other landmark invisible at the image's centre.
-    static func estimate(from hand: HumanHandPoseObservation, width: Int, height: Int, side: HumanBodyPoseObservation.BodyLandmark = .leftWrist)
-        -> BlazePosePipeline.Estimate {
-        var points = [(x: Double, y: Double, visibility: Float)](repeating: (Double(width) / 2, Double(height) / 2, 0), count: 33)
+    static func estimate(
+        from hand: HumanHandPoseObservation, width: Int, height: Int,
+        side: HumanBodyPoseObservation.BodyLandmark = .leftWrist
+    )
+        -> BlazePosePipeline.Estimate
+    {
+        var points = [(x: Double, y: Double, visibility: Float)](
+            repeating: (Double(width) / 2, Double(height) / 2, 0), count: 33)
         func px(_ j: HumanHandPoseObservation.JointName) -> (x: Double, y: Double, visibility: Float) {
             let p = hand.recognizedPoint(j).pixelLocation(width: width, height: height)
             return (p.x, p.y, 0.95)
@@ -23,8 +29,9 @@ import OpenVisionTestSupport
         points[wrist] = px(.wrist)
         points[index] = px(.indexMCP)
         points[pinky] = px(.littleMCP)
-        return BlazePosePipeline.Estimate(points: points, world: Array(repeating: .zero, count: 33), presence: 0.9,
-                                          region: .fullImage(width: width, height: height), segmentation: nil, box: (0, 0, 0, 0))
+        return BlazePosePipeline.Estimate(
+            points: points, world: Array(repeating: .zero, count: 33), presence: 0.9,
+            region: .fullImage(width: width, height: height), segmentation: nil, box: (0, 0, 0, 0))
     }
 
     /// On each rendered hand, the hand read from the pose's region matches the hand request's (mean joint distance
@@ -44,11 +51,15 @@ import OpenVisionTestSupport
             let e = Self.estimate(from: hand, width: image.width, height: image.height, side: side)
             let hands = try BlazePosePipeline.hands(of: e, in: image, with: pipeline)
             #expect((side == .leftWrist ? hands.right : hands.left) == nil)
-            let read = try #require(side == .leftWrist ? hands.left : hands.right, "\(name): no hand in the pose's region")
+            let read = try #require(
+                side == .leftWrist ? hands.left : hands.right, "\(name): no hand in the pose's region")
             let ours = HumanHandPoseObservation(bodyHand: read, chirality: side == .leftWrist ? .left : .right)
-            let distance = zip(ours.joints, hand.joints).map { a, b in
-                hypot((a.location.x - b.location.x) * Double(image.width), (a.location.y - b.location.y) * Double(image.height))
-            }.reduce(0, +) / 21
+            let distance =
+                zip(ours.joints, hand.joints).map { a, b in
+                    hypot(
+                        (a.location.x - b.location.x) * Double(image.width),
+                        (a.location.y - b.location.y) * Double(image.height))
+                }.reduce(0, +) / 21
             #expect(distance / diagonal <= 0.01, "\(name): mean joint distance \(distance) px")
             let wrist = ours.recognizedPoint(.wrist).pixelLocation(width: image.width, height: image.height)
             #expect(hypot(wrist.x - e.points[side.rawValue].x, wrist.y - e.points[side.rawValue].y) <= 0.03 * diagonal)
@@ -61,8 +72,9 @@ import OpenVisionTestSupport
     @Test func invisibleWristOrEmptyRegionReadsNoHand() throws {
         let image = try VisionImage(contentsOf: MediaPipeReference.imageURL("hand-single.jpg"))
         let pipeline = try HandPosePipeline.installed(full: true)
-        var e = BlazePosePipeline.Estimate(points: Array(repeating: (240, 240, 0.05), count: 33), world: Array(repeating: .zero, count: 33),
-                                           presence: 0.9, region: .fullImage(width: 480, height: 480), segmentation: nil, box: (0, 0, 0, 0))
+        var e = BlazePosePipeline.Estimate(
+            points: Array(repeating: (240, 240, 0.05), count: 33), world: Array(repeating: .zero, count: 33),
+            presence: 0.9, region: .fullImage(width: 480, height: 480), segmentation: nil, box: (0, 0, 0, 0))
         var hands = try BlazePosePipeline.hands(of: e, in: image, with: pipeline)
         #expect(hands.left == nil && hands.right == nil)
         e.points = Array(repeating: (240, 240, 0.9), count: 33)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// `DetectHumanBodyPoseRequest` (MediaPipe's pose_detection + pose_landmark_full TFLite files, converted to
 /// ONNX) against MediaPipe Python 0.10.14 running the same files, on the shared photos.
@@ -24,7 +25,8 @@ import OpenVisionTestSupport
     static let reference: Reference = {
         let url = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/MediaPipe/pose-reference.json")
         // A missing or broken fixture is a test failure, reported by the tests that use it.
-        guard let data = try? Data(contentsOf: url), let decoded = try? JSONDecoder().decode(Reference.self, from: data) else {
+        guard let data = try? Data(contentsOf: url), let decoded = try? JSONDecoder().decode(Reference.self, from: data)
+        else {
             return Reference(generator: "missing \(url.path)", images: [:])
         }
         return decoded
@@ -32,10 +34,14 @@ import OpenVisionTestSupport
 
     /// Mean distance between our landmarks and MediaPipe's, as a fraction of the image diagonal: all 33, or
     /// only those MediaPipe sees (visibility ≥ `minimumVisibility`).
-    static func meanError(_ pose: HumanBodyPoseObservation, _ expected: [[Double]], width: Int, height: Int,
-                          minimumVisibility: Double = 0) -> Double {
-        let w = Double(width), h = Double(height)
-        var total = 0.0, count = 0
+    static func meanError(
+        _ pose: HumanBodyPoseObservation, _ expected: [[Double]], width: Int, height: Int,
+        minimumVisibility: Double = 0
+    ) -> Double {
+        let w = Double(width)
+        let h = Double(height)
+        var total = 0.0
+        var count = 0
         for (ours, theirs) in zip(pose.landmarks, expected) where theirs[2] >= minimumVisibility {
             let p = ours.pixelLocation(width: width, height: height)
             total += hypot(p.x - theirs[0] * w, p.y - theirs[1] * h)
@@ -70,7 +76,8 @@ import OpenVisionTestSupport
 
     /// Vision's joints: names, groups, and neck and root as the midpoints of shoulders and hips.
     @Test func visionJointsAndGroups() async throws {
-        let pose = try #require(try await DetectHumanBodyPoseRequest().perform(on: Fixtures.sharedImage("person.jpg")).first)
+        let pose = try #require(
+            try await DetectHumanBodyPoseRequest().perform(on: Fixtures.sharedImage("person.jpg")).first)
         #expect(pose.availableJointNames.count == 19)
         #expect(Set(pose.allRecognizedPoints.keys) == Set(HumanBodyPoseObservation.JointName.allCases.map(\.rawValue)))
         let arm = pose.recognizedPoints(.leftArm)
@@ -78,12 +85,16 @@ import OpenVisionTestSupport
         #expect(arm[.leftWrist]?.location == pose.landmark(.leftWrist).location)
         #expect(pose.recognizedPoints(.all).count == 19)
         #expect(pose.recognizedPoints(.torso).count == 6)
-        let l = pose.landmark(.leftShoulder).location, r = pose.landmark(.rightShoulder).location
+        let l = pose.landmark(.leftShoulder).location
+        let r = pose.landmark(.rightShoulder).location
         let neck = pose.recognizedPoint(.neck)
         #expect(abs(neck.location.x - (l.x + r.x) / 2) < 1e-12 && abs(neck.location.y - (l.y + r.y) / 2) < 1e-12)
-        #expect(neck.confidence == min(pose.landmark(.leftShoulder).confidence, pose.landmark(.rightShoulder).confidence))
+        #expect(
+            neck.confidence == min(pose.landmark(.leftShoulder).confidence, pose.landmark(.rightShoulder).confidence))
         let root = pose.recognizedPoint(.root)
-        #expect(abs(root.location.y - (pose.landmark(.leftHip).location.y + pose.landmark(.rightHip).location.y) / 2) < 1e-12)
+        #expect(
+            abs(root.location.y - (pose.landmark(.leftHip).location.y + pose.landmark(.rightHip).location.y) / 2)
+                < 1e-12)
         // Upright person: the nose is above the neck, the neck above the root (lower-left origin).
         #expect(pose.recognizedPoint(.nose).location.y > neck.location.y && neck.location.y > root.location.y)
         #expect(pose.landmark(.rightFootIndex).identifier == "rightFootIndex")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// The built-in detector (Yolo-Fastest-1.1-XL converted to ONNX at build time and bundled), and the
 /// requests built on it: `RecognizeAnimalsRequest` and `DetectHumanRectanglesRequest`.
@@ -16,11 +16,13 @@ import OpenVisionTestSupport
     @Test func detectsWithoutAModelAsThePythonReference() async throws {
         #expect(VisionModel.defaultDetectorURL?.lastPathComponent == "yolo-fastest-1.1-xl.onnx")
         let objects = try await DetectObjectsRequest().perform(on: Fixtures.sharedImage("dog.jpg"))
-        ObjectDetectionTests.check(objects, against: ObjectDetectionTests.reference["yolo-fastest-1.1-xl"]!["dog.jpg"]!,
-                                   imageSize: CGSize(width: 768, height: 576), minimumIoU: 0.98)
+        ObjectDetectionTests.check(
+            objects, against: ObjectDetectionTests.reference["yolo-fastest-1.1-xl"]!["dog.jpg"]!,
+            imageSize: CGSize(width: 768, height: 576), minimumIoU: 0.98)
         let people = try await DetectObjectsRequest().perform(on: Fixtures.sharedImage("person.jpg"))
-        ObjectDetectionTests.check(people, against: ObjectDetectionTests.reference["yolo-fastest-1.1-xl"]!["person.jpg"]!,
-                                   imageSize: CGSize(width: 640, height: 424), minimumIoU: 0.98)
+        ObjectDetectionTests.check(
+            people, against: ObjectDetectionTests.reference["yolo-fastest-1.1-xl"]!["person.jpg"]!,
+            imageSize: CGSize(width: 640, height: 424), minimumIoU: 0.98)
     }
 
     @Test func animalsAreCatsAndDogsWithVisionsIdentifiers() async throws {
@@ -28,7 +30,8 @@ import OpenVisionTestSupport
         let size = CGSize(width: 768, height: 576)
         let animals = try await RecognizeAnimalsRequest().perform(on: Fixtures.sharedImage("dog.jpg"))
         #expect(animals.map { $0.labels.map(\.identifier) } == [["Dog"]])
-        let reference = NormalizedRect(imageRect: CGRect(x: 114, y: 188, width: 272, height: 347), in: size, origin: .upperLeft)
+        let reference = NormalizedRect(
+            imageRect: CGRect(x: 114, y: 188, width: 272, height: 347), in: size, origin: .upperLeft)
         #expect((animals.first?.boundingBox.intersectionOverUnion(reference) ?? 0) > 0.98)
         #expect(abs((animals.first?.confidence ?? 0) - 0.96) < 0.01)
         // person.jpg: the dog, not the person or the cow.
@@ -44,14 +47,16 @@ import OpenVisionTestSupport
         whole.upperBodyOnly = false
         let people = try await whole.perform(on: Fixtures.sharedImage("person.jpg"))
         #expect(people.count == 1)
-        let full = NormalizedRect(imageRect: CGRect(x: 188, y: 103, width: 84, height: 260), in: size, origin: .upperLeft)
+        let full = NormalizedRect(
+            imageRect: CGRect(x: 188, y: 103, width: 84, height: 260), in: size, origin: .upperLeft)
         #expect((people.first?.boundingBox.intersectionOverUnion(full) ?? 0) > 0.98)
         #expect(people.first?.upperBodyOnly == false)
 
         // Upper body (the default): same top and width, min(h, max(0.55 h, 1.2 w)) = 143 px tall.
         let upper = try await DetectHumanRectanglesRequest().perform(on: Fixtures.sharedImage("person.jpg"))
         #expect(upper.count == 1)
-        let top = NormalizedRect(imageRect: CGRect(x: 188, y: 103, width: 84, height: 143), in: size, origin: .upperLeft)
+        let top = NormalizedRect(
+            imageRect: CGRect(x: 188, y: 103, width: 84, height: 143), in: size, origin: .upperLeft)
         #expect((upper.first?.boundingBox.intersectionOverUnion(top) ?? 0) > 0.97)
         #expect(upper.first?.upperBodyOnly == true)
         #expect(abs((upper.first?.confidence ?? 0) - 0.99) < 0.01)

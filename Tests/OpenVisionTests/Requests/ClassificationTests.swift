@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// The default classifier (EfficientNet-Lite0 converted by scripts/setup), feature prints, raw outputs.
 @Suite struct ClassificationTests {
@@ -36,9 +36,11 @@ import OpenVisionTestSupport
         let mirrored = try dogImage.oriented(.upMirrored)
         let dog = try await ImageRequestHandler(image: dogImage).perform(GenerateImageFeaturePrintRequest())
         let dogMirrored = try await ImageRequestHandler(image: mirrored).perform(GenerateImageFeaturePrintRequest())
-        let eagle = try await ImageRequestHandler(Fixtures.sharedImage("eagle.jpg")).perform(GenerateImageFeaturePrintRequest())
+        let eagle = try await ImageRequestHandler(Fixtures.sharedImage("eagle.jpg")).perform(
+            GenerateImageFeaturePrintRequest())
         #expect(dog.elementCount == 1280)
-        let near = try dog.distance(to: dogMirrored), far = try dog.distance(to: eagle)
+        let near = try dog.distance(to: dogMirrored)
+        let far = try dog.distance(to: eagle)
         #expect(near < far / 2, "mirrored \(near) vs eagle \(far)")
         #expect(try dog.distance(to: dog) < 1e-5)
     }
@@ -48,7 +50,8 @@ import OpenVisionTestSupport
         let model = try VisionModel(contentsOf: url)
         #expect(model.modelDescription.preprocessing.width == 224)
         #expect(model.modelDescription.labels.count == 1000)
-        let outputs = try await ImageRequestHandler(Fixtures.sharedImage("dog.jpg")).perform(RunModelRequest(model: model))
+        let outputs = try await ImageRequestHandler(Fixtures.sharedImage("dog.jpg")).perform(
+            RunModelRequest(model: model))
         #expect(outputs.map(\.featureName) == ["logits", "features"])
         #expect(outputs[0].shape == [1, 1000] && outputs[1].shape == [1, 1280])
     }

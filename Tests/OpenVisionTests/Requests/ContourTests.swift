@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct ContourTests {
     /// 600 × 400, white: on the left a dark square frame (40...360) holding a dark square (120...280)
@@ -27,7 +27,10 @@ import OpenVisionTestSupport
         // The chain frame → hole → square → disc hole → disc.
         var depth = 0
         var node: Contour? = frame
-        while let n = node { depth += 1; node = n.childContours.first }
+        while let n = node {
+            depth += 1
+            node = n.childContours.first
+        }
         #expect(depth == 5)
         let innermost = try #require(result.contour(at: frame.indexPath.appending([0, 0, 0, 0])))
         // The dark disc: r 30 px → width 60 / 600 of the image.
@@ -63,12 +66,16 @@ import OpenVisionTestSupport
     func nonPositiveMaximumImageDimensionIsRejected(_ dimension: Int) async throws {
         var request = DetectContoursRequest()
         request.maximumImageDimension = dimension
-        await #expect(throws: VisionError.self) { try await ImageRequestHandler(image: try Self.scene()).perform(request) }
+        await #expect(throws: VisionError.self) {
+            try await ImageRequestHandler(image: try Self.scene()).perform(request)
+        }
     }
 
     @Test func nonFiniteContrastIsRejected() async throws {
-        for change in [{ (r: inout DetectContoursRequest) in r.contrastAdjustment = .nan },
-                       { r in r.contrastAdjustment = .infinity }, { r in r.contrastPivot = .nan }, { r in r.contrastPivot = 2 }] {
+        for change in [
+            { (r: inout DetectContoursRequest) in r.contrastAdjustment = .nan },
+            { r in r.contrastAdjustment = .infinity }, { r in r.contrastPivot = .nan }, { r in r.contrastPivot = 2 },
+        ] {
             var request = DetectContoursRequest()
             change(&request)
             do {

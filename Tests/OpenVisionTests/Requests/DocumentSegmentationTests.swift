@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct DocumentSegmentationTests {
     static let size = DocumentScenes.size
@@ -12,12 +12,14 @@ import OpenVisionTestSupport
         [(180.0, 200.0), (640.0, 60.0), (830.0, 520.0), (330.0, 700.0)],  // rotated ~17°
     ])
     func warpedPageCornersWithinTwoPercent(_ corners: [(Double, Double)]) async throws {
-        let result = try await ImageRequestHandler(image: try DocumentScenes.scene(corners)).perform(DetectDocumentSegmentationRequest())
+        let result = try await ImageRequestHandler(image: try DocumentScenes.scene(corners)).perform(
+            DetectDocumentSegmentationRequest())
         let page = try #require(result)
         let observed = page.corners.map { $0.toImageCoordinates(Self.size, origin: .upperLeft) }
         for (p, (x, y)) in zip(observed, corners) {
-            #expect(abs(p.x - x) < 0.02 * Self.size.width && abs(p.y - y) < 0.02 * Self.size.height,
-                    "corner (\(x), \(y)) found at \(p)")
+            #expect(
+                abs(p.x - x) < 0.02 * Self.size.width && abs(p.y - y) < 0.02 * Self.size.height,
+                "corner (\(x), \(y)) found at \(p)")
         }
     }
 
@@ -36,15 +38,20 @@ import OpenVisionTestSupport
 
     @Test func agreesWithTheClassicPythonFinderAndIsCloserToTheTruth() async throws {
         for (truth, python) in zip(DocumentScenes.pages, Self.pythonCorners) {
-            let page = try #require(try await ImageRequestHandler(image: try DocumentScenes.scene(truth))
-                .perform(DetectDocumentSegmentationRequest()))
+            let page = try #require(
+                try await ImageRequestHandler(image: try DocumentScenes.scene(truth))
+                    .perform(DetectDocumentSegmentationRequest()))
             let ours = page.corners.map { $0.toImageCoordinates(Self.size, origin: .upperLeft) }
             func error(_ corners: [(Double, Double)]) -> Double {
                 zip(corners, truth).map { hypot($0.0 - $1.0, $0.1 - $1.1) }.reduce(0, +) / 4
             }
             let oursXY = ours.map { (Double($0.x), Double($0.y)) }
-            #expect(zip(oursXY, python).allSatisfy { hypot($0.0 - $1.0, $0.1 - $1.1) < 2 }, "ours \(oursXY) vs Python \(python)")
-            #expect(error(oursXY) < error(python), "mean corner error: ours \(error(oursXY)) px, Python \(error(python)) px")
+            #expect(
+                zip(oursXY, python).allSatisfy { hypot($0.0 - $1.0, $0.1 - $1.1) < 2 },
+                "ours \(oursXY) vs Python \(python)")
+            #expect(
+                error(oursXY) < error(python), "mean corner error: ours \(error(oursXY)) px, Python \(error(python)) px"
+            )
             #expect(error(oursXY) < 1.2)
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// `DetectFaceLandmarksRequest` revision 3 (MediaPipe's face mesh and iris in Vision's constellations) against
 /// MediaPipe Python 0.10.14's face mesh (`mp.solutions.face_mesh`, static images, refine_landmarks off) and iris model on
@@ -29,7 +30,8 @@ import OpenVisionTestSupport
 
     static let directory = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/FaceMesh")
     static let reference = Result {
-        try JSONDecoder().decode(Reference.self, from: Data(contentsOf: directory.appendingPathComponent("reference.json")))
+        try JSONDecoder().decode(
+            Reference.self, from: Data(contentsOf: directory.appendingPathComponent("reference.json")))
     }
 
     static func url(_ name: String) -> URL {
@@ -38,7 +40,8 @@ import OpenVisionTestSupport
 
     /// MediaPipe's points for Vision's constellation (`table.all`'s order), image pixels, and the inter-ocular distance.
     static func expected(_ face: Reference.Face, table: FaceConstellation.Table, width: Double, height: Double)
-        -> (points: [CGPoint], interocular: Double) {
+        -> (points: [CGPoint], interocular: Double)
+    {
         let right = CGPoint(x: face.irisImageLeft[0][0] * width, y: face.irisImageLeft[0][1] * height)
         let left = CGPoint(x: face.irisImageRight[0][0] * width, y: face.irisImageRight[0][1] * height)
         let points = table.all.map { i -> CGPoint in
@@ -61,14 +64,19 @@ import OpenVisionTestSupport
     func pointsMatchMediaPipe(_ name: String) async throws {
         let reference = try #require(try Self.reference.get().images[name])
         let faces = try await ImageRequestHandler(Self.url(name)).perform(DetectFaceLandmarksRequest())
-        #expect(faces.count == reference.faces.count, "\(name): \(faces.count) faces, MediaPipe \(reference.faces.count)")
+        #expect(
+            faces.count == reference.faces.count, "\(name): \(faces.count) faces, MediaPipe \(reference.faces.count)")
         let size = CGSize(width: reference.width, height: reference.height)
         for theirs in reference.faces {
-            let (expected, interocular) = Self.expected(theirs, table: FaceConstellation.points76, width: size.width, height: size.height)
-            let ours = try #require(faces.min { a, b in
-                Self.meanDistance(a.landmarks?.allPoints.pointsInImage(imageSize: size, origin: .upperLeft) ?? [], expected)
-                    < Self.meanDistance(b.landmarks?.allPoints.pointsInImage(imageSize: size, origin: .upperLeft) ?? [], expected)
-            })
+            let (expected, interocular) = Self.expected(
+                theirs, table: FaceConstellation.points76, width: size.width, height: size.height)
+            let ours = try #require(
+                faces.min { a, b in
+                    Self.meanDistance(
+                        a.landmarks?.allPoints.pointsInImage(imageSize: size, origin: .upperLeft) ?? [], expected)
+                        < Self.meanDistance(
+                            b.landmarks?.allPoints.pointsInImage(imageSize: size, origin: .upperLeft) ?? [], expected)
+                })
             let landmarks = try #require(ours.landmarks)
             #expect(landmarks.constellation == .points76 && landmarks.allPoints.pointCount == 76)
             let points = landmarks.allPoints.pointsInImage(imageSize: size, origin: .upperLeft)
@@ -83,22 +91,31 @@ import OpenVisionTestSupport
     /// (lower-left origin), the subject's left eye on the image's right, the nose above the mouth; roll, yaw and pitch; a
     /// precision estimate per point that varies from point to point.
     @Test func regionsAndPoseOnTheAstronaut() async throws {
-        let face = try #require(try await ImageRequestHandler(Fixtures.sharedImage("astronaut.png")).perform(DetectFaceLandmarksRequest()).first)
+        let face = try #require(
+            try await ImageRequestHandler(Fixtures.sharedImage("astronaut.png")).perform(DetectFaceLandmarksRequest())
+                .first)
         let l = try #require(face.landmarks)
-        let counts = [l.faceContour, l.leftEye, l.rightEye, l.leftEyebrow, l.rightEyebrow, l.nose, l.noseCrest, l.medianLine,
-                      l.outerLips, l.innerLips, l.leftPupil, l.rightPupil].map(\.pointCount)
+        let counts = [
+            l.faceContour, l.leftEye, l.rightEye, l.leftEyebrow, l.rightEyebrow, l.nose, l.noseCrest, l.medianLine,
+            l.outerLips, l.innerLips, l.leftPupil, l.rightPupil,
+        ].map(\.pointCount)
         #expect(counts == [17, 8, 8, 6, 6, 6, 3, 10, 14, 6, 1, 1])
         #expect(Set(l.allPoints.normalizedPoints.map { "\($0.x),\($0.y)" }).count == 76)
         #expect(l.allPoints.normalizedPoints.allSatisfy { $0.x > -0.2 && $0.x < 1.2 && $0.y > -0.2 && $0.y < 1.2 })
-        let leftPupil = l.leftPupil.pointsNormalizedToImage[0], rightPupil = l.rightPupil.pointsNormalizedToImage[0]
+        let leftPupil = l.leftPupil.pointsNormalizedToImage[0]
+        let rightPupil = l.rightPupil.pointsNormalizedToImage[0]
         #expect(leftPupil.x > rightPupil.x)
         let leftEye = NormalizedRect(boundingPoints: l.leftEye.pointsNormalizedToImage)
-        #expect(leftEye.minX <= leftPupil.x && leftPupil.x <= leftEye.maxX && leftEye.minY <= leftPupil.y && leftPupil.y <= leftEye.maxY)
+        #expect(
+            leftEye.minX <= leftPupil.x && leftPupil.x <= leftEye.maxX && leftEye.minY <= leftPupil.y
+                && leftPupil.y <= leftEye.maxY)
         let mouth = NormalizedRect(boundingPoints: l.outerLips.pointsNormalizedToImage)
         let noseTip = l.nose.pointsNormalizedToImage[5]
         #expect(noseTip.y > mouth.maxY && noseTip.y < leftPupil.y)
         // A nearly frontal, level face.
-        let roll = try #require(face.roll), yaw = try #require(face.yaw), pitch = try #require(face.pitch)
+        let roll = try #require(face.roll)
+        let yaw = try #require(face.yaw)
+        let pitch = try #require(face.pitch)
         #expect(abs(roll) < 0.1 && abs(yaw) < 0.15 && abs(pitch) < 0.35)
         let estimates = try #require(l.allPoints.precisionEstimatesPerPoint)
         #expect(estimates.count == 76 && estimates.allSatisfy { $0.isFinite && $0 >= 0 && $0 < 0.1 })
@@ -124,8 +141,10 @@ import OpenVisionTestSupport
         let l = try #require(try await handler.perform(request).first?.landmarks)
         #expect(l.constellation == .points65 && l.allPoints.pointCount == 65)
         #expect(Set(FaceConstellation.points65.all).count == 65 && Set(FaceConstellation.points76.all).count == 76)
-        let counts = [l.faceContour, l.leftEye, l.rightEye, l.leftEyebrow, l.rightEyebrow, l.nose, l.noseCrest, l.medianLine,
-                      l.outerLips, l.innerLips, l.leftPupil, l.rightPupil].map(\.pointCount)
+        let counts = [
+            l.faceContour, l.leftEye, l.rightEye, l.leftEyebrow, l.rightEyebrow, l.nose, l.noseCrest, l.medianLine,
+            l.outerLips, l.innerLips, l.leftPupil, l.rightPupil,
+        ].map(\.pointCount)
         #expect(counts == [11, 8, 8, 4, 4, 6, 3, 3, 10, 6, 1, 1])
         let l76 = try #require(try await handler.perform(DetectFaceLandmarksRequest()).first?.landmarks)
         #expect(l.leftEye.normalizedPoints == l76.leftEye.normalizedPoints)
@@ -150,7 +169,9 @@ import OpenVisionTestSupport
         let handler = ImageRequestHandler(Fixtures.sharedImage("astronaut.png"))
         let faces = try await handler.perform(DetectFaceRectanglesRequest(.hog))
         let given = try await handler.perform(DetectFaceLandmarksRequest(inputFaceObservations: faces))
-        #expect(given.count == 1 && given.first?.uuid == faces.first?.uuid && given.first?.boundingBox == faces.first?.boundingBox)
+        #expect(
+            given.count == 1 && given.first?.uuid == faces.first?.uuid
+                && given.first?.boundingBox == faces.first?.boundingBox)
         let detected = try #require(try await handler.perform(DetectFaceLandmarksRequest()).first?.landmarks)
         let size = CGSize(width: 210, height: 210)
         let a = try #require(given.first?.landmarks).allPoints.pointsInImage(imageSize: size, origin: .upperLeft)
@@ -180,9 +201,12 @@ import OpenVisionTestSupport
         await #expect { try await handler.perform(request) } throws: { ($0 as? VisionError)?.code == .invalidArgument }
         let empty = FaceObservation(boundingBox: NormalizedRect(x: 0.5, y: 0.5, width: 0, height: 0), confidence: 1)
         let outside = FaceObservation(boundingBox: NormalizedRect(x: 3, y: 3, width: 0.5, height: 0.5), confidence: 1)
-        let nan = FaceObservation(boundingBox: NormalizedRect(x: .nan, y: 0.2, width: 0.5, height: 0.5), confidence: 1, roll: .infinity)
-        let rolled = FaceObservation(boundingBox: NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5), confidence: 1, roll: .nan)
-        let results = try await handler.perform(DetectFaceLandmarksRequest(inputFaceObservations: [empty, outside, nan, rolled]))
+        let nan = FaceObservation(
+            boundingBox: NormalizedRect(x: .nan, y: 0.2, width: 0.5, height: 0.5), confidence: 1, roll: .infinity)
+        let rolled = FaceObservation(
+            boundingBox: NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5), confidence: 1, roll: .nan)
+        let results = try await handler.perform(
+            DetectFaceLandmarksRequest(inputFaceObservations: [empty, outside, nan, rolled]))
         #expect(results.count == 4 && results[0].landmarks == nil && results[2].landmarks == nil)
         #expect(results[3].landmarks?.allPoints.pointCount == 76)
     }

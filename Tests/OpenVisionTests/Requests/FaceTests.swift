@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct FaceTests {
     static let astronaut = Fixtures.sharedImage("astronaut.png")
@@ -19,7 +19,8 @@ import OpenVisionTestSupport
         let face = try #require(faces.first)
         let box = face.boundingBox.toImageCoordinates(try handler.image().size, origin: .upperLeft)
         #expect(abs(box.minX - Self.referenceBox.minX) < 2 && abs(box.minY - Self.referenceBox.minY) < 2, "\(box)")
-        #expect(abs(box.width - Self.referenceBox.width) < 2 && abs(box.height - Self.referenceBox.height) < 2, "\(box)")
+        #expect(
+            abs(box.width - Self.referenceBox.width) < 2 && abs(box.height - Self.referenceBox.height) < 2, "\(box)")
         #expect(face.confidence > 0.9)
     }
 
@@ -32,7 +33,8 @@ import OpenVisionTestSupport
         #expect(landmarks.allPoints.pointCount == 68)
         let all = landmarks.allPoints.pointsInImage(imageSize: size, origin: .upperLeft)
         func near(_ index: Int, _ x: Double, _ y: Double, _ tolerance: Double = 3) {
-            #expect(hypot(all[index].x - x, all[index].y - y) < tolerance, "point \(index): \(all[index]) vs (\(x), \(y))")
+            #expect(
+                hypot(all[index].x - x, all[index].y - y) < tolerance, "point \(index): \(all[index]) vs (\(x), \(y))")
         }
         near(30, 105, 107)
         near(8, 100, 158)
@@ -50,9 +52,12 @@ import OpenVisionTestSupport
         let noseTip = landmarks.noseCrest.pointsNormalizedToImage.last!
         let mouth = NormalizedRect(boundingPoints: landmarks.outerLips.pointsNormalizedToImage)
         #expect(noseTip.y > mouth.maxY && noseTip.y < leftPupil.y)
-        #expect(landmarks.faceContour.pointCount == 17 && landmarks.outerLips.pointCount == 12 && landmarks.innerLips.pointCount == 8)
+        #expect(
+            landmarks.faceContour.pointCount == 17 && landmarks.outerLips.pointCount == 12
+                && landmarks.innerLips.pointCount == 8)
         // Points are normalised to the face box (Vision's convention).
-        #expect(landmarks.allPoints.normalizedPoints.allSatisfy { $0.x > -0.2 && $0.x < 1.2 && $0.y > -0.2 && $0.y < 1.2 })
+        #expect(
+            landmarks.allPoints.normalizedPoints.allSatisfy { $0.x > -0.2 && $0.x < 1.2 && $0.y > -0.2 && $0.y < 1.2 })
         // The astronaut's head is nearly level: roll within 10°.
         #expect(abs(try #require(face.roll)) < 10 * .pi / 180)
     }
@@ -70,10 +75,13 @@ import OpenVisionTestSupport
     func sameFaceInEveryOrientation(_ orientation: ImageOrientation) async throws {
         let upright = try VisionImage(contentsOf: Self.astronaut)
         let stored = try upright.oriented(Fixtures.inverse(orientation)).encoded(as: .png)
-        let faces = try await ImageRequestHandler(data: stored, orientation: orientation).perform(DetectFaceRectanglesRequest(.hog))
+        let faces = try await ImageRequestHandler(data: stored, orientation: orientation).perform(
+            DetectFaceRectanglesRequest(.hog))
         let box = try #require(faces.first).boundingBox.toImageCoordinates(upright.size, origin: .upperLeft)
         // Mirrored images give a mirrored detector window: allow a few pixels.
-        #expect(abs(box.midX - Self.referenceBox.midX) < 4 && abs(box.midY - Self.referenceBox.midY) < 4, "\(orientation): \(box)")
+        #expect(
+            abs(box.midX - Self.referenceBox.midX) < 4 && abs(box.midY - Self.referenceBox.midY) < 4,
+            "\(orientation): \(box)")
     }
 
     @Test(arguments: ["dog.jpg", "horses.jpg", "giraffe.jpg"])

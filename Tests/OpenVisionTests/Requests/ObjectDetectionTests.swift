@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionConverters
 import OpenVisionTestSupport
+import Testing
 
 /// Yolo-Fastest (Darknet, COCO-80) on real photos, on OpenCV DNN and, converted, on ONNX Runtime.
 @Suite(.serialized) struct ObjectDetectionTests {
@@ -22,44 +22,61 @@ import OpenVisionTestSupport
     //   cv2.dnn.NMSBoxes per class (score 0.25, IoU 0.45); boxes (cx - w/2) * W, (cy - h/2) * H, w * W, h * H.
     static let reference: [String: [String: [Expected]]] = [
         "yolo-fastest-1.1-xl": [
-            "dog.jpg": [.init(label: "dog", score: 0.958, box: (113.9, 188.5, 272.0, 347.1)),
-                        .init(label: "bicycle", score: 0.894, box: (113.0, 126.7, 460.4, 370.7)),
-                        .init(label: "car", score: 0.841, box: (449.8, 78.2, 234.8, 84.3)),
-                        .init(label: "truck", score: 0.256, box: (455.0, 65.7, 206.1, 91.7))],
-            "person.jpg": [.init(label: "person", score: 0.995, box: (187.7, 102.6, 83.7, 260.3)),
-                           .init(label: "dog", score: 0.981, box: (57.9, 252.3, 148.9, 101.6)),
-                           .init(label: "cow", score: 0.969, box: (389.3, 142.6, 220.1, 191.0))],
+            "dog.jpg": [
+                .init(label: "dog", score: 0.958, box: (113.9, 188.5, 272.0, 347.1)),
+                .init(label: "bicycle", score: 0.894, box: (113.0, 126.7, 460.4, 370.7)),
+                .init(label: "car", score: 0.841, box: (449.8, 78.2, 234.8, 84.3)),
+                .init(label: "truck", score: 0.256, box: (455.0, 65.7, 206.1, 91.7)),
+            ],
+            "person.jpg": [
+                .init(label: "person", score: 0.995, box: (187.7, 102.6, 83.7, 260.3)),
+                .init(label: "dog", score: 0.981, box: (57.9, 252.3, 148.9, 101.6)),
+                .init(label: "cow", score: 0.969, box: (389.3, 142.6, 220.1, 191.0)),
+            ],
         ],
         "yolo-fastest-1.1": [
-            "person.jpg": [.init(label: "person", score: 0.986, box: (182.4, 87.8, 87.9, 292.7)),
-                           .init(label: "dog", score: 0.853, box: (73.5, 259.6, 138.9, 93.4)),
-                           .init(label: "sheep", score: 0.774, box: (420.1, 141.1, 162.8, 178.8))],
+            "person.jpg": [
+                .init(label: "person", score: 0.986, box: (182.4, 87.8, 87.9, 292.7)),
+                .init(label: "dog", score: 0.853, box: (73.5, 259.6, 138.9, 93.4)),
+                .init(label: "sheep", score: 0.774, box: (420.1, 141.1, 162.8, 178.8)),
+            ]
         ],
     ]
 
-    static func check(_ observations: [RecognizedObjectObservation], against expected: [Expected], imageSize: CGSize,
-                      minimumIoU: Double, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(observations.count == expected.count, "\(observations.map { $0.labels[0].identifier })", sourceLocation: sourceLocation)
+    static func check(
+        _ observations: [RecognizedObjectObservation], against expected: [Expected], imageSize: CGSize,
+        minimumIoU: Double, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            observations.count == expected.count, "\(observations.map { $0.labels[0].identifier })",
+            sourceLocation: sourceLocation)
         for e in expected {
-            let reference = NormalizedRect(imageRect: CGRect(x: e.box.0, y: e.box.1, width: e.box.2, height: e.box.3),
-                                           in: imageSize, origin: .upperLeft)
+            let reference = NormalizedRect(
+                imageRect: CGRect(x: e.box.0, y: e.box.1, width: e.box.2, height: e.box.3),
+                in: imageSize, origin: .upperLeft)
             let match = observations.filter { $0.labels.first?.identifier == e.label }
-                .max { $0.boundingBox.intersectionOverUnion(reference) < $1.boundingBox.intersectionOverUnion(reference) }
+                .max {
+                    $0.boundingBox.intersectionOverUnion(reference) < $1.boundingBox.intersectionOverUnion(reference)
+                }
             guard let match else {
                 Issue.record("no \(e.label) found", sourceLocation: sourceLocation)
                 continue
             }
-            #expect(match.boundingBox.intersectionOverUnion(reference) >= minimumIoU,
-                    "\(e.label): IoU \(match.boundingBox.intersectionOverUnion(reference))", sourceLocation: sourceLocation)
-            #expect(abs(match.confidence - e.score) < 0.01, "\(e.label): \(match.confidence) vs \(e.score)", sourceLocation: sourceLocation)
+            #expect(
+                match.boundingBox.intersectionOverUnion(reference) >= minimumIoU,
+                "\(e.label): IoU \(match.boundingBox.intersectionOverUnion(reference))", sourceLocation: sourceLocation)
+            #expect(
+                abs(match.confidence - e.score) < 0.01, "\(e.label): \(match.confidence) vs \(e.score)",
+                sourceLocation: sourceLocation)
         }
     }
 
     static func convertedModel(_ name: String) throws -> URL {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("ov-\(name)-\(UUID()).onnx")
-        try DarknetConverter.convert(cfg: models.appendingPathComponent("\(name).cfg"),
-                                     weights: models.appendingPathComponent("\(name).weights"),
-                                     names: models.appendingPathComponent("coco.names"), to: out)
+        try DarknetConverter.convert(
+            cfg: models.appendingPathComponent("\(name).cfg"),
+            weights: models.appendingPathComponent("\(name).weights"),
+            names: models.appendingPathComponent("coco.names"), to: out)
         return out
     }
 
@@ -67,7 +84,9 @@ import OpenVisionTestSupport
     func darknetOnOpenCVMatchesPythonOpenCV(_ name: String) async throws {
         let model = try VisionModel(contentsOf: Self.models.appendingPathComponent("\(name).cfg"))
         #expect(model.modelDescription.labels.count == 80 && model.modelDescription.labels[16] == "dog")
-        #expect(model.modelDescription.preprocessing.width == 320 && model.modelDescription.preprocessing.cropAndScale == .scaleFill)
+        #expect(
+            model.modelDescription.preprocessing.width == 320
+                && model.modelDescription.preprocessing.cropAndScale == .scaleFill)
         for (image, expected) in Self.reference[name] ?? [:] {
             let handler = ImageRequestHandler(Fixtures.sharedImage(image))
             let objects = try await handler.perform(DetectObjectsRequest(model: model))
@@ -100,7 +119,8 @@ import OpenVisionTestSupport
         let onOpenCV = try VisionModel(contentsOf: url, configuration: cv)
         let onORT = try VisionModel(contentsOf: url)
         let handler = ImageRequestHandler(Fixtures.sharedImage("dog.jpg"))
-        let (a, b) = try await handler.perform(DetectObjectsRequest(model: onOpenCV), DetectObjectsRequest(model: onORT))
+        let (a, b) = try await handler.perform(
+            DetectObjectsRequest(model: onOpenCV), DetectObjectsRequest(model: onORT))
         #expect(a.count == b.count && a.count == 4)
         for (x, y) in zip(a, b) {
             #expect(x.labels[0].identifier == y.labels[0].identifier)
@@ -138,8 +158,9 @@ import OpenVisionTestSupport
         #expect(!objects.contains { $0.labels[0].identifier == "cow" })
         let person = try #require(objects.first { $0.labels[0].identifier == "person" })
         let full = person.boundingBox.toFullImage(fromRegionOfInterest: request.regionOfInterest)
-        let reference = NormalizedRect(imageRect: CGRect(x: 187.7, y: 102.6, width: 83.7, height: 260.3),
-                                       in: CGSize(width: 640, height: 424), origin: .upperLeft)
+        let reference = NormalizedRect(
+            imageRect: CGRect(x: 187.7, y: 102.6, width: 83.7, height: 260.3),
+            in: CGSize(width: 640, height: 424), origin: .upperLeft)
         #expect(full.intersectionOverUnion(reference) > 0.7)  // a different crop, a slightly different box
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct OpticalFlowTests {
     // Reference (Python, Debian's cv2 4.6): a=cv2.imread('dog.jpg',0); b = a shifted by (7.3, -4.6) as in
@@ -10,7 +10,9 @@ import OpenVisionTestSupport
     //   veryHigh (MEDIUM with setFinestScale(0), setPatchSize(8), setPatchStride(3),
     //   setGradientDescentIterations(25), setVariationalRefinementIterations(10)) → (7.2488, -4.6199)
     @Test(arguments: GenerateOpticalFlowRequest.ComputationAccuracy.allCases)
-    func meanFlowOfAKnownShiftWithinPointTwoPixels(_ accuracy: GenerateOpticalFlowRequest.ComputationAccuracy) async throws {
+    func meanFlowOfAKnownShiftWithinPointTwoPixels(_ accuracy: GenerateOpticalFlowRequest.ComputationAccuracy)
+        async throws
+    {
         let reference = try VisionImage(contentsOf: RegistrationTests.dog)
         let target = try RegistrationTests.shifted(reference, dx: 7.3, dy: -4.6)
         var request = GenerateOpticalFlowRequest(targetImage: target)
@@ -19,7 +21,9 @@ import OpenVisionTestSupport
         #expect(flow.width == reference.width && flow.height == reference.height && flow.channels == 2)
         #expect(flow.featureName == GenerateOpticalFlowRequest.featureName)
         let stats = flow.flowStatistics
-        #expect(abs(stats.meanDx - 7.3) < 0.2 && abs(stats.meanDy - -4.6) < 0.2, "\(accuracy): \(stats.meanDx), \(stats.meanDy)")
+        #expect(
+            abs(stats.meanDx - 7.3) < 0.2 && abs(stats.meanDy - -4.6) < 0.2,
+            "\(accuracy): \(stats.meanDx), \(stats.meanDy)")
         // The middle of the image moved by the shift too.
         #expect(abs(flow[reference.width / 2, reference.height / 2, 0] - 7.3) < 0.5)
     }
@@ -92,21 +96,25 @@ import OpenVisionTestSupport
         let next = try RegistrationTests.shifted(base, dx: -4, dy: 3)
         let flow = try #require(try await sequence.perform(request, on: next))
         #expect(abs(flow.flowStatistics.meanDx - -4) < 0.2 && abs(flow.flowStatistics.meanDy - 3) < 0.2)
-        await #expect(throws: VisionError.self) { _ = try await sequence.perform(request, on: try base.resized(width: 100, height: 80)) }
+        await #expect(throws: VisionError.self) {
+            _ = try await sequence.perform(request, on: try base.resized(width: 100, height: 80))
+        }
     }
 
     @Test func flowRendersWithTheColourWheelAndArrows() async throws {
         let reference = try VisionImage(contentsOf: RegistrationTests.dog).resized(width: 320, height: 240)
         let target = try RegistrationTests.shifted(reference, dx: 5, dy: 0)
-        let flow = try await ImageRequestHandler(image: reference).perform(GenerateOpticalFlowRequest(targetImage: target))
+        let flow = try await ImageRequestHandler(image: reference).perform(
+            GenerateOpticalFlowRequest(targetImage: target))
         let picture = try flow.flowColorImage()
         #expect(picture.width == 320 && picture.height == 240)
         // The Middlebury wheel (flow_vis's a = atan2(-v, -u) / pi): motion to the right is red, so the
         // centre pixel is red, not white (no motion) nor another hue.
         let rgb = picture.rgbData()
         let centre = (120 * 320 + 160) * 3
-        #expect(Int(rgb[centre]) > Int(rgb[centre + 2]) + 80 && Int(rgb[centre]) > Int(rgb[centre + 1]) + 80,
-                "\(rgb[centre]), \(rgb[centre + 1]), \(rgb[centre + 2])")
+        #expect(
+            Int(rgb[centre]) > Int(rgb[centre + 2]) + 80 && Int(rgb[centre]) > Int(rgb[centre + 1]) + 80,
+            "\(rgb[centre]), \(rgb[centre + 1]), \(rgb[centre + 2])")
         // The request reports its field as a flow (`opticalFlow`, arrows), not as any pixel buffer.
         let reported = GenerateOpticalFlowRequest(targetImage: target).reportable(flow)
         #expect(!reported.overlayItems.isEmpty)

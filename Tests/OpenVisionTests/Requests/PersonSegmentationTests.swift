@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import OpenVision
 import OpenVisionTestSupport
+import Testing
+
+@testable import OpenVision
 
 /// `GeneratePersonSegmentationRequest` (MediaPipe's selfie segmentation TFLite files, converted to ONNX)
 /// against MediaPipe Python 0.10.14 running the same files, on the shared photos.
@@ -27,7 +28,8 @@ import OpenVisionTestSupport
 
     static let reference: Reference = {
         let url = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/MediaPipe/mask-reference.json")
-        guard let data = try? Data(contentsOf: url), let decoded = try? JSONDecoder().decode(Reference.self, from: data) else {
+        guard let data = try? Data(contentsOf: url), let decoded = try? JSONDecoder().decode(Reference.self, from: data)
+        else {
             return Reference(generator: "missing \(url.path)", images: [:])
         }
         return decoded
@@ -40,7 +42,8 @@ import OpenVisionTestSupport
     }
 
     static func iou(_ mask: PixelBufferObservation, _ expected: [Bool]) -> Double {
-        var inter = 0, union = 0
+        var inter = 0
+        var union = 0
         for (v, e) in zip(mask.values, expected) {
             let m = v > 0.5
             if m && e { inter += 1 }
@@ -49,8 +52,10 @@ import OpenVisionTestSupport
         return union == 0 ? 1 : Double(inter) / Double(union)
     }
 
-    static func mask(_ name: String, _ quality: GeneratePersonSegmentationRequest.QualityLevel,
-                     format: GeneratePersonSegmentationRequest.OutputPixelFormat = .oneComponent32Float) async throws -> PixelBufferObservation {
+    static func mask(
+        _ name: String, _ quality: GeneratePersonSegmentationRequest.QualityLevel,
+        format: GeneratePersonSegmentationRequest.OutputPixelFormat = .oneComponent32Float
+    ) async throws -> PixelBufferObservation {
         var request = GeneratePersonSegmentationRequest()
         request.qualityLevel = quality
         request.outputPixelFormat = format
@@ -60,8 +65,9 @@ import OpenVisionTestSupport
     /// `.balanced` is MediaPipe's model 0 and `.fast` its model 1: mask IoU ≥ 0.97 at the image's size. (Decoding
     /// dog.jpg and horses.jpg at 1/2 scale, which still covers the models' inputs, drops their IoU to 0.27–0.95:
     /// the masks need the full-size decode that MediaPipe samples.)
-    @Test(arguments: ["person.jpg", "astronaut.png", "dog.jpg", "horses.jpg"],
-          [GeneratePersonSegmentationRequest.QualityLevel.balanced, .fast])
+    @Test(
+        arguments: ["person.jpg", "astronaut.png", "dog.jpg", "horses.jpg"],
+        [GeneratePersonSegmentationRequest.QualityLevel.balanced, .fast])
     func maskMatchesMediaPipe(_ name: String, _ quality: GeneratePersonSegmentationRequest.QualityLevel) async throws {
         let entry = try #require(Self.reference.images[name], "\(Self.reference.generator)")
         let mask = try await Self.mask(name, quality)
@@ -79,7 +85,8 @@ import OpenVisionTestSupport
     @Test(arguments: ["person.jpg", "astronaut.png"])
     func accurateRefinesTheBalancedMask(_ name: String) async throws {
         let entry = try #require(Self.reference.images[name])
-        let accurate = try await Self.mask(name, .accurate), balanced = try await Self.mask(name, .balanced)
+        let accurate = try await Self.mask(name, .accurate)
+        let balanced = try await Self.mask(name, .balanced)
         #expect(Self.iou(accurate, Self.decode(entry.model0.rle)) >= 0.9)
         let changed = zip(accurate.values, balanced.values).filter { abs($0 - $1) > 0.05 }.count
         #expect(changed > 0 && changed < accurate.values.count / 10, "\(name): \(changed) pixels changed")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct RectangleTests {
     static let size = CGSize(width: 800, height: 600)
@@ -13,20 +13,26 @@ import OpenVisionTestSupport
         return canvas.makeImage()
     }
 
-    static func rotated(centre: (Double, Double), width: Double, height: Double, degrees: Double) -> [(Double, Double)] {
+    static func rotated(centre: (Double, Double), width: Double, height: Double, degrees: Double) -> [(Double, Double)]
+    {
         let a = degrees * .pi / 180
-        return [(-width / 2, -height / 2), (width / 2, -height / 2), (width / 2, height / 2), (-width / 2, height / 2)].map { p in
-            (centre.0 + p.0 * cos(a) - p.1 * sin(a), centre.1 + p.0 * sin(a) + p.1 * cos(a))
-        }
+        return [(-width / 2, -height / 2), (width / 2, -height / 2), (width / 2, height / 2), (-width / 2, height / 2)]
+            .map { p in
+                (centre.0 + p.0 * cos(a) - p.1 * sin(a), centre.1 + p.0 * sin(a) + p.1 * cos(a))
+            }
     }
 
     /// Every expected corner (pixels, top-left origin) has an observed corner within `tolerance` pixels.
-    static func expectCorners(_ observation: RectangleObservation, _ expected: [(Double, Double)], tolerance: Double = 3,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectCorners(
+        _ observation: RectangleObservation, _ expected: [(Double, Double)], tolerance: Double = 3,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let observed = observation.corners.map { $0.toImageCoordinates(size, origin: .upperLeft) }
         for (x, y) in expected {
             let nearest = observed.map { hypot($0.x - x, $0.y - y) }.min()!
-            #expect(nearest < tolerance, "corner (\(x), \(y)) nearest observed \(nearest) px: \(observed)", sourceLocation: sourceLocation)
+            #expect(
+                nearest < tolerance, "corner (\(x), \(y)) nearest observed \(nearest) px: \(observed)",
+                sourceLocation: sourceLocation)
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct RegistrationTests {
     static let dog = Fixtures.sharedImage("dog.jpg")
@@ -10,8 +10,9 @@ import OpenVisionTestSupport
     /// replicated: as Python's `cv2.warpPerspective(a, [[1,0,dx],[0,1,dy],[0,0,1]], (w,h), flags=cv2.INTER_LINEAR,
     /// borderMode=cv2.BORDER_REPLICATE)`.
     static func shifted(_ image: VisionImage, dx: Double, dy: Double) throws -> VisionImage {
-        try image.warpedPerspective(by: Matrix3x3(rowMajor: [1, 0, dx, 0, 1, dy, 0, 0, 1]), width: image.width, height: image.height,
-                                    origin: .upperLeft)
+        try image.warpedPerspective(
+            by: Matrix3x3(rowMajor: [1, 0, dx, 0, 1, dy, 0, 0, 1]), width: image.width, height: image.height,
+            origin: .upperLeft)
     }
 
     /// A known warp (top-left pixel coordinates): the reference's point p appears at H·p in the target.
@@ -27,11 +28,15 @@ import OpenVisionTestSupport
         let (dx, dy, pythonDx, pythonDy) = shift
         let reference = try VisionImage(contentsOf: Self.dog)
         let target = try Self.shifted(reference, dx: dx, dy: dy)
-        let result = try await ImageRequestHandler(image: reference).perform(TranslationalImageRegistrationRequest(targetImage: target))
+        let result = try await ImageRequestHandler(image: reference).perform(
+            TranslationalImageRegistrationRequest(targetImage: target))
         let alignment = try #require(result)
         // Moving the target by (−dx, −dy) (y down) aligns it: (−dx, +dy) with y up.
-        #expect(abs(alignment.tx - -dx) < 0.5 && abs(alignment.ty - dy) < 0.5, "\(alignment.tx), \(alignment.ty) for \(dx), \(dy)")
-        #expect(abs(-alignment.tx - pythonDx) < 0.05 && abs(alignment.ty - pythonDy) < 0.05, "vs Python's phaseCorrelate")
+        #expect(
+            abs(alignment.tx - -dx) < 0.5 && abs(alignment.ty - dy) < 0.5,
+            "\(alignment.tx), \(alignment.ty) for \(dx), \(dy)")
+        #expect(
+            abs(-alignment.tx - pythonDx) < 0.05 && abs(alignment.ty - pythonDy) < 0.05, "vs Python's phaseCorrelate")
         #expect(alignment.confidence > 0.5)
         #expect(alignment.alignmentTransform.tX == alignment.tx && alignment.alignmentTransform.tY == alignment.ty)
     }
@@ -43,7 +48,8 @@ import OpenVisionTestSupport
         let reference = try VisionImage(contentsOf: Fixtures.sharedImage(name))
         let (w, h) = (reference.width, reference.height)
         let target = try reference.warpedPerspective(by: Self.knownHomography, width: w, height: h, origin: .upperLeft)
-        let result = try await ImageRequestHandler(image: reference).perform(HomographicImageRegistrationRequest(targetImage: target))
+        let result = try await ImageRequestHandler(image: reference).perform(
+            HomographicImageRegistrationRequest(targetImage: target))
         let alignment = try #require(result)
         // The warp maps the target onto the reference: the inverse of the known warp. Compare where the
         // image corners go, in OpenCV's coordinates and in Vision's (y up).
@@ -51,7 +57,9 @@ import OpenVisionTestSupport
         for corner in [CGPoint(x: 0, y: 0), CGPoint(x: w, y: 0), CGPoint(x: w, y: h), CGPoint(x: 0, y: h)] {
             let expected = try #require(truth.apply(to: corner))
             let found = try #require(alignment.openCVTransform.apply(to: corner))
-            #expect(hypot(found.x - expected.x, found.y - expected.y) < 1, "\(name) corner \(corner): \(found) vs \(expected)")
+            #expect(
+                hypot(found.x - expected.x, found.y - expected.y) < 1,
+                "\(name) corner \(corner): \(found) vs \(expected)")
             let up = try #require(alignment.warpTransform.apply(to: CGPoint(x: corner.x, y: Double(h) - corner.y)))
             #expect(hypot(up.x - expected.x, (Double(h) - up.y) - expected.y) < 1)
         }
@@ -60,11 +68,14 @@ import OpenVisionTestSupport
 
     @Test func warpingTheTargetBackAlignsIt() async throws {
         let reference = try VisionImage(contentsOf: Self.dog)
-        let target = try reference.warpedPerspective(by: Self.knownHomography, width: reference.width, height: reference.height,
-                                                     origin: .upperLeft)
-        let alignment = try #require(try await ImageRequestHandler(image: reference)
-            .perform(HomographicImageRegistrationRequest(targetImage: target)))
-        let aligned = try target.warpedPerspective(by: alignment.warpTransform, width: reference.width, height: reference.height)
+        let target = try reference.warpedPerspective(
+            by: Self.knownHomography, width: reference.width, height: reference.height,
+            origin: .upperLeft)
+        let alignment = try #require(
+            try await ImageRequestHandler(image: reference)
+                .perform(HomographicImageRegistrationRequest(targetImage: target)))
+        let aligned = try target.warpedPerspective(
+            by: alignment.warpTransform, width: reference.width, height: reference.height)
         // Away from the borders (replicated pixels), the aligned target matches the reference.
         let inner = NormalizedRect(x: 0.15, y: 0.15, width: 0.7, height: 0.7)
         let diff = Fixtures.meanDifference(try aligned.cropped(to: inner), try reference.cropped(to: inner))
@@ -74,8 +85,10 @@ import OpenVisionTestSupport
     @Test func differentSizesAreAnError() async throws {
         let reference = try VisionImage(contentsOf: Self.dog)
         let small = try reference.resized(width: 300, height: 200)
-        for request in [TranslationalImageRegistrationRequest(targetImage: small) as any VisionRequest,
-                        HomographicImageRegistrationRequest(targetImage: small), GenerateOpticalFlowRequest(targetImage: small)] {
+        for request in [
+            TranslationalImageRegistrationRequest(targetImage: small) as any VisionRequest,
+            HomographicImageRegistrationRequest(targetImage: small), GenerateOpticalFlowRequest(targetImage: small),
+        ] {
             let outcome = await ImageRequestHandler(image: reference).performAll([request])[0]
             #expect(outcome.error?.code == .invalidArgument, "\(request.reportName)")
             #expect(outcome.error?.message.contains("same size") == true)
@@ -106,7 +119,8 @@ import OpenVisionTestSupport
         #expect(results[0].0 == nil && results[0].1 == nil, "nothing to compare the first frame with")
         #expect(translation.frameCount == 4)
         for (t, h) in results.dropFirst() {
-            let t = try #require(t), h = try #require(h)
+            let t = try #require(t)
+            let h = try #require(h)
             // Each frame moved by (3, −2) (y down) from the previous: aligning it takes (−3, −2) with y up.
             #expect(abs(t.tx - -3) < 0.5 && abs(t.ty - -2) < 0.5, "\(t.tx), \(t.ty)")
             let centre = try #require(h.warpTransform.apply(to: CGPoint(x: 300, y: 300)))

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct SaliencyTests {
     /// 640 × 480 mid-gray with faint stripes, and one dark disc (r 50) at (460, 150) pixels.
@@ -17,7 +17,8 @@ import OpenVisionTestSupport
     static let disc = NormalizedPoint(x: 460.0 / 640, y: 1 - 150.0 / 480)
 
     @Test func attentionFindsTheOddOneOut() async throws {
-        let result = try await ImageRequestHandler(image: try Self.scene()).perform(GenerateAttentionBasedSaliencyImageRequest())
+        let result = try await ImageRequestHandler(image: try Self.scene()).perform(
+            GenerateAttentionBasedSaliencyImageRequest())
         #expect(result.heatMap.width == 68 && result.heatMap.height == 68 && result.heatMap.channels == 1)
         #expect(result.heatMap.values.allSatisfy { (0...1).contains($0) })
         // Hottest cell near the disc (within its radius: 50 px = 0.1 of the width).
@@ -29,17 +30,22 @@ import OpenVisionTestSupport
     }
 
     @Test func objectnessBoxesTheDisc() async throws {
-        let result = try await ImageRequestHandler(image: try Self.scene()).perform(GenerateObjectnessBasedSaliencyImageRequest())
-        #expect(result.heatMap.width == 68 && result.heatMap.featureName == SaliencyImageObservation.objectnessFeatureName)
+        let result = try await ImageRequestHandler(image: try Self.scene()).perform(
+            GenerateObjectnessBasedSaliencyImageRequest())
+        #expect(
+            result.heatMap.width == 68 && result.heatMap.featureName == SaliencyImageObservation.objectnessFeatureName)
         #expect(result.heatMap.value(at: Self.disc) > result.heatMap.value(at: NormalizedPoint(x: 0.15, y: 0.2)))
-        #expect(result.salientObjects.contains { $0.boundingBox.insetBy(-0.03).contains(Self.disc) },
-                "\(result.salientObjects.map(\.boundingBox))")
+        #expect(
+            result.salientObjects.contains { $0.boundingBox.insetBy(-0.03).contains(Self.disc) },
+            "\(result.salientObjects.map(\.boundingBox))")
     }
 
     @Test func flatImageGivesAnEmptyMap() async throws {
         let flat = try Fixtures.canvas(width: 320, height: 240, gray: 77).makeImage()
-        for result in [try await ImageRequestHandler(image: flat).perform(GenerateAttentionBasedSaliencyImageRequest()),
-                       try await ImageRequestHandler(image: flat).perform(GenerateObjectnessBasedSaliencyImageRequest())] {
+        for result in [
+            try await ImageRequestHandler(image: flat).perform(GenerateAttentionBasedSaliencyImageRequest()),
+            try await ImageRequestHandler(image: flat).perform(GenerateObjectnessBasedSaliencyImageRequest()),
+        ] {
             #expect(result.heatMap.values.count == 68 * 68 && result.heatMap.values.allSatisfy { $0 == 0 })
             #expect(result.salientObjects.isEmpty)
         }
@@ -52,9 +58,10 @@ import OpenVisionTestSupport
         let map = try PixelBufferObservation(width: 4, height: 4, values: values)
         let gray = try Fixtures.canvas(width: 200, height: 100, gray: 128).makeImage()
         let blended = try gray.blended(with: map, opacity: 1)
-        let before = [UInt8](gray.rgbData()), after = [UInt8](blended.rgbData())
+        let before = [UInt8](gray.rgbData())
+        let after = [UInt8](blended.rgbData())
         func pixel(_ b: [UInt8], _ x: Int, _ y: Int) -> [UInt8] { Array(b[(y * 200 + x) * 3..<(y * 200 + x) * 3 + 3]) }
-        #expect(pixel(after, 5, 5) != pixel(before, 5, 5))      // under the hot cell: coloured (JET red)
+        #expect(pixel(after, 5, 5) != pixel(before, 5, 5))  // under the hot cell: coloured (JET red)
         #expect(pixel(after, 5, 5)[0] > 100 && pixel(after, 5, 5)[2] < 60)
         #expect(pixel(after, 190, 90) == pixel(before, 190, 90))  // cold: unchanged
         #expect(throws: VisionError.self) { try gray.blended(with: map, opacity: 2) }
@@ -88,14 +95,16 @@ import OpenVisionTestSupport
 
     /// The viewer's form of a heat map: a 68 × 68 RGBA PNG of a few KB, JET colours, alpha = value.
     @Test func heatMapPNGIsSmallRGBA() async throws {
-        let result = try await ImageRequestHandler(image: try Self.scene()).perform(GenerateAttentionBasedSaliencyImageRequest())
+        let result = try await ImageRequestHandler(image: try Self.scene()).perform(
+            GenerateAttentionBasedSaliencyImageRequest())
         let png = try result.heatMap.heatMapPNGData()
         #expect(png.count > 100 && png.count < 16_000, "\(png.count) bytes")
         let ihdr = [UInt8](png.prefix(26))
         #expect(ihdr[16..<24] == [0, 0, 0, 68, 0, 0, 0, 68] && ihdr[24] == 8 && ihdr[25] == 6, "8-bit RGBA: \(ihdr)")
         // Colours (alpha dropped on decoding): red where the map is 1, dark blue where it is 0.
         let rgb = [UInt8](try VisionImage(data: png).rgbData())
-        let hot = result.heatMap.values.firstIndex(of: 1)!, cold = result.heatMap.values.firstIndex(of: 0) ?? 0
+        let hot = result.heatMap.values.firstIndex(of: 1)!
+        let cold = result.heatMap.values.firstIndex(of: 0) ?? 0
         #expect(rgb[hot * 3] > 100 && rgb[hot * 3 + 2] < 10, "\(rgb[hot * 3...hot * 3 + 2])")
         #expect(rgb[cold * 3] == 0 && rgb[cold * 3 + 2] > 100, "\(rgb[cold * 3...cold * 3 + 2])")
         let flow = try PixelBufferObservation(width: 2, height: 2, channels: 2, values: [Float](repeating: 0, count: 8))
@@ -125,7 +134,9 @@ import OpenVisionTestSupport
 
 extension NormalizedRect {
     /// Grown by `-d` on every side when `d` is negative (shrunk when positive).
-    func insetBy(_ d: Double) -> NormalizedRect { NormalizedRect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d) }
+    func insetBy(_ d: Double) -> NormalizedRect {
+        NormalizedRect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d)
+    }
 
     func contains(_ p: NormalizedPoint) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Issue 37, rows 7 and 10: text within its budget. A tall strip is letterboxed for PP-OCR as a flat one is (a
 /// 32 × 2000 strip became a 46368 × 736 detector input, 2.2 GB) and read in place; orientation detection on a large
@@ -35,7 +35,9 @@ import OpenVisionTestSupport
         request.recognitionLevel = .fast
         let reference = try await ImageRequestHandler(image: upright).perform(request)
         let turned = try await ImageRequestHandler(image: try upright.oriented(.down)).perform(request)
-        #expect(turned.compactMap { $0.topCandidates(1).first?.string } == reference.compactMap { $0.topCandidates(1).first?.string })
+        #expect(
+            turned.compactMap { $0.topCandidates(1).first?.string }
+                == reference.compactMap { $0.topCandidates(1).first?.string })
         #expect(turned.allSatisfy { $0.textOrientation == .down }, "\(turned.map(\.textOrientation))")
     }
 
@@ -46,7 +48,9 @@ import OpenVisionTestSupport
         var generator = SplitMix(seed: 7)
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         for row in 0..<280 {
-            let words = (0..<120).map { _ in String((0..<(2 + Int(generator.next() * 8))).map { _ in letters[Int(generator.next() * 52)] }) }
+            let words = (0..<120).map { _ in
+                String((0..<(2 + Int(generator.next() * 8))).map { _ in letters[Int(generator.next() * 52)] })
+            }
             try Fixtures.drawText(words.joined(separator: " "), on: &canvas, x: 10, y: 20 + row * 12, height: 9)
         }
         let page = canvas.makeImage()

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 /// Pages at any angle (`RecognizeTextRequest.automaticallyDetectsOrientation`, on by default): a page stored turned
 /// 90°, 180° or 270° is read as the upright page is, its lines report the orientation found (EXIF's meaning: the
@@ -9,8 +9,10 @@ import OpenVisionTestSupport
 /// read's boxes turned the same way. `.fast` finds the turn with Tesseract's OSD, `.accurate` by a vote of PP-OCR's
 /// line classifier. The reference is the upright page itself, read by the same level.
 @Suite struct TextOrientationTests {
-    static let lines = ["Pages arrive in every orientation", "Scanners feed them upside down",
-                        "Phones are held sideways", "Read them upright all the same"]
+    static let lines = [
+        "Pages arrive in every orientation", "Scanners feed them upside down",
+        "Phones are held sideways", "Read them upright all the same",
+    ]
 
     static func upright() throws -> VisionImage { try OCRScenes.page(lines.map { ($0, 40) }, width: 1000) }
 
@@ -24,8 +26,10 @@ import OpenVisionTestSupport
         }
     }
 
-    static func read(_ image: VisionImage, _ level: RecognizeTextRequest.RecognitionLevel, detect: Bool = true) async throws
-        -> [RecognizedTextObservation] {
+    static func read(_ image: VisionImage, _ level: RecognizeTextRequest.RecognitionLevel, detect: Bool = true)
+        async throws
+        -> [RecognizedTextObservation]
+    {
         var request = RecognizeTextRequest()
         request.recognitionLevel = level
         request.automaticallyDetectsOrientation = detect
@@ -42,17 +46,22 @@ import OpenVisionTestSupport
             let stored = try page.oriented(Fixtures.inverse(orientation))  // content turned `degrees` clockwise
             let lines = try await Self.read(stored, level)
             #expect(lines.compactMap { $0.topCandidates(1).first?.string } == Self.lines, "\(level) \(degrees)°")
-            #expect(lines.allSatisfy { $0.textOrientation == orientation }, "\(level) \(degrees)°: \(lines.map(\.textOrientation))")
+            #expect(
+                lines.allSatisfy { $0.textOrientation == orientation },
+                "\(level) \(degrees)°: \(lines.map(\.textOrientation))")
             for (line, upright) in zip(lines, reference) {
                 let expected = Self.turned(upright.boundingBox, clockwise: degrees)
                 let box = line.boundingBox
-                #expect(abs(box.minX - expected.minX) < 0.02 && abs(box.minY - expected.minY) < 0.02
+                #expect(
+                    abs(box.minX - expected.minX) < 0.02 && abs(box.minY - expected.minY) < 0.02
                         && abs(box.maxX - expected.maxX) < 0.02 && abs(box.maxY - expected.maxY) < 0.02,
-                        "\(level) \(degrees)°: \(box) vs \(expected)")
+                    "\(level) \(degrees)°: \(box) vs \(expected)")
                 // The corners in reading order: the text's top-left is the upright top-left, turned.
-                let topLeft = Self.turned(NormalizedRect(x: upright.topLeft.x, y: upright.topLeft.y, width: 0, height: 0), clockwise: degrees)
-                #expect(abs(line.topLeft.x - topLeft.minX) < 0.03 && abs(line.topLeft.y - topLeft.minY) < 0.03,
-                        "\(level) \(degrees)°: top-left \(line.topLeft) vs \(topLeft)")
+                let topLeft = Self.turned(
+                    NormalizedRect(x: upright.topLeft.x, y: upright.topLeft.y, width: 0, height: 0), clockwise: degrees)
+                #expect(
+                    abs(line.topLeft.x - topLeft.minX) < 0.03 && abs(line.topLeft.y - topLeft.minY) < 0.03,
+                    "\(level) \(degrees)°: top-left \(line.topLeft) vs \(topLeft)")
             }
         }
     }
@@ -63,12 +72,15 @@ import OpenVisionTestSupport
     /// `.accurate` 0.83 on mono-30 turned 270°.
     @Test(arguments: [RecognizeTextRequest.RecognitionLevel.fast, .accurate])
     func shortScenesReadAtEveryTurn(_ level: RecognizeTextRequest.RecognitionLevel) async throws {
-        for scene in OCRScenes.rendered where ["sans-40", "serif-32", "mono-30", "bold-64", "oblique-20"].contains(scene.name) {
+        for scene in OCRScenes.rendered
+        where ["sans-40", "serif-32", "mono-30", "bold-64", "oblique-20"].contains(scene.name) {
             let upright = try scene.make()
             for orientation in [ImageOrientation.left, .down, .right] {
                 let stored = try upright.oriented(Fixtures.inverse(orientation))
                 let lines = try await Self.read(stored, level)
-                #expect(lines.compactMap { $0.topCandidates(1).first?.string } == scene.lines, "\(level) \(scene.name) \(orientation)")
+                #expect(
+                    lines.compactMap { $0.topCandidates(1).first?.string } == scene.lines,
+                    "\(level) \(scene.name) \(orientation)")
             }
         }
     }

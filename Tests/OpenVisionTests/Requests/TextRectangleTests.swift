@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct TextRectangleTests {
     static let lines = ["OPEN VISION 2026", "CONTOURS AND LINES", "HORIZON 45 DEGREES"]
@@ -27,7 +27,8 @@ import OpenVisionTestSupport
             // The line's box ends at (or just below) its baseline and starts at the text's left edge.
             #expect(abs(box.maxY - Double(baseline)) < 6 && abs(box.minX - 60) < 10, "\(text): \(box)")
             let glyphs = text.filter { !$0.isWhitespace }.count
-            #expect(observation.characterBoxes?.count == glyphs, "\(text): \(observation.characterBoxes?.count ?? 0) boxes")
+            #expect(
+                observation.characterBoxes?.count == glyphs, "\(text): \(observation.characterBoxes?.count ?? 0) boxes")
             let xs = (observation.characterBoxes ?? []).map(\.boundingBox.minX)
             #expect(xs == xs.sorted())
         }
@@ -53,7 +54,9 @@ import OpenVisionTestSupport
         request.reportCharacterBoxes = true
         for (name, lines, characters) in [("person.jpg", 13, 45), ("horses.jpg", 18, 65)] {
             let found = try await request.perform(on: Fixtures.sharedImage(name))
-            #expect(found.count == lines && found.reduce(0) { $0 + ($1.characterBoxes?.count ?? 0) } == characters, "\(name)")
+            #expect(
+                found.count == lines && found.reduce(0) { $0 + ($1.characterBoxes?.count ?? 0) } == characters,
+                "\(name)")
         }
     }
 }

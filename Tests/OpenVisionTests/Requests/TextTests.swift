@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct TextTests {
     /// White page with `lines` set in DejaVu Sans: (text, baseline y, pixel height), left margin 40 px.
@@ -40,11 +40,18 @@ import OpenVisionTestSupport
     }
 
     @Test func readsLinesInOrder() async throws {
-        let image = try Self.page(height: 300, [("Invoice 2026-11-22", 70, 36), ("Total due 42.50 EUR", 140, 36),
-                                                ("Thank you for your order", 210, 36)])
+        let image = try Self.page(
+            height: 300,
+            [
+                ("Invoice 2026-11-22", 70, 36), ("Total due 42.50 EUR", 140, 36),
+                ("Thank you for your order", 210, 36),
+            ])
         let lines = try await ImageRequestHandler(image: image).perform(RecognizeTextRequest())
-        #expect(lines.compactMap { $0.topCandidates(1).first?.string } == ["Invoice 2026-11-22", "Total due 42.50 EUR",
-                                                                             "Thank you for your order"])
+        #expect(
+            lines.compactMap { $0.topCandidates(1).first?.string } == [
+                "Invoice 2026-11-22", "Total due 42.50 EUR",
+                "Thank you for your order",
+            ])
         // Top to bottom means decreasing y in Vision's lower-left coordinates.
         #expect(zip(lines, lines.dropFirst()).allSatisfy { $0.boundingBox.midY > $1.boundingBox.midY })
     }
@@ -94,7 +101,8 @@ import OpenVisionTestSupport
         var request = RecognizeTextRequest()
         request.recognitionLanguages = ["xyz"]
         do {
-            _ = try await ImageRequestHandler(image: try Fixtures.canvas(width: 100, height: 50).makeImage()).perform(request)
+            _ = try await ImageRequestHandler(image: try Fixtures.canvas(width: 100, height: 50).makeImage()).perform(
+                request)
             Issue.record("expected an error")
         } catch let error as VisionError {
             #expect(error.code == .unsupportedLanguage)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import OpenVision
 import OpenVisionTestSupport
+import Testing
 
 @Suite struct AnchorTrackerTests {
     /// 2% of the image width, in normalised x units; errors are measured in pixels / width on both axes.
@@ -9,13 +9,16 @@ import OpenVisionTestSupport
 
     static func error(_ a: CGPoint, _ b: CGPoint) -> Double {
         // Normalised y is relative to the height: convert both axes to pixels, then to fractions of the width.
-        let dx = (a.x - b.x) * Double(CameraMoveScene.width), dy = (a.y - b.y) * Double(CameraMoveScene.height)
+        let dx = (a.x - b.x) * Double(CameraMoveScene.width)
+        let dy = (a.y - b.y) * Double(CameraMoveScene.height)
         return hypot(dx, dy) / Double(CameraMoveScene.width)
     }
 
     static func inside(_ p: CGPoint, margin: Double) -> Bool {
-        let x = p.x * Double(CameraMoveScene.width), y = p.y * Double(CameraMoveScene.height)
-        return x >= margin && y >= margin && x <= Double(CameraMoveScene.width) - margin && y <= Double(CameraMoveScene.height) - margin
+        let x = p.x * Double(CameraMoveScene.width)
+        let y = p.y * Double(CameraMoveScene.height)
+        return x >= margin && y >= margin && x <= Double(CameraMoveScene.width) - margin
+            && y <= Double(CameraMoveScene.height) - margin
     }
 
     /// 300 frames of pan, zoom and roll: while its spot is in view an anchor is tracked within 2% of the width of
@@ -27,8 +30,10 @@ import OpenVisionTestSupport
         let first = try scene.frame(0)
         // "leaves": at frame 0 x = 0.65 (416 px); the pan takes its spot to about −64 px and back. "stays": in view
         // throughout. "corner": leaves by the left edge near the bottom.
-        let pins: [(label: String, at: CGPoint)] = [("leaves", CGPoint(x: 0.65, y: 0.4)), ("stays", CGPoint(x: 0.85, y: 0.65)),
-                                                     ("corner", CGPoint(x: 0.7, y: 0.2))]
+        let pins: [(label: String, at: CGPoint)] = [
+            ("leaves", CGPoint(x: 0.65, y: 0.4)), ("stays", CGPoint(x: 0.85, y: 0.65)),
+            ("corner", CGPoint(x: 0.7, y: 0.2)),
+        ]
         var spots: [Int: CGPoint] = [:]
         for pin in pins {
             let anchor = try tracker.add(label: pin.label, at: pin.at, in: first)
@@ -38,8 +43,10 @@ import OpenVisionTestSupport
         }
         #expect(tracker.anchors.map(\.id) == [1, 2, 3])
 
-        struct Record { var outsideFrames = 0, trackedOutside = 0, lostInView = 0, worst = 0.0, worstFrame = 0
-                        var lastOutside: Int?, backInView: Int?, recovered: Int? }
+        struct Record {
+            var outsideFrames = 0, trackedOutside = 0, lostInView = 0, worst = 0.0, worstFrame = 0
+            var lastOutside: Int?, backInView: Int?, recovered: Int?
+        }
         var records = [Int: Record]()
         for k in 1..<CameraMoveScene.frameCount {
             let anchors = try tracker.update(with: try scene.frame(k))
@@ -73,7 +80,9 @@ import OpenVisionTestSupport
         #expect((records[2]?.outsideFrames ?? 1) == 0, "the scene keeps anchor 2 in view")
         for (id, r) in records.sorted(by: { $0.key < $1.key }) {
             let summary = "anchor \(id): \(r)"
-            #expect(r.worst < Self.tolerance, "worst error \(r.worst * 100)% of the width at frame \(r.worstFrame); \(summary)")
+            #expect(
+                r.worst < Self.tolerance,
+                "worst error \(r.worst * 100)% of the width at frame \(r.worstFrame); \(summary)")
             #expect(r.trackedOutside == 0, "not lost while its spot is outside; \(summary)")
             #expect(r.lostInView == 0, "lost while in view; \(summary)")
             if r.lastOutside != nil {
@@ -100,8 +109,10 @@ import OpenVisionTestSupport
         #expect(try tracker.add(label: "c", at: CGPoint(x: 0.6, y: 0.4), in: try scene.frame(1)).id == 3)
     }
 
-    @Test(arguments: [CGPoint(x: Double.nan, y: 0.5), CGPoint(x: 0.5, y: -0.01), CGPoint(x: 1.2, y: 0.5),
-                      CGPoint(x: 0.5, y: Double.infinity)])
+    @Test(arguments: [
+        CGPoint(x: Double.nan, y: 0.5), CGPoint(x: 0.5, y: -0.01), CGPoint(x: 1.2, y: 0.5),
+        CGPoint(x: 0.5, y: Double.infinity),
+    ])
     func rejectsPointsOutsideTheUnitSquare(_ point: CGPoint) throws {
         let tracker = AnchorTracker()
         let frame = try CameraMoveScene().frame(0)

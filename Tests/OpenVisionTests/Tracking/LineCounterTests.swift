@@ -1,14 +1,15 @@
 import Foundation
-import Testing
 import OpenVision
+import Testing
 
 /// `LineCounter` on tracks whose paths are known, so every count is exact.
 @Suite struct LineCounterTests {
     /// A 0.125 × 0.125 track box centred at (x, y), normalised (lower-left origin); binary fractions keep
     /// centres exact, so a centre can sit exactly on the line.
     static func track(_ id: Int, _ x: Double, _ y: Double, _ label: String? = "car") -> ObjectTracker.Track {
-        ObjectTracker.Track(id: id, boundingBox: CGRect(x: x - 0.0625, y: y - 0.0625, width: 0.125, height: 0.125), confidence: 0.9,
-                            label: label, detectionIndex: 0, firstFrame: 1)
+        ObjectTracker.Track(
+            id: id, boundingBox: CGRect(x: x - 0.0625, y: y - 0.0625, width: 0.125, height: 0.125), confidence: 0.9,
+            label: label, detectionIndex: 0, firstFrame: 1)
     }
 
     /// A horizontal line drawn left to right at y = 0.5, from x = 0.2 to 0.8: a track moving down crosses `in`,
@@ -22,13 +23,14 @@ import OpenVision
         for f in 0..<9 {
             let back = f <= 3 ? ys[f] : ys[max(0, 6 - f)]  // down to the line, then up again: never crosses
             let bounce = f <= 5 ? ys[f] : ys[10 - f]  // down to 0.25, up through the line (on it on frame 7) to 0.625
-            crossings.append(counter.update(tracks: [
-                Self.track(1, 0.3, ys[f]),                  // car moving down: in
-                Self.track(2, 0.5, 1 - ys[f], "person"),    // person moving up: out
-                Self.track(3, 0.9, ys[f]),                  // beside the segment: nothing
-                Self.track(4, 0.6, back, "person"),         // touches and turns back: nothing
-                Self.track(5, 0.7, bounce, "bus"),          // crosses down, then back up
-            ]))
+            crossings.append(
+                counter.update(tracks: [
+                    Self.track(1, 0.3, ys[f]),  // car moving down: in
+                    Self.track(2, 0.5, 1 - ys[f], "person"),  // person moving up: out
+                    Self.track(3, 0.9, ys[f]),  // beside the segment: nothing
+                    Self.track(4, 0.6, back, "person"),  // touches and turns back: nothing
+                    Self.track(5, 0.7, bounce, "bus"),  // crosses down, then back up
+                ]))
         }
         // Frame 3 puts tracks 1, 2, 4 and 5 exactly on the line: not crossed yet. 1, 2 and 5 count on frame 4.
         #expect(crossings[3].isEmpty)
@@ -77,11 +79,16 @@ import OpenVision
         var counter = try LineCounter(from: CGPoint(x: 0.5, y: 0), to: CGPoint(x: 0.5, y: 1))
         var all: [LineCounter.Crossing] = []
         for f in 0..<40 {
-            var detections = [ObjectTracker.Detection(boundingBox: CGRect(x: 0.1 + 0.02 * Double(f), y: 0.2, width: 0.08, height: 0.15),
-                                                      confidence: 0.9, label: "car")]
+            var detections = [
+                ObjectTracker.Detection(
+                    boundingBox: CGRect(x: 0.1 + 0.02 * Double(f), y: 0.2, width: 0.08, height: 0.15),
+                    confidence: 0.9, label: "car")
+            ]
             if !(18...20).contains(f) {
-                detections.append(ObjectTracker.Detection(boundingBox: CGRect(x: 0.85 - 0.02 * Double(f), y: 0.6, width: 0.05, height: 0.2),
-                                                          confidence: 0.8, label: "person"))
+                detections.append(
+                    ObjectTracker.Detection(
+                        boundingBox: CGRect(x: 0.85 - 0.02 * Double(f), y: 0.6, width: 0.05, height: 0.2),
+                        confidence: 0.8, label: "person"))
             }
             let update = tracker.update(detections)
             all += counter.update(tracks: update.tracks, ended: update.ended)
@@ -93,8 +100,12 @@ import OpenVision
     }
 
     @Test func rejectsADegenerateLine() {
-        #expect(throws: VisionError.self) { try LineCounter(from: CGPoint(x: 0.3, y: 0.3), to: CGPoint(x: 0.3, y: 0.3)) }
-        #expect(throws: VisionError.self) { try LineCounter(from: CGPoint(x: .nan, y: 0.3), to: CGPoint(x: 0.5, y: 0.3)) }
+        #expect(throws: VisionError.self) {
+            try LineCounter(from: CGPoint(x: 0.3, y: 0.3), to: CGPoint(x: 0.3, y: 0.3))
+        }
+        #expect(throws: VisionError.self) {
+            try LineCounter(from: CGPoint(x: .nan, y: 0.3), to: CGPoint(x: 0.5, y: 0.3))
+        }
         do {
             _ = try LineCounter(from: CGPoint(x: 0.1, y: 0.2), to: CGPoint(x: 0.1, y: 0.2))
         } catch {

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import OpenVision
+import Testing
 
 @Suite struct MOTFormatTests {
     @Test func roundTrip() throws {
         let records = [
             MOTRecord(frame: 1, id: 3, x: 912.5, y: 484, width: 97, height: 109, score: 0.875),
             MOTRecord(frame: 1, id: -1, x: -4.25, y: 0.1, width: 0, height: 1e-3, score: 1, extra: [1, 0.86, -1]),
-            MOTRecord(frame: 12, id: 7, x: 1.0 / 3, y: 2.0 / 3, width: 1e7, height: 123_456.789, score: -0.5, extra: []),
+            MOTRecord(
+                frame: 12, id: 7, x: 1.0 / 3, y: 2.0 / 3, width: 1e7, height: 123_456.789, score: -0.5, extra: []),
         ]
         let text = MOTFormat.format(records)
         #expect(text.hasPrefix("1,3,912.5,484,97,109,0.875,-1,-1,-1\n1,-1,-4.25,0.1,0,0.001,1,1,0.86,-1\n"))
@@ -15,7 +16,8 @@ import OpenVision
     }
 
     @Test func toleratesBlankLinesSpacesCRLFAndTrailingColumns() throws {
-        let text = "\n1, -1, 794.2, 47.5, 71.2, 174.8, 67.5, -1, -1, -1\r\n\r\n   \n2,-1,10,20,30,40,0.9,\n3,5,1,2,3,4\n4,-1,1,2,3,4,0.5,1,2,3,4,5,6,7\n"
+        let text =
+            "\n1, -1, 794.2, 47.5, 71.2, 174.8, 67.5, -1, -1, -1\r\n\r\n   \n2,-1,10,20,30,40,0.9,\n3,5,1,2,3,4\n4,-1,1,2,3,4,0.5,1,2,3,4,5,6,7\n"
         let records = try MOTFormat.parse(text)
         #expect(records.map(\.frame) == [1, 2, 3, 4])
         #expect(records[0] == MOTRecord(frame: 1, id: -1, x: 794.2, y: 47.5, width: 71.2, height: 174.8, score: 67.5))
@@ -61,7 +63,9 @@ import OpenVision
         do {
             _ = try MOTFormat.read(contentsOf: url)
         } catch {
-            #expect(error.message == "\(url.path): line 2: expected at least 6 comma-separated columns (frame,id,x,y,w,h), found 5")
+            #expect(
+                error.message
+                    == "\(url.path): line 2: expected at least 6 comma-separated columns (frame,id,x,y,w,h), found 5")
         }
         #expect {
             _ = try MOTFormat.read(contentsOf: url.appendingPathExtension("missing"))

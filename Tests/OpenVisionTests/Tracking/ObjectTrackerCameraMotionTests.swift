@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import OpenVision
+import Testing
 
 /// Camera-motion compensation (`ObjectTracker.update(_:cameraMotion:)`) on a synthetic moving-camera sequence:
 /// three people walking in the scene, seen by a camera that jumps (a shake: 200 px right, 80 px up and a 1.25×
@@ -15,12 +15,17 @@ import OpenVision
     }
 
     static func frame(_ f: Int) -> [ObjectTracker.Detection] {
-        let people: [(x: Double, y: Double, vx: Double, vy: Double)] = [(300, 300, 4, 0), (800, 500, -3, 1), (1300, 400, 2, -1)]
+        let people: [(x: Double, y: Double, vx: Double, vy: Double)] = [
+            (300, 300, 4, 0), (800, 500, -3, 1), (1300, 400, 2, -1),
+        ]
         return people.map { p in
-            let x = p.x + p.vx * Double(f), y = p.y + p.vy * Double(f)
+            let x = p.x + p.vx * Double(f)
+            let y = p.y + p.vy * Double(f)
             let c = camera(f)
-            let a = c.apply(to: CGPoint(x: x, y: y))!, b = c.apply(to: CGPoint(x: x + 60, y: y + 120))!
-            return ObjectTracker.Detection(boundingBox: CGRect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y), confidence: 0.9)
+            let a = c.apply(to: CGPoint(x: x, y: y))!
+            let b = c.apply(to: CGPoint(x: x + 60, y: y + 120))!
+            return ObjectTracker.Detection(
+                boundingBox: CGRect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y), confidence: 0.9)
         }
     }
 
@@ -34,13 +39,16 @@ import OpenVision
 
     @Test func compensationKeepsIDsThroughAJumpAndAPan() throws {
         let updates = try Self.run(compensated: true)
-        #expect(updates.allSatisfy { $0.tracks.map(\.id) == [1, 2, 3] && $0.lost.isEmpty }, "\(updates[30]) \(updates[31])")
+        #expect(
+            updates.allSatisfy { $0.tracks.map(\.id) == [1, 2, 3] && $0.lost.isEmpty }, "\(updates[30]) \(updates[31])")
         // Each ID stays on its person (detection index = person).
         #expect(updates.allSatisfy { $0.tracks.map(\.detectionIndex) == [0, 1, 2] })
         // The reported boxes follow the camera: on frame 31, within 2 px of the detections.
         for track in updates[30].tracks {
             let d = Self.frame(31)[track.detectionIndex].boundingBox
-            #expect(abs(track.boundingBox.minX - d.minX) < 2 && abs(track.boundingBox.height - d.height) < 2, "\(track.boundingBox) \(d)")
+            #expect(
+                abs(track.boundingBox.minX - d.minX) < 2 && abs(track.boundingBox.height - d.height) < 2,
+                "\(track.boundingBox) \(d)")
         }
     }
 
@@ -52,10 +60,13 @@ import OpenVision
 
     /// The identity (a still camera) and a non-finite matrix change nothing.
     @Test func identityOrInvalidMotionChangesNothing() throws {
-        var plain = try ObjectTracker(), still = try ObjectTracker(), invalid = try ObjectTracker()
+        var plain = try ObjectTracker()
+        var still = try ObjectTracker()
+        var invalid = try ObjectTracker()
         let nan = Matrix3x3(rowMajor: [1, 0, .nan, 0, 1, 0, 0, 0, 1])
         for f in 1...30 {
-            let a = plain.update(Self.frame(f)), b = still.update(Self.frame(f), cameraMotion: .identity)
+            let a = plain.update(Self.frame(f))
+            let b = still.update(Self.frame(f), cameraMotion: .identity)
             let c = invalid.update(Self.frame(f), cameraMotion: nan)
             #expect(a == b && a == c, "frame \(f)")
         }

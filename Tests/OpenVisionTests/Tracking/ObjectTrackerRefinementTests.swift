@@ -1,11 +1,13 @@
 import Foundation
-import Testing
 import OpenVision
+import Testing
 
 /// The refinements over ByteTrack's association (OC-SORT's observation-centric re-update and recovery,
 /// BoostTrack's lost-track decay and detection boost), each on a small scene where ByteTrack alone goes wrong.
 @Suite struct ObjectTrackerRefinementTests {
-    static func box(_ x: Double, _ y: Double, _ w: Double = 60, _ h: Double = 120, score: Float = 0.9) -> ObjectTracker.Detection {
+    static func box(_ x: Double, _ y: Double, _ w: Double = 60, _ h: Double = 120, score: Float = 0.9)
+        -> ObjectTracker.Detection
+    {
         ObjectTracker.Detection(boundingBox: CGRect(x: x, y: y, width: w, height: h), confidence: score)
     }
 
@@ -20,7 +22,9 @@ import OpenVision
 
     /// ByteTrack's own handling of a lost track: predicted with its velocity (height velocity zeroed) every frame.
     static func filter(_ observed: [CGRect], thenLost frames: Int) -> KalmanBoxFilter {
-        func z(_ r: CGRect) -> [Double] { KalmanBoxFilter.measurement(x: r.minX, y: r.minY, width: r.width, height: r.height) }
+        func z(_ r: CGRect) -> [Double] {
+            KalmanBoxFilter.measurement(x: r.minX, y: r.minY, width: r.width, height: r.height)
+        }
         var filter = KalmanBoxFilter(measurement: z(observed[0]))
         for r in observed.dropFirst() {
             filter.predict()
@@ -50,12 +54,14 @@ import OpenVision
         let step = CGRect(x: predicted.x, y: predicted.y, width: 50, height: predicted.height)
         let own = CGRect(x: standing.x, y: standing.y, width: 60, height: 120)
         let drifted = CGRect(x: predicted.x, y: predicted.y, width: predicted.width, height: predicted.height)
-        #expect(abs(Self.iou(step, own) - 0.77) < 0.02 && abs(Self.iou(step, drifted) - 0.83) < 0.02,
-                "\(Self.iou(step, own)) \(Self.iou(step, drifted))")
+        #expect(
+            abs(Self.iou(step, own) - 0.77) < 0.02 && abs(Self.iou(step, drifted) - 0.83) < 0.02,
+            "\(Self.iou(step, own)) \(Self.iou(step, drifted))")
 
         func run(_ options: ObjectTracker.Configuration) throws -> (b: Int, onFrame20: ObjectTracker.Update) {
             var tracker = try ObjectTracker(configuration: options)
-            var b = 0, last: ObjectTracker.Update?
+            var b = 0
+            var last: ObjectTracker.Update?
             for f in 1...20 {
                 let update = tracker.update(frame(f))
                 if f == 1 { b = try #require(update.tracks.first { $0.detectionIndex == 0 }?.id) }
@@ -64,7 +70,9 @@ import OpenVision
             return (b, try #require(last))
         }
         let old = try run(Self.byteTrackOnly)
-        #expect(old.onFrame20.tracks.map(\.id) != [old.b] && old.onFrame20.lost == [old.b], "ByteTrack alone: \(old.onFrame20)")
+        #expect(
+            old.onFrame20.tracks.map(\.id) != [old.b] && old.onFrame20.lost == [old.b],
+            "ByteTrack alone: \(old.onFrame20)")
         let new = try run(ObjectTracker.Configuration())
         #expect(new.onFrame20.tracks.map(\.id) == [new.b] && new.onFrame20.lost.isEmpty, "\(new.onFrame20)")
     }
@@ -83,7 +91,9 @@ import OpenVision
             if f <= 30 { return [Self.box(seen[f - 1].minX, 200)] }
             return f >= 34 ? [Self.box(found.minX, 200)] : []
         }
-        func z(_ r: CGRect) -> [Double] { KalmanBoxFilter.measurement(x: r.minX, y: r.minY, width: r.width, height: r.height) }
+        func z(_ r: CGRect) -> [Double] {
+            KalmanBoxFilter.measurement(x: r.minX, y: r.minY, width: r.width, height: r.height)
+        }
         // The replays: OC-SORT's virtual path from frame 30, and ByteTrack's correction of the drifted prediction.
         var virtual = Self.filter(seen, thenLost: 0)
         for step in 1...4 {
@@ -94,7 +104,9 @@ import OpenVision
         var drifted = Self.filter(seen, thenLost: 4)
         #expect(abs(drifted.box.x - found.minX - 15.868) < 0.01, "\(drifted.box)")
         drifted.update(measurement: z(found))
-        #expect(abs(virtual.mean[4] - 4.612) < 0.001 && abs(drifted.mean[4] - 4.637) < 0.001, "\(virtual.mean[4]) \(drifted.mean[4])")
+        #expect(
+            abs(virtual.mean[4] - 4.612) < 0.001 && abs(drifted.mean[4] - 4.637) < 0.001,
+            "\(virtual.mean[4]) \(drifted.mean[4])")
         let onFrame34 = (virtual: virtual.box.x, drifted: drifted.box.x)
         virtual.predict()
         virtual.update(measurement: z(found))
@@ -109,12 +121,18 @@ import OpenVision
         var options = ObjectTracker.Configuration()
         let updates = try run(options)
         #expect(updates.map { $0.tracks.map(\.id) } == (1...35).map { (31...33).contains($0) ? [] : [1] })
-        #expect(abs(updates[33].tracks[0].boundingBox.minX - onFrame34.virtual) < 1e-6, "\(updates[33].tracks[0].boundingBox)")
-        #expect(abs(updates[34].tracks[0].boundingBox.minX - virtual.box.x) < 1e-6, "\(updates[34].tracks[0].boundingBox)")
+        #expect(
+            abs(updates[33].tracks[0].boundingBox.minX - onFrame34.virtual) < 1e-6,
+            "\(updates[33].tracks[0].boundingBox)")
+        #expect(
+            abs(updates[34].tracks[0].boundingBox.minX - virtual.box.x) < 1e-6, "\(updates[34].tracks[0].boundingBox)")
         options.reupdatesLostTracks = false
         let without = try run(options)
-        #expect(abs(without[33].tracks[0].boundingBox.minX - onFrame34.drifted) < 1e-6, "\(without[33].tracks[0].boundingBox)")
-        #expect(abs(without[34].tracks[0].boundingBox.minX - drifted.box.x) < 1e-6, "\(without[34].tracks[0].boundingBox)")
+        #expect(
+            abs(without[33].tracks[0].boundingBox.minX - onFrame34.drifted) < 1e-6,
+            "\(without[33].tracks[0].boundingBox)")
+        #expect(
+            abs(without[34].tracks[0].boundingBox.minX - drifted.box.x) < 1e-6, "\(without[34].tracks[0].boundingBox)")
     }
 
     /// OC-SORT's recovery: an object crossing right at 20 px a frame turns back on frame 21. Its prediction is
@@ -122,7 +140,9 @@ import OpenVision
     /// observed box overlaps the detection (IoU 0.5). With recovery the track keeps its ID through the turn;
     /// without, it is lost on frame 21 and a new ID starts on frame 22.
     @Test func recoveryMatchesATrackByItsLastObservation() throws {
-        func frame(_ f: Int) -> [ObjectTracker.Detection] { [Self.box(f <= 20 ? 100 + 20 * Double(f) : 500 - 20 * Double(f - 20), 300)] }
+        func frame(_ f: Int) -> [ObjectTracker.Detection] {
+            [Self.box(f <= 20 ? 100 + 20 * Double(f) : 500 - 20 * Double(f - 20), 300)]
+        }
         func run(_ options: ObjectTracker.Configuration) throws -> [ObjectTracker.Update] {
             var tracker = try ObjectTracker(configuration: options)
             return (1...23).map { tracker.update(frame($0)) }
@@ -184,11 +204,12 @@ import OpenVision
         var options = ObjectTracker.Configuration()
         options.momentumWeight = 0.2
         options.recoveryMatchThreshold = 0.7
-        let scene = SyntheticScene(objects: [
-            .init(start: (100, 100), velocity: (5, 3), frames: 1...120),
-            .init(start: (760, 556), velocity: (-5, -3), frames: 1...120, lowScore: Set(55...65)),
-            .init(start: (100, 300), velocity: (8, 0), frames: 1...80, hidden: Set(40...44)),
-        ], frameCount: 120)
+        let scene = SyntheticScene(
+            objects: [
+                .init(start: (100, 100), velocity: (5, 3), frames: 1...120),
+                .init(start: (760, 556), velocity: (-5, -3), frames: 1...120, lowScore: Set(55...65)),
+                .init(start: (100, 300), velocity: (8, 0), frames: 1...80, hidden: Set(40...44)),
+            ], frameCount: 120)
         var tracker = try ObjectTracker(configuration: options)
         let (ids, _) = scene.run(&tracker)
         let summaries = ids.map(SyntheticScene.summary)

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import OpenVision
+import Testing
 
 /// ByteTrack association on synthetic scenes with known truth.
 @Suite struct ObjectTrackerTests {
     @Test func objectsMovingLinearlyKeepOneIDEach() throws {
         let objects = (0..<5).map { (i: Int) -> SyntheticScene.Object in
-            let x = 100 + 300 * Double(i), y = 100 + 40 * Double(i)
-            return SyntheticScene.Object(start: (x, y), velocity: (2 + Double(i % 3), 1.5 - Double(i % 2) * 3), frames: 1...120)
+            let x = 100 + 300 * Double(i)
+            let y = 100 + 40 * Double(i)
+            return SyntheticScene.Object(
+                start: (x, y), velocity: (2 + Double(i % 3), 1.5 - Double(i % 2) * 3), frames: 1...120)
         }
         let scene = SyntheticScene(objects: objects, frameCount: 120)
         var tracker = try ObjectTracker()
@@ -26,13 +28,15 @@ import OpenVision
 
     /// Two people crossing, one in front of the other (their boxes overlap by up to IoU 0.6), detected on every frame.
     @Test func twoCrossingObjectsDoNotSwapIDs() throws {
-        let scene = SyntheticScene(objects: [
-            .init(start: (100, 200), velocity: (6, 0), frames: 1...100),
-            .init(start: (700, 240), velocity: (-6, 0), frames: 1...100),
-        ], frameCount: 100)
+        let scene = SyntheticScene(
+            objects: [
+                .init(start: (100, 200), velocity: (6, 0), frames: 1...100),
+                .init(start: (700, 240), velocity: (-6, 0), frames: 1...100),
+            ], frameCount: 100)
         var tracker = try ObjectTracker()
         let (ids, _) = scene.run(&tracker)
-        let a = SyntheticScene.summary(ids[0]), b = SyntheticScene.summary(ids[1])
+        let a = SyntheticScene.summary(ids[0])
+        let b = SyntheticScene.summary(ids[1])
         #expect(a.distinct == [1] || a.distinct == [2], "\(a)")
         #expect(b.distinct.count == 1 && b.distinct != a.distinct && a.switches + b.switches == 0, "\(a) \(b)")
     }
@@ -40,13 +44,15 @@ import OpenVision
     /// Crossing diagonally (an X; at the crossing, frame 67, one is 60 px below the other: IoU 0.33), with the
     /// front object's detection score dropping to 0.3 while they overlap.
     @Test func diagonalCrossingWithLowScoresKeepsIDs() throws {
-        let scene = SyntheticScene(objects: [
-            .init(start: (100, 100), velocity: (5, 3), frames: 1...120),
-            .init(start: (760, 556), velocity: (-5, -3), frames: 1...120, lowScore: Set(55...65)),
-        ], frameCount: 120)
+        let scene = SyntheticScene(
+            objects: [
+                .init(start: (100, 100), velocity: (5, 3), frames: 1...120),
+                .init(start: (760, 556), velocity: (-5, -3), frames: 1...120, lowScore: Set(55...65)),
+            ], frameCount: 120)
         var tracker = try ObjectTracker()
         let (ids, _) = scene.run(&tracker)
-        let a = SyntheticScene.summary(ids[0]), b = SyntheticScene.summary(ids[1])
+        let a = SyntheticScene.summary(ids[0])
+        let b = SyntheticScene.summary(ids[1])
         #expect(a.distinct.count == 1 && b.distinct.count == 1 && a.distinct != b.distinct, "\(a) \(b)")
         // The low-score detections (0.3) are matched by the second association: reported on every frame.
         #expect(ids[1][54...64].allSatisfy { $0 == b.distinct.first }, "\(ids[1][54...64])")
@@ -54,10 +60,11 @@ import OpenVision
 
     /// An object not detected for 5 frames (occluded) comes back with its ID, reported lost then found.
     @Test func idKeptThroughAFiveFrameOcclusion() throws {
-        let scene = SyntheticScene(objects: [
-            .init(start: (100, 300), velocity: (8, 0), frames: 1...80, hidden: Set(40...44)),
-            .init(start: (900, 100), velocity: (-3, 2), frames: 1...80),
-        ], frameCount: 80)
+        let scene = SyntheticScene(
+            objects: [
+                .init(start: (100, 300), velocity: (8, 0), frames: 1...80, hidden: Set(40...44)),
+                .init(start: (900, 100), velocity: (-3, 2), frames: 1...80),
+            ], frameCount: 80)
         var tracker = try ObjectTracker()
         let (ids, updates) = scene.run(&tracker)
         let a = SyntheticScene.summary(ids[0])
@@ -71,12 +78,13 @@ import OpenVision
 
     /// A genuinely new object gets a new ID, confirmed on its second frame; one that leaves ends after the buffer.
     @Test func newObjectGetsANewIDAndAGoneOneEnds() throws {
-        let scene = SyntheticScene(objects: [
-            .init(start: (100, 100), velocity: (4, 0), frames: 1...60),
-            .init(start: (200, 500), velocity: (3, -1), frames: 1...19),
-            // Appears where the second one would have been, long after it left.
-            .init(start: (320, 430), velocity: (3, -1), frames: 70...90),
-        ], frameCount: 90)
+        let scene = SyntheticScene(
+            objects: [
+                .init(start: (100, 100), velocity: (4, 0), frames: 1...60),
+                .init(start: (200, 500), velocity: (3, -1), frames: 1...19),
+                // Appears where the second one would have been, long after it left.
+                .init(start: (320, 430), velocity: (3, -1), frames: 70...90),
+            ], frameCount: 90)
         var tracker = try ObjectTracker()
         let (ids, updates) = scene.run(&tracker)
         #expect(SyntheticScene.summary(ids[0]).distinct == [1] || SyntheticScene.summary(ids[0]).distinct == [2])
@@ -96,7 +104,8 @@ import OpenVision
     @Test func aTrackBufferOfZeroEndsATrackOnTheFrameAfterItIsLost() throws {
         var options = ObjectTracker.Configuration()
         options.trackBuffer = 0
-        let scene = SyntheticScene(objects: [.init(start: (100, 300), velocity: (8, 0), frames: 1...30, hidden: Set(10...12))], frameCount: 30)
+        let scene = SyntheticScene(
+            objects: [.init(start: (100, 300), velocity: (8, 0), frames: 1...30, hidden: Set(10...12))], frameCount: 30)
         var tracker = try ObjectTracker(configuration: options)
         let (ids, updates) = scene.run(&tracker)
         #expect(updates[9].lost == [1] && updates[10].ended == [1])
@@ -105,49 +114,72 @@ import OpenVision
 
     @Test func sameDetectionsGiveTheSameTracksInAnyUnit() throws {
         let objects = (0..<6).map { (i: Int) -> SyntheticScene.Object in
-            let hidden: Set<Int> = i == 2 ? Set(30...33) : [], low: Set<Int> = i == 4 ? Set(20...24) : []
+            let hidden: Set<Int> = i == 2 ? Set(30...33) : []
+            let low: Set<Int> = i == 4 ? Set(20...24) : []
             let velocity = (Double(i) - 2.5, Double(i % 3) - 1)
-            return SyntheticScene.Object(start: (50 + 150 * Double(i), 200), velocity: velocity, frames: (1 + 3 * i)...(90 - 2 * i),
-                                         hidden: hidden, lowScore: low)
+            return SyntheticScene.Object(
+                start: (50 + 150 * Double(i), 200), velocity: velocity, frames: (1 + 3 * i)...(90 - 2 * i),
+                hidden: hidden, lowScore: low)
         }
         let scene = SyntheticScene(objects: objects, frameCount: 90)
-        var first = try ObjectTracker(), second = try ObjectTracker(), normalised = try ObjectTracker()
-        let a = scene.run(&first).updates, b = scene.run(&second).updates
+        var first = try ObjectTracker()
+        var second = try ObjectTracker()
+        var normalised = try ObjectTracker()
+        let a = scene.run(&first).updates
+        let b = scene.run(&second).updates
         #expect(a == b)
         // The same scene in normalised coordinates of a 1920 × 1080 image, y up: the same IDs on the same detections.
         for (f, frame) in scene.frames().enumerated() {
             let flipped = frame.detections.map { d in
-                ObjectTracker.Detection(boundingBox: CGRect(x: d.boundingBox.minX / 1920, y: 1 - d.boundingBox.maxY / 1080,
-                                                            width: d.boundingBox.width / 1920, height: d.boundingBox.height / 1080),
-                                        confidence: d.confidence)
+                ObjectTracker.Detection(
+                    boundingBox: CGRect(
+                        x: d.boundingBox.minX / 1920, y: 1 - d.boundingBox.maxY / 1080,
+                        width: d.boundingBox.width / 1920, height: d.boundingBox.height / 1080),
+                    confidence: d.confidence)
             }
             let update = normalised.update(flipped)
-            #expect(update.tracks.map { [$0.id, $0.detectionIndex] } == a[f].tracks.map { [$0.id, $0.detectionIndex] }, "frame \(f + 1)")
+            #expect(
+                update.tracks.map { [$0.id, $0.detectionIndex] } == a[f].tracks.map { [$0.id, $0.detectionIndex] },
+                "frame \(f + 1)")
         }
     }
 
     @Test func classAwareTrackingKeepsLabelsApart() throws {
         // Two objects of different classes crossing exactly on top of each other.
-        let scene = SyntheticScene(objects: [
-            .init(start: (100, 200), velocity: (6, 0), frames: 1...100, label: "person"),
-            .init(start: (700, 200), velocity: (-6, 0), frames: 1...100, label: "dog"),
-        ], frameCount: 100)
+        let scene = SyntheticScene(
+            objects: [
+                .init(start: (100, 200), velocity: (6, 0), frames: 1...100, label: "person"),
+                .init(start: (700, 200), velocity: (-6, 0), frames: 1...100, label: "dog"),
+            ], frameCount: 100)
         var options = ObjectTracker.Configuration()
         options.classAware = true
         var tracker = try ObjectTracker(configuration: options)
         let (ids, updates) = scene.run(&tracker)
-        #expect(SyntheticScene.summary(ids[0]).distinct.count == 1 && SyntheticScene.summary(ids[1]).distinct.count == 1)
-        #expect(updates.allSatisfy { update in update.tracks.allSatisfy { $0.label == (ids[0].contains($0.id) ? "person" : "dog") } })
+        #expect(
+            SyntheticScene.summary(ids[0]).distinct.count == 1 && SyntheticScene.summary(ids[1]).distinct.count == 1)
+        #expect(
+            updates.allSatisfy { update in
+                update.tracks.allSatisfy { $0.label == (ids[0].contains($0.id) ? "person" : "dog") }
+            })
     }
 
     @Test func detectionsFromObjectObservations() throws {
-        let observations = [RecognizedObjectObservation(boundingBox: NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4),
-                                                        labels: [ClassificationObservation(identifier: "dog", confidence: 0.9)])]
+        let observations = [
+            RecognizedObjectObservation(
+                boundingBox: NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4),
+                labels: [ClassificationObservation(identifier: "dog", confidence: 0.9)])
+        ]
         let detections = observations.map(ObjectTracker.Detection.init)
-        #expect(detections == [ObjectTracker.Detection(boundingBox: CGRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4), confidence: 0.9, label: "dog")])
+        #expect(
+            detections == [
+                ObjectTracker.Detection(
+                    boundingBox: CGRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4), confidence: 0.9, label: "dog")
+            ])
         var tracker = try ObjectTracker()
         let track = try #require(tracker.update(detections).tracks.first)
-        #expect(track.id == 1 && track.label == "dog" && abs(track.boundingBox.minX - 0.1) < 1e-12 && abs(track.boundingBox.height - 0.4) < 1e-12)
+        #expect(
+            track.id == 1 && track.label == "dog" && abs(track.boundingBox.minX - 0.1) < 1e-12
+                && abs(track.boundingBox.height - 0.4) < 1e-12)
     }
 
     @Test func unusableDetectionsAreIgnored() throws {
@@ -181,16 +213,24 @@ import OpenVision
     /// /tmp/kf_ref.py — initiate on zs[0], then predict + update for zs[1...9], then one predict, with
     /// zs[t] = [100 + 4t + t % 3, 50 + 2t, 0.5 + 0.01 (t % 2), 80 + t].
     @Test func kalmanFilterMatchesTheReference() {
-        let zs: [[Double]] = (0..<10).map { (t: Int) -> [Double] in [100 + 4 * Double(t) + Double(t % 3), 50 + 2 * Double(t), 0.5 + 0.01 * Double(t % 2), 80 + Double(t)] }
+        let zs: [[Double]] = (0..<10).map { (t: Int) -> [Double] in
+            [100 + 4 * Double(t) + Double(t % 3), 50 + 2 * Double(t), 0.5 + 0.01 * Double(t % 2), 80 + Double(t)]
+        }
         var filter = KalmanBoxFilter(measurement: zs[0])
         for z in zs.dropFirst() {
             filter.predict()
             filter.update(measurement: z)
         }
         filter.predict()
-        let expected: [Double] = [140.043774905, 69.753092677, 0.502067107, 89.876546339, 3.657815492, 1.849520697, 6e-09, 0.924760349]
-        for (value, reference) in zip(filter.mean, expected) { #expect(abs(value - reference) < 1e-8, "\(filter.mean)") }
-        let variances: [Double] = [39.816614116, 39.816614116, 0.000833032, 39.816614116, 3.59035092, 3.59035092, 1e-09, 3.59035092]
+        let expected: [Double] = [
+            140.043774905, 69.753092677, 0.502067107, 89.876546339, 3.657815492, 1.849520697, 6e-09, 0.924760349,
+        ]
+        for (value, reference) in zip(filter.mean, expected) {
+            #expect(abs(value - reference) < 1e-8, "\(filter.mean)")
+        }
+        let variances: [Double] = [
+            39.816614116, 39.816614116, 0.000833032, 39.816614116, 3.59035092, 3.59035092, 1e-09, 3.59035092,
+        ]
         let ours: [Double] = filter.p00 + filter.p11
         for (value, reference) in zip(ours, variances) { #expect(abs(value - reference) < 1e-8, "\(ours)") }
         #expect(abs(filter.p01[0] - 5.071631213) < 1e-8 && abs(filter.p01[3] - 5.071631213) < 1e-8)

@@ -27,13 +27,16 @@ struct SyntheticScene {
     func frames() -> [(detections: [ObjectTracker.Detection], truth: [Int])] {
         var random = SplitMix(seed: seed)
         return (1...frameCount).map { frame in
-            var detections: [ObjectTracker.Detection] = [], truth: [Int] = []
+            var detections: [ObjectTracker.Detection] = []
+            var truth: [Int] = []
             for (index, object) in objects.enumerated() where object.frames.contains(frame) {
                 let t = Double(frame - object.frames.lowerBound)
                 let noise = (0..<4).map { _ in (random.next() * 2 - 1) * jitter }
                 guard !object.hidden.contains(frame) else { continue }
-                let box = CGRect(x: object.start.x + object.velocity.x * t + noise[0], y: object.start.y + object.velocity.y * t + noise[1],
-                                 width: object.size.width + noise[2], height: object.size.height + noise[3])
+                let box = CGRect(
+                    x: object.start.x + object.velocity.x * t + noise[0],
+                    y: object.start.y + object.velocity.y * t + noise[1],
+                    width: object.size.width + noise[2], height: object.size.height + noise[3])
                 let score: Float = object.lowScore.contains(frame) ? 0.3 : Float(0.8 + 0.15 * random.next())
                 detections.append(ObjectTracker.Detection(boundingBox: box, confidence: score, label: object.label))
                 truth.append(index)
@@ -58,7 +61,9 @@ struct SyntheticScene {
 
     /// The distinct IDs an object was reported with, in order of appearance, and how often its ID changed.
     static func summary(_ ids: [Int?]) -> (distinct: [Int], switches: Int) {
-        var distinct: [Int] = [], switches = 0, previous: Int?
+        var distinct: [Int] = []
+        var switches = 0
+        var previous: Int?
         for case let id? in ids {
             if !distinct.contains(id) { distinct.append(id) }
             if let previous, previous != id { switches += 1 }

@@ -10,14 +10,18 @@ guard CommandLine.arguments.count == 2 else {
 let photo = URL(fileURLWithPath: CommandLine.arguments[1])
 let handler = ImageRequestHandler(photo)
 do {
-    let (codes, faces, classes) = try await handler.perform(DetectBarcodesRequest(), DetectFaceRectanglesRequest(),
-                                                            ClassifyImageRequest())
+    let (codes, faces, classes) = try await handler.perform(
+        DetectBarcodesRequest(), DetectFaceRectanglesRequest(),
+        ClassifyImageRequest())
     let size = try handler.imageSize()
     print("\(photo.lastPathComponent): \(Int(size.width))×\(Int(size.height))")
     for code in codes { print("  barcode \(code.symbology.rawValue): \(code.payloadString ?? "<binary>")") }
     for face in faces {
         let box = face.boundingBox.toImageCoordinates(size, origin: .upperLeft)
-        print(String(format: "  face %.2f at x=%.0f y=%.0f w=%.0f h=%.0f", face.confidence, box.minX, box.minY, box.width, box.height))
+        print(
+            String(
+                format: "  face %.2f at x=%.0f y=%.0f w=%.0f h=%.0f", face.confidence, box.minX, box.minY, box.width,
+                box.height))
     }
     for label in classes.prefix(3) { print(String(format: "  %.3f  %@", label.confidence, label.identifier)) }
 } catch {

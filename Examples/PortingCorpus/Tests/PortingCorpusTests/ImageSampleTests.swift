@@ -1,85 +1,90 @@
 import Foundation
 import Testing
 import Vision
+
 #if canImport(AppleClassify2)
-@testable import AppleClassify2
+    @testable import AppleClassify2
 #endif
 #if canImport(AppleFeatureprint)
-@testable import AppleFeatureprint
+    @testable import AppleFeatureprint
 #endif
 #if canImport(AppleReceipts)
-@testable import AppleReceipts
+    @testable import AppleReceipts
 #endif
 #if canImport(AppleTextscanner)
-@testable import AppleTextscanner
+    @testable import AppleTextscanner
 #endif
 #if canImport(Coremlhelpers)
-@testable import Coremlhelpers
+    @testable import Coremlhelpers
 #endif
 
 /// Corpus files called on images, their answers checked against OpenVision's own requests or against plain loops.
 @Suite struct ImageSampleTests {
     #if canImport(AppleClassify2)
-    /// "Classifying Images with Vision and Core ML" (ImagePredictor, with Xcode's generated `MobileNet` from the
-    /// shared stand-in model): eagle.jpg's first prediction is the one `Examples/PortedVisionApp` checks.
-    @Test func imagePredictorClassifiesTheEagle() throws {
-        let eagle = try VisionImage(contentsOf: Corpus.image("eagle.jpg"))
-        var received: [ImagePredictor.Prediction]?
-        try ImagePredictor().makePredictions(for: CGImage(visionImage: eagle)) { received = $0 }
-        let first = try #require(received?.first)
-        #expect(["kite", "bald eagle, American eagle, Haliaeetus leucocephalus"].contains(first.classification))
-        // The sample's confidencePercentageString: "%2.1f" of the percentage, "100%" only at 100.
-        let percent = try #require(Double(first.confidencePercentage))
-        #expect(percent > 0 && percent < 100)
-    }
+        /// "Classifying Images with Vision and Core ML" (ImagePredictor, with Xcode's generated `MobileNet` from the
+        /// shared stand-in model): eagle.jpg's first prediction is the one `Examples/PortedVisionApp` checks.
+        @Test func imagePredictorClassifiesTheEagle() throws {
+            let eagle = try VisionImage(contentsOf: Corpus.image("eagle.jpg"))
+            var received: [ImagePredictor.Prediction]?
+            try ImagePredictor().makePredictions(for: CGImage(visionImage: eagle)) { received = $0 }
+            let first = try #require(received?.first)
+            #expect(["kite", "bald eagle, American eagle, Haliaeetus leucocephalus"].contains(first.classification))
+            // The sample's confidencePercentageString: "%2.1f" of the percentage, "100%" only at 100.
+            let percent = try #require(Double(first.confidencePercentage))
+            #expect(percent > 0 && percent < 100)
+        }
     #endif
 
     #if canImport(AppleFeatureprint)
-    /// "Analyzing Image Similarity with Feature Print": the identical photo ranks first, at distance 0.
-    @Test func featurePrintRanksTheSamePhotoFirst() throws {
-        let results = ResultsViewController()
-        results.originalImageURL = Corpus.image("dog.jpg")
-        results.contestantImageURLs = ["horses.jpg", "dog.jpg", "giraffe.jpg"].map(Corpus.image)
-        results.processImages()
-        #expect(results.ranking.count == 3)
-        #expect(results.ranking.first?.contestantIndex == 1 && results.ranking.first?.featureprintDistance == 0)
-        #expect(results.ranking.dropFirst().allSatisfy { $0.featureprintDistance > 0.1 })
-    }
+        /// "Analyzing Image Similarity with Feature Print": the identical photo ranks first, at distance 0.
+        @Test func featurePrintRanksTheSamePhotoFirst() throws {
+            let results = ResultsViewController()
+            results.originalImageURL = Corpus.image("dog.jpg")
+            results.contestantImageURLs = ["horses.jpg", "dog.jpg", "giraffe.jpg"].map(Corpus.image)
+            results.processImages()
+            #expect(results.ranking.count == 3)
+            #expect(results.ranking.first?.contestantIndex == 1 && results.ranking.first?.featureprintDistance == 0)
+            #expect(results.ranking.dropFirst().allSatisfy { $0.featureprintDistance > 0.1 })
+        }
     #endif
 
     #if canImport(AppleTextscanner)
-    /// "Locating and displaying recognized text" (Apple's Swift API): the lines of a rendered page, in order.
-    @Test func textScannerReadsRenderedLines() async throws {
-        let folder = try Corpus.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let page = try Corpus.textImage(["Vision on Linux", "reads this page"], width: 900, height: 300,
-                                        in: folder, name: "page.png")
-        let ocr = OCR()
-        try await ocr.performOCR(imageData: try Data(contentsOf: page))
-        let lines = ocr.observations.compactMap { $0.topCandidates(1).first?.string }
-        #expect(lines == ["Vision on Linux", "reads this page"])
-    }
+        /// "Locating and displaying recognized text" (Apple's Swift API): the lines of a rendered page, in order.
+        @Test func textScannerReadsRenderedLines() async throws {
+            let folder = try Corpus.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let page = try Corpus.textImage(
+                ["Vision on Linux", "reads this page"], width: 900, height: 300,
+                in: folder, name: "page.png")
+            let ocr = OCR()
+            try await ocr.performOCR(imageData: try Data(contentsOf: page))
+            let lines = ocr.observations.compactMap { $0.topCandidates(1).first?.string }
+            #expect(lines == ["Vision on Linux", "reads this page"])
+        }
     #endif
 
     // CoreMLHelpers builds with the CoreImage module (its CGImage+CVPixelBuffer.swift imports it).
     #if canImport(Coremlhelpers)
-    /// CoreMLHelpers' vDSP-based math, against plain loops on the same numbers.
-    @Test func coreMLHelpersMathMatchesPlainLoops() {
-        let x: [Float] = [0.5, -1.25, 3, 2.75, 0]
-        let (index, value) = Coremlhelpers.argmax(x)
-        #expect(index == 2 && value == 3)
-        let e = x.map { exp($0 - 3) }, total = e.reduce(0, +)
-        for (a, b) in zip(Coremlhelpers.softmax(x), e.map { $0 / total }) { #expect(abs(a - b) < 1e-6) }
-        var y = x
-        Coremlhelpers.sigmoid(&y, count: y.count)
-        for (a, b) in zip(y, x.map { 1 / (1 + exp(-$0)) }) { #expect(abs(a - b) < 1e-6) }
-        // Two overlapping boxes of one class and one apart: the weaker overlapping one goes (IoU 0.68 > 0.5).
-        let boxes = [BoundingBox(classIndex: 0, score: 0.9, rect: CGRect(x: 0, y: 0, width: 10, height: 10)),
-                     BoundingBox(classIndex: 0, score: 0.8, rect: CGRect(x: 1, y: 1, width: 10, height: 10)),
-                     BoundingBox(classIndex: 0, score: 0.7, rect: CGRect(x: 50, y: 50, width: 10, height: 10))]
-        #expect(abs(IOU(boxes[0].rect, boxes[1].rect) - Float(81.0 / 119.0)) < 1e-6)
-        #expect(nonMaxSuppression(boundingBoxes: boxes, iouThreshold: 0.5, maxBoxes: 10) == [0, 2])
-    }
+        /// CoreMLHelpers' vDSP-based math, against plain loops on the same numbers.
+        @Test func coreMLHelpersMathMatchesPlainLoops() {
+            let x: [Float] = [0.5, -1.25, 3, 2.75, 0]
+            let (index, value) = Coremlhelpers.argmax(x)
+            #expect(index == 2 && value == 3)
+            let e = x.map { exp($0 - 3) }
+            let total = e.reduce(0, +)
+            for (a, b) in zip(Coremlhelpers.softmax(x), e.map { $0 / total }) { #expect(abs(a - b) < 1e-6) }
+            var y = x
+            Coremlhelpers.sigmoid(&y, count: y.count)
+            for (a, b) in zip(y, x.map { 1 / (1 + exp(-$0)) }) { #expect(abs(a - b) < 1e-6) }
+            // Two overlapping boxes of one class and one apart: the weaker overlapping one goes (IoU 0.68 > 0.5).
+            let boxes = [
+                BoundingBox(classIndex: 0, score: 0.9, rect: CGRect(x: 0, y: 0, width: 10, height: 10)),
+                BoundingBox(classIndex: 0, score: 0.8, rect: CGRect(x: 1, y: 1, width: 10, height: 10)),
+                BoundingBox(classIndex: 0, score: 0.7, rect: CGRect(x: 50, y: 50, width: 10, height: 10)),
+            ]
+            #expect(abs(IOU(boxes[0].rect, boxes[1].rect) - Float(81.0 / 119.0)) < 1e-6)
+            #expect(nonMaxSuppression(boundingBoxes: boxes, iouThreshold: 0.5, maxBoxes: 10) == [0, 2])
+        }
     #endif
 
     // The receipts sample's ReceiptContentsViewController does not build here (NSDataDetector is not in Linux

@@ -8,8 +8,9 @@ enum Corpus {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// `../shared` beside the checkout (OPENVISION_SHARED overrides it).
-    static let shared = URL(fileURLWithPath: ProcessInfo.processInfo.environment["OPENVISION_SHARED"]
-                            ?? root.deletingLastPathComponent().appendingPathComponent("shared").path)
+    static let shared = URL(
+        fileURLWithPath: ProcessInfo.processInfo.environment["OPENVISION_SHARED"]
+            ?? root.deletingLastPathComponent().appendingPathComponent("shared").path)
 
     static func image(_ name: String) -> URL { shared.appendingPathComponent("images/\(name)") }
 
@@ -28,8 +29,10 @@ enum Corpus {
         if let filter { filters.insert(filter, at: 0) }
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-loop", "1", "-i", still.path, "-frames:v", "\(frames)", "-r", "10",
-                            "-vf", filters.joined(separator: ","), "-c:v", "libx264", "-pix_fmt", "yuv420p", out.path]
+        ffmpeg.arguments = [
+            "-v", "error", "-y", "-loop", "1", "-i", still.path, "-frames:v", "\(frames)", "-r", "10",
+            "-vf", filters.joined(separator: ","), "-c:v", "libx264", "-pix_fmt", "yuv420p", out.path,
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         guard ffmpeg.terminationStatus == 0 else {
@@ -39,13 +42,16 @@ enum Corpus {
     }
 
     /// A white PNG of `width` × `height` with `lines` of black text (DejaVu Sans, `pixelHeight` px) from `origin`.
-    static func textImage(_ lines: [String], width: Int, height: Int, pixelHeight: Int = 40,
-                          origin: CGPoint = CGPoint(x: 40, y: 40), in folder: URL, name: String) throws -> URL {
+    static func textImage(
+        _ lines: [String], width: Int, height: Int, pixelHeight: Int = 40,
+        origin: CGPoint = CGPoint(x: 40, y: 40), in folder: URL, name: String
+    ) throws -> URL {
         var canvas = try ImageCanvas(width: width, height: height, color: .white)
         for (i, line) in lines.enumerated() {
-            try canvas.text(line, at: CGPoint(x: origin.x, y: origin.y + Double(i * pixelHeight * 3 / 2)),
-                            fontFile: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", pixelHeight: pixelHeight,
-                            color: OverlayColor(red: 0, green: 0, blue: 0))
+            try canvas.text(
+                line, at: CGPoint(x: origin.x, y: origin.y + Double(i * pixelHeight * 3 / 2)),
+                fontFile: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", pixelHeight: pixelHeight,
+                color: OverlayColor(red: 0, green: 0, blue: 0))
         }
         let url = folder.appendingPathComponent(name)
         try canvas.makeImage().encoded(as: .png).write(to: url)

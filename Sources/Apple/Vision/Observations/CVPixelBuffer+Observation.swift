@@ -22,9 +22,12 @@ extension CVPixelBuffer {
 
     /// A `map.width` × `map.height` buffer of `format` whose rows `write(values, row, count)` fills from the map's
     /// rows of `count` = width × channels values.
-    private static func filled(_ map: PixelBufferObservation, format: OSType, bytesPerElement: Int,
-                               write: (UnsafePointer<Float>, UnsafeMutableRawPointer, Int) -> Void)
-        throws(VisionError) -> CVPixelBuffer {
+    private static func filled(
+        _ map: PixelBufferObservation, format: OSType, bytesPerElement: Int,
+        write: (UnsafePointer<Float>, UnsafeMutableRawPointer, Int) -> Void
+    )
+        throws(VisionError) -> CVPixelBuffer
+    {
         var made: CVPixelBuffer?
         let status = CVPixelBufferCreate(kCFAllocatorDefault, map.width, map.height, format, nil, &made)
         guard status == kCVReturnSuccess, let buffer = made else {
@@ -32,7 +35,8 @@ extension CVPixelBuffer {
         }
         _ = CVPixelBufferLockBaseAddress(buffer, [])
         defer { _ = CVPixelBufferUnlockBaseAddress(buffer, []) }
-        let base = CVPixelBufferGetBaseAddress(buffer)!, bytesPerRow = CVPixelBufferGetBytesPerRow(buffer)
+        let base = CVPixelBufferGetBaseAddress(buffer)!
+        let bytesPerRow = CVPixelBufferGetBytesPerRow(buffer)
         let rowCount = map.width * map.channels
         map.withUnsafeBufferPointer { values in
             for y in 0..<map.height { write(values.baseAddress! + y * rowCount, base + y * bytesPerRow, rowCount) }

@@ -13,7 +13,8 @@ public struct VNBarcodeSymbology: Hashable, RawRepresentable, Sendable {
 
     /// The OpenVision symbology, nil for one zxing-cpp does not read.
     var native: BarcodeSymbology? {
-        let name = rawValue.hasPrefix("VNBarcodeSymbology") ? String(rawValue.dropFirst("VNBarcodeSymbology".count)) : rawValue
+        let name =
+            rawValue.hasPrefix("VNBarcodeSymbology") ? String(rawValue.dropFirst("VNBarcodeSymbology".count)) : rawValue
         return BarcodeSymbology.allCases.first { $0.rawValue.lowercased() == name.lowercased() }
     }
 

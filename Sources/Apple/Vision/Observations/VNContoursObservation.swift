@@ -18,7 +18,9 @@ open class VNContoursObservation: VNObservation {
 
     /// The contour at `indexPath` (see `VNContour.indexPath`); throws `VNError` `.outOfBoundsError` when there is none.
     public func contour(at indexPath: IndexPath) throws -> VNContour {
-        guard let c = native.contour(at: indexPath) else { throw VNError(.outOfBoundsError, "no contour at \(indexPath)") }
+        guard let c = native.contour(at: indexPath) else {
+            throw VNError(.outOfBoundsError, "no contour at \(indexPath)")
+        }
         return VNContour(c)
     }
 }

@@ -9,9 +9,11 @@ open class VNDetectedObjectObservation: VNObservation {
     /// An observation of `boundingBox` (normalised, lower-left origin) with confidence 1, e.g. a box to start tracking
     /// from (Vision's `init(boundingBox:)`; subclasses that have it, such as `VNFaceObservation`, inherit it).
     public convenience init(boundingBox: CGRect) {
-        self.init(uuid: UUID(), confidence: 1,
-                  boundingBox: NormalizedRect(x: Double(boundingBox.minX), y: Double(boundingBox.minY),
-                                              width: Double(boundingBox.width), height: Double(boundingBox.height)))
+        self.init(
+            uuid: UUID(), confidence: 1,
+            boundingBox: NormalizedRect(
+                x: Double(boundingBox.minX), y: Double(boundingBox.minY),
+                width: Double(boundingBox.width), height: Double(boundingBox.height)))
     }
 
     init(uuid: UUID, confidence: VNConfidence, boundingBox: NormalizedRect) {

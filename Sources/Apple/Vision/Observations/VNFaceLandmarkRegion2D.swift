@@ -12,7 +12,9 @@ open class VNFaceLandmarkRegion2D {
     /// Per point, an estimate of its error as a share of the face box's width (Apple's `[NSNumber]?`); nil for dlib's
     /// points (revisions 1 and 2). OpenVision's estimate: how far the point moves when the face mesh reads the
     /// mirrored crop (pupils: the iris model's iris centre against the centre of its iris-rim points).
-    public var precisionEstimatesPerPoint: [NSNumber]? { native.precisionEstimatesPerPoint?.map { NSNumber(value: $0) } }
+    public var precisionEstimatesPerPoint: [NSNumber]? {
+        native.precisionEstimatesPerPoint?.map { NSNumber(value: $0) }
+    }
 
     init(_ region: FaceLandmarks2D.Region) { native = region }
 

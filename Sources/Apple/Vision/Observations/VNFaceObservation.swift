@@ -16,10 +16,15 @@ open class VNFaceObservation: VNDetectedObjectObservation {
     /// A face given by its box (normalised, lower-left origin) and pose, e.g. for
     /// `VNDetectFaceLandmarksRequest.inputFaceObservations` (Apple's `init(requestRevision:boundingBox:roll:yaw:pitch:)`;
     /// the revision is not used). A given roll turns the region the face mesh reads.
-    public convenience init(requestRevision: Int, boundingBox: CGRect, roll: NSNumber?, yaw: NSNumber?, pitch: NSNumber? = nil) {
-        self.init(FaceObservation(boundingBox: NormalizedRect(x: Double(boundingBox.minX), y: Double(boundingBox.minY),
-                                                              width: Double(boundingBox.width), height: Double(boundingBox.height)),
-                                  confidence: 1, roll: roll?.doubleValue, yaw: yaw?.doubleValue, pitch: pitch?.doubleValue))
+    public convenience init(
+        requestRevision: Int, boundingBox: CGRect, roll: NSNumber?, yaw: NSNumber?, pitch: NSNumber? = nil
+    ) {
+        self.init(
+            FaceObservation(
+                boundingBox: NormalizedRect(
+                    x: Double(boundingBox.minX), y: Double(boundingBox.minY),
+                    width: Double(boundingBox.width), height: Double(boundingBox.height)),
+                confidence: 1, roll: roll?.doubleValue, yaw: yaw?.doubleValue, pitch: pitch?.doubleValue))
     }
 
     /// A face given only by its box (what `VNFaceObservation(boundingBox:)` makes): no landmarks, no pose.

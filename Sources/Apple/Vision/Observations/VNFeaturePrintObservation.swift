@@ -20,7 +20,9 @@ open class VNFeaturePrintObservation: VNObservation {
 
     /// The distance to another feature print, written to `outDistance` (Vision's `computeDistance(_:to:)`, as app code
     /// calls it: `var distance = Float(0); try a.computeDistance(&distance, to: b)`). Throws as `computeDistance(to:)`.
-    public func computeDistance(_ outDistance: UnsafeMutablePointer<Float>, to featurePrint: VNFeaturePrintObservation) throws {
+    public func computeDistance(_ outDistance: UnsafeMutablePointer<Float>, to featurePrint: VNFeaturePrintObservation)
+        throws
+    {
         outDistance.pointee = try computeDistance(to: featurePrint)
     }
 }

@@ -11,12 +11,17 @@ open class VNHumanBodyPose3DObservation: VNObservation {
         public let rawValue: VNRecognizedPointKey
         /// Wraps a key; a key this observation does not know finds no points.
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
-        init(_ native: HumanBodyPose3DObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
-        var native: HumanBodyPose3DObservation.JointName? { HumanBodyPose3DObservation.JointName(rawValue: rawValue.rawValue) }
+        init(_ native: HumanBodyPose3DObservation.JointName) {
+            rawValue = VNRecognizedPointKey(rawValue: native.rawValue)
+        }
+        var native: HumanBodyPose3DObservation.JointName? {
+            HumanBodyPose3DObservation.JointName(rawValue: rawValue.rawValue)
+        }
 
         /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
         /// name.
-        public static let topHead = JointName(.topHead), centerHead = JointName(.centerHead), centerShoulder = JointName(.centerShoulder)
+        public static let topHead = JointName(.topHead), centerHead = JointName(.centerHead),
+            centerShoulder = JointName(.centerShoulder)
         /// Vision's joint names on this line, each the OpenVision `HumanBodyPose3DObservation.JointName` of the same
         /// name.
         public static let leftShoulder = JointName(.leftShoulder), rightShoulder = JointName(.rightShoulder)
@@ -58,7 +63,8 @@ open class VNHumanBodyPose3DObservation: VNObservation {
         public static let leftArm = JointsGroupName(.leftArm), rightArm = JointsGroupName(.rightArm)
         /// Vision's joint groups on this line, each the OpenVision `HumanBodyPose3DObservation.JointsGroupName` of the
         /// same name.
-        public static let leftLeg = JointsGroupName(.leftLeg), rightLeg = JointsGroupName(.rightLeg), all = JointsGroupName(.all)
+        public static let leftLeg = JointsGroupName(.leftLeg), rightLeg = JointsGroupName(.rightLeg),
+            all = JointsGroupName(.all)
     }
 
     /// How `bodyHeight` was found, as Vision's `HeightEstimation`.
@@ -87,7 +93,9 @@ open class VNHumanBodyPose3DObservation: VNObservation {
     /// Every joint this observation has (all 17).
     public var availableJointNames: [JointName] { HumanBodyPose3DObservation.JointName.allCases.map(JointName.init) }
     /// Every joint group.
-    public var availableJointsGroupNames: [JointsGroupName] { HumanBodyPose3DObservation.JointsGroupName.allCases.map(JointsGroupName.init) }
+    public var availableJointsGroupNames: [JointsGroupName] {
+        HumanBodyPose3DObservation.JointsGroupName.allCases.map(JointsGroupName.init)
+    }
 
     /// The joint `jointName`; `VNError.invalidArgument` for a name that is not one of the 17.
     public func recognizedPoint(_ jointName: JointName) throws -> VNHumanBodyRecognizedPoint3D {
@@ -95,11 +103,19 @@ open class VNHumanBodyPose3DObservation: VNObservation {
     }
 
     /// The joints of `jointsGroupName`, by name; `VNError.invalidArgument` for an unknown group.
-    public func recognizedPoints(_ jointsGroupName: JointsGroupName) throws -> [JointName: VNHumanBodyRecognizedPoint3D] {
-        guard let group = (jointsGroupName.rawValue == .all ? .all : HumanBodyPose3DObservation.JointsGroupName(rawValue: jointsGroupName.rawValue.rawValue)) else {
+    public func recognizedPoints(_ jointsGroupName: JointsGroupName) throws -> [JointName: VNHumanBodyRecognizedPoint3D]
+    {
+        guard
+            let group =
+                (jointsGroupName.rawValue == .all
+                    ? .all : HumanBodyPose3DObservation.JointsGroupName(rawValue: jointsGroupName.rawValue.rawValue))
+        else {
             throw VNError(.invalidArgument, "'\(jointsGroupName.rawValue)' is not a 3D body joint group")
         }
-        return Dictionary(uniqueKeysWithValues: native.recognizedPoints(group).map { (JointName($0.key), VNHumanBodyRecognizedPoint3D($0.value)) })
+        return Dictionary(
+            uniqueKeysWithValues: native.recognizedPoints(group).map {
+                (JointName($0.key), VNHumanBodyRecognizedPoint3D($0.value))
+            })
     }
 
     /// The joint's point in the image (normalised, lower-left origin).
@@ -119,7 +135,9 @@ open class VNHumanBodyPose3DObservation: VNObservation {
     }
 
     static func joint(_ name: JointName) throws -> HumanBodyPose3DObservation.JointName {
-        guard let joint = name.native else { throw VNError(.invalidArgument, "'\(name.rawValue)' is not a 3D body joint") }
+        guard let joint = name.native else {
+            throw VNError(.invalidArgument, "'\(name.rawValue)' is not a 3D body joint")
+        }
         return joint
     }
 }

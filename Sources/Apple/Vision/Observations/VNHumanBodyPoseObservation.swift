@@ -10,7 +10,9 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
         public let rawValue: VNRecognizedPointKey
         /// Wraps a key; a key this observation does not know finds no points.
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
-        init(_ native: HumanBodyPoseObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
+        init(_ native: HumanBodyPoseObservation.JointName) {
+            rawValue = VNRecognizedPointKey(rawValue: native.rawValue)
+        }
 
         /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
         /// name.
@@ -20,7 +22,8 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
         public static let leftEar = JointName(.leftEar), rightEar = JointName(.rightEar)
         /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
         /// name.
-        public static let leftShoulder = JointName(.leftShoulder), rightShoulder = JointName(.rightShoulder), neck = JointName(.neck)
+        public static let leftShoulder = JointName(.leftShoulder), rightShoulder = JointName(.rightShoulder),
+            neck = JointName(.neck)
         /// Vision's joint names on this line, each the OpenVision `HumanBodyPoseObservation.JointName` of the same
         /// name.
         public static let leftElbow = JointName(.leftElbow), rightElbow = JointName(.rightElbow)
@@ -56,7 +59,8 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
         public static let leftArm = JointsGroupName(.leftArm), rightArm = JointsGroupName(.rightArm)
         /// Vision's joint groups on this line, each the OpenVision `HumanBodyPoseObservation.JointsGroupName` of the
         /// same name.
-        public static let leftLeg = JointsGroupName(.leftLeg), rightLeg = JointsGroupName(.rightLeg), all = JointsGroupName(.all)
+        public static let leftLeg = JointsGroupName(.leftLeg), rightLeg = JointsGroupName(.rightLeg),
+            all = JointsGroupName(.all)
     }
 
     /// The OpenVision observation (with MediaPipe's 33 landmarks).
@@ -65,9 +69,12 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
     init(_ o: HumanBodyPoseObservation) {
         native = o
         let joints = HumanBodyPoseObservation.JointName.allCases.map { o.recognizedPoint($0) }
-        super.init(uuid: o.uuid, confidence: o.confidence, points: joints,
-                   groups: HumanBodyPoseObservation.JointsGroupName.allCases.map { (JointsGroupName($0).rawValue, $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) }) },
-                   keypointKeys: Self.keypointOrder.map { VNRecognizedPointKey(rawValue: $0.rawValue) })
+        super.init(
+            uuid: o.uuid, confidence: o.confidence, points: joints,
+            groups: HumanBodyPoseObservation.JointsGroupName.allCases.map {
+                (JointsGroupName($0).rawValue, $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) })
+            },
+            keypointKeys: Self.keypointOrder.map { VNRecognizedPointKey(rawValue: $0.rawValue) })
     }
 
     /// `keypointsMultiArray()`'s 18 joints: OpenPose's COCO order, as Create ML's action classifiers read them.
@@ -79,13 +86,20 @@ open class VNHumanBodyPoseObservation: VNRecognizedPointsObservation {
     /// Every joint this observation has (all 19).
     public var availableJointNames: [JointName] { HumanBodyPoseObservation.JointName.allCases.map(JointName.init) }
     /// Every joint group.
-    public var availableJointsGroupNames: [JointsGroupName] { HumanBodyPoseObservation.JointsGroupName.allCases.map(JointsGroupName.init) }
+    public var availableJointsGroupNames: [JointsGroupName] {
+        HumanBodyPoseObservation.JointsGroupName.allCases.map(JointsGroupName.init)
+    }
 
     /// The joint `jointName`.
-    public func recognizedPoint(_ jointName: JointName) throws -> VNRecognizedPoint { try recognizedPoint(forKey: jointName.rawValue) }
+    public func recognizedPoint(_ jointName: JointName) throws -> VNRecognizedPoint {
+        try recognizedPoint(forKey: jointName.rawValue)
+    }
 
     /// The joints of `jointsGroupName`, by name.
     public func recognizedPoints(_ jointsGroupName: JointsGroupName) throws -> [JointName: VNRecognizedPoint] {
-        Dictionary(uniqueKeysWithValues: try recognizedPoints(forGroupKey: jointsGroupName.rawValue).map { (JointName(rawValue: $0.key), $0.value) })
+        Dictionary(
+            uniqueKeysWithValues: try recognizedPoints(forGroupKey: jointsGroupName.rawValue).map {
+                (JointName(rawValue: $0.key), $0.value)
+            })
     }
 }

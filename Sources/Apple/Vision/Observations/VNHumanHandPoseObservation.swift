@@ -20,29 +20,36 @@ open class VNHumanHandPoseObservation: VNRecognizedPointsObservation {
         public let rawValue: VNRecognizedPointKey
         /// Wraps a key; a key this observation does not know finds no points.
         public init(rawValue: VNRecognizedPointKey) { self.rawValue = rawValue }
-        init(_ native: HumanHandPoseObservation.JointName) { rawValue = VNRecognizedPointKey(rawValue: native.rawValue) }
+        init(_ native: HumanHandPoseObservation.JointName) {
+            rawValue = VNRecognizedPointKey(rawValue: native.rawValue)
+        }
 
         /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
         /// name.
         public static let wrist = JointName(.wrist)
         /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
         /// name.
-        public static let thumbCMC = JointName(.thumbCMC), thumbMP = JointName(.thumbMP), thumbIP = JointName(.thumbIP), thumbTip = JointName(.thumbTip)
+        public static let thumbCMC = JointName(.thumbCMC), thumbMP = JointName(.thumbMP), thumbIP = JointName(.thumbIP),
+            thumbTip = JointName(.thumbTip)
         /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
         /// name.
-        public static let indexMCP = JointName(.indexMCP), indexPIP = JointName(.indexPIP), indexDIP = JointName(.indexDIP), indexTip = JointName(.indexTip)
+        public static let indexMCP = JointName(.indexMCP), indexPIP = JointName(.indexPIP),
+            indexDIP = JointName(.indexDIP), indexTip = JointName(.indexTip)
         /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
         /// name.
-        public static let middleMCP = JointName(.middleMCP), middlePIP = JointName(.middlePIP), middleDIP = JointName(.middleDIP)
+        public static let middleMCP = JointName(.middleMCP), middlePIP = JointName(.middlePIP),
+            middleDIP = JointName(.middleDIP)
         /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
         /// name.
         public static let middleTip = JointName(.middleTip)
         /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
         /// name.
-        public static let ringMCP = JointName(.ringMCP), ringPIP = JointName(.ringPIP), ringDIP = JointName(.ringDIP), ringTip = JointName(.ringTip)
+        public static let ringMCP = JointName(.ringMCP), ringPIP = JointName(.ringPIP), ringDIP = JointName(.ringDIP),
+            ringTip = JointName(.ringTip)
         /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
         /// name.
-        public static let littleMCP = JointName(.littleMCP), littlePIP = JointName(.littlePIP), littleDIP = JointName(.littleDIP)
+        public static let littleMCP = JointName(.littleMCP), littlePIP = JointName(.littlePIP),
+            littleDIP = JointName(.littleDIP)
         /// Vision's joint names on this line, each the OpenVision `HumanHandPoseObservation.JointName` of the same
         /// name.
         public static let littleTip = JointName(.littleTip)
@@ -76,21 +83,36 @@ open class VNHumanHandPoseObservation: VNRecognizedPointsObservation {
 
     init(_ o: HumanHandPoseObservation) {
         native = o
-        chirality = switch o.chirality { case .left: .left; case .right: .right; case .unknown: .unknown }
-        super.init(uuid: o.uuid, confidence: o.confidence, points: o.joints,
-                   groups: HumanHandPoseObservation.JointsGroupName.allCases.map { (JointsGroupName($0).rawValue, $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) }) })
+        chirality =
+            switch o.chirality {
+            case .left: .left
+            case .right: .right
+            case .unknown: .unknown
+            }
+        super.init(
+            uuid: o.uuid, confidence: o.confidence, points: o.joints,
+            groups: HumanHandPoseObservation.JointsGroupName.allCases.map {
+                (JointsGroupName($0).rawValue, $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) })
+            })
     }
 
     /// Every joint this observation has (all 21).
     public var availableJointNames: [JointName] { HumanHandPoseObservation.JointName.allCases.map(JointName.init) }
     /// Every joint group.
-    public var availableJointsGroupNames: [JointsGroupName] { HumanHandPoseObservation.JointsGroupName.allCases.map(JointsGroupName.init) }
+    public var availableJointsGroupNames: [JointsGroupName] {
+        HumanHandPoseObservation.JointsGroupName.allCases.map(JointsGroupName.init)
+    }
 
     /// The joint `jointName`.
-    public func recognizedPoint(_ jointName: JointName) throws -> VNRecognizedPoint { try recognizedPoint(forKey: jointName.rawValue) }
+    public func recognizedPoint(_ jointName: JointName) throws -> VNRecognizedPoint {
+        try recognizedPoint(forKey: jointName.rawValue)
+    }
 
     /// The joints of `jointsGroupName`, by name.
     public func recognizedPoints(_ jointsGroupName: JointsGroupName) throws -> [JointName: VNRecognizedPoint] {
-        Dictionary(uniqueKeysWithValues: try recognizedPoints(forGroupKey: jointsGroupName.rawValue).map { (JointName(rawValue: $0.key), $0.value) })
+        Dictionary(
+            uniqueKeysWithValues: try recognizedPoints(forGroupKey: jointsGroupName.rawValue).map {
+                (JointName(rawValue: $0.key), $0.value)
+            })
     }
 }

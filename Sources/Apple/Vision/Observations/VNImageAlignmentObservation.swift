@@ -24,7 +24,8 @@ open class VNImageHomographicAlignmentObservation: VNImageAlignmentObservation {
 
     init(_ o: ImageHomographicAlignmentObservation) {
         let m = o.warpTransform
-        warpTransform = simd_float3x3(rows: (0..<3).map { r in SIMD3<Float>(Float(m[r, 0]), Float(m[r, 1]), Float(m[r, 2])) })
+        warpTransform = simd_float3x3(
+            rows: (0..<3).map { r in SIMD3<Float>(Float(m[r, 0]), Float(m[r, 1]), Float(m[r, 2])) })
         super.init(uuid: o.uuid, confidence: o.confidence)
     }
 }

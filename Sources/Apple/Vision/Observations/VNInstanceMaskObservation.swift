@@ -1,5 +1,5 @@
-import Foundation
 import CoreVideo
+import Foundation
 import OpenVision
 
 /// Separate instances (people), as Vision's `VNInstanceMaskObservation`: `instanceMask` labels each pixel 0
@@ -28,24 +28,32 @@ open class VNInstanceMaskObservation: VNObservation {
     }
 
     /// A soft mask of `instances` at the size of the handler's image (the model's probability, 0...255).
-    public func generateScaledMaskForImage(forInstances instances: IndexSet, from requestHandler: VNImageRequestHandler) throws -> CVPixelBuffer {
+    public func generateScaledMaskForImage(forInstances instances: IndexSet, from requestHandler: VNImageRequestHandler)
+        throws -> CVPixelBuffer
+    {
         try Self.wrap { () throws(VisionError) in
             let image = try requestHandler.handler.image()
             let mask = try native.generateScaledMaskForImage(forInstances: instances)
             let bytes = try mask.makeImage()
-            guard bytes.width != image.width || bytes.height != image.height else { return CVPixelBuffer(visionImage: bytes) }
+            guard bytes.width != image.width || bytes.height != image.height else {
+                return CVPixelBuffer(visionImage: bytes)
+            }
             return CVPixelBuffer(visionImage: try bytes.resized(width: image.width, height: image.height))
         }
     }
 
     /// The handler's image with everything but `instances` black, cropped to their bounding box when
     /// `croppedToInstancesExtent` (Vision's background is transparent; these images have no alpha).
-    public func generateMaskedImage(ofInstances instances: IndexSet, from requestHandler: VNImageRequestHandler,
-                                    croppedToInstancesExtent: Bool) throws -> CVPixelBuffer {
+    public func generateMaskedImage(
+        ofInstances instances: IndexSet, from requestHandler: VNImageRequestHandler,
+        croppedToInstancesExtent: Bool
+    ) throws -> CVPixelBuffer {
         try Self.wrap { () throws(VisionError) in
-            CVPixelBuffer(visionImage: try native.generateMaskedImage(ofInstances: instances,
-                                                                      from: try requestHandler.handler.image(),
-                                                                      croppedToInstancesExtent: croppedToInstancesExtent))
+            CVPixelBuffer(
+                visionImage: try native.generateMaskedImage(
+                    ofInstances: instances,
+                    from: try requestHandler.handler.image(),
+                    croppedToInstancesExtent: croppedToInstancesExtent))
         }
     }
 

@@ -31,15 +31,18 @@ open class VNPixelBufferObservation: VNObservation {
             throw VisionError(.invalidModel, "\(error)")
         }
         // The planes [C, H, W] interleaved as [H, W, C].
-        let width = CVPixelBufferGetWidth(image), height = CVPixelBufferGetHeight(image)
-        let c = o.shape[o.shape.count - 3], plane = width * height
+        let width = CVPixelBufferGetWidth(image)
+        let height = CVPixelBufferGetHeight(image)
+        let c = o.shape[o.shape.count - 3]
+        let plane = width * height
         var interleaved = [Float](repeating: 0, count: o.values.count)
         for k in 0..<c {
             for i in 0..<plane { interleaved[i * c + k] = o.values[k * plane + i] }
         }
         featureName = o.featureName
-        values = try PixelBufferObservation(width: width, height: height, channels: c, values: interleaved,
-                                            featureName: o.featureName, confidence: o.confidence, uuid: o.uuid)
+        values = try PixelBufferObservation(
+            width: width, height: height, channels: c, values: interleaved,
+            featureName: o.featureName, confidence: o.confidence, uuid: o.uuid)
         self.image = image
         super.init(uuid: o.uuid, confidence: o.confidence)
     }

@@ -43,7 +43,8 @@ open class VNDetectedPoint: VNPoint {
 /// The name of a recognised point (Vision's `VNRecognizedPointKey`, a string-backed struct as Apple's; string
 /// literals make one too).
 public struct VNRecognizedPointKey: Hashable, RawRepresentable, Sendable, ExpressibleByStringLiteral,
-                                    CustomStringConvertible {
+    CustomStringConvertible
+{
     /// Apple's string for it.
     public let rawValue: String
     /// Wraps `rawValue`; any string is accepted, as with Apple's type.
@@ -59,7 +60,8 @@ public struct VNRecognizedPointKey: Hashable, RawRepresentable, Sendable, Expres
 /// The name of a group of recognised points (Vision's `VNRecognizedPointGroupKey`, a string-backed struct as
 /// Apple's; string literals make one too).
 public struct VNRecognizedPointGroupKey: Hashable, RawRepresentable, Sendable, ExpressibleByStringLiteral,
-                                         CustomStringConvertible {
+    CustomStringConvertible
+{
     /// Apple's string for it.
     public let rawValue: String
     /// Wraps `rawValue`; any string is accepted, as with Apple's type.

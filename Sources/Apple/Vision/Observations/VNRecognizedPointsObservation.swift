@@ -11,8 +11,11 @@ open class VNRecognizedPointsObservation: VNObservation {
     /// The keys of `keypointsMultiArray()`'s points, in order.
     let keypointKeys: [VNRecognizedPointKey]
 
-    init(uuid: UUID, confidence: VNConfidence, points: [RecognizedPoint], groups: [(VNRecognizedPointGroupKey, [VNRecognizedPointKey])],
-         keypointKeys: [VNRecognizedPointKey]? = nil) {
+    init(
+        uuid: UUID, confidence: VNConfidence, points: [RecognizedPoint],
+        groups: [(VNRecognizedPointGroupKey, [VNRecognizedPointKey])],
+        keypointKeys: [VNRecognizedPointKey]? = nil
+    ) {
         self.points = points
         self.groups = groups.map { (key: $0.0, members: $0.1) }
         self.keypointKeys = keypointKeys ?? points.map { VNRecognizedPointKey(rawValue: $0.identifier) }
@@ -27,20 +30,28 @@ open class VNRecognizedPointsObservation: VNObservation {
     /// The point named `pointKey`; `VNError.invalidArgument` for a key this observation has not.
     public func recognizedPoint(forKey pointKey: VNRecognizedPointKey) throws -> VNRecognizedPoint {
         guard let point = points.first(where: { $0.identifier == pointKey.rawValue }) else {
-            throw VNError(VisionError(.invalidArgument, "no point '\(pointKey)'; available: \(availableKeys.map(\.rawValue).joined(separator: ", "))"))
+            throw VNError(
+                VisionError(
+                    .invalidArgument,
+                    "no point '\(pointKey)'; available: \(availableKeys.map(\.rawValue).joined(separator: ", "))"))
         }
         return VNRecognizedPoint(point)
     }
 
     /// The points of the group `groupKey` by key (`VNError.invalidArgument` for an unknown group).
-    public func recognizedPoints(forGroupKey groupKey: VNRecognizedPointGroupKey) throws -> [VNRecognizedPointKey: VNRecognizedPoint] {
+    public func recognizedPoints(forGroupKey groupKey: VNRecognizedPointGroupKey) throws -> [VNRecognizedPointKey:
+        VNRecognizedPoint]
+    {
         if groupKey == .all {
             var all: [VNRecognizedPointKey: VNRecognizedPoint] = [:]
             for point in points { all[VNRecognizedPointKey(rawValue: point.identifier)] = VNRecognizedPoint(point) }
             return all
         }
         guard let group = groups.first(where: { $0.key == groupKey }) else {
-            throw VNError(VisionError(.invalidArgument, "no group '\(groupKey)'; available: \(availableGroupKeys.map(\.rawValue).joined(separator: ", "))"))
+            throw VNError(
+                VisionError(
+                    .invalidArgument,
+                    "no group '\(groupKey)'; available: \(availableGroupKeys.map(\.rawValue).joined(separator: ", "))"))
         }
         var result: [VNRecognizedPointKey: VNRecognizedPoint] = [:]
         for key in group.members { result[key] = try recognizedPoint(forKey: key) }

@@ -12,7 +12,6 @@ open class VNClassifyImageRequest: VNImageBasedRequest {
     /// Vision's current revision, `VNClassifyImageRequestRevision2`.
     override open class var currentRevision: Int { VNClassifyImageRequestRevision2 }
 
-
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         var request = ClassifyImageRequest()
         request.maximumObservations = 0  // Vision returns every class

@@ -1,5 +1,5 @@
-import Foundation
 import CoreML
+import Foundation
 import OpenVision
 
 /// Vision's request running a Core ML model (here any OpenVision model): a detector gives
@@ -46,7 +46,8 @@ open class VNCoreMLRequest: VNImageBasedRequest {
                 // The pipeline's own thresholds, or the feature provider's (the dice sample's ThresholdProvider).
                 func value(_ input: String, default fallback: Double) -> Float {
                     guard !input.isEmpty, let given = model.featureProvider?.featureValue(for: input),
-                          given.type == .double || given.type == .int64 else { return Float(fallback) }
+                        given.type == .double || given.type == .int64
+                    else { return Float(fallback) }
                     return Float(given.doubleValue)
                 }
                 request.iouThreshold = value(nms.iouThresholdInput, default: nms.iouThreshold)
@@ -90,12 +91,12 @@ open class VNCoreMLRequest: VNImageBasedRequest {
                 let found = try detect()
                 model.kind.withLock { $0 = .detector }
                 return found
-            } catch where error.code == .invalidModel {
+            } catch  where error.code == .invalidModel {
                 do {
                     let found = try classify()
                     model.kind.withLock { $0 = .classifier }
                     return found
-                } catch where error.code == .invalidModel {
+                } catch  where error.code == .invalidModel {
                     model.kind.withLock { $0 = .features }
                     return try features()
                 }

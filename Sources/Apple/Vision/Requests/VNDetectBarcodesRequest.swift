@@ -15,7 +15,9 @@ open class VNDetectBarcodesRequest: VNImageBasedRequest {
     /// The symbologies to look for; every supported one by default.
     public var symbologies: [VNBarcodeSymbology] = VNDetectBarcodesRequest.supportedSymbologies
     /// Every symbology zxing-cpp reads here (Apple's class property).
-    public static var supportedSymbologies: [VNBarcodeSymbology] { BarcodeSymbology.allCases.map(VNBarcodeSymbology.init) }
+    public static var supportedSymbologies: [VNBarcodeSymbology] {
+        BarcodeSymbology.allCases.map(VNBarcodeSymbology.init)
+    }
     /// Every symbology zxing-cpp reads here (Apple's instance method); never throws here.
     public func supportedSymbologies() throws -> [VNBarcodeSymbology] { Self.supportedSymbologies }
 

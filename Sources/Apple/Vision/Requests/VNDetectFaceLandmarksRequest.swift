@@ -22,7 +22,9 @@ open class VNDetectFaceLandmarksRequest: VNImageBasedRequest {
 
     /// Whether `revision` gives `constellation`, as Apple's: revision 3 gives 76 and 65 points; here revisions 1 and 2
     /// give dlib's 68, neither of Vision's constellations.
-    open class func revision(_ requestRevision: Int, supportsConstellation constellation: VNRequestFaceLandmarksConstellation) -> Bool {
+    open class func revision(
+        _ requestRevision: Int, supportsConstellation constellation: VNRequestFaceLandmarksConstellation
+    ) -> Bool {
         requestRevision == VNDetectFaceLandmarksRequestRevision3 && constellation != .constellationNotDefined
     }
 

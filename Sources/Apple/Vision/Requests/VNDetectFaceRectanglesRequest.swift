@@ -17,7 +17,8 @@ open class VNDetectFaceRectanglesRequest: VNImageBasedRequest {
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         guard let chosen = DetectFaceRectanglesRequest.Revision(rawValue: revision) else {
-            throw VisionError(.unsupported, "VNDetectFaceRectanglesRequest revision \(revision) is not supported (1, 2 or 3)")
+            throw VisionError(
+                .unsupported, "VNDetectFaceRectanglesRequest revision \(revision) is not supported (1, 2 or 3)")
         }
         let request = DetectFaceRectanglesRequest(chosen)
         return try perform(request, in: context).map(VNFaceObservation.init)

@@ -24,9 +24,13 @@ open class VNDetectHumanBodyPose3DRequest: VNImageBasedRequest {
     }
 
     /// Every joint name this request reports (Vision's instance form); never throws here.
-    public func supportedJointNames() throws -> [VNHumanBodyPose3DObservation.JointName] { try Self.supportedJointNames() }
+    public func supportedJointNames() throws -> [VNHumanBodyPose3DObservation.JointName] {
+        try Self.supportedJointNames()
+    }
     /// Every joint group this request reports (Vision's instance form); never throws here.
-    public func supportedJointsGroupNames() throws -> [VNHumanBodyPose3DObservation.JointsGroupName] { try Self.supportedJointsGroupNames() }
+    public func supportedJointsGroupNames() throws -> [VNHumanBodyPose3DObservation.JointsGroupName] {
+        try Self.supportedJointsGroupNames()
+    }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         try perform(DetectHumanBodyPose3DRequest(), in: context).map(VNHumanBodyPose3DObservation.init)

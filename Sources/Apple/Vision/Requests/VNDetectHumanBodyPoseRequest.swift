@@ -24,9 +24,13 @@ open class VNDetectHumanBodyPoseRequest: VNImageBasedRequest {
     }
 
     /// Every joint name this request reports (Vision's instance form); never throws here.
-    public func supportedJointNames() throws -> [VNHumanBodyPoseObservation.JointName] { try Self.supportedJointNames() }
+    public func supportedJointNames() throws -> [VNHumanBodyPoseObservation.JointName] {
+        try Self.supportedJointNames()
+    }
     /// Every joint group this request reports (Vision's instance form); never throws here.
-    public func supportedJointsGroupNames() throws -> [VNHumanBodyPoseObservation.JointsGroupName] { try Self.supportedJointsGroupNames() }
+    public func supportedJointsGroupNames() throws -> [VNHumanBodyPoseObservation.JointsGroupName] {
+        try Self.supportedJointsGroupNames()
+    }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         try perform(DetectHumanBodyPoseRequest(), in: context).map(VNHumanBodyPoseObservation.init)

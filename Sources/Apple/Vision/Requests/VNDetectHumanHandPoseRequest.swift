@@ -27,9 +27,13 @@ open class VNDetectHumanHandPoseRequest: VNImageBasedRequest {
     }
 
     /// Every joint name this request reports (Vision's instance form); never throws here.
-    public func supportedJointNames() throws -> [VNHumanHandPoseObservation.JointName] { try Self.supportedJointNames() }
+    public func supportedJointNames() throws -> [VNHumanHandPoseObservation.JointName] {
+        try Self.supportedJointNames()
+    }
     /// Every joint group this request reports (Vision's instance form); never throws here.
-    public func supportedJointsGroupNames() throws -> [VNHumanHandPoseObservation.JointsGroupName] { try Self.supportedJointsGroupNames() }
+    public func supportedJointsGroupNames() throws -> [VNHumanHandPoseObservation.JointsGroupName] {
+        try Self.supportedJointsGroupNames()
+    }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         var request = DetectHumanHandPoseRequest()

@@ -16,11 +16,13 @@ open class VNDetectTrajectoriesRequest: VNStatefulRequest {
     let native: DetectTrajectoriesRequest
     /// Objects smaller than this radius (a fraction of the image width) are ignored. Default 0.
     public var objectMinimumNormalizedRadius: Float {
-        get { native.objectMinimumNormalizedRadius } set { native.objectMinimumNormalizedRadius = newValue }
+        get { native.objectMinimumNormalizedRadius }
+        set { native.objectMinimumNormalizedRadius = newValue }
     }
     /// Objects larger than this radius (a fraction of the image width) are ignored. Default 1.
     public var objectMaximumNormalizedRadius: Float {
-        get { native.objectMaximumNormalizedRadius } set { native.objectMaximumNormalizedRadius = newValue }
+        get { native.objectMaximumNormalizedRadius }
+        set { native.objectMaximumNormalizedRadius = newValue }
     }
     /// The points a trajectory needs before it is reported, and the points it reports.
     public var trajectoryLength: Int { native.trajectoryLength }
@@ -34,7 +36,8 @@ open class VNDetectTrajectoriesRequest: VNStatefulRequest {
     /// Analyses frames at least `frameAnalysisSpacing` apart (`.zero`: every frame), reporting
     /// trajectories of `trajectoryLength` points.
     public init(frameAnalysisSpacing: CMTime, trajectoryLength: Int, completionHandler: CompletionHandler? = nil) {
-        native = DetectTrajectoriesRequest(frameAnalysisSpacing: frameAnalysisSpacing.duration, trajectoryLength: trajectoryLength)
+        native = DetectTrajectoriesRequest(
+            frameAnalysisSpacing: frameAnalysisSpacing.duration, trajectoryLength: trajectoryLength)
         super.init(completionHandler: completionHandler)
         self.frameAnalysisSpacing = frameAnalysisSpacing
     }

@@ -15,9 +15,17 @@ open class VNGenerateOpticalFlowRequest: VNTargetedImageRequest {
     /// How hard the flow is computed (Vision's `ComputationAccuracy`); see OpenVision's `GenerateOpticalFlowRequest`.
     public enum ComputationAccuracy: UInt, Sendable {
         /// Vision's levels, low to very high.
-        case low = 0, medium = 1, high = 2, veryHigh = 3
+        case low = 0
+        case medium = 1
+        case high = 2
+        case veryHigh = 3
         var native: GenerateOpticalFlowRequest.ComputationAccuracy {
-            switch self { case .low: .low; case .medium: .medium; case .high: .high; case .veryHigh: .veryHigh }
+            switch self {
+            case .low: .low
+            case .medium: .medium
+            case .high: .high
+            case .veryHigh: .veryHigh
+            }
         }
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import CoreML
+import Foundation
 import OpenVision
 
 /// Vision's person segmentation (OpenVision's `GeneratePersonSegmentationRequest`: MediaPipe's selfie segmentation,
@@ -24,7 +24,11 @@ open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
         case fast = 2
 
         var native: GeneratePersonSegmentationRequest.QualityLevel {
-            switch self { case .accurate: .accurate; case .balanced: .balanced; case .fast: .fast }
+            switch self {
+            case .accurate: .accurate
+            case .balanced: .balanced
+            case .fast: .fast
+            }
         }
     }
 
@@ -36,8 +40,10 @@ open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
     public var outputPixelFormat: OSType = kCVPixelFormatType_OneComponent8
 
     /// The formats `outputPixelFormat` takes.
-    public static let supportedOutputPixelFormats = [kCVPixelFormatType_OneComponent8, kCVPixelFormatType_OneComponent16Half,
-                                                     kCVPixelFormatType_OneComponent32Float]
+    public static let supportedOutputPixelFormats = [
+        kCVPixelFormatType_OneComponent8, kCVPixelFormatType_OneComponent16Half,
+        kCVPixelFormatType_OneComponent32Float,
+    ]
 
     /// Stateless here: planned like any still request.
     override var isPlannable: Bool { true }
@@ -47,15 +53,20 @@ open class VNGeneratePersonSegmentationRequest: VNStatefulRequest {
         request.qualityLevel = qualityLevel.native
         switch outputPixelFormat {
         case kCVPixelFormatType_OneComponent8: request.outputPixelFormat = .oneComponent8
-        case kCVPixelFormatType_OneComponent16Half, kCVPixelFormatType_OneComponent32Float: request.outputPixelFormat = .oneComponent32Float
+        case kCVPixelFormatType_OneComponent16Half, kCVPixelFormatType_OneComponent32Float:
+            request.outputPixelFormat = .oneComponent32Float
         default:
-            throw VisionError(.invalidArgument, String(format: "outputPixelFormat 0x%08X is not one of OneComponent8, OneComponent16Half, "
-                                                       + "OneComponent32Float", outputPixelFormat))
+            throw VisionError(
+                .invalidArgument,
+                String(
+                    format: "outputPixelFormat 0x%08X is not one of OneComponent8, OneComponent16Half, "
+                        + "OneComponent32Float", outputPixelFormat))
         }
         var mask = try perform(request, in: context)
         if outputPixelFormat == kCVPixelFormatType_OneComponent16Half {
-            mask = try PixelBufferObservation(width: mask.width, height: mask.height, channels: mask.channels,
-                                              values: mask.values.map { Float(Float16($0)) }, featureName: mask.featureName, uuid: mask.uuid)
+            mask = try PixelBufferObservation(
+                width: mask.width, height: mask.height, channels: mask.channels,
+                values: mask.values.map { Float(Float16($0)) }, featureName: mask.featureName, uuid: mask.uuid)
         }
         return [try VNPixelBufferObservation(mask)]
     }

@@ -12,7 +12,6 @@ open class VNRecognizeAnimalsRequest: VNImageBasedRequest {
     /// Vision's current revision, `VNRecognizeAnimalsRequestRevision2`.
     override open class var currentRevision: Int { VNRecognizeAnimalsRequestRevision2 }
 
-
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         var request = RecognizeAnimalsRequest()
         return try perform(request, in: context).map(VNRecognizedObjectObservation.init)

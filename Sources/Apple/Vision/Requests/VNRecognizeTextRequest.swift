@@ -41,13 +41,18 @@ open class VNRecognizeTextRequest: VNImageBasedRequest {
 
     /// The languages `recognitionLevel` reads at `requestRevision` (Vision's deprecated class method; every revision
     /// runs the same recognizers here). `VNError.unsupportedRevision` for a revision outside `supportedRevisions`.
-    open class func supportedRecognitionLanguages(for recognitionLevel: VNRequestTextRecognitionLevel,
-                                                  revision requestRevision: Int) throws -> [String] {
+    open class func supportedRecognitionLanguages(
+        for recognitionLevel: VNRequestTextRecognitionLevel,
+        revision requestRevision: Int
+    ) throws -> [String] {
         guard supportedRevisions.contains(requestRevision) else {
-            throw VNError(.unsupportedRevision, "VNRecognizeTextRequest revision \(requestRevision) is not supported "
-                          + "(supported: \(supportedRevisions.map(String.init).joined(separator: ", ")))")
+            throw VNError(
+                .unsupportedRevision,
+                "VNRecognizeTextRequest revision \(requestRevision) is not supported "
+                    + "(supported: \(supportedRevisions.map(String.init).joined(separator: ", ")))")
         }
-        return RecognizeTextRequest.supportedRecognitionLanguages(for: recognitionLevel == .accurate ? .accurate : .fast)
+        return RecognizeTextRequest.supportedRecognitionLanguages(
+            for: recognitionLevel == .accurate ? .accurate : .fast)
     }
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {

@@ -4,7 +4,9 @@ import OpenVision
 /// Vision's frame-to-frame homography (OpenVision's `TrackHomographicImageRegistrationRequest`).
 open class VNTrackHomographicImageRegistrationRequest: VNStatefulRequest {
     /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
-    public var results: [VNImageHomographicAlignmentObservation]? { storedResults as? [VNImageHomographicAlignmentObservation] }
+    public var results: [VNImageHomographicAlignmentObservation]? {
+        storedResults as? [VNImageHomographicAlignmentObservation]
+    }
     /// Apple's revision 1 (`VNTrackHomographicImageRegistrationRequestRevision1`).
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.

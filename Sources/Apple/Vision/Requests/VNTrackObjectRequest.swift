@@ -23,7 +23,9 @@ open class VNTrackObjectRequest: VNTrackingRequest {
     private var updatingFromResult = false
 
     /// Tracks `observation`'s box from the next frame performed on.
-    public init(detectedObjectObservation observation: VNDetectedObjectObservation, completionHandler: CompletionHandler? = nil) {
+    public init(
+        detectedObjectObservation observation: VNDetectedObjectObservation, completionHandler: CompletionHandler? = nil
+    ) {
         inputObservation = observation
         native = TrackObjectRequest(detectedObjectObservation: Self.nativeObservation(observation))
         super.init(completionHandler: completionHandler)

@@ -31,8 +31,9 @@ open class VNTrackRectangleRequest: VNTrackingRequest {
 
     static func nativeObservation(_ o: VNRectangleObservation) -> RectangleObservation {
         func p(_ c: CGPoint) -> NormalizedPoint { NormalizedPoint(x: c.x, y: c.y) }
-        return RectangleObservation(topLeft: p(o.topLeft), topRight: p(o.topRight), bottomRight: p(o.bottomRight),
-                                    bottomLeft: p(o.bottomLeft), confidence: o.confidence, uuid: o.uuid)
+        return RectangleObservation(
+            topLeft: p(o.topLeft), topRight: p(o.topRight), bottomRight: p(o.bottomRight),
+            bottomLeft: p(o.bottomLeft), confidence: o.confidence, uuid: o.uuid)
     }
 
     override func applyOptions() {

@@ -4,7 +4,9 @@ import OpenVision
 /// Vision's translation between two images (OpenVision's `TranslationalImageRegistrationRequest`).
 open class VNTranslationalImageRegistrationRequest: VNImageRegistrationRequest {
     /// The observations of the last perform (Vision's typed `results`), nil before one or after an error.
-    public var results: [VNImageTranslationAlignmentObservation]? { storedResults as? [VNImageTranslationAlignmentObservation] }
+    public var results: [VNImageTranslationAlignmentObservation]? {
+        storedResults as? [VNImageTranslationAlignmentObservation]
+    }
     /// Apple's revision 1 (`VNTranslationalImageRegistrationRequestRevision1`).
     override open class var supportedRevisions: IndexSet { IndexSet([1]) }
     /// Apple's default: revision 1.

@@ -12,14 +12,20 @@ enum DlibFaceDetector {
         while true {
             var boxes = [ov_face_box](repeating: ov_face_box(), count: capacity)
             var count: Int32 = 0
-            try NativeError.check(ov_detect_faces(image.handle, Int32(upsampling), &boxes, Int32(capacity), &count),
-                                  "face detection")
-            if Int(count) > capacity { capacity = Int(count); continue }
+            try NativeError.check(
+                ov_detect_faces(image.handle, Int32(upsampling), &boxes, Int32(capacity), &count),
+                "face detection")
+            if Int(count) > capacity {
+                capacity = Int(count)
+                continue
+            }
             let map = PixelToNormalized(image)
             return boxes.prefix(Int(count)).map {
-                FaceObservation(boundingBox: map.rect(x: Double($0.x), y: Double($0.y), width: Double($0.width),
-                                                      height: Double($0.height)),
-                                confidence: $0.confidence)
+                FaceObservation(
+                    boundingBox: map.rect(
+                        x: Double($0.x), y: Double($0.y), width: Double($0.width),
+                        height: Double($0.height)),
+                    confidence: $0.confidence)
             }
         }
     }

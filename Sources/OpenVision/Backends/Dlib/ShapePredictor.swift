@@ -1,6 +1,6 @@
+internal import CNative
 import Foundation
 import Synchronization
-internal import CNative
 
 /// A loaded dlib shape predictor. Loaded once per process per path and shared; the native
 /// predictor is safe to use from several threads at once.
@@ -30,9 +30,11 @@ final class ShapePredictor: @unchecked Sendable {
         let result = cache.withLock { cache -> Result<ShapePredictor, VisionError> in
             if let loaded = cache[path] { return .success(loaded) }
             guard FileManager.default.fileExists(atPath: path) else {
-                return .failure(VisionError(.missingModelData,
-                    "face landmark model not found at \(path); install Debian's libdlib-data (scripts/setup does) "
-                    + "or set OPENVISION_FACE_LANDMARKS_MODEL"))
+                return .failure(
+                    VisionError(
+                        .missingModelData,
+                        "face landmark model not found at \(path); install Debian's libdlib-data (scripts/setup does) "
+                            + "or set OPENVISION_FACE_LANDMARKS_MODEL"))
             }
             var handle: OpaquePointer?
             let status = ov_shape_predictor_load(path, &handle)
@@ -49,10 +51,14 @@ final class ShapePredictor: @unchecked Sendable {
     }
 
     /// Pixel points (top-left origin) for the face at the pixel box.
-    func predict(in image: VisionImage, x: Double, y: Double, width: Double, height: Double) throws(VisionError) -> [(Double, Double)] {
+    func predict(in image: VisionImage, x: Double, y: Double, width: Double, height: Double) throws(VisionError) -> [(
+        Double, Double
+    )] {
         var xy = [Float](repeating: 0, count: parts * 2)
-        try NativeError.check(ov_predict_landmarks(handle, image.handle, Float(x), Float(y), Float(width), Float(height),
-                                                   &xy, Int32(xy.count)), "landmark prediction")
+        try NativeError.check(
+            ov_predict_landmarks(
+                handle, image.handle, Float(x), Float(y), Float(width), Float(height),
+                &xy, Int32(xy.count)), "landmark prediction")
         return (0..<parts).map { (Double(xy[2 * $0]), Double(xy[2 * $0 + 1])) }
     }
 }

@@ -76,7 +76,9 @@ struct DocumentLayout {
         var rows: [(box: PageBox, lines: [Int])] = []
         for k in block.lines.sorted(by: { lines[$0].box.midY < lines[$1].box.midY }) {
             let b = lines[k].box
-            if let r = rows.indices.last, min(rows[r].box.y1, b.y1) - max(rows[r].box.y0, b.y0) >= 0.5 * min(rows[r].box.height, b.height) {
+            if let r = rows.indices.last,
+                min(rows[r].box.y1, b.y1) - max(rows[r].box.y0, b.y0) >= 0.5 * min(rows[r].box.height, b.height)
+            {
                 rows[r].lines.append(k)
                 rows[r].box = rows[r].box.union(b)
             } else {
@@ -117,12 +119,14 @@ struct DocumentLayout {
         for unit in ordered {
             guard case .block(let block) = unit.kind else { continue }
             let rows = rows(of: block)
-            guard let start = rows.firstIndex(where: { row in
-                row.contains { k in
-                    let b = lines[k].box
-                    return b.height >= 1.3 * medianHeight && b.y0 <= 0.4 * pageHeight
-                }
-            }) else { continue }
+            guard
+                let start = rows.firstIndex(where: { row in
+                    row.contains { k in
+                        let b = lines[k].box
+                        return b.height >= 1.3 * medianHeight && b.y0 <= 0.4 * pageHeight
+                    }
+                })
+            else { continue }
             guard lines.count >= 2 else { return nil }
             let height = box(of: rows[start]).height
             var end = start

@@ -51,8 +51,10 @@ struct DocumentLayoutDetector: Sendable {
         let scores = outputs.filter { $0.shape.last == classes }
         let distances = outputs.filter { $0.shape.last == bins && bins != classes }
         guard scores.count == Self.strides.count, distances.count == Self.strides.count, bins % 4 == 0, bins >= 4 else {
-            throw VisionError(.invalidModel, "\(DocumentModels.layoutName): expected 4 score outputs [1, N, \(classes)] and 4 box "
-                + "outputs [1, N, 4 × bins], got \(outputs.map(\.shape))")
+            throw VisionError(
+                .invalidModel,
+                "\(DocumentModels.layoutName): expected 4 score outputs [1, N, \(classes)] and 4 box "
+                    + "outputs [1, N, 4 × bins], got \(outputs.map(\.shape))")
         }
         let binCount = bins / 4
         var boxes: [PageBox] = []
@@ -60,25 +62,33 @@ struct DocumentLayoutDetector: Sendable {
         for (level, stride) in Self.strides.enumerated() {
             let s = Double(stride)
             // np.arange(800 / stride): ceil for a fractional end.
-            let rows = Int((Double(Self.inputHeight) / s).rounded(.up)), columns = Int((Double(Self.inputWidth) / s).rounded(.up))
-            let score = scores[level].scalars, distance = distances[level].scalars
+            let rows = Int((Double(Self.inputHeight) / s).rounded(.up))
+            let columns = Int((Double(Self.inputWidth) / s).rounded(.up))
+            let score = scores[level].scalars
+            let distance = distances[level].scalars
             let anchors = rows * columns
             guard score.count == anchors * classes, distance.count == anchors * bins else {
-                throw VisionError(.invalidModel, "\(DocumentModels.layoutName): stride \(stride) outputs \(scores[level].shape) and "
-                    + "\(distances[level].shape) do not fit \(rows) × \(columns) anchors")
+                throw VisionError(
+                    .invalidModel,
+                    "\(DocumentModels.layoutName): stride \(stride) outputs \(scores[level].shape) and "
+                        + "\(distances[level].shape) do not fit \(rows) × \(columns) anchors")
             }
             // The best 1,000 anchors of the level by their best class score.
             var order = Array(0..<anchors)
-            let best = (0..<anchors).map { a in (0..<classes).reduce(-Float.infinity) { max($0, score[a * classes + $1]) } }
+            let best = (0..<anchors).map { a in
+                (0..<classes).reduce(-Float.infinity) { max($0, score[a * classes + $1]) }
+            }
             order.sort { best[$0] > best[$1] }
             for a in order.prefix(Self.topCandidates) {
-                let cx = (Double(a % columns) + 0.5) * s, cy = (Double(a / columns) + 0.5) * s
+                let cx = (Double(a % columns) + 0.5) * s
+                let cy = (Double(a / columns) + 0.5) * s
                 var side = [Double](repeating: 0, count: 4)
                 for k in 0..<4 {
                     let base = a * bins + k * binCount
                     var m = -Float.infinity
                     for j in 0..<binCount { m = max(m, distance[base + j]) }
-                    var sum: Double = 0, weighted: Double = 0
+                    var sum: Double = 0
+                    var weighted: Double = 0
                     for j in 0..<binCount {
                         let e = Double(exp(distance[base + j] - m))
                         sum += e
@@ -90,15 +100,17 @@ struct DocumentLayoutDetector: Sendable {
                 boxScores.append(Array(score[(a * classes)..<((a + 1) * classes)]))
             }
         }
-        let sx = Double(Self.inputWidth) / Double(image.width), sy = Double(Self.inputHeight) / Double(image.height)
+        let sx = Double(Self.inputWidth) / Double(image.width)
+        let sy = Double(Self.inputHeight) / Double(image.height)
         var regions: [Region] = []
         for c in 0..<classes {
             let candidates = boxes.indices.filter { boxScores[$0][c] > Self.confidenceThreshold }
             for i in Self.hardNMS(candidates, boxes: boxes, scores: boxScores.map { $0[c] }) {
                 let b = boxes[i]
                 func clip(_ v: Double, _ hi: Int) -> Double { min(max(v, 0), Double(hi)) }
-                let box = PageBox(x0: clip(b.x0, Self.inputWidth) / sx, y0: clip(b.y0, Self.inputHeight) / sy,
-                                   x1: clip(b.x1, Self.inputWidth) / sx, y1: clip(b.y1, Self.inputHeight) / sy)
+                let box = PageBox(
+                    x0: clip(b.x0, Self.inputWidth) / sx, y0: clip(b.y0, Self.inputHeight) / sy,
+                    x1: clip(b.x1, Self.inputWidth) / sx, y1: clip(b.y1, Self.inputHeight) / sy)
                 regions.append(Region(label: labels[c], confidence: boxScores[i][c], box: box))
             }
         }

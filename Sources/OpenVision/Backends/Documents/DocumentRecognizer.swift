@@ -20,8 +20,11 @@ struct DocumentRecognizer {
     /// The document on `image`, or nil when it holds no text, table or barcode.
     func recognize(_ image: VisionImage) throws(VisionError) -> DocumentObservation? {
         let observations = try PPOCRRecognizer.shared().recognize(
-            image, minimumTextHeightPixels: minimumTextHeightFraction * Float(image.height), detectsOrientation: detectsOrientation)
-        let barcodes = barcodeSymbologies.isEmpty ? [] : try ZXingReader.read(image, symbologies: barcodeSymbologies, tryHarder: true)
+            image, minimumTextHeightPixels: minimumTextHeightFraction * Float(image.height),
+            detectsOrientation: detectsOrientation)
+        let barcodes =
+            barcodeSymbologies.isEmpty
+            ? [] : try ZXingReader.read(image, symbologies: barcodeSymbologies, tryHarder: true)
         // A page without text may still hold a table of empty cells; one without any dark ink holds nothing.
         let page = try UprightPage(image: image, lines: detectsOrientation ? observations : [])
         let lines = observations.map { Line(observation: $0, box: page.uprightBox($0)) }
@@ -81,7 +84,8 @@ struct DocumentRecognizer {
             title: titleText, paragraphs: paragraphs, lists: lists, tables: tables.map(\.table), barcodes: barcodes,
             boundingRegion: page.region(pageBox))
         let confidences = observations.map(\.confidence)
-        let confidence = confidences.isEmpty ? (tables.first?.confidence ?? 1) : confidences.reduce(0, +) / Float(confidences.count)
+        let confidence =
+            confidences.isEmpty ? (tables.first?.confidence ?? 1) : confidences.reduce(0, +) / Float(confidences.count)
         return DocumentObservation(document: container, confidence: confidence)
     }
 
@@ -89,31 +93,39 @@ struct DocumentRecognizer {
     func makeText(_ indices: [Int], lines: [Line], page: UprightPage) -> DocumentObservation.Container.Text {
         let boxes = indices.map { lines[$0].box }
         let box = boxes.dropFirst().reduce(boxes.first ?? PageBox(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
-        return DocumentObservation.Container.Text(lines: indices.map { lines[$0].observation }, boundingRegion: page.region(box),
-                                                  textAlignment: Self.alignment(boxes))
+        return DocumentObservation.Container.Text(
+            lines: indices.map { lines[$0].observation }, boundingRegion: page.region(box),
+            textAlignment: Self.alignment(boxes))
     }
 
     /// A container holding only the text of `indices`.
-    func makeContainer(_ indices: [Int], lines: [Line], page: UprightPage, box: PageBox? = nil) -> DocumentObservation.Container {
+    func makeContainer(_ indices: [Int], lines: [Line], page: UprightPage, box: PageBox? = nil)
+        -> DocumentObservation.Container
+    {
         let text = makeText(indices, lines: lines, page: page)
-        return DocumentObservation.Container(text: text, paragraphs: indices.isEmpty ? [] : [text],
-                                             boundingRegion: box.map(page.region) ?? text.boundingRegion)
+        return DocumentObservation.Container(
+            text: text, paragraphs: indices.isEmpty ? [] : [text],
+            boundingRegion: box.map(page.region) ?? text.boundingRegion)
     }
 
     /// A list from its items' rows.
-    func makeList(_ items: [DocumentListRules.Item], lines: [Line], page: UprightPage) -> DocumentObservation.Container.List {
+    func makeList(_ items: [DocumentListRules.Item], lines: [Line], page: UprightPage)
+        -> DocumentObservation.Container.List
+    {
         var listBox: PageBox?
         let listItems = items.map { item -> DocumentObservation.Container.List.Item in
             let indices = item.rows.flatMap { $0 }
             let boxes = indices.map { lines[$0].box } + (item.markerBox.map { [$0] } ?? [])
             let itemBox = boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
             listBox = listBox.map { $0.union(itemBox) } ?? itemBox
-            return DocumentObservation.Container.List.Item(content: makeContainer(indices, lines: lines, page: page, box: itemBox),
-                                                           itemString: item.itemString, markerString: item.markerString,
-                                                           markerType: item.marker)
+            return DocumentObservation.Container.List.Item(
+                content: makeContainer(indices, lines: lines, page: page, box: itemBox),
+                itemString: item.itemString, markerString: item.markerString,
+                markerType: item.marker)
         }
-        return DocumentObservation.Container.List(items: listItems,
-                                                  boundingRegion: page.region(listBox ?? PageBox(x0: 0, y0: 0, x1: 0, y1: 0)))
+        return DocumentObservation.Container.List(
+            items: listItems,
+            boundingRegion: page.region(listBox ?? PageBox(x0: 0, y0: 0, x1: 0, y1: 0)))
     }
 
     /// Leading, centred or trailing when every line's left edge, centre or right edge is within half a line height of

@@ -11,7 +11,9 @@ struct PageBox: Sendable, Hashable {
     var midY: Double { (y0 + y1) / 2 }
 
     /// The box around both.
-    func union(_ o: PageBox) -> PageBox { PageBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1)) }
+    func union(_ o: PageBox) -> PageBox {
+        PageBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+    }
 
     /// The area both cover (0 when apart).
     func intersectionArea(_ o: PageBox) -> Double {

@@ -51,7 +51,8 @@ struct TableStructureRecognizer: Sendable {
     func structure(of image: VisionImage) throws(VisionError) -> Structure {
         let side = Self.maximumSide
         let ratio = Double(side) / Double(max(image.width, image.height))
-        let rw = max(1, Int(Double(image.width) * ratio)), rh = max(1, Int(Double(image.height) * ratio))
+        let rw = max(1, Int(Double(image.width) * ratio))
+        let rh = max(1, Int(Double(image.height) * ratio))
         var p = ModelPreprocessing(width: rw, height: rh)
         p.colorOrder = .bgr
         p.mean = [0.485, 0.456, 0.406]
@@ -61,26 +62,32 @@ struct TableStructureRecognizer: Sendable {
         var input = [Float](repeating: 0, count: 3 * side * side)
         for c in 0..<3 {
             for y in 0..<rh {
-                let src = (c * rh + y) * rw, dst = (c * side + y) * side
+                let src = (c * rh + y) * rw
+                let dst = (c * side + y) * side
                 for x in 0..<rw { input[dst + x] = resized[src + x] }
             }
         }
         let name = model.modelDescription.inputs.first?.name ?? "x"
         let outputs = try model.backend.run([Tensor(name: name, shape: [1, 3, side, side], scalars: input)])
         guard let locations = outputs.first(where: { $0.shape.count == 3 && $0.shape[2] == 8 }),
-              let probabilities = outputs.first(where: { $0.shape.count == 3 && $0.shape[2] == tokens.count }),
-              locations.shape[1] == probabilities.shape[1] else {
-            throw VisionError(.invalidModel, "\(DocumentModels.tableName): expected outputs [1, L, 8] and [1, L, \(tokens.count)], "
-                + "got \(outputs.map(\.shape))")
+            let probabilities = outputs.first(where: { $0.shape.count == 3 && $0.shape[2] == tokens.count }),
+            locations.shape[1] == probabilities.shape[1]
+        else {
+            throw VisionError(
+                .invalidModel,
+                "\(DocumentModels.tableName): expected outputs [1, L, 8] and [1, L, \(tokens.count)], "
+                    + "got \(outputs.map(\.shape))")
         }
-        return decode(locations: locations.scalars, probabilities: probabilities.scalars, steps: probabilities.shape[1],
-                      scale: 1 / ratio)
+        return decode(
+            locations: locations.scalars, probabilities: probabilities.scalars, steps: probabilities.shape[1],
+            scale: 1 / ratio)
     }
 
     /// rapid-table's `TableLabelDecode.decode` then `decode_logic_points`; `scale` turns the model's 0…1 box
     /// coordinates (relative to the padded square) into the table image's pixels (488 / ratio, as `adapt_slanet_plus`).
     func decode(locations: [Float], probabilities: [Float], steps: Int, scale: Double) -> Structure {
-        let n = tokens.count, end = n - 1
+        let n = tokens.count
+        let end = n - 1
         var read: [String] = []
         var polygons: [[Double]] = []
         var probabilitySum: Double = 0
@@ -102,13 +109,15 @@ struct TableStructureRecognizer: Sendable {
         }
         let grid = Self.logicPoints(read)
         let cells = zip(polygons, grid).map { Cell(polygon: $0, rows: $1.rows, columns: $1.columns) }
-        return Structure(tokens: read, cells: cells, confidence: read.isEmpty ? 0 : Float(probabilitySum / Double(read.count)))
+        return Structure(
+            tokens: read, cells: cells, confidence: read.isEmpty ? 0 : Float(probabilitySum / Double(read.count)))
     }
 
     /// rapid-table's `TableMatch.decode_logic_points`: each cell token's rows and columns.
     static func logicPoints(_ tokens: [String]) -> [(rows: ClosedRange<Int>, columns: ClosedRange<Int>)] {
         var points: [(rows: ClosedRange<Int>, columns: ClosedRange<Int>)] = []
-        var row = 0, column = 0
+        var row = 0
+        var column = 0
         var occupied = Set<[Int]>()
         var i = 0
         while i < tokens.count {
@@ -118,7 +127,8 @@ struct TableStructureRecognizer: Sendable {
             } else if token == "</tr>" {
                 row += 1
             } else if token.hasPrefix("<td") {
-                var columnSpan = 1, rowSpan = 1
+                var columnSpan = 1
+                var rowSpan = 1
                 var j = i
                 if token != "<td></td>" {
                     j += 1

@@ -42,7 +42,10 @@ enum TableTextMatcher {
 
     /// rapid-table's `compute_iou` (0 when the boxes only touch).
     static func iou(_ a: PageBox, _ b: PageBox) -> Double {
-        let left = max(a.x0, b.x0), right = min(a.x1, b.x1), top = max(a.y0, b.y0), bottom = min(a.y1, b.y1)
+        let left = max(a.x0, b.x0)
+        let right = min(a.x1, b.x1)
+        let top = max(a.y0, b.y0)
+        let bottom = min(a.y1, b.y1)
         guard left < right, top < bottom else { return 0 }
         let intersection = (right - left) * (bottom - top)
         let sum = (a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0)
@@ -51,7 +54,8 @@ enum TableTextMatcher {
 
     /// rapid-table's `distance`.
     static func distance(_ a: PageBox, _ b: PageBox) -> Double {
-        let first = abs(b.x0 - a.x0) + abs(b.y0 - a.y0), second = abs(b.x1 - a.x1) + abs(b.y1 - a.y1)
+        let first = abs(b.x0 - a.x0) + abs(b.y0 - a.y0)
+        let second = abs(b.x1 - a.x1) + abs(b.y1 - a.y1)
         return first + second + min(first, second)
     }
 }

@@ -24,12 +24,15 @@ struct UprightPage {
     init(image: VisionImage, lines: [RecognizedTextObservation]) throws(VisionError) {
         givenWidth = image.width
         givenHeight = image.height
-        let w = Double(image.width), h = Double(image.height)
+        let w = Double(image.width)
+        let h = Double(image.height)
         let quarter = Double(lines.first?.textOrientation.clockwiseDegrees ?? 0)
         var deviations: [(Double, Double)] = []
         for line in lines {
-            let a = line.topLeft, b = line.topRight
-            let dx = (b.x - a.x) * w, dy = -(b.y - a.y) * h  // pixels, y down
+            let a = line.topLeft
+            let b = line.topRight
+            let dx = (b.x - a.x) * w
+            let dy = -(b.y - a.y) * h  // pixels, y down
             let length = (dx * dx + dy * dy).squareRoot()
             guard length > 1 else { continue }
             var d = atan2(dy, dx) * 180 / .pi - quarter
@@ -43,7 +46,10 @@ struct UprightPage {
             var sum = 0.0
             for (d, weight) in deviations {
                 sum += weight
-                if sum >= half { deviation = d; break }
+                if sum >= half {
+                    deviation = d
+                    break
+                }
             }
         }
         angle = quarter + deviation
@@ -55,16 +61,26 @@ struct UprightPage {
         }
         // Rotate by −angle about the centre, onto a canvas holding the whole turned image.
         let r = -angle * .pi / 180
-        var c = cos(r), s = sin(r)
+        var c = cos(r)
+        var s = sin(r)
         // Exact quarter turns: whole pixels map onto whole pixels.
-        if abs(deviation) <= Self.negligibleDegrees { c = c.rounded(); s = s.rounded() }
-        let outW = max(1, Int((abs(w * c) + abs(h * s)).rounded())), outH = max(1, Int((abs(w * s) + abs(h * c)).rounded()))
-        let cx = w / 2, cy = h / 2, ox = Double(outW) / 2, oy = Double(outH) / 2
+        if abs(deviation) <= Self.negligibleDegrees {
+            c = c.rounded()
+            s = s.rounded()
+        }
+        let outW = max(1, Int((abs(w * c) + abs(h * s)).rounded()))
+        let outH = max(1, Int((abs(w * s) + abs(h * c)).rounded()))
+        let cx = w / 2
+        let cy = h / 2
+        let ox = Double(outW) / 2
+        let oy = Double(outH) / 2
         // Pixel centres: OpenCV's warp samples output pixel (i, j) at its integer coordinates, so the map shifts by half
         // a pixel on both sides.
-        let rotation = Matrix3x3(rowMajor: [c, -s, ox - 0.5 - c * (cx - 0.5) + s * (cy - 0.5),
-                                            s, c, oy - 0.5 - s * (cx - 0.5) - c * (cy - 0.5),
-                                            0, 0, 1])
+        let rotation = Matrix3x3(rowMajor: [
+            c, -s, ox - 0.5 - c * (cx - 0.5) + s * (cy - 0.5),
+            s, c, oy - 0.5 - s * (cx - 0.5) - c * (cy - 0.5),
+            0, 0, 1,
+        ])
         toUpright = rotation
         guard let inverse = rotation.inverse else {
             throw VisionError(.internalError, "the page rotation by \(angle)° has no inverse")
@@ -86,24 +102,31 @@ struct UprightPage {
 
     /// The box around a normalised rectangle of the given image (a word, a character) on the upright page.
     func uprightBox(_ rect: NormalizedRect) -> PageBox {
-        let W = Double(givenWidth), H = Double(givenHeight)
-        return PageBox(points: [(rect.minX * W, (1 - rect.maxY) * H), (rect.maxX * W, (1 - rect.maxY) * H),
-                                 (rect.maxX * W, (1 - rect.minY) * H), (rect.minX * W, (1 - rect.minY) * H)].map { upright($0.0, $0.1) })
+        let W = Double(givenWidth)
+        let H = Double(givenHeight)
+        return PageBox(
+            points: [
+                (rect.minX * W, (1 - rect.maxY) * H), (rect.maxX * W, (1 - rect.maxY) * H),
+                (rect.maxX * W, (1 - rect.minY) * H), (rect.minX * W, (1 - rect.minY) * H),
+            ].map { upright($0.0, $0.1) })
     }
 
     /// An upright box as a region of the given image: its corners top-left, top-right, bottom-right, bottom-left as
     /// read, normalised (lower-left origin) and clipped to the image.
     func region(_ box: PageBox) -> NormalizedRegion {
-        let W = Double(givenWidth), H = Double(givenHeight)
+        let W = Double(givenWidth)
+        let H = Double(givenHeight)
         let corners = [(box.x0, box.y0), (box.x1, box.y0), (box.x1, box.y1), (box.x0, box.y1)].map { given($0.0, $0.1) }
-        return NormalizedRegion(points: corners.map {
-            NormalizedPoint(x: min(max($0.0 / W, 0), 1), y: min(max(1 - $0.1 / H, 0), 1))
-        }, aspectRatio: Float(W / max(H, 1)))
+        return NormalizedRegion(
+            points: corners.map {
+                NormalizedPoint(x: min(max($0.0 / W, 0), 1), y: min(max(1 - $0.1 / H, 0), 1))
+            }, aspectRatio: Float(W / max(H, 1)))
     }
 
     /// `m` applied to continuous coordinates (the half-pixel shift of OpenCV's pixel centres undone on both sides).
     private static func apply(_ m: Matrix3x3, _ x: Double, _ y: Double) -> (Double, Double) {
-        let u = x - 0.5, v = y - 0.5
+        let u = x - 0.5
+        let v = y - 0.5
         let d = m[2, 0] * u + m[2, 1] * v + m[2, 2]
         return ((m[0, 0] * u + m[0, 1] * v + m[0, 2]) / d + 0.5, (m[1, 0] * u + m[1, 1] * v + m[1, 2]) / d + 0.5)
     }

@@ -35,10 +35,12 @@ extension InferenceBackend {
 
     /// The error of a backend that cannot set the model's inputs `names`.
     func refusal(overriding names: some Collection<String>) -> VisionError {
-        VisionError(.unsupported, "\(name) cannot set the model's input\(names.count == 1 ? "" : "s") "
-                    + names.sorted().map { "'\($0)'" }.joined(separator: ", ")
-                    + " (a Core ML pipeline's NMS threshold): run the model on ONNX Runtime (backend onnxRuntime), or leave "
-                    + "the request's threshold unset to keep the model's own")
+        VisionError(
+            .unsupported,
+            "\(name) cannot set the model's input\(names.count == 1 ? "" : "s") "
+                + names.sorted().map { "'\($0)'" }.joined(separator: ", ")
+                + " (a Core ML pipeline's NMS threshold): run the model on ONNX Runtime (backend onnxRuntime), or leave "
+                + "the request's threshold unset to keep the model's own")
     }
 }
 

@@ -13,8 +13,11 @@ struct BlazeFaceDetector: Sendable {
 
     static func installed(_ range: Range) throws(VisionError) -> BlazeFaceDetector {
         switch range {
-        case .short: BlazeFaceDetector(model: try MediaPipeModels.model(MediaPipeModels.faceShortRange), anchors: .faceShortRange)
-        case .full: BlazeFaceDetector(model: try MediaPipeModels.model(MediaPipeModels.faceFullRange), anchors: .faceFullRange)
+        case .short:
+            BlazeFaceDetector(
+                model: try MediaPipeModels.model(MediaPipeModels.faceShortRange), anchors: .faceShortRange)
+        case .full:
+            BlazeFaceDetector(model: try MediaPipeModels.model(MediaPipeModels.faceFullRange), anchors: .faceFullRange)
         }
     }
 
@@ -23,19 +26,27 @@ struct BlazeFaceDetector: Sendable {
     func detect(in image: VisionImage) throws(VisionError) -> [MediaPipeDetection] {
         let (w, h, _) = try MediaPipeTensorInput.inputGeometry(of: model)
         guard w == anchors.inputWidth, h == anchors.inputHeight else {
-            throw VisionError(.invalidModel, "\(model.url.lastPathComponent) takes \(w) × \(h) images; BlazeFace's anchors here are for "
-                + "\(anchors.inputWidth) × \(anchors.inputHeight)")
+            throw VisionError(
+                .invalidModel,
+                "\(model.url.lastPathComponent) takes \(w) × \(h) images; BlazeFace's anchors here are for "
+                    + "\(anchors.inputWidth) × \(anchors.inputHeight)")
         }
         // The whole image letterboxed (zero border) into the input, values in -1...1.
-        let region = MediaPipeRegion.fullImage(width: image.width, height: image.height).keepingAspectRatio(tensorWidth: w, tensorHeight: h)
-        let input = try MediaPipeTensorInput.tensor(for: model, image: image, region: region, range: -1...1, borderZero: true)
+        let region = MediaPipeRegion.fullImage(width: image.width, height: image.height).keepingAspectRatio(
+            tensorWidth: w, tensorHeight: h)
+        let input = try MediaPipeTensorInput.tensor(
+            for: model, image: image, region: region, range: -1...1, borderZero: true)
         let outputs = try model.backend.run([input])
         let (boxes, scores) = try HandPosePipeline.detectionOutputs(outputs, coordinates: 16, model: model)
-        let decoded = try MediaPipeDetection.decode(boxes: boxes.scalars, scores: scores.scalars, anchors: MediaPipeAnchors(anchors).anchors,
-                                                    options: .ssd(inputSize: w, keypoints: 6, minScore: minimumScore))
+        let decoded = try MediaPipeDetection.decode(
+            boxes: boxes.scalars, scores: scores.scalars, anchors: MediaPipeAnchors(anchors).anchors,
+            options: .ssd(inputSize: w, keypoints: 6, minScore: minimumScore))
         let (iw, ih) = (Double(image.width), Double(image.height))
         return MediaPipeDetection.weightedNonMaxSuppression(decoded, threshold: 0.3).map { d in
-            d.projected { x, y in let p = region.project(x: x, y: y); return (p.x / iw, p.y / ih) }
+            d.projected { x, y in
+                let p = region.project(x: x, y: y)
+                return (p.x / iw, p.y / ih)
+            }
         }
     }
 }

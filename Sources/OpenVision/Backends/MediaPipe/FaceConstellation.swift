@@ -44,31 +44,41 @@ enum FaceConstellation {
     /// from between the eyes to the chin), pupils 1 each.
     static let points76: Table = {
         let contour = [127, 234, 93, 132, 58, 172, 136, 150, 152, 379, 365, 397, 288, 361, 323, 454, 356]
-        let rightEye = [33, 160, 159, 158, 133, 153, 145, 144], leftEye = [263, 387, 386, 385, 362, 380, 374, 373]
-        let rightBrow = [70, 63, 105, 66, 107, 55], leftBrow = [300, 293, 334, 296, 336, 285]
+        let rightEye = [33, 160, 159, 158, 133, 153, 145, 144]
+        let leftEye = [263, 387, 386, 385, 362, 380, 374, 373]
+        let rightBrow = [70, 63, 105, 66, 107, 55]
+        let leftBrow = [300, 293, 334, 296, 336, 285]
         let outer = [61, 185, 40, 37, 0, 267, 270, 409, 291, 321, 314, 17, 84, 91]
         let inner = [78, 82, 13, 312, 308, 14]
-        let nose = [98, 97, 2, 326, 327, 1], crest = [168, 6, 195]
+        let nose = [98, 97, 2, 326, 327, 1]
+        let crest = [168, 6, 195]
         let median = [168, 6, 195, 1, 2, 0, 13, 14, 17, 152]
-        return Table(faceContour: contour, rightEye: rightEye, leftEye: leftEye, rightEyebrow: rightBrow, leftEyebrow: leftBrow,
-                     nose: nose, noseCrest: crest, medianLine: median, outerLips: outer, innerLips: inner,
-                     all: contour + rightBrow + leftBrow + rightEye + leftEye + outer + inner + nose + crest + [pupilRight, pupilLeft])
+        return Table(
+            faceContour: contour, rightEye: rightEye, leftEye: leftEye, rightEyebrow: rightBrow, leftEyebrow: leftBrow,
+            nose: nose, noseCrest: crest, medianLine: median, outerLips: outer, innerLips: inner,
+            all: contour + rightBrow + leftBrow + rightEye + leftEye + outer + inner + nose + crest + [
+                pupilRight, pupilLeft,
+            ])
     }()
 
     /// 65 points: contour 11, eyebrows 4, eyes 8, outer lips 10 (no centre points), inner lips 6, nose 6, nose crest
     /// 3, median line 3 (upper lip centre, lower lip centre, chin), pupils 1 each.
     static let points65: Table = {
         let contour = [234, 93, 132, 58, 136, 152, 365, 288, 361, 323, 454]
-        let rightEye = points76.rightEye, leftEye = points76.leftEye
-        let rightBrow = [70, 63, 105, 107], leftBrow = [300, 293, 334, 336]
+        let rightEye = points76.rightEye
+        let leftEye = points76.leftEye
+        let rightBrow = [70, 63, 105, 107]
+        let leftBrow = [300, 293, 334, 336]
         let outer = [61, 40, 37, 267, 270, 291, 321, 314, 84, 91]
         let inner = [78, 82, 312, 308, 317, 87]
-        let nose = points76.nose, crest = points76.noseCrest
+        let nose = points76.nose
+        let crest = points76.noseCrest
         let median = [0, 17, 175]
-        return Table(faceContour: contour, rightEye: rightEye, leftEye: leftEye, rightEyebrow: rightBrow, leftEyebrow: leftBrow,
-                     nose: nose, noseCrest: crest, medianLine: median, outerLips: outer, innerLips: inner,
-                     all: rightBrow + leftBrow + rightEye + leftEye + outer + inner + contour + nose + crest + median
-                        + [pupilRight, pupilLeft])
+        return Table(
+            faceContour: contour, rightEye: rightEye, leftEye: leftEye, rightEyebrow: rightBrow, leftEyebrow: leftBrow,
+            nose: nose, noseCrest: crest, medianLine: median, outerLips: outer, innerLips: inner,
+            all: rightBrow + leftBrow + rightEye + leftEye + outer + inner + contour + nose + crest + median
+                + [pupilRight, pupilLeft])
     }()
 
     /// The mesh's left–right mirror pairs among the points the tables use; the others (on the mid-line) are their own
@@ -83,7 +93,10 @@ enum FaceConstellation {
 
     private static let mirrorMap: [Int: Int] = {
         var map: [Int: Int] = [:]
-        for (a, b) in mirrorPairs { map[a] = b; map[b] = a }
+        for (a, b) in mirrorPairs {
+            map[a] = b
+            map[b] = a
+        }
         return map
     }()
 
@@ -91,6 +104,9 @@ enum FaceConstellation {
     static func mirror(_ i: Int) -> Int { mirrorMap[i] ?? i }
 
     /// Every mesh index the two tables use.
-    static let usedMeshIndices: [Int] = Array(Set((points76.all + points65.all + points76.medianLine + points65.medianLine)
-        .filter { $0 >= 0 })).sorted()
+    static let usedMeshIndices: [Int] = Array(
+        Set(
+            (points76.all + points65.all + points76.medianLine + points65.medianLine)
+                .filter { $0 >= 0 })
+    ).sorted()
 }

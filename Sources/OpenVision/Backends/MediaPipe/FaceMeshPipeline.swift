@@ -41,8 +41,10 @@ struct FaceMeshPipeline: Sendable {
 
     /// The pipeline on the installed models (loaded once per process); `missingModelData` when they are not installed.
     static func installed() throws(VisionError) -> FaceMeshPipeline {
-        FaceMeshPipeline(detector: BlazeFaceDetector(model: try singleThreaded(MediaPipeModels.faceShortRange), anchors: .faceShortRange),
-                         landmarker: try singleThreaded(landmarkerName), iris: try singleThreaded(irisName))
+        FaceMeshPipeline(
+            detector: BlazeFaceDetector(
+                model: try singleThreaded(MediaPipeModels.faceShortRange), anchors: .faceShortRange),
+            landmarker: try singleThreaded(landmarkerName), iris: try singleThreaded(irisName))
     }
 
     private static let singleThreadedModels = Mutex<[String: VisionModel]>([:])
@@ -70,14 +72,17 @@ struct FaceMeshPipeline: Sendable {
     /// (`DetectionsToRectsCalculator` with the eye keypoints 0 → 1 levelled, `RectTransformationCalculator` scale 1.5,
     /// square on the long side).
     static func faceRegion(detection: MediaPipeDetection) -> MediaPipeRegion {
-        MediaPipeRegion(detection: detection, start: 0, end: 1, targetAngle: 0).transformed(scaleX: 1.5, scaleY: 1.5, squareLong: true)
+        MediaPipeRegion(detection: detection, start: 0, end: 1, targetAngle: 0).transformed(
+            scaleX: 1.5, scaleY: 1.5, squareLong: true)
     }
 
     /// A given face box (image pixels, top-left origin) and roll (radians, counter-clockwise as seen) → the region the
     /// mesh model reads, as `faceRegion(detection:)` builds it from BlazeFace's box.
     static func faceRegion(box: CGRect, roll: Double) -> MediaPipeRegion {
-        MediaPipeRegion(centerX: box.midX, centerY: box.midY, width: box.width, height: box.height,
-                        rotation: MediaPipeRegion.normalizedRadians(-roll)).transformed(scaleX: 1.5, scaleY: 1.5, squareLong: true)
+        MediaPipeRegion(
+            centerX: box.midX, centerY: box.midY, width: box.width, height: box.height,
+            rotation: MediaPipeRegion.normalizedRadians(-roll)
+        ).transformed(scaleX: 1.5, scaleY: 1.5, squareLong: true)
     }
 
     /// Faces BlazeFace finds in `image`, best first, as detections in image pixels.
@@ -92,8 +97,9 @@ struct FaceMeshPipeline: Sendable {
         let (w, h, nhwc) = try MediaPipeTensorInput.inputGeometry(of: landmarker)
         let m = MediaPipeTensorInput.inverseAffine(region.cropTransform(outputWidth: w, outputHeight: h).rowMajor)
         let name = landmarker.modelDescription.inputs.first?.name ?? "input"
-        let input = try MediaPipeTensorInput.warp(image, tensorToImage: m, width: w, height: h, nhwc: nhwc, range: 0...1,
-                                                  borderReplicate: true, inputName: name)
+        let input = try MediaPipeTensorInput.warp(
+            image, tensorToImage: m, width: w, height: h, nhwc: nhwc, range: 0...1,
+            borderReplicate: true, inputName: name)
         guard let (raw, presence) = try readMesh(input) else { return nil }
         let n = Self.meshCount
         let (sx, sy) = (Double(w), Double(h))
@@ -107,13 +113,15 @@ struct FaceMeshPipeline: Sendable {
         }
         let right = try pupil(in: image, mesh: mesh, from: 33, to: 133, mirrored: false)
         let left = try pupil(in: image, mesh: mesh, from: 362, to: 263, mirrored: true)
-        var face = Face(mesh: mesh, rightPupil: (right.x, right.y), leftPupil: (left.x, left.y), presence: presence, region: region,
-                        rightPupilSpread: right.spread, leftPupilSpread: left.spread)
+        var face = Face(
+            mesh: mesh, rightPupil: (right.x, right.y), leftPupil: (left.x, left.y), presence: presence, region: region,
+            rightPupilSpread: right.spread, leftPupilSpread: left.spread)
         if mirrorCheck {
             // The crop mirrored (tensor column u ← w − 1 − u), read, and mirrored back (x → w − x).
             let flipped = Self.mirrored(m, width: w)
-            let mirroredInput = try MediaPipeTensorInput.warp(image, tensorToImage: flipped, width: w, height: h, nhwc: nhwc, range: 0...1,
-                                                              borderReplicate: true, inputName: name)
+            let mirroredInput = try MediaPipeTensorInput.warp(
+                image, tensorToImage: flipped, width: w, height: h, nhwc: nhwc, range: 0...1,
+                borderReplicate: true, inputName: name)
             if let (mraw, _) = try readMesh(mirroredInput, threshold: -.infinity) {
                 var points: [Int: (x: Double, y: Double)] = [:]
                 for i in FaceConstellation.usedMeshIndices {
@@ -127,12 +135,19 @@ struct FaceMeshPipeline: Sendable {
     }
 
     /// The mesh model's raw points (input pixels, 468 × 3) and presence, or nil below `threshold`.
-    private func readMesh(_ input: Tensor, threshold: Float = presenceThreshold) throws(VisionError) -> ([Float], Float)? {
+    private func readMesh(_ input: Tensor, threshold: Float = presenceThreshold) throws(VisionError) -> (
+        [Float], Float
+    )? {
         let outputs = try landmarker.backend.run([input])
         let n = Self.meshCount
-        guard let points = outputs.first(where: { $0.count == n * 3 }), let flag = outputs.first(where: { $0.count == 1 }) else {
-            throw VisionError(.invalidModel, "\(landmarker.url.lastPathComponent) is not MediaPipe's face mesh model: outputs "
-                + "\(outputs.map { "\($0.shape)" }.joined(separator: ", ")); expected \(n * 3) landmark values and a face flag")
+        guard let points = outputs.first(where: { $0.count == n * 3 }),
+            let flag = outputs.first(where: { $0.count == 1 })
+        else {
+            throw VisionError(
+                .invalidModel,
+                "\(landmarker.url.lastPathComponent) is not MediaPipe's face mesh model: outputs "
+                    + "\(outputs.map { "\($0.shape)" }.joined(separator: ", ")); expected \(n * 3) landmark values and a face flag"
+            )
         }
         let presence = 1 / (1 + exp(-flag.scalars[0]))
         guard presence >= threshold else { return nil }
@@ -149,41 +164,53 @@ struct FaceMeshPipeline: Sendable {
     /// `LandmarksToDetectionCalculator` (their box), `DetectionsToRectsCalculator` (rotated so a → b is level),
     /// `RectTransformationCalculator` (scale 2.3, square on the long side).
     static func eyeRegion(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> MediaPipeRegion {
-        let d = MediaPipeDetection(xMin: min(a.x, b.x), yMin: min(a.y, b.y), xMax: max(a.x, b.x), yMax: max(a.y, b.y),
-                                   keypoints: [a, b], score: 1)
-        return MediaPipeRegion(detection: d, start: 0, end: 1, targetAngle: 0).transformed(scaleX: 2.3, scaleY: 2.3, squareLong: true)
+        let d = MediaPipeDetection(
+            xMin: min(a.x, b.x), yMin: min(a.y, b.y), xMax: max(a.x, b.x), yMax: max(a.y, b.y),
+            keypoints: [a, b], score: 1)
+        return MediaPipeRegion(detection: d, start: 0, end: 1, targetAngle: 0).transformed(
+            scaleX: 2.3, scaleY: 2.3, squareLong: true)
     }
 
     /// The pupil (the iris model's first iris point, image pixels) of the eye from mesh point `a` to `b`, read from
     /// the eye's crop, mirrored when `mirrored` (iris_landmark_cpu.pbtxt flips the subject's left eye so that both
     /// eyes look like the subject's right one; the points are flipped back), and its distance (pixels) from the centre
     /// of the model's 4 iris-rim points.
-    func pupil(in image: VisionImage, mesh: [(x: Double, y: Double, z: Double)], from a: Int, to b: Int,
-               mirrored: Bool) throws(VisionError) -> (x: Double, y: Double, spread: Double) {
+    func pupil(
+        in image: VisionImage, mesh: [(x: Double, y: Double, z: Double)], from a: Int, to b: Int,
+        mirrored: Bool
+    ) throws(VisionError) -> (x: Double, y: Double, spread: Double) {
         let region = Self.eyeRegion((mesh[a].x, mesh[a].y), (mesh[b].x, mesh[b].y))
         let (w, h, nhwc) = try MediaPipeTensorInput.inputGeometry(of: iris)
         var m = MediaPipeTensorInput.inverseAffine(region.cropTransform(outputWidth: w, outputHeight: h).rowMajor)
         if mirrored { m = Self.mirrored(m, width: w) }
-        let input = try MediaPipeTensorInput.warp(image, tensorToImage: m, width: w, height: h, nhwc: nhwc, range: 0...1,
-                                                  borderReplicate: true, inputName: iris.modelDescription.inputs.first?.name ?? "input")
+        let input = try MediaPipeTensorInput.warp(
+            image, tensorToImage: m, width: w, height: h, nhwc: nhwc, range: 0...1,
+            borderReplicate: true, inputName: iris.modelDescription.inputs.first?.name ?? "input")
         let outputs = try iris.backend.run([input])
         // iris_landmark.tflite: eye contour [1, 213] (71 × 3) and iris [1, 15] (5 × 3: centre, then 4 rim points).
         guard let points = outputs.first(where: { $0.count == 15 }) else {
-            throw VisionError(.invalidModel, "\(iris.url.lastPathComponent) is not MediaPipe's iris model: outputs "
-                + "\(outputs.map { "\($0.shape)" }.joined(separator: ", ")); expected a 15-value iris output")
+            throw VisionError(
+                .invalidModel,
+                "\(iris.url.lastPathComponent) is not MediaPipe's iris model: outputs "
+                    + "\(outputs.map { "\($0.shape)" }.joined(separator: ", ")); expected a 15-value iris output")
         }
         func point(_ k: Int) -> (x: Double, y: Double) {
-            let x = Double(points.scalars[3 * k]) / Double(w), y = Double(points.scalars[3 * k + 1]) / Double(h)
+            let x = Double(points.scalars[3 * k]) / Double(w)
+            let y = Double(points.scalars[3 * k + 1]) / Double(h)
             return region.project(x: mirrored ? 1 - x : x, y: y)
         }
-        let centre = point(0), rim = (1...4).map(point)
-        let rimX = rim.map(\.x).reduce(0, +) / 4, rimY = rim.map(\.y).reduce(0, +) / 4
+        let centre = point(0)
+        let rim = (1...4).map(point)
+        let rimX = rim.map(\.x).reduce(0, +) / 4
+        let rimY = rim.map(\.y).reduce(0, +) / 4
         return (centre.x, centre.y, hypot(centre.x - rimX, centre.y - rimY))
     }
 
     /// Faces in `image` (BlazeFace's, each read once; regions overlapping an earlier one by IoU > 0.5 dropped, as
     /// `AssociationNormRectCalculator`), at most `maximumCount`, with their detections.
-    func faces(in image: VisionImage, maximumCount: Int, mirrorCheck: Bool) throws(VisionError) -> [(MediaPipeDetection, Face)] {
+    func faces(in image: VisionImage, maximumCount: Int, mirrorCheck: Bool) throws(VisionError) -> [(
+        MediaPipeDetection, Face
+    )] {
         var kept: [(MediaPipeDetection, MediaPipeRegion)] = []
         for d in try detectFaces(in: image) {
             let region = Self.faceRegion(detection: d)
@@ -221,4 +248,3 @@ struct FaceMeshPipeline: Sendable {
         return (atan2(x.y, x.x), atan2(z.x, z.z), atan2(z.y, (z.x * z.x + z.z * z.z).squareRoot()))
     }
 }
-

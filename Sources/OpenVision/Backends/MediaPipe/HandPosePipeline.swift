@@ -25,8 +25,11 @@ struct HandPosePipeline: Sendable {
 
     /// The full models (MediaPipe's `model_complexity=1`) or the lite ones (0).
     static func installed(full: Bool) throws(VisionError) -> HandPosePipeline {
-        HandPosePipeline(palmModel: try MediaPipeModels.model(full ? MediaPipeModels.palmDetectionFull : MediaPipeModels.palmDetectionLite),
-                         landmarkModel: try MediaPipeModels.model(full ? MediaPipeModels.handLandmarkFull : MediaPipeModels.handLandmarkLite))
+        HandPosePipeline(
+            palmModel: try MediaPipeModels.model(
+                full ? MediaPipeModels.palmDetectionFull : MediaPipeModels.palmDetectionLite),
+            landmarkModel: try MediaPipeModels.model(
+                full ? MediaPipeModels.handLandmarkFull : MediaPipeModels.handLandmarkLite))
     }
 
     /// Palm detections in image pixels (top-left origin), best first, with their 7 keypoints (wrist centre,
@@ -34,14 +37,19 @@ struct HandPosePipeline: Sendable {
     func palms(in image: VisionImage) throws(VisionError) -> [MediaPipeDetection] {
         let (w, h, _) = try MediaPipeTensorInput.inputGeometry(of: palmModel)
         // ImageToTensorCalculator: the whole image letterboxed (zero border) into the input, values in 0...1.
-        let region = MediaPipeRegion.fullImage(width: image.width, height: image.height).keepingAspectRatio(tensorWidth: w, tensorHeight: h)
-        let input = try MediaPipeTensorInput.tensor(for: palmModel, image: image, region: region, range: 0...1, borderZero: true)
+        let region = MediaPipeRegion.fullImage(width: image.width, height: image.height).keepingAspectRatio(
+            tensorWidth: w, tensorHeight: h)
+        let input = try MediaPipeTensorInput.tensor(
+            for: palmModel, image: image, region: region, range: 0...1, borderZero: true)
         let outputs = try palmModel.backend.run([input])
         let (boxes, scores) = try Self.detectionOutputs(outputs, coordinates: 18, model: palmModel)
-        let decoded = try MediaPipeDetection.decode(boxes: boxes.scalars, scores: scores.scalars, anchors: Self.palmAnchors,
-                                                    options: .ssd(inputSize: w, keypoints: 7, minScore: minimumPalmScore))
+        let decoded = try MediaPipeDetection.decode(
+            boxes: boxes.scalars, scores: scores.scalars, anchors: Self.palmAnchors,
+            options: .ssd(inputSize: w, keypoints: 7, minScore: minimumPalmScore))
         // DetectionLetterboxRemovalCalculator: input-normalised → image pixels.
-        return MediaPipeDetection.weightedNonMaxSuppression(decoded, threshold: 0.3).map { $0.projected(region.project) }
+        return MediaPipeDetection.weightedNonMaxSuppression(decoded, threshold: 0.3).map {
+            $0.projected(region.project)
+        }
     }
 
     static let palmAnchors = MediaPipeAnchors(.palmDetection).anchors
@@ -68,12 +76,16 @@ struct HandPosePipeline: Sendable {
     func hand(in image: VisionImage, region: MediaPipeRegion) throws(VisionError) -> Hand? {
         let (w, h, _) = try MediaPipeTensorInput.inputGeometry(of: landmarkModel)
         let padded = region.keepingAspectRatio(tensorWidth: w, tensorHeight: h)
-        let input = try MediaPipeTensorInput.tensor(for: landmarkModel, image: image, region: padded, range: 0...1, borderZero: false)
+        let input = try MediaPipeTensorInput.tensor(
+            for: landmarkModel, image: image, region: padded, range: 0...1, borderZero: false)
         let outputs = try landmarkModel.backend.run([input])
         // hand_landmark_{lite,full}.tflite: landmarks [1, 63], hand flag [1, 1], handedness [1, 1], world landmarks [1, 63].
         guard outputs.count >= 3, outputs[0].count == 63, outputs[1].count == 1, outputs[2].count == 1 else {
-            throw VisionError(.invalidModel, "\(landmarkModel.url.lastPathComponent) is not MediaPipe's hand landmark model: "
-                + "outputs \(outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")); expected [1, 63], [1, 1], [1, 1], …")
+            throw VisionError(
+                .invalidModel,
+                "\(landmarkModel.url.lastPathComponent) is not MediaPipe's hand landmark model: "
+                    + "outputs \(outputs.map { "\($0.name) \($0.shape)" }.joined(separator: ", ")); expected [1, 63], [1, 1], [1, 1], …"
+            )
         }
         let presence = outputs[1].scalars[0]
         guard presence >= minimumPresence else { return nil }
@@ -103,15 +115,21 @@ struct HandPosePipeline: Sendable {
 
     /// The regressors ([1, N, coordinates]) and scores ([1, N, 1]) among an SSD head's outputs, whichever order
     /// the converted model lists them in.
-    static func detectionOutputs(_ outputs: [Tensor], coordinates: Int, model: VisionModel) throws(VisionError) -> (Tensor, Tensor) {
+    static func detectionOutputs(_ outputs: [Tensor], coordinates: Int, model: VisionModel) throws(VisionError) -> (
+        Tensor, Tensor
+    ) {
         guard outputs.count == 2 else {
-            throw VisionError(.invalidModel, "\(model.url.lastPathComponent) has \(outputs.count) outputs; an SSD detector has 2 (boxes, scores)")
+            throw VisionError(
+                .invalidModel,
+                "\(model.url.lastPathComponent) has \(outputs.count) outputs; an SSD detector has 2 (boxes, scores)")
         }
         let boxes = outputs.first { $0.shape.last == coordinates }
         let scores = outputs.first { $0.shape.last == 1 }
         guard let boxes, let scores else {
-            throw VisionError(.invalidModel, "\(model.url.lastPathComponent)'s outputs are \(outputs.map { "\($0.shape)" }.joined(separator: ", ")); "
-                + "expected [1, N, \(coordinates)] and [1, N, 1]")
+            throw VisionError(
+                .invalidModel,
+                "\(model.url.lastPathComponent)'s outputs are \(outputs.map { "\($0.shape)" }.joined(separator: ", ")); "
+                    + "expected [1, N, \(coordinates)] and [1, N, 1]")
         }
         return (boxes, scores)
     }

@@ -18,9 +18,12 @@ enum MediaPipeModels {
         try cache.withLock { models throws(VisionError) -> VisionModel in
             if let model = models[name] { return model }
             guard let url = ModelLocator.find(name) else {
-                throw VisionError(.missingModelData, "the MediaPipe model \(name) is not installed in "
-                    + ModelLocator.searchPaths.map(\.path).joined(separator: ", ") + "; run scripts/setup (it extracts the "
-                    + "models of the pinned mediapipe 0.10.14 wheel)")
+                throw VisionError(
+                    .missingModelData,
+                    "the MediaPipe model \(name) is not installed in "
+                        + ModelLocator.searchPaths.map(\.path).joined(separator: ", ")
+                        + "; run scripts/setup (it extracts the "
+                        + "models of the pinned mediapipe 0.10.14 wheel)")
             }
             let model = try VisionModel(contentsOf: url)
             models[name] = model

@@ -9,10 +9,13 @@ enum MediaPipeTensorInput {
     static func inputGeometry(of model: VisionModel) throws(VisionError) -> (width: Int, height: Int, nhwc: Bool) {
         let p = model.modelDescription.preprocessing
         guard let input = model.modelDescription.inputs.first, input.shape.count == 4,
-              input.shape[3] == 3 || input.shape[1] == 3 else {
+            input.shape[3] == 3 || input.shape[1] == 3
+        else {
             let shape = model.modelDescription.inputs.first?.description ?? "none"
-            throw VisionError(.invalidModel, "\(model.url.lastPathComponent) does not take an image (its input is \(shape)); "
-                + "expected [1, H, W, 3] or [1, 3, H, W]")
+            throw VisionError(
+                .invalidModel,
+                "\(model.url.lastPathComponent) does not take an image (its input is \(shape)); "
+                    + "expected [1, H, W, 3] or [1, 3, H, W]")
         }
         return (p.width, p.height, p.layout == .nhwc)
     }
@@ -20,12 +23,15 @@ enum MediaPipeTensorInput {
     /// The input tensor of `model` for `region` of `image`: the region's corners onto the input's corners,
     /// values in `range`, zero (`borderZero`) or replicated outside the image. The tensor's size and layout
     /// (NHWC or NCHW) are the model's.
-    static func tensor(for model: VisionModel, image: VisionImage, region: MediaPipeRegion, range: ClosedRange<Float>,
-                       borderZero: Bool) throws(VisionError) -> Tensor {
+    static func tensor(
+        for model: VisionModel, image: VisionImage, region: MediaPipeRegion, range: ClosedRange<Float>,
+        borderZero: Bool
+    ) throws(VisionError) -> Tensor {
         let (w, h, nhwc) = try inputGeometry(of: model)
         let m = inverseAffine(region.cropTransform(outputWidth: w, outputHeight: h).rowMajor)
-        return try warp(image, tensorToImage: m, width: w, height: h, nhwc: nhwc, range: range, borderReplicate: !borderZero,
-                        inputName: model.modelDescription.inputs.first?.name ?? "input")
+        return try warp(
+            image, tensorToImage: m, width: w, height: h, nhwc: nhwc, range: range, borderReplicate: !borderZero,
+            inputName: model.modelDescription.inputs.first?.name ?? "input")
     }
 
     /// The inverse (output pixel → image pixel, 3 × 3 row-major) of the affine map `m` (image → output, row-major,
@@ -35,8 +41,10 @@ enum MediaPipeTensorInput {
     static func inverseAffine(_ m: [Double]) -> [Double] {
         var d = m[0] * m[4] - m[1] * m[3]
         d = d != 0 ? 1 / d : 0
-        let a11 = m[4] * d, a22 = m[0] * d
-        let a12 = m[1] * -d, a21 = m[3] * -d
+        let a11 = m[4] * d
+        let a22 = m[0] * d
+        let a12 = m[1] * -d
+        let a21 = m[3] * -d
         let b1 = -a11 * m[2] - a12 * m[5]
         let b2 = -a21 * m[2] - a22 * m[5]
         return [a11, a12, b1, a21, a22, b2, 0, 0, 1]
@@ -52,13 +60,17 @@ enum MediaPipeTensorInput {
     /// Throws `invalidImage` for an image `warp` cannot sample (a side over `maximumImageSide`).
     static func checkSize(_ image: VisionImage) throws(VisionError) {
         guard image.width <= maximumImageSide, image.height <= maximumImageSide else {
-            throw VisionError(.invalidImage, "the image is \(image.width)×\(image.height) pixels; the MediaPipe models' "
-                              + "input sampling takes at most \(maximumImageSide) pixels a side")
+            throw VisionError(
+                .invalidImage,
+                "the image is \(image.width)×\(image.height) pixels; the MediaPipe models' "
+                    + "input sampling takes at most \(maximumImageSide) pixels a side")
         }
     }
 
-    static func warp(_ image: VisionImage, tensorToImage matrix: [Double], width w: Int, height h: Int, nhwc: Bool,
-                     range: ClosedRange<Float>, borderReplicate: Bool, inputName: String) throws(VisionError) -> Tensor {
+    static func warp(
+        _ image: VisionImage, tensorToImage matrix: [Double], width w: Int, height h: Int, nhwc: Bool,
+        range: ClosedRange<Float>, borderReplicate: Bool, inputName: String
+    ) throws(VisionError) -> Tensor {
         try checkSize(image)
         // range = pixel × scale − mean: [0, 1] is 1/255 and 0, [-1, 1] is 2/255 and 1.
         var params = ov_preprocess_params()
@@ -73,7 +85,8 @@ enum MediaPipeTensorInput {
         let count = buffer.count
         let status = matrix.withUnsafeBufferPointer { m in
             buffer.withUnsafeMutableBufferPointer { out in
-                ov_preprocess_warp(image.handle, m.baseAddress, borderReplicate ? 1 : 0, &params, out.baseAddress, count)
+                ov_preprocess_warp(
+                    image.handle, m.baseAddress, borderReplicate ? 1 : 0, &params, out.baseAddress, count)
             }
         }
         try NativeError.check(status, "preprocessing")

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 extension ONNXRuntimeBackend {
     /// One model input for `run(values:)`: a multi-array in the model's element type, or an ONNX-ML map of doubles.
@@ -20,22 +20,28 @@ extension ONNXRuntimeBackend {
     /// int64). Throws `invalidArgument` for a missing, unknown or mistyped input and the runtime's errors.
     func run(values: [Value]) throws(VisionError) -> [(name: String, value: MultiArray)] {
         var handle: OpaquePointer?
-        let status = Self.withValues(values[...], []) { ov_ort_run_values(session, Int32($0.count), $0.baseAddress, &handle) }
+        let status = Self.withValues(values[...], []) {
+            ov_ort_run_values(session, Int32($0.count), $0.baseAddress, &handle)
+        }
         try NativeError.check(status, "ONNX Runtime run")
         guard let handle else { return [] }
         defer { ov_values_free(handle) }
         var outputs: [(name: String, value: MultiArray)] = []
         for i in 0..<ov_values_count(handle) {
             var name: UnsafePointer<CChar>?
-            var type: Int32 = 0, rank: Int32 = 0, count = 0
+            var type: Int32 = 0
+            var rank: Int32 = 0
+            var count = 0
             var shapePointer: UnsafePointer<Int64>?
             var data: UnsafeRawPointer?
             var lengths: UnsafePointer<Int>?
-            try NativeError.check(ov_values_get(handle, i, &name, &type, &rank, &shapePointer, &count, &data, &lengths),
-                                  "ONNX Runtime output")
+            try NativeError.check(
+                ov_values_get(handle, i, &name, &type, &rank, &shapePointer, &count, &data, &lengths),
+                "ONNX Runtime output")
             let shape = (0..<Int(rank)).map { Int(shapePointer![$0]) }
             guard let elements = Self.elements(type: type, count: count, data: data, lengths: lengths) else {
-                throw VisionError(.unsupported, "output \(i) has ONNX element type \(type), which OpenVision does not read")
+                throw VisionError(
+                    .unsupported, "output \(i) has ONNX element type \(type), which OpenVision does not read")
             }
             outputs.append((name.map { String(cString: $0) } ?? "", try MultiArray(shape: shape, elements: elements)))
         }
@@ -43,8 +49,10 @@ extension ONNXRuntimeBackend {
     }
 
     /// Calls `body` with the C form of `values` (every pointer valid during the call).
-    private static func withValues<R>(_ values: ArraySlice<Value>, _ done: [ov_ort_value],
-                                      _ body: (UnsafeBufferPointer<ov_ort_value>) -> R) -> R {
+    private static func withValues<R>(
+        _ values: ArraySlice<Value>, _ done: [ov_ort_value],
+        _ body: (UnsafeBufferPointer<ov_ort_value>) -> R
+    ) -> R {
         guard let value = values.first else { return done.withUnsafeBufferPointer(body) }
         let rest = values.dropFirst()
         return value.name.withCString { name in
@@ -71,7 +79,8 @@ extension ONNXRuntimeBackend {
                     }
                 }
             case .stringMap(_, let map):
-                let keys = Array(map.keys), numbers = keys.map { map[$0]! }
+                let keys = Array(map.keys)
+                let numbers = keys.map { map[$0]! }
                 return withCStrings(keys) { k in
                     numbers.withUnsafeBytes { n in
                         var v = ov_ort_value()
@@ -85,7 +94,8 @@ extension ONNXRuntimeBackend {
                     }
                 }
             case .int64Map(_, let map):
-                let keys = Array(map.keys), numbers = keys.map { map[$0]! }
+                let keys = Array(map.keys)
+                let numbers = keys.map { map[$0]! }
                 return keys.withUnsafeBytes { k in
                     numbers.withUnsafeBytes { n in
                         var v = ov_ort_value()
@@ -103,7 +113,9 @@ extension ONNXRuntimeBackend {
     }
 
     /// The elements of an output of ONNX element type `type`.
-    private static func elements(type: Int32, count: Int, data: UnsafeRawPointer?, lengths: UnsafePointer<Int>?) -> MultiArray.Elements? {
+    private static func elements(type: Int32, count: Int, data: UnsafeRawPointer?, lengths: UnsafePointer<Int>?)
+        -> MultiArray.Elements?
+    {
         guard count > 0, let data else {
             switch type {
             case 11: return .float64([])
@@ -133,17 +145,20 @@ extension ONNXRuntimeBackend {
         case 16: return .float32(read(UInt16.self).map { Float(bitPattern: UInt32($0) << 16) })
         case 8:
             let strings = data.assumingMemoryBound(to: UnsafePointer<CChar>.self)
-            return .string((0..<count).map { k in
-                let length = lengths?[k] ?? strlen(strings[k])
-                return String(decoding: UnsafeRawBufferPointer(start: strings[k], count: length), as: UTF8.self)
-            })
+            return .string(
+                (0..<count).map { k in
+                    let length = lengths?[k] ?? strlen(strings[k])
+                    return String(decoding: UnsafeRawBufferPointer(start: strings[k], count: length), as: UTF8.self)
+                })
         default: return nil
         }
     }
 
     /// IEEE 754 half precision to single.
     private static func halfToFloat(_ h: UInt16) -> Float {
-        let sign = UInt32(h & 0x8000) << 16, exponent = UInt32(h >> 10) & 0x1F, mantissa = UInt32(h & 0x3FF)
+        let sign = UInt32(h & 0x8000) << 16
+        let exponent = UInt32(h >> 10) & 0x1F
+        let mantissa = UInt32(h & 0x3FF)
         if exponent == 0 { return Float(sign == 0 ? 1 : -1) * Float(mantissa) * 0x1p-24 }
         if exponent == 31 { return Float(bitPattern: sign | 0x7F80_0000 | mantissa << 13) }
         return Float(bitPattern: sign | (exponent + 112) << 23 | mantissa << 13)

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// Runs ONNX models with ONNX Runtime, loaded at run time from the library of the PyPI
 /// `onnxruntime` wheel: `OPENVISION_ORT_LIBRARY`, else where scripts/setup installs it
@@ -32,7 +32,8 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
             var error = NativeError.error(for: status)
             error.code = .unsupported
             if !FileManager.default.fileExists(atPath: path) {
-                error.message = "ONNX Runtime is not installed (no library at \(path)); run scripts/setup or set OPENVISION_ORT_LIBRARY"
+                error.message =
+                    "ONNX Runtime is not installed (no library at \(path)); run scripts/setup or set OPENVISION_ORT_LIBRARY"
             }
             throw error
         }
@@ -45,14 +46,19 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         }
         let path = file.model.path
         try Self.load()
-        var options = ov_ort_options(intra_op_threads: Int32(max(0, threads)), inter_op_threads: 1,
-                                     graph_optimization_level: optimize ? 99 : 0)
+        var options = ov_ort_options(
+            intra_op_threads: Int32(max(0, threads)), inter_op_threads: 1,
+            graph_optimization_level: optimize ? 99 : 0)
         var handle: OpaquePointer?
         let status = ov_ort_session_create(path, &options, &handle)
-        guard status == OV_OK, let handle else { throw NativeError.error(for: status, context: "ONNX Runtime cannot load \(path)") }
+        guard status == OV_OK, let handle else {
+            throw NativeError.error(for: status, context: "ONNX Runtime cannot load \(path)")
+        }
         session = handle
         name = "onnxruntime " + String(cString: ov_ort_version())
-        func describe(_ count: Int32, _ info: (Int32, UnsafeMutablePointer<ov_tensor_info>) -> ov_status) -> [TensorDescription] {
+        func describe(_ count: Int32, _ info: (Int32, UnsafeMutablePointer<ov_tensor_info>) -> ov_status)
+            -> [TensorDescription]
+        {
             (0..<count).map { i in
                 var t = ov_tensor_info()
                 guard info(i, &t) == OV_OK else { return TensorDescription(name: "?", shape: []) }
@@ -64,7 +70,8 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         }
         inputs = describe(ov_ort_input_count(handle)) { ov_ort_input_info(handle, $0, $1) }
         outputs = describe(ov_ort_output_count(handle)) { ov_ort_output_info(handle, $0, $1) }
-        overridableInputs = Set(describe(ov_ort_overridable_count(handle)) { ov_ort_overridable_info(handle, $0, $1) }.map(\.name))
+        overridableInputs = Set(
+            describe(ov_ort_overridable_count(handle)) { ov_ort_overridable_info(handle, $0, $1) }.map(\.name))
     }
 
     deinit { ov_ort_session_free(session) }
@@ -117,12 +124,16 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
                 return dataPointers.withUnsafeBufferPointer { data in
                     shapePointers.withUnsafeMutableBufferPointer { shapePtrs in
                         ranks.withUnsafeMutableBufferPointer { rankPtr in
-                            data.baseAddress!.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: data.count) { d in
-                                shapePtrs.baseAddress!.withMemoryRebound(to: UnsafePointer<Int64>?.self, capacity: shapePtrs.count) { s in
+                            data.baseAddress!.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: data.count) {
+                                d in
+                                shapePtrs.baseAddress!.withMemoryRebound(
+                                    to: UnsafePointer<Int64>?.self, capacity: shapePtrs.count
+                                ) { s in
                                     withCStrings(overrideNames) { names in
                                         overrideValues.withUnsafeBufferPointer { values in
-                                            ov_ort_run_overriding(session, Int32(inputs.count), d, s, rankPtr.baseAddress,
-                                                                  Int32(names.count), names.baseAddress, values.baseAddress, &out)
+                                            ov_ort_run_overriding(
+                                                session, Int32(inputs.count), d, s, rankPtr.baseAddress,
+                                                Int32(names.count), names.baseAddress, values.baseAddress, &out)
                                         }
                                     }
                                 }

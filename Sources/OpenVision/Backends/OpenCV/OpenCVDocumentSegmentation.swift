@@ -12,9 +12,10 @@ enum OpenCVDocumentSegmentation {
     static let detectionSide = 320
 
     static func detect(in image: VisionImage) throws(VisionError) -> DetectedDocumentObservation? {
-        let quads = try OpenCVRectangles.detect(in: image, minimumAspectRatio: 0.25, maximumAspectRatio: 1, quadratureTolerance: 45,
-                                                minimumSize: 0.2, minimumConfidence: 0, maximumObservations: 0,
-                                                detectionSide: detectionSide)
+        let quads = try OpenCVRectangles.detect(
+            in: image, minimumAspectRatio: 0.25, maximumAspectRatio: 1, quadratureTolerance: 45,
+            minimumSize: 0.2, minimumConfidence: 0, maximumObservations: 0,
+            detectionSide: detectionSide)
         guard let best = quads.map(\.confidence).max() else { return nil }
         func area(_ q: RectangleObservation) -> Double {
             let p = q.corners
@@ -22,8 +23,11 @@ enum OpenCVDocumentSegmentation {
             for i in 0..<4 { s += p[i].x * p[(i + 1) % 4].y - p[(i + 1) % 4].x * p[i].y }
             return abs(s) / 2
         }
-        guard let page = quads.filter({ $0.confidence >= best / 2 }).max(by: { area($0) < area($1) }) else { return nil }
-        return DetectedDocumentObservation(topLeft: page.topLeft, topRight: page.topRight, bottomRight: page.bottomRight,
-                                           bottomLeft: page.bottomLeft, confidence: page.confidence)
+        guard let page = quads.filter({ $0.confidence >= best / 2 }).max(by: { area($0) < area($1) }) else {
+            return nil
+        }
+        return DetectedDocumentObservation(
+            topLeft: page.topLeft, topRight: page.topRight, bottomRight: page.bottomRight,
+            bottomLeft: page.bottomLeft, confidence: page.confidence)
     }
 }

@@ -29,8 +29,10 @@ final class OpenCVMotionDetector: @unchecked Sendable {
     func blobs(in frame: VisionImage, radii: ClosedRange<Double>) throws(VisionError) -> [Blob] {
         var buffer = [ov_motion_blob](repeating: ov_motion_blob(), count: Self.capacity)
         var count: Int32 = 0
-        try NativeError.check(ov_motion_detector_add(handle, frame.handle, Float(radii.lowerBound), Float(radii.upperBound), &buffer,
-                                                     Int32(Self.capacity), &count), "trajectory detection")
+        try NativeError.check(
+            ov_motion_detector_add(
+                handle, frame.handle, Float(radii.lowerBound), Float(radii.upperBound), &buffer,
+                Int32(Self.capacity), &count), "trajectory detection")
         return buffer.prefix(Int(count)).map { Blob(x: Double($0.x), y: Double($0.y), radius: Double($0.radius)) }
     }
 }

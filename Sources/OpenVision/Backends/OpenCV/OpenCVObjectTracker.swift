@@ -19,8 +19,10 @@ final class OpenCVObjectTracker: @unchecked Sendable {
 
     /// Starts tracking the pixel `box` of `frame` with the tracker of `level`; `quad` (4 corners, pixels)
     /// are followed too when given.
-    init(level: TrackingLevel, frame: VisionImage, box: (x: Double, y: Double, width: Double, height: Double),
-         quad: [(x: Double, y: Double)]?) throws(VisionError) {
+    init(
+        level: TrackingLevel, frame: VisionImage, box: (x: Double, y: Double, width: Double, height: Double),
+        quad: [(x: Double, y: Double)]?
+    ) throws(VisionError) {
         let kind: ov_object_tracker_kind = level == .accurate ? OV_TRACKER_CSRT : OV_TRACKER_KCF
         let rect = [box.x, box.y, box.width, box.height]
         var out: OpaquePointer?
@@ -46,8 +48,10 @@ final class OpenCVObjectTracker: @unchecked Sendable {
         var quad = [Double](repeating: 0, count: 8)
         var found: Int32 = 0
         var confidence: Double = 0
-        try NativeError.check(ov_object_tracker_update(handle, frame.handle, &box, &found, &confidence, &quad), "object tracking")
-        return Step(box: (box[0], box[1], box[2], box[3]), found: found != 0, confidence: confidence,
-                    quad: (0..<4).map { (quad[2 * $0], quad[2 * $0 + 1]) })
+        try NativeError.check(
+            ov_object_tracker_update(handle, frame.handle, &box, &found, &confidence, &quad), "object tracking")
+        return Step(
+            box: (box[0], box[1], box[2], box[3]), found: found != 0, confidence: confidence,
+            quad: (0..<4).map { (quad[2 * $0], quad[2 * $0 + 1]) })
     }
 }

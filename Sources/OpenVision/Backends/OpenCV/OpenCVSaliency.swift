@@ -27,13 +27,17 @@ enum OpenCVSaliency {
         try NativeError.check(status, "saliency")
         let toNormalized = PixelToNormalized(width: n, height: n)
         let objects = boxes.prefix(min(Int(count), maximumObjects)).map { b in
-            RectangleObservation(boundingBox: toNormalized.rect(x: Double(b.x), y: Double(b.y), width: Double(b.width),
-                                                                height: Double(b.height)),
-                                 confidence: b.confidence)
+            RectangleObservation(
+                boundingBox: toNormalized.rect(
+                    x: Double(b.x), y: Double(b.y), width: Double(b.width),
+                    height: Double(b.height)),
+                confidence: b.confidence)
         }
-        let heatMap = try PixelBufferObservation(width: n, height: n, values: map,
-                                                 featureName: kind == .attention ? SaliencyImageObservation.attentionFeatureName
-                                                     : SaliencyImageObservation.objectnessFeatureName)
+        let heatMap = try PixelBufferObservation(
+            width: n, height: n, values: map,
+            featureName: kind == .attention
+                ? SaliencyImageObservation.attentionFeatureName
+                : SaliencyImageObservation.objectnessFeatureName)
         return SaliencyImageObservation(heatMap: heatMap, salientObjects: objects)
     }
 }

@@ -15,13 +15,16 @@ enum OpenCVTextRectangles {
             if characterBoxes {
                 chars = (Int(rects.char_offsets[i])..<Int(rects.char_offsets[i + 1])).map { k in
                     let c = rects.chars + 4 * k
-                    return RectangleObservation(boundingBox: map.rect(x: Double(c[0]), y: Double(c[1]), width: Double(c[2]),
-                                                                      height: Double(c[3])),
-                                                confidence: l[4])
+                    return RectangleObservation(
+                        boundingBox: map.rect(
+                            x: Double(c[0]), y: Double(c[1]), width: Double(c[2]),
+                            height: Double(c[3])),
+                        confidence: l[4])
                 }
             }
-            return TextObservation(boundingBox: map.rect(x: Double(l[0]), y: Double(l[1]), width: Double(l[2]), height: Double(l[3])),
-                                   characterBoxes: chars, confidence: l[4])
+            return TextObservation(
+                boundingBox: map.rect(x: Double(l[0]), y: Double(l[1]), width: Double(l[2]), height: Double(l[3])),
+                characterBoxes: chars, confidence: l[4])
         }
     }
 }

@@ -43,13 +43,18 @@ struct TrajectoryTracker {
     /// Adds one frame (the request's region) at `time` and returns the trajectories it continues.
     /// A frame of another size than the previous ones starts over (its blobs seed the new background)
     /// and throws `invalidArgument`.
-    mutating func add(_ image: VisionImage, time: Duration, options: Options) throws(VisionError) -> [TrajectoryObservation] {
+    mutating func add(_ image: VisionImage, time: Duration, options: Options) throws(VisionError)
+        -> [TrajectoryObservation]
+    {
         if let size, size != (image.width, image.height) {
             let old = size
             self = TrajectoryTracker()
             _ = try add(image, time: time, options: options)
-            throw VisionError(.invalidArgument, "trajectory detection: the frame size changed from \(old.width)×\(old.height) to " +
-                              "\(image.width)×\(image.height); a sequence keeps one size (the request restarts at the new size)")
+            throw VisionError(
+                .invalidArgument,
+                "trajectory detection: the frame size changed from \(old.width)×\(old.height) to "
+                    + "\(image.width)×\(image.height); a sequence keeps one size (the request restarts at the new size)"
+            )
         }
         size = (image.width, image.height)
         if detector == nil { detector = try OpenCVMotionDetector() }
@@ -58,9 +63,13 @@ struct TrajectoryTracker {
         frame += 1
         link(blobs, frame: k, time: time)
         let limit = max(4 * options.trajectoryLength, 16)
-        for i in tracks.indices where tracks[i].samples.count > limit { tracks[i].samples.removeFirst(tracks[i].samples.count - limit) }
+        for i in tracks.indices where tracks[i].samples.count > limit {
+            tracks[i].samples.removeFirst(tracks[i].samples.count - limit)
+        }
         return tracks.filter { $0.lastFrame == k && $0.samples.count >= options.trajectoryLength }
-            .compactMap { observation(for: $0, length: options.trajectoryLength, width: image.width, height: image.height) }
+            .compactMap {
+                observation(for: $0, length: options.trajectoryLength, width: image.width, height: image.height)
+            }
     }
 
     private mutating func link(_ blobs: [OpenCVMotionDetector.Blob], frame k: Int, time: Duration) {
@@ -69,8 +78,11 @@ struct TrajectoryTracker {
         for (t, track) in tracks.enumerated() {
             let (px, py) = Self.predict(track.samples, at: k)
             let last = track.samples.last!
-            let step = track.samples.count >= 2
-                ? hypot(last.x - track.samples[track.samples.count - 2].x, last.y - track.samples[track.samples.count - 2].y) : 0
+            let step =
+                track.samples.count >= 2
+                ? hypot(
+                    last.x - track.samples[track.samples.count - 2].x, last.y - track.samples[track.samples.count - 2].y
+                ) : 0
             let gate = track.samples.count == 1 ? 6 * last.radius : 2 * last.radius + 0.5 * step
             for (b, blob) in blobs.enumerated() {
                 let d = hypot(blob.x - px, blob.y - py)
@@ -78,7 +90,8 @@ struct TrajectoryTracker {
             }
         }
         candidates.sort { $0.distance < $1.distance }
-        var trackTaken = Set<Int>(), blobTaken = Set<Int>()
+        var trackTaken = Set<Int>()
+        var blobTaken = Set<Int>()
         for c in candidates where !trackTaken.contains(c.track) && !blobTaken.contains(c.blob) {
             let blob = blobs[c.blob]
             tracks[c.track].samples.append(Sample(x: blob.x, y: blob.y, radius: blob.radius, frame: k, time: time))
@@ -86,15 +99,18 @@ struct TrajectoryTracker {
             blobTaken.insert(c.blob)
         }
         for (b, blob) in blobs.enumerated() where !blobTaken.contains(b) {
-            tracks.append(Track(samples: [Sample(x: blob.x, y: blob.y, radius: blob.radius, frame: k, time: time)], start: time))
+            tracks.append(
+                Track(samples: [Sample(x: blob.x, y: blob.y, radius: blob.radius, frame: k, time: time)], start: time))
         }
     }
 
     /// Where the track's object should be in frame `k`: the polynomial through its last (up to) three samples.
     private static func predict(_ samples: [Sample], at k: Int) -> (Double, Double) {
         let pts = samples.suffix(3)
-        let f = pts.map { Double($0.frame) }, t = Double(k)
-        var x = 0.0, y = 0.0
+        let f = pts.map { Double($0.frame) }
+        let t = Double(k)
+        var x = 0.0
+        var y = 0.0
         for (i, p) in pts.enumerated() {
             var w = 1.0
             for j in f.indices where j != i { w *= (t - f[j]) / (f[i] - f[j]) }
@@ -106,8 +122,10 @@ struct TrajectoryTracker {
 
     private func observation(for track: Track, length: Int, width: Int, height: Int) -> TrajectoryObservation? {
         let window = Array(track.samples.suffix(length))
-        let w = Double(width), h = Double(height)
-        let xs = window.map { $0.x / w }, ys = window.map { 1 - $0.y / h }
+        let w = Double(width)
+        let h = Double(height)
+        let xs = window.map { $0.x / w }
+        let ys = window.map { 1 - $0.y / h }
         let meanRadius = window.map(\.radius).reduce(0, +) / Double(window.count)
         // Sideways motion, without turning back.
         let span = abs(window.last!.x - window.first!.x)
@@ -135,7 +153,8 @@ struct TrajectoryTracker {
         let n = Double(xs.count)
         guard xs.count >= 3 else { return nil }
         let m = xs.reduce(0, +) / n
-        var s = [Double](repeating: 0, count: 5), t = [Double](repeating: 0, count: 3)
+        var s = [Double](repeating: 0, count: 5)
+        var t = [Double](repeating: 0, count: 3)
         for (x, y) in zip(xs, ys) {
             let u = x - m
             var p = 1.0
@@ -156,8 +175,12 @@ struct TrajectoryTracker {
                 for c in col..<4 { A[r][c] -= f * A[col][c] }
             }
         }
-        let gamma = A[0][3] / A[0][0], beta = A[1][3] / A[1][1], alpha = A[2][3] / A[2][2]
-        let a = alpha, b = beta - 2 * alpha * m, c = alpha * m * m - beta * m + gamma
+        let gamma = A[0][3] / A[0][0]
+        let beta = A[1][3] / A[1][1]
+        let alpha = A[2][3] / A[2][2]
+        let a = alpha
+        let b = beta - 2 * alpha * m
+        let c = alpha * m * m - beta * m + gamma
         guard a.isFinite, b.isFinite, c.isFinite else { return nil }
         return (a, b, c)
     }

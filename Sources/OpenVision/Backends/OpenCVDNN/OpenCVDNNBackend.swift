@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// Runs models with OpenCV 4.6's DNN module: Darknet (.cfg + .weights), Caffe, TensorFlow,
 /// and ONNX where ONNX Runtime is absent. Runs on one network are serialised.
@@ -23,9 +23,11 @@ final class OpenCVDNNBackend: InferenceBackend, @unchecked Sendable {
         net = handle
         // OpenCV DNN does not report input shapes before a run; the model description fills them in.
         inputs = info?.inputs ?? [TensorDescription(name: "input", shape: [1, 3, nil, nil])]
-        outputs = info?.outputs ?? (0..<ov_dnn_output_count(handle)).map {
-            TensorDescription(name: String(cString: ov_dnn_output_name(handle, $0)), shape: [])
-        }
+        outputs =
+            info?.outputs
+            ?? (0..<ov_dnn_output_count(handle)).map {
+                TensorDescription(name: String(cString: ov_dnn_output_name(handle, $0)), shape: [])
+            }
         fileMetadata = info?.metadata ?? [:]
         overridableInputs = Set(info?.overridable ?? [])
     }
@@ -41,7 +43,9 @@ final class OpenCVDNNBackend: InferenceBackend, @unchecked Sendable {
         let shape = input.shape.map(Int64.init)
         var out: OpaquePointer?
         let status = input.scalars.withUnsafeBufferPointer { data in
-            shape.withUnsafeBufferPointer { ov_dnn_run(net, data.baseAddress, $0.baseAddress, Int32(shape.count), &out) }
+            shape.withUnsafeBufferPointer {
+                ov_dnn_run(net, data.baseAddress, $0.baseAddress, Int32(shape.count), &out)
+            }
         }
         try NativeError.check(status, "OpenCV DNN run")
         return NativeTensors.take(out)

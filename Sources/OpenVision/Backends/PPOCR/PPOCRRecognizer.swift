@@ -1,6 +1,6 @@
+internal import CNative
 import Foundation
 import Synchronization
-internal import CNative
 
 /// `RecognizeTextRequest`'s `.accurate` backend: PP-OCRv4 (DB text detector, mobile 0°/180°
 /// classifier, CRNN recogniser with CTC) with the model files of the PyPI wheel `rapidocr-onnxruntime` 1.4.4 that
@@ -40,10 +40,14 @@ final class PPOCRRecognizer: @unchecked Sendable {
     static func files(in folders: [URL]) throws(VisionError) -> [URL] {
         var urls: [URL] = []
         for name in [detectorName, classifierName, recognizerName, dictionaryName] {
-            guard let url = folders.lazy.map({ $0.appendingPathComponent(name) })
-                .first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-                throw VisionError(.missingModelData, "the PP-OCR model file \(name) (for recognitionLevel .accurate) is not installed in "
-                    + folders.map(\.path).joined(separator: ", ") + "; run ./scripts/setup")
+            guard
+                let url = folders.lazy.map({ $0.appendingPathComponent(name) })
+                    .first(where: { FileManager.default.fileExists(atPath: $0.path) })
+            else {
+                throw VisionError(
+                    .missingModelData,
+                    "the PP-OCR model file \(name) (for recognitionLevel .accurate) is not installed in "
+                        + folders.map(\.path).joined(separator: ", ") + "; run ./scripts/setup")
             }
             urls.append(url)
         }
@@ -63,22 +67,25 @@ final class PPOCRRecognizer: @unchecked Sendable {
             for url in urls.prefix(3) {
                 let model = try VisionModel(contentsOf: url, configuration: configuration)
                 guard model.backend.inputs.count == 1, model.backend.outputs.count == 1 else {
-                    throw VisionError(.invalidModel, "PP-OCR: \(url.path) is not a PP-OCR model (expects one input and one output)")
+                    throw VisionError(
+                        .invalidModel, "PP-OCR: \(url.path) is not a PP-OCR model (expects one input and one output)")
                 }
                 stages.append(model)
             }
             let logits = stages[2].backend.outputs[0].shape
             guard logits.count == 3 else {
-                throw VisionError(.invalidModel, "PP-OCR: \(urls[2].path) is not a CTC recogniser ([N, T, classes] output)")
+                throw VisionError(
+                    .invalidModel, "PP-OCR: \(urls[2].path) is not a CTC recogniser ([N, T, classes] output)")
             }
             var out: OpaquePointer?
             try NativeError.check(ov_ppocr_create(urls[3].path, Int64(logits[2] ?? -1), &out), "PP-OCR models")
             guard let out else { throw VisionError(.internalError, "PP-OCR: no engine") }
             handle = out
-        } catch where error.code == .invalidModel || error.code == .ioError || error.code == .fileNotFound {
+        } catch  where error.code == .invalidModel || error.code == .ioError || error.code == .fileNotFound {
             var error = error
             error.code = .invalidModel
-            error.message += " (the PP-OCR files are damaged or do not belong together; run ./scripts/setup to reinstall them)"
+            error.message +=
+                " (the PP-OCR files are damaged or do not belong together; run ./scripts/setup to reinstall them)"
             throw error
         }
         self.stages = stages
@@ -89,7 +96,9 @@ final class PPOCRRecognizer: @unchecked Sendable {
     /// Lines of text in `image`, as observations normalised to `image` (lower-left origin). Lines
     /// whose text height is below `minimumTextHeightPixels` are dropped. With `detectsOrientation`, a page
     /// turned 90°, 180° or 270° is found by a vote of its lines and read upright (see ov_ppocr.cpp).
-    func recognize(_ image: VisionImage, minimumTextHeightPixels: Float, detectsOrientation: Bool = false) throws(VisionError) -> [RecognizedTextObservation] {
+    func recognize(_ image: VisionImage, minimumTextHeightPixels: Float, detectsOrientation: Bool = false)
+        throws(VisionError) -> [RecognizedTextObservation]
+    {
         var params = ov_ppocr_default_params()
         params.min_text_height = minimumTextHeightPixels
         params.detect_orientation = detectsOrientation ? 1 : 0
@@ -123,38 +132,49 @@ final class PPOCRRecognizer: @unchecked Sendable {
         let dims = (0..<Int(rank)).map { Int(shape[$0]) }
         let count = dims.reduce(1, *)
         let backend = call.stages[Int(stage)].backend
-        let tensor = Tensor(name: backend.inputs[0].name, shape: dims,
-                            scalars: input.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
+        let tensor = Tensor(
+            name: backend.inputs[0].name, shape: dims,
+            scalars: input.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
         do throws(VisionError) {
             let outputs = try backend.run([tensor])
             guard let first = outputs.first else {
-                throw VisionError(.invalidModel, "PP-OCR: \(call.stages[Int(stage)].url.lastPathComponent) gave no output")
+                throw VisionError(
+                    .invalidModel, "PP-OCR: \(call.stages[Int(stage)].url.lastPathComponent) gave no output")
             }
             let shape = first.shape.map(Int64.init)
             return first.scalars.withUnsafeBufferPointer { data in
-                shape.withUnsafeBufferPointer { ov_ppocr_output_set(output, data.baseAddress, $0.baseAddress, Int32($0.count)) }
+                shape.withUnsafeBufferPointer {
+                    ov_ppocr_output_set(output, data.baseAddress, $0.baseAddress, Int32($0.count))
+                }
             }
         } catch {
             call.error.withLock { $0 = $0 ?? error }
             if let message, messageSize > 0 {
                 let bytes = Array(error.message.utf8.prefix(messageSize - 1)) + [0]
-                bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(message).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                bytes.withUnsafeBufferPointer {
+                    UnsafeMutableRawPointer(message).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+                }
             }
             return error.code == .cancelled ? OV_ERR_CANCELLED : OV_ERR_INTERNAL
         }
     }
 
-    private static func observations(from result: OpaquePointer, map: PixelToNormalized) -> [RecognizedTextObservation] {
+    private static func observations(from result: OpaquePointer, map: PixelToNormalized) -> [RecognizedTextObservation]
+    {
         let orientation = ImageOrientation(turnedClockwise: Int(ov_ppocr_result_orientation(result)))
         let lineCount = Int(ov_ppocr_result_line_count(result))
         guard lineCount > 0, let lines = ov_ppocr_result_lines(result), let chars = ov_ppocr_result_chars(result),
-              let textBase = ov_ppocr_result_text(result) else { return [] }
+            let textBase = ov_ppocr_result_text(result)
+        else { return [] }
         func text(_ offset: Int32, _ length: Int32) -> String {
             let start = UnsafeRawPointer(textBase + Int(offset)).assumingMemoryBound(to: UInt8.self)
             return String(decoding: UnsafeBufferPointer(start: start, count: Int(length)), as: UTF8.self)
         }
         func corners(_ quad: (Float, Float, Float, Float, Float, Float, Float, Float)) -> [NormalizedPoint] {
-            [map.point(quad.0, quad.1), map.point(quad.2, quad.3), map.point(quad.4, quad.5), map.point(quad.6, quad.7)]
+            [
+                map.point(quad.0, quad.1), map.point(quad.2, quad.3), map.point(quad.4, quad.5),
+                map.point(quad.6, quad.7),
+            ]
         }
         var observations: [RecognizedTextObservation] = []
         for l in 0..<lineCount {
@@ -162,12 +182,20 @@ final class PPOCRRecognizer: @unchecked Sendable {
             var string = ""
             var boxes: [NormalizedRect] = []
             var words: [RecognizedWord] = []
-            var wordText = "", wordBox: NormalizedRect?, wordConfidence: Float = 0, wordCount = 0
+            var wordText = ""
+            var wordBox: NormalizedRect?
+            var wordConfidence: Float = 0
+            var wordCount = 0
             func closeWord() {
                 if let box = wordBox, !wordText.isEmpty {
-                    words.append(RecognizedWord(string: wordText, confidence: wordConfidence / Float(wordCount), boundingBox: box))
+                    words.append(
+                        RecognizedWord(
+                            string: wordText, confidence: wordConfidence / Float(wordCount), boundingBox: box))
                 }
-                wordText = ""; wordBox = nil; wordConfidence = 0; wordCount = 0
+                wordText = ""
+                wordBox = nil
+                wordConfidence = 0
+                wordCount = 0
             }
             for c in Int(line.char_start)..<Int(line.char_start + line.char_count) {
                 let char = chars[c]
@@ -189,13 +217,21 @@ final class PPOCRRecognizer: @unchecked Sendable {
             }
             closeWord()
             // Leading/trailing spaces the recogniser emitted are dropped with their boxes.
-            while string.first?.isWhitespace == true { string.removeFirst(); boxes.removeFirst() }
-            while string.last?.isWhitespace == true { string.removeLast(); boxes.removeLast() }
+            while string.first?.isWhitespace == true {
+                string.removeFirst()
+                boxes.removeFirst()
+            }
+            while string.last?.isWhitespace == true {
+                string.removeLast()
+                boxes.removeLast()
+            }
             guard !string.isEmpty else { continue }
-            let candidate = RecognizedText(string: string, confidence: line.confidence, characterBoxes: boxes, words: words)
+            let candidate = RecognizedText(
+                string: string, confidence: line.confidence, characterBoxes: boxes, words: words)
             let q = corners(line.quad)
-            var observation = RecognizedTextObservation(topLeft: q[0], topRight: q[1], bottomRight: q[2], bottomLeft: q[3],
-                                                        candidates: [candidate])
+            var observation = RecognizedTextObservation(
+                topLeft: q[0], topRight: q[1], bottomRight: q[2], bottomLeft: q[3],
+                candidates: [candidate])
             observation.textOrientation = orientation
             observations.append(observation)
         }

@@ -1,6 +1,6 @@
+internal import CNative
 import Foundation
 import Synchronization
-internal import CNative
 
 /// One Tesseract engine for one language set. Not thread-safe: used by one task at a time via
 /// `OCREnginePool`.
@@ -24,7 +24,8 @@ enum OCREnginePool {
     }()
 
     /// Runs `body` with an engine for `languages` ("eng+deu"), creating one when none is idle.
-    static func withEngine<R>(languages: String, _ body: (OCREngine) throws(VisionError) -> R) throws(VisionError) -> R {
+    static func withEngine<R>(languages: String, _ body: (OCREngine) throws(VisionError) -> R) throws(VisionError) -> R
+    {
         _ = configureOnce
         let engine: OCREngine
         if let reused = idle.withLock({ $0[languages]?.popLast() }) {

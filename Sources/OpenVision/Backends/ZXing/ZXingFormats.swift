@@ -20,7 +20,8 @@ enum ZXingFormats {
         case .upce: [ZXing_BarcodeFormat_UPCE]
         case .i2of5: [ZXing_BarcodeFormat_ITF]
         case .itf14: [ZXing_BarcodeFormat_ITF14]
-        case .gs1DataBar: [ZXing_BarcodeFormat_DataBarOmni, ZXing_BarcodeFormat_DataBarStk, ZXing_BarcodeFormat_DataBarStkOmni]
+        case .gs1DataBar:
+            [ZXing_BarcodeFormat_DataBarOmni, ZXing_BarcodeFormat_DataBarStk, ZXing_BarcodeFormat_DataBarStkOmni]
         case .gs1DataBarExpanded: [ZXing_BarcodeFormat_DataBarExp, ZXing_BarcodeFormat_DataBarExpStk]
         case .gs1DataBarLimited: [ZXing_BarcodeFormat_DataBarLtd]
         case .pdf417: [ZXing_BarcodeFormat_PDF417, ZXing_BarcodeFormat_CompactPDF417]

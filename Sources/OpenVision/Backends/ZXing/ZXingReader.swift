@@ -1,16 +1,20 @@
-import Foundation
-internal import CZXing
 internal import CNative
+internal import CZXing
+import Foundation
 
 /// `DetectBarcodesRequest`'s backend: zxing-cpp 3.1's C API on the gray plane (rotated, inverted
 /// and downscaled passes on, plain text mode).
 enum ZXingReader {
     /// Every code zxing-cpp finds in `image`, in Vision's coordinates relative to it.
-    static func read(_ image: VisionImage, symbologies: [BarcodeSymbology], tryHarder: Bool) throws(VisionError) -> [BarcodeObservation] {
+    static func read(_ image: VisionImage, symbologies: [BarcodeSymbology], tryHarder: Bool) throws(VisionError)
+        -> [BarcodeObservation]
+    {
         do {
             return try image.withGrayPixels { pixels, stride in
-                try read(pixels: pixels, stride: stride, width: image.width, height: image.height, map: PixelToNormalized(image),
-                         symbologies: symbologies, tryHarder: tryHarder)
+                try read(
+                    pixels: pixels, stride: stride, width: image.width, height: image.height,
+                    map: PixelToNormalized(image),
+                    symbologies: symbologies, tryHarder: tryHarder)
             }
         } catch let error as VisionError {
             throw error
@@ -19,9 +23,13 @@ enum ZXingReader {
         }
     }
 
-    private static func read(pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, map: PixelToNormalized,
-                             symbologies: [BarcodeSymbology], tryHarder: Bool) throws(VisionError) -> [BarcodeObservation] {
-        guard let view = ZXing_ImageView_new(pixels, Int32(width), Int32(height), ZXing_ImageFormat_Lum, Int32(stride), 1) else {
+    private static func read(
+        pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, map: PixelToNormalized,
+        symbologies: [BarcodeSymbology], tryHarder: Bool
+    ) throws(VisionError) -> [BarcodeObservation] {
+        guard
+            let view = ZXing_ImageView_new(pixels, Int32(width), Int32(height), ZXing_ImageFormat_Lum, Int32(stride), 1)
+        else {
             throw VisionError(.internalError, "zxing-cpp: \(lastError())")
         }
         defer { ZXing_ImageView_delete(view) }
@@ -43,7 +51,8 @@ enum ZXingReader {
         var observations: [BarcodeObservation] = []
         for i in 0..<ZXing_Barcodes_size(barcodes) {
             guard let barcode = ZXing_Barcodes_at(barcodes, i), ZXing_Barcode_isValid(barcode),
-                  let symbology = ZXingFormats.symbology(for: ZXing_Barcode_format(barcode)) else { continue }
+                let symbology = ZXingFormats.symbology(for: ZXing_Barcode_format(barcode))
+            else { continue }
             var length: Int32 = 0
             let bytesPointer = ZXing_Barcode_bytes(barcode, &length)
             let bytes = bytesPointer.map { Data(bytes: $0, count: Int(length)) } ?? Data()
@@ -51,18 +60,19 @@ enum ZXingReader {
             let text = try Self.text(of: barcode)
             let contentType = ZXing_Barcode_contentType(barcode)
             let p = ZXing_Barcode_position(barcode)
-            observations.append(BarcodeObservation(
-                symbology: symbology,
-                payloadString: text,
-                payloadData: bytes,
-                isColorInverted: ZXing_Barcode_isInverted(barcode),
-                isMirrored: ZXing_Barcode_isMirrored(barcode),
-                isGS1DataCarrier: contentType == ZXing_ContentType_GS1,
-                orientationDegrees: Int(ZXing_Barcode_orientation(barcode)),
-                topLeft: map.point(Double(p.topLeft.x), Double(p.topLeft.y)),
-                topRight: map.point(Double(p.topRight.x), Double(p.topRight.y)),
-                bottomRight: map.point(Double(p.bottomRight.x), Double(p.bottomRight.y)),
-                bottomLeft: map.point(Double(p.bottomLeft.x), Double(p.bottomLeft.y))))
+            observations.append(
+                BarcodeObservation(
+                    symbology: symbology,
+                    payloadString: text,
+                    payloadData: bytes,
+                    isColorInverted: ZXing_Barcode_isInverted(barcode),
+                    isMirrored: ZXing_Barcode_isMirrored(barcode),
+                    isGS1DataCarrier: contentType == ZXing_ContentType_GS1,
+                    orientationDegrees: Int(ZXing_Barcode_orientation(barcode)),
+                    topLeft: map.point(Double(p.topLeft.x), Double(p.topLeft.y)),
+                    topRight: map.point(Double(p.topRight.x), Double(p.topRight.y)),
+                    bottomRight: map.point(Double(p.bottomRight.x), Double(p.bottomRight.y)),
+                    bottomLeft: map.point(Double(p.bottomLeft.x), Double(p.bottomLeft.y))))
         }
         return observations
     }

@@ -14,9 +14,11 @@ public struct ColorMatrix: Sendable, Hashable, Codable {
     public var bias: SIMD4<Double>
 
     /// The matrix from its four rows and bias; each row defaults to the identity's.
-    public init(red: SIMD4<Double> = [1, 0, 0, 0], green: SIMD4<Double> = [0, 1, 0, 0],
-                blue: SIMD4<Double> = [0, 0, 1, 0], alpha: SIMD4<Double> = [0, 0, 0, 1],
-                bias: SIMD4<Double> = [0, 0, 0, 0]) {
+    public init(
+        red: SIMD4<Double> = [1, 0, 0, 0], green: SIMD4<Double> = [0, 1, 0, 0],
+        blue: SIMD4<Double> = [0, 0, 1, 0], alpha: SIMD4<Double> = [0, 0, 0, 1],
+        bias: SIMD4<Double> = [0, 0, 0, 0]
+    ) {
         self.red = red
         self.green = green
         self.blue = blue
@@ -30,22 +32,28 @@ public struct ColorMatrix: Sendable, Hashable, Codable {
     /// Core Image's colour controls (`CIColorControls`), in the order its reference gives: saturation interpolates
     /// between the Rec. 709 luma gray (0) and the colour (1, extrapolating above); contrast is
     /// `(c - 0.5) · contrast + 0.5`; brightness is added. Alpha is kept.
-    public static func colorControls(saturation: Double = 1, brightness: Double = 0, contrast: Double = 1) -> ColorMatrix {
+    public static func colorControls(saturation: Double = 1, brightness: Double = 0, contrast: Double = 1)
+        -> ColorMatrix
+    {
         let luma = SIMD4<Double>(0.2126, 0.7152, 0.0722, 0)
-        let s = saturation, k = contrast
+        let s = saturation
+        let k = contrast
         func row(_ unit: SIMD4<Double>) -> SIMD4<Double> { (luma * (1 - s) + unit * s) * k }
         let offset = 0.5 * (1 - k) + brightness
-        return ColorMatrix(red: row([1, 0, 0, 0]), green: row([0, 1, 0, 0]), blue: row([0, 0, 1, 0]),
-                           bias: [offset, offset, offset, 0])
+        return ColorMatrix(
+            red: row([1, 0, 0, 0]), green: row([0, 1, 0, 0]), blue: row([0, 0, 1, 0]),
+            bias: [offset, offset, offset, 0])
     }
 
     /// Core Image's colour invert (`CIColorInvert`): `1 - c` for red, green and blue; alpha kept.
-    public static let invert = ColorMatrix(red: [-1, 0, 0, 0], green: [0, -1, 0, 0], blue: [0, 0, -1, 0],
-                                           bias: [1, 1, 1, 0])
+    public static let invert = ColorMatrix(
+        red: [-1, 0, 0, 0], green: [0, -1, 0, 0], blue: [0, 0, -1, 0],
+        bias: [1, 1, 1, 0])
 
     /// `other` applied first, then `self`.
     public func concatenating(after other: ColorMatrix) -> ColorMatrix {
-        let rows = [red, green, blue, alpha], inner = [other.red, other.green, other.blue, other.alpha]
+        let rows = [red, green, blue, alpha]
+        let inner = [other.red, other.green, other.blue, other.alpha]
         func compose(_ row: SIMD4<Double>) -> SIMD4<Double> {
             inner.indices.reduce(SIMD4<Double>()) { $0 + inner[$1] * row[$1] }
         }

@@ -52,13 +52,17 @@ public struct ImageRecipe: Sendable {
             throw VisionError(.invalidArgument, "pixel buffer size \(pixels.width)×\(pixels.height) is empty")
         }
         guard pixels.width.multipliedReportingOverflow(by: pixels.height).overflow == false,
-              pixels.bytesPerRow >= pixels.width * pixels.format.bytesPerPixel,
-              pixels.data.count >= pixels.requiredByteCount else {
-            throw VisionError(.invalidArgument, "pixel buffer of \(pixels.width)×\(pixels.height) \(pixels.format) with "
-                + "\(pixels.bytesPerRow) bytes per row does not fit its \(pixels.data.count) bytes")
+            pixels.bytesPerRow >= pixels.width * pixels.format.bytesPerPixel,
+            pixels.data.count >= pixels.requiredByteCount
+        else {
+            throw VisionError(
+                .invalidArgument,
+                "pixel buffer of \(pixels.width)×\(pixels.height) \(pixels.format) with "
+                    + "\(pixels.bytesPerRow) bytes per row does not fit its \(pixels.data.count) bytes")
         }
         if pixels.format == .nv12, pixels.width % 2 != 0 || pixels.height % 2 != 0 {
-            throw VisionError(.invalidArgument, "NV12 pixels need an even width and height, not \(pixels.width)×\(pixels.height)")
+            throw VisionError(
+                .invalidArgument, "NV12 pixels need an even width and height, not \(pixels.width)×\(pixels.height)")
         }
         let source = RecipeNode.Operation.pixels(RawPixels(pixels), alpha)
         self.init(RecipeNode(source, extent: CGRect(x: 0, y: 0, width: pixels.width, height: pixels.height)))
@@ -69,8 +73,10 @@ public struct ImageRecipe: Sendable {
     /// count is not `width × height`.
     public init(grayValues: [Float], width: Int, height: Int) throws(VisionError) {
         guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).overflow == false,
-              grayValues.count == width * height else {
-            throw VisionError(.invalidArgument, "\(grayValues.count) gray values do not make a \(width)×\(height) image")
+            grayValues.count == width * height
+        else {
+            throw VisionError(
+                .invalidArgument, "\(grayValues.count) gray values do not make a \(width)×\(height) image")
         }
         let data = grayValues.withUnsafeBytes { Data($0) }
         let raw = RawPixels(data: data, width: width, height: height, bytesPerRow: width * 4, layout: .grayFloat32)
@@ -97,8 +103,10 @@ extension ImageRecipe {
         if case .transform(let input, let inner, let count) = node.operation {
             let combined = matrix * inner
             if combined.isIdentity { return ImageRecipe(input) }
-            return ImageRecipe(RecipeNode(.transform(input, combined, count + 1),
-                                          extent: combined.boundingBox(of: input.extent)))
+            return ImageRecipe(
+                RecipeNode(
+                    .transform(input, combined, count + 1),
+                    extent: combined.boundingBox(of: input.extent)))
         }
         return ImageRecipe(RecipeNode(.transform(node, matrix, 1), extent: matrix.boundingBox(of: node.extent)))
     }
@@ -112,18 +120,21 @@ extension ImageRecipe {
 
     /// The plane transform `oriented(_:)` applies to an image of `extent`.
     public static func orientationTransform(_ orientation: ImageOrientation, extent: CGRect) -> Matrix3x3 {
-        let w = Double(extent.width), h = Double(extent.height)
-        let o: [Double] = switch orientation {
-        case .up: [1, 0, 0, 0, 1, 0]
-        case .upMirrored: [-1, 0, w, 0, 1, 0]
-        case .down: [-1, 0, w, 0, -1, h]
-        case .downMirrored: [1, 0, 0, 0, -1, h]
-        case .leftMirrored: [0, -1, h, -1, 0, w]
-        case .right: [0, 1, 0, -1, 0, w]
-        case .rightMirrored: [0, 1, 0, 1, 0, 0]
-        case .left: [0, -1, h, 1, 0, 0]
-        }
-        let x = Double(extent.minX), y = Double(extent.minY)
+        let w = Double(extent.width)
+        let h = Double(extent.height)
+        let o: [Double] =
+            switch orientation {
+            case .up: [1, 0, 0, 0, 1, 0]
+            case .upMirrored: [-1, 0, w, 0, 1, 0]
+            case .down: [-1, 0, w, 0, -1, h]
+            case .downMirrored: [1, 0, 0, 0, -1, h]
+            case .leftMirrored: [0, -1, h, -1, 0, w]
+            case .right: [0, 1, 0, -1, 0, w]
+            case .rightMirrored: [0, 1, 0, 1, 0, 0]
+            case .left: [0, -1, h, 1, 0, 0]
+            }
+        let x = Double(extent.minX)
+        let y = Double(extent.minY)
         let toOrigin = Matrix3x3(rowMajor: [1, 0, -x, 0, 1, -y, 0, 0, 1])
         let back = Matrix3x3(rowMajor: [1, 0, x, 0, 1, y, 0, 0, 1])
         return back * Matrix3x3(rowMajor: o + [0, 0, 1]) * toOrigin
@@ -150,12 +161,16 @@ extension ImageRecipe {
 
     /// Maps this image's corners onto four points (Core Image's `CIPerspectiveTransform`): its top-left corner lands
     /// at `topLeft`, and so on. An image without bounds, or corners three of which are collinear, give nil.
-    public func perspectiveTransformed(topLeft: CGPoint, topRight: CGPoint, bottomLeft: CGPoint,
-                                       bottomRight: CGPoint) -> ImageRecipe? {
+    public func perspectiveTransformed(
+        topLeft: CGPoint, topRight: CGPoint, bottomLeft: CGPoint,
+        bottomRight: CGPoint
+    ) -> ImageRecipe? {
         let e = node.extent
         guard !e.isInfinite, !e.isNull else { return nil }
-        let corners = [CGPoint(x: e.minX, y: e.maxY), CGPoint(x: e.maxX, y: e.maxY), CGPoint(x: e.minX, y: e.minY),
-                       CGPoint(x: e.maxX, y: e.minY)]
+        let corners = [
+            CGPoint(x: e.minX, y: e.maxY), CGPoint(x: e.maxX, y: e.maxY), CGPoint(x: e.minX, y: e.minY),
+            CGPoint(x: e.maxX, y: e.minY),
+        ]
         guard let h = Matrix3x3.perspective(from: corners, to: [topLeft, topRight, bottomLeft, bottomRight]) else {
             return nil
         }
@@ -167,15 +182,21 @@ extension ImageRecipe {
     /// width the longer of the top and bottom edges and its height the longer of the left and right edges (rounded,
     /// at least 1); with `crop` false the rest of the image comes along, transformed the same way. Nil when three of
     /// the corners are collinear.
-    public func perspectiveCorrected(topLeft: CGPoint, topRight: CGPoint, bottomLeft: CGPoint, bottomRight: CGPoint,
-                                     crop: Bool = true) -> ImageRecipe? {
+    public func perspectiveCorrected(
+        topLeft: CGPoint, topRight: CGPoint, bottomLeft: CGPoint, bottomRight: CGPoint,
+        crop: Bool = true
+    ) -> ImageRecipe? {
         func distance(_ a: CGPoint, _ b: CGPoint) -> Double { Double(hypot(a.x - b.x, a.y - b.y)) }
         let width = max(1, max(distance(topLeft, topRight), distance(bottomLeft, bottomRight)).rounded())
         let height = max(1, max(distance(topLeft, bottomLeft), distance(topRight, bottomRight)).rounded())
         guard width.isFinite, height.isFinite,
-              let h = Matrix3x3.perspective(from: [topLeft, topRight, bottomLeft, bottomRight],
-                                            to: [CGPoint(x: 0, y: height), CGPoint(x: width, y: height),
-                                                 CGPoint(x: 0, y: 0), CGPoint(x: width, y: 0)]) else { return nil }
+            let h = Matrix3x3.perspective(
+                from: [topLeft, topRight, bottomLeft, bottomRight],
+                to: [
+                    CGPoint(x: 0, y: height), CGPoint(x: width, y: height),
+                    CGPoint(x: 0, y: 0), CGPoint(x: width, y: 0),
+                ])
+        else { return nil }
         let moved = transformed(by: h)
         return crop ? moved.cropped(to: CGRect(x: 0, y: 0, width: width, height: height)) : moved
     }
@@ -184,11 +205,14 @@ extension ImageRecipe {
     /// Lanczos-3 kernel, antialiased when shrinking (Core Image's `CILanczosScaleTransform`). Non-positive or
     /// non-finite factors give nil.
     public func lanczosScaled(by scale: Double, aspectRatio: Double = 1) -> ImageRecipe? {
-        let sx = scale * aspectRatio, sy = scale
+        let sx = scale * aspectRatio
+        let sy = scale
         guard sx > 0, sy > 0, sx.isFinite, sy.isFinite else { return nil }
         if sx == 1, sy == 1 { return self }
         let e = node.extent
-        let extent = e.isInfinite || e.isNull ? e
+        let extent =
+            e.isInfinite || e.isNull
+            ? e
             : CGRect(x: e.minX * sx, y: e.minY * sy, width: e.width * sx, height: e.height * sy)
         return ImageRecipe(RecipeNode(.lanczos(node, sx, sy), extent: extent))
     }
@@ -202,9 +226,12 @@ extension ImageRecipe {
         // Exact when the first keeps alpha (no unpremultiply between them loses anything) and, for transparent
         // pixels, when the second keeps alpha too or the first adds no colour.
         if case .colorMatrix(let input, let inner, let count) = node.operation,
-           inner.keepsAlpha, matrix.keepsAlpha || (inner.bias.x == 0 && inner.bias.y == 0 && inner.bias.z == 0) {
-            return ImageRecipe(RecipeNode(.colorMatrix(input, matrix.concatenating(after: inner), count + 1),
-                                          extent: node.extent))
+            inner.keepsAlpha, matrix.keepsAlpha || (inner.bias.x == 0 && inner.bias.y == 0 && inner.bias.z == 0)
+        {
+            return ImageRecipe(
+                RecipeNode(
+                    .colorMatrix(input, matrix.concatenating(after: inner), count + 1),
+                    extent: node.extent))
         }
         return ImageRecipe(RecipeNode(.colorMatrix(node, matrix, 1), extent: node.extent))
     }
@@ -251,7 +278,10 @@ extension ImageRecipe {
 /// Raw pixel bytes a recipe reads when it renders (a `PixelBuffer`, or the float gray values of
 /// `ImageRecipe(grayValues:width:height:)`).
 struct RawPixels: Sendable {
-    enum Layout: Sendable { case pixelFormat(PixelFormat), grayFloat32 }
+    enum Layout: Sendable {
+        case pixelFormat(PixelFormat)
+        case grayFloat32
+    }
     let data: Data
     let width: Int
     let height: Int
@@ -267,8 +297,9 @@ struct RawPixels: Sendable {
     }
 
     init(_ pixels: PixelBuffer) {
-        self.init(data: pixels.data, width: pixels.width, height: pixels.height, bytesPerRow: pixels.bytesPerRow,
-                  layout: .pixelFormat(pixels.format))
+        self.init(
+            data: pixels.data, width: pixels.width, height: pixels.height, bytesPerRow: pixels.bytesPerRow,
+            layout: .pixelFormat(pixels.format))
     }
 }
 

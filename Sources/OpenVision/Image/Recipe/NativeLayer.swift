@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// Owns one native layer (`ov_layer`, premultiplied RGBA over an integer rectangle of the lower-left plane), freed
 /// in deinit. Used only while a recipe renders.
@@ -55,18 +55,27 @@ struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 
     /// The pixels whose centres lie inside `rect` (an infinite or huge rect is cut at the plane's bound).
     init(centresIn rect: CGRect) {
-        guard !rect.isNull, !rect.isEmpty else { self.init(x: 0, y: 0, width: 0, height: 0); return }
+        guard !rect.isNull, !rect.isEmpty else {
+            self.init(x: 0, y: 0, width: 0, height: 0)
+            return
+        }
         func edge(_ v: CGFloat) -> Int {
             let b = Double(Self.bound)
             return Int(max(-b, min(b, (Double(v) - 0.5).rounded(.up))))
         }
-        let x0 = edge(rect.minX), x1 = edge(rect.maxX), y0 = edge(rect.minY), y1 = edge(rect.maxY)
+        let x0 = edge(rect.minX)
+        let x1 = edge(rect.maxX)
+        let y0 = edge(rect.minY)
+        let y1 = edge(rect.maxY)
         self.init(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
     /// The pixels `rect` touches at all (outward-rounded; an infinite rect is cut at the plane's bound).
     init(covering rect: CGRect) {
-        guard !rect.isNull, !rect.isEmpty else { self.init(x: 0, y: 0, width: 0, height: 0); return }
+        guard !rect.isNull, !rect.isEmpty else {
+            self.init(x: 0, y: 0, width: 0, height: 0)
+            return
+        }
         let b = Double(Self.bound)
         let x0 = Int(max(-b, min(b, Double(rect.minX).rounded(.down))))
         let x1 = Int(max(-b, min(b, Double(rect.maxX).rounded(.up))))
@@ -83,14 +92,18 @@ struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     var native: ov_rect { ov_rect(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height)) }
 
     func intersection(_ other: PixelRect) -> PixelRect {
-        let x0 = max(x, other.x), y0 = max(y, other.y), x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        let x0 = max(x, other.x)
+        let y0 = max(y, other.y)
+        let x1 = min(maxX, other.maxX)
+        let y1 = min(maxY, other.maxY)
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
     func union(_ other: PixelRect) -> PixelRect {
         if isEmpty { return other }
         if other.isEmpty { return self }
-        let x0 = min(x, other.x), y0 = min(y, other.y)
+        let x0 = min(x, other.x)
+        let y0 = min(y, other.y)
         return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 
@@ -101,10 +114,12 @@ struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     func projected(into bounds: PixelRect) -> PixelRect {
         guard !bounds.isEmpty, !isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         func span(_ lo: Int, _ hi: Int, _ blo: Int, _ bhi: Int) -> (Int, Int) {
-            let a = min(max(lo, blo), bhi - 1), b = max(min(hi, bhi), blo + 1)
+            let a = min(max(lo, blo), bhi - 1)
+            let b = max(min(hi, bhi), blo + 1)
             return (a, max(a + 1, b))
         }
-        let (x0, x1) = span(x, maxX, bounds.x, bounds.maxX), (y0, y1) = span(y, maxY, bounds.y, bounds.maxY)
+        let (x0, x1) = span(x, maxX, bounds.x, bounds.maxX)
+        let (y0, y1) = span(y, maxY, bounds.y, bounds.maxY)
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 internal import CNative
+import Foundation
 
 /// Evaluates a recipe once: each chain of transforms and crops above a source becomes one resampling (one native
 /// warp, or a view), every other operation one step; each step's region of interest is the union of what its
@@ -91,14 +91,15 @@ final class RecipeRenderer {
     private func resamplingStep(_ top: RecipeNode) -> Step {
         let extent = PixelRect(covering: top.extent)
         var forward = Matrix3x3.identity  // the current node's plane → the output plane
-        var onGrid = true                 // `forward` maps pixels onto pixels
+        var onGrid = true  // `forward` maps pixels onto pixels
         var clip: PixelRect?
         var inputCrop: PixelRect?
         var operations = 0
         var node = top
         func resampling(clamp: Bool) -> Resampling {
-            Resampling(inverse: forward.inverse ?? .identity, inputCrop: inputCrop, clamp: clamp, clip: clip,
-                       operations: operations)
+            Resampling(
+                inverse: forward.inverse ?? .identity, inputCrop: inputCrop, clamp: clamp, clip: clip,
+                operations: operations)
         }
         while true {
             switch node.operation {
@@ -204,9 +205,12 @@ final class RecipeRenderer {
         case .blur(let input, let sigma):
             return [(input, roi.insetBy(-Int((3 * sigma).rounded(.up))))]
         case .lanczos(let input, let sx, let sy):
-            let mx = Int((3 * max(1, 1 / sx)).rounded(.up)) + 2, my = Int((3 * max(1, 1 / sy)).rounded(.up)) + 2
-            let x0 = Int((Double(roi.x) / sx).rounded(.down)) - mx, x1 = Int((Double(roi.maxX) / sx).rounded(.up)) + mx
-            let y0 = Int((Double(roi.y) / sy).rounded(.down)) - my, y1 = Int((Double(roi.maxY) / sy).rounded(.up)) + my
+            let mx = Int((3 * max(1, 1 / sx)).rounded(.up)) + 2
+            let my = Int((3 * max(1, 1 / sy)).rounded(.up)) + 2
+            let x0 = Int((Double(roi.x) / sx).rounded(.down)) - mx
+            let x1 = Int((Double(roi.maxX) / sx).rounded(.up)) + mx
+            let y0 = Int((Double(roi.y) / sy).rounded(.down)) - my
+            let y1 = Int((Double(roi.maxY) / sy).rounded(.up)) + my
             return [(input, PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))]
         case .sourceOver(let a, let b):
             return [(a, roi), (b, roi)]
@@ -243,8 +247,10 @@ final class RecipeRenderer {
     private func make(_ step: Step) throws(VisionError) -> NativeLayer? {
         guard let roi = step.roi?.intersection(step.extent), !roi.isEmpty else { return nil }
         guard roi.pixelCount <= maximumPixelCount else {
-            throw VisionError(.imageTooLarge, "rendering needs \(roi) (\(roi.pixelCount) pixels), more than the limit "
-                + "of \(maximumPixelCount); render a smaller region or raise maximumPixelCount")
+            throw VisionError(
+                .imageTooLarge,
+                "rendering needs \(roi) (\(roi.pixelCount) pixels), more than the limit "
+                    + "of \(maximumPixelCount); render a smaller region or raise maximumPixelCount")
         }
         var out: OpaquePointer?
         let status: ov_status
@@ -257,8 +263,9 @@ final class RecipeRenderer {
         case .samplePixels(let raw, let alpha, let r):
             var s = Self.sampling(r, rect: roi)
             status = raw.data.withUnsafeBytes { bytes in
-                var pixels = ov_layer_pixels(data: bytes.baseAddress, width: Int32(raw.width), height: Int32(raw.height),
-                                             stride: raw.bytesPerRow, format: raw.nativeFormat, alpha: alpha.native)
+                var pixels = ov_layer_pixels(
+                    data: bytes.baseAddress, width: Int32(raw.width), height: Int32(raw.height),
+                    stride: raw.bytesPerRow, format: raw.nativeFormat, alpha: alpha.native)
                 return ov_layer_sample_pixels(&pixels, &s, &out)
             }
             what = "resample pixels \(roi.size) (\(r.operations) operations)"
@@ -274,7 +281,8 @@ final class RecipeRenderer {
             // A crop of a step's pixels (no transform, or none left after composing) that they already fit in
             // costs nothing: the layer is used as it is.
             if r.inverse.isIdentity, !r.clamp, r.inputCrop == nil, layer.rect.intersection(roi) == layer.rect,
-               r.clip.map({ layer.rect.intersection($0) == layer.rect }) ?? true {
+                r.clip.map({ layer.rect.intersection($0) == layer.rect }) ?? true
+            {
                 return try layer.shared()
             }
             var s = Self.sampling(r, rect: roi)
@@ -293,8 +301,10 @@ final class RecipeRenderer {
             let radius = Int((3 * sigma).rounded(.up))
             let read = roi.insetBy(-radius).intersection(layer.rect.insetBy(-radius))
             guard read.pixelCount <= maximumPixelCount else {
-                throw VisionError(.imageTooLarge, "a Gaussian blur of sigma \(sigma) over \(roi) reads \(read.pixelCount) "
-                    + "pixels, more than the limit of \(maximumPixelCount)")
+                throw VisionError(
+                    .imageTooLarge,
+                    "a Gaussian blur of sigma \(sigma) over \(roi) reads \(read.pixelCount) "
+                        + "pixels, more than the limit of \(maximumPixelCount)")
             }
             status = ov_layer_gaussian_blur(layer.handle, sigma, roi.native, &out)
             what = "gaussian blur \(roi.size)"
@@ -309,8 +319,9 @@ final class RecipeRenderer {
             what = "source over \(roi.size)"
         case .blend(let a, let b, let m, let channel):
             guard let mask = m.layer else { return try b?.layer?.shared() }
-            status = ov_layer_blend_with_mask(a.layer?.handle, b?.layer?.handle, mask.handle, Int32(channel.rawValue),
-                                              roi.native, &out)
+            status = ov_layer_blend_with_mask(
+                a.layer?.handle, b?.layer?.handle, mask.handle, Int32(channel.rawValue),
+                roi.native, &out)
             what = "blend with mask \(roi.size)"
         }
         try NativeError.check(status, what)
@@ -352,16 +363,17 @@ extension RecipeNode {
 
 extension RawPixels {
     var nativeFormat: Int32 {
-        let format: ov_layer_pixels_format = switch layout {
-        case .grayFloat32: OV_LAYER_PIXELS_GRAYF32
-        case .pixelFormat(.rgb8): OV_LAYER_PIXELS_RGB8
-        case .pixelFormat(.bgr8): OV_LAYER_PIXELS_BGR8
-        case .pixelFormat(.rgba8): OV_LAYER_PIXELS_RGBA8
-        case .pixelFormat(.bgra8): OV_LAYER_PIXELS_BGRA8
-        case .pixelFormat(.argb8): OV_LAYER_PIXELS_ARGB8
-        case .pixelFormat(.gray8): OV_LAYER_PIXELS_GRAY8
-        case .pixelFormat(.nv12): OV_LAYER_PIXELS_NV12
-        }
+        let format: ov_layer_pixels_format =
+            switch layout {
+            case .grayFloat32: OV_LAYER_PIXELS_GRAYF32
+            case .pixelFormat(.rgb8): OV_LAYER_PIXELS_RGB8
+            case .pixelFormat(.bgr8): OV_LAYER_PIXELS_BGR8
+            case .pixelFormat(.rgba8): OV_LAYER_PIXELS_RGBA8
+            case .pixelFormat(.bgra8): OV_LAYER_PIXELS_BGRA8
+            case .pixelFormat(.argb8): OV_LAYER_PIXELS_ARGB8
+            case .pixelFormat(.gray8): OV_LAYER_PIXELS_GRAY8
+            case .pixelFormat(.nv12): OV_LAYER_PIXELS_NV12
+            }
         return Int32(format.rawValue)
     }
 }

@@ -25,7 +25,9 @@ public struct DetectionCandidate: Sendable, Hashable {
     }
 
     /// A candidate from its fields; `classScores` nil gives just (`classIndex`, `score`).
-    public init(x1: Float, y1: Float, x2: Float, y2: Float, score: Float, classIndex: Int, classScores: [ClassScore]? = nil) {
+    public init(
+        x1: Float, y1: Float, x2: Float, y2: Float, score: Float, classIndex: Int, classScores: [ClassScore]? = nil
+    ) {
         self.x1 = x1
         self.y1 = y1
         self.x2 = x2
@@ -46,14 +48,17 @@ public struct DetectionCandidate: Sendable, Hashable {
 public enum NonMaximumSuppression {
     /// Keeps the highest-scoring candidates, dropping any whose IoU with a kept one (of the same
     /// class unless `classAgnostic`) exceeds `iouThreshold`; at most `limit` (0 = no limit).
-    public static func apply(_ candidates: [DetectionCandidate], iouThreshold: Float, classAgnostic: Bool,
-                             limit: Int = 0) -> [DetectionCandidate] {
+    public static func apply(
+        _ candidates: [DetectionCandidate], iouThreshold: Float, classAgnostic: Bool,
+        limit: Int = 0
+    ) -> [DetectionCandidate] {
         let sorted = candidates.sorted { $0.score > $1.score }
         var kept: [DetectionCandidate] = []
         kept.reserveCapacity(min(sorted.count, limit > 0 ? limit : sorted.count))
         for candidate in sorted {
             var suppressed = false
-            for k in kept where (classAgnostic || k.classIndex == candidate.classIndex) && k.iou(candidate) > iouThreshold {
+            for k in kept
+            where (classAgnostic || k.classIndex == candidate.classIndex) && k.iou(candidate) > iouThreshold {
                 suppressed = true
                 break
             }

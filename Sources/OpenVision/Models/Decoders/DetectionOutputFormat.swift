@@ -42,12 +42,16 @@ public enum DetectionOutputFormat: String, Sendable, Hashable, Codable, CaseIter
     public static func infer(from outputs: [Tensor]) -> DetectionOutputFormat? {
         let shapes = outputs.map(\.squeezedShape)
         if DetectionDecoder.ssdPair(outputs) != nil { return .ssd }
-        if outputs.count == 12, Set(outputs.map(\.name)).isSuperset(of: ["cls_8", "obj_8", "bbox_8", "kps_8", "cls_32", "bbox_32"]) {
+        if outputs.count == 12,
+            Set(outputs.map(\.name)).isSuperset(of: ["cls_8", "obj_8", "bbox_8", "kps_8", "cls_32", "bbox_32"])
+        {
             return .yunet
         }
         if outputs.count == 1, let raw = outputs.first?.shape {
             if raw.count == 4 && raw[0] == 1 && raw[1] == 1 && raw[3] == 7 { return .detectionOutput }
-            if raw.count == 4 && raw[0] == 1 && raw[1] > 5 && raw[2] > 1 && raw[3] > 1 && raw[1] > raw[2] { return .fastestDet }
+            if raw.count == 4 && raw[0] == 1 && raw[1] > 5 && raw[2] > 1 && raw[3] > 1 && raw[1] > raw[2] {
+                return .fastestDet
+            }
         }
         if shapes.count >= 1, shapes.allSatisfy({ $0.count == 2 }) {
             let columns = shapes[0][1]

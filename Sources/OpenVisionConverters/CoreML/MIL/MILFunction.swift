@@ -5,8 +5,10 @@ package struct MILFunction: Sendable {
     package var blockSpecializations: [String: MILBlock]
     package var attributes: [String: MILValue]
 
-    package init(inputs: [MILNamedType], opset: String, blockSpecializations: [String: MILBlock],
-                 attributes: [String: MILValue] = [:]) {
+    package init(
+        inputs: [MILNamedType], opset: String, blockSpecializations: [String: MILBlock],
+        attributes: [String: MILValue] = [:]
+    ) {
         self.inputs = inputs
         self.opset = opset
         self.blockSpecializations = blockSpecializations
@@ -24,8 +26,10 @@ package struct MILBlock: Sendable {
     package var operations: [MILOperation] = []
     package var attributes: [String: MILValue] = [:]
 
-    package init(inputs: [MILNamedType] = [], outputs: [String] = [], operations: [MILOperation] = [],
-                 attributes: [String: MILValue] = [:]) {
+    package init(
+        inputs: [MILNamedType] = [], outputs: [String] = [], operations: [MILOperation] = [],
+        attributes: [String: MILValue] = [:]
+    ) {
         self.inputs = inputs
         self.outputs = outputs
         self.operations = operations
@@ -43,8 +47,10 @@ package struct MILOperation: Sendable {
     package var blocks: [MILBlock]
     package var attributes: [String: MILValue]
 
-    package init(type: String, inputs: [String: [MILBinding]] = [:], outputs: [MILNamedType] = [],
-                 blocks: [MILBlock] = [], attributes: [String: MILValue] = [:]) {
+    package init(
+        type: String, inputs: [String: [MILBinding]] = [:], outputs: [MILNamedType] = [],
+        blocks: [MILBlock] = [], attributes: [String: MILValue] = [:]
+    ) {
         self.type = type
         self.inputs = inputs
         self.outputs = outputs
@@ -54,7 +60,9 @@ package struct MILOperation: Sendable {
 
     /// The name to report in errors: the `name` attribute, else the first output's name.
     package var name: String {
-        if case .immediate(.tensor(.strings(let s)))? = attributes["name"]?.content, let first = s.first { return first }
+        if case .immediate(.tensor(.strings(let s)))? = attributes["name"]?.content, let first = s.first {
+            return first
+        }
         return outputs.first?.name ?? "?"
     }
 }

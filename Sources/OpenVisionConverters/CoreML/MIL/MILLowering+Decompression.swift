@@ -12,7 +12,9 @@ extension MILLowering {
         }
         switch op.type {
         case "constexpr_affine_dequantize":
-            let q = try need("quantized_data"), zero = try need("zero_point"), scale = try need("scale")
+            let q = try need("quantized_data")
+            let zero = try need("zero_point")
+            let scale = try need("scale")
             let a = try axis(try int(op, "axis", default: 0), rank: max(q.shape.count, 1))
             return [try affineDequantize(q, zero: zero, scale: scale, axis: a)]
         case "constexpr_cast":
@@ -22,32 +24,42 @@ extension MILLowering {
             try charge(source.count, target, "the cast values")
             return [MILConstant(dataType: target, shape: source.shape, data: source.data.converted(to: target))]
         case "constexpr_lut_to_dense":
-            let lut = try need("lut"), indices = try need("indices")
+            let lut = try need("lut")
+            let indices = try need("indices")
             if let shape = try constant(op, "shape") {
-                return [try lutToDenseIOS16(indices: indices, lut: lut, shape: shape.data.ints.map { Int(clamping: $0) })]
+                return [
+                    try lutToDenseIOS16(indices: indices, lut: lut, shape: shape.data.ints.map { Int(clamping: $0) })
+                ]
             }
             let vectorAxis = try constant(op, "vector_axis").flatMap { $0.data.ints.first }.map { Int($0) }
             return [try lutToDense(indices: indices, lut: lut, vectorAxis: vectorAxis)]
         case "constexpr_sparse_to_dense":
-            let data = try need("nonzero_data"), mask = try need("mask")
+            let data = try need("nonzero_data")
+            let mask = try need("mask")
             if let shape = try constant(op, "shape") {
                 // iOS 16: the mask is bytes, one bit per element, LSB first.
                 let dims = shape.data.ints.map { Int(clamping: $0) }
                 let count = try elementCount(dims)
                 try chargeBytes(count, "the unpacked mask")
                 let bytes = mask.data.ints.map { UInt8(truncatingIfNeeded: $0) }
-                guard bytes.count * 8 >= count else { throw invalid("the mask has \(bytes.count) bytes for \(count) elements") }
+                guard bytes.count * 8 >= count else {
+                    throw invalid("the mask has \(bytes.count) bytes for \(count) elements")
+                }
                 let bits = (0..<count).map { bytes[$0 / 8] >> UInt8($0 % 8) & 1 != 0 }
                 return [try sparseToDense(data: data, mask: bits, shape: dims)]
             }
             return [try sparseToDense(data: data, mask: mask.data.ints.map { $0 != 0 }, shape: mask.shape)]
         case "constexpr_blockwise_shift_scale":
-            return [try blockwiseShiftScale(data: try need("data"), scale: try need("scale"), offset: try constant(op, "offset"))]
+            return [
+                try blockwiseShiftScale(
+                    data: try need("data"), scale: try need("scale"), offset: try constant(op, "offset"))
+            ]
         case "constexpr_sparse_blockwise_shift_scale":
             let mask = try need("data_mask")
             let bits = mask.data.ints.map { $0 != 0 }
             let dense = try sparseToDense(data: try need("nonzero_data"), mask: bits, shape: mask.shape)
-            let values = try blockwiseShiftScale(data: dense, scale: try need("scale"), offset: try constant(op, "offset"))
+            let values = try blockwiseShiftScale(
+                data: dense, scale: try need("scale"), offset: try constant(op, "offset"))
             return [mask, nonzero(values, mask: bits)]
         case "constexpr_lut_to_sparse":
             let mask = try need("indices_mask")
@@ -116,7 +128,8 @@ extension MILLowering {
     func affineDequantize(_ q: MILConstant, zero: MILConstant, scale: MILConstant, axis: Int) throws -> MILConstant {
         try chargeBytes(q.count * 8, "the de-quantized values")
         let values = q.data.floats
-        let s = scale.data.floats, z = zero.data.floats
+        let s = scale.data.floats
+        let z = zero.data.floats
         let axisSize = q.shape.isEmpty ? 1 : q.shape[axis]
         guard s.count == 1 || s.count == axisSize, z.count == 1 || z.count == axisSize else {
             throw invalid("scale (\(s.count)) or zero_point (\(z.count)) does not match axis \(axis) of \(q.shape)")
@@ -127,7 +140,8 @@ extension MILLowering {
             let a = (i / max(inner, 1)) % max(axisSize, 1)
             out[i] = (values[i] - z[z.count == 1 ? 0 : a]) * s[s.count == 1 ? 0 : a]
         }
-        return MILConstant(dataType: scale.dataType, shape: q.shape, data: .floats(Self.rounded(out, to: scale.dataType)))
+        return MILConstant(
+            dataType: scale.dataType, shape: q.shape, data: .floats(Self.rounded(out, to: scale.dataType)))
     }
 
     /// iOS 18 `constexpr_blockwise_shift_scale`: scale · (data − offset), each scale / offset entry
@@ -135,7 +149,9 @@ extension MILLowering {
     /// (numpy arithmetic in that type, as coremltools computes it).
     func blockwiseShiftScale(data: MILConstant, scale: MILConstant, offset: MILConstant?) throws -> MILConstant {
         let map = try blockIndices(dataShape: data.shape, paramShape: scale.shape)
-        if let offset, offset.shape != scale.shape { throw invalid("offset shape \(offset.shape) differs from scale shape \(scale.shape)") }
+        if let offset, offset.shape != scale.shape {
+            throw invalid("offset shape \(offset.shape) differs from scale shape \(scale.shape)")
+        }
         let type = scale.dataType
         try chargeBytes(data.count * 8, "the shifted and scaled values")
         let values = Self.rounded(data.data.floats, to: type)
@@ -161,19 +177,25 @@ extension MILLowering {
         let bits = palette.trailingZeroBitCount
         let count = try elementCount(shape)
         let packed = indices.data.ints
-        guard packed.count * 8 >= count * bits else { throw invalid("\(packed.count) index bytes for \(count) \(bits)-bit indices") }
+        guard packed.count * 8 >= count * bits else {
+            throw invalid("\(packed.count) index bytes for \(count) \(bits)-bit indices")
+        }
         try charge(count, lut.dataType, "the de-palettized values")
         func index(_ i: Int) -> Int {
             let start = i * bits
-            let byte = start / 8, shift = start % 8
+            let byte = start / 8
+            let shift = start % 8
             var word = Int(UInt8(truncatingIfNeeded: packed[byte]))
             if shift + bits > 8 { word |= Int(UInt8(truncatingIfNeeded: packed[byte + 1])) << 8 }
             return (word >> shift) & (palette - 1)
         }
         switch lut.data {
-        case .floats(let v): return MILConstant(dataType: lut.dataType, shape: shape, data: .floats((0..<count).map { v[index($0)] }))
-        case .ints(let v): return MILConstant(dataType: lut.dataType, shape: shape, data: .ints((0..<count).map { v[index($0)] }))
-        case .bools(let v): return MILConstant(dataType: lut.dataType, shape: shape, data: .bools((0..<count).map { v[index($0)] }))
+        case .floats(let v):
+            return MILConstant(dataType: lut.dataType, shape: shape, data: .floats((0..<count).map { v[index($0)] }))
+        case .ints(let v):
+            return MILConstant(dataType: lut.dataType, shape: shape, data: .ints((0..<count).map { v[index($0)] }))
+        case .bools(let v):
+            return MILConstant(dataType: lut.dataType, shape: shape, data: .bools((0..<count).map { v[index($0)] }))
         case .strings: throw invalid("a palette of strings")
         }
     }
@@ -191,7 +213,9 @@ extension MILLowering {
 
     func lookUp(_ table: MILTensorData, _ indices: [Int]) throws -> MILTensorData {
         let n = table.count
-        guard indices.allSatisfy({ $0 >= 0 && $0 < n }) else { throw invalid("an index beyond the palette's \(n) entries") }
+        guard indices.allSatisfy({ $0 >= 0 && $0 < n }) else {
+            throw invalid("an index beyond the palette's \(n) entries")
+        }
         switch table {
         case .floats(let v): return .floats(indices.map { v[$0] })
         case .ints(let v): return .ints(indices.map { v[$0] })
@@ -204,14 +228,21 @@ extension MILLowering {
     /// is that of its block, and a vector palette fills `vector` consecutive elements along `vectorAxis`.
     func lutToDense(indices: MILConstant, lut: MILConstant, vectorAxis: Int?) throws -> MILConstant {
         let r = indices.shape.count
-        guard lut.shape.count == r + 2 else { throw invalid("lut of shape \(lut.shape) for indices of shape \(indices.shape)") }
-        let palette = lut.shape[r], vector = lut.shape[r + 1]
+        guard lut.shape.count == r + 2 else {
+            throw invalid("lut of shape \(lut.shape) for indices of shape \(indices.shape)")
+        }
+        let palette = lut.shape[r]
+        let vector = lut.shape[r + 1]
         guard palette > 0, vector > 0 else { throw invalid("an empty palette") }
         let groupMap = try blockIndices(dataShape: indices.shape, paramShape: Array(lut.shape[..<r]))
-        try chargeBytes(indices.count.multipliedReportingOverflow(by: vector * 8 + Self.heldSize(lut.dataType) * vector).partialValue,
-                        "the palette positions and values")
+        try chargeBytes(
+            indices.count.multipliedReportingOverflow(by: vector * 8 + Self.heldSize(lut.dataType) * vector)
+                .partialValue,
+            "the palette positions and values")
         let idx = indices.data.ints
-        guard idx.allSatisfy({ $0 >= 0 && $0 < Int64(palette) }) else { throw invalid("an index beyond the palette's \(palette) entries") }
+        guard idx.allSatisfy({ $0 >= 0 && $0 < Int64(palette) }) else {
+            throw invalid("an index beyond the palette's \(palette) entries")
+        }
         if vector == 1 {
             let flat = (0..<idx.count).map { groupMap[$0] * palette + Int(idx[$0]) }
             return MILConstant(dataType: lut.dataType, shape: indices.shape, data: try lookUp(lut.data, flat))
@@ -229,7 +260,8 @@ extension MILLowering {
             let innerPos = o % inner
             let along = (o / inner) % (axisSize * vector)
             let outer = o / (inner * axisSize * vector)
-            let p = along / vector, v = along % vector
+            let p = along / vector
+            let v = along % vector
             let i = (outer * axisSize + p) * inner + innerPos
             flat[o] = (groupMap[i] * palette + Int(idx[i])) * vector + v
         }
@@ -247,15 +279,24 @@ extension MILLowering {
         switch data.data {
         case .floats(let v):
             var out = [Float](repeating: 0, count: count)
-            for i in 0..<count where mask[i] { out[i] = v[k]; k += 1 }
+            for i in 0..<count where mask[i] {
+                out[i] = v[k]
+                k += 1
+            }
             return MILConstant(dataType: data.dataType, shape: shape, data: .floats(out))
         case .ints(let v):
             var out = [Int64](repeating: 0, count: count)
-            for i in 0..<count where mask[i] { out[i] = v[k]; k += 1 }
+            for i in 0..<count where mask[i] {
+                out[i] = v[k]
+                k += 1
+            }
             return MILConstant(dataType: data.dataType, shape: shape, data: .ints(out))
         case .bools(let v):
             var out = [Bool](repeating: false, count: count)
-            for i in 0..<count where mask[i] { out[i] = v[k]; k += 1 }
+            for i in 0..<count where mask[i] {
+                out[i] = v[k]
+                k += 1
+            }
             return MILConstant(dataType: data.dataType, shape: shape, data: .bools(out))
         case .strings:
             throw invalid("sparse strings")
@@ -276,13 +317,19 @@ extension MILLowering {
 
     /// `c` with each element repeated `times` times along `axis` (numpy.repeat).
     func repeated(_ c: MILConstant, axis: Int, times: Int) throws -> MILConstant {
-        try chargeBytes(c.count.multipliedReportingOverflow(by: times * (8 + Self.heldSize(c.dataType))).partialValue,
-                        "the repeated mask")
-        let inner = c.shape[(axis + 1)...].reduce(1, *), size = c.shape[axis]
+        try chargeBytes(
+            c.count.multipliedReportingOverflow(by: times * (8 + Self.heldSize(c.dataType))).partialValue,
+            "the repeated mask")
+        let inner = c.shape[(axis + 1)...].reduce(1, *)
+        let size = c.shape[axis]
         let outer = c.count / max(inner * size, 1)
         var indices: [Int] = []
         indices.reserveCapacity(c.count * times)
-        for o in 0..<outer { for p in 0..<size { for _ in 0..<times { for i in 0..<inner { indices.append((o * size + p) * inner + i) } } } }
+        for o in 0..<outer {
+            for p in 0..<size {
+                for _ in 0..<times { for i in 0..<inner { indices.append((o * size + p) * inner + i) } }
+            }
+        }
         var shape = c.shape
         shape[axis] *= times
         let data: MILTensorData

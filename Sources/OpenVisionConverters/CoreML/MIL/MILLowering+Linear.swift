@@ -13,7 +13,9 @@ extension MILLowering {
         case "valid": return [.init("pads", .ints([Int](repeating: 0, count: 2 * spatial)))]
         case "custom":
             let pad = try ints(op, "pad") ?? [Int](repeating: 0, count: 2 * spatial)
-            guard pad.count == 2 * spatial else { throw invalid("pad has \(pad.count) values for \(spatial) spatial dimensions") }
+            guard pad.count == 2 * spatial else {
+                throw invalid("pad has \(pad.count) values for \(spatial) spatial dimensions")
+            }
             return [.init("pads", .ints(Self.onnxPads(pad, spatial: spatial)))]
         case "same": return [.init("auto_pad", .string("SAME_UPPER"))]
         case "same_lower": return [.init("auto_pad", .string("SAME_LOWER"))]
@@ -23,18 +25,23 @@ extension MILLowering {
 
     mutating func spatialInts(_ op: MILOperation, _ key: String, spatial: Int, default value: Int) throws -> [Int] {
         let v = try ints(op, key) ?? [Int](repeating: value, count: spatial)
-        guard v.count == spatial else { throw invalid("'\(key)' has \(v.count) values for \(spatial) spatial dimensions") }
+        guard v.count == spatial else {
+            throw invalid("'\(key)' has \(v.count) values for \(spatial) spatial dimensions")
+        }
         return v
     }
 
     mutating func conv(_ op: MILOperation) throws {
-        let x = try required(op, "x"), w = try required(op, "weight")
+        let x = try required(op, "x")
+        let w = try required(op, "weight")
         let r = try rank(x)
         guard r >= 3, r <= 5 else { throw unsupported("rank \(r) input") }
         let spatial = r - 2
-        var attributes = [ONNXWriter.Attribute("strides", .ints(try spatialInts(op, "strides", spatial: spatial, default: 1))),
-                          .init("dilations", .ints(try spatialInts(op, "dilations", spatial: spatial, default: 1))),
-                          .init("group", .int(try int(op, "groups", default: 1)))]
+        var attributes = [
+            ONNXWriter.Attribute("strides", .ints(try spatialInts(op, "strides", spatial: spatial, default: 1))),
+            .init("dilations", .ints(try spatialInts(op, "dilations", spatial: spatial, default: 1))),
+            .init("group", .int(try int(op, "groups", default: 1))),
+        ]
         attributes += try padAttributes(op, spatial: spatial)
         if let kernel = info(w).shape, kernel.count == r, kernel[2...].allSatisfy({ $0 != nil }) {
             attributes.append(.init("kernel_shape", .ints(kernel[2...].map { $0! })))
@@ -45,18 +52,22 @@ extension MILLowering {
     }
 
     mutating func convTranspose(_ op: MILOperation) throws {
-        let x = try required(op, "x"), w = try required(op, "weight")
+        let x = try required(op, "x")
+        let w = try required(op, "weight")
         let r = try rank(x)
         guard r >= 3, r <= 5 else { throw unsupported("rank \(r) input") }
         let spatial = r - 2
         let strides = try spatialInts(op, "strides", spatial: spatial, default: 1)
         let dilations = try spatialInts(op, "dilations", spatial: spatial, default: 1)
-        guard let kernelShape = info(w).shape, kernelShape.count == r, kernelShape[2...].allSatisfy({ $0 != nil }) else {
+        guard let kernelShape = info(w).shape, kernelShape.count == r, kernelShape[2...].allSatisfy({ $0 != nil })
+        else {
             throw unsupported("the weight's shape is unknown")
         }
         let kernel = kernelShape[2...].map { $0! }
-        var attributes = [ONNXWriter.Attribute("strides", .ints(strides)), .init("dilations", .ints(dilations)),
-                          .init("group", .int(try int(op, "groups", default: 1))), .init("kernel_shape", .ints(kernel))]
+        var attributes = [
+            ONNXWriter.Attribute("strides", .ints(strides)), .init("dilations", .ints(dilations)),
+            .init("group", .int(try int(op, "groups", default: 1))), .init("kernel_shape", .ints(kernel)),
+        ]
         let padType = try string(op, "pad_type", default: "valid").lowercased()
         var pads = [Int](repeating: 0, count: 2 * spatial)
         if padType == "custom" {
@@ -80,7 +91,8 @@ extension MILLowering {
                     throw unsupported("output_shape with an unknown input size")
                 }
                 let full = strides[i] * (din - 1) + (kernel[i] - 1) * dilations[i] + 1
-                let target = outputShape.flatMap { $0.count == r ? $0[2 + i] : ($0.count == spatial ? $0[i] : nil) }
+                let target =
+                    outputShape.flatMap { $0.count == r ? $0[2 + i] : ($0.count == spatial ? $0[i] : nil) }
                     ?? (padType == "same" ? din * strides[i] : full - pads[i] - pads[spatial + i])
                 if padType == "same" {
                     let crop = full - target
@@ -92,13 +104,17 @@ extension MILLowering {
                     }
                 } else {
                     outputPadding[i] = target - (full - pads[i] - pads[spatial + i])
-                    guard outputPadding[i] >= 0 else { throw invalid("output_shape \(outputShape!) is smaller than the padding allows") }
+                    guard outputPadding[i] >= 0 else {
+                        throw invalid("output_shape \(outputShape!) is smaller than the padding allows")
+                    }
                 }
             }
         }
         if !attributes.contains(where: { $0.name == "auto_pad" }) {
             attributes.append(.init("pads", .ints(pads)))
-            if outputPadding.contains(where: { $0 != 0 }) { attributes.append(.init("output_padding", .ints(outputPadding))) }
+            if outputPadding.contains(where: { $0 != 0 }) {
+                attributes.append(.init("output_padding", .ints(outputPadding)))
+            }
         }
         var inputs = [try tensor(x, as: .float), try tensor(w, as: .float)]
         if let b = try argument(op, "bias") { inputs.append(try tensor(b, as: .float)) }
@@ -107,7 +123,8 @@ extension MILLowering {
 
     /// `linear`: x · weightᵀ + bias; Gemm for rank-2 inputs, else MatMul with the weight transposed here.
     mutating func linear(_ op: MILOperation) throws {
-        let x = try required(op, "x"), w = try required(op, "weight")
+        let x = try required(op, "x")
+        let w = try required(op, "weight")
         let bias = try argument(op, "bias")
         let r = try rank(x)
         if r == 2 {
@@ -126,7 +143,8 @@ extension MILLowering {
         } else {
             wt = node("Transpose", [try tensor(w, as: .float)], [.init("perm", .ints([1, 0]))])
         }
-        let product = node("MatMul", [try tensor(x, as: .float), wt], base: (op.outputs.first?.name ?? "linear") + "_matmul")
+        let product = node(
+            "MatMul", [try tensor(x, as: .float), wt], base: (op.outputs.first?.name ?? "linear") + "_matmul")
         if let bias {
             try emitOutput(op, "Add", [product, try tensor(bias, as: .float)])
         } else {
@@ -139,7 +157,9 @@ extension MILLowering {
         let r = try rank(value)
         guard r >= 2 else { return try tensor(value) }
         if case .constant(let c) = value, c.dataType.isFloat {
-            let rows = c.shape[r - 2], cols = c.shape[r - 1], batch = c.count / max(rows * cols, 1)
+            let rows = c.shape[r - 2]
+            let cols = c.shape[r - 1]
+            let batch = c.count / max(rows * cols, 1)
             let v = c.data.floats
             var t = [Float](repeating: 0, count: v.count)
             for b in 0..<batch {
@@ -156,7 +176,8 @@ extension MILLowering {
     }
 
     mutating func matmul(_ op: MILOperation) throws {
-        let x = try required(op, "x"), y = try required(op, "y")
+        let x = try required(op, "x")
+        let y = try required(op, "y")
         let type = runtimeType(x, y)
         let a = try bool(op, "transpose_x", default: false) ? try transposedLastTwo(x) : try tensor(x, as: type)
         let b = try bool(op, "transpose_y", default: false) ? try transposedLastTwo(y) : try tensor(y, as: type)
@@ -166,13 +187,16 @@ extension MILLowering {
     mutating func einsum(_ op: MILOperation) throws {
         let operands = try arguments(op, "values")
         let equation = try string(op, "equation")
-        try emitOutput(op, "Einsum", try operands.map { try tensor($0, as: .float) }, [.init("equation", .string(equation))])
+        try emitOutput(
+            op, "Einsum", try operands.map { try tensor($0, as: .float) }, [.init("equation", .string(equation))])
     }
 
     /// `scaled_dot_product_attention` (iOS 18): softmax(Q·Kᵀ / √E + mask)·V; a bool mask keeps the
     /// scores where it is true (−∞ elsewhere), a float mask is added.
     mutating func scaledDotProductAttention(_ op: MILOperation) throws {
-        let q = try required(op, "query"), k = try required(op, "key"), v = try required(op, "value")
+        let q = try required(op, "query")
+        let k = try required(op, "key")
+        let v = try required(op, "value")
         guard let qShape = info(q).shape, qShape.count >= 3, let e = qShape.last ?? nil, e > 0 else {
             throw unsupported("the query's embedding size is unknown")
         }
@@ -197,13 +221,16 @@ extension MILLowering {
         guard r >= 3, r <= 5 else { throw unsupported("rank \(r) input") }
         let spatial = r - 2
         let kernel = try spatialInts(op, "kernel_sizes", spatial: spatial, default: 1)
-        var attributes = [ONNXWriter.Attribute("kernel_shape", .ints(kernel)),
-                          .init("strides", .ints(try spatialInts(op, "strides", spatial: spatial, default: 1)))]
+        var attributes = [
+            ONNXWriter.Attribute("kernel_shape", .ints(kernel)),
+            .init("strides", .ints(try spatialInts(op, "strides", spatial: spatial, default: 1))),
+        ]
         attributes += try padAttributes(op, spatial: spatial)
         let ceil = try bool(op, "ceil_mode", default: false)
         switch op.type {
         case "avg_pool":
-            attributes.append(.init("count_include_pad", .int(try bool(op, "exclude_padding_from_average", default: false) ? 0 : 1)))
+            attributes.append(
+                .init("count_include_pad", .int(try bool(op, "exclude_padding_from_average", default: false) ? 0 : 1)))
             if ceil { attributes.append(.init("ceil_mode", .int(1))) }
             try emitOutput(op, "AveragePool", [tensor(x)], attributes)
         case "max_pool":
@@ -233,13 +260,15 @@ extension MILLowering {
 
     mutating func batchNorm(_ op: MILOperation) throws {
         let x = try required(op, "x")
-        let mean = try input(op, "mean", as: .float), variance = try input(op, "variance", as: .float)
+        let mean = try input(op, "mean", as: .float)
+        let variance = try input(op, "variance", as: .float)
         let meanCount = try constant(op, "mean")?.count
         let c = channels(x) ?? meanCount
         let gamma = try channelVector(op, "gamma", channels: c, fill: 1)
         let beta = try channelVector(op, "beta", channels: c, fill: 0)
         let epsilon = try float(op, "epsilon", default: 1e-5)
-        try emitOutput(op, "BatchNormalization", [tensor(x), gamma, beta, mean, variance], [.init("epsilon", .float(epsilon))])
+        try emitOutput(
+            op, "BatchNormalization", [tensor(x), gamma, beta, mean, variance], [.init("epsilon", .float(epsilon))])
     }
 
     mutating func instanceNorm(_ op: MILOperation) throws {
@@ -258,31 +287,42 @@ extension MILLowering {
         let sortedAxes = Array(Set(axes)).sorted()
         let epsilon = try float(op, "epsilon", default: 1e-5)
         let shape = info(x).shape
-        let gamma = try constant(op, "gamma"), beta = try constant(op, "beta")
+        let gamma = try constant(op, "gamma")
+        let beta = try constant(op, "beta")
         // The parameters broadcast over x: x's sizes on the normalized axes, 1 elsewhere.
         let normalizedDims = sortedAxes.map { shape?[$0] ?? nil }
         func broadcastDims(_ count: Int) -> [Int]? {
-            guard normalizedDims.allSatisfy({ $0 != nil }), normalizedDims.map({ $0! }).reduce(1, *) == count else { return nil }
+            guard normalizedDims.allSatisfy({ $0 != nil }), normalizedDims.map({ $0! }).reduce(1, *) == count else {
+                return nil
+            }
             return (0..<r).map { sortedAxes.contains($0) ? shape![$0]! : 1 }
         }
-        let trailing = !sortedAxes.isEmpty && sortedAxes == Array((r - sortedAxes.count)..<r) && sortedAxes == axes.sorted()
+        let trailing =
+            !sortedAxes.isEmpty && sortedAxes == Array((r - sortedAxes.count)..<r) && sortedAxes == axes.sorted()
         if trailing, normalizedDims.allSatisfy({ $0 != nil }) {
             let dims = normalizedDims.map { $0! }
             let count = try generated(try elementCount(dims))
-            guard (gamma?.count ?? count) == count, (beta?.count ?? count) == count else { throw invalid("gamma/beta do not match the normalized shape \(dims)") }
+            guard (gamma?.count ?? count) == count, (beta?.count ?? count) == count else {
+                throw invalid("gamma/beta do not match the normalized shape \(dims)")
+            }
             let scale = floatConstant(gamma?.data.floats ?? [Float](repeating: 1, count: count), dims: dims)
             let bias = floatConstant(beta?.data.floats ?? [Float](repeating: 0, count: count), dims: dims)
-            try emitOutput(op, "LayerNormalization", [tensor(x), scale, bias],
-                           [.init("axis", .int(sortedAxes[0])), .init("epsilon", .float(epsilon))])
+            try emitOutput(
+                op, "LayerNormalization", [tensor(x), scale, bias],
+                [.init("axis", .int(sortedAxes[0])), .init("epsilon", .float(epsilon))])
             return
         }
         let name = try tensor(x)
         let mean = node("ReduceMean", [name], [.init("axes", .ints(sortedAxes)), .init("keepdims", .int(1))])
         let centered = node("Sub", [name, mean])
-        let variance = node("ReduceMean", [node("Mul", [centered, centered])], [.init("axes", .ints(sortedAxes)), .init("keepdims", .int(1))])
+        let variance = node(
+            "ReduceMean", [node("Mul", [centered, centered])],
+            [.init("axes", .ints(sortedAxes)), .init("keepdims", .int(1))])
         var y = node("Div", [centered, node("Sqrt", [node("Add", [variance, scalar(epsilon)])])])
         if let gamma {
-            guard let dims = broadcastDims(gamma.count) else { throw unsupported("gamma with unknown normalized sizes") }
+            guard let dims = broadcastDims(gamma.count) else {
+                throw unsupported("gamma with unknown normalized sizes")
+            }
             y = node("Mul", [y, floatConstant(gamma.data.floats, dims: dims)])
         }
         if let beta {
@@ -306,7 +346,12 @@ extension MILLowering {
 
     mutating func localResponseNorm(_ op: MILOperation) throws {
         let x = try input(op, "x")
-        try emitOutput(op, "LRN", [x], [.init("size", .int(try int(op, "size"))), .init("alpha", .float(try float(op, "alpha", default: 1e-4))),
-                                        .init("beta", .float(try float(op, "beta", default: 0.75))), .init("bias", .float(try float(op, "k", default: 1)))])
+        try emitOutput(
+            op, "LRN", [x],
+            [
+                .init("size", .int(try int(op, "size"))), .init("alpha", .float(try float(op, "alpha", default: 1e-4))),
+                .init("beta", .float(try float(op, "beta", default: 0.75))),
+                .init("bias", .float(try float(op, "k", default: 1))),
+            ])
     }
 }

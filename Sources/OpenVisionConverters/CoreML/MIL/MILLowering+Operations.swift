@@ -22,7 +22,8 @@ extension MILLowering {
         "constexpr_affine_dequantize", "constexpr_cast", "constexpr_lut_to_dense", "constexpr_sparse_to_dense",
         "constexpr_blockwise_shift_scale", "constexpr_sparse_blockwise_shift_scale", "constexpr_lut_to_sparse",
         "dequantize", "quantize",
-        "conv", "conv_transpose", "linear", "matmul", "einsum", "scaled_dot_product_attention", "avg_pool", "max_pool", "l2_pool", "batch_norm",
+        "conv", "conv_transpose", "linear", "matmul", "einsum", "scaled_dot_product_attention", "avg_pool", "max_pool",
+        "l2_pool", "batch_norm",
         "instance_norm", "layer_norm", "l2_norm", "local_response_norm",
         "reduce_mean", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_l1_norm", "reduce_l2_norm",
         "reduce_log_sum", "reduce_log_sum_exp", "reduce_sum_square", "reduce_argmax", "reduce_argmin", "topk",
@@ -50,14 +51,19 @@ extension MILLowering {
         }
         switch op.type {
         case "const":
-            guard let out = op.outputs.first, let value = op.attributes["val"] ?? op.inputs["val"].flatMap({
-                if case .value(let v)? = $0.first { return v }
-                return nil
-            }) else { throw invalid("a const without a value") }
+            guard let out = op.outputs.first,
+                let value = op.attributes["val"]
+                    ?? op.inputs["val"].flatMap({
+                        if case .value(let v)? = $0.first { return v }
+                        return nil
+                    })
+            else { throw invalid("a const without a value") }
             values[out.name] = try lowered(value, fallbackType: out.type, milName: out.name)
         case let type where type.hasPrefix("constexpr_"):
             let results = try decompress(op)
-            guard results.count == op.outputs.count else { throw invalid("has \(op.outputs.count) outputs; \(results.count) are defined") }
+            guard results.count == op.outputs.count else {
+                throw invalid("has \(op.outputs.count) outputs; \(results.count) are defined")
+            }
             for (out, result) in zip(op.outputs, results) {
                 var c = result
                 c.milName = out.name
@@ -75,7 +81,7 @@ extension MILLowering {
             let x = try withEpsilon(op, default: 1e-4)
             try emitOutput(op, "Reciprocal", [x])
         case "log":
-            let x = try withEpsilon(op, default: .leastNonzeroMagnitude)   // numpy float32(1e-45)
+            let x = try withEpsilon(op, default: .leastNonzeroMagnitude)  // numpy float32(1e-45)
             try emitOutput(op, "Log", [x])
         case "rsqrt":
             let x = try withEpsilon(op, default: 1e-12)
@@ -88,11 +94,18 @@ extension MILLowering {
         case "clip": try clip(op, low: try float(op, "alpha"), high: try float(op, "beta"))
         case "relu6": try clip(op, low: 0, high: 6)
         case "threshold": try emitOutput(op, "Max", [input(op, "x"), scalar(try float(op, "alpha"))])
-        case "leaky_relu": try emitOutput(op, "LeakyRelu", [input(op, "x")], [.init("alpha", .float(try float(op, "alpha", default: 0.01)))])
-        case "elu": try emitOutput(op, "Elu", [input(op, "x")], [.init("alpha", .float(try float(op, "alpha", default: 1)))])
+        case "leaky_relu":
+            try emitOutput(
+                op, "LeakyRelu", [input(op, "x")], [.init("alpha", .float(try float(op, "alpha", default: 0.01)))])
+        case "elu":
+            try emitOutput(op, "Elu", [input(op, "x")], [.init("alpha", .float(try float(op, "alpha", default: 1)))])
         case "sigmoid_hard":
-            try emitOutput(op, "HardSigmoid", [input(op, "x")],
-                           [.init("alpha", .float(try float(op, "alpha", default: 0.2))), .init("beta", .float(try float(op, "beta", default: 0.5)))])
+            try emitOutput(
+                op, "HardSigmoid", [input(op, "x")],
+                [
+                    .init("alpha", .float(try float(op, "alpha", default: 0.2))),
+                    .init("beta", .float(try float(op, "beta", default: 0.5))),
+                ])
         case "prelu": try prelu(op)
         case "silu":
             let x = try input(op, "x")
@@ -117,10 +130,12 @@ extension MILLowering {
         case "softmax":
             let x = try required(op, "x")
             let r = try rank(x)
-            try emitOutput(op, "Softmax", [tensor(x)], [.init("axis", .int(try axis(try int(op, "axis", default: -1), rank: r)))])
+            try emitOutput(
+                op, "Softmax", [tensor(x)], [.init("axis", .int(try axis(try int(op, "axis", default: -1), rank: r)))])
         case "select":
             let cond = try input(op, "cond", as: .bool)
-            let a = try required(op, "a"), b = try required(op, "b")
+            let a = try required(op, "a")
+            let b = try required(op, "b")
             let type = runtimeType(a, b)
             try emitOutput(op, "Where", [cond, tensor(a, as: type), tensor(b, as: type)])
         case "classify": try classify(op)
@@ -165,7 +180,8 @@ extension MILLowering {
     }
 
     mutating func binaryOperands(_ op: MILOperation) throws -> (String, String) {
-        let x = try required(op, "x"), y = try required(op, "y")
+        let x = try required(op, "x")
+        let y = try required(op, "y")
         let type = runtimeType(x, y)
         return (try tensor(x, as: type), try tensor(y, as: type))
     }
@@ -186,7 +202,8 @@ extension MILLowering {
             try emitOutput(op, "Floor", [q])
         } else {
             // Integer division rounded toward −∞ (ONNX's Div truncates): via float32, exact below 2^24.
-            let xf = node("Cast", [x], [.init("to", .int(1))]), yf = node("Cast", [y], [.init("to", .int(1))])
+            let xf = node("Cast", [x], [.init("to", .int(1))])
+            let yf = node("Cast", [y], [.init("to", .int(1))])
             let q = node("Floor", [node("Div", [xf, yf])])
             try emitOutput(op, "Cast", [q], [.init("to", .int(Int(ONNXWriter.DataType.int64.rawValue)))])
         }
@@ -215,7 +232,8 @@ extension MILLowering {
     mutating func clip(_ op: MILOperation, low: Float, high: Float) throws {
         let x = try required(op, "x")
         if info(x).dataType?.isFloat == false {
-            let lo = int64Constant([try integer(low)], dims: []), hi = int64Constant([try integer(high)], dims: [])
+            let lo = int64Constant([try integer(low)], dims: [])
+            let hi = int64Constant([try integer(high)], dims: [])
             try emitOutput(op, "Clip", [tensor(x), lo, hi])
         } else {
             try emitOutput(op, "Clip", [tensor(x), scalar(low), scalar(high)])
@@ -230,7 +248,9 @@ extension MILLowering {
         if case .constant(var c) = x {
             guard c.dataType != .string, target != .string else { throw unsupported("cast of strings") }
             // Cast of a constant: converted here (integers truncate toward zero, as numpy's astype).
-            c.data = target.isFloat ? c.data.converted(to: target)
+            c.data =
+                target.isFloat
+                ? c.data.converted(to: target)
                 : target == .bool ? .bools(c.data.floats.map { $0 != 0 }) : .ints(c.data.ints)
             c.dataType = target
             c.milName = op.outputs.first?.name
@@ -243,7 +263,8 @@ extension MILLowering {
             try alias(op, 0, .tensor(t))
             return
         }
-        try emitOutput(op, "Cast", [tensor(x)], [.init("to", .int(Int(Self.onnxType(target).rawValue)))], dataType: target)
+        try emitOutput(
+            op, "Cast", [tensor(x)], [.init("to", .int(Int(Self.onnxType(target).rawValue)))], dataType: target)
     }
 
     // MARK: Activations
@@ -264,7 +285,8 @@ extension MILLowering {
     mutating func softplusParametric(_ op: MILOperation) throws {
         let x = try required(op, "x")
         let r = try rank(x)
-        let alpha = try channelConstant(op, "alpha", rank: r), beta = try channelConstant(op, "beta", rank: r)
+        let alpha = try channelConstant(op, "alpha", rank: r)
+        let beta = try channelConstant(op, "beta", rank: r)
         let soft = node("Softplus", [node("Mul", [try tensor(x), beta])])
         try emitOutput(op, "Mul", [soft, alpha])
     }
@@ -322,19 +344,27 @@ extension MILLowering {
         if scale.count > 1 {
             attributes.append(.init("axis", .int(axis ?? 0)))
         }
-        let scaleName = floatConstant(scale.data.converted(to: scale.dataType).floats, dims: scale.count > 1 ? [scale.count] : [])
+        let scaleName = floatConstant(
+            scale.data.converted(to: scale.dataType).floats, dims: scale.count > 1 ? [scale.count] : [])
         if op.type == "quantize" {
             let dtype = try string(op, "output_dtype")
             let out: ONNXWriter.DataType = dtype == "uint8" ? .uint8 : .int8
-            let zp = try initializer(MILConstant(dataType: out == .uint8 ? .uint8 : .int8, shape: zero.map { $0.count > 1 ? [$0.count] : [] } ?? [],
-                                                 data: zero?.data ?? .ints([0])), as: out)
-            try emitOutput(op, "QuantizeLinear", [tensor(x, as: .float), scaleName, zp], attributes, dataType: out == .uint8 ? .uint8 : .int8)
+            let zp = try initializer(
+                MILConstant(
+                    dataType: out == .uint8 ? .uint8 : .int8, shape: zero.map { $0.count > 1 ? [$0.count] : [] } ?? [],
+                    data: zero?.data ?? .ints([0])), as: out)
+            try emitOutput(
+                op, "QuantizeLinear", [tensor(x, as: .float), scaleName, zp], attributes,
+                dataType: out == .uint8 ? .uint8 : .int8)
         } else {
             let inType = Self.onnxType(info(x).dataType ?? .int8)
             var inputs = [try tensor(x), scaleName]
             if let zero {
-                inputs.append(try initializer(MILConstant(dataType: zero.dataType, shape: zero.count > 1 ? [zero.count] : [], data: zero.data),
-                                              as: inType))
+                inputs.append(
+                    try initializer(
+                        MILConstant(
+                            dataType: zero.dataType, shape: zero.count > 1 ? [zero.count] : [], data: zero.data),
+                        as: inType))
             }
             try emitOutput(op, "DequantizeLinear", inputs, attributes, dataType: .fp32)
         }

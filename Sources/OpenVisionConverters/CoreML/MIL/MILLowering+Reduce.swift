@@ -3,7 +3,8 @@ extension MILLowering {
     static let reductions: [String: String] = [
         "reduce_mean": "ReduceMean", "reduce_sum": "ReduceSum", "reduce_max": "ReduceMax", "reduce_min": "ReduceMin",
         "reduce_prod": "ReduceProd", "reduce_l1_norm": "ReduceL1", "reduce_l2_norm": "ReduceL2",
-        "reduce_log_sum": "ReduceLogSum", "reduce_log_sum_exp": "ReduceLogSumExp", "reduce_sum_square": "ReduceSumSquare",
+        "reduce_log_sum": "ReduceLogSum", "reduce_log_sum_exp": "ReduceLogSumExp",
+        "reduce_sum_square": "ReduceSumSquare",
     ]
 
     mutating func reduce(_ op: MILOperation) throws {
@@ -12,8 +13,9 @@ extension MILLowering {
         let keep = try bool(op, "keep_dims", default: false)
         if op.type == "reduce_argmax" || op.type == "reduce_argmin" {
             let a = try axis(try int(op, "axis", default: -1), rank: r)
-            try emitOutput(op, op.type == "reduce_argmax" ? "ArgMax" : "ArgMin", [tensor(x)],
-                           [.init("axis", .int(a)), .init("keepdims", .int(keep ? 1 : 0))], dataType: .int64)
+            try emitOutput(
+                op, op.type == "reduce_argmax" ? "ArgMax" : "ArgMin", [tensor(x)],
+                [.init("axis", .int(a)), .init("keepdims", .int(keep ? 1 : 0))], dataType: .int64)
             return
         }
         guard let onnx = Self.reductions[op.type] else { throw unsupported() }
@@ -55,8 +57,9 @@ extension MILLowering {
         let k = try int(op, "k", default: 1)
         let values = outputName(op, 0)
         let indices = op.outputs.count > 1 ? outputName(op, 1) : fresh("topk_indices")
-        emit("TopK", [try tensor(x), int64Constant([Int64(k)])], [values, indices],
-             [.init("axis", .int(a)), .init("largest", .int(ascending ? 0 : 1)), .init("sorted", .int(sorted ? 1 : 0))])
+        emit(
+            "TopK", [try tensor(x), int64Constant([Int64(k)])], [values, indices],
+            [.init("axis", .int(a)), .init("largest", .int(ascending ? 0 : 1)), .init("sorted", .int(sorted ? 1 : 0))])
         try define(op, 0, values)
         if op.outputs.count > 1 { try define(op, 1, indices, dataType: .int64) }
     }
@@ -69,8 +72,9 @@ extension MILLowering {
         let k = try dimensionTensor(x, axis: a)
         let values = fresh("argsort_values")
         let indices = outputName(op, 0)
-        emit("TopK", [try tensor(x), k], [values, indices],
-             [.init("axis", .int(a)), .init("largest", .int(ascending ? 0 : 1)), .init("sorted", .int(1))])
+        emit(
+            "TopK", [try tensor(x), k], [values, indices],
+            [.init("axis", .int(a)), .init("largest", .int(ascending ? 0 : 1)), .init("sorted", .int(1))])
         try define(op, 0, indices, dataType: .int64)
     }
 
@@ -78,8 +82,11 @@ extension MILLowering {
         let x = try required(op, "x")
         let r = try rank(x)
         let a = try axis(try int(op, "axis", default: 0), rank: r)
-        try emitOutput(op, "CumSum", [tensor(x), int64Constant([Int64(a)], dims: [])],
-                       [.init("exclusive", .int(try bool(op, "exclusive", default: false) ? 1 : 0)),
-                        .init("reverse", .int(try bool(op, "reverse", default: false) ? 1 : 0))])
+        try emitOutput(
+            op, "CumSum", [tensor(x), int64Constant([Int64(a)], dims: [])],
+            [
+                .init("exclusive", .int(try bool(op, "exclusive", default: false) ? 1 : 0)),
+                .init("reverse", .int(try bool(op, "reverse", default: false) ? 1 : 0)),
+            ])
     }
 }

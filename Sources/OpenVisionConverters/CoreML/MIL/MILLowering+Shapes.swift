@@ -47,26 +47,34 @@ extension MILLowering {
             let x = try required(op, "x")
             let r = try rank(x)
             guard try int(op, "batch_dims", default: 0) == 0 else { throw unsupported("batch_dims > 0") }
-            try emitOutput(op, "Gather", [tensor(x), input(op, "indices", as: .int64)],
-                           [.init("axis", .int(try axis(try int(op, "axis", default: 0), rank: r)))])
+            try emitOutput(
+                op, "Gather", [tensor(x), input(op, "indices", as: .int64)],
+                [.init("axis", .int(try axis(try int(op, "axis", default: 0), rank: r)))])
         case "gather_along_axis":
             let x = try required(op, "x")
             let r = try rank(x)
-            try emitOutput(op, "GatherElements", [tensor(x), input(op, "indices", as: .int64)],
-                           [.init("axis", .int(try axis(try int(op, "axis", default: 0), rank: r)))])
+            try emitOutput(
+                op, "GatherElements", [tensor(x), input(op, "indices", as: .int64)],
+                [.init("axis", .int(try axis(try int(op, "axis", default: 0), rank: r)))])
         case "gather_nd":
-            try emitOutput(op, "GatherND", [input(op, "x"), input(op, "indices", as: .int64)],
-                           [.init("batch_dims", .int(try int(op, "batch_dims", default: 0)))])
+            try emitOutput(
+                op, "GatherND", [input(op, "x"), input(op, "indices", as: .int64)],
+                [.init("batch_dims", .int(try int(op, "batch_dims", default: 0)))])
         case "shape":
             let x = try required(op, "x")
             if let dims = info(x).shape, dims.allSatisfy({ $0 != nil }) {
-                try alias(op, 0, .constant(MILConstant(dataType: .int32, shape: [dims.count], data: .ints(dims.map { Int64($0!) }),
-                                                       milName: op.outputs.first?.name)))
+                try alias(
+                    op, 0,
+                    .constant(
+                        MILConstant(
+                            dataType: .int32, shape: [dims.count], data: .ints(dims.map { Int64($0!) }),
+                            milName: op.outputs.first?.name)))
             } else {
                 try emitOutput(op, "Shape", [tensor(x)], dataType: .int32)
             }
         case "fill", "fill_like":
-            let shape = op.type == "fill" ? try input(op, "shape", as: .int64) : node("Shape", [try input(op, "ref_tensor")])
+            let shape =
+                op.type == "fill" ? try input(op, "shape", as: .int64) : node("Shape", [try input(op, "ref_tensor")])
             let dataType = outputType(op).dataType ?? .fp32
             let value = try float(op, "value", default: 0)
             let fillValue: ONNXWriter.Tensor
@@ -77,18 +85,26 @@ extension MILLowering {
             }
             try emitOutput(op, "ConstantOfShape", [shape], [.init("value", .tensor(fillValue))])
         case "range_1d":
-            let start = try required(op, "start"), end = try required(op, "end"), step = try required(op, "step")
+            let start = try required(op, "start")
+            let end = try required(op, "end")
+            let step = try required(op, "step")
             let type = runtimeType(start, end) ?? runtimeType(step, step) ?? .float
-            try emitOutput(op, "Range", [tensor(start, as: type), tensor(end, as: type), tensor(step, as: type)].map { v in
-                // Range takes scalars.
-                node("Reshape", [v, int64Constant([], dims: [0])])
-            })
+            try emitOutput(
+                op, "Range",
+                [tensor(start, as: type), tensor(end, as: type), tensor(step, as: type)].map { v in
+                    // Range takes scalars.
+                    node("Reshape", [v, int64Constant([], dims: [0])])
+                })
         case "space_to_depth":
             try emitOutput(op, "SpaceToDepth", [input(op, "x")], [.init("blocksize", .int(try int(op, "block_size")))])
         case "depth_to_space":
-            try emitOutput(op, "DepthToSpace", [input(op, "x")], [.init("blocksize", .int(try int(op, "block_size"))), .init("mode", .string("DCR"))])
+            try emitOutput(
+                op, "DepthToSpace", [input(op, "x")],
+                [.init("blocksize", .int(try int(op, "block_size"))), .init("mode", .string("DCR"))])
         case "pixel_shuffle":
-            try emitOutput(op, "DepthToSpace", [input(op, "x")], [.init("blocksize", .int(try int(op, "upscale_factor"))), .init("mode", .string("CRD"))])
+            try emitOutput(
+                op, "DepthToSpace", [input(op, "x")],
+                [.init("blocksize", .int(try int(op, "upscale_factor"))), .init("mode", .string("CRD"))])
         case "pixel_unshuffle": try pixelUnshuffle(op)
         case "reverse":
             let x = try required(op, "x")
@@ -96,16 +112,21 @@ extension MILLowering {
             let axes = try (ints(op, "axes") ?? Array(0..<r)).map { try axis($0, rank: r) }
             guard !axes.isEmpty else { return try alias(op, 0, x) }
             let n = axes.count
-            try emitOutput(op, "Slice", [tensor(x), int64Constant([Int64](repeating: -1, count: n)),
-                                         int64Constant([Int64](repeating: Int64.min, count: n)),
-                                         int64Constant(axes.map(Int64.init)), int64Constant([Int64](repeating: -1, count: n))])
+            try emitOutput(
+                op, "Slice",
+                [
+                    tensor(x), int64Constant([Int64](repeating: -1, count: n)),
+                    int64Constant([Int64](repeating: Int64.min, count: n)),
+                    int64Constant(axes.map(Int64.init)), int64Constant([Int64](repeating: -1, count: n)),
+                ])
         case "one_hot":
             let indices = try required(op, "indices")
             let outRank = try rank(indices) + 1
             let a = try axis(try int(op, "axis", default: -1), rank: outRank)
             let depth = node("Reshape", [try input(op, "one_hot_vector_size", as: .int64), int64Constant([1])])
             let dataType = outputType(op).dataType ?? .fp32
-            let on = try float(op, "on_value", default: 1), off = try float(op, "off_value", default: 0)
+            let on = try float(op, "on_value", default: 1)
+            let off = try float(op, "off_value", default: 0)
             let valuesName: String
             switch Self.onnxType(dataType) {
             case .float: valuesName = floatConstant([off, on], dims: [2])
@@ -115,9 +136,14 @@ extension MILLowering {
         case "band_part":
             // Keeps i − j ≤ lower and j − i ≤ upper (negative: no bound) on the last two axes: Trilu twice.
             var y = try input(op, "x")
-            let lower = try int(op, "lower", default: -1), upper = try int(op, "upper", default: -1)
-            if lower >= 0 { y = node("Trilu", [y, int64Constant([Int64(-lower)], dims: [])], [.init("upper", .int(1))]) }
-            if upper >= 0 { y = node("Trilu", [y, int64Constant([Int64(upper)], dims: [])], [.init("upper", .int(0))]) }
+            let lower = try int(op, "lower", default: -1)
+            let upper = try int(op, "upper", default: -1)
+            if lower >= 0 {
+                y = node("Trilu", [y, int64Constant([Int64(-lower)], dims: [])], [.init("upper", .int(1))])
+            }
+            if upper >= 0 {
+                y = node("Trilu", [y, int64Constant([Int64(upper)], dims: [])], [.init("upper", .int(0))])
+            }
             try define(op, 0, y)
         case "scatter_along_axis", "scatter_nd":
             let data = try required(op, "data")
@@ -136,11 +162,13 @@ extension MILLowering {
             }
             let indices = try input(op, "indices", as: .int64)
             if op.type == "scatter_nd" {
-                try emitOutput(op, "ScatterND", [tensor(data), indices, updates], [.init("reduction", .string(reduction))])
+                try emitOutput(
+                    op, "ScatterND", [tensor(data), indices, updates], [.init("reduction", .string(reduction))])
             } else {
                 let a = try axis(try int(op, "axis", default: 0), rank: try rank(data))
-                try emitOutput(op, "ScatterElements", [tensor(data), indices, updates],
-                               [.init("axis", .int(a)), .init("reduction", .string(reduction))])
+                try emitOutput(
+                    op, "ScatterElements", [tensor(data), indices, updates],
+                    [.init("axis", .int(a)), .init("reduction", .string(reduction))])
             }
         case "non_zero":
             let found = node("NonZero", [try input(op, "x")])
@@ -180,10 +208,11 @@ extension MILLowering {
         guard let first = items.first else { throw invalid("concat of nothing") }
         let r = try rank(first)
         let a = try axis(try int(op, "axis"), rank: r)
-        let type = items.lazy.compactMap { item -> ONNXWriter.DataType? in
-            if case .tensor(let t) = item { return t.onnxType }
-            return nil
-        }.first ?? info(first).dataType.map(Self.onnxType)
+        let type =
+            items.lazy.compactMap { item -> ONNXWriter.DataType? in
+                if case .tensor(let t) = item { return t.onnxType }
+                return nil
+            }.first ?? info(first).dataType.map(Self.onnxType)
         let names = try items.map { try tensor($0, as: type) }
         if items.count == 1 { return try alias(op, 0, first) }
         guard try bool(op, "interleave", default: false) else {
@@ -233,7 +262,8 @@ extension MILLowering {
             let p = c.data.ints
             guard p.count % 2 == 0, p.count / 2 <= r else { throw invalid("pad has \(p.count) values for rank \(r)") }
             let n = p.count / 2
-            var begins = [Int64](repeating: 0, count: r), ends = [Int64](repeating: 0, count: r)
+            var begins = [Int64](repeating: 0, count: r)
+            var ends = [Int64](repeating: 0, count: r)
             for i in 0..<n {
                 begins[r - n + i] = p[2 * i]
                 ends[r - n + i] = p[2 * i + 1]
@@ -243,12 +273,14 @@ extension MILLowering {
             // A runtime pad of 2·rank values [b0, e0, b1, e1, …] → [b0, b1, …, e0, e1, …].
             let p = try tensor(padValue, as: .int64)
             let pairs = node("Reshape", [p, int64Constant([Int64(r), 2])])
-            padsName = node("Reshape", [node("Transpose", [pairs], [.init("perm", .ints([1, 0]))]), int64Constant([-1])])
+            padsName = node(
+                "Reshape", [node("Transpose", [pairs], [.init("perm", .ints([1, 0]))]), int64Constant([-1])])
         }
         var inputs = [try tensor(x), padsName]
         if mode == "constant" {
             let value = try float(op, "constant_val", default: 0)
-            inputs.append(info(x).dataType?.isFloat == false ? int64Constant([try integer(value)], dims: []) : scalar(value))
+            inputs.append(
+                info(x).dataType?.isFloat == false ? int64Constant([try integer(value)], dims: []) : scalar(value))
         }
         try emitOutput(op, "Pad", inputs, [.init("mode", .string(mode))])
     }
@@ -260,20 +292,29 @@ extension MILLowering {
         let stride = try ints(op, "stride").map { $0.map(Int64.init) } ?? [Int64](repeating: 1, count: r)
         let beginMask = try constant(op, "begin_mask")?.data.ints.map { $0 != 0 } ?? [Bool](repeating: false, count: r)
         let endMask = try constant(op, "end_mask")?.data.ints.map { $0 != 0 } ?? [Bool](repeating: false, count: r)
-        let squeezeMask = try constant(op, "squeeze_mask")?.data.ints.map { $0 != 0 } ?? [Bool](repeating: false, count: r)
+        let squeezeMask =
+            try constant(op, "squeeze_mask")?.data.ints.map { $0 != 0 } ?? [Bool](repeating: false, count: r)
         guard stride.count == r, beginMask.count == r, endMask.count == r, squeezeMask.count == r else {
             throw invalid("stride or masks do not have \(r) values")
         }
         guard !stride.contains(0) else { throw invalid("a stride is 0") }
-        let beginValue = try required(op, "begin"), endValue = try required(op, "end")
+        let beginValue = try required(op, "begin")
+        let endValue = try required(op, "end")
         let squeezed = (0..<r).filter { squeezeMask[$0] }
-        var axes: [Int64] = [], starts: [Int64] = [], ends: [Int64] = [], steps: [Int64] = []
-        let startsName: String, endsName: String
+        var axes: [Int64] = []
+        var starts: [Int64] = []
+        var ends: [Int64] = []
+        var steps: [Int64] = []
+        let startsName: String
+        let endsName: String
         if case .constant(let bc) = beginValue, case .constant(let ec) = endValue {
-            let begin = bc.data.ints, end = ec.data.ints
+            let begin = bc.data.ints
+            let end = ec.data.ints
             guard begin.count == r, end.count == r else { throw invalid("begin/end do not have \(r) values") }
             for i in 0..<r {
-                var s = stride[i], b = begin[i], e = end[i]
+                var s = stride[i]
+                var b = begin[i]
+                var e = end[i]
                 if squeezeMask[i] {
                     s = 1
                     e = b == -1 ? Int64.max : b + 1
@@ -284,7 +325,10 @@ extension MILLowering {
                 // Axes taken whole are left out of the Slice.
                 let dim = info(x).shape?[i] ?? nil
                 if s == 1, b == 0, e == Int64.max || (dim != nil && e >= Int64(dim!)) { continue }
-                axes.append(Int64(i)); starts.append(b); ends.append(e); steps.append(s)
+                axes.append(Int64(i))
+                starts.append(b)
+                ends.append(e)
+                steps.append(s)
             }
             if axes.isEmpty && squeezed.isEmpty { return try alias(op, 0, x) }
             startsName = int64Constant(starts)
@@ -300,11 +344,13 @@ extension MILLowering {
         }
         var result = try tensor(x)
         if !axes.isEmpty {
-            result = node("Slice", [result, startsName, endsName, int64Constant(axes), int64Constant(steps)],
-                          base: (op.outputs.first?.name ?? "slice") + (squeezed.isEmpty ? "" : "_slice"))
+            result = node(
+                "Slice", [result, startsName, endsName, int64Constant(axes), int64Constant(steps)],
+                base: (op.outputs.first?.name ?? "slice") + (squeezed.isEmpty ? "" : "_slice"))
         }
         if !squeezed.isEmpty {
-            result = node("Squeeze", [result, int64Constant(squeezed.map(Int64.init))], base: op.outputs.first?.name ?? "squeeze")
+            result = node(
+                "Squeeze", [result, int64Constant(squeezed.map(Int64.init))], base: op.outputs.first?.name ?? "squeeze")
         }
         try define(op, 0, result)
     }
@@ -319,7 +365,9 @@ extension MILLowering {
             let begin = bc.data.ints
             guard begin.count == r else { throw invalid("begin must have \(r) values") }
             let ends = (0..<r).map { size[$0] < 0 ? Int64.max : begin[$0] + Int64(size[$0]) }
-            try emitOutput(op, "Slice", [tensor(x), int64Constant(begin), int64Constant(ends), int64Constant((0..<r).map(Int64.init))])
+            try emitOutput(
+                op, "Slice",
+                [tensor(x), int64Constant(begin), int64Constant(ends), int64Constant((0..<r).map(Int64.init))])
         } else {
             let begin = try tensor(beginValue, as: .int64)
             let sizes = int64Constant(size.map { $0 < 0 ? Self.int32Max : Int64($0) })

@@ -17,7 +17,8 @@ struct MILLowering {
     /// An error found while writing a constant, thrown when the operation is done.
     var deferredError: ConversionError?
 
-    init(graph: ONNXWriter.Graph, blobs: @escaping (String) throws -> MILWeightBlobFile, prefix: String, opset: String) {
+    init(graph: ONNXWriter.Graph, blobs: @escaping (String) throws -> MILWeightBlobFile, prefix: String, opset: String)
+    {
         self.graph = graph
         self.blobs = blobs
         self.prefix = prefix
@@ -58,7 +59,9 @@ struct MILLowering {
             }
             values[input.name] = .tensor(MILRuntime(name: name, dataType: dataType, shape: shape))
         }
-        guard let block = function.block else { throw ConversionError(.syntax, "the function has no block for its opset") }
+        guard let block = function.block else {
+            throw ConversionError(.syntax, "the function has no block for its opset")
+        }
         for op in block.operations {
             current = op
             try lowerOperation(op)
@@ -128,15 +131,21 @@ struct MILLowering {
         return candidate
     }
 
-    mutating func emit(_ opType: String, _ inputs: [String], _ outputs: [String], _ attributes: [ONNXWriter.Attribute] = []) {
+    mutating func emit(
+        _ opType: String, _ inputs: [String], _ outputs: [String], _ attributes: [ONNXWriter.Attribute] = []
+    ) {
         nodeCount += 1
         let base = current?.name ?? "mil"
-        graph.nodes.append(ONNXWriter.Node(opType: opType, name: "\(prefix)\(base)/\(opType)_\(nodeCount)",
-                                           inputs: inputs, outputs: outputs, attributes: attributes))
+        graph.nodes.append(
+            ONNXWriter.Node(
+                opType: opType, name: "\(prefix)\(base)/\(opType)_\(nodeCount)",
+                inputs: inputs, outputs: outputs, attributes: attributes))
     }
 
     /// Emits a one-output node into a fresh value named after `base`.
-    mutating func node(_ opType: String, _ inputs: [String], _ attributes: [ONNXWriter.Attribute] = [], base: String = "t") -> String {
+    mutating func node(
+        _ opType: String, _ inputs: [String], _ attributes: [ONNXWriter.Attribute] = [], base: String = "t"
+    ) -> String {
         let out = fresh(base)
         emit(opType, inputs, [out], attributes)
         return out
@@ -146,12 +155,17 @@ struct MILLowering {
 
     func unsupported(_ detail: String = "") -> ConversionError {
         let op = current
-        return ConversionError(.unsupported, "ML Program operation '\(op?.type ?? "?")' (output '\(op?.outputs.first?.name ?? "?")') is not supported\(detail.isEmpty ? "" : ": " + detail)")
+        return ConversionError(
+            .unsupported,
+            "ML Program operation '\(op?.type ?? "?")' (output '\(op?.outputs.first?.name ?? "?")') is not supported\(detail.isEmpty ? "" : ": " + detail)"
+        )
     }
 
     func invalid(_ detail: String) -> ConversionError {
         let op = current
-        return ConversionError(.invalidValue, "ML Program operation '\(op?.type ?? "?")' (output '\(op?.outputs.first?.name ?? "?")'): \(detail)")
+        return ConversionError(
+            .invalidValue,
+            "ML Program operation '\(op?.type ?? "?")' (output '\(op?.outputs.first?.name ?? "?")'): \(detail)")
     }
 
     // MARK: Constants
@@ -163,7 +177,10 @@ struct MILLowering {
             guard d >= 0 else { throw invalid("negative dimension in \(shape)") }
             let (p, overflow) = n.multipliedReportingOverflow(by: d)
             guard !overflow, p <= MILLimits.maximumElements else {
-                throw ConversionError(.limitExceeded, "a tensor of shape \(shape) is beyond the converter's limit of \(MILLimits.maximumElements) elements")
+                throw ConversionError(
+                    .limitExceeded,
+                    "a tensor of shape \(shape) is beyond the converter's limit of \(MILLimits.maximumElements) elements"
+                )
             }
             n = p
         }
@@ -191,21 +208,39 @@ struct MILLowering {
                 let data: MILTensorData
                 let dataType: MILDataType
                 switch storage {
-                case .floats(let v): data = .floats(v); dataType = .fp32
-                case .doubles(let v): data = .floats(v.map { Float($0) }); dataType = .fp32
-                case .ints(let v): data = .ints(v.map(Int64.init)); dataType = .int32
-                case .longInts(let v): data = .ints(v); dataType = .int64
-                case .bools(let v): data = .bools(v); dataType = .bool
-                case .strings(let v): data = .strings(v); dataType = .string
-                case .bytes(let v): data = .ints(v.map { Int64($0) }); dataType = .uint8
+                case .floats(let v):
+                    data = .floats(v)
+                    dataType = .fp32
+                case .doubles(let v):
+                    data = .floats(v.map { Float($0) })
+                    dataType = .fp32
+                case .ints(let v):
+                    data = .ints(v.map(Int64.init))
+                    dataType = .int32
+                case .longInts(let v):
+                    data = .ints(v)
+                    dataType = .int64
+                case .bools(let v):
+                    data = .bools(v)
+                    dataType = .bool
+                case .strings(let v):
+                    data = .strings(v)
+                    dataType = .string
+                case .bytes(let v):
+                    data = .ints(v.map { Int64($0) })
+                    dataType = .uint8
                 }
-                return .constant(MILConstant(dataType: dataType, shape: data.count == 1 ? [] : [data.count], data: data, milName: milName))
+                return .constant(
+                    MILConstant(
+                        dataType: dataType, shape: data.count == 1 ? [] : [data.count], data: data, milName: milName))
             }
             let shape = try staticShape(dims, what: "a constant")
             let count = try elementCount(shape)
             try charge(count, dataType, "a constant")
-            return .constant(MILConstant(dataType: dataType, shape: shape,
-                                         data: try MILTensorData.immediate(storage, as: dataType, count: count), milName: milName))
+            return .constant(
+                MILConstant(
+                    dataType: dataType, shape: shape,
+                    data: try MILTensorData.immediate(storage, as: dataType, count: count), milName: milName))
         case .blob(let file, let offset):
             guard case .tensor(let dataType, let dims)? = type else {
                 throw invalid("a weight-file value without a tensor type")
@@ -230,12 +265,16 @@ struct MILLowering {
     mutating func initializer(_ c: MILConstant, as type: ONNXWriter.DataType) throws -> String {
         let key = c.milName.map { "\($0)#\(type.rawValue)" }
         if let key, let existing = initializers[key] { return existing }
-        guard Self.product(c.shape) == c.data.count else { throw invalid("\(c.data.count) values for a constant of shape \(c.shape)") }
+        guard Self.product(c.shape) == c.data.count else {
+            throw invalid("\(c.data.count) values for a constant of shape \(c.shape)")
+        }
         let name = fresh(c.milName ?? "const")
         let tensor: ONNXWriter.Tensor
         switch type {
         case .float:
-            guard case .floats = c.data.converted(to: .fp32) else { throw invalid("a \(c.dataType.rawValue) constant is used as a float tensor") }
+            guard case .floats = c.data.converted(to: .fp32) else {
+                throw invalid("a \(c.dataType.rawValue) constant is used as a float tensor")
+            }
             tensor = ONNXWriter.Tensor(name: name, dims: c.shape, floats: c.data.floats)
         case .int64:
             tensor = ONNXWriter.Tensor(name: name, dims: c.shape, int64s: c.data.ints)
@@ -244,10 +283,12 @@ struct MILLowering {
         case .bool:
             tensor = ONNXWriter.Tensor(name: name, dims: c.shape, bools: c.data.ints.map { $0 != 0 })
         case .int8:
-            tensor = ONNXWriter.Tensor(name: name, dims: c.shape, type: .int8,
-                                       rawBytes: c.data.ints.map { UInt8(bitPattern: Int8(clamping: $0)) })
+            tensor = ONNXWriter.Tensor(
+                name: name, dims: c.shape, type: .int8,
+                rawBytes: c.data.ints.map { UInt8(bitPattern: Int8(clamping: $0)) })
         case .uint8:
-            tensor = ONNXWriter.Tensor(name: name, dims: c.shape, type: .uint8, rawBytes: c.data.ints.map { UInt8(clamping: $0) })
+            tensor = ONNXWriter.Tensor(
+                name: name, dims: c.shape, type: .uint8, rawBytes: c.data.ints.map { UInt8(clamping: $0) })
         default:
             throw invalid("constants of ONNX type \(type) are not written")
         }
@@ -319,7 +360,9 @@ struct MILLowering {
     mutating func lowered(binding: MILBinding) throws -> MILLowered {
         switch binding {
         case .name(let n):
-            guard let v = values[n] else { throw ConversionError(.syntax, "the value '\(n)' is used before it is defined") }
+            guard let v = values[n] else {
+                throw ConversionError(.syntax, "the value '\(n)' is used before it is defined")
+            }
             return v
         case .value(let v):
             return try lowered(v, fallbackType: nil, milName: nil)
@@ -351,7 +394,9 @@ struct MILLowering {
             // A tuple of scalar constants (older writers): one vector.
             var ints: [Int64] = []
             for item in items {
-                guard case .constant(let c) = item, c.count == 1 else { throw unsupported("'\(key)' must be a constant") }
+                guard case .constant(let c) = item, c.count == 1 else {
+                    throw unsupported("'\(key)' must be a constant")
+                }
                 ints += c.data.ints
             }
             return MILConstant(dataType: .int32, shape: [ints.count], data: .ints(ints))
@@ -449,16 +494,23 @@ struct MILLowering {
 
     /// Records that output `index` of `op` is the ONNX value `name` of MIL type `dataType` (default:
     /// the declared type, else `fallback`).
-    mutating func define(_ op: MILOperation, _ index: Int = 0, _ name: String, dataType: MILDataType? = nil, fallback: MILDataType = .fp32) throws {
+    mutating func define(
+        _ op: MILOperation, _ index: Int = 0, _ name: String, dataType: MILDataType? = nil,
+        fallback: MILDataType = .fp32
+    ) throws {
         guard index < op.outputs.count else { throw invalid("has no output \(index)") }
         let declared = outputType(op, index)
-        values[op.outputs[index].name] = .tensor(MILRuntime(name: name, dataType: dataType ?? declared.dataType ?? fallback,
-                                                            shape: declared.shape))
+        values[op.outputs[index].name] = .tensor(
+            MILRuntime(
+                name: name, dataType: dataType ?? declared.dataType ?? fallback,
+                shape: declared.shape))
     }
 
     /// Emits `opType` with `inputs` into output `index` of `op`.
-    mutating func emitOutput(_ op: MILOperation, _ opType: String, _ inputs: [String],
-                             _ attributes: [ONNXWriter.Attribute] = [], index: Int = 0, dataType: MILDataType? = nil) throws {
+    mutating func emitOutput(
+        _ op: MILOperation, _ opType: String, _ inputs: [String],
+        _ attributes: [ONNXWriter.Attribute] = [], index: Int = 0, dataType: MILDataType? = nil
+    ) throws {
         let out = outputName(op, index)
         emit(opType, inputs, [out], attributes)
         try define(op, index, out, dataType: dataType)
@@ -488,7 +540,9 @@ struct MILLowering {
     /// conversion's budget.
     func generated(_ count: Int) throws -> Int {
         guard count >= 0, count <= MILLimits.maximumGeneratedElements else {
-            throw ConversionError(.limitExceeded, "ML Program operation '\(current?.type ?? "?")' would need a made-up tensor of \(count) elements")
+            throw ConversionError(
+                .limitExceeded,
+                "ML Program operation '\(current?.type ?? "?")' would need a made-up tensor of \(count) elements")
         }
         try ConversionBudget.charge(count * 8, "ML Program operation '\(current?.type ?? "?")': a made-up tensor")
         return count
@@ -502,8 +556,10 @@ struct MILLowering {
 
     /// Charges `bytes` of working memory of the current operation to the conversion's budget.
     func chargeBytes(_ bytes: Int, _ what: String) throws {
-        try ConversionBudget.charge(bytes, "ML Program operation '\(current?.type ?? "const")' (output "
-                                    + "'\(current?.outputs.first?.name ?? "?")'): \(what)")
+        try ConversionBudget.charge(
+            bytes,
+            "ML Program operation '\(current?.type ?? "const")' (output "
+                + "'\(current?.outputs.first?.name ?? "?")'): \(what)")
     }
 
     /// Bytes per element of `dataType` as `MILTensorData` holds it.

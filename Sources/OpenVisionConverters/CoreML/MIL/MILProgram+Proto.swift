@@ -9,8 +9,9 @@ extension MILProgram {
         let parsed = try serialized.withUnsafeBytes { raw in
             try MILProtoDecoder.program(raw[...])
         }
-        try self.init(version: parsed.version, functions: parsed.functions, docString: parsed.docString,
-                      attributes: parsed.attributes)
+        try self.init(
+            version: parsed.version, functions: parsed.functions, docString: parsed.docString,
+            attributes: parsed.attributes)
     }
 }
 
@@ -32,14 +33,18 @@ enum MILProtoDecoder {
 
     static func checkDepth(_ depth: Int) throws {
         guard depth <= MILLimits.maximumNesting else {
-            throw ConversionError(.limitExceeded, "the ML Program nests types, values or blocks deeper than \(MILLimits.maximumNesting) levels")
+            throw ConversionError(
+                .limitExceeded,
+                "the ML Program nests types, values or blocks deeper than \(MILLimits.maximumNesting) levels")
         }
     }
 
     // MARK: Structure
 
-    static func program(_ body: Bytes) throws -> (version: Int64, functions: [String: MILFunction], docString: String,
-                                                   attributes: [String: MILValue]) {
+    static func program(_ body: Bytes) throws -> (
+        version: Int64, functions: [String: MILFunction], docString: String,
+        attributes: [String: MILValue]
+    ) {
         var version: Int64 = 0
         var functions: [String: MILFunction] = [:]
         var doc = ""
@@ -104,7 +109,8 @@ enum MILProtoDecoder {
             case 2: result.outputs.append(string(b))
             case 3:
                 guard result.operations.count < MILLimits.maximumOperations else {
-                    throw ConversionError(.limitExceeded, "an ML Program block has more than \(MILLimits.maximumOperations) operations")
+                    throw ConversionError(
+                        .limitExceeded, "an ML Program block has more than \(MILLimits.maximumOperations) operations")
                 }
                 result.operations.append(try operation(b, depth: depth + 1))
             case 4:
@@ -182,7 +188,9 @@ enum MILProtoDecoder {
                     if f == 1 { element = try valueType(bb, depth: depth + 1) }
                     if f == 2 { length = try dimension(bb) }
                 }
-                guard let element else { throw ConversionError(.syntax, "a list type of the ML Program has no element type") }
+                guard let element else {
+                    throw ConversionError(.syntax, "a list type of the ML Program has no element type")
+                }
                 type = .list(element, length: length)
             case 3:
                 var types: [MILType] = []
@@ -192,20 +200,25 @@ enum MILProtoDecoder {
                 }
                 type = .tuple(types)
             case 4:
-                var key: MILType?, val: MILType?
+                var key: MILType?
+                var val: MILType?
                 try fields(b, "DictionaryType") { f, v in
                     guard case .bytes(let bb) = v else { return }
                     if f == 1 { key = try valueType(bb, depth: depth + 1) }
                     if f == 2 { val = try valueType(bb, depth: depth + 1) }
                 }
-                guard let key, let val else { throw ConversionError(.syntax, "a dictionary type of the ML Program lacks its key or value type") }
+                guard let key, let val else {
+                    throw ConversionError(.syntax, "a dictionary type of the ML Program lacks its key or value type")
+                }
                 type = .dictionary(key: key, value: val)
             case 5:
                 var wrapped: MILType?
                 try fields(b, "StateType") { f, v in
                     if f == 1, case .bytes(let bb) = v { wrapped = try valueType(bb, depth: depth + 1) }
                 }
-                guard let wrapped else { throw ConversionError(.syntax, "a state type of the ML Program has no wrapped type") }
+                guard let wrapped else {
+                    throw ConversionError(.syntax, "a state type of the ML Program has no wrapped type")
+                }
                 type = .state(wrapped)
             default: break
             }
@@ -232,7 +245,8 @@ enum MILProtoDecoder {
         if Int64(dims.count) != rank {
             // A rank without its dimensions: unknown sizes (bounded: ranks beyond 64 are corrupt).
             guard dims.isEmpty, rank <= 64 else {
-                throw ConversionError(.syntax, "a tensor type of the ML Program has rank \(rank) but \(dims.count) dimensions")
+                throw ConversionError(
+                    .syntax, "a tensor type of the ML Program has rank \(rank) but \(dims.count) dimensions")
             }
             return .tensor(dataType, [Int?](repeating: nil, count: Int(rank)))
         }
@@ -298,13 +312,16 @@ enum MILProtoDecoder {
                 var entries: [MILKeyValue] = []
                 try fields(b, "DictionaryValue") { f, v in
                     guard f == 1, case .bytes(let pair) = v else { return }
-                    var key: MILValue?, val: MILValue?
+                    var key: MILValue?
+                    var val: MILValue?
                     try fields(pair, "DictionaryValue.KeyValuePair") { pf, pv in
                         guard case .bytes(let pb) = pv else { return }
                         if pf == 1 { key = try self.value(pb, depth: depth + 1) }
                         if pf == 2 { val = try self.value(pb, depth: depth + 1) }
                     }
-                    guard let key, let val else { throw ConversionError(.syntax, "a dictionary entry of the ML Program lacks its key or value") }
+                    guard let key, let val else {
+                        throw ConversionError(.syntax, "a dictionary entry of the ML Program lacks its key or value")
+                    }
                     entries.append(MILKeyValue(key: key, value: val))
                 }
                 result = .dictionary(entries)

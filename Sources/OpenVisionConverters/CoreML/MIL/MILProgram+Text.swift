@@ -136,8 +136,10 @@ struct MILTextParser {
         while index < text.count {
             let d = text[index]
             let isHex = index > body + 1 && (text[body + 1] == UInt8(ascii: "x") || text[body + 1] == UInt8(ascii: "X"))
-            let exponentSign = (d == UInt8(ascii: "-") || d == UInt8(ascii: "+")) && index > body
-                && [UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "p"), UInt8(ascii: "P")].contains(text[index - 1])
+            let exponentSign =
+                (d == UInt8(ascii: "-") || d == UInt8(ascii: "+")) && index > body
+                && [UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "p"), UInt8(ascii: "P")].contains(
+                    text[index - 1])
                 && (isHex ? text[index - 1] == UInt8(ascii: "p") || text[index - 1] == UInt8(ascii: "P") : true)
             if (d >= 0x30 && d <= 0x39) || d == UInt8(ascii: ".") || exponentSign || Self.isIdentifierStart(d) {
                 index += 1
@@ -145,9 +147,15 @@ struct MILTextParser {
                 break
             }
         }
-        guard index > body else { index = start; return nil }
+        guard index > body else {
+            index = start
+            return nil
+        }
         let token = String(decoding: text[start..<index], as: UTF8.self)
-        guard Double(token) != nil else { index = start; return nil }
+        guard Double(token) != nil else {
+            index = start
+            return nil
+        }
         return token
     }
 
@@ -159,16 +167,20 @@ struct MILTextParser {
     mutating func enter() throws {
         depth += 1
         guard depth <= MILLimits.maximumNesting else {
-            throw ConversionError(.limitExceeded, "model.mil:\(line): nesting deeper than \(MILLimits.maximumNesting) levels")
+            throw ConversionError(
+                .limitExceeded, "model.mil:\(line): nesting deeper than \(MILLimits.maximumNesting) levels")
         }
     }
 
     // MARK: Structure
 
-    mutating func program() throws -> (version: Int64, functions: [String: MILFunction], attributes: [String: MILValue]) {
+    mutating func program() throws -> (version: Int64, functions: [String: MILFunction], attributes: [String: MILValue])
+    {
         guard identifier() == "program" else { throw error("expected 'program'") }
         try expect("(")
-        guard let versionToken = numberToken(), let version = Double(versionToken), version.isFinite, version >= 0, version < 1e6 else {
+        guard let versionToken = numberToken(), let version = Double(versionToken), version.isFinite, version >= 0,
+            version < 1e6
+        else {
             throw error("expected the program version")
         }
         try expect(")")
@@ -213,7 +225,8 @@ struct MILTextParser {
         while !accept("}") {
             guard peek() != nil else { throw error("unterminated block") }
             guard block.operations.count < MILLimits.maximumOperations else {
-                throw ConversionError(.limitExceeded, "model.mil:\(line): a block of more than \(MILLimits.maximumOperations) operations")
+                throw ConversionError(
+                    .limitExceeded, "model.mil:\(line): a block of more than \(MILLimits.maximumOperations) operations")
             }
             block.operations.append(try statement())
         }
@@ -259,7 +272,10 @@ struct MILTextParser {
         var level = 0
         while index < text.count {
             let c = text[index]
-            if c == UInt8(ascii: "\"") { _ = try stringLiteral(); continue }
+            if c == UInt8(ascii: "\"") {
+                _ = try stringLiteral()
+                continue
+            }
             index += 1
             if c == UInt8(ascii: "{") { level += 1 }
             if c == UInt8(ascii: "}") {
@@ -302,7 +318,9 @@ struct MILTextParser {
     mutating func startsValue() -> Bool {
         let saved = index
         defer { index = saved }
-        guard let word = identifier(), Self.typeKeywords.contains(word) || MILDataType(textName: word) != nil else { return false }
+        guard let word = identifier(), Self.typeKeywords.contains(word) || MILDataType(textName: word) != nil else {
+            return false
+        }
         let next = peek()
         return next == UInt8(ascii: "<") || next == UInt8(ascii: "(")
     }
@@ -348,7 +366,7 @@ struct MILTextParser {
                         index += 3
                         unknownRank = true
                     } else if peekIdentifier() != nil {
-                        _ = identifier()          // a symbolic size
+                        _ = identifier()  // a symbolic size
                         dims.append(nil)
                     } else {
                         let d = try integer("a dimension")
@@ -419,16 +437,20 @@ struct MILTextParser {
             if peekIdentifier() == "BLOBFILE" {
                 _ = identifier()
                 try expect("(")
-                var path: String?, offset: UInt64?
+                var path: String?
+                var offset: UInt64?
                 repeat {
                     let key = try requireIdentifier("path or offset")
                     try expect("=")
                     let v = try value()
-                    guard case .immediate(.tensor(let storage)) = v.content else { throw error("BLOBFILE \(key) must be a literal") }
+                    guard case .immediate(.tensor(let storage)) = v.content else {
+                        throw error("BLOBFILE \(key) must be a literal")
+                    }
                     switch (key, storage) {
                     case ("path", .strings(let s)) where s.count == 1: path = s[0]
                     case ("offset", .longInts(let o)) where o.count == 1 && o[0] >= 0: offset = UInt64(o[0])
-                    case ("offset", .doubles(let o)) where o.count == 1 && o[0] >= 0 && o[0] < 0x1p63: offset = UInt64(o[0])
+                    case ("offset", .doubles(let o)) where o.count == 1 && o[0] >= 0 && o[0] < 0x1p63:
+                        offset = UInt64(o[0])
                     default: throw error("BLOBFILE has a bad \(key)")
                     }
                 } while accept(",")
@@ -518,7 +540,9 @@ struct MILTextParser {
                     return
                 }
             }
-            guard let token = p.numberToken(), let d = Double(token) else { throw p.error("expected a \(dataType.rawValue) literal") }
+            guard let token = p.numberToken(), let d = Double(token) else {
+                throw p.error("expected a \(dataType.rawValue) literal")
+            }
             numbers.append(d)
             if let i = Int64(token) { integers.append(i) } else { allIntegers = false }
         }

@@ -18,8 +18,10 @@ package struct MILProgram: Sendable {
     /// "main" when present, else the only function (checked when the program is read).
     package let mainFunctionName: String
 
-    package init(version: Int64, functions: [String: MILFunction], docString: String = "",
-                 attributes: [String: MILValue] = [:]) throws {
+    package init(
+        version: Int64, functions: [String: MILFunction], docString: String = "",
+        attributes: [String: MILValue] = [:]
+    ) throws {
         self.version = version
         self.functions = functions
         self.docString = docString
@@ -29,8 +31,11 @@ package struct MILProgram: Sendable {
         } else if functions.count == 1, let only = functions.keys.first {
             mainFunctionName = only
         } else {
-            throw ConversionError(.syntax, functions.isEmpty ? "the ML Program has no function"
-                                  : "the ML Program has no function 'main' among \(functions.keys.sorted())")
+            throw ConversionError(
+                .syntax,
+                functions.isEmpty
+                    ? "the ML Program has no function"
+                    : "the ML Program has no function 'main' among \(functions.keys.sorted())")
         }
         for (name, function) in functions where function.block == nil {
             throw ConversionError(.syntax, "function '\(name)' has no block for its opset '\(function.opset)'")
@@ -42,7 +47,8 @@ package struct MILProgram: Sendable {
         }
         for function in functions.values { function.block.map(count) }
         guard operations <= MILLimits.maximumOperations else {
-            throw ConversionError(.limitExceeded, "the ML Program has more than \(MILLimits.maximumOperations) operations")
+            throw ConversionError(
+                .limitExceeded, "the ML Program has more than \(MILLimits.maximumOperations) operations")
         }
     }
 
@@ -100,9 +106,15 @@ package struct MILProgram: Sendable {
             guard depth < MILLimits.maximumNesting, case .immediate(let immediate) = v.content else { return }
             switch immediate {
             case .tuple(let items), .list(let items):
-                if items.count == 2, strings(items[0]) == ["DefaultShapes"], case .immediate(.dictionary(let entries)) = items[1].content {
+                if items.count == 2, strings(items[0]) == ["DefaultShapes"],
+                    case .immediate(.dictionary(let entries)) = items[1].content
+                {
                     for entry in entries {
-                        if let name = strings(entry.key).first, let shape = ints(entry.value), shape.allSatisfy({ $0 > 0 }) { result[name] = shape }
+                        if let name = strings(entry.key).first, let shape = ints(entry.value),
+                            shape.allSatisfy({ $0 > 0 })
+                        {
+                            result[name] = shape
+                        }
                     }
                 } else {
                     items.forEach { walk($0, depth: depth + 1) }
@@ -118,14 +130,16 @@ package struct MILProgram: Sendable {
     /// classifier with one: probabilities in, a label and a label → probability dictionary out).
     package var classifier: MILClassifier? {
         guard let op = main.block!.operations.first(where: { $0.type == "classify" }), op.outputs.count == 2,
-              let probabilities = op.inputs["probabilities"]?.first, case .name(let source) = probabilities,
-              let classes = op.inputs["classes"]?.first else { return nil }
+            let probabilities = op.inputs["probabilities"]?.first, case .name(let source) = probabilities,
+            let classes = op.inputs["classes"]?.first
+        else { return nil }
         var labels: [String] = []
         var value: MILValue?
         switch classes {
         case .value(let v): value = v
         case .name(let n):
-            value = main.block!.operations.first { $0.type == "const" && $0.outputs.first?.name == n }?.attributes["val"]
+            value =
+                main.block!.operations.first { $0.type == "const" && $0.outputs.first?.name == n }?.attributes["val"]
         }
         guard let value else { return nil }
         func collect(_ v: MILValue) {
@@ -142,8 +156,9 @@ package struct MILProgram: Sendable {
             }
         }
         collect(value)
-        return MILClassifier(labels: labels, probabilitiesSource: source, labelOutput: op.outputs[0].name,
-                             probabilitiesOutput: op.outputs[1].name)
+        return MILClassifier(
+            labels: labels, probabilitiesSource: source, labelOutput: op.outputs[0].name,
+            probabilitiesOutput: op.outputs[1].name)
     }
 }
 
@@ -179,11 +194,21 @@ package struct MILValueDescription: Sendable, Equatable {
         case .tensor(let dataType, let shape)?:
             self.dataType = dataType.rawValue
             self.shape = shape ?? []
-        case .list?: dataType = "list"; shape = []
-        case .tuple?: dataType = "tuple"; shape = []
-        case .dictionary?: dataType = "dict"; shape = []
-        case .state?: dataType = "state"; shape = []
-        case nil: dataType = "unknown"; shape = []
+        case .list?:
+            dataType = "list"
+            shape = []
+        case .tuple?:
+            dataType = "tuple"
+            shape = []
+        case .dictionary?:
+            dataType = "dict"
+            shape = []
+        case .state?:
+            dataType = "state"
+            shape = []
+        case nil:
+            dataType = "unknown"
+            shape = []
         }
     }
 }

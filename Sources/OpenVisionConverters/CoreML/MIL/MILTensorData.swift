@@ -66,7 +66,8 @@ package enum MILTensorData: Sendable, Equatable {
             var values = [Int64](repeating: 0, count: count)
             for i in 0..<count {
                 let start = i * bits
-                let byte = base + start / 8, shift = start % 8
+                let byte = base + start / 8
+                let shift = start % 8
                 var word = UInt16(bytes[byte])
                 if shift + bits > 8 { word |= UInt16(bytes[byte + 1]) << 8 }
                 let raw = (word >> UInt16(shift)) & mask
@@ -79,16 +80,22 @@ package enum MILTensorData: Sendable, Equatable {
 
     /// The values of an immediate tensor declared as `count` elements of `dataType`. Throws
     /// `.invalidValue` when the storage holds a different number of elements or cannot hold that type.
-    package static func immediate(_ storage: MILTensorStorage, as dataType: MILDataType, count: Int) throws -> MILTensorData {
+    package static func immediate(_ storage: MILTensorStorage, as dataType: MILDataType, count: Int) throws
+        -> MILTensorData
+    {
         func mismatch(_ n: Int) -> ConversionError {
-            ConversionError(.invalidValue, "an immediate \(dataType.rawValue) tensor of \(count) elements holds \(n) values")
+            ConversionError(
+                .invalidValue, "an immediate \(dataType.rawValue) tensor of \(count) elements holds \(n) values")
         }
         let data: MILTensorData
         switch storage {
         case .bytes(let b):
             guard let bits = dataType.bitWidth, count >= 0, count <= MILLimits.maximumElements,
-                  b.count * 8 >= count * bits else {
-                throw ConversionError(.invalidValue, "an immediate \(dataType.rawValue) tensor of \(count) elements is stored in \(b.count) bytes")
+                b.count * 8 >= count * bits
+            else {
+                throw ConversionError(
+                    .invalidValue,
+                    "an immediate \(dataType.rawValue) tensor of \(count) elements is stored in \(b.count) bytes")
             }
             return decode(b[...], as: dataType, count: count)
         case .floats(let v): data = .floats(v)
@@ -150,7 +157,8 @@ package enum Half {
             mantissa |= 0x80_0000
             let shift = UInt32(14 - e)
             var half = mantissa >> shift
-            let rest = mantissa & (1 << shift - 1), halfway = UInt32(1) << (shift - 1)
+            let rest = mantissa & (1 << shift - 1)
+            let halfway = UInt32(1) << (shift - 1)
             if rest > halfway || (rest == halfway && half & 1 == 1) { half += 1 }
             return sign | UInt16(half)
         }
@@ -174,10 +182,13 @@ package enum Half {
     /// An fp8 E4M3FN value (bias 7, no infinities, 0x7F/0xFF NaN).
     package static func float8E4M3FN(_ byte: UInt8) -> Float {
         let negative = byte & 0x80 != 0
-        let exponent = Int(byte >> 3) & 0xF, mantissa = Float(byte & 0x7)
+        let exponent = Int(byte >> 3) & 0xF
+        let mantissa = Float(byte & 0x7)
         let magnitude: Float
         if exponent == 0xF && byte & 0x7 == 0x7 { return .nan }
-        if exponent == 0 { magnitude = mantissa / 8 * 0x1p-6 } else {
+        if exponent == 0 {
+            magnitude = mantissa / 8 * 0x1p-6
+        } else {
             magnitude = (1 + mantissa / 8) * Float(sign: .plus, exponent: exponent - 7, significand: 1)
         }
         return negative ? -magnitude : magnitude

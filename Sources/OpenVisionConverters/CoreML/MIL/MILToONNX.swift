@@ -42,18 +42,23 @@ package enum MILToONNX {
     /// `name` is read from the ONNX value `inputs[name]`; `blobs` resolves a weight file as the
     /// program names it ("@model_path/weights/weight.bin"). New value, node and initializer names
     /// start with `namePrefix`. Returns each program output's name → the ONNX value holding it.
-    package static func lower(_ program: MILProgram, blobs: (String) throws -> MILWeightBlobFile,
-                              inputs: [String: String], into graph: inout ONNXWriter.Graph,
-                              namePrefix: String) throws -> [String: String] {
-        try lowerDescribed(program, blobs: blobs, inputs: inputs, into: &graph, namePrefix: namePrefix).mapValues(\.name)
+    package static func lower(
+        _ program: MILProgram, blobs: (String) throws -> MILWeightBlobFile,
+        inputs: [String: String], into graph: inout ONNXWriter.Graph,
+        namePrefix: String
+    ) throws -> [String: String] {
+        try lowerDescribed(program, blobs: blobs, inputs: inputs, into: &graph, namePrefix: namePrefix).mapValues(
+            \.name)
     }
 
     /// `lower`, returning for each program output its ONNX value with the element type and the
     /// shape the program declares (a `classify` label: int64 `[]`-less index; its dictionary: the
     /// float probability tensor).
-    package static func lowerDescribed(_ program: MILProgram, blobs: (String) throws -> MILWeightBlobFile,
-                                       inputs: [String: String], into graph: inout ONNXWriter.Graph,
-                                       namePrefix: String) throws -> [String: MILLoweredOutput] {
+    package static func lowerDescribed(
+        _ program: MILProgram, blobs: (String) throws -> MILWeightBlobFile,
+        inputs: [String: String], into graph: inout ONNXWriter.Graph,
+        namePrefix: String
+    ) throws -> [String: MILLoweredOutput] {
         try withoutActuallyEscaping(blobs) { blobs in
             var lowering = MILLowering(graph: graph, blobs: blobs, prefix: namePrefix, opset: program.opset)
             let outputs = try lowering.lower(program.main, inputs: inputs)

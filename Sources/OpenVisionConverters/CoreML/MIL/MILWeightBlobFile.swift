@@ -9,9 +9,23 @@
 package struct MILWeightBlobFile: Sendable {
     /// Blob element types (`BlobDataType` codes).
     package enum DataType: UInt32, Sendable, CaseIterable {
-        case float16 = 1, float32 = 2, uint8 = 3, int8 = 4, bfloat16 = 5, int16 = 6, uint16 = 7, int4 = 8
-        case uint1 = 9, uint2 = 10, uint4 = 11, uint3 = 12, uint6 = 13, int32 = 14, uint32 = 15
-        case float8E4M3FN = 16, float8E5M2 = 17
+        case float16 = 1
+        case float32 = 2
+        case uint8 = 3
+        case int8 = 4
+        case bfloat16 = 5
+        case int16 = 6
+        case uint16 = 7
+        case int4 = 8
+        case uint1 = 9
+        case uint2 = 10
+        case uint4 = 11
+        case uint3 = 12
+        case uint6 = 13
+        case int32 = 14
+        case uint32 = 15
+        case float8E4M3FN = 16
+        case float8E5M2 = 17
 
         /// The MIL element type stored with this code.
         package var milType: MILDataType {
@@ -53,12 +67,14 @@ package struct MILWeightBlobFile: Sendable {
 
     package init(bytes: [UInt8]) throws {
         guard bytes.count >= 64 else {
-            throw ConversionError(.invalidValue, "the weight file has \(bytes.count) bytes, fewer than its 64-byte header")
+            throw ConversionError(
+                .invalidValue, "the weight file has \(bytes.count) bytes, fewer than its 64-byte header")
         }
         let version = Self.u32(bytes, 4)
         guard version == 2 else {
             // The value read is not shown: messages never carry a file's bytes.
-            throw ConversionError(.invalidValue, "the weight file is not in blob storage format version 2 (the only one read)")
+            throw ConversionError(
+                .invalidValue, "the weight file is not in blob storage format version 2 (the only one read)")
         }
         self.bytes = bytes
         count = Int(Self.u32(bytes, 0))
@@ -75,21 +91,30 @@ package struct MILWeightBlobFile: Sendable {
     /// The metadata record at `offset`.
     package func blob(at offset: UInt64) throws -> Blob {
         guard offset >= 64, offset <= UInt64(bytes.count), UInt64(bytes.count) - offset >= 64 else {
-            throw ConversionError(.invalidValue, "the weight file has no blob record at offset \(offset) (it has \(bytes.count) bytes)")
+            throw ConversionError(
+                .invalidValue, "the weight file has no blob record at offset \(offset) (it has \(bytes.count) bytes)")
         }
         let at = Int(offset)
         guard Self.u32(bytes, at) == 0xDEAD_BEEF else {
-            throw ConversionError(.invalidValue, "the weight file's record at offset \(offset) lacks the 0xDEADBEEF sentinel")
+            throw ConversionError(
+                .invalidValue, "the weight file's record at offset \(offset) lacks the 0xDEADBEEF sentinel")
         }
         let code = Self.u32(bytes, at + 4)
         guard let dataType = DataType(rawValue: code) else {
-            throw ConversionError(.invalidValue, "the weight file's blob at offset \(offset) has an unknown data type code")
+            throw ConversionError(
+                .invalidValue, "the weight file's blob at offset \(offset) has an unknown data type code")
         }
-        let size = Self.u64(bytes, at + 8), dataOffset = Self.u64(bytes, at + 16)
+        let size = Self.u64(bytes, at + 8)
+        let dataOffset = Self.u64(bytes, at + 16)
         guard dataOffset <= UInt64(bytes.count), size <= UInt64(bytes.count) - dataOffset else {
-            throw ConversionError(.invalidValue, "the weight file's blob at offset \(offset) claims \(size) bytes at \(dataOffset), beyond the file's \(bytes.count) bytes")
+            throw ConversionError(
+                .invalidValue,
+                "the weight file's blob at offset \(offset) claims \(size) bytes at \(dataOffset), beyond the file's \(bytes.count) bytes"
+            )
         }
-        return Blob(dataType: dataType, dataOffset: Int(dataOffset), byteCount: Int(size), paddingBits: Self.u64(bytes, at + 24))
+        return Blob(
+            dataType: dataType, dataOffset: Int(dataOffset), byteCount: Int(size), paddingBits: Self.u64(bytes, at + 24)
+        )
     }
 
     /// The raw bytes of the blob whose record is at `offset`.
@@ -104,14 +129,22 @@ package struct MILWeightBlobFile: Sendable {
     package func values(at offset: UInt64, as dataType: MILDataType, count: Int) throws -> MILTensorData {
         let b = try blob(at: offset)
         guard b.dataType.milType == dataType else {
-            throw ConversionError(.invalidValue, "the weight file's blob at offset \(offset) holds \(b.dataType.milType.rawValue) values; the program reads \(dataType.rawValue)")
+            throw ConversionError(
+                .invalidValue,
+                "the weight file's blob at offset \(offset) holds \(b.dataType.milType.rawValue) values; the program reads \(dataType.rawValue)"
+            )
         }
         guard count >= 0, count <= MILLimits.maximumElements else {
-            throw ConversionError(.limitExceeded, "a constant of \(count) elements is beyond the converter's limit of \(MILLimits.maximumElements)")
+            throw ConversionError(
+                .limitExceeded,
+                "a constant of \(count) elements is beyond the converter's limit of \(MILLimits.maximumElements)")
         }
         let bits = dataType.bitWidth ?? 8
         guard b.byteCount * 8 >= count * bits else {
-            throw ConversionError(.invalidValue, "the weight file's blob at offset \(offset) has \(b.byteCount) bytes, fewer than \(count) \(dataType.rawValue) values need")
+            throw ConversionError(
+                .invalidValue,
+                "the weight file's blob at offset \(offset) has \(b.byteCount) bytes, fewer than \(count) \(dataType.rawValue) values need"
+            )
         }
         return MILTensorData.decode(bytes[b.dataOffset..<(b.dataOffset + b.byteCount)], as: dataType, count: count)
     }
