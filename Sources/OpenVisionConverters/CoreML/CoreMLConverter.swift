@@ -34,6 +34,9 @@ public enum CoreMLConverter {
     package struct Conversion: Sendable {
         package var onnx: Data
         package var info: CoreMLModelInfo
+        /// An updatable model's own file (its `Model` message), kept beside the ONNX file in a compiled folder
+        /// (`updatable.mlmodel`) so that `MLUpdateTask` can update the compiled model; nil for other models.
+        package var updatableSpecification: [UInt8]? = nil
     }
 
     /// Converts the Core ML model at `url` to an ONNX file at `output`.
@@ -84,7 +87,9 @@ public enum CoreMLConverter {
         -> Conversion
     {
         let spec = try CoreMLSpec(bytes: bytes)
-        return try conversion(spec: spec, name: name, blob: blob)
+        var result = try conversion(spec: spec, name: name, blob: blob)
+        if spec.isUpdatable { result.updatableSpecification = bytes }
+        return result
     }
 
     package static func conversion(spec: CoreMLSpec, name: String, blob: @escaping (String) throws -> [UInt8]) throws
