@@ -311,10 +311,11 @@ let package = Package(
             name: "openvision-bench",
             // OpenVisionFixtures: the tests' synthetic scenes (document pages, OCR, moving patch, camera move);
             // OpenVisionConverters: the Core ML converter timed alone (coreml-convert).
-            // CoreVideo: the pixel-buffer access measurement (pixelbuffer); CoreImage: coreimage.
+            // CoreVideo: the pixel-buffer access measurement (pixelbuffer); CoreImage: coreimage; CoreML: MLUpdateTask
+            // (coreml-update).
             dependencies: [
                 "OpenVision", "OpenVisionFixtures", "Vision", "CoreVideo", "CoreImage",
-                "OpenVisionConverters",
+                "OpenVisionConverters", "CoreML",
             ],
             path: "Benchmarks/openvision-bench",
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -606,6 +606,11 @@ do {
     case "coreml":
         guard args.count >= 4, let runs = Int(args[1]) else { fail("coreml RUNS MODEL.mlmodel REFERENCE.onnx") }
         try benchCoreML(runs: runs, model: args[2], reference: args[3])
+    case "coreml-update":
+        guard args.count >= 4, let runs = Int(args[1]) else {
+            fail("coreml-update RUNS UpdatableDrawingClassifier.mlmodel DRAWING.png...")
+        }
+        try benchCoreMLUpdate(runs: runs, model: args[2], drawings: Array(args.dropFirst(3)))
     case "coreml-convert":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("coreml-convert RUNS MODEL...") }
         benchCoreMLConversion(runs: runs, models: Array(args.dropFirst(2)))
