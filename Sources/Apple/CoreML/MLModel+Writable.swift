@@ -40,7 +40,8 @@ extension MLModel {
     }
 
     /// The model of `specification` (a `Model` message), converted into OpenVision's compiled folder in a private
-    /// temporary folder that lives as long as the model (so that the models an update makes do not fill the cache).
+    /// temporary folder (so that the models an update makes do not fill the cache), removed once the model is loaded
+    /// (the session and description are read at load; `write(to:)` uses `specification`).
     static func loading(specification: [UInt8], name: String, configuration: MLModelConfiguration) throws -> MLModel {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "openvision-updated-\(UUID().uuidString)")
@@ -53,7 +54,7 @@ extension MLModel {
             try CoreMLConverter.writeCompiledFolder(conversion, to: url)
             let model = try MLModel(contentsOf: url, configuration: configuration)
             model.specification = specification
-            model.ownedFolder = folder
+            try? FileManager.default.removeItem(at: folder)
             return model
         } catch {
             try? FileManager.default.removeItem(at: folder)

@@ -12,13 +12,6 @@ open class MLModel {
     /// An updated model's own file (its `Model` message), which `write(to:)` saves; nil for a model loaded from a
     /// file, which `write(to:)` reads again.
     var specification: [UInt8]?
-    /// A temporary folder the model was loaded from (an updated model's file), removed with the model.
-    var ownedFolder: URL?
-
-    deinit {
-        if let ownedFolder { try? FileManager.default.removeItem(at: ownedFolder) }
-    }
-
     /// The model's description (inputs, outputs, labels as Core ML's `classLabels`).
     public var modelDescription: MLModelDescription { MLModelDescription(visionModel.modelDescription) }
 
