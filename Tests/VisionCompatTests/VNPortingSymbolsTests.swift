@@ -167,6 +167,7 @@ import Vision
         #expect(point.verticallyFlipped() == NormalizedPoint(x: 0.25, y: 0.8))
         let rect = NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.5)
         #expect(rect.cgRect == CGRect(x: 0.1, y: 0.2, width: 0.3, height: 0.5))
+        #expect(rect.origin == CGPoint(x: 0.1, y: 0.2) && rect.size == CGSize(width: 0.3, height: 0.5))
         let flipped = rect.verticallyFlipped()
         #expect(abs(flipped.y - 0.3) < 1e-12 && flipped.x == 0.1 && flipped.width == 0.3 && flipped.height == 0.5)
         #expect(abs(flipped.verticallyFlipped().y - rect.y) < 1e-12)

@@ -42,6 +42,10 @@ public func VNNormalizedPointForImagePoint(_ point: CGPoint, _ imageWidth: Int, 
 extension NormalizedRect {
     /// The rectangle as a `CGRect` in the same normalised, lower-left-origin coordinates (Vision's `cgRect`).
     public var cgRect: CGRect { CGRect(x: x, y: y, width: width, height: height) }
+    /// The lower-left corner as a `CGPoint` (Vision's `origin`).
+    public var origin: CGPoint { CGPoint(x: x, y: y) }
+    /// The width and height as a `CGSize` (Vision's `size`).
+    public var size: CGSize { CGSize(width: width, height: height) }
     init(_ r: CGRect) { self.init(x: r.minX, y: r.minY, width: r.width, height: r.height) }
 
     /// The same rectangle with the vertical axis flipped (y' = 1 − y − height), as Vision's `verticallyFlipped()`:
