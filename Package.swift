@@ -4,7 +4,7 @@ import PackageDescription
 // Apple's modules, built on Linux only (Sources/Apple; see docs/porting.md), all in the `Vision` product.
 let appleModules = [
     "Vision", "CoreML", "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd",
-    "Accelerate", "VideoToolbox", "AVFoundation", "DataDetection", "_Testing_CoreGraphics",
+    "Accelerate", "VideoToolbox", "AVFoundation", "DataDetection", "UniformTypeIdentifiers", "_Testing_CoreGraphics",
     "_Testing_CoreImage",
 ]
 
@@ -203,7 +203,12 @@ let package = Package(
         .systemLibrary(name: "CAccelerate", path: "Sources/Apple/CAccelerate"),
         .target(
             name: "Accelerate",
-            dependencies: [.target(name: "CAccelerate", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                .target(name: "CAccelerate", condition: .when(platforms: [.linux])),
+                // vImage's pixel-buffer and CGImage types: Apple's Accelerate brings CoreVideo and CoreGraphics.
+                .target(name: "CoreGraphics", condition: .when(platforms: [.linux])),
+                .target(name: "CoreVideo", condition: .when(platforms: [.linux])),
+            ],
             path: "Sources/Apple/Accelerate",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -241,6 +246,12 @@ let package = Package(
             name: "DataDetection",
             dependencies: [.target(name: "OpenVision", condition: .when(platforms: [.linux]))],
             path: "Sources/Apple/DataDetection",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // Uniform Type Identifiers' declared types (UTType): a table, no dependency.
+        .target(
+            name: "UniformTypeIdentifiers",
+            path: "Sources/Apple/UniformTypeIdentifiers",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // AVFoundation's capture data path (a video data output and its sample-buffer delegate), fed by
@@ -381,7 +392,7 @@ let package = Package(
             name: "AppleModulesTests",
             dependencies: [
                 "CoreGraphics", "CoreVideo", "CoreMedia", "ImageIO", "CoreImage", "simd", "Accelerate", "VideoToolbox",
-                "OpenVision", "OpenVisionTestSupport",
+                "UniformTypeIdentifiers", "OpenVision", "OpenVisionTestSupport",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -157,4 +157,45 @@ import Vision
         #expect(!strict.isEmpty && strict.allSatisfy { $0.confidence >= 0.9 } && strict.count < byDefault.count)
         #expect(loose.count > byDefault.count && loose.allSatisfy { $0.confidence >= 0.05 })
     }
+
+    /// Apple's Swift API geometry the tables sample uses: `cgPoint` / `cgRect`, `verticallyFlipped()` (hand-computed:
+    /// y' = 1 − y, a rectangle's y' = 1 − y − height), and `normalizedPath` (a closed path through the points: its
+    /// bounding box and containment, hand-computed for a triangle), on a region and on a `VNContour`.
+    @Test func normalizedGeometryAndPaths() throws {
+        let point = NormalizedPoint(x: 0.25, y: 0.2)
+        #expect(point.cgPoint == CGPoint(x: 0.25, y: 0.2))
+        #expect(point.verticallyFlipped() == NormalizedPoint(x: 0.25, y: 0.8))
+        let rect = NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.5)
+        #expect(rect.cgRect == CGRect(x: 0.1, y: 0.2, width: 0.3, height: 0.5))
+        #expect(rect.origin == CGPoint(x: 0.1, y: 0.2) && rect.size == CGSize(width: 0.3, height: 0.5))
+        let flipped = rect.verticallyFlipped()
+        #expect(abs(flipped.y - 0.3) < 1e-12 && flipped.x == 0.1 && flipped.width == 0.3 && flipped.height == 0.5)
+        #expect(abs(flipped.verticallyFlipped().y - rect.y) < 1e-12)
+
+        let triangle = NormalizedRegion(
+            points: [
+                NormalizedPoint(x: 0.1, y: 0.1), NormalizedPoint(x: 0.9, y: 0.1), NormalizedPoint(x: 0.5, y: 0.7),
+            ],
+            aspectRatio: 1)
+        let path = triangle.normalizedPath
+        let box = path.boundingBox
+        #expect(abs(box.minX - 0.1) < 1e-6 && abs(box.maxX - 0.9) < 1e-6)
+        #expect(abs(box.minY - 0.1) < 1e-6 && abs(box.maxY - 0.7) < 1e-6)
+        #expect(path.contains(CGPoint(x: 0.5, y: 0.3)))
+        #expect(!path.contains(CGPoint(x: 0.2, y: 0.6)))  // left of the edge (0.1, 0.1)–(0.5, 0.7)
+        #expect(!path.contains(CGPoint(x: 0.5, y: 0.05)))
+        #expect(NormalizedRegion(points: [], aspectRatio: 1).normalizedPath.isEmpty)
+
+        // A detected contour's path: the square drawn at (20…90) in a 200-pixel image, normalised, lower-left origin.
+        var canvas = try Fixtures.canvas(width: 200, height: 200, gray: 255)
+        try Fixtures.fill([(20, 20), (90, 20), (90, 90), (20, 90)], on: &canvas, gray: 0)
+        let request = VNDetectContoursRequest()
+        try VNImageRequestHandler(cgImage: CGImage(visionImage: canvas.makeImage())).perform([request])
+        let contour = try #require(request.results?.first?.topLevelContours.first)
+        let square = contour.normalizedPath.boundingBox
+        #expect(abs(square.minX - 0.1) <= 0.01 && abs(square.maxX - 0.45) <= 0.01, "\(square)")
+        #expect(abs(square.minY - 0.55) <= 0.01 && abs(square.maxY - 0.9) <= 0.01, "\(square)")
+        #expect(contour.normalizedPath.contains(CGPoint(x: 0.27, y: 0.72)))
+        #expect(!contour.normalizedPath.contains(CGPoint(x: 0.7, y: 0.3)))
+    }
 }

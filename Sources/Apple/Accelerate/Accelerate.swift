@@ -4,6 +4,10 @@
 // Not covered (listed in docs/porting.md): FFTs and DFTs, convolution and correlation, biquads, vImage, BNNS,
 // BLAS/LAPACK under Apple's own names, sparse solvers, and double-precision variants beyond those defined here.
 
+// As Apple's (whose vImage headers include them), importing Accelerate brings CoreVideo and CoreGraphics.
+@_exported import CoreGraphics
+@_exported import CoreVideo
+
 /// A count of elements.
 public typealias vDSP_Length = UInt
 /// The distance between consecutive elements (negative strides walk backwards).

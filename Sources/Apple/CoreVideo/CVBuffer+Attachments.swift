@@ -27,6 +27,13 @@ extension CVBuffer {
             }
         }
 
+        /// The values whose mode is `mode`, by key.
+        func values(_ mode: CVAttachmentMode) -> [String: CFTypeRef] {
+            lock.lock()
+            defer { lock.unlock() }
+            return values.filter { $0.value.mode == mode }.mapValues(\.value)
+        }
+
         func removeAll() {
             lock.lock()
             defer { lock.unlock() }
@@ -61,4 +68,23 @@ public func CVBufferRemoveAttachment(_ buffer: CVBuffer, _ key: CFString) {
 /// Removes every attachment.
 public func CVBufferRemoveAllAttachments(_ buffer: CVBuffer) {
     buffer.attachments.removeAll()
+}
+
+/// The attachments of `buffer` whose mode is `attachmentMode`, as a dictionary by key; nil when there are none.
+public func CVBufferCopyAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAttachmentMode) -> CFDictionary? {
+    let values = buffer.attachments.values(attachmentMode)
+    return values.isEmpty ? nil : NSDictionary(dictionary: values)
+}
+
+/// `CVBufferCopyAttachments(_:_:)` under its older name (Apple's deprecated `Get` form).
+public func CVBufferGetAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAttachmentMode) -> CFDictionary? {
+    CVBufferCopyAttachments(buffer, attachmentMode)
+}
+
+/// Copies every attachment of `sourceBuffer` whose mode is `.shouldPropagate` onto `destinationBuffer` (same key,
+/// same mode), replacing what was there under those keys.
+public func CVBufferPropagateAttachments(_ sourceBuffer: CVBuffer, _ destinationBuffer: CVBuffer) {
+    for (key, value) in sourceBuffer.attachments.values(.shouldPropagate) {
+        destinationBuffer.attachments[key] = (value, .shouldPropagate)
+    }
 }

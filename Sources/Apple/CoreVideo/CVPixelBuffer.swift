@@ -26,6 +26,14 @@ public let kCVPixelBufferCGBitmapContextCompatibilityKey: CFString = "CGBitmapCo
 public let kCVPixelBufferIOSurfacePropertiesKey: CFString = "IOSurfaceProperties"
 /// Attribute key: Metal compatibility (no Metal on Linux; accepted, no effect).
 public let kCVPixelBufferMetalCompatibilityKey: CFString = "MetalCompatibility"
+/// Attribute key: OpenGL compatibility (no OpenGL here; accepted, no effect).
+public let kCVPixelBufferOpenGLCompatibilityKey: CFString = "OpenGLCompatibility"
+/// IOSurface property key: OpenGL ES texture compatibility (no IOSurface on Linux; accepted, no effect).
+public let kCVPixelBufferIOSurfaceOpenGLESTextureCompatibilityKey: CFString = "IOSurfaceOpenGLESTextureCompatibility"
+/// IOSurface property key: OpenGL ES framebuffer compatibility (no IOSurface on Linux; accepted, no effect).
+public let kCVPixelBufferIOSurfaceOpenGLESFBOCompatibilityKey: CFString = "IOSurfaceOpenGLESFBOCompatibility"
+/// IOSurface property key: Core Animation compatibility (no IOSurface on Linux; accepted, no effect).
+public let kCVPixelBufferIOSurfaceCoreAnimationCompatibilityKey: CFString = "IOSurfaceCoreAnimationCompatibility"
 /// Attribute key: the row alignment in bytes (an integer; 64 when absent).
 public let kCVPixelBufferBytesPerRowAlignmentKey: CFString = "BytesPerRowAlignment"
 /// Attribute key: the pixel format (for pools and capture settings; `CVPixelBufferCreate` takes its own argument).

@@ -40,10 +40,25 @@ public func VNNormalizedPointForImagePoint(_ point: CGPoint, _ imageWidth: Int, 
 }
 
 extension NormalizedRect {
-    var cgRect: CGRect { CGRect(x: x, y: y, width: width, height: height) }
+    /// The rectangle as a `CGRect` in the same normalised, lower-left-origin coordinates (Vision's `cgRect`).
+    public var cgRect: CGRect { CGRect(x: x, y: y, width: width, height: height) }
+    /// The lower-left corner as a `CGPoint` (Vision's `origin`).
+    public var origin: CGPoint { CGPoint(x: x, y: y) }
+    /// The width and height as a `CGSize` (Vision's `size`).
+    public var size: CGSize { CGSize(width: width, height: height) }
     init(_ r: CGRect) { self.init(x: r.minX, y: r.minY, width: r.width, height: r.height) }
+
+    /// The same rectangle with the vertical axis flipped (y' = 1 − y − height), as Vision's `verticallyFlipped()`:
+    /// lower-left-origin coordinates become upper-left-origin ones (SwiftUI's, UIKit's) and back.
+    public func verticallyFlipped() -> NormalizedRect {
+        NormalizedRect(x: x, y: 1 - y - height, width: width, height: height)
+    }
 }
 
 extension NormalizedPoint {
-    var cgPoint: CGPoint { CGPoint(x: x, y: y) }
+    /// The point as a `CGPoint` in the same normalised, lower-left-origin coordinates (Vision's `cgPoint`).
+    public var cgPoint: CGPoint { CGPoint(x: x, y: y) }
+
+    /// The same point with the vertical axis flipped (y' = 1 − y), as Vision's `verticallyFlipped()`.
+    public func verticallyFlipped() -> NormalizedPoint { NormalizedPoint(x: x, y: 1 - y) }
 }

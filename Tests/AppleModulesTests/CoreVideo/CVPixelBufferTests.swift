@@ -159,4 +159,29 @@ import Testing
         CVBufferRemoveAttachment(buffer, "Note" as CFString)
         #expect(CVBufferCopyAttachment(buffer, "Note" as CFString, nil) == nil)
     }
+
+    /// The dictionary forms (CoreMLHelpers' `deepCopy` reads `CVBufferGetAttachments(_, .shouldPropagate)`) and
+    /// propagation: only `.shouldPropagate` attachments reach the destination, with their mode.
+    @Test func attachmentDictionariesAndPropagation() throws {
+        func make() throws -> CVPixelBuffer {
+            CVPixelBuffer(
+                visionImage: try VisionImage(
+                    pixels: PixelBuffer(data: Data(count: 12), width: 2, height: 2, format: .rgb8)))
+        }
+        let source = try make()
+        let destination = try make()
+        #expect(CVBufferGetAttachments(source, .shouldPropagate) == nil)
+        CVBufferSetAttachment(source, "Kept" as CFString, "a" as CFString, .shouldPropagate)
+        CVBufferSetAttachment(source, "Local" as CFString, "b" as CFString, .shouldNotPropagate)
+        let propagated = try #require(CVBufferGetAttachments(source, .shouldPropagate) as? [String: Any])
+        #expect(propagated.count == 1 && (propagated["Kept"] as? String) == "a")
+        let local = try #require(CVBufferCopyAttachments(source, .shouldNotPropagate) as? [String: Any])
+        #expect(local.count == 1 && (local["Local"] as? String) == "b")
+        CVBufferSetAttachment(destination, "Kept" as CFString, "old" as CFString, .shouldNotPropagate)
+        CVBufferPropagateAttachments(source, destination)
+        var mode = CVAttachmentMode.shouldNotPropagate
+        #expect((CVBufferCopyAttachment(destination, "Kept" as CFString, &mode) as? String) == "a")
+        #expect(mode == .shouldPropagate)
+        #expect(CVBufferCopyAttachment(destination, "Local" as CFString, nil) == nil)
+    }
 }
