@@ -19,6 +19,7 @@
 //   openvision-bench personmask RUNS fast|balanced|accurate FILE...   file → person mask at the image size
 //   openvision-bench pose3d RUNS FILE...                    file → 3D body pose (one person, as mp.solutions.pose)
 //   openvision-bench personinstances RUNS FILE...           file → person instance mask at the image size
+//   openvision-bench foreground RUNS FILE...                file → foreground instance mask at the image size
 //   openvision-bench world FILE...                           per file: the 3D pose's 33 world landmarks (MediaPipe's axes, metres)
 //   openvision-bench live MODEL VIDEO [fastest]            live pipeline at the video's pace (or unpaced): analysed fps, latency, CPU
 //   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles on every frame, unpaced)
@@ -656,6 +657,13 @@ do {
     case "personinstances":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("personinstances RUNS FILE...") }
         let request = GeneratePersonInstanceMaskRequest()
+        try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
+            let mask = try request.perform(in: context)
+            return (mask.map { ["mask \($0.instanceMask.width)x\($0.instanceMask.height)"] } ?? [], InferenceTimings())
+        }
+    case "foreground":
+        guard args.count >= 3, let runs = Int(args[1]) else { fail("foreground RUNS FILE...") }
+        let request = GenerateForegroundInstanceMaskRequest()
         try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
             let mask = try request.perform(in: context)
             return (mask.map { ["mask \($0.instanceMask.width)x\($0.instanceMask.height)"] } ?? [], InferenceTimings())

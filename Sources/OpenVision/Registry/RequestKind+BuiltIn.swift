@@ -116,6 +116,13 @@ extension RequestKind {
             GeneratePersonInstanceMaskRequest()
         },
         RequestKind(
+            "foreground",
+            "the salient objects' instance mask, 0 background and 1…n per object (U²-Netp, split by "
+                + "the built-in detector and person masks)", reportKey: "foregroundInstances", bytesPerPixel: 20
+        ) { _ in
+            GenerateForegroundInstanceMaskRequest()
+        },
+        RequestKind(
             "featureprint", "a feature print, 1280 numbers to compare images by (the default classifier's features)",
             reportKey: "featurePrint", bytesPerPixel: 11
         ) { _ in
