@@ -664,9 +664,15 @@ do {
     case "foreground":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("foreground RUNS FILE...") }
         let request = GenerateForegroundInstanceMaskRequest()
+        var said = ""
         try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
-            let mask = try request.perform(in: context)
-            return (mask.map { ["mask \($0.instanceMask.width)x\($0.instanceMask.height)"] } ?? [], InferenceTimings())
+            guard let mask = try request.perform(in: context) else { return ([], InferenceTimings()) }
+            // Each instance's pixel count on stderr, once per file (the payload is the mask, as the peer's).
+            let counts = mask.pixelCounts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) px" }
+            let line = "instances \(counts.joined(separator: ", "))\n"
+            if line != said { FileHandle.standardError.write(Data(line.utf8)) }
+            said = line
+            return (["mask \(mask.instanceMask.width)x\(mask.instanceMask.height)"], InferenceTimings())
         }
     case "personmask":
         guard args.count >= 4, let runs = Int(args[1]),
