@@ -19,6 +19,7 @@
 //   openvision-bench personmask RUNS fast|balanced|accurate FILE...   file → person mask at the image size
 //   openvision-bench pose3d RUNS FILE...                    file → 3D body pose (one person, as mp.solutions.pose)
 //   openvision-bench personinstances RUNS FILE...           file → person instance mask at the image size
+//   openvision-bench foreground RUNS FILE...                file → foreground instance mask at the image size
 //   openvision-bench world FILE...                           per file: the 3D pose's 33 world landmarks (MediaPipe's axes, metres)
 //   openvision-bench live MODEL VIDEO [fastest]            live pipeline at the video's pace (or unpaced): analysed fps, latency, CPU
 //   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles on every frame, unpaced)
@@ -664,6 +665,29 @@ do {
         try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
             let mask = try request.perform(in: context)
             return (mask.map { ["mask \($0.instanceMask.width)x\($0.instanceMask.height)"] } ?? [], InferenceTimings())
+        }
+    case "foreground":
+        guard args.count >= 3, let runs = Int(args[1]) else { fail("foreground RUNS FILE...") }
+        let request = GenerateForegroundInstanceMaskRequest()
+        var said = ""
+        var calls = 0
+        let files = Array(args.dropFirst(2))
+        try benchModel(runs: runs, files: files) { context in
+            // benchModel runs each file runs + 1 times, in order.
+            let file = URL(fileURLWithPath: files[calls / (runs + 1)])
+            calls += 1
+            guard let mask = try request.perform(in: context) else { return ([], InferenceTimings()) }
+            // Each instance's pixel count on stderr, once per file (the payload is the mask, as the peer's).
+            let counts = mask.pixelCounts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) px" }
+            let line = "instances \(counts.joined(separator: ", "))\n"
+            if line != said { FileHandle.standardError.write(Data(line.utf8)) }
+            said = line
+            // OPENVISION_BENCH_MASKS=DIR: the instance mask as DIR/<image>.png (gray level = instance number).
+            if let dir = ProcessInfo.processInfo.environment["OPENVISION_BENCH_MASKS"] {
+                try mask.instanceMask.makeImage(range: 0...255).write(
+                    to: URL(fileURLWithPath: dir).appendingPathComponent(file.lastPathComponent + ".png"))
+            }
+            return (["mask \(mask.instanceMask.width)x\(mask.instanceMask.height)"], InferenceTimings())
         }
     case "personmask":
         guard args.count >= 4, let runs = Int(args[1]),

@@ -42,6 +42,20 @@ public struct PersonInstancesReport: ReportableResult {
 
     /// Puts these results into `report`; `files` holds what was written for each of `maps`, by name.
     public func add(to report: inout AnalysisReport, files: [String: AnalysisReport.MapFiles]) {
+        report.personInstances = Self.entry(observation, in: report, files: files)
+    }
+
+    /// What to draw for these results, in the coordinates they carry (the region of interest).
+    public var overlayItems: [OverlayItem] { Self.overlayItems(observation) }
+
+    /// The image-valued parts of these results, by name ("" for the only one).
+    public var maps: [(name: String, map: PixelBufferObservation)] { Self.maps(observation) }
+
+    /// The report entry of any instance mask (people's or the foreground's): its size, files and each instance's
+    /// number, pixel count and box.
+    static func entry(
+        _ observation: InstanceMaskObservation, in report: AnalysisReport, files: [String: AnalysisReport.MapFiles]
+    ) -> AnalysisReport.PersonInstances {
         let m = observation.instanceMask
         var boxes: [Int: (x0: Int, y0: Int, x1: Int, y1: Int, n: Int)] = [:]
         m.withUnsafeBufferPointer { v in
@@ -56,7 +70,7 @@ public struct PersonInstancesReport: ReportableResult {
             }
         }
         let toNormalized = PixelToNormalized(width: m.width, height: m.height)
-        report.personInstances = AnalysisReport.PersonInstances(
+        return AnalysisReport.PersonInstances(
             mask: AnalysisReport.Map(m, files: files[""]),
             instances: boxes.keys.sorted().map { l in
                 let b = boxes[l]!
@@ -70,8 +84,8 @@ public struct PersonInstancesReport: ReportableResult {
             })
     }
 
-    /// What to draw for these results, in the coordinates they carry (the region of interest).
-    public var overlayItems: [OverlayItem] {
+    /// Each instance of `observation` blended in a colour of its own.
+    static func overlayItems(_ observation: InstanceMaskObservation) -> [OverlayItem] {
         let m = observation.instanceMask
         let values = m.values.map { $0 > 0 ? Self.palette[(Int($0) - 1) % Self.palette.count] : 0 }
         guard let colours = try? PixelBufferObservation(width: m.width, height: m.height, values: values) else {
@@ -80,8 +94,8 @@ public struct PersonInstancesReport: ReportableResult {
         return [.heatMap(colours, opacity: 0.6)]
     }
 
-    /// The image-valued parts of these results, by name ("" for the only one).
-    public var maps: [(name: String, map: PixelBufferObservation)] {
+    /// The instance mask divided by 255 (PNG gray level = instance number).
+    static func maps(_ observation: InstanceMaskObservation) -> [(name: String, map: PixelBufferObservation)] {
         let m = observation.instanceMask
         guard
             let scaled = try? PixelBufferObservation(

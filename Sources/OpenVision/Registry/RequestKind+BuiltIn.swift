@@ -12,7 +12,8 @@ import Foundation
 // 30.9 (dlib's HOG with one up-sampling: the image twice as large and its pyramid's features; 1000 × 1000 to
 // 2000 × 2000, dlib takes minutes beyond), landmarks the same detector (the shape predictor's cost is per face),
 // featureprint as a model resized to its input (classify: 8.1), bodypose3d 3.8, personinstances 15.7 (on person.jpg
-// scaled the same way: with nobody found it makes no mask, 3.6 on dog.jpg); the model requests as `openvision detect`
+// scaled the same way: with nobody found it makes no mask, 3.6 on dog.jpg), foreground 17.1 (dog.jpg; person.jpg
+// 16.4: `openvision-bench foreground 0`); the model requests as `openvision detect`
 // (Yolo-Fastest 1.1) 7.0 and `openvision classify` (EfficientNet-Lite0) 8.1, a quarter added. The sequence kinds never
 // run on a still image: the largest rate.
 
@@ -114,6 +115,13 @@ extension RequestKind {
                 + "pose segmentation)", reportKey: "personInstances", bytesPerPixel: 20
         ) { _ in
             GeneratePersonInstanceMaskRequest()
+        },
+        RequestKind(
+            "foreground",
+            "the salient objects' instance mask, 0 background and 1…n per object (U²-Netp, split by "
+                + "the built-in detector and person masks)", reportKey: "foregroundInstances", bytesPerPixel: 22
+        ) { _ in
+            GenerateForegroundInstanceMaskRequest()
         },
         RequestKind(
             "featureprint", "a feature print, 1280 numbers to compare images by (the default classifier's features)",

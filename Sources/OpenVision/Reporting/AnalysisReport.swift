@@ -127,6 +127,8 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var bodyPoses3D: [BodyPose3D]?
     /// `GeneratePersonInstanceMaskRequest`: the instance mask's size, its people and, with `--maps`, its files.
     public var personInstances: PersonInstances?
+    /// `GenerateForegroundInstanceMaskRequest`: the salient objects' instance mask, as `personInstances` is reported.
+    public var foregroundInstances: PersonInstances?
     /// `GeneratePersonSegmentationRequest`: the mask's size and, with `--maps`, its files.
     public var personMask: Map?
     /// `ClassifyImageRequest`: one label per class; absent when the request did not run.

@@ -2,7 +2,7 @@ import CoreVideo
 import Foundation
 import OpenVision
 
-/// Separate instances (people), as Vision's `VNInstanceMaskObservation`: `instanceMask` labels each pixel 0
+/// Separate instances (people, or salient objects), as Vision's `VNInstanceMaskObservation`: `instanceMask` labels each pixel 0
 /// (background) or 1…n, and masks or masked images are made for any set of instances (OpenVision's
 /// `InstanceMaskObservation`). `instanceMask` is OneComponent8 and `generateMask` OneComponent32Float, as Vision's;
 /// the scaled mask and the masked image are 32BGRA (8-bit: a mask's 1 is 255; no alpha).
