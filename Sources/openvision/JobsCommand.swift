@@ -16,7 +16,8 @@ struct JobsCommand: AsyncParsableCommand {
     /// Prints `error` as the CLI does and exits 1.
     static func fail(_ error: JobsError) -> Never {
         FileHandle.standardError.write(Data("openvision: error: \(error.message) [\(error.code.rawValue)]\n".utf8))
-        Foundation.exit(1)
+        fflush(nil)
+        _exit(1)  // as OpenVisionCommand.main ends: no static destructors under ONNX Runtime's threads
     }
 
     /// Runs `body` on an open store, closing it after; database errors are one line and exit 1.

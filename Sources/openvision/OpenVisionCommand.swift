@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct OpenVisionCommand: AsyncParsableCommand {
@@ -15,4 +16,33 @@ struct OpenVisionCommand: AsyncParsableCommand {
             JobsCommand.self, WorkerCommand.self,
         ]
     )
+
+    /// Parses the command line, runs the command and ends the process with its status, as ArgumentParser's `main()`
+    /// does, but through `_exit` once standard output and error are flushed: ONNX Runtime's global thread pool
+    /// outlives every command, and `exit`'s C++ static destructors freed memory its threads still read
+    /// (AddressSanitizer: heap-use-after-free in `models info`, `predict`, `classify` on a loaded machine).
+    static func main() async {
+        var status: Int32 = 0
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == .success {
+                    print(message)
+                } else {
+                    FileHandle.standardError.write(Data((message + "\n").utf8))
+                }
+            }
+            status = code.rawValue
+        }
+        fflush(nil)
+        _exit(status)
+    }
 }
