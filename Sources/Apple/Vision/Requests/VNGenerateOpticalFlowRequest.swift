@@ -14,10 +14,13 @@ open class VNGenerateOpticalFlowRequest: VNTargetedImageRequest {
 
     /// How hard the flow is computed (Vision's `ComputationAccuracy`); see OpenVision's `GenerateOpticalFlowRequest`.
     public enum ComputationAccuracy: UInt, Sendable {
-        /// Vision's levels, low to very high.
+        /// The fastest: DIS's ultrafast preset (OpenVision's `.low`).
         case low = 0
+        /// Vision's default: DIS's fast preset (`.medium`).
         case medium = 1
+        /// DIS's medium preset, at half resolution (`.high`).
         case high = 2
+        /// DIS at full resolution, the slowest (`.veryHigh`).
         case veryHigh = 3
         var native: GenerateOpticalFlowRequest.ComputationAccuracy {
             switch self {
