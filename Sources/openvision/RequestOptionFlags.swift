@@ -96,6 +96,7 @@ struct RequestOptionFlags<Scope: OptionScope>: ParsableArguments {
     @Option(help: Self.help(.iou)) var iou: String?
     @Option(help: Self.help(.classes)) var classes: String?
     @Option(name: .shortAndLong, help: Self.help(.top)) var top: String?
+    @Option(help: Self.help(.taxonomy)) var taxonomy: String?
     @Option(help: Self.help(.cropAndScale)) var cropAndScale: String?
     @Option(help: Self.help(.backend)) var backend: String?
     @Option(help: Self.help(.threads)) var threads: String?

@@ -33,8 +33,15 @@ import Vision
         let classes = try Self.vn(VNClassifyImageRequest(), on: Self.dog) as! [VNClassificationObservation]
         var nativeClassify = ClassifyImageRequest()
         nativeClassify.maximumObservations = 0
+        nativeClassify.taxonomy = .apple
         let nativeClasses = try Self.native(nativeClassify, on: Self.dog)
-        #expect(classes.count == 1000 && classes.map(\.identifier) == nativeClasses.map(\.identifier))
+        #expect(classes.count == 1303 && classes.map(\.identifier) == nativeClasses.map(\.identifier))
+        #expect(classes.prefix(4).contains { $0.identifier == "dog" })
+        #expect(
+            try VNClassifyImageRequest.knownClassifications(forRevision: 1).map(\.identifier)
+                == AppleTaxonomy.identifiers)
+        #expect(try VNClassifyImageRequest().supportedIdentifiers().count == 1303)
+        #expect(throws: (any Error).self) { try VNClassifyImageRequest.knownClassifications(forRevision: 3) }
         #expect(classes.map(\.confidence) == nativeClasses.map(\.confidence))
 
         let print = try Self.vn(VNGenerateImageFeaturePrintRequest(), on: Self.dog) as! [VNFeaturePrintObservation]

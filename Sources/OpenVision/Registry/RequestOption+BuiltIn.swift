@@ -299,6 +299,14 @@ extension RequestOption {
         "top", help: "How many labels per image, most confident first (default 5; 0 = all).", range: 0...1000,
         sets: [.on(\ClassifyImageRequest.maximumObservations)])
 
+    /// `taxonomy`: `ClassifyImageRequest.taxonomy`.
+    public static let taxonomy = choice(
+        "taxonomy",
+        help: "Labels of classify: model (the model's own, the default) or apple (Apple Vision's 1,303 identifiers, "
+            + "hierarchical, for ImageNet-1k classifiers: 'dog' sums every dog breed).",
+        values: ClassificationTaxonomy.allCases.map { ($0.rawValue, $0) },
+        parse: { ClassificationTaxonomy(rawValue: $0) }, sets: [.on(\ClassifyImageRequest.taxonomy)])
+
     /// `cropAndScale`: how images fit a model's input (`imageCropAndScaleOption`).
     public static let cropAndScale = choice(
         "cropAndScale",
@@ -365,6 +373,6 @@ extension RequestOption {
         minimumHandConfidence, chiralityMargin, maxBodies, qualityLevel, outputPixelFormat, flowAccuracy,
         trajectoryLength,
         objectMinimumNormalizedRadius, objectMaximumNormalizedRadius, frameAnalysisSpacing,
-        model, confidence, iou, classes, top, cropAndScale, backend, threads, pixelScale, pixelMean, pixelStd,
+        model, confidence, iou, classes, top, taxonomy, cropAndScale, backend, threads, pixelScale, pixelMean, pixelStd,
     ]
 }

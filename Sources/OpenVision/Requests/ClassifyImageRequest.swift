@@ -16,6 +16,9 @@ public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
     public var maximumObservations: Int = 5
     /// How images fit the input; nil uses `.centerCrop` (Vision's default for classifiers).
     public var imageCropAndScaleOption: ImageCropAndScaleOption?
+    /// The labels results use: the model's own (default), or Apple's identifiers (`.apple`, ImageNet-1k classifiers
+    /// only: other models throw `invalidArgument`).
+    public var taxonomy: ClassificationTaxonomy = .model
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
 
@@ -43,6 +46,10 @@ public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
             throw VisionError(.invalidModel, "the model has \(scores.count) classes but \(labels.count) labels")
         }
         let probabilities = Self.probabilities(scores)
+        if taxonomy == .apple {
+            // All of them: `completing(_:in:)` adds the detector's objects, then keeps `maximumObservations`.
+            return try AppleTaxonomy.classifications(fromProbabilities: probabilities, labels: labels)
+        }
         let order = probabilities.indices.sorted { probabilities[$0] > probabilities[$1] }
         let top = maximumObservations == 0 ? order : Array(order.prefix(maximumObservations))
         return top.map {
@@ -50,6 +57,16 @@ public struct ClassifyImageRequest: ModelRequest, CompletionHandlingRequest {
                 identifier: $0 < labels.count ? labels[$0] : "class\($0)",
                 confidence: probabilities[$0])
         }
+    }
+
+    /// In Apple's taxonomy, the built-in detector's objects within `regionOfInterest` added (`AppleTaxonomy`), then
+    /// `maximumObservations` kept; otherwise `results` unchanged.
+    public func completing(_ results: Result, in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        guard taxonomy == .apple else { return results }
+        var detector = DetectObjectsRequest()
+        detector.regionOfInterest = regionOfInterest
+        let merged = AppleTaxonomy.merging(results, objects: try detector.perform(in: context))
+        return maximumObservations == 0 ? merged : Array(merged.prefix(maximumObservations))
     }
 
     /// The class-score vector: an output named like logits/probabilities, else the first 1-D output.

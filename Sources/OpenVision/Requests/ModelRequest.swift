@@ -20,6 +20,10 @@ public protocol ModelRequest: VisionRequest {
     /// detector pipeline's IoU and confidence thresholds), by name; names the model lacks are ignored, and a backend
     /// that cannot set the others fails the request (`unsupported`). Default: none.
     func inputOverrides(for model: VisionModel) -> [String: Float]
+
+    /// Completes the model's results with what other requests find in the same image (`ClassifyImageRequest` in
+    /// Apple's taxonomy adds the built-in detector's objects). Default: the results unchanged.
+    func completing(_ results: Result, in context: ImageAnalysisContext) throws(VisionError) -> Result
 }
 
 extension ModelRequest {
@@ -28,6 +32,11 @@ extension ModelRequest {
 
     /// Default: no overrides (the model's own input defaults).
     public func inputOverrides(for model: VisionModel) -> [String: Float] { [:] }
+
+    /// Default: the results unchanged.
+    public func completing(_ results: Result, in context: ImageAnalysisContext) throws(VisionError) -> Result {
+        results
+    }
 
     /// Runs the request on the handler's image within `regionOfInterest`; throws a `VisionError`
     /// when the region or the options are invalid or the image cannot be analysed.
@@ -53,7 +62,7 @@ extension ModelRequest {
         clock.timings.preprocess = clock.lap()
         let outputs = try model.backend.run([input], overriding: model.applicable(inputOverrides(for: model)))
         clock.timings.inference = clock.lap()
-        let results = try results(fromOutputs: outputs, mapping: mapping, model: model)
+        let results = try completing(results(fromOutputs: outputs, mapping: mapping, model: model), in: context)
         clock.timings.postprocess = clock.lap()
         return (results, clock.timings)
     }

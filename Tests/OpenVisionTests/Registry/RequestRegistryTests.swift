@@ -180,7 +180,7 @@ import Testing
             ])
         #expect(
             classify.options.map(\.name) == [
-                "model", "top", "cropAndScale", "backend", "threads", "pixelScale", "pixelMean",
+                "model", "top", "taxonomy", "cropAndScale", "backend", "threads", "pixelScale", "pixelMean",
                 "pixelStd",
             ])
         #expect(
