@@ -144,10 +144,11 @@ import Vision
         /// selection (2 solar panels, 3 greenhouses, 1,500 acres) priced by the model's linear regression.
         @Test func marsHabitatPricerPricesTheFirstSelection() {
             // The model's GLM regressor (coremltools: ct.utils.load_spec(path).pipelineRegressor.pipeline.models[1]):
-            // 136.726723·2 + 653.511014·3 + 5.854079·1500 − 3751.055878 = 7264.05 (millions), shown as currency.
+            // 136.726723·2 + 653.511014·3 + 5.854079·1500 − 3751.055878 = 7264.05 (millions), shown as currency:
+            // "$7,264" on Apple; swift-corelibs-foundation's currency formatter ignores `maximumFractionDigits = 0`.
             let controller = AppleMarshabitat.ViewController()
             controller.viewDidLoad()
-            #expect(controller.priceLabel == "$7,264")
+            #expect(controller.priceLabel == "$7,264.05")
         }
     #endif
 
