@@ -8,6 +8,9 @@ import Vision
 #if canImport(AppleFeatureprint)
     @testable import AppleFeatureprint
 #endif
+#if canImport(AppleMarshabitat)
+    @testable import AppleMarshabitat
+#endif
 #if canImport(AppleReceipts)
     @testable import AppleReceipts
 #endif
@@ -84,6 +87,68 @@ import Vision
             ]
             #expect(abs(IOU(boxes[0].rect, boxes[1].rect) - Float(81.0 / 119.0)) < 1e-6)
             #expect(nonMaxSuppression(boundingBoxes: boxes, iouThreshold: 0.5, maxBoxes: 10) == [0, 2])
+        }
+
+        /// CoreMLHelpers' vImage helpers: a quarter turn moves the pixels as numpy's `rot90` moves an array's
+        /// elements, a resize of a uniform image keeps its colour, and a float array becomes the image of its values.
+        @Test func coreMLHelpersVImageHelpers() throws {
+            let source = try #require(createPixelBuffer(width: 3, height: 2, pixelFormat: kCVPixelFormatType_32BGRA))
+            func pixels(_ buffer: CVPixelBuffer) -> [UInt32] {
+                CVPixelBufferLockBaseAddress(buffer, .readOnly)
+                defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+                let base = CVPixelBufferGetBaseAddress(buffer)!
+                let row = CVPixelBufferGetBytesPerRow(buffer)
+                return (0..<CVPixelBufferGetHeight(buffer)).flatMap { y in
+                    (0..<CVPixelBufferGetWidth(buffer)).map { x in
+                        base.loadUnaligned(fromByteOffset: y * row + x * 4, as: UInt32.self)
+                    }
+                }
+            }
+            CVPixelBufferLockBaseAddress(source, [])
+            let base = CVPixelBufferGetBaseAddress(source)!
+            for y in 0..<2 {
+                for x in 0..<3 {
+                    base.storeBytes(
+                        of: UInt32(y * 3 + x), toByteOffset: y * CVPixelBufferGetBytesPerRow(source) + x * 4,
+                        as: UInt32.self)
+                }
+            }
+            CVPixelBufferUnlockBaseAddress(source, [])
+            // np.rot90(np.arange(6).reshape(2, 3), 1).reshape(-1)
+            let turned = try #require(rotate90PixelBuffer(source, factor: 1))
+            #expect(CVPixelBufferGetWidth(turned) == 2 && CVPixelBufferGetHeight(turned) == 3)
+            #expect(pixels(turned) == [2, 5, 1, 4, 0, 3])
+
+            let uniform = try #require(createPixelBuffer(width: 40, height: 30, pixelFormat: kCVPixelFormatType_32BGRA))
+            CVPixelBufferLockBaseAddress(uniform, [])
+            let bytes = CVPixelBufferGetBaseAddress(uniform)!
+            for i in 0..<(CVPixelBufferGetBytesPerRow(uniform) * 30 / 4) {
+                bytes.storeBytes(of: 0xFF20_6090 as UInt32, toByteOffset: i * 4, as: UInt32.self)
+            }
+            CVPixelBufferUnlockBaseAddress(uniform, [])
+            let small = try #require(resizePixelBuffer(uniform, width: 13, height: 7))
+            #expect(CVPixelBufferGetWidth(small) == 13 && CVPixelBufferGetHeight(small) == 7)
+            #expect(pixels(small).allSatisfy { $0 == 0xFF20_6090 })
+
+            // Three 1 × 2 planes (B, G, R) over 0…255: clamped and rounded, alpha 255; read back as RGBA bytes.
+            let array = try MLMultiArray(shape: [3, 1, 2], dataType: .float32)
+            for (i, v) in [Float(0), 300, 127.6, -4, 64.4, 255].enumerated() { array[i] = NSNumber(value: v) }
+            let image = try #require(createCGImage(fromFloatArray: array))
+            #expect(image.width == 2 && image.height == 1)
+            #expect(image.toByteArrayRGBA() == [0, 128, 64, 255, 255, 0, 255, 255])
+        }
+    #endif
+
+    #if canImport(AppleMarshabitat)
+        /// "Integrating a Core ML Model into Your App" (MarsHabitatPricer, the sample's own model): the picker's first
+        /// selection (2 solar panels, 3 greenhouses, 1,500 acres) priced by the model's linear regression.
+        @Test func marsHabitatPricerPricesTheFirstSelection() {
+            // The model's GLM regressor (coremltools: ct.utils.load_spec(path).pipelineRegressor.pipeline.models[1]):
+            // 136.726723·2 + 653.511014·3 + 5.854079·1500 − 3751.055878 = 7264.05 (millions), shown as currency:
+            // "$7,264" on Apple; swift-corelibs-foundation's currency formatter ignores `maximumFractionDigits = 0`.
+            let controller = AppleMarshabitat.ViewController()
+            controller.viewDidLoad()
+            #expect(controller.priceLabel == "$7,264.05")
         }
     #endif
 
