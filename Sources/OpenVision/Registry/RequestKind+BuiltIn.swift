@@ -124,6 +124,22 @@ extension RequestKind {
             GenerateForegroundInstanceMaskRequest()
         },
         RequestKind(
+            "facequality",
+            "faces with their capture quality, 0...1 (sharpness, noise, exposure, size, head pose and open eyes; "
+                + "MediaPipe's face mesh), standing in for 'faces' and 'landmarks' when asked with them",
+            reportKey: "faces", bytesPerPixel: 8, supersedes: ["faces", "landmarks"]
+        ) { _ in
+            DetectFaceCaptureQualityRequest()
+        },
+        RequestKind(
+            "aesthetics",
+            "the image's aesthetics score, -1...1 (sharpness, noise, exposure, JPEG blocks, colour), and whether it "
+                + "is a utility image (documents, screenshots, receipts, whiteboards)", reportKey: "aesthetics",
+            bytesPerPixel: 6
+        ) { _ in
+            CalculateImageAestheticsScoresRequest()
+        },
+        RequestKind(
             "featureprint", "a feature print, 1280 numbers to compare images by (the default classifier's features)",
             reportKey: "featurePrint", bytesPerPixel: 11
         ) { _ in
