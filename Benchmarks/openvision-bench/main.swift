@@ -671,7 +671,7 @@ do {
                     row["score"] = f.score
                     row["factors"] = [
                         "sharpness": f.sharpness, "noise": f.noise, "exposure": f.exposure, "size": f.size,
-                        "pose": f.pose, "eyes": f.eyes,
+                        "pose": f.pose, "eyes": f.eyes, "yaw": f.yaw,
                     ]
                 } else {
                     row["score"] = 0.0

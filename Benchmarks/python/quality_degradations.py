@@ -3,11 +3,14 @@
 faces BENCH OUT FILE...       DetectFaceCaptureQualityRequest: for each file, the faces BlazeFace (full range) finds on
                               it are measured on the file and on degraded copies (same boxes, `openvision-bench
                               facequality`): Gaussian blur sigma 1, 2, 3, 4, 6, 8; darkening x0.8, 0.6, 0.45, 0.3, 0.2;
-                              Gaussian noise sigma 4, 8, 12, 16, 24; the head turned by warping (each face's middle
-                              pushed sideways by 8, 16, 24, 32, 40 % of its half-width, edges fixed); downscaling x0.75,
+                              Gaussian noise sigma 4, 8, 12, 16, 24; the head turned further by warping (each face's
+                              middle pushed sideways, towards the side it turns to, by 8, 16, 24, 32, 40 % of its
+                              half-width, edges fixed); downscaling x0.75,
                               0.5, 0.35, 0.25, 0.15 (area).
 aesthetics BENCH OUT FILE...  CalculateImageAestheticsScoresRequest on each file and degraded copies (`openvision-bench
-                              aesthetics`): blur as above; noise as above; JPEG quality 90, 70, 50, 30, 15, 5; darkening
+                              aesthetics`): blur as above; noise as above; JPEG quality 50, 30, 15, 10, 5 (the shared JPEGs
+                              are themselves around quality 75-90: re-encoding them at 90 or 70 smooths their own
+                              blocks, not a damage); darkening
                               as above; brightening x1.25, 1.5, 2, 2.5, 3 (clipped).
 utility BENCH OUT PAGES... -- PHOTOS...   isUtility on each file: right when true for the pages, false for the photos.
 
@@ -28,7 +31,7 @@ DARK = [0.8, 0.6, 0.45, 0.3, 0.2]
 NOISE = [4, 8, 12, 16, 24]
 WARP = [0.08, 0.16, 0.24, 0.32, 0.40]
 DOWN = [0.75, 0.5, 0.35, 0.25, 0.15]
-JPEG = [90, 70, 50, 30, 15, 5]
+JPEG = [50, 30, 15, 10, 5]
 BRIGHT = [1.25, 1.5, 2.0, 2.5, 3.0]
 
 
@@ -55,17 +58,18 @@ def down(img, k):
     return cv2.resize(img, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
 
 
-def warp(img, boxes, a):
+def warp(img, boxes, a, sides):
     """Each face's middle pushed sideways by a x its half-width (cos-shaped, the box's edges fixed): the nose moves
-    towards one cheek as when the head turns."""
+    towards one cheek as when the head turns; towards the side the face already turns to (`sides`: +1 or -1 from the
+    yaw measured on the original), so that it turns further."""
     h, w = img.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     mx, my = xs.copy(), ys.copy()
-    for x, y, bw, bh in boxes:
+    for (x, y, bw, bh), side in zip(boxes, sides):
         cx, cy, rx, ry = x + bw / 2, y + bh / 2, bw * 0.6, bh * 0.6
         u, v = (xs - cx) / rx, (ys - cy) / ry
         inside = (np.abs(u) < 1) & (np.abs(v) < 1)
-        shift = a * (bw / 2) * np.cos(np.pi * u / 2) * np.cos(np.pi * v / 2)
+        shift = side * a * (bw / 2) * np.cos(np.pi * u / 2) * np.cos(np.pi * v / 2)
         mx = np.where(inside, mx - shift, mx)
     return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
@@ -117,12 +121,13 @@ def faces(bench, out, files):
         base = os.path.join(out, os.path.splitext(os.path.basename(path))[0])
         first = run(bench, "facequality", path)[0]
         boxes = [f["box"] for f in first["faces"]]
+        sides = [1 if f.get("factors", {}).get("yaw", 0) >= 0 else -1 for f in first["faces"]]
         if not boxes:
             print(f"  {path}: no face", file=sys.stderr)
             continue
         variants = {
             "blur": [blur(img, s) for s in BLUR], "darken": [scale(img, k) for k in DARK],
-            "noise": [noise(img, s) for s in NOISE], "turn": [warp(img, boxes, a) for a in WARP],
+            "noise": [noise(img, s) for s in NOISE], "turn": [warp(img, boxes, a, sides) for a in WARP],
             "downscale": [down(img, k) for k in DOWN],
         }
         names = []

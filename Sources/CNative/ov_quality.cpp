@@ -4,12 +4,14 @@
 // Measures (on the gray plane of the region, resampled to the working size unless said otherwise)
 //   - exposure: the mean and standard deviation of the luminance, the shares of pixels at 16 or below and 239 or
 //     above;
-//   - sharpness: the variance of cv::Laplacian (ksize 1: the 4-neighbour kernel, whose gain on white noise is 20 in
-//     variance) over the interior, and its largest value over a 4 x 4 grid of tiles (a sharp subject on a blurred
-//     background);
-//   - noise: Immerkaer's fast estimate (J. Immerkaer, "Fast noise variance estimation", CVIU 1996): sigma =
-//     sqrt(pi / 2) / 6 * mean |I * M| with M = [1 -2 1; -2 4 -2; 1 -2 1], the mean taken per 8 x 8 block of the
-//     interior and the blocks' 10th percentile kept: the flattest parts, where texture does not pass for noise;
+//   - sharpness: the mean square of cv::Laplacian (ksize 1: the 4-neighbour kernel) over the interior, its largest
+//     value over a 4 x 4 grid of tiles (a sharp subject on a blurred background), and its floor, the 10th percentile
+//     of its means over 8 x 8 blocks: what noise alone gives in the flattest parts, whatever the noise's spectrum
+//     (white, or smoothed by the resampling);
+//   - noise, on the region at its own resolution (shrunk to at most 2048 px): Immerkaer's fast estimate
+//     (J. Immerkaer, "Fast noise variance estimation", CVIU 1996): sigma = sqrt(pi / 2) / 6 * mean |I * M| with
+//     M = [1 -2 1; -2 4 -2; 1 -2 1], the mean taken per 8 x 8 block of the interior and the blocks' 10th percentile
+//     kept: the flattest parts, where texture does not pass for noise;
 //   - blockiness, at the region's own resolution (JPEG's grid is there): the mean absolute step between neighbouring
 //     columns (and rows) across the 8-pixel grid lines, over the mean step elsewhere, minus 1 (floored at 0); the
 //     grid's phase is the image's, so a region whose x or y is not a multiple of 8 is measured on the image's lines;
@@ -50,6 +52,17 @@ double gridExcess(const cv::Mat &g, int x0) {
     if (nAcross == 0 || nElsewhere == 0) return 0;
     const double a = across / double(nAcross), e = elsewhere / double(nElsewhere);
     return std::max(0.0, (a + 0.5) / (e + 0.5) - 1);
+}
+/// The 10th percentile of the means of `m`'s whole 8 x 8 blocks (of all of `m` when it has none).
+double tenthPercentileOfBlocks(const cv::Mat &m) {
+    std::vector<double> blocks;
+    for (int by = 0; by + 8 <= m.rows; by += 8) {
+        for (int bx = 0; bx + 8 <= m.cols; bx += 8) blocks.push_back(cv::mean(m(cv::Rect(bx, by, 8, 8)))[0]);
+    }
+    if (blocks.empty()) return cv::mean(m)[0];
+    auto tenth = blocks.begin() + long(blocks.size() / 10);
+    std::nth_element(blocks.begin(), tenth, blocks.end());
+    return *tenth;
 }
 }  // namespace
 
@@ -105,39 +118,33 @@ extern "C" ov_status ov_measure_quality(const ov_image *image, int x, int y, int
         for (int v = std::max(mode - 16, 0); v <= std::min(mode + 16, 255); ++v) near += histogram[v];
         out->flat = double(near) / n;
 
-        // Sharpness: the Laplacian's variance over the interior, and per tile of a 4 x 4 grid.
+        // Sharpness: the Laplacian's mean square over the interior, per tile of a 4 x 4 grid, and per 8 x 8 block (the
+        // blocks' 10th percentile is the floor that noise alone gives).
         cv::Mat lap;
         cv::Laplacian(work, lap, CV_32F, 1, 1, 0, cv::BORDER_REPLICATE);
         const cv::Rect interior(1, 1, work.cols - 2, work.rows - 2);
-        cv::meanStdDev(lap(interior), mean, stddev);
-        out->laplacian = stddev[0] * stddev[0];
+        const cv::Mat energy = lap(interior).mul(lap(interior));
+        out->laplacian = cv::mean(energy)[0];
         double peak = 0;
         for (int ty = 0; ty < 4; ++ty) {
             for (int tx = 0; tx < 4; ++tx) {
-                const int x0 = 1 + tx * (work.cols - 2) / 4, x1 = 1 + (tx + 1) * (work.cols - 2) / 4;
-                const int y0 = 1 + ty * (work.rows - 2) / 4, y1 = 1 + (ty + 1) * (work.rows - 2) / 4;
-                if (x1 - x0 < 2 || y1 - y0 < 2) continue;
-                cv::meanStdDev(lap(cv::Rect(x0, y0, x1 - x0, y1 - y0)), mean, stddev);
-                peak = std::max(peak, stddev[0] * stddev[0]);
+                const int x0 = tx * energy.cols / 4, x1 = (tx + 1) * energy.cols / 4;
+                const int y0 = ty * energy.rows / 4, y1 = (ty + 1) * energy.rows / 4;
+                if (x1 - x0 < 1 || y1 - y0 < 1) continue;
+                peak = std::max(peak, cv::mean(energy(cv::Rect(x0, y0, x1 - x0, y1 - y0)))[0]);
             }
         }
         out->peak_laplacian = peak;
+        out->laplacian_floor = tenthPercentileOfBlocks(energy);
 
-        // Noise: Immerkaer's operator, its mean magnitude per 8 x 8 block of the interior, the blocks' 10th percentile.
+        // Noise: Immerkaer's operator on the region at its own resolution (shrunk to at most 2048 px), its mean
+        // magnitude per 8 x 8 block of the interior, the blocks' 10th percentile.
+        const cv::Mat native = ov::fitWithin(gray, 2048);
         const cv::Mat kernel = (cv::Mat_<float>(3, 3) << 1, -2, 1, -2, 4, -2, 1, -2, 1);
         cv::Mat response;
-        cv::filter2D(work, response, CV_32F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
-        cv::Mat magnitude = cv::abs(response(interior));
-        std::vector<double> blocks;
-        for (int by = 0; by + 8 <= magnitude.rows; by += 8) {
-            for (int bx = 0; bx + 8 <= magnitude.cols; bx += 8) {
-                blocks.push_back(cv::mean(magnitude(cv::Rect(bx, by, 8, 8)))[0]);
-            }
-        }
-        if (blocks.empty()) blocks.push_back(cv::mean(magnitude)[0]);
-        auto tenth = blocks.begin() + long(blocks.size() / 10);
-        std::nth_element(blocks.begin(), tenth, blocks.end());
-        out->noise = std::sqrt(kPi / 2) / 6 * *tenth;
+        cv::filter2D(native, response, CV_32F, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+        const cv::Mat magnitude = cv::abs(response(cv::Rect(1, 1, native.cols - 2, native.rows - 2)));
+        out->noise = std::sqrt(kPi / 2) / 6 * tenthPercentileOfBlocks(magnitude);
 
         // Colourfulness.
         if (!colour.empty()) {

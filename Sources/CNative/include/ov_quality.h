@@ -19,9 +19,11 @@ typedef struct ov_quality_measures {
     double contrast;     /* standard deviation of the luminance */
     double dark;         /* share of pixels at 16 or below */
     double bright;       /* share of pixels at 239 or above */
-    double laplacian;    /* variance of the 4-neighbour Laplacian (interior pixels) */
-    double peak_laplacian; /* the largest such variance over a 4 x 4 grid of tiles */
-    double noise;        /* Immerkaer's noise sigma: the 10th percentile of its 8 x 8 blocks (the flattest parts) */
+    double laplacian;    /* mean square of the 4-neighbour Laplacian (interior pixels) */
+    double peak_laplacian; /* the largest such mean over a 4 x 4 grid of tiles */
+    double laplacian_floor; /* the 10th percentile of its means over 8 x 8 blocks: noise's share */
+    double noise;        /* Immerkaer's noise sigma at the region's own resolution: the 10th percentile of its 8 x 8
+                            blocks (the flattest parts) */
     double blockiness;   /* JPEG's 8 x 8 grid: mean step across grid lines over the mean step elsewhere, minus 1,
                             at the image's own resolution (0: no grid) */
     double colorfulness; /* Hasler and Suesstrunk's M (0 for gray images) */
@@ -31,7 +33,7 @@ typedef struct ov_quality_measures {
 
 /* The measures of the region (x, y, width, height: pixels, clipped to the image) resampled to `work_width` pixels
  * wide (height in proportion; INTER_AREA when shrinking, INTER_CUBIC when enlarging), or, with work_width 0, shrunk
- * to a longer side of at most `max_side` (never enlarged). Blockiness is measured on the region at full resolution.
+ * to a longer side of at most `max_side` (never enlarged). Blockiness and noise are measured on the region at full resolution.
  * OV_ERR_INVALID_ARGUMENT for a region under 8 x 8 pixels after clipping or a work size under 8 or over 4096. */
 ov_status ov_measure_quality(const ov_image *image, int x, int y, int width, int height, int work_width,
                              int max_side, ov_quality_measures *out);

@@ -5,8 +5,9 @@ import Foundation
 /// images) and `isUtility` (documents, screenshots, receipts, whiteboards). Apple's are learned from people's
 /// judgements; no model with usable terms is reachable, so OpenVision's are composed from measured factors
 /// (`ImageAestheticsScorer`; docs/requests.md, "Aesthetics"): sharpness, noise, exposure, JPEG blockiness and
-/// colourfulness (OpenCV), and for `isUtility` the share of the image text lines cover (`DetectTextRectanglesRequest`)
-/// on a flat background. An image under 8 × 8 pixels is `invalidArgument`.
+/// colourfulness (OpenCV), and for `isUtility` a flat background (paper, a screen) with some ink on it and at least
+/// one line of text (`DetectTextRectanglesRequest`, upright or turned 90°). An image under 8 × 8 pixels is
+/// `invalidArgument`.
 public struct CalculateImageAestheticsScoresRequest: CompletionHandlingRequest {
     /// The image's scores.
     public typealias Result = ImageAestheticsScoresObservation
@@ -32,14 +33,15 @@ public struct CalculateImageAestheticsScoresRequest: CompletionHandlingRequest {
         return ImageAestheticsScoresObservation(overallScore: Float(factors.overallScore), isUtility: utility.isUtility)
     }
 
-    /// What `isUtility` is decided on: the share of the image text boxes cover, their count, the flat share.
+    /// What `isUtility` is decided on: the share of the image text boxes cover, their count (upright, or with the
+    /// image turned 90° when none reads upright), the flat share.
     package struct UtilityMeasures: Sendable, Hashable {
         package var textCoverage: Double
         package var lines: Int
         package var flat: Double
         package var isUtility: Bool {
-            textCoverage >= ImageAestheticsScorer.utilityTextCoverage && lines >= ImageAestheticsScorer.utilityLines
-                && flat >= ImageAestheticsScorer.utilityFlatShare
+            flat >= ImageAestheticsScorer.utilityFlatShare && flat < 1 - ImageAestheticsScorer.utilityInkShare
+                && lines >= ImageAestheticsScorer.utilityLines
         }
     }
 
@@ -53,7 +55,15 @@ public struct CalculateImageAestheticsScoresRequest: CompletionHandlingRequest {
         let m = try ImageQualityMeasures(
             image, x: 0, y: 0, width: image.width, height: image.height, workWidth: nil,
             maxSide: ImageAestheticsScorer.maxSide)
-        let lines = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image: image))
+        var lines: [TextObservation] = []
+        // Only a flat image can be a utility image: text is looked for on those.
+        if m.flat >= ImageAestheticsScorer.utilityFlatShare {
+            lines = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image: image))
+            if lines.isEmpty {
+                let turned = try ImageRecipe(image: image).oriented(.right).renderedImage()
+                lines = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image: turned))
+            }
+        }
         let coverage = lines.reduce(0) { $0 + $1.boundingBox.width * $1.boundingBox.height }
         return (
             ImageAestheticsScorer.factors(m),

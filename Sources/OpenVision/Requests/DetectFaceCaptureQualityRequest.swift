@@ -69,18 +69,24 @@ public struct DetectFaceCaptureQualityRequest: CompletionHandlingRequest {
             image, x: Int(visible.minX.rounded()), y: Int(visible.minY.rounded()), width: Int(visible.width.rounded()),
             height: Int(visible.height.rounded()), workWidth: FaceCaptureQualityScorer.workWidth)
         let roll = face.roll.flatMap { $0.isFinite ? $0 : nil } ?? 0
-        var pose: (yaw: Double, pitch: Double)?
-        var eyes: Double?
-        if let mesh = try pipeline.face(
-            in: image, region: FaceMeshPipeline.faceRegion(box: box, roll: roll), mirrorCheck: false)
-        {
-            DetectFaceLandmarksRequest.apply(
-                mesh, table: FaceConstellation.points76, constellation: .points76, box: box, imageSize: size,
-                to: &face)
-            pose = (face.yaw ?? 0, face.pitch ?? 0)
-            eyes = FaceCaptureQualityScorer.eyeAspectRatio(mesh.mesh)
+        // The mesh is read whatever its presence score: the score weighs how sure the model is that a face is there.
+        let mesh = try pipeline.face(
+            in: image, region: FaceMeshPipeline.faceRegion(box: box, roll: roll), mirrorCheck: false,
+            presenceThreshold: -.infinity)
+        var seen: FaceCaptureQualityScorer.MeshView?
+        if let mesh {
+            if mesh.presence >= FaceMeshPipeline.presenceThreshold {
+                DetectFaceLandmarksRequest.apply(
+                    mesh, table: FaceConstellation.points76, constellation: .points76, box: box, imageSize: size,
+                    to: &face)
+            }
+            let pose = FaceMeshPipeline.headPose(mesh.mesh)
+            seen = FaceCaptureQualityScorer.MeshView(
+                presence: Double(mesh.presence),
+                yaw: (pose.yaw + FaceCaptureQualityScorer.noseOffsetYaw(mesh.mesh)) / 2, pitch: pose.pitch,
+                eyeAspectRatio: FaceCaptureQualityScorer.eyeAspectRatio(mesh.mesh))
         }
-        return FaceCaptureQualityScorer.factors(measures, width: box.width, pose: pose, eyeAspectRatio: eyes)
+        return FaceCaptureQualityScorer.factors(measures, width: box.width, mesh: seen)
     }
 
     /// The quality factors of `face` in `image` (benchmarks and calibration: `openvision-bench facequality`).

@@ -12,9 +12,9 @@ import Foundation
 ///   shadows d;
 /// - compression `1 / (1 + k / k₀)`: k JPEG's 8 × 8 blockiness;
 /// - colour `0.6 + 0.4 · C / (C + C₀)`: Hasler and Süsstrunk's colourfulness C.
-/// `isUtility`: text boxes (`DetectTextRectanglesRequest`) covering at least `utilityTextCoverage` of the image with
-/// at least `utilityLines` lines, on a background at least `utilityFlatShare` flat (pixels within 16 gray levels of the
-/// image's most common level).
+/// `isUtility`: a background at least `utilityFlatShare` flat (pixels within 16 gray levels of the image's most common
+/// level: paper, a screen), with at least `utilityInkShare` of the image off it, and at least `utilityLines` text lines
+/// (`DetectTextRectanglesRequest`, upright or turned 90°).
 /// The constants were calibrated on the shared photos and the OCR test pages (`scripts/bench aesthetics`).
 package enum ImageAestheticsScorer {
     /// The working size's longer side.
@@ -29,12 +29,12 @@ package enum ImageAestheticsScorer {
     static let blockinessHalf = 0.5
     /// Colourfulness C₀ at which the colour factor is 0.8.
     static let colorfulnessHalf = 20.0
-    /// Utility images: text covering this share of the image at least…
-    static let utilityTextCoverage = 0.03
-    /// …in at least this many lines…
-    static let utilityLines = 3
-    /// …on a background this flat.
-    static let utilityFlatShare = 0.35
+    /// Utility images: a background this flat (pages measured 0.92 and up, photos 0.50 and under)…
+    static let utilityFlatShare = 0.75
+    /// …with at least this share of the image off it (a blank image is no document)…
+    static let utilityInkShare = 0.002
+    /// …and at least this many text lines.
+    static let utilityLines = 1
 
     /// The factors, each 0…1, and the overall score.
     package struct Factors: Sendable, Hashable {

@@ -10,10 +10,13 @@ struct ImageQualityMeasures: Sendable, Hashable {
     /// Shares of pixels at 16 or below, and at 239 or above.
     var dark: Double
     var bright: Double
-    /// Variance of the 4-neighbour Laplacian, over the region and at its sharpest tile of a 4 × 4 grid.
+    /// Mean square of the 4-neighbour Laplacian, over the region and at its sharpest tile of a 4 × 4 grid.
     var laplacian: Double
     var peakLaplacian: Double
-    /// Immerkær's noise sigma in the flattest parts: the 10th percentile of its 8 × 8 blocks (gray levels).
+    /// The 10th percentile of the Laplacian's mean square over 8 × 8 blocks: what noise alone gives.
+    var laplacianFloor: Double
+    /// Immerkær's noise sigma at the region's own resolution, in the flattest parts: the 10th percentile of its 8 × 8
+    /// blocks (gray levels).
     var noise: Double
     /// JPEG's 8 × 8 grid: the mean step across grid lines over the mean step elsewhere, minus 1 (0: none).
     var blockiness: Double
@@ -25,11 +28,11 @@ struct ImageQualityMeasures: Sendable, Hashable {
     var width: Int
     var height: Int
 
-    /// The Laplacian's variance with white noise's share taken out (the 4-neighbour kernel's gain is 20 in variance),
-    /// never below 0: sharpness that noise does not fake.
-    var sharpness: Double { max(laplacian - 20 * noise * noise, 0) }
+    /// The Laplacian's mean square less its floor in the flattest blocks (noise's share), at least a twentieth of it:
+    /// sharpness that noise does not fake.
+    var sharpness: Double { max(laplacian - laplacianFloor, laplacian / 20) }
     /// The same for the sharpest tile.
-    var peakSharpness: Double { max(peakLaplacian - 20 * noise * noise, 0) }
+    var peakSharpness: Double { max(peakLaplacian - laplacianFloor, peakLaplacian / 20) }
 
     /// The measures of `region` (pixels, top-left origin) of `image`, resampled to `workWidth` pixels wide, or with
     /// `workWidth` nil shrunk to a longer side of at most `maxSide`. `invalidArgument` for a region under 8 × 8 pixels.
@@ -47,6 +50,7 @@ struct ImageQualityMeasures: Sendable, Hashable {
         bright = m.bright
         laplacian = m.laplacian
         peakLaplacian = m.peak_laplacian
+        laplacianFloor = m.laplacian_floor
         noise = m.noise
         blockiness = m.blockiness
         colorfulness = m.colorfulness
