@@ -20,6 +20,8 @@
 //   openvision-bench pose3d RUNS FILE...                    file → 3D body pose (one person, as mp.solutions.pose)
 //   openvision-bench personinstances RUNS FILE...           file → person instance mask at the image size
 //   openvision-bench foreground RUNS FILE...                file → foreground instance mask at the image size
+//   openvision-bench facequality ORIGINAL [DEGRADED...]      per file: capture quality and factors of ORIGINAL's faces
+//   openvision-bench aesthetics FILE...                     per file: aesthetics score, factors, utility measures
 //   openvision-bench world FILE...                           per file: the 3D pose's 33 world landmarks (MediaPipe's axes, metres)
 //   openvision-bench live MODEL VIDEO [fastest]            live pipeline at the video's pace (or unpaced): analysed fps, latency, CPU
 //   openvision-bench live-memory VIDEO                     RSS over a long video (barcodes + rectangles on every frame, unpaced)
@@ -651,6 +653,47 @@ do {
         let request = DetectHumanBodyPose3DRequest()  // one person, as mp.solutions.pose
         try benchModel(runs: runs, files: Array(args.dropFirst(2))) { context in
             (try request.perform(in: context).map { _ in "pose3d" }, InferenceTimings())
+        }
+    case "facequality":
+        // Faces found on ORIGINAL (BlazeFace full range), measured on it and on each degraded copy (same normalised
+        // boxes): one JSON line per file with each face's pixel box (on ORIGINAL), score and factors.
+        guard args.count >= 2 else { fail("facequality ORIGINAL [DEGRADED...]") }
+        let original = try VisionImage(contentsOf: URL(fileURLWithPath: args[1]))
+        let faces = try DetectFaceRectanglesRequest(.blazeFaceFullRange).perform(
+            in: ImageAnalysisContext(image: original))
+        for file in args.dropFirst() {
+            let image = try VisionImage(contentsOf: URL(fileURLWithPath: file))
+            var rows: [[String: Any]] = []
+            for face in faces {
+                let b = face.boundingBox.toImageCoordinates(original.size, origin: .upperLeft)
+                var row: [String: Any] = ["box": [b.minX, b.minY, b.width, b.height].map { Double($0) }]
+                if let f = try DetectFaceCaptureQualityRequest.factors(of: face, in: image) {
+                    row["score"] = f.score
+                    row["factors"] = [
+                        "sharpness": f.sharpness, "noise": f.noise, "exposure": f.exposure, "size": f.size,
+                        "pose": f.pose, "eyes": f.eyes, "yaw": f.yaw,
+                    ]
+                } else {
+                    row["score"] = 0.0
+                }
+                rows.append(row)
+            }
+            emit(["file": file, "faces": rows])
+        }
+    case "aesthetics":
+        // One JSON line per file: the overall score, its factors and the utility measures.
+        guard args.count >= 2 else { fail("aesthetics FILE...") }
+        for file in args.dropFirst() {
+            let (f, u) = try CalculateImageAestheticsScoresRequest.measure(
+                VisionImage(contentsOf: URL(fileURLWithPath: file)))
+            emit([
+                "file": file, "score": f.overallScore, "isUtility": u.isUtility, "textCoverage": u.textCoverage,
+                "lines": u.lines, "flat": u.flat,
+                "factors": [
+                    "sharpness": f.sharpness, "noise": f.noise, "exposure": f.exposure, "compression": f.compression,
+                    "colour": f.colour,
+                ],
+            ])
         }
     case "world":
         guard args.count >= 2 else { fail("world FILE...") }

@@ -18,6 +18,28 @@ import Vision
         return request.results ?? []
     }
 
+    /// Face capture quality and aesthetics: the VN classes give OpenVision's scores; `inputFaceObservations` are kept.
+    @Test func captureQualityAndAesthetics() throws {
+        let astronaut = try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png"))
+        let faces = try Self.vn(VNDetectFaceCaptureQualityRequest(), on: astronaut) as! [VNFaceObservation]
+        let nativeFaces = try Self.native(DetectFaceCaptureQualityRequest(), on: astronaut)
+        #expect(faces.count == 1 && faces.map(\.faceCaptureQuality) == nativeFaces.map { $0.captureQuality?.score })
+        let given = VNDetectFaceCaptureQualityRequest()
+        given.inputFaceObservations = faces
+        let again = try Self.vn(given, on: astronaut) as! [VNFaceObservation]
+        #expect(again.map(\.boundingBox) == faces.map(\.boundingBox))
+        // The faces given back carry the mesh's roll, which turns the region the mesh reads: nearly the same score.
+        let pairs = zip(again.compactMap(\.faceCaptureQuality), faces.compactMap(\.faceCaptureQuality))
+        #expect(again.count == 1 && pairs.allSatisfy { abs($0 - $1) < 0.05 })
+        #expect(VNDetectFaceCaptureQualityRequest.supportedRevisions == IndexSet([1, 2, 3]))
+
+        let scores =
+            try Self.vn(VNCalculateImageAestheticsScoresRequest(), on: Self.dog)
+            as! [VNImageAestheticsScoresObservation]
+        let native = try Self.native(CalculateImageAestheticsScoresRequest(), on: Self.dog)
+        #expect(scores.map(\.overallScore) == [native.overallScore] && scores.map(\.isUtility) == [native.isUtility])
+    }
+
     @Test func detectorsAndClassifiers() throws {
         let animals = try Self.vn(VNRecognizeAnimalsRequest(), on: Self.dog) as! [VNRecognizedObjectObservation]
         let nativeAnimals = try Self.native(RecognizeAnimalsRequest(), on: Self.dog)

@@ -25,6 +25,7 @@
 #include "ov_contours.h"
 #include "ov_horizon.h"
 #include "ov_saliency.h"
+#include "ov_quality.h"
 #include "ov_textrects.h"
 #include "ov_registration.h"
 #include "ov_optical_flow.h"

@@ -24,6 +24,8 @@ extension AnalysisReport {
         public var revision: Int?
         /// Region name → each point's precision estimate (a share of the face box's width), when the model gives them.
         public var precision: [String: [Float]]?
+        /// `DetectFaceCaptureQualityRequest`'s capture quality, 0…1; absent from the other face requests.
+        public var captureQuality: Float?
     }
 
     /// Adds face observations, with landmarks when they carry them.
@@ -57,7 +59,8 @@ extension AnalysisReport {
             return Face(
                 confidence: face.confidence, box: box(face.boundingBox), roll: face.roll, yaw: face.yaw,
                 pitch: face.pitch,
-                landmarks: landmarks, constellation: constellation?.rawValue, revision: revision, precision: precision)
+                landmarks: landmarks, constellation: constellation?.rawValue, revision: revision, precision: precision,
+                captureQuality: face.captureQuality?.score)
         }
     }
 
@@ -65,6 +68,7 @@ extension AnalysisReport {
         faces.map { f in
             var line = String(format: "  face %.2f ", f.confidence) + at(f.box)
             if let roll = f.roll { line += String(format: " roll=%.1f°", roll * 180 / .pi) }
+            if let q = f.captureQuality { line += String(format: " quality=%.2f", q) }
             if let landmarks = f.landmarks {
                 line += " landmarks: \(landmarks.count) regions"
                 if let c = f.constellation { line += ", \(c) points" }

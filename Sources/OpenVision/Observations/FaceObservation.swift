@@ -2,7 +2,7 @@ import Foundation
 
 /// A detected face, as Vision's `FaceObservation`: its box (normalised, lower-left origin,
 /// relative to the region of interest), confidence, head pose estimates and, when requested,
-/// landmarks.
+/// landmarks, and its capture quality.
 public struct FaceObservation: VisionObservation, BoundingBoxProviding {
     /// A unique identifier for this observation, kept by copies.
     public var uuid: UUID
@@ -21,11 +21,14 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
     public var pitch: Double?
     /// The landmarks (Vision's 76 or 65 points, dlib's 68, or BlazeFace's 6), when a request produced them.
     public var landmarks: FaceLandmarks2D?
+    /// How well the face is captured, from `DetectFaceCaptureQualityRequest`; nil from the other face requests.
+    public var captureQuality: CaptureQuality?
 
     /// Creates the value from its fields, each as documented on its property (no validation).
     public init(
         boundingBox: NormalizedRect, confidence: Float, roll: Double? = nil, yaw: Double? = nil,
-        pitch: Double? = nil, landmarks: FaceLandmarks2D? = nil, uuid: UUID = UUID()
+        pitch: Double? = nil, landmarks: FaceLandmarks2D? = nil, captureQuality: CaptureQuality? = nil,
+        uuid: UUID = UUID()
     ) {
         self.uuid = uuid
         self.confidence = confidence
@@ -34,5 +37,6 @@ public struct FaceObservation: VisionObservation, BoundingBoxProviding {
         self.yaw = yaw
         self.pitch = pitch
         self.landmarks = landmarks
+        self.captureQuality = captureQuality
     }
 }

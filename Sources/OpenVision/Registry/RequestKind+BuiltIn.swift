@@ -13,7 +13,8 @@ import Foundation
 // 2000 × 2000, dlib takes minutes beyond), landmarks the same detector (the shape predictor's cost is per face),
 // featureprint as a model resized to its input (classify: 8.1), bodypose3d 3.8, personinstances 15.7 (on person.jpg
 // scaled the same way: with nobody found it makes no mask, 3.6 on dog.jpg), foreground 17.1 (dog.jpg; person.jpg
-// 16.4: `openvision-bench foreground 0`); the model requests as `openvision detect`
+// 16.4: `openvision-bench foreground 0`), facequality 7.0 and aesthetics 5.9 (astronaut.png scaled the same way, so
+// that a face is found); the model requests as `openvision detect`
 // (Yolo-Fastest 1.1) 7.0 and `openvision classify` (EfficientNet-Lite0) 8.1, a quarter added. The sequence kinds never
 // run on a still image: the largest rate.
 
@@ -122,6 +123,22 @@ extension RequestKind {
                 + "the built-in detector and person masks)", reportKey: "foregroundInstances", bytesPerPixel: 22
         ) { _ in
             GenerateForegroundInstanceMaskRequest()
+        },
+        RequestKind(
+            "facequality",
+            "faces with their capture quality, 0...1 (sharpness, noise, exposure, size, head pose and open eyes; "
+                + "MediaPipe's face mesh), standing in for 'faces' and 'landmarks' when asked with them",
+            reportKey: "faces", bytesPerPixel: 9, supersedes: ["faces", "landmarks"]
+        ) { _ in
+            DetectFaceCaptureQualityRequest()
+        },
+        RequestKind(
+            "aesthetics",
+            "the image's aesthetics score, -1...1 (sharpness, noise, exposure, JPEG blocks, colour), and whether it "
+                + "is a utility image (documents, screenshots, receipts, whiteboards)", reportKey: "aesthetics",
+            bytesPerPixel: 8
+        ) { _ in
+            CalculateImageAestheticsScoresRequest()
         },
         RequestKind(
             "featureprint", "a feature print, 1280 numbers to compare images by (the default classifier's features)",

@@ -24,6 +24,13 @@ extension OverlayItem {
         return items
     }
 
+    /// The aesthetics score (and "utility" for utility images) as a label at the analysed region's top-left corner.
+    public static func items(for aesthetics: ImageAestheticsScoresObservation) -> [OverlayItem] {
+        let label =
+            String(format: "aesthetics %.2f", aesthetics.overallScore) + (aesthetics.isUtility ? " utility" : "")
+        return [OverlayItem(shape: .points([NormalizedPoint(x: 0.02, y: 0.98)]), color: .cyan, label: label)]
+    }
+
     /// The horizon line across the analysed region, labelled with its angle.
     public static func items(for horizon: HorizonObservation) -> [OverlayItem] {
         let (a, b) = horizon.lineEndpoints(aspectRatio: horizon.regionAspectRatio)

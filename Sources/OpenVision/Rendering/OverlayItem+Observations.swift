@@ -18,11 +18,12 @@ extension OverlayItem {
         ]
     }
 
-    /// A face's box and, when present, its landmark regions.
+    /// A face's box (labelled with its confidence and, when measured, its capture quality) and, when present, its
+    /// landmark regions.
     public static func items(for face: FaceObservation) -> [OverlayItem] {
-        var items = [
-            OverlayItem.box(face.boundingBox, color: .yellow, label: String(format: "face %.2f", face.confidence))
-        ]
+        var label = String(format: "face %.2f", face.confidence)
+        if let quality = face.captureQuality { label += String(format: " quality %.2f", quality.score) }
+        var items = [OverlayItem.box(face.boundingBox, color: .yellow, label: label)]
         if let l = face.landmarks {
             let regions = [
                 l.faceContour, l.leftEyebrow, l.rightEyebrow, l.noseCrest, l.nose, l.leftEye, l.rightEye,

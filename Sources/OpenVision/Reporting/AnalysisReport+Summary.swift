@@ -38,6 +38,7 @@ extension AnalysisReport {
             ("personMask", personMask.map { Self.summary(personMask: $0) } ?? []),
             ("personInstances", personInstances.map { Self.summary(personInstances: $0) } ?? []),
             ("foregroundInstances", foregroundInstances.map { Self.summary(foregroundInstances: $0) } ?? []),
+            ("aesthetics", aesthetics.map { Self.summary(aesthetics: $0) } ?? []),
             ("classifications", classifications.map { Self.summary(classifications: $0) } ?? []),
             ("featurePrint", featurePrint.map { Self.summary(featurePrint: $0) } ?? []),
             ("outputs", outputs.map { Self.summary(outputs: $0) } ?? []),

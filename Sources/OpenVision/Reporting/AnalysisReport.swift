@@ -129,6 +129,8 @@ public struct AnalysisReport: Sendable, Codable, Hashable {
     public var personInstances: PersonInstances?
     /// `GenerateForegroundInstanceMaskRequest`: the salient objects' instance mask, as `personInstances` is reported.
     public var foregroundInstances: PersonInstances?
+    /// `CalculateImageAestheticsScoresRequest`: the overall score and whether the image is a utility image.
+    public var aesthetics: Aesthetics?
     /// `GeneratePersonSegmentationRequest`: the mask's size and, with `--maps`, its files.
     public var personMask: Map?
     /// `ClassifyImageRequest`: one label per class; absent when the request did not run.

@@ -11,6 +11,9 @@ open class VNFaceObservation: VNDetectedObjectObservation {
     public let yaw: NSNumber?
     /// Head pitch in radians (positive when the face looks up): revision 3 landmarks only.
     public let pitch: NSNumber?
+    /// The capture quality, 0…1 (`VNDetectFaceCaptureQualityRequest`); nil from the other face requests. Apple's
+    /// Swift overlay spells it `Float?`, as here.
+    public let faceCaptureQuality: Float?
     let native: FaceObservation
 
     /// A face given by its box (normalised, lower-left origin) and pose, e.g. for
@@ -34,6 +37,7 @@ open class VNFaceObservation: VNDetectedObjectObservation {
         roll = nil
         yaw = nil
         pitch = nil
+        faceCaptureQuality = nil
         super.init(uuid: uuid, confidence: confidence, boundingBox: boundingBox)
     }
 
@@ -43,6 +47,7 @@ open class VNFaceObservation: VNDetectedObjectObservation {
         roll = o.roll.map { NSNumber(value: $0) }
         yaw = o.yaw.map { NSNumber(value: $0) }
         pitch = o.pitch.map { NSNumber(value: $0) }
+        faceCaptureQuality = o.captureQuality?.score
         super.init(uuid: o.uuid, confidence: o.confidence, boundingBox: o.boundingBox)
     }
 }

@@ -91,16 +91,19 @@ struct FaceMeshPipeline: Sendable {
         return try detector.detect(in: image).map { $0.projected { x, y in (x * w, y * h) } }
     }
 
-    /// The mesh in `region`, or nil when the model says no face is there. `mirrorCheck` also reads the mirrored crop
-    /// (and the eyes the other way round) for `Face.mirroredMesh`.
-    func face(in image: VisionImage, region: MediaPipeRegion, mirrorCheck: Bool) throws(VisionError) -> Face? {
+    /// The mesh in `region`, or nil when the model's presence score is under `presenceThreshold` (no face there).
+    /// `mirrorCheck` also reads the mirrored crop (and the eyes the other way round) for `Face.mirroredMesh`.
+    func face(
+        in image: VisionImage, region: MediaPipeRegion, mirrorCheck: Bool,
+        presenceThreshold: Float = FaceMeshPipeline.presenceThreshold
+    ) throws(VisionError) -> Face? {
         let (w, h, nhwc) = try MediaPipeTensorInput.inputGeometry(of: landmarker)
         let m = MediaPipeTensorInput.inverseAffine(region.cropTransform(outputWidth: w, outputHeight: h).rowMajor)
         let name = landmarker.modelDescription.inputs.first?.name ?? "input"
         let input = try MediaPipeTensorInput.warp(
             image, tensorToImage: m, width: w, height: h, nhwc: nhwc, range: 0...1,
             borderReplicate: true, inputName: name)
-        guard let (raw, presence) = try readMesh(input) else { return nil }
+        guard let (raw, presence) = try readMesh(input, threshold: presenceThreshold) else { return nil }
         let n = Self.meshCount
         let (sx, sy) = (Double(w), Double(h))
         // TensorsToLandmarksCalculator (input pixels → 0...1, z by the input width) and LandmarkProjectionCalculator

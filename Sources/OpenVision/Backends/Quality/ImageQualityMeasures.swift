@@ -1,0 +1,61 @@
+internal import CNative
+
+/// The measurable quality factors of an image region (`ov_quality.cpp` says how each is taken): what face capture
+/// quality and aesthetics scores are composed from.
+struct ImageQualityMeasures: Sendable, Hashable {
+    /// Mean luminance, 0…255.
+    var mean: Double
+    /// Standard deviation of the luminance.
+    var contrast: Double
+    /// Shares of pixels at 16 or below, and at 239 or above.
+    var dark: Double
+    var bright: Double
+    /// Mean square of the 4-neighbour Laplacian, over the region and at its sharpest tile of a 4 × 4 grid.
+    var laplacian: Double
+    var peakLaplacian: Double
+    /// The 10th percentile of the Laplacian's mean square over 8 × 8 blocks: what noise alone gives.
+    var laplacianFloor: Double
+    /// Immerkær's noise sigma at the region's own resolution, in the flattest parts: the 10th percentile of its 8 × 8
+    /// blocks (gray levels).
+    var noise: Double
+    /// JPEG's 8 × 8 grid: the mean step across grid lines over the mean step elsewhere, minus 1 (0: none).
+    var blockiness: Double
+    /// Hasler and Süsstrunk's colourfulness M (0 for a gray image).
+    var colorfulness: Double
+    /// The share of pixels within 16 gray levels of the most common level.
+    var flat: Double
+    /// The working size the measures were taken at.
+    var width: Int
+    var height: Int
+
+    /// The Laplacian's mean square less its floor in the flattest blocks (noise's share), at least a twentieth of it:
+    /// sharpness that noise does not fake.
+    var sharpness: Double { max(laplacian - laplacianFloor, laplacian / 20) }
+    /// The same for the sharpest tile.
+    var peakSharpness: Double { max(peakLaplacian - laplacianFloor, peakLaplacian / 20) }
+
+    /// The measures of `region` (pixels, top-left origin) of `image`, resampled to `workWidth` pixels wide, or with
+    /// `workWidth` nil shrunk to a longer side of at most `maxSide`. `invalidArgument` for a region under 8 × 8 pixels.
+    init(
+        _ image: VisionImage, x: Int, y: Int, width: Int, height: Int, workWidth: Int?, maxSide: Int = 512
+    ) throws(VisionError) {
+        var m = ov_quality_measures()
+        try NativeError.check(
+            ov_measure_quality(
+                image.handle, Int32(clamping: x), Int32(clamping: y), Int32(clamping: width),
+                Int32(clamping: height), Int32(workWidth ?? 0), Int32(maxSide), &m), "quality measures")
+        mean = m.mean
+        contrast = m.contrast
+        dark = m.dark
+        bright = m.bright
+        laplacian = m.laplacian
+        peakLaplacian = m.peak_laplacian
+        laplacianFloor = m.laplacian_floor
+        noise = m.noise
+        blockiness = m.blockiness
+        colorfulness = m.colorfulness
+        flat = m.flat
+        self.width = Int(m.width)
+        self.height = Int(m.height)
+    }
+}
