@@ -29,18 +29,22 @@ final class BenchCopyLayer: MLCustomLayer {
     }
 }
 
-/// `openvision-bench coreml-custom RUNS NeuralMcNeuralNet.mlmodel BUILTIN.mlmodel IMAGE.png`: the same graph (conv 3×3
-/// → Swish on 6 × 256 × 256 → global pooling → dense → softmax) with Swish as Core ML's sigmoid + multiply (ONNX Sigmoid
-/// and Mul, `BUILTIN`, Benchmarks/python/make_swish_builtin.py) vs through the custom layer (a Swift `MLCustomLayer`),
-/// and with a Swift layer that only copies (the bridge alone). Per prediction (`MLModel.prediction`, one thread), 20
-/// predictions a round, rounds alternating between the three; medians of RUNS rounds after a warm-up round.
-func benchCoreMLCustom(runs: Int, custom: String, builtin: String, image: String) throws {
+/// `openvision-bench coreml-custom RUNS NeuralMcNeuralNet.mlmodel BUILTIN.mlmodel IDENTITY.mlmodel IMAGE.png`: the same
+/// graph (conv 3×3 → Swish on 6 × 256 × 256 → global pooling → dense → softmax) with Swish as Core ML's sigmoid +
+/// multiply (ONNX Sigmoid and Mul, `BUILTIN`, Benchmarks/python/make_swish_builtin.py) vs through the custom layer (a
+/// Swift `MLCustomLayer`), with a Swift layer that only copies, and with no Swish at all (`IDENTITY`: a copy layer,
+/// which ONNX Runtime removes). The bridge's cost per call (ONNX Runtime's kernel → Swift → `MLMultiArray`s over its
+/// buffers → back, shapes asked) is the Swift Swish's time minus the time inside its `evaluate` minus the graph without
+/// Swish. Per prediction (`MLModel.prediction` from one thread), 20 predictions a round, rounds alternating between the
+/// four; medians of RUNS rounds after a warm-up round.
+func benchCoreMLCustom(runs: Int, custom: String, builtin: String, identity: String, image: String) throws {
     let configuration = MLModelConfiguration()
     MLCustomLayerRegistry.register(BenchSwish.self, forClassName: "Swish")
     let swish = try MLModel(contentsOf: URL(fileURLWithPath: custom), configuration: configuration)
     MLCustomLayerRegistry.register(BenchCopyLayer.self, forClassName: "Swish")
     let copy = try MLModel(contentsOf: URL(fileURLWithPath: custom), configuration: configuration)
     let reference = try MLModel(contentsOf: URL(fileURLWithPath: builtin), configuration: configuration)
+    let bare = try MLModel(contentsOf: URL(fileURLWithPath: identity), configuration: configuration)
     let value = try MLFeatureValue(
         imageAt: URL(fileURLWithPath: image), pixelsWide: 256, pixelsHigh: 256,
         pixelFormatType: kCVPixelFormatType_32BGRA, options: nil)
@@ -55,7 +59,8 @@ func benchCoreMLCustom(runs: Int, custom: String, builtin: String, image: String
     var times: [String: [Double]] = [:]
     var inside: [Double] = []
     for round in 0...runs {
-        for (name, model) in [("builtin", reference), ("swift_swish", swish), ("swift_copy", copy)] {
+        for (name, model) in [("builtin", reference), ("swift_swish", swish), ("swift_copy", copy), ("no_swish", bare)]
+        {
             BenchSwish.evaluateNanoseconds = 0
             let start = clock.now
             for _ in 0..<perRound { _ = try model.prediction(from: input) }
@@ -68,10 +73,13 @@ func benchCoreMLCustom(runs: Int, custom: String, builtin: String, image: String
     let builtinMs = median(times["builtin"] ?? [])
     let swishMs = median(times["swift_swish"] ?? [])
     let copyMs = median(times["swift_copy"] ?? [])
+    let bareMs = median(times["no_swish"] ?? [])
+    let insideMs = median(inside)
     emit([
         "model": URL(fileURLWithPath: custom).lastPathComponent, "elements": 6 * 256 * 256,
         "builtin_sigmoid_mul_ms": builtinMs, "swift_swish_ms": swishMs, "swift_copy_ms": copyMs,
-        "swift_swish_evaluate_ms": median(inside), "swift_over_builtin": swishMs / builtinMs,
-        "overhead_per_call_ms": swishMs - builtinMs, "max_abs_difference": difference,
+        "no_swish_ms": bareMs, "swift_swish_evaluate_ms": insideMs, "swift_over_builtin": swishMs / builtinMs,
+        "swift_minus_builtin_ms": swishMs - builtinMs, "bridge_per_call_ms": swishMs - insideMs - bareMs,
+        "builtin_sigmoid_mul_cost_ms": builtinMs - bareMs, "max_abs_difference": difference,
     ])
 }
