@@ -45,7 +45,15 @@ package struct CoreMLCustomLayer: Sendable, Codable, Equatable {
 
     /// Gives the output shapes of a custom layer from its class (registered by the app), or throws; a conversion
     /// meeting a custom layer without one is `.unsupported`. Set around a conversion with `$shapes.withValue`.
-    @TaskLocal package static var shapes: (@Sendable (CoreMLCustomLayer) throws -> [[Int]])?
+    /// (A class, not a bare closure: a task-local of function type crashed `swift_task_localValuePush` in release.)
+    @TaskLocal package static var shapes: ShapeResolver?
+
+    /// The app's side of a conversion with custom layers: the output shapes of a layer.
+    package final class ShapeResolver: Sendable {
+        package let resolve: @Sendable (CoreMLCustomLayer) throws -> [[Int]]
+
+        package init(_ resolve: @escaping @Sendable (CoreMLCustomLayer) throws -> [[Int]]) { self.resolve = resolve }
+    }
 
     /// The custom layers listed in a converted graph's metadata (`metadataKey`).
     package static func decode(_ json: String) throws -> [CoreMLCustomLayer] {

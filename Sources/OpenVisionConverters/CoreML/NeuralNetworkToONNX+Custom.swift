@@ -56,7 +56,7 @@ extension NeuralNetworkToONNX {
                     + CoreMLCustomLayer.registration(className) + " (docs/coreml.md, \"Custom layers\")")
         }
         // The resolver's own errors (the app's class threw, or is not registered) go to the caller as they are.
-        let shapes = try resolve(custom)
+        let shapes = try resolve.resolve(custom)
         guard shapes.count == layer.outputs.count else {
             throw invalid(
                 "\(className).outputShapes(forInputShapes:) gave \(shapes.count) shapes for the layer's "

@@ -63,7 +63,7 @@ public enum CustomLayerRegistry {
 
     /// The output shapes of a custom layer as its registered class gives them, for the converter
     /// (`CoreMLCustomLayer.shapes`); its `VisionError`s (`unsupported`, `customLayer`) reach the caller as they are.
-    static let shapes: @Sendable (CoreMLCustomLayer) throws -> [[Int]] = { layer in
+    static let shapes = CoreMLCustomLayer.ShapeResolver { layer in
         try CustomLayerSet.outputShapes(CustomLayerRegistry.make(layer), layer, inputShapes: layer.inputShapes)
     }
 }
