@@ -614,6 +614,11 @@ do {
             fail("coreml-update RUNS UpdatableDrawingClassifier.mlmodel DRAWING.png...")
         }
         try benchCoreMLUpdate(runs: runs, model: args[2], drawings: Array(args.dropFirst(3)))
+    case "coreml-custom":
+        guard args.count >= 6, let runs = Int(args[1]) else {
+            fail("coreml-custom RUNS NeuralMcNeuralNet.mlmodel BUILTIN.mlmodel IDENTITY.mlmodel IMAGE.png")
+        }
+        try benchCoreMLCustom(runs: runs, custom: args[2], builtin: args[3], identity: args[4], image: args[5])
     case "coreml-convert":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("coreml-convert RUNS MODEL...") }
         benchCoreMLConversion(runs: runs, models: Array(args.dropFirst(2)))

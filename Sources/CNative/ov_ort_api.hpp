@@ -40,6 +40,10 @@ struct OrtModelMetadata;
 struct OrtAllocator;  // a struct of function pointers in ORT; only passed back to ORT here
 struct OrtThreadingOptions;
 struct OrtArenaCfg;
+struct OrtCustomOpDomain;
+struct OrtCustomOp;  // ov_ort_custom.cpp declares it
+struct OrtKernelInfo;
+struct OrtKernelContext;
 
 enum OrtErrorCode : int {
     ORT_OK = 0, ORT_FAIL = 1, ORT_INVALID_ARGUMENT = 2, ORT_NO_SUCHFILE = 3, ORT_NO_MODEL = 4,
@@ -62,7 +66,7 @@ enum OrtMemType : int { OrtMemTypeDefault = 0 };
 using S = OrtStatus *;  // every OrtStatus-returning function: NULL = success
 
 struct OrtApi {
-    void *CreateStatus;                                                                  //   0
+    OrtStatus *(*CreateStatus)(OrtErrorCode, const char *) noexcept;                    //   0
     OrtErrorCode (*GetErrorCode)(const OrtStatus *) noexcept;                            //   1
     const char *(*GetErrorMessage)(const OrtStatus *) noexcept;                          //   2
     S (*CreateEnv)(OrtLoggingLevel, const char *, OrtEnv **) noexcept;                   //   3
@@ -89,9 +93,9 @@ struct OrtApi {
     S (*SetSessionGraphOptimizationLevel)(OrtSessionOptions *, GraphOptimizationLevel) noexcept;  // 23
     S (*SetIntraOpNumThreads)(OrtSessionOptions *, int) noexcept;                        //  24
     S (*SetInterOpNumThreads)(OrtSessionOptions *, int) noexcept;                        //  25
-    void *CreateCustomOpDomain;                                                          //  26
-    void *CustomOpDomain_Add;                                                            //  27
-    void *AddCustomOpDomain;                                                             //  28
+    S (*CreateCustomOpDomain)(const char *, OrtCustomOpDomain **) noexcept;              //  26
+    S (*CustomOpDomain_Add)(OrtCustomOpDomain *, const OrtCustomOp *) noexcept;          //  27
+    S (*AddCustomOpDomain)(OrtSessionOptions *, OrtCustomOpDomain *) noexcept;           //  28
     void *RegisterCustomOpsLibrary;                                                      //  29
     S (*SessionGetInputCount)(const OrtSession *, size_t *) noexcept;                    //  30
     S (*SessionGetOutputCount)(const OrtSession *, size_t *) noexcept;                   //  31
@@ -151,12 +155,12 @@ struct OrtApi {
     void *CreateOpaqueValue;                                                             //  83
     void *GetOpaqueValue;                                                                //  84
     void *KernelInfoGetAttribute_float;                                                  //  85
-    void *KernelInfoGetAttribute_int64;                                                  //  86
+    S (*KernelInfoGetAttribute_int64)(const OrtKernelInfo *, const char *, int64_t *) noexcept;  // 86
     void *KernelInfoGetAttribute_string;                                                 //  87
-    void *KernelContext_GetInputCount;                                                   //  88
-    void *KernelContext_GetOutputCount;                                                  //  89
-    void *KernelContext_GetInput;                                                        //  90
-    void *KernelContext_GetOutput;                                                       //  91
+    S (*KernelContext_GetInputCount)(const OrtKernelContext *, size_t *) noexcept;       //  88
+    S (*KernelContext_GetOutputCount)(const OrtKernelContext *, size_t *) noexcept;      //  89
+    S (*KernelContext_GetInput)(const OrtKernelContext *, size_t, const OrtValue **) noexcept;  // 90
+    S (*KernelContext_GetOutput)(OrtKernelContext *, size_t, const int64_t *, size_t, OrtValue **) noexcept;  // 91
     void *ReleaseEnv;                                                                    //  92
     void (*ReleaseStatus)(OrtStatus *) noexcept;                                         //  93
     void (*ReleaseMemoryInfo)(OrtMemoryInfo *) noexcept;                                 //  94
@@ -166,7 +170,7 @@ struct OrtApi {
     void (*ReleaseTypeInfo)(OrtTypeInfo *) noexcept;                                     //  98
     void (*ReleaseTensorTypeAndShapeInfo)(OrtTensorTypeAndShapeInfo *) noexcept;         //  99
     void (*ReleaseSessionOptions)(OrtSessionOptions *) noexcept;                         // 100
-    void *ReleaseCustomOpDomain;                                                         // 101
+    void (*ReleaseCustomOpDomain)(OrtCustomOpDomain *) noexcept;                         // 101
     void *GetDenotationFromTypeInfo;                                                     // 102
     void *CastTypeInfoToMapTypeInfo;                                                     // 103
     void *CastTypeInfoToSequenceTypeInfo;                                                // 104
@@ -235,7 +239,17 @@ struct OrtApiBase {
 
 #define OV_ORT_SLOT(member, index) \
     static_assert(offsetof(OrtApi, member) == (index) * sizeof(void *), "OrtApi::" #member " is not member " #index)
+OV_ORT_SLOT(CreateStatus, 0);
 OV_ORT_SLOT(GetErrorCode, 1);
+OV_ORT_SLOT(CreateCustomOpDomain, 26);
+OV_ORT_SLOT(CustomOpDomain_Add, 27);
+OV_ORT_SLOT(AddCustomOpDomain, 28);
+OV_ORT_SLOT(KernelInfoGetAttribute_int64, 86);
+OV_ORT_SLOT(KernelContext_GetInputCount, 88);
+OV_ORT_SLOT(KernelContext_GetOutputCount, 89);
+OV_ORT_SLOT(KernelContext_GetInput, 90);
+OV_ORT_SLOT(KernelContext_GetOutput, 91);
+OV_ORT_SLOT(ReleaseCustomOpDomain, 101);
 OV_ORT_SLOT(GetErrorMessage, 2);
 OV_ORT_SLOT(CreateEnv, 3);
 OV_ORT_SLOT(CreateSession, 7);
@@ -372,5 +386,17 @@ const char *typeName(int type);
 bool convertInput(const float *src, size_t n, int type, std::vector<unsigned char> &buffer);
 /// Converts n elements of ORT type `type` to float32; false if unsupported.
 bool convertOutput(const void *src, size_t n, int type, float *dst);
+
+// ------------------------------------------------------------------ custom layers (ov_ort_custom.cpp)
+
+/// The custom-op domain of a session whose graph has Core ML custom layers: one `CustomLayer` operator whose kernel
+/// calls the app's code through `ov_ort_custom_layer_fn`. Must outlive the session.
+struct CustomLayerDomain;
+struct DeleteCustomLayerDomain { void operator()(CustomLayerDomain *d) const noexcept; };
+using CustomLayerDomainPtr = std::unique_ptr<CustomLayerDomain, DeleteCustomLayerDomain>;
+
+/// Registers the custom-layer domain on `options`, calling `fn(context, …)` for each run of a layer.
+ov_status addCustomLayers(OrtSessionOptions *options, ov_ort_custom_layer_fn fn, void *context,
+                          CustomLayerDomainPtr &out);
 
 }  // namespace ov::ort

@@ -112,6 +112,8 @@ char *mallocCopy(const char *text) {
 }  // namespace
 
 struct ov_ort_session {
+    // Released after the session (members are destroyed after the destructor's body).
+    CustomLayerDomainPtr customLayers;
     OrtSession *session = nullptr;
     std::vector<IOInfo> inputs, outputs, overridables;
     std::vector<const char *> inputNames, outputNames;  // point into inputs/outputs[i].name
@@ -120,7 +122,9 @@ struct ov_ort_session {
 
 extern "C" {
 
-ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *options, ov_ort_session **out) {
+namespace {
+ov_status createSession(const char *model_path, const ov_ort_options *options, ov_ort_custom_layer_fn layers,
+                        void *layerContext, ov_ort_session **out) {
     return ov::guarded("ov_ort_session_create", [&]() -> ov_status {
         if (out) *out = nullptr;
         if (!model_path || !*model_path || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "no model path");
@@ -152,6 +156,9 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
         }
 
         auto session = std::make_unique<ov_ort_session>();
+        if (layers)
+            if (ov_status s = addCustomLayers(rawOptions, layers, layerContext, session->customLayers); s != OV_OK)
+                return s;
         std::string message;
         OrtErrorCode code = ORT_OK;
         if (!succeeded(a.CreateSession(runtime.env, model_path, rawOptions, &session->session), &message, &code)) {
@@ -182,6 +189,20 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
         *out = session.release();
         return ov::ok();
     });
+}
+}  // namespace
+
+ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *options, ov_ort_session **out) {
+    return createSession(model_path, options, nullptr, nullptr, out);
+}
+
+ov_status ov_ort_session_create_custom(const char *model_path, const ov_ort_options *options,
+                                       ov_ort_custom_layer_fn fn, void *context, ov_ort_session **out) {
+    if (!fn) {
+        if (out) *out = nullptr;
+        return ov::fail(OV_ERR_INVALID_ARGUMENT, "no custom layer callback");
+    }
+    return createSession(model_path, options, fn, context, out);
 }
 
 void ov_ort_session_free(ov_ort_session *session) { delete session; }

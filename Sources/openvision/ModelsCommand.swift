@@ -158,6 +158,9 @@ struct ModelsCommand: AsyncParsableCommand {
             Self.say(
                 "coreml weights: " + (info.weightFormats.isEmpty ? "none" : info.weightFormats.joined(separator: ", ")))
             for layer in summary.unsupportedLayers.prefix(20) { Self.say("coreml unsupported: \(layer)") }
+            for layer in summary.customLayers.prefix(20) {
+                Self.say("coreml custom layer: \(layer): runs only with the app's class registered (MLCustomLayer)")
+            }
             if let model = loaded {
                 let d = model.modelDescription
                 Self.say(

@@ -61,6 +61,30 @@ ov_status ov_ort_session_create(const char *model_path, const ov_ort_options *op
                                 ov_ort_session **out);
 void ov_ort_session_free(ov_ort_session *session);
 
+/* ---- Core ML custom layers (MLCustomLayer), implemented in ov_ort_custom.cpp. */
+
+/* One tensor handed to a custom layer: float32 elements, row-major, in `shape`'s first `rank` dimensions. */
+typedef struct {
+    float *data;                        /* inputs: read only; outputs: NULL in phase 0, then to be filled */
+    int64_t shape[OV_TENSOR_MAX_RANK];
+    int rank;
+} ov_custom_tensor;
+
+/* The app's side of a custom layer node (attribute `index` = layer). Phase 0: `inputs` are given; fill each output's
+ * rank (0...OV_TENSOR_MAX_RANK) and shape. Phase 1: the outputs are allocated with those shapes; compute them.
+ * Returns 0, or non-zero with a NUL-terminated message (at most `capacity` bytes) in `message`: the run fails with
+ * it. Called on the thread running the session, possibly from several runs at once. */
+typedef int (*ov_ort_custom_layer_fn)(void *context, int64_t layer, int phase, const ov_custom_tensor *inputs,
+                                      size_t input_count, ov_custom_tensor *outputs, size_t output_count,
+                                      char *message, size_t capacity);
+
+/* ov_ort_session_create for a graph with Core ML custom layers: nodes of operator `CustomLayer` in domain
+ * "org.openvision.coreml" (float32 inputs and outputs, any number of each, int attribute `index`) run through `fn`,
+ * passed `context` (which must outlive the session). Needs ONNX Runtime 1.16 or newer (custom op version 16).
+ * Errors as ov_ort_session_create. */
+ov_status ov_ort_session_create_custom(const char *model_path, const ov_ort_options *options,
+                                       ov_ort_custom_layer_fn fn, void *context, ov_ort_session **out);
+
 typedef struct {
     char name[128];   /* UTF-8, truncated (NUL-terminated) if longer */
     int element_type; /* ONNX TensorProto.DataType: 1 float, 2 uint8, 3 int8, 6 int32, 7 int64,

@@ -36,6 +36,9 @@ public struct VisionError: Error, Sendable, CustomStringConvertible, LocalizedEr
         public static let cancelled = Code("cancelled")
         /// An unexpected internal failure; the message says where.
         public static let internalError = Code("internalError")
+        /// An app's custom layer (`CustomLayer`, Core ML's `MLCustomLayer`) threw or broke its contract (output
+        /// shapes that do not fit); the message names the layer and its class, the cause is what it threw.
+        public static let customLayer = Code("customLayer")
     }
 
     /// What went wrong.

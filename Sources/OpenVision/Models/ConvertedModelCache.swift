@@ -57,7 +57,10 @@ struct ConvertedModelCache: Sendable {
 
     static let coreML = ConvertedModelCache(format: "coreml", what: "Core ML model", revision: CoreMLConverter.revision)
     { url in
-        try CoreMLConverter.conversion(contentsOf: url).onnx
+        // Custom layers take their output shapes from the app's registered classes.
+        try CoreMLCustomLayer.$shapes.withValue(CustomLayerRegistry.shapes) {
+            try CoreMLConverter.conversion(contentsOf: url).onnx
+        }
     }
 
     /// The user's cache folder for this format (see the type's description; not created here).
@@ -95,8 +98,9 @@ struct ConvertedModelCache: Sendable {
     /// The ONNX file for the model at `url` (a file or a folder), converting it when it is not cached yet or its
     /// cached entry does not check out. Throws `invalidModel` for a model that does not convert (corrupt, or using
     /// what the converter lacks: the message names it), `unsupported` for a Core ML model type or layer that is not
-    /// converted, `ioError` when it cannot be read or no private cache folder can be made.
-    func onnxFile(for url: URL) throws(VisionError) -> URL {
+    /// converted, `ioError` when it cannot be read or no private cache folder can be made. `refresh` converts it again
+    /// and replaces the cached file (a Core ML graph whose custom layers' registered classes now give other shapes).
+    func onnxFile(for url: URL, refresh: Bool = false) throws(VisionError) -> URL {
         let folders = folders()
         guard !folders.isEmpty else {
             throw VisionError(
@@ -107,7 +111,7 @@ struct ConvertedModelCache: Sendable {
         // Hashing an 18 MB model takes a noticeable fraction of a second: a model whose path, sizes,
         // modification times and inodes are unchanged since it was hashed is looked up by that stamp first.
         let stampKey = Self.stamp(url)
-        if let stampKey {
+        if let stampKey, !refresh {
             for folder in folders {
                 let keyFile = Self.file("\(stampKey).key", in: folder)
                 if let bytes = PrivateFolder.read(keyFile, limit: 512),
@@ -126,7 +130,7 @@ struct ConvertedModelCache: Sendable {
             throw VisionError(.ioError, "cannot read the \(what) \(url.path): \(error.localizedDescription)")
         }
         let name = Self.entryName(url, key: key, revision: revision)
-        for folder in folders {
+        for folder in folders where !refresh {
             if let cached = verified(Self.file(name, in: folder), source: key) {
                 if let stampKey { PrivateFolder.write(Data(name.utf8), to: Self.file("\(stampKey).key", in: folder)) }
                 return cached
@@ -144,6 +148,9 @@ struct ConvertedModelCache: Sendable {
             let text = error.file == nil || error.file == url.path ? error.message : error.description
             let joined = text.hasPrefix("is ") || text.hasPrefix("has ") ? " \(text)" : ": \(text)"
             throw VisionError(code, url.lastPathComponent + joined, cause: error)
+        } catch let error as VisionError {
+            // A custom layer's class refused (not registered, or it threw): its own error.
+            throw VisionError(error.code, "\(url.lastPathComponent): \(error.message)", cause: error.cause)
         } catch {
             throw VisionError(.internalError, "converting \(url.lastPathComponent): \(error)")
         }

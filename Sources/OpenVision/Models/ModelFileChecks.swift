@@ -56,11 +56,14 @@ enum ModelFileChecks {
         let config: URL?
         /// True for an ONNX file (ONNX Runtime or OpenCV DNN may run it).
         let isONNX: Bool
+        /// The Core ML custom layers of the graph (its `CustomLayer` nodes, which only ONNX Runtime runs).
+        let customLayers: [CoreMLCustomLayer]
 
-        fileprivate init(model: URL, config: URL? = nil, isONNX: Bool) {
+        fileprivate init(model: URL, config: URL? = nil, isONNX: Bool, customLayers: [CoreMLCustomLayer] = []) {
             self.model = model
             self.config = config
             self.isONNX = isONNX
+            self.customLayers = customLayers
         }
     }
 
@@ -80,13 +83,27 @@ enum ModelFileChecks {
             // OpenVision's compiled folder (`VisionModel.compileCoreMLModel`) holds its ONNX graph; anything else is
             // converted once. Either way the graph is checked as any ONNX file.
             let compiled = url.appendingPathComponent("model.onnx")
-            let onnx =
+            let isCompiled =
                 FileManager.default.fileExists(atPath: compiled.path)
-                    && FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path)
-                ? compiled : try ConvertedModelCache.coreML.onnxFile(for: url)
+                && FileManager.default.fileExists(atPath: url.appendingPathComponent("coreml.json").path)
+            var onnx = isCompiled ? compiled : try ConvertedModelCache.coreML.onnxFile(for: url)
+            var layers = try customLayers(onnx)
+            // A graph converted while another class was registered for a custom layer (its shapes differ): again.
+            if !isCompiled, !layers.isEmpty, !CustomLayerSet.shapesHold(layers) {
+                onnx = try ConvertedModelCache.coreML.onnxFile(for: url, refresh: true)
+                layers = try customLayers(onnx)
+            }
+            if !layers.isEmpty && backend == .openCV {
+                throw VisionError(
+                    .unsupported,
+                    "\(url.lastPathComponent) has custom layers ("
+                        + layers.map { "\($0.className) '\($0.layerName)'" }.joined(separator: ", ")
+                        + "), which run only on ONNX Runtime, not on OpenCV DNN")
+            }
             // A Core ML model's first input may be an array, not an image: its size is checked with its preprocessing.
             try onnxAllocations(onnx, checkingInput: false)
-            return Checked(format: .coreML, file: RuntimeFile(model: onnx, isONNX: true), darknetInput: nil)
+            return Checked(
+                format: .coreML, file: RuntimeFile(model: onnx, isONNX: true, customLayers: layers), darknetInput: nil)
         }
         try FileStatus.requireFile(path, what: "model file")
         switch ext {
@@ -154,6 +171,12 @@ enum ModelFileChecks {
                 name: value.name, shape: value.shape, elementType: ONNXRuntimeBackend.typeName(value.elementType))
         }
         return (info.inputs.map(describe), info.outputs.map(describe), info.metadata, info.overridable)
+    }
+
+    /// The Core ML custom layers a converted graph lists in its metadata (none for other graphs).
+    static func customLayers(_ onnx: URL) throws(VisionError) -> [CoreMLCustomLayer] {
+        guard let json = try onnxInfo(onnx).metadata[CoreMLCustomLayer.metadataKey] else { return [] }
+        return try convertingErrors { try CoreMLCustomLayer.decode(json) }
     }
 
     /// Checks a Darknet `.cfg` and its `.weights` before OpenCV reads them (every value, derived size,

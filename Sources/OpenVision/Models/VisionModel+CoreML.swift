@@ -58,11 +58,15 @@ extension VisionModel {
         }
         let conversion: CoreMLConverter.Conversion
         do {
-            conversion = try CoreMLConverter.conversion(contentsOf: url)
+            conversion = try CoreMLCustomLayer.$shapes.withValue(CustomLayerRegistry.shapes) {
+                try CoreMLConverter.conversion(contentsOf: url)
+            }
         } catch let error as ConversionError {
             throw VisionError(
                 error.code == .io ? .ioError : error.code == .unsupported ? .unsupported : .invalidModel,
                 "\(url.lastPathComponent): \(error.message)", cause: error)
+        } catch let error as VisionError {
+            throw VisionError(error.code, "\(url.lastPathComponent): \(error.message)", cause: error.cause)
         } catch {
             throw VisionError(.internalError, "compiling \(url.lastPathComponent): \(error)")
         }

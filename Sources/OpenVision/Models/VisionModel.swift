@@ -82,7 +82,11 @@ public final class VisionModel: Sendable {
         let checked = try ModelFileChecks.check(url, backend: configuration.backend)
         let file = checked.file
         let backend: any InferenceBackend
-        if file.isONNX
+        if !file.customLayers.isEmpty {
+            // Custom layers run only as ONNX Runtime custom operators (`check` refused OpenCV DNN).
+            backend = try ONNXRuntimeBackend(
+                file, threads: configuration.threads, optimize: configuration.optimizeGraph)
+        } else if file.isONNX
             && (configuration.backend == .onnxRuntime
                 || configuration.backend == .automatic && ONNXRuntimeBackend.isAvailable)
         {

@@ -28,7 +28,8 @@ public enum CoreMLConverter {
     /// (`graphScale`, `graphBias`); an old `softmax` of rank 1 or 2 runs along its last axis (it was refused).
     /// 6: Core ML's classic model types (GLM, tree ensembles, SVM, kNN, feature engineering) converted; double,
     /// int64, string and dictionary inputs of classic models are graph inputs of their types.
-    public static let revision = 6
+    /// 7: custom layers (`MLCustomLayer`) converted to `CustomLayer` nodes run by the app's registered class.
+    public static let revision = 7
 
     /// A conversion's ONNX model and what the Core ML model declared.
     package struct Conversion: Sendable {
@@ -110,6 +111,10 @@ public enum CoreMLConverter {
             opsetVersion: opsetVersion, producerName: "openvision", graph: builder.graph,
             metadata: metadata(info))
         if builder.usesONNXML { model.domainOpsets = [("ai.onnx.ml", CoreMLToONNX.onnxMLOpset)] }
+        if !builder.customLayers.isEmpty {
+            model.domainOpsets.append((CoreMLCustomLayer.domain, 1))
+            model.metadata.append((CoreMLCustomLayer.metadataKey, CoreMLCustomLayer.encode(builder.customLayers)))
+        }
         return Conversion(onnx: model.serialized(), info: info)
     }
 

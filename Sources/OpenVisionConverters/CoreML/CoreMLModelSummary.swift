@@ -12,6 +12,8 @@ package struct CoreMLModelSummary: Sendable {
     /// True when the conversion was refused by a bound (`.limitExceeded`: what it would materialise, its layer or
     /// node counts): the file is hostile or beyond what this machine should load, not merely unsupported.
     package var conversionRefused = false
+    /// "Class 'layer'" of each custom layer (`MLCustomLayer`): they run only with the app's class registered.
+    package var customLayers: [String] = []
 
     /// Weight fields (`WeightParams`) per layer type, for the weight formats of a model that does not convert.
     static let weightFields: [Int: [Int]] = [
@@ -52,6 +54,25 @@ package struct CoreMLModelSummary: Sendable {
                 info: info, unsupportedLayers: unsupported,
                 conversionError: (error as? ConversionError)?.message ?? "\(error)")
             conversionRefused = (error as? ConversionError)?.code == .limitExceeded
+        }
+        customLayers = Self.customLayers(spec)
+    }
+
+    /// "Class 'layer'" of every custom layer in `spec`'s networks.
+    static func customLayers(_ spec: CoreMLSpec) -> [String] {
+        switch spec.kind {
+        case .neuralNetwork(let nn):
+            return nn.bytes.withUnsafeBytes { raw in
+                nn.layers.filter { $0.typeField == 500 }.map { layer in
+                    guard layer.parameters.upperBound <= raw.count,
+                        let params = try? ProtoMessage(raw[layer.parameters], context: layer.name),
+                        let className = try? params.string(10)
+                    else { return "? '\(layer.name)'" }
+                    return "\(className) '\(layer.name)'"
+                }
+            }
+        case .pipeline(let p): return p.models.flatMap(customLayers)
+        default: return []
         }
     }
 

@@ -42,6 +42,8 @@ struct CoreMLToONNX {
     var layerCounts: [String: Int] = [:]
     var weightFormats = Set<NeuralNetworkWeights.Format>()
     var unsupportedLayers: [String] = []
+    /// The custom layers of the graph (`CoreMLCustomLayer`), in node `index` order.
+    var customLayers: [CoreMLCustomLayer] = []
     /// Each lowered ML Program's class labels, by its sub-model prefix ("" for a top-level program).
     var programLabels: [String: [String]] = [:]
     let blob: (String) throws -> [UInt8]
@@ -382,6 +384,7 @@ struct CoreMLToONNX {
         var converter = NeuralNetworkToONNX(spec: nn, prefix: prefix, graph: graph)
         for name in reserved { converter.reserve(name) }
         converter.blobs = inputs
+        converter.customLayers = customLayers
         do {
             try converter.convertLayers()
         } catch {
@@ -389,6 +392,7 @@ struct CoreMLToONNX {
             throw error
         }
         weightFormats.formUnion(converter.weightFormats)
+        customLayers = converter.customLayers
         for output in description.outputs {
             let isLabel = output.name == description.predictedFeatureName
             if nn.flavor == .classifier, case .dictionary = output.type {

@@ -39,7 +39,7 @@ extension NeuralNetworkToONNX {
     /// layer.
     static let supportedLayerTypes: Set<Int> = Set([
         100, 120, 130, 140, 150, 160, 165, 170, 175, 180, 190, 200, 210, 211, 212, 220, 230, 231, 240, 245, 250, 260,
-        261, 270, 280, 290, 300, 301, 310, 320, 330, 340, 345, 350, 400, 410, 420, 430, 600,
+        261, 270, 280, 290, 300, 301, 310, 320, 330, 340, 345, 350, 400, 410, 420, 430, 500, 600,
     ]).union(NDLayer.allCases.map(\.rawValue))
 
     mutating func convertND(_ layer: NeuralNetworkLayer, _ p: ProtoMessage, _ inputs: [NNValue], _ out: String) throws {

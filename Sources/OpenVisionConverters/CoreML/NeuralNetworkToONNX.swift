@@ -35,6 +35,8 @@ struct NeuralNetworkToONNX {
     var blobs: [String: NNValue] = [:]
     /// Storage formats of the weights converted, for `models info`.
     var weightFormats = Set<NeuralNetworkWeights.Format>()
+    /// The custom layers converted so far (of every network of a pipeline: a node's `index` is its place here).
+    var customLayers: [CoreMLCustomLayer] = []
 
     private var usedNames = Set<String>()
     private var int64Constants: [[Int]: String] = [:]
@@ -316,6 +318,11 @@ struct NeuralNetworkToONNX {
         }
         guard !layer.outputs.isEmpty else { throw invalid("no outputs") }
         let inputs = try layer.inputs.map { try blob($0) }
+        if field == 500 {
+            guard !inputs.isEmpty else { throw invalid("no inputs") }
+            try customLayer(layer, p, inputs)
+            return
+        }
         let out = outputName(layer.outputs[0])
         let result: NNValue
         switch field {

@@ -23,6 +23,7 @@ extension ONNXRuntimeBackend {
         let status = Self.withValues(values[...], []) {
             ov_ort_run_values(session, Int32($0.count), $0.baseAddress, &handle)
         }
+        if status != OV_OK, let failure = customLayers?.takeFailure() { throw failure }
         try NativeError.check(status, "ONNX Runtime run")
         guard let handle else { return [] }
         defer { ov_values_free(handle) }

@@ -12,6 +12,8 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
     let outputs: [TensorDescription]
     /// Names of the initializers callers may override (graph inputs with defaults; not among `inputs`).
     let overridableInputs: Set<String>
+    /// The graph's Core ML custom layers, called by the session's `CustomLayer` kernels (kept alive with it).
+    let customLayers: CustomLayerSet?
 
     /// Where scripts/setup installs the library.
     static let installedLibrary = "/usr/local/lib/openvision/libonnxruntime.so"
@@ -50,7 +52,16 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
             intra_op_threads: Int32(max(0, threads)), inter_op_threads: 1,
             graph_optimization_level: optimize ? 99 : 0)
         var handle: OpaquePointer?
-        let status = ov_ort_session_create(path, &options, &handle)
+        var layers: CustomLayerSet?
+        if !file.customLayers.isEmpty { layers = try CustomLayerSet(file.customLayers) }
+        customLayers = layers
+        let status =
+            if let layers {
+                ov_ort_session_create_custom(
+                    path, &options, CustomLayerSet.callback, Unmanaged.passUnretained(layers).toOpaque(), &handle)
+            } else {
+                ov_ort_session_create(path, &options, &handle)
+            }
         guard status == OV_OK, let handle else {
             throw NativeError.error(for: status, context: "ONNX Runtime cannot load \(path)")
         }
@@ -143,6 +154,7 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
                 }
             }
         }
+        if status != OV_OK, let failure = customLayers?.takeFailure() { throw failure }
         try NativeError.check(status, "ONNX Runtime run")
         return NativeTensors.take(out)
     }
