@@ -305,10 +305,10 @@ import Testing
         let photo = dir.appendingPathComponent("photo.mlmodel")
         try Data(contentsOf: Fixtures.sharedImage("astronaut.png")).write(to: photo)
         Self.expectError(photo, .invalidModel, containing: ["photo.mlmodel"])
-        // A layer the converter lacks: named with its type.
+        // A custom layer whose class the app has not registered: named, with the registration line.
         Self.expectError(
             Self.layers.appendingPathComponent("unsupported_custom.mlmodel"), .unsupported,
-            containing: ["'custom1' (custom)"])
+            containing: ["layer 'custom1'", "MLCustomLayerRegistry.register(MyAppLayer.self"])
         // A package without a manifest, an empty compiled folder, Espresso files without Xcode's coremldata.bin, and
         // with a coremldata.bin of one byte.
         let package = dir.appendingPathComponent("empty.mlpackage")
