@@ -22,10 +22,6 @@ package enum FaceCaptureQualityScorer {
     static let workWidth = 112
     /// Half-way sharpness S₀ (gray levels², at `workWidth`).
     static let sharpnessHalf = 60.0
-    /// Noise σ₀ at which the noise factor is ½ (gray levels).
-    static let noiseHalf = 6.0
-    /// Exposure scale m₀ (mean luminance, 0…1).
-    static let exposureScale = 0.3
     /// Face width w₀ (pixels) at which the size factor is ½.
     static let sizeHalf = 24.0
     /// Pose scale a (radians).
@@ -72,11 +68,10 @@ package enum FaceCaptureQualityScorer {
     /// at presence 0.3 to 1 at 0.7: pose and eyes count as far as the model sees a face.
     static func factors(_ m: ImageQualityMeasures, width: Double, mesh: MeshView?) -> Factors {
         let s = m.sharpness
-        let luminance = m.mean / 255
         var f = Factors(
             sharpness: s / (s + sharpnessHalf),
-            noise: 1 / (1 + pow(m.noise / noiseHalf, 2)),
-            exposure: (1 - exp(-pow(luminance / exposureScale, 2))) * pow(1 - m.bright, 2),
+            noise: m.noiseFactor,
+            exposure: m.exposureFactor,
             size: width / (width + sizeHalf), pose: 1, eyes: 1)
         guard let mesh else {
             f.pose = unseenPose

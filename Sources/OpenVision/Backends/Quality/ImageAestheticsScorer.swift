@@ -21,10 +21,6 @@ package enum ImageAestheticsScorer {
     static let maxSide = 512
     /// Half-way peak sharpness P₀ (gray levels², at the working size).
     static let sharpnessHalf = 150.0
-    /// Noise σ₀ at which the noise factor is ½ (gray levels).
-    static let noiseHalf = 6.0
-    /// Exposure scale m₀ (mean luminance, 0…1).
-    static let exposureScale = 0.3
     /// Blockiness k₀ at which the compression factor is ½.
     static let blockinessHalf = 0.5
     /// Colourfulness C₀ at which the colour factor is 0.8.
@@ -44,11 +40,10 @@ package enum ImageAestheticsScorer {
 
     static func factors(_ m: ImageQualityMeasures) -> Factors {
         let p = m.peakSharpness
-        let luminance = m.mean / 255
         return Factors(
             sharpness: p / (p + sharpnessHalf),
-            noise: 1 / (1 + pow(m.noise / noiseHalf, 2)),
-            exposure: (1 - exp(-pow(luminance / exposureScale, 2))) * pow(1 - m.bright, 2) * (1 - m.dark),
+            noise: m.noiseFactor,
+            exposure: m.exposureFactor * (1 - m.dark),
             compression: 1 / (1 + m.blockiness / blockinessHalf),
             colour: 0.6 + 0.4 * m.colorfulness / (m.colorfulness + colorfulnessHalf))
     }

@@ -1,4 +1,5 @@
 internal import CNative
+import Foundation
 
 /// The measurable quality factors of an image region (`ov_quality.cpp` says how each is taken): what face capture
 /// quality and aesthetics scores are composed from.
@@ -33,6 +34,15 @@ struct ImageQualityMeasures: Sendable, Hashable {
     var sharpness: Double { max(laplacian - laplacianFloor, laplacian / 20) }
     /// The same for the sharpest tile.
     var peakSharpness: Double { max(peakLaplacian - laplacianFloor, peakLaplacian / 20) }
+    /// Noise σ₀ at which the noise factor is ½ (gray levels); both scores weigh noise alike.
+    static let noiseHalf = 6.0
+    /// Exposure scale m₀ (mean luminance, 0…1); both scores weigh exposure alike.
+    static let exposureScale = 0.3
+    /// The noise factor `1 / (1 + (σ / σ₀)²)`, σ₀ = `noiseHalf`.
+    var noiseFactor: Double { 1 / (1 + pow(noise / Self.noiseHalf, 2)) }
+    /// The exposure factor `(1 − exp(−(m / m₀)²)) · (1 − b)²`: m the mean luminance (0…1), b the clipped-highlight share,
+    /// m₀ = `exposureScale`.
+    var exposureFactor: Double { (1 - exp(-pow(mean / 255 / Self.exposureScale, 2))) * pow(1 - bright, 2) }
 
     /// The measures of `region` (pixels, top-left origin) of `image`, resampled to `workWidth` pixels wide, or with
     /// `workWidth` nil shrunk to a longer side of at most `maxSide`. `invalidArgument` for a region under 8 × 8 pixels.
