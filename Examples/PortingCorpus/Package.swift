@@ -5,8 +5,8 @@
 // lays out Corpus/<sample>/ from there with the edits of Edits/ applied (run it before building this package).
 // Each sample is a target (its files and its models' generated classes, through the CoreMLModelClasses plugin);
 // corpus.tsv says which files build (unchanged or ui-only) and models.tsv which model each sample gets.
-// SwiftPM caches this manifest's evaluation by its text, not by corpus.tsv: after a change to corpus.tsv, build
-// with `--manifest-cache none` (or in a fresh checkout, as CI does; then the targets follow it).
+// SwiftPM caches this manifest's evaluation by its text, not by corpus.tsv or Corpus/: build with
+// `--manifest-cache none` (as CI does), or a cached evaluation from another layout names folders that are not there.
 import Foundation
 import PackageDescription
 
