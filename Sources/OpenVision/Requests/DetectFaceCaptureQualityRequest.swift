@@ -1,13 +1,14 @@
 import Foundation
 
 /// Measures how well each face is captured, as Vision's `DetectFaceCaptureQualityRequest`: the faces of
-/// `inputFaceObservations` (or those it finds itself, BlazeFace full range as Vision's face detector revision 3) come
-/// back with `captureQuality` set, 0…1, higher for sharp, well-exposed, frontal, open-eyed, large faces: a score to
-/// compare captures of the same face by. Apple's is a learned model; no model with usable terms is reachable, so
-/// OpenVision's is composed from measured factors (`FaceCaptureQualityScorer`; docs/requests.md, "Face capture
-/// quality"): the face box's noise-compensated sharpness, noise and exposure (OpenCV), its size, and MediaPipe's face
-/// mesh's head pose and eye openness. Faces also get the mesh's roll, yaw, pitch and landmarks (Vision's 76 points)
-/// when the mesh model sees them. A face under 8 × 8 pixels inside the image scores 0.
+/// `inputFaceObservations` (or those it finds itself: BlazeFace full range, as Vision's face detector revision 3,
+/// kept from a score of 0.3 so that poor captures are found and scored) come back with `captureQuality` set, 0…1,
+/// higher for sharp, well-exposed, frontal, open-eyed, large faces: a score to compare captures of the same face by.
+/// Apple's is a learned model; no model with usable terms is reachable, so OpenVision's is composed from measured
+/// factors (`FaceCaptureQualityScorer`; docs/requests.md, "Face capture quality"): the face box's noise-compensated
+/// sharpness, noise and exposure (OpenCV), its size, and MediaPipe's face mesh's head pose and eye openness. Faces
+/// also get the mesh's roll, yaw, pitch and landmarks (Vision's 76 points) when the mesh model sees them. A face under
+/// 8 × 8 pixels inside the image scores 0.
 public struct DetectFaceCaptureQualityRequest: CompletionHandlingRequest {
     /// One `FaceObservation` per face, each with its `captureQuality`; empty when there is none.
     public typealias Result = [FaceObservation]
@@ -21,6 +22,12 @@ public struct DetectFaceCaptureQualityRequest: CompletionHandlingRequest {
     public var requiresColor: Bool { true }
     /// Called with the results (or the error) after a handler runs this request; nil for none.
     public var completionHandler: RequestCompletionHandler<Result>?
+
+    /// BlazeFace's score above which this request measures a face it finds itself. Lower than face detection's 0.5
+    /// (MediaPipe's `min_detection_confidence`): the faces this request exists to mark down — blurred, dark, turned —
+    /// are those a detector is least sure of (astronaut.png's face blurred with σ 8 scores 0.40 where photos without a
+    /// face stay under 0.2); the score then says how poor the capture is.
+    static let detectionThreshold: Float = 0.3
 
     /// What `CaptureQuality.originatingRequestDescriptor` says.
     static let descriptor = "DetectFaceCaptureQualityRequest (OpenVision composed score, revision 1)"
@@ -41,7 +48,11 @@ public struct DetectFaceCaptureQualityRequest: CompletionHandlingRequest {
         if let inputFaceObservations {
             faces = inputFaceObservations
         } else {
-            faces = try DetectFaceRectanglesRequest(.blazeFaceFullRange).perform(in: ImageAnalysisContext(image: image))
+            var detector = try BlazeFaceDetector.installed(.full)
+            detector.minimumScore = Self.detectionThreshold
+            faces = try detector.detect(in: image).map {
+                DetectFaceRectanglesRequest.observation($0, imageWidth: image.width, imageHeight: image.height)
+            }
         }
         let pipeline = try FaceMeshPipeline.installed()
         var results: [FaceObservation] = []

@@ -70,6 +70,29 @@ import Testing
         #expect(small < q0, "\(small) vs \(q0)")
     }
 
+    /// The request finds faces itself down to BlazeFace's 0.3: astronaut.png blurred with σ 3 and σ 8 (the faces a
+    /// detector at 0.5 drops: full-range BlazeFace's best score on the σ 8 copy is 0.40) each get a score, falling
+    /// with the blur; photos without a face give none (their best scores stay under 0.2). Scores: the whole image
+    /// letterboxed to 192 × 192 through the converted model, as in onnxruntime:
+    /// `1/(1+exp(-s.run(None, {"input_1": x})[1].max()))` → 0.939, 0.854, 0.396; dog.jpg 0.17, eagle.jpg 0.002.
+    @Test func blurredFacesAreFoundAndScoredLow() throws {
+        let image = try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png"))
+        func found(_ image: VisionImage) throws -> [FaceObservation] {
+            try DetectFaceCaptureQualityRequest().perform(in: ImageAnalysisContext(image: image))
+        }
+        let q0 = try #require(found(image).first?.captureQuality?.score)
+        let b3 = try found(Self.blurred(image, 3))
+        let b8 = try found(Self.blurred(image, 8))
+        #expect(b3.count == 1 && b8.count == 1, "\(b3.count) \(b8.count)")
+        let q3 = try #require(b3.first?.captureQuality?.score)
+        let q8 = try #require(b8.first?.captureQuality?.score)
+        #expect(q0 > q3 && q3 > q8, "\(q0) \(q3) \(q8)")
+        #expect(b8.first.map { $0.confidence >= 0.3 && $0.confidence < 0.5 } == true)
+        for name in ["dog.jpg", "eagle.jpg"] {
+            #expect(try found(VisionImage(contentsOf: Fixtures.sharedImage(name))).isEmpty, "\(name)")
+        }
+    }
+
     /// Blank images have no faces; a box at the border is measured on its visible part; a box a few pixels wide, or
     /// outside the image, scores 0; a 10 px wide face scores below the same face large.
     @Test func faceQualityBadInput() throws {
