@@ -6,8 +6,8 @@ import Foundation
 /// judgements; no model with usable terms is reachable, so OpenVision's are composed from measured factors
 /// (`ImageAestheticsScorer`; docs/requests.md, "Aesthetics"): sharpness, noise, exposure, JPEG blockiness and
 /// colourfulness (OpenCV), and for `isUtility` a flat background (paper, a screen) with some ink on it and at least
-/// one line of text (`DetectTextRectanglesRequest`, upright or turned 90°). An image under 8 × 8 pixels is
-/// `invalidArgument`.
+/// one line of text (`DetectTextRectanglesRequest`, upright or turned 90°; else PP-OCR's detector, at any angle). An
+/// image under 8 × 8 pixels is `invalidArgument`.
 public struct CalculateImageAestheticsScoresRequest: CompletionHandlingRequest {
     /// The image's scores.
     public typealias Result = ImageAestheticsScoresObservation
@@ -34,7 +34,7 @@ public struct CalculateImageAestheticsScoresRequest: CompletionHandlingRequest {
     }
 
     /// What `isUtility` is decided on: the share of the image text boxes cover, their count (upright, or with the
-    /// image turned 90° when none reads upright), the flat share.
+    /// image turned 90° when none reads upright, or PP-OCR's at any angle when neither finds one), the flat share.
     package struct UtilityMeasures: Sendable, Hashable {
         package var textCoverage: Double
         package var lines: Int
@@ -55,19 +55,36 @@ public struct CalculateImageAestheticsScoresRequest: CompletionHandlingRequest {
         let m = try ImageQualityMeasures(
             image, x: 0, y: 0, width: image.width, height: image.height, workWidth: nil,
             maxSide: ImageAestheticsScorer.maxSide)
-        var lines: [TextObservation] = []
+        var boxes: [NormalizedRect] = []
         // Only a flat image can be a utility image: text is looked for on those.
         if m.flat >= ImageAestheticsScorer.utilityFlatShare {
-            lines = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image: image))
-            if lines.isEmpty {
+            boxes = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image: image)).map(\.boundingBox)
+            if boxes.isEmpty {
                 let turned = try ImageRecipe(image: image).oriented(.right).renderedImage()
-                lines = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image: turned))
+                boxes = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image: turned))
+                    .map(\.boundingBox)
             }
+            if boxes.isEmpty { boxes = try textLinesAtAnyAngle(in: image) }
         }
-        let coverage = lines.reduce(0) { $0 + $1.boundingBox.width * $1.boundingBox.height }
+        let coverage = boxes.reduce(0) { $0 + $1.width * $1.height }
         return (
             ImageAestheticsScorer.factors(m),
-            UtilityMeasures(textCoverage: min(coverage, 1), lines: lines.count, flat: m.flat)
+            UtilityMeasures(textCoverage: min(coverage, 1), lines: boxes.count, flat: m.flat)
         )
+    }
+
+    /// The boxes of the lines PP-OCR's DB detector finds and reads at any angle (the line grouper of
+    /// `DetectTextRectanglesRequest` takes only level lines, upright or turned 90°): asked only of flat images where
+    /// that found none. None when PP-OCR's models are not installed (`missingModelData`): the image is then judged
+    /// on the level lines alone.
+    static func textLinesAtAnyAngle(in image: VisionImage) throws(VisionError) -> [NormalizedRect] {
+        let engine: PPOCRRecognizer
+        do {
+            engine = try PPOCRRecognizer.shared()
+        } catch  where error.code == .missingModelData {
+            return []
+        }
+        return try engine.recognize(image, minimumTextHeightPixels: 0)
+            .filter { !($0.candidates.first?.string.isEmpty ?? true) }.map(\.boundingBox)
     }
 }

@@ -135,6 +135,10 @@ import Testing
             ("Two new stores opened in the north.", 28), ("Revenue 48,000 units 1,200", 28),
         ])
         #expect(try request.perform(in: ImageAnalysisContext(image: page)).isUtility)
+        // One line turned 12° (no level line for the line grouper, upright or turned 90°): PP-OCR's detector finds it.
+        let rot12 = try #require(OCRScenes.rendered.first { $0.name == "rot12" })
+        let turned = try CalculateImageAestheticsScoresRequest.measure(rot12.make()).1
+        #expect(turned.isUtility && turned.lines == 1, "\(turned)")
         let blank = try Fixtures.canvas(width: 64, height: 64, gray: 255).makeImage()
         let flat = try request.perform(in: ImageAnalysisContext(image: blank))
         #expect(!flat.isUtility && flat.overallScore < original.overallScore)

@@ -14,7 +14,7 @@ import Foundation
 /// - colour `0.6 + 0.4 · C / (C + C₀)`: Hasler and Süsstrunk's colourfulness C.
 /// `isUtility`: a background at least `utilityFlatShare` flat (pixels within 16 gray levels of the image's most common
 /// level: paper, a screen), with at least `utilityInkShare` of the image off it, and at least `utilityLines` text lines
-/// (`DetectTextRectanglesRequest`, upright or turned 90°).
+/// (`DetectTextRectanglesRequest`, upright or turned 90°; else PP-OCR's detector, at any angle).
 /// The constants were calibrated on the shared photos and the OCR test pages (`scripts/bench aesthetics`).
 package enum ImageAestheticsScorer {
     /// The working size's longer side.
