@@ -19,13 +19,16 @@ struct DocumentLayout {
     let lines: [DocumentRecognizer.Line]
     let blocks: [Block]
     let pageHeight: Double
-    /// The median height of the page's lines (tables included: their text is the body text of a page of tables).
+    /// The median height of the body text a title stands out from: the lines outside tables when there are at least
+    /// three (the timetable page's cells measure 42 px where its paragraph and list measure 35–38), else all the
+    /// page's lines (a page of tables).
     let medianHeight: Double
 
     init(lines: [DocumentRecognizer.Line], free: [Int], regions: [DocumentLayoutDetector.Region], page: UprightPage) {
         self.lines = lines
         pageHeight = Double(page.image.height)
-        let heights = lines.map(\.box.height).sorted()
+        let body = free.count >= 3 ? free.map { lines[$0] } : lines
+        let heights = body.map(\.box.height).sorted()
         medianHeight = heights.isEmpty ? 1 : max(1, heights[heights.count / 2])
         let areas = regions.filter { $0.label != "table" }
         var byRegion: [Int: [Int]] = [:]
