@@ -8,8 +8,8 @@ import Foundation
 /// - sharpness `P / (P + P₀)`: P the noise-compensated Laplacian variance of the sharpest tile of a 4 × 4 grid (a
 ///   sharp subject on a soft background counts as sharp);
 /// - noise `1 / (1 + (σ / σ₀)²)`: Immerkær's noise estimate;
-/// - exposure `(1 − exp(−(m / m₀)²)) · (1 − b)² · (1 − d)`: mean luminance m (0…1), clipped highlights b and crushed
-///   shadows d;
+/// - exposure `(1 − exp(−(m / m₀)²)) · (1 − exp(−((1 − m) / m₁)²)) · (1 − b)² · (1 − d)`: mean luminance m (0…1),
+///   too dark below m₀ and too bright above 1 − m₁, clipped highlights b and crushed shadows d;
 /// - compression `1 / (1 + k / k₀)`: k JPEG's 8 × 8 blockiness;
 /// - colour `0.6 + 0.4 · C / (C + C₀)`: Hasler and Süsstrunk's colourfulness C.
 /// `isUtility`: a background at least `utilityFlatShare` flat (pixels within 16 gray levels of the image's most common
@@ -21,6 +21,8 @@ package enum ImageAestheticsScorer {
     static let maxSide = 512
     /// Half-way peak sharpness P₀ (gray levels², at the working size).
     static let sharpnessHalf = 150.0
+    /// m₁: the exposure factor's bright side (`1 − exp(−((1 − m) / m₁)²)`; 0.88 at mean luminance 0.63, person.jpg's).
+    static let brightScale = 0.25
     /// Blockiness k₀ at which the compression factor is ½.
     static let blockinessHalf = 0.5
     /// Colourfulness C₀ at which the colour factor is 0.8.
@@ -43,7 +45,7 @@ package enum ImageAestheticsScorer {
         return Factors(
             sharpness: p / (p + sharpnessHalf),
             noise: m.noiseFactor,
-            exposure: m.exposureFactor * (1 - m.dark),
+            exposure: m.exposureFactor * (1 - exp(-pow((1 - m.mean / 255) / brightScale, 2))) * (1 - m.dark),
             compression: 1 / (1 + m.blockiness / blockinessHalf),
             colour: 0.6 + 0.4 * m.colorfulness / (m.colorfulness + colorfulnessHalf))
     }
