@@ -24,6 +24,13 @@ enum OpenAPIDocument {
         parameters(RequestKind.named(name)?.options ?? [], modelRequired: modelRequired, example: example)
     }
 
+    /// An image endpoint's `responses:` block: the report (200) and the error body for each of `errors`, indented for
+    /// its place under a path's operation; the line that follows starts at the path level.
+    static func imageResponses(errors: [Int]) -> String {
+        "      responses:\n        \"200\": {$ref: \"#/components/responses/Report\"}\n"
+            + errors.map { "        \"\($0)\": {$ref: \"#/components/responses/Error\"}\n" }.joined()
+    }
+
     /// One query parameter per option among `options` that a client may give (`RequestOption.isRemote`).
     static func parameters(_ options: [RequestOption], modelRequired: Bool = false, example: String? = nil) -> String {
         var yaml = ""
@@ -163,54 +170,19 @@ enum OpenAPIDocument {
                   schema: {type: boolean}
               requestBody:
                 $ref: "#/components/requestBodies/Image"
-              responses:
-                "200": {$ref: "#/components/responses/Report"}
-                "400": {$ref: "#/components/responses/Error"}
-                "401": {$ref: "#/components/responses/Error"}
-                "403": {$ref: "#/components/responses/Error"}
-                "404": {$ref: "#/components/responses/Error"}
-                "408": {$ref: "#/components/responses/Error"}
-                "413": {$ref: "#/components/responses/Error"}
-                "415": {$ref: "#/components/responses/Error"}
-                "422": {$ref: "#/components/responses/Error"}
-                "503": {$ref: "#/components/responses/Error"}
-          /v1/detect:
+        \(imageResponses(errors: [400, 401, 403, 404, 408, 413, 415, 422, 503]))  /v1/detect:
             post:
               summary: Detect objects with a model from the model search path
               parameters:
         \(parameters(of: "detect", modelRequired: true, example: "yolo-fastest-1.1.cfg"))      requestBody:
                 $ref: "#/components/requestBodies/Image"
-              responses:
-                "200": {$ref: "#/components/responses/Report"}
-                "400": {$ref: "#/components/responses/Error"}
-                "401": {$ref: "#/components/responses/Error"}
-                "403": {$ref: "#/components/responses/Error"}
-                "404": {$ref: "#/components/responses/Error"}
-                "408": {$ref: "#/components/responses/Error"}
-                "413": {$ref: "#/components/responses/Error"}
-                "415": {$ref: "#/components/responses/Error"}
-                "422": {$ref: "#/components/responses/Error"}
-                "500": {$ref: "#/components/responses/Error"}
-                "503": {$ref: "#/components/responses/Error"}
-          /v1/classify:
+        \(imageResponses(errors: [400, 401, 403, 404, 408, 413, 415, 422, 500, 503]))  /v1/classify:
             post:
               summary: Classify the image (default model efficientnet-lite0.onnx)
               parameters:
         \(parameters(of: "classify", modelRequired: false, example: "efficientnet-lite0.onnx"))      requestBody:
                 $ref: "#/components/requestBodies/Image"
-              responses:
-                "200": {$ref: "#/components/responses/Report"}
-                "400": {$ref: "#/components/responses/Error"}
-                "401": {$ref: "#/components/responses/Error"}
-                "403": {$ref: "#/components/responses/Error"}
-                "404": {$ref: "#/components/responses/Error"}
-                "408": {$ref: "#/components/responses/Error"}
-                "413": {$ref: "#/components/responses/Error"}
-                "415": {$ref: "#/components/responses/Error"}
-                "422": {$ref: "#/components/responses/Error"}
-                "500": {$ref: "#/components/responses/Error"}
-                "503": {$ref: "#/components/responses/Error"}
-        components:
+        \(imageResponses(errors: [400, 401, 403, 404, 408, 413, 415, 422, 500, 503]))components:
           securitySchemes:
             bearer:
               type: http
