@@ -111,4 +111,51 @@ import Testing
         #expect(DetectFaceRectanglesRequest().revision == DetectFaceRectanglesRequest.Revision.defaultRevision)
         #expect(DetectFaceRectanglesRequest.Revision.supportedRevisions.count == 3)
     }
+
+    /// The tiles the face mesh's detector adds: none on images under 4/3 of 256 px; on 1200 × 1200, squares of 600
+    /// (3 × 3) and 300 (7 × 7) overlapping by half, inside the image and covering it; on 500 × 375, 256-px tiles (3 × 2);
+    /// on a 4000 × 3000 photo at most 64 (the finest level that fits the budget is the last).
+    @Test func tilesCoverTheImageLevelByLevel() {
+        #expect(BlazeFaceDetector.tiles(width: 210, height: 210).isEmpty)
+        #expect(BlazeFaceDetector.tiles(width: 300, height: 340).isEmpty)
+        let big = BlazeFaceDetector.tiles(width: 1200, height: 1200)
+        #expect(big.count == 9 + 49)
+        #expect(Set(big.map(\.width)) == [600, 300])
+        for side in [600.0, 300.0] {
+            let level = big.filter { $0.width == side }
+            #expect(
+                level.allSatisfy { $0.centerX - side / 2 >= 0 && $0.centerX + side / 2 <= 1200 && $0.rotation == 0 })
+            #expect(level.map { $0.centerX + side / 2 }.max() == 1200 && level.map { $0.centerY - side / 2 }.min() == 0)
+            // Overlap by half: neighbouring starts are half a tile apart.
+            let xs = Set(level.map(\.centerX)).sorted()
+            #expect(zip(xs, xs.dropFirst()).allSatisfy { $1 - $0 == side / 2 })
+        }
+        let voc = BlazeFaceDetector.tiles(width: 500, height: 375)
+        #expect(voc.count == 6 && voc.allSatisfy { $0.width == 256 && $0.height == 256 })
+        #expect(BlazeFaceDetector.tiles(width: 4000, height: 3000).count <= BlazeFaceDetector.maximumTiles)
+    }
+
+    /// A 6 × 6 grid of the astronaut's face at 100 px: BlazeFace on the whole 600-px image (128 × 128 input) finds
+    /// none; with tiles (3 × 3 of 300 px) it finds all 36, one detection each, as dlib's HOG does.
+    @Test func tilesFindTheFacesOfAGrid() throws {
+        let astronaut = try VisionImage(contentsOf: Fixtures.sharedImage("astronaut.png"))
+        let face = try astronaut.cropped(to: NormalizedRect(x: 0.19, y: 0.14, width: 0.67, height: 0.71))
+            .resized(width: 100, height: 100)
+        var canvas = try Fixtures.canvas(width: 600, height: 600)
+        for i in 0..<6 {
+            for j in 0..<6 { try Fixtures.paste(face, on: &canvas, x: Double(100 * i), y: Double(100 * j)) }
+        }
+        let grid = canvas.makeImage()
+        let detector = try BlazeFaceDetector.installed(.short)
+        #expect(try detector.detect(in: grid).isEmpty)
+        let found = try detector.detectTiled(in: grid)
+        #expect(found.count == 36)
+        // One detection per cell, centred in it.
+        let cells = Set(found.map { Int(($0.xMin + $0.xMax) / 2 * 6) * 6 + Int(($0.yMin + $0.yMax) / 2 * 6) })
+        #expect(cells.count == 36)
+        #expect(try DetectFaceRectanglesRequest(.hog).perform(in: ImageAnalysisContext(image: grid)).count == 36)
+        // A portrait (the astronaut at 1024 px: one face half the image wide) is not tiled, and stays one face.
+        let portrait = try astronaut.resized(width: 1024, height: 1024)
+        #expect(try detector.detectTiled(in: portrait).count == 1)
+    }
 }

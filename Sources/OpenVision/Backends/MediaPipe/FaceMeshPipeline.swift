@@ -85,10 +85,11 @@ struct FaceMeshPipeline: Sendable {
         ).transformed(scaleX: 1.5, scaleY: 1.5, squareLong: true)
     }
 
-    /// Faces BlazeFace finds in `image`, best first, as detections in image pixels.
+    /// Faces BlazeFace finds in `image` and in its tiles (`BlazeFaceDetector.detectTiled`: faces in group photos are
+    /// too small for the whole image at 128 × 128), best first, as detections in image pixels.
     func detectFaces(in image: VisionImage) throws(VisionError) -> [MediaPipeDetection] {
         let (w, h) = (Double(image.width), Double(image.height))
-        return try detector.detect(in: image).map { $0.projected { x, y in (x * w, y * h) } }
+        return try detector.detectTiled(in: image).map { $0.projected { x, y in (x * w, y * h) } }
     }
 
     /// The mesh in `region`, or nil when the model's presence score is under `presenceThreshold` (no face there).
