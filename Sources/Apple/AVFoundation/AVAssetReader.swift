@@ -30,6 +30,8 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     private var added: [AVAssetReaderOutput] = []
     /// The open decoder while reading.
     private var capture: VideoCapture?
+    /// The presentation time of the last frame given, in seconds.
+    private var lastTime: Double?
 
     /// A reader of `asset`; throws an `NSError` in `AVFoundationErrorDomain` (`AVError.Code.fileFormatNotRecognized`,
     /// -11828) when the asset has no track this reader can read (a missing file, or not a video).
@@ -117,12 +119,17 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
                     return nil
                 }
                 let fps = Double(asset.tracks.first?.nominalFrameRate ?? 0)
+                let frameDuration = (1...1000).contains(fps) ? 1 / fps : nil
+                // A frame the decoder gives without a time (the last ones of some files, drained from the
+                // decoder) is one frame after the one before.
+                let time = timestamp ?? lastTime.map { $0 + (frameDuration ?? 0) } ?? 0
+                lastTime = time
                 let buffer = CVPixelBuffer(visionImage: image)
                 let format = try CMFormatDescription(imageBuffer: buffer)
                 let timing = CMSampleTimingInfo(
-                    duration: (1...1000).contains(fps)
+                    duration: frameDuration != nil
                         ? CMTime(value: 1_000_000, timescale: CMTimeScale((fps * 1e6).rounded())) : .invalid,
-                    presentationTimeStamp: timestamp.map { CMTime(seconds: $0, preferredTimescale: 600) } ?? .invalid,
+                    presentationTimeStamp: CMTime(seconds: time, preferredTimescale: 600),
                     decodeTimeStamp: .invalid)
                 return try CMSampleBuffer(imageBuffer: buffer, formatDescription: format, sampleTiming: timing)
             } catch {

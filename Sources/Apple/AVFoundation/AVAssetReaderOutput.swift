@@ -29,8 +29,9 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     }
 
     /// The next frame, in presentation order, as a sample buffer (a 32BGRA `CVPixelBuffer` over the decoded frame,
-    /// its presentation time from the file); nil after the last frame (the reader's `status` is then `.completed`),
-    /// on failure (`.failed`, with `error`), and when the reader is not reading.
+    /// its presentation time from the file, or one frame after the last for a frame the decoder gives without one);
+    /// nil after the last frame (the reader's `status` is then `.completed`), on failure (`.failed`, with `error`),
+    /// and when the reader is not reading.
     public func copyNextSampleBuffer() -> CMSampleBuffer? {
         reader?.nextFrame()
     }
