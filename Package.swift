@@ -262,6 +262,7 @@ let package = Package(
             dependencies: [
                 .target(name: "OpenVision", condition: .when(platforms: [.linux])),
                 .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
+                .target(name: "ImageIO", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/Apple/AVFoundation",
             swiftSettings: [.swiftLanguageMode(.v5)]

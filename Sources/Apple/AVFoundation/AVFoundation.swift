@@ -3,6 +3,8 @@
 // `CaptureDelegateBridge` from OpenVision's `LiveAnalyzer` (a camera, a video file or a stream); and reading a video
 // file's frames in order (`AVAsset`, `AVAssetReader`, `AVAssetReaderTrackOutput`) over OpenVision's video decoding.
 // Sessions, devices, preview layers, players, image generators and writers are not here (docs/porting.md).
-// `import AVFoundation` brings Core Media (and with it Core Video, Core Graphics and Foundation), as Apple's does.
+// `import AVFoundation` brings Core Media (and with it Core Video, Core Graphics and Foundation) and ImageIO
+// (`CGImagePropertyOrientation`, which Apple's uses for photos), as Apple's does.
 
 @_exported import CoreMedia
+@_exported import ImageIO
