@@ -92,6 +92,44 @@ import Vision
         #expect(reader.status == .cancelled && output.copyNextSampleBuffer() == nil)
     }
 
+    /// The object-tracking sample's loop on the reader's frames — a new `VNTrackObjectRequest` each frame, from the
+    /// observation the last one returned, on one `VNSequenceRequestHandler`, which continues that observation's
+    /// tracker (as Vision does) — follows a red 40 × 40 square that ffmpeg moves right by 10 px a frame
+    /// (`overlay=x='20+t*100'` at 10 fps): started on the first frame at its box, it finds the square on the last
+    /// (the 20th, t = 1.9 s) at x = 20 + 190 = 210 px, within 4 px. (Without continuing, each new request would start
+    /// a new tracker at the box it is given and the box would never move.)
+    @Test(.timeLimit(.minutes(2))) func trackingAMovingSquareOnTheReadersFrames() throws {
+        let folder = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("moving.mp4")
+        try Self.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=gray:s=320x240:r=10", "-f", "lavfi", "-i", "color=c=red:s=40x40:r=10",
+            "-filter_complex", "[0][1]overlay=x='20+t*100':y=100:shortest=1", "-frames:v", "20", "-pix_fmt",
+            "yuv420p", video.path,
+        ])
+        let asset = AVAsset(url: video)
+        let track = try #require(asset.tracks(withMediaType: .video).first)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        reader.add(output)
+        #expect(reader.startReading())
+        // Vision's lower-left normalised box of the square on the first frame (x 20…60, y 100…140 from the top).
+        var observation = VNDetectedObjectObservation(
+            boundingBox: CGRect(x: 20.0 / 320, y: 100.0 / 240, width: 40.0 / 320, height: 40.0 / 240))
+        let handler = VNSequenceRequestHandler()
+        var frames = 0
+        while let sample = output.copyNextSampleBuffer(), let pixels = CMSampleBufferGetImageBuffer(sample) {
+            let request = VNTrackObjectRequest(detectedObjectObservation: observation)
+            request.trackingLevel = .accurate
+            try handler.perform([request], on: pixels, orientation: .up)
+            observation = try #require(request.results?.first)
+            frames += 1
+        }
+        #expect(frames == 20 && reader.status == .completed)
+        let x = observation.boundingBox.minX * 320
+        #expect(abs(x - 210) < 4, "the square's left edge at \(x) px")
+    }
+
     /// A file recorded rotated: the decoder turns its frames upright, so the track's size is the upright one and its
     /// transform the identity (`ffprobe -show_entries stream_side_data=rotation` → 90).
     @Test(.timeLimit(.minutes(2))) func rotatedFilesComeUpright() throws {
