@@ -159,10 +159,10 @@ import Vision
         @Test func receiptContentsReadARenderedReceipt() throws {
             let folder = try Corpus.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            // Box heights over the image's: large ≈ 44 / 1000 > 0.025 (the sample's threshold), small ≈ 18 / 1000.
+            // Box heights over the image's: large ≈ 0.04 > 0.025 (the sample's threshold), small ≈ 0.02.
             var canvas = try ImageCanvas(width: 800, height: 1000, color: .white)
             let lines: [(String, Int, Double)] = [
-                ("Blue Bottle", 44, 60), ("#1234", 18, 180), ("Cashier", 18, 260), ("10/22/19 4:36 PM", 18, 340),
+                ("Ristretto", 44, 60), ("#1234", 14, 180), ("Cashier", 14, 260), ("10/22/19 4:36 PM", 14, 340),
                 ("Tim", 44, 420),
             ]
             for (text, height, y) in lines {
@@ -177,7 +177,7 @@ import Vision
             let observations = try #require(request.results)
             let controller = ReceiptContentsViewController()
             controller.addRecognizedText(recognizedText: observations)
-            #expect(controller.contents.name == "Blue Bottle")
+            #expect(controller.contents.name == "Ristretto")
             #expect(controller.contents.items.map(\.name) == ["Order", "Date", "Cashier"])
             #expect(controller.contents.items.map(\.value) == ["#1234", "10/22/19 4:36 PM", "Tim"])
         }
