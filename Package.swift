@@ -255,12 +255,14 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // AVFoundation's capture data path (a video data output and its sample-buffer delegate), fed by
-        // CaptureDelegateBridge from LiveAnalyzer: capture code as written runs on a camera, a file or a stream.
+        // CaptureDelegateBridge from LiveAnalyzer: capture code as written runs on a camera, a file or a stream; and
+        // AVAssetReader, which reads a video file's frames as sample buffers (OpenVision's VideoCapture).
         .target(
             name: "AVFoundation",
             dependencies: [
                 .target(name: "OpenVision", condition: .when(platforms: [.linux])),
                 .target(name: "CoreMedia", condition: .when(platforms: [.linux])),
+                .target(name: "ImageIO", condition: .when(platforms: [.linux])),
             ],
             path: "Sources/Apple/AVFoundation",
             swiftSettings: [.swiftLanguageMode(.v5)]

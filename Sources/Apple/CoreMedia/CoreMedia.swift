@@ -3,3 +3,6 @@
 // and Foundation), as Apple's does.
 
 @_exported import CoreVideo
+
+/// A track's number within its file, as Core Media's `CMPersistentTrackID`.
+public typealias CMPersistentTrackID = Int32

@@ -2,8 +2,9 @@ internal import CNative
 import Foundation
 
 /// An open source: a native capture handle (OpenCV videoio) for cameras, files and streams, or an
-/// `ImageSequence` for `.images` sources. Used by one reader thread at a time.
-final class VideoCapture: @unchecked Sendable {
+/// `ImageSequence` for `.images` sources. Used by one reader thread at a time. Package-wide: AVFoundation's asset
+/// reader (Sources/Apple/AVFoundation) reads video files with it.
+package final class VideoCapture: @unchecked Sendable {
     private var handle: OpaquePointer?
     private var sequence: ImageSequence?
     /// The next frame of `sequence` to decode.
@@ -13,7 +14,7 @@ final class VideoCapture: @unchecked Sendable {
     private let openedInfo: CaptureInfo
 
     /// What the source delivers, as granted at open; `endedEarly` is current.
-    var info: CaptureInfo {
+    package var info: CaptureInfo {
         var info = openedInfo
         if let handle {
             var i = ov_capture_info()
@@ -22,7 +23,7 @@ final class VideoCapture: @unchecked Sendable {
         return info
     }
 
-    init(_ source: FrameSource, options: CaptureOptions) throws(VisionError) {
+    package init(_ source: FrameSource, options: CaptureOptions) throws(VisionError) {
         var request = ov_capture_request()
         request.width = Int32(options.width)
         request.height = Int32(options.height)
@@ -85,7 +86,7 @@ final class VideoCapture: @unchecked Sendable {
 
     /// The next frame (not yet oriented) and its source timestamp, nil at the end; throws `ioError` when the source fails,
     /// and for an image sequence the decoding error of a file (`ImageSequence.image(at:)`).
-    func read() throws(VisionError) -> (VisionImage, Double?)? {
+    package func read() throws(VisionError) -> (VisionImage, Double?)? {
         guard let handle else {
             if let first = pending {
                 pending = nil

@@ -29,7 +29,7 @@ extension DataDetector {
     /// followed by a time (`10:30`, `at 3:05 pm`); a phone number has 7 to 15 digits, starts with "+", "(" or a
     /// digit, and is written with "+", parentheses or at least one separator (space, "-", "."), or is 10 or 11 digits
     /// long. Matches never cross a line break.
-    static func matches(in text: String, types: MatchType, options: Options) -> [Match] {
+    public static func matches(in text: String, types: MatchType, options: Options = Options()) -> [Match] {
         guard !text.isEmpty, !types.isEmpty else { return [] }
         let ns = text as NSString
         let whole = NSRange(location: 0, length: ns.length)

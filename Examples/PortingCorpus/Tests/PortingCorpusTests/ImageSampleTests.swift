@@ -152,6 +152,34 @@ import Vision
         }
     #endif
 
-    // The receipts sample's ReceiptContentsViewController does not build here (NSDataDetector is not in Linux
-    // Foundation), so its reading of a rendered receipt is not run; RecognizedTextDataSource builds.
+    #if canImport(AppleReceipts)
+        /// "Structuring Recognized Text on a Document": the receipt reader's fields from a rendered receipt — its
+        /// name (large, top left), the order number ("#…"), the small line that NSDataDetector reads as a date, and a
+        /// large value under its small label.
+        @Test func receiptContentsReadARenderedReceipt() throws {
+            let folder = try Corpus.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            // Box heights over the image's: large ≈ 0.04 > 0.025 (the sample's threshold), small ≈ 0.02.
+            var canvas = try ImageCanvas(width: 800, height: 1000, color: .white)
+            let lines: [(String, Int, Double)] = [
+                ("Ristretto", 44, 60), ("#1234", 14, 180), ("Cashier", 14, 260), ("10/22/19 4:36 PM", 14, 340),
+                ("Tim", 44, 420),
+            ]
+            for (text, height, y) in lines {
+                try canvas.text(
+                    text, at: CGPoint(x: 60, y: y), fontFile: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                    pixelHeight: height, color: OverlayColor(red: 0, green: 0, blue: 0))
+            }
+            let url = folder.appendingPathComponent("receipt.png")
+            try canvas.makeImage().encoded(as: .png).write(to: url)
+            let request = VNRecognizeTextRequest()
+            try VNImageRequestHandler(url: url, options: [:]).perform([request])
+            let observations = try #require(request.results)
+            let controller = ReceiptContentsViewController()
+            controller.addRecognizedText(recognizedText: observations)
+            #expect(controller.contents.name == "Ristretto")
+            #expect(controller.contents.items.map(\.name) == ["Order", "Date", "Cashier"])
+            #expect(controller.contents.items.map(\.value) == ["#1234", "10/22/19 4:36 PM", "Tim"])
+        }
+    #endif
 }

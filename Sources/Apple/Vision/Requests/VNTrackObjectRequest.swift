@@ -13,7 +13,7 @@ open class VNTrackObjectRequest: VNTrackingRequest {
     override open class var currentRevision: Int { VNTrackObjectRequestRevision2 }
 
     typealias InputObservation = VNDetectedObjectObservation
-    let native: TrackObjectRequest
+    private(set) var native: TrackObjectRequest
 
     /// The box to follow; after each frame, the box found in it.
     public var inputObservation: VNDetectedObjectObservation {
@@ -35,6 +35,15 @@ open class VNTrackObjectRequest: VNTrackingRequest {
         DetectedObjectObservation(boundingBox: NormalizedRect(o.boundingBox), confidence: o.confidence, uuid: o.uuid)
     }
 
+    override var trackedUUID: UUID? { inputObservation.uuid }
+    override var tracker: AnyObject? { native }
+
+    override func continueTracker(_ tracker: AnyObject) {
+        guard let tracker = tracker as? TrackObjectRequest else { return }
+        native = tracker
+        applyOptions()
+    }
+
     override func applyOptions() {
         native.trackingLevel = trackingLevel.native
         native.isLastFrame = isLastFrame
@@ -44,6 +53,7 @@ open class VNTrackObjectRequest: VNTrackingRequest {
         let found = try perform(native, in: context).map {
             VNDetectedObjectObservation(uuid: $0.uuid, confidence: $0.confidence, boundingBox: $0.boundingBox)
         }
+        hasPerformed = true
         if let latest = found.first as? InputObservation {
             updatingFromResult = true
             inputObservation = latest

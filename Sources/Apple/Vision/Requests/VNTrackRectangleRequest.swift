@@ -13,7 +13,7 @@ open class VNTrackRectangleRequest: VNTrackingRequest {
     override open class var currentRevision: Int { VNTrackRectangleRequestRevision1 }
 
     typealias InputObservation = VNRectangleObservation
-    let native: TrackRectangleRequest
+    private(set) var native: TrackRectangleRequest
 
     /// The rectangle to follow; after each frame, the rectangle found in it.
     public var inputObservation: VNRectangleObservation {
@@ -36,6 +36,15 @@ open class VNTrackRectangleRequest: VNTrackingRequest {
             bottomLeft: p(o.bottomLeft), confidence: o.confidence, uuid: o.uuid)
     }
 
+    override var trackedUUID: UUID? { inputObservation.uuid }
+    override var tracker: AnyObject? { native }
+
+    override func continueTracker(_ tracker: AnyObject) {
+        guard let tracker = tracker as? TrackRectangleRequest else { return }
+        native = tracker
+        applyOptions()
+    }
+
     override func applyOptions() {
         native.trackingLevel = trackingLevel.native
         native.isLastFrame = isLastFrame
@@ -43,6 +52,7 @@ open class VNTrackRectangleRequest: VNTrackingRequest {
 
     override func observations(in context: ImageAnalysisContext) throws(VisionError) -> [VNObservation] {
         let found = try perform(native, in: context).map(VNRectangleObservation.init)
+        hasPerformed = true
         if let latest = found.first as? InputObservation {
             updatingFromResult = true
             inputObservation = latest

@@ -1,3 +1,4 @@
+import Foundation
 import OpenVision
 
 /// How hard a tracker works (Vision's `VNRequestTrackingLevel`): `.accurate` is OpenCV's CSRT, `.fast` KCF.
@@ -23,4 +24,15 @@ open class VNTrackingRequest: VNStatefulRequest {
     }
 
     func applyOptions() {}
+
+    /// Whether a frame has been performed with this request (its tracker has started).
+    var hasPerformed = false
+    /// The uuid of the observation the tracker follows (the input's, which its results keep); nil for requests
+    /// whose state is not a tracker of one observation.
+    var trackedUUID: UUID? { nil }
+    /// The OpenVision tracker behind this request.
+    var tracker: AnyObject? { nil }
+    /// Continues `tracker` (one a request of the same kind returned `trackedUUID` from on an earlier frame) instead
+    /// of starting a new one: Vision's "an observation returned from a tracker continues that tracker".
+    func continueTracker(_ tracker: AnyObject) {}
 }
