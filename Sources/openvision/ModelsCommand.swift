@@ -29,7 +29,8 @@ struct ModelsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Describe a model: inputs, outputs, labels, preprocessing.")
         @Argument(help: "Model path or name.") var model: String
-        @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
+        @Option(help: "Backend: automatic (auto), onnxRuntime, openVINO, openCV; any case.") var backend: String =
+            "automatic"
         func run() async throws {
             if Self.isCoreML(model), let url = ModelLocator.find(model) {
                 try Self.infoCoreML(url, backend: backend)
@@ -37,7 +38,7 @@ struct ModelsCommand: AsyncParsableCommand {
             }
             let loaded: VisionModel
             do {
-                guard let choice = BackendChoice(rawValue: backend) else {
+                guard let choice = BackendChoice(spelling: backend) else {
                     throw ValidationError(
                         "unknown backend '\(backend)'; choose from "
                             + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
@@ -97,7 +98,7 @@ struct ModelsCommand: AsyncParsableCommand {
             var loaded: VisionModel?
             var loadError: VisionError?
             if summary.conversionError == nil {
-                guard let choice = BackendChoice(rawValue: backend) else {
+                guard let choice = BackendChoice(spelling: backend) else {
                     throw ValidationError(
                         "unknown backend '\(backend)'; choose from "
                             + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))

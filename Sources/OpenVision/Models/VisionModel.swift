@@ -4,16 +4,17 @@ internal import OpenVisionConverters
 /// A loaded model, the counterpart of Vision's `VNCoreMLModel`: an ONNX file, a Darknet `.cfg`
 /// (with its `.weights` beside it), a TensorFlow Lite `.tflite` file or a Core ML model (`.mlmodel`,
 /// `.mlpackage`, `.mlmodelc`; TFLite and Core ML converted to ONNX once and cached by content hash), run
-/// by ONNX Runtime or OpenCV DNN. Load it once and share it: it is immutable and safe to use from many
+/// by ONNX Runtime, OpenVINO (when asked for) or OpenCV DNN. Load it once and share it: it is immutable and safe to use from many
 /// tasks at once.
 public final class VisionModel: Sendable {
     /// Options for loading. Every default is documented on its property.
     public struct Configuration: Sendable, Hashable {
-        /// Default `.automatic`: ONNX Runtime for .onnx when installed, else OpenCV DNN.
+        /// Default `.automatic`: ONNX Runtime for .onnx when installed, else OpenCV DNN; `.openVINO` only when asked.
         public var backend: BackendChoice = .automatic
         /// Threads one inference may use; 0 (default) lets the backend use every core. With ONNX Runtime,
         /// 0 runs on one thread pool shared by all models (so a pipeline of models does not compete for
-        /// the cores); a positive count gives this model a pool of its own.
+        /// the cores); a positive count gives this model a pool of its own. With OpenVINO, a positive count is its
+        /// INFERENCE_NUM_THREADS; 0 is OpenVINO's default (one thread per physical core).
         public var threads: Int = 0
         /// ONNX Runtime graph optimisations. Default true (all optimisations).
         public var optimizeGraph: Bool = true
@@ -45,7 +46,7 @@ public final class VisionModel: Sendable {
     /// one or uses an operation the converter lacks, an input side outside 1...16384 or over 4096 × 4096
     /// pixels, a layer index or graph OpenCV cannot read safely, a tensor beyond the model memory
     /// limit; docs/model-limits.md), `outOfMemory` (ONNX Runtime would pass that limit folding constants),
-    /// or `unsupported` (ONNX Runtime asked for but not installed).
+    /// or `unsupported` (ONNX Runtime or OpenVINO asked for but not installed, or OpenVINO refusing the graph).
     ///
     /// A `.tflite` model's input stays NHWC (`[1, H, W, 3]`, so `preprocessing.layout` is `.nhwc`),
     /// normalised as its TFLite metadata says (`(pixel − 127.5) / 127.5` for MediaPipe's detectors,
@@ -82,7 +83,10 @@ public final class VisionModel: Sendable {
         let checked = try ModelFileChecks.check(url, backend: configuration.backend)
         let file = checked.file
         let backend: any InferenceBackend
-        if !file.customLayers.isEmpty {
+        if configuration.backend == .openVINO {
+            // Refuses Core ML custom layers and non-ONNX files (which only OpenCV DNN reads) with `unsupported`.
+            backend = try OpenVINOBackend(file, threads: configuration.threads)
+        } else if !file.customLayers.isEmpty {
             // Custom layers run only as ONNX Runtime custom operators (`check` refused OpenCV DNN).
             backend = try ONNXRuntimeBackend(
                 file, threads: configuration.threads, optimize: configuration.optimizeGraph)
