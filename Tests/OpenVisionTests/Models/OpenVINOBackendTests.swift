@@ -2,6 +2,7 @@ import Foundation
 import OpenVision
 import OpenVisionConverters
 import OpenVisionTestSupport
+import Synchronization
 import Testing
 
 /// The OpenVINO backend (`BackendChoice.openVINO`) against ONNX Runtime on the same models and inputs: the face models
@@ -47,6 +48,27 @@ struct OpenVINOBackendTests {
             #expect(scale > 0, "\(a.name): an all-zero output proves nothing")
             #expect(difference <= 1e-4 * scale, "\(name) \(a.name): max |Δ| \(difference), max |x| \(scale)")
         }
+    }
+
+    /// Runs from many threads at once on one model (each takes its own infer request) give the sequential answer.
+    @Test func concurrentRunsAgree() throws {
+        let url = try #require(ModelLocator.find("iris_landmark.tflite"), "installed by scripts/setup")
+        let model = try VisionModel(contentsOf: url, configuration: Self.configuration(.openVINO))
+        let input = model.modelDescription.inputs[0]
+        let shape = input.shape.map { $0 ?? 1 }
+        let count: Int = shape.reduce(1, *)
+        let inputs: [[Tensor]] = (0..<8).map { k in
+            [Tensor(name: input.name, shape: shape, scalars: (0..<count).map { Float(($0 + 97 * k) % 256) / 255 })]
+        }
+        let expected = try inputs.map { try model.prediction(from: $0).map(\.scalars) }
+        let results = Mutex<[Int: [[Float]]]>([:])
+        DispatchQueue.concurrentPerform(iterations: 32) { i in
+            let got = try? model.prediction(from: inputs[i % 8]).map(\.scalars)
+            results.withLock { $0[i] = got }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.count == 32)
+        for (i, got) in all { #expect(got == expected[i % 8], "run \(i)") }
     }
 
     /// The classifier, EfficientNet-Lite0 as scripts/models/convert_efficientnet_lite0.py writes it, computes ReLU6 / 6
