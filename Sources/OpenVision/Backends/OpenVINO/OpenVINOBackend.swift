@@ -22,9 +22,6 @@ final class OpenVINOBackend: InferenceBackend, @unchecked Sendable {
         ProcessInfo.processInfo.environment["OPENVISION_OPENVINO_LIBRARY"] ?? installedLibrary
     }
 
-    /// True when the OpenVINO library can be loaded.
-    static var isAvailable: Bool { (try? load()) != nil }
-
     /// Loads the library once; throws `unsupported` naming the path and the fix.
     static func load() throws(VisionError) {
         try load(path: libraryPath)
