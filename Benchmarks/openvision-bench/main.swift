@@ -33,6 +33,7 @@
 //   openvision-bench make-sot-set DIR [FRAMES [DEGREES SCALE]] | sot RUNS DIR LEVEL | anchors RUNS    tracking (Tracking.swift)
 //   openvision-bench live-extras MODEL CLASSIFIER IMAGES DIR  per-frame cost of tracking, counting, pinned labels, corner classifier (LiveExtras.swift)
 //   openvision-bench tflite RUNS MODEL.tflite...            load (convert) time and median ms of a raw inference, 2 threads (TFLite.swift)
+//   openvision-bench runtimes ROUNDS THREADS MODEL[@DIMS]... ONNX Runtime vs OpenVINO per model: medians, output difference (Runtimes.swift)
 import Foundation
 import OpenVision
 import OpenVisionFixtures
@@ -622,6 +623,11 @@ do {
     case "coreml-convert":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("coreml-convert RUNS MODEL...") }
         benchCoreMLConversion(runs: runs, models: Array(args.dropFirst(2)))
+    case "runtimes":
+        guard args.count >= 4, let rounds = Int(args[1]), let threads = Int(args[2]) else {
+            fail("runtimes ROUNDS THREADS MODEL[@DIMS]...")
+        }
+        try benchRuntimes(rounds: rounds, threads: threads, models: Array(args.dropFirst(3)))
     case "tflite":
         guard args.count >= 3, let runs = Int(args[1]) else { fail("tflite RUNS MODEL.tflite...") }
         try benchTFLite(runs: runs, models: Array(args.dropFirst(2)))

@@ -29,7 +29,11 @@ struct ModelsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Describe a model: inputs, outputs, labels, preprocessing.")
         @Argument(help: "Model path or name.") var model: String
-        @Option(help: "Backend: automatic, onnxRuntime, openCV.") var backend: String = "automatic"
+        @Option(
+            help:
+                "Backend: automatic (auto: the faster of ONNX Runtime and OpenVINO, cached), onnxRuntime, openVINO, openCV."
+        ) var backend: String =
+            "automatic"
         func run() async throws {
             if Self.isCoreML(model), let url = ModelLocator.find(model) {
                 try Self.infoCoreML(url, backend: backend)
@@ -37,7 +41,7 @@ struct ModelsCommand: AsyncParsableCommand {
             }
             let loaded: VisionModel
             do {
-                guard let choice = BackendChoice(rawValue: backend) else {
+                guard let choice = BackendChoice(spelling: backend) else {
                     throw ValidationError(
                         "unknown backend '\(backend)'; choose from "
                             + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))
@@ -97,7 +101,7 @@ struct ModelsCommand: AsyncParsableCommand {
             var loaded: VisionModel?
             var loadError: VisionError?
             if summary.conversionError == nil {
-                guard let choice = BackendChoice(rawValue: backend) else {
+                guard let choice = BackendChoice(spelling: backend) else {
                     throw ValidationError(
                         "unknown backend '\(backend)'; choose from "
                             + BackendChoice.allCases.map(\.rawValue).joined(separator: ", "))

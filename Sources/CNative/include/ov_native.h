@@ -37,6 +37,7 @@
 #include "ov_limits.h"
 #include "ov_dnn.h"
 #include "ov_onnxruntime.h"
+#include "ov_openvino.h"
 #include "ov_ppocr.h"
 #include "ov_zxing.h"
 

@@ -113,10 +113,11 @@ enum ModelFileChecks {
             try onnxAllocations(url)
             return Checked(format: .onnx, file: RuntimeFile(model: url, isONNX: true), darknetInput: nil)
         case "cfg":
-            guard backend != .onnxRuntime else {
+            guard backend != .onnxRuntime && backend != .openVINO else {
                 throw VisionError(
                     .unsupported,
-                    "ONNX Runtime cannot read Darknet files; convert it first: openvision models convert \(path)")
+                    "\(backend == .openVINO ? "OpenVINO" : "ONNX Runtime") cannot read Darknet files here; convert it "
+                        + "first: openvision models convert \(path)")
             }
             let weights = url.deletingPathExtension().appendingPathExtension("weights")
             switch FileStatus.of(weights.path, what: "weights file") {

@@ -22,6 +22,9 @@ package struct ONNXModelInfo: Sendable {
     /// Graph inputs with a default (an initializer of the same name): values a caller may override per run, such as a
     /// converted Core ML pipeline's NMS thresholds.
     package var overridable: [String] = []
+    /// The names (else op indices, `#N`) of the main graph's `HardSigmoid` nodes whose `beta` is an explicit 0:
+    /// OpenVINO 2026.4's ONNX frontend computes them with the default beta 0.5 instead, so OpenVINO refuses them.
+    package var zeroBetaHardSigmoids: [String] = []
 
     /// Reads the file at `url` (memory-mapped).
     package init(url: URL) throws {
@@ -39,12 +42,18 @@ package struct ONNXModelInfo: Sendable {
                 if field == 14, let (k, v) = Self.keyValue(body) { info.metadata[k] = v }
                 if field == 7 {
                     var graph = ProtoReader(body)
+                    var nodeIndex = 0
                     while let (gField, gValue) = graph.next() {
                         guard case .bytes(let b) = gValue else { continue }
                         switch gField {
                         case 11: if let d = Self.valueInfo(b) { info.inputs.append(d) }
                         case 12: if let d = Self.valueInfo(b) { info.outputs.append(d) }
                         case 5: if let name = Self.tensorName(b) { initializers.insert(name) }
+                        case 1:
+                            if let name = Self.zeroBetaHardSigmoid(b) {
+                                info.zeroBetaHardSigmoids.append(name.isEmpty ? "#\(nodeIndex)" : name)
+                            }
+                            nodeIndex += 1
                         default: break
                         }
                     }
@@ -75,6 +84,31 @@ package struct ONNXModelInfo: Sendable {
             }
         }
         return key.isEmpty ? nil : (key, value)
+    }
+
+    /// NodeProto (name 3, op_type 4, attribute 5 → AttributeProto name 1, f 2): the node's name when it is a
+    /// `HardSigmoid` whose `beta` is present and 0 (else nil).
+    private static func zeroBetaHardSigmoid(_ body: Slice<UnsafeRawBufferPointer>) -> String? {
+        var r = ProtoReader(body)
+        var name = ""
+        var isHardSigmoid = false
+        var zeroBeta = false
+        while let (f, v) = r.next() {
+            guard case .bytes(let b) = v else { continue }
+            if f == 3 { name = String(decoding: b, as: UTF8.self) }
+            if f == 4 { isHardSigmoid = String(decoding: b, as: UTF8.self) == "HardSigmoid" }
+            if f == 5 {
+                var a = ProtoReader(b)
+                var attribute = ""
+                var value: Float?
+                while let (af, av) = a.next() {
+                    if af == 1, case .bytes(let n) = av { attribute = String(decoding: n, as: UTF8.self) }
+                    if af == 2, case .fixed32(let bits) = av { value = Float(bitPattern: bits) }
+                }
+                if attribute == "beta", value == 0 { zeroBeta = true }
+            }
+        }
+        return isHardSigmoid && zeroBeta ? name : nil
     }
 
     private static func tensorName(_ body: Slice<UnsafeRawBufferPointer>) -> String? {

@@ -21,6 +21,27 @@ import Testing
         #expect(info.metadata == ["source": "test"])
     }
 
+    /// HardSigmoid nodes with an explicit beta of 0 (which OpenVINO 2026.4 runs as 0.5) are listed by name, else by
+    /// node index; a beta of 0.5 or none (ONNX's default 0.5) is not.
+    @Test func listsHardSigmoidsWithZeroBeta() throws {
+        let shape: [ONNXWriter.Dimension] = [.value(1), .value(4)]
+        var graph = ONNXWriter.Graph(name: "hardsigmoid")
+        graph.inputs = [ONNXWriter.ValueInfo(name: "x", elementType: .float, shape: shape)]
+        graph.outputs = [ONNXWriter.ValueInfo(name: "d", elementType: .float, shape: shape)]
+        func node(_ name: String, _ input: String, _ output: String, beta: Float?) -> ONNXWriter.Node {
+            ONNXWriter.Node(
+                opType: "HardSigmoid", name: name, inputs: [input], outputs: [output],
+                attributes: [ONNXWriter.Attribute("alpha", .float(1.0 / 6))]
+                    + (beta.map { [ONNXWriter.Attribute("beta", .float($0))] } ?? []))
+        }
+        graph.nodes = [
+            node("zero", "x", "a", beta: 0), node("half", "a", "b", beta: 0.5), node("default", "b", "c", beta: nil),
+            node("", "c", "d", beta: 0),
+        ]
+        let info = try ONNXModelInfo(data: ONNXWriter.Model(graph: graph).serialized())
+        #expect(info.zeroBetaHardSigmoids == ["zero", "#3"])
+    }
+
     @Test func malformedBytesAreErrors() throws {
         let model = Self.identityModel(shape: [.value(1), .value(3), .value(8), .value(8)])
         for bytes in [

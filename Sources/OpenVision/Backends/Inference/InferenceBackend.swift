@@ -1,8 +1,8 @@
-/// An engine that runs a loaded model: ONNX Runtime or OpenCV DNN here, or one of yours wrapped
+/// An engine that runs a loaded model: ONNX Runtime, OpenVINO or OpenCV DNN here, or one of yours wrapped
 /// with `VisionModel(backend:url:)`. Implementations are loaded once and must be safe to run from
 /// many tasks at once.
 public protocol InferenceBackend: Sendable {
-    /// "onnxruntime 1.20.1", "opencv-dnn 4.6.0".
+    /// "onnxruntime 1.20.1", "openvino 2026.4.0", "opencv-dnn 4.6.0".
     var name: String { get }
     /// The model's inputs, in the order `run(_:)` takes them.
     var inputs: [TensorDescription] { get }
@@ -46,10 +46,26 @@ extension InferenceBackend {
 
 /// Which backend `VisionModel` uses.
 public enum BackendChoice: String, Sendable, Hashable, Codable, CaseIterable {
-    /// ONNX Runtime for .onnx files when its library is installed, OpenCV DNN otherwise.
+    /// ONNX graphs (also TFLite and Core ML models, converted) on ONNX Runtime or OpenVINO, whichever ran the graph
+    /// faster on a short warm-up at its first load with every output within 1e-4 relative of ONNX Runtime's (cached
+    /// per graph, runtime versions, threads and machine; ONNX Runtime with one warning when OpenVINO is missing);
+    /// OpenCV DNN for other formats or without ONNX Runtime. `OPENVISION_BACKEND` replaces it for the process.
     case automatic
     /// ONNX Runtime (from the onnxruntime PyPI wheel; see scripts/setup).
     case onnxRuntime
     /// OpenCV 4.6's DNN module: Darknet, Caffe, TensorFlow and ONNX.
     case openCV
+    /// OpenVINO's CPU runtime (from the openvino PyPI wheel; see scripts/setup), always fp32: ONNX files, and TFLite
+    /// and Core ML models converted to ONNX (not those with Core ML custom layers). `unsupported` when it is not
+    /// installed or refuses the graph.
+    case openVINO
+
+    /// The choice a spelling names: a raw value in any case (`onnxRuntime`, `onnxruntime`, `openvino`, `opencv`,
+    /// `automatic`) or `auto`; nil for anything else.
+    public init?(spelling: String) {
+        let key = spelling.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let choice = key == "auto" ? .automatic : Self.allCases.first(where: { $0.rawValue.lowercased() == key })
+        else { return nil }
+        self = choice
+    }
 }
