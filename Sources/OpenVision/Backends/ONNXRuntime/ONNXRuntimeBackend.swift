@@ -125,32 +125,13 @@ final class ONNXRuntimeBackend: InferenceBackend, @unchecked Sendable {
         }
         let overrideNames = Array(overrides.keys)
         let overrideValues = overrideNames.map { overrides[$0]! }
-        var shapes = inputs.map { $0.shape.map(Int64.init) }
-        var ranks = inputs.map { Int32($0.shape.count) }
         var out: OpaquePointer?
-        // Pointers to each input's storage and shape, valid for the duration of the call.
-        let status: ov_status = withPointers(inputs.map(\.scalars)) { dataPointers in
-            shapes.withUnsafeMutableBufferPointer { shapeArrays in
-                var shapePointers = shapeArrays.map { array in array.withUnsafeBufferPointer { $0.baseAddress } }
-                return dataPointers.withUnsafeBufferPointer { data in
-                    shapePointers.withUnsafeMutableBufferPointer { shapePtrs in
-                        ranks.withUnsafeMutableBufferPointer { rankPtr in
-                            data.baseAddress!.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: data.count) {
-                                d in
-                                shapePtrs.baseAddress!.withMemoryRebound(
-                                    to: UnsafePointer<Int64>?.self, capacity: shapePtrs.count
-                                ) { s in
-                                    withCStrings(overrideNames) { names in
-                                        overrideValues.withUnsafeBufferPointer { values in
-                                            ov_ort_run_overriding(
-                                                session, Int32(inputs.count), d, s, rankPtr.baseAddress,
-                                                Int32(names.count), names.baseAddress, values.baseAddress, &out)
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
+        let status = NativeTensors.withInputs(inputs) { data, shapes, ranks in
+            withCStrings(overrideNames) { names in
+                overrideValues.withUnsafeBufferPointer { values in
+                    ov_ort_run_overriding(
+                        session, Int32(inputs.count), data, shapes, ranks, Int32(names.count), names.baseAddress,
+                        values.baseAddress, &out)
                 }
             }
         }

@@ -96,27 +96,9 @@ final class OpenVINOBackend: InferenceBackend, @unchecked Sendable {
             throw VisionError(
                 .invalidArgument, "the model takes \(self.inputs.count) inputs, not \(inputs.count)")
         }
-        var shapes = inputs.map { $0.shape.map(Int64.init) }
-        var ranks = inputs.map { Int32($0.shape.count) }
         var out: OpaquePointer?
-        let status: ov_status = withPointers(inputs.map(\.scalars)) { dataPointers in
-            shapes.withUnsafeMutableBufferPointer { shapeArrays in
-                var shapePointers = shapeArrays.map { array in array.withUnsafeBufferPointer { $0.baseAddress } }
-                return dataPointers.withUnsafeBufferPointer { data in
-                    shapePointers.withUnsafeMutableBufferPointer { shapePtrs in
-                        ranks.withUnsafeMutableBufferPointer { rankPtr in
-                            data.baseAddress!.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: data.count) {
-                                d in
-                                shapePtrs.baseAddress!.withMemoryRebound(
-                                    to: UnsafePointer<Int64>?.self, capacity: shapePtrs.count
-                                ) { s in
-                                    ov_vino_run(model, Int32(inputs.count), d, s, rankPtr.baseAddress, &out)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        let status = NativeTensors.withInputs(inputs) { data, shapes, ranks in
+            ov_vino_run(model, Int32(inputs.count), data, shapes, ranks, &out)
         }
         try NativeError.check(status, "OpenVINO run")
         return NativeTensors.take(out)
