@@ -4,9 +4,12 @@ extension CoreMLToONNX {
     /// Leaves out the nodes a classic model's graph does not need, which cost ONNX Runtime more than these models'
     /// arithmetic (a few microseconds a node): the `Identity` naming each output (its producer writes the output
     /// itself), a graph input's casts to float when float is all its readers take (the input is then float: its
-    /// caller gives floats), and a `Reshape` of a `Reshape` read by nothing else (a network's `[n]` output made a row).
+    /// caller gives floats), a `Reshape` of a `Reshape` read by nothing else (a network's `[n]` output made a row), also
+    /// across an activation between them, and a `Reshape` to the shape its input already has.
     mutating func simplifyClassicGraph() {
+        hoistReshapesOverElementwise()
         collapseReshapes()
+        removeNoOpReshapes()
         var producers: [String: Int] = [:]
         var readers: [String: [Int]] = [:]
         for (i, node) in graph.nodes.enumerated() {
@@ -66,6 +69,89 @@ extension CoreMLToONNX {
             dropped.insert(j)
         }
         removing(dropped, renaming: [:])
+    }
+
+    /// Operators that map each element on its own (one tensor input): a reshape commutes with them.
+    static let elementwiseOperators: Set<String> = [
+        "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Abs", "Neg", "Sqrt", "Reciprocal", "Erf", "LeakyRelu", "Elu", "Selu",
+        "Softplus", "Softsign", "HardSigmoid", "ThresholdedRelu", "Floor", "Ceil",
+    ]
+
+    /// `Reshape(U(Reshape(x, a)), b)` as `Reshape(U(x), b)` for an elementwise `U`, when neither the inner reshape's
+    /// output nor `U`'s has another reader or is a graph output: a network's innerProduct gives `[n]` back as Core ML's
+    /// shape, its activation runs, and the classic model after it makes a row again.
+    mutating func hoistReshapesOverElementwise() {
+        var producers: [String: Int] = [:]
+        var readers: [String: Int] = [:]
+        for (i, node) in graph.nodes.enumerated() {
+            for o in node.outputs { producers[o] = i }
+            for v in node.inputs { readers[v, default: 0] += 1 }
+        }
+        let outputs = Set(graph.outputs.map(\.name))
+        var dropped = Set<Int>()
+        for i in graph.nodes.indices where graph.nodes[i].opType == "Reshape" {
+            let between = graph.nodes[i].inputs[0]
+            guard let u = producers[between], Self.elementwiseOperators.contains(graph.nodes[u].opType),
+                graph.nodes[u].domain.isEmpty, graph.nodes[u].inputs.count == 1, readers[between] == 1,
+                !outputs.contains(between)
+            else { continue }
+            let inner = graph.nodes[u].inputs[0]
+            guard let j = producers[inner], graph.nodes[j].opType == "Reshape", readers[inner] == 1,
+                !outputs.contains(inner), !dropped.contains(j)
+            else { continue }
+            graph.nodes[u].inputs[0] = graph.nodes[j].inputs[0]
+            dropped.insert(j)
+        }
+        removing(dropped, renaming: [:])
+    }
+
+    /// Leaves out each `Reshape` to the shape its input already has (its output no graph output), the shapes followed
+    /// from the graph's fixed-size inputs and initializers through `Reshape` to constant sizes, `Gemm`, casts and
+    /// elementwise operators.
+    mutating func removeNoOpReshapes() {
+        var shapes: [String: [Int]] = [:]
+        var int64s: [String: [Int64]] = [:]
+        for t in graph.initializers {
+            shapes[t.name] = t.dims
+            if case .int64(let v) = t.storage { int64s[t.name] = v }
+        }
+        for input in graph.inputs where input.mapKey == nil {
+            let dims = input.shape.compactMap { d -> Int? in if case .value(let v) = d { v } else { nil } }
+            if dims.count == input.shape.count { shapes[input.name] = dims }
+        }
+        func attribute(_ node: ONNXWriter.Node, _ name: String) -> Int {
+            guard let a = node.attributes.first(where: { $0.name == name }), case .int(let v) = a.value else {
+                return 0
+            }
+            return Int(v)
+        }
+        let outputs = Set(graph.outputs.map(\.name))
+        var rename: [String: String] = [:]
+        var dropped = Set<Int>()
+        for (i, node) in graph.nodes.enumerated() where node.domain.isEmpty {
+            let inputs = node.inputs.map { rename[$0] ?? $0 }
+            switch node.opType {
+            case "Reshape" where inputs.count == 2:
+                guard let target = int64s[inputs[1]], target.allSatisfy({ $0 > 0 }) else { continue }
+                let size = target.map { Int($0) }
+                shapes[node.outputs[0]] = size
+                if shapes[inputs[0]] == size, !outputs.contains(node.outputs[0]) {
+                    rename[node.outputs[0]] = inputs[0]
+                    dropped.insert(i)
+                }
+            case "Gemm" where inputs.count >= 2:
+                guard let a = shapes[inputs[0]], let b = shapes[inputs[1]], a.count == 2, b.count == 2 else { continue }
+                let m = attribute(node, "transA") == 0 ? a[0] : a[1]
+                let n = attribute(node, "transB") == 0 ? b[1] : b[0]
+                shapes[node.outputs[0]] = [m, n]
+            case let op
+            where (Self.elementwiseOperators.contains(op) || op == "Cast" || op == "Identity")
+                && inputs.count == 1:
+                if let s = shapes[inputs[0]] { shapes[node.outputs[0]] = s }
+            default: continue
+            }
+        }
+        removing(dropped, renaming: rename)
     }
 
     /// The graph without nodes `dropped` (and the initializers only they read), every value named in `rename` renamed.
