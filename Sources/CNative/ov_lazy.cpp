@@ -103,6 +103,13 @@ const Functions &Functions::get() {
 #undef OV_TESS_BIND
         f.TessBaseAPIDetectOrientationScript = reinterpret_cast<decltype(f.TessBaseAPIDetectOrientationScript)>(
             dlsym(library, "TessBaseAPIDetectOrientationScript"));
+        // C++ members of the iterator classes (Itanium ABI: `this` first), optional: see ov_tesseract.hpp.
+        f.leftToRightNext = reinterpret_cast<decltype(f.leftToRightNext)>(
+            dlsym(library, "_ZN9tesseract12PageIterator4NextENS_17PageIteratorLevelE"));
+        f.leftToRightIsAtBeginningOf = reinterpret_cast<decltype(f.leftToRightIsAtBeginningOf)>(
+            dlsym(library, "_ZNK9tesseract12PageIterator15IsAtBeginningOfENS_17PageIteratorLevelE"));
+        f.leftToRightText = reinterpret_cast<decltype(f.leftToRightText)>(
+            dlsym(library, "_ZNK9tesseract17LTRResultIterator11GetUTF8TextENS_17PageIteratorLevelE"));
         // Searched in libtesseract's dependency tree: loaded RTLD_LOCAL, libgomp is not global.
         f.ompSetMaxActiveLevels = reinterpret_cast<void (*)(int)>(dlsym(library, "omp_set_max_active_levels"));
         // Leptonica (libtesseract's image library) prints its errors to stderr ("Error in pixScanForForeground: no

@@ -51,15 +51,28 @@ struct Functions {
     decltype(&::TessBaseAPIDetectOrientationScript) TessBaseAPIDetectOrientationScript = nullptr;
     /// libgomp's omp_set_max_active_levels from libtesseract's dependencies, or null (see ov_text.cpp).
     void (*ompSetMaxActiveLevels)(int) = nullptr;
+    /// The left-to-right iteration below the C API's ResultIterator, called on the same object (ResultIterator derives
+    /// from LTRResultIterator, from PageIterator; single inheritance, one address): tesseract::PageIterator::Next and
+    /// ::IsAtBeginningOf and tesseract::LTRResultIterator::GetUTF8Text, looked up by their mangled names; null when
+    /// the library does not export them (the C API's iteration is used then). See ov_text.cpp, "Iteration".
+    bool (*leftToRightNext)(void *iterator, TessPageIteratorLevel level) = nullptr;
+    bool (*leftToRightIsAtBeginningOf)(const void *iterator, TessPageIteratorLevel level) = nullptr;
+    char *(*leftToRightText)(const void *iterator, TessPageIteratorLevel level) = nullptr;
+    /// Whether all three are there.
+    bool hasLeftToRightIteration() const { return leftToRightNext && leftToRightIsAtBeginningOf && leftToRightText; }
 
     /// The table, loaded on first call.
     static const Functions &get();
 };
 
-/// A ResultIterator over one recognition (owned; deleted with this object).
+/// A ResultIterator over one recognition (owned; deleted with this object). With `leftToRight` (and the library's
+/// symbols), it moves, tests and reads text as Tesseract's LTRResultIterator does, in the image's left-to-right order:
+/// the C API's ResultIterator reorders each line for right-to-left scripts by restarting the page up to the current row
+/// for every symbol and word, which is quadratic in the page's words (ov_text.cpp, "Iteration").
 class ResultIterator {
 public:
-    explicit ResultIterator(TessResultIterator *it) : it_(it) {}
+    explicit ResultIterator(TessResultIterator *it, bool leftToRight = false)
+        : it_(it), leftToRight_(leftToRight && Functions::get().hasLeftToRightIteration()) {}
     ~ResultIterator() {
         if (it_) Functions::get().TessResultIteratorDelete(it_);
     }
@@ -70,7 +83,7 @@ public:
     /// The text at `level`, as Tesseract gives it (trailing newlines included).
     std::string text(TessPageIteratorLevel level) const {
         const auto &f = Functions::get();
-        char *raw = f.TessResultIteratorGetUTF8Text(it_, level);
+        char *raw = leftToRight_ ? f.leftToRightText(it_, level) : f.TessResultIteratorGetUTF8Text(it_, level);
         std::string s = raw ? std::string(raw) : std::string();
         if (raw) f.TessDeleteText(raw);
         return s;
@@ -82,9 +95,13 @@ public:
     float Confidence(TessPageIteratorLevel level) const { return Functions::get().TessResultIteratorConfidence(it_, level); }
     bool IsAtBeginningOf(TessPageIteratorLevel level) const {
         const auto &f = Functions::get();
-        return f.TessPageIteratorIsAtBeginningOf(f.TessResultIteratorGetPageIteratorConst(it_), level);
+        const TessPageIterator *page = f.TessResultIteratorGetPageIteratorConst(it_);
+        return leftToRight_ ? f.leftToRightIsAtBeginningOf(page, level) : f.TessPageIteratorIsAtBeginningOf(page, level);
     }
-    bool Next(TessPageIteratorLevel level) { return Functions::get().TessResultIteratorNext(it_, level); }
+    bool Next(TessPageIteratorLevel level) {
+        const auto &f = Functions::get();
+        return leftToRight_ ? f.leftToRightNext(it_, level) : f.TessResultIteratorNext(it_, level);
+    }
     /// Which way the current block's text is turned (Tesseract's layout analysis finds vertical text).
     TessOrientation Orientation() const {
         const auto &f = Functions::get();
@@ -99,6 +116,7 @@ public:
 
 private:
     TessResultIterator *it_;
+    bool leftToRight_;
 };
 
 /// A TessBaseAPI made through the C API, with the members the OCR layer uses.
@@ -113,7 +131,27 @@ public:
 
     bool SetVariable(const char *name, const char *value) { return Functions::get().TessBaseAPISetVariable(handle_, name, value); }
     int Init(const char *datapath, const char *language, TessOcrEngineMode mode) {
+        leftToRight_ = !hasRightToLeftLanguage(language ? language : "");
         return Functions::get().TessBaseAPIInit2(handle_, datapath, language, mode);
+    }
+    /// Whether every language of the last Init is written left to right.
+    bool leftToRight() const { return leftToRight_; }
+    /// Whether a `+`-separated Tesseract language list names a right-to-left language or script model
+    /// (Arabic, Persian, Urdu, Pashto, Sindhi, Uyghur, Hebrew, Yiddish, Syriac, Dhivehi).
+    static bool hasRightToLeftLanguage(const std::string &languages) {
+        static const char *const rtl[] = {"ara", "fas", "urd", "pus", "snd", "uig", "heb", "yid", "syr", "div",
+                                          "Arabic", "Hebrew", "Syriac", "Thaana"};
+        size_t start = 0;
+        while (start <= languages.size()) {
+            size_t plus = languages.find('+', start);
+            std::string name = languages.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+            if (size_t slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
+            for (const char *code : rtl)
+                if (name == code) return true;
+            if (plus == std::string::npos) break;
+            start = plus + 1;
+        }
+        return false;
     }
     void SetPageSegMode(TessPageSegMode mode) { Functions::get().TessBaseAPISetPageSegMode(handle_, mode); }
     void SetImage(const unsigned char *data, int width, int height, int bytesPerPixel, int bytesPerLine) {
@@ -144,12 +182,17 @@ public:
         bool found = f.TessBaseAPIDetectOrientationScript(handle_, degrees, confidence, &script, &scriptConfidence);
         return found;
     }
-    ResultIterator GetIterator() { return ResultIterator(Functions::get().TessBaseAPIGetIterator(handle_)); }
+    /// The results in reading order; `leftToRight` iterates in the image's order, without the right-to-left reordering
+    /// (for languages written left to right only).
+    ResultIterator GetIterator(bool leftToRight) {
+        return ResultIterator(Functions::get().TessBaseAPIGetIterator(handle_), leftToRight);
+    }
     void Clear() { Functions::get().TessBaseAPIClear(handle_); }
     void End() { Functions::get().TessBaseAPIEnd(handle_); }
 
 private:
     TessBaseAPI *handle_;
+    bool leftToRight_ = true;
 };
 
 }  // namespace ov::tess

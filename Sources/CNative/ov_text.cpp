@@ -33,7 +33,17 @@
 //   - Pixels: the cached gray image is handed to SetImage as is (Tesseract copies it into its own
 //     Leptonica image); only inverted pages and boxes are copied here.
 //   - Iteration: one ResultIterator pass over symbols; IsAtBeginningOf(RIL_TEXTLINE / RIL_WORD)
-//     opens a new line / word, so items come out as line, its words, each word's symbols.
+//     opens a new line / word, so items come out as line, its words, each word's symbols. For languages
+//     written left to right, the pass moves, tests and reads text as Tesseract's LTRResultIterator does
+//     (ov_tesseract.hpp): the C API's ResultIterator reorders lines for right-to-left scripts, and to do so
+//     restarts the page up to the current row (PAGE_RES_IT::restart_row walks from the page's first word)
+//     in IsAtBeginningOf(RIL_TEXTLINE), in Next at each word's end and in each line's text, which is
+//     quadratic in the page's words: on a 2480 x 3508 page of 9-px random words (33,600 words) the
+//     iteration took minutes, 97 % of the read in a profile. With right-to-left languages the C API's
+//     iterator stays, and a line start is tested only at word starts. Tesseract's own paragraph detection,
+//     run inside Recognize, reads every line's text through that iterator when it runs after recognition
+//     (paragraph_text_based, its default): it runs on the layout before recognition instead (OpenVision
+//     reports lines, words and symbols, not paragraphs; the lines and words come out the same).
 //   - Page orientation (detect_orientation): a page turned 90°, 180° or 270° (a scan fed upside down, a
 //     phone held sideways). The page is read as given first; when its words are confident (character-weighted
 //     mean ≥ kConfidentPage) that read stands, and its orientation is the one its lines run in (Tesseract reads
@@ -389,7 +399,7 @@ bool recognisePass(ov::tess::API &api, const cv::Mat &gray, cv::Point offset, in
     api.SetImage(gray.data, gray.cols, gray.rows, 1, static_cast<int>(gray.step[0]));
     api.SetSourceResolution(kUnknownResolution);
     if ((currentLimits ? api.Recognize(readShouldStop, currentLimits, 0) : api.Recognize()) != 0) return false;
-    ov::tess::ResultIterator it = api.GetIterator();
+    ov::tess::ResultIterator it = api.GetIterator(api.leftToRight());
     if (!it) return true;  // nothing found
     std::vector<LineRecord> lines;
 
@@ -421,7 +431,9 @@ bool recognisePass(ov::tess::API &api, const cv::Mat &gray, cv::Point offset, in
     // the first symbol of a line (word), so each line is followed by its words and each word by
     // its symbols.
     do {
-        if (it.IsAtBeginningOf(RIL_TEXTLINE)) {
+        // A line starts at a word's start: the line test (costly on right-to-left pages) only there.
+        const bool wordStart = it.IsAtBeginningOf(RIL_WORD);
+        if (wordStart && it.IsAtBeginningOf(RIL_TEXTLINE)) {
             line = nullptr;
             word = -1;
             std::string lineText = utf8Text(it, RIL_TEXTLINE);
@@ -435,7 +447,7 @@ bool recognisePass(ov::tess::API &api, const cv::Mat &gray, cv::Point offset, in
             }
         }
         if (!line) continue;
-        if (it.IsAtBeginningOf(RIL_WORD)) {
+        if (wordStart) {
             std::string wordText = utf8Text(it, RIL_WORD);
             word = isBlank(wordText) ? -1 : add(RIL_WORD, OV_TEXT_WORD, 0, wordText);
         }
@@ -783,6 +795,9 @@ ov_status ov_ocr_create(const char *datapath, const char *languages, ov_ocr **ou
                                               withoutSlash(dir) +
                                               " (corrupt .traineddata, or a model without an LSTM network?)");
         ocr->api.SetPageSegMode(tesseract::PSM_AUTO);
+        // Paragraphs from the layout before recognition, not from the text after it (see "Iteration" above): the
+        // text-based pass reads each line's text through a ResultIterator, quadratic in the page's words.
+        ocr->api.SetVariable("paragraph_text_based", "0");
         *out = ocr.release();
         return ov::ok();
     });
