@@ -24,8 +24,9 @@ public struct FeaturePrintObservation: VisionObservation {
     public var elementCount: Int { data.count }
 
     /// Euclidean distance between the two prints after scaling each to unit length: 0 for the
-    /// same direction, up to 2. Throws `invalidArgument` for prints of different lengths.
-    public func distance(to other: FeaturePrintObservation) throws(VisionError) -> Float {
+    /// same direction, up to 2 (a `Double`, as Vision's; computed in `Float`). Throws `invalidArgument` for prints of
+    /// different lengths.
+    public func distance(to other: FeaturePrintObservation) throws(VisionError) -> Double {
         guard data.count == other.data.count, !data.isEmpty else {
             throw VisionError(
                 .invalidArgument, "feature prints differ in length (\(data.count) vs \(other.data.count))")
@@ -37,6 +38,6 @@ public struct FeaturePrintObservation: VisionObservation {
             let d = data[i] / na - other.data[i] / nb
             sum += d * d
         }
-        return sqrt(sum)
+        return Double(sqrt(sum))
     }
 }
