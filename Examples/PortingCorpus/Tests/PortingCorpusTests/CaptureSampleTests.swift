@@ -86,8 +86,8 @@ import Vision
         }
     #endif
 
-    // The face-tracking sample builds once NSLog takes an NSError (`NSError` is not `CVarArg` in Linux Foundation);
-    // corpus.tsv says which samples build.
+    // The face-tracking sample builds with the Apple modules' NSLog, which takes an NSError for `%@` (Linux
+    // Foundation's NSError is not a `CVarArg`); it is in the corpus additions, not yet in shared/.
     #if canImport(AppleFacetrack)
         /// "Tracking the User's Face in Real Time": the face found on the first frame is tracked on the next ones and its
         /// rectangle and landmarks drawn (the paths the sample's shape layers would show, at the frame's size). The front
