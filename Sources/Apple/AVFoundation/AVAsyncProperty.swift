@@ -44,7 +44,8 @@ extension AVAsset {
     }
 
     /// The duration of the video: its frame count over its frame rate, as the file's stream declares them (a
-    /// timescale of 600); `.zero` for a file that cannot be opened as a video, as on Apple platforms.
+    /// timescale of 600); `.zero` for a file that cannot be opened as a video, as on Apple platforms, and for one whose
+    /// stream declares no frame count or rate.
     public var duration: CMTime {
         guard let track = tracks.first, track.frameCount > 0, track.frameRate > 0 else { return .zero }
         return CMTime(seconds: Double(track.frameCount) / track.frameRate, preferredTimescale: 600)

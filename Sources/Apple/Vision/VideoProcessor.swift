@@ -5,7 +5,8 @@ import OpenVision
 /// Runs requests on the frames of a video file (Vision's `VideoProcessor`): `addRequest(_:cadence:)` for each
 /// request gives an asynchronous sequence of its results, one per frame analysed, each observation's `timeRange` the
 /// frame's; `startAnalysis()` decodes the file once (OpenVision's video decoding) and runs every request on the
-/// frames its cadence selects. The sequences end after the last frame, or with the error that stopped the decoding.
+/// frames its cadence selects. The sequences end after the last frame, or all with the first error (the decoding's, or
+/// a request's on a frame), which stops the analysis.
 ///
 /// A request whose result is an observation, an optional one or an array of them gets the frame's time range on each
 /// observation; requests are performed as `ImageRequestHandler(image:)` performs them on the frame.
