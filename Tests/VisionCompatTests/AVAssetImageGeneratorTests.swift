@@ -56,6 +56,11 @@ import Vision
         let same = try generator.copyCGImage(at: CMTime(value: 35, timescale: 100), actualTime: &exact)
         let sameGrey = try Self.grey(same)
         #expect(abs(exact.seconds - 0.35) < 1e-3 && abs(sameGrey - greys[3]) < 3)
+        // A time less than a millisecond before a frame (a presentation time rounded down to a timescale) is that
+        // frame's: 599/6000 s is frame 1 (0.1 s).
+        let rounded = try generator.copyCGImage(at: CMTime(value: 599, timescale: 6000), actualTime: nil)
+        let roundedGrey = try Self.grey(rounded)
+        #expect(abs(roundedGrey - greys[1]) < 3, "\(roundedGrey) vs \(greys)")
         // Scaled down to fit, aspect ratio kept.
         generator.maximumSize = CGSize(width: 32, height: 32)
         let small = try generator.copyCGImage(at: .zero, actualTime: nil)

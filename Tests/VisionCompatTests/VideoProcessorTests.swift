@@ -17,8 +17,10 @@ import Vision
         let aesthetics = CalculateImageAestheticsScoresRequest()
         let everyThird = try await processor.addRequest(
             aesthetics, cadence: .timeInterval(CMTime(value: 3, timescale: 10)))
-        let fivePerSecond = try await processor.addRequest(aesthetics, cadence: .frameRate(5))
-        let everyFrame = try await processor.addRequest(aesthetics)
+        // Saliency for the other cadences: a single observation too, and cheap.
+        let fivePerSecond = try await processor.addRequest(
+            GenerateAttentionBasedSaliencyImageRequest(), cadence: .frameRate(5))
+        let everyFrame = try await processor.addRequest(GenerateAttentionBasedSaliencyImageRequest())
         processor.startAnalysis()
         await #expect(throws: VisionError.self) { _ = try await processor.addRequest(aesthetics) }
 

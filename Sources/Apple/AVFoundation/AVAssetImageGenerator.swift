@@ -144,11 +144,14 @@ private final class FrameRequest {
         self.after = after.isPositiveInfinity ? .infinity : max(after.seconds, 0)
     }
 
-    /// Keeps the last frame not after the requested time (the first frame when the time is before it).
+    /// Keeps the last frame not after the requested time (the first frame when the time is before it). A frame less
+    /// than a millisecond after the time counts as at it: times given at a timescale (600 here, as the times this
+    /// module gives) are the presentation times rounded, up to 1/1200 s either way.
     func offer(_ image: VisionImage, at seconds: Double) {
         guard !settled else { return }
-        if seconds <= time.seconds || shown == nil { shown = (image, seconds) }
-        if seconds > time.seconds { settled = true }
+        let atOrBefore = seconds <= time.seconds + 0.001
+        if atOrBefore || shown == nil { shown = (image, seconds) }
+        if !atOrBefore { settled = true }
     }
 
     /// The frame and its actual time: its presentation time, moved to within the tolerances of the requested time
