@@ -46,7 +46,8 @@ open class AVAsset: NSObject, @unchecked Sendable {
         return [
             AVAssetTrack(
                 asset: self, trackID: 1, mediaType: .video,
-                naturalSize: CGSize(width: info.width, height: info.height), nominalFrameRate: Float(info.fps))
+                naturalSize: CGSize(width: info.width, height: info.height), nominalFrameRate: info.fps,
+                frameCount: info.frameCount)
         ]
     }
 }

@@ -17,16 +17,21 @@ open class AVAssetTrack: NSObject, @unchecked Sendable {
     /// The transform from the frames to how they are shown: the identity, as the frames come upright (the decoder
     /// applies the file's rotation).
     public let preferredTransform: CGAffineTransform = .identity
+    /// The number of frames and the frame rate as the file's stream declares them (0 when it does not).
+    let frameCount: Int
+    let frameRate: Double
 
     init(
         asset: AVAsset, trackID: CMPersistentTrackID, mediaType: AVMediaType, naturalSize: CGSize,
-        nominalFrameRate: Float
+        nominalFrameRate: Double, frameCount: Int
     ) {
         self.asset = asset
         self.trackID = trackID
         self.mediaType = mediaType
         self.naturalSize = naturalSize
-        self.nominalFrameRate = nominalFrameRate
+        self.nominalFrameRate = Float(nominalFrameRate)
+        self.frameRate = nominalFrameRate
+        self.frameCount = frameCount
         super.init()
     }
 }

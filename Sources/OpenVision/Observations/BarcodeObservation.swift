@@ -7,6 +7,9 @@ public struct BarcodeObservation: VisionObservation, QuadrilateralProviding {
     public var uuid: UUID
     /// 1.0 for every decoded symbol: the payload passed its error checks.
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// Which kind of barcode was read.
     public var symbology: BarcodeSymbology
     /// The payload as text: zxing-cpp's plain text (binary content as ISO 8859-1 characters, one

@@ -8,6 +8,9 @@ public struct ClassificationObservation: VisionObservation {
     public var identifier: String
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
 
     /// Creates the value from its fields, each as documented on its property (no validation).
     public init(identifier: String, confidence: Float, uuid: UUID = UUID()) {

@@ -8,6 +8,9 @@ public struct ContoursObservation: VisionObservation {
     public var uuid: UUID
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The outermost contours, in OpenCV's order.
     public var topLevelContours: [Contour]
     /// The number of contours at every level.

@@ -9,6 +9,9 @@ public struct DocumentObservation: VisionObservation {
     public let uuid: UUID
     /// The mean confidence of the page's recognised lines.
     public let confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The document's content.
     public let document: Container
 

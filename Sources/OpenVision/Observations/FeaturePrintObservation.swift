@@ -7,6 +7,9 @@ public struct FeaturePrintObservation: VisionObservation {
     public var uuid: UUID
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The raw feature vector.
     public var data: [Float]
 
@@ -21,8 +24,9 @@ public struct FeaturePrintObservation: VisionObservation {
     public var elementCount: Int { data.count }
 
     /// Euclidean distance between the two prints after scaling each to unit length: 0 for the
-    /// same direction, up to 2. Throws `invalidArgument` for prints of different lengths.
-    public func distance(to other: FeaturePrintObservation) throws(VisionError) -> Float {
+    /// same direction, up to 2 (a `Double`, as Vision's; computed in `Float`). Throws `invalidArgument` for prints of
+    /// different lengths.
+    public func distance(to other: FeaturePrintObservation) throws(VisionError) -> Double {
         guard data.count == other.data.count, !data.isEmpty else {
             throw VisionError(
                 .invalidArgument, "feature prints differ in length (\(data.count) vs \(other.data.count))")
@@ -34,6 +38,6 @@ public struct FeaturePrintObservation: VisionObservation {
             let d = data[i] / na - other.data[i] / nb
             sum += d * d
         }
-        return sqrt(sum)
+        return Double(sqrt(sum))
     }
 }

@@ -6,6 +6,9 @@ public struct FeatureValueObservation: VisionObservation {
     public var uuid: UUID
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The output's name in the model.
     public var featureName: String
     /// The output's dimensions, outermost first.

@@ -7,6 +7,9 @@ public struct HorizonObservation: VisionObservation {
     public var uuid: UUID
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The horizon's angle, counter-clockwise as seen (a horizon rising to the right is positive),
     /// within -45°...45°.
     public var angle: Measurement<UnitAngle>

@@ -108,6 +108,9 @@ public struct HumanBodyPose3DObservation: VisionObservation {
     public var uuid: UUID
     /// MediaPipe's pose-presence score, 0...1.
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The body's height in metres (`referenceHeight` with `.reference`).
     public let bodyHeight: Float
     /// How `bodyHeight` was found: always `.reference` here (no depth data).

@@ -92,6 +92,9 @@ public struct HumanBodyPoseObservation: RecognizedPointsObservation {
     public var uuid: UUID
     /// MediaPipe's pose-presence score for this person, 0...1.
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The 33 MediaPipe landmarks in `BodyLandmark` order (identifier: `BodyLandmark.name`).
     public let landmarks: [RecognizedPoint]
     /// The person detector's box (MediaPipe's pose detector boxes the face), normalised, lower-left origin.

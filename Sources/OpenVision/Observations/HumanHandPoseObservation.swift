@@ -68,6 +68,9 @@ public struct HumanHandPoseObservation: RecognizedPointsObservation {
     public var uuid: UUID
     /// MediaPipe's hand presence score, 0...1.
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The person's own hand. MediaPipe's handedness output assumes a mirrored (selfie) image; for the
     /// unmirrored images handlers analyse it is swapped here, as MediaPipe's documentation says to. `.unknown`
     /// when the model is unsure (probability within 0.5 ± `chiralityMargin` of the request).

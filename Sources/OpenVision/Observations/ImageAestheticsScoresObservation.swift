@@ -9,6 +9,9 @@ public struct ImageAestheticsScoresObservation: VisionObservation {
     public var uuid: UUID
     /// 1: the score is a formula, not a classifier's guess.
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The image's overall quality, −1…1: higher for sharp, clean, well-exposed, colourful images.
     public var overallScore: Float
     /// True for utility images: text covering the image on a flat background (documents, screenshots, receipts,

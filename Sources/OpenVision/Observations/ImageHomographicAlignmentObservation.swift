@@ -13,6 +13,9 @@ public struct ImageHomographicAlignmentObservation: VisionObservation {
     public var uuid: UUID
     /// The share of tracked points that fit the warp within 1 px (0...1).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// Target → reference, lower-left pixel coordinates (y up), normalised so that the last element is 1.
     public var warpTransform: Matrix3x3
     /// The height in pixels of the analysed images (relates the two coordinate conventions).

@@ -13,6 +13,9 @@ public struct ImageTranslationAlignmentObservation: VisionObservation {
     public var uuid: UUID
     /// The phase-correlation peak (0...1): near 1 for a clean shift, low for a weak or ambiguous one.
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// Horizontal translation in pixels (positive: right).
     public var tx: Double
     /// Vertical translation in pixels (positive: up).

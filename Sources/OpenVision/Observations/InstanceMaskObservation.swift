@@ -11,6 +11,9 @@ public struct InstanceMaskObservation: VisionObservation {
     public var uuid: UUID
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// 0 (background) or the instance's number, per pixel (1 channel, Float values, row-major, top row first).
     public let instanceMask: PixelBufferObservation
     /// The probability of each labelled pixel (0 for background), the same size.

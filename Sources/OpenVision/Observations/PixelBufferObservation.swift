@@ -10,6 +10,9 @@ public struct PixelBufferObservation: VisionObservation {
     public var uuid: UUID
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// What the values are (e.g. "saliency"), if the producer names them.
     public var featureName: String?
     /// Width in pixels.

@@ -8,6 +8,9 @@ public struct SaliencyImageObservation: VisionObservation {
     public var uuid: UUID
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The heat map: 1 channel, 0 (not salient) ... 1 (most salient); all zero for a flat image.
     public var heatMap: PixelBufferObservation
     /// Bounding boxes of the salient regions; empty when nothing stands out.

@@ -8,6 +8,9 @@ public struct TextObservation: VisionObservation, QuadrilateralProviding {
     public var uuid: UUID
     /// How confident the detector is, 0...1 (1 where the algorithm gives no score).
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The top-left corner as seen upright, normalised with a lower-left origin,
     /// relative to the request's region of interest.
     public var topLeft: NormalizedPoint

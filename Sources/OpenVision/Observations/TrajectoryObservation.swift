@@ -10,6 +10,9 @@ public struct TrajectoryObservation: VisionObservation {
     public var uuid: UUID
     /// 1 − RMS distance of the detected points from the parabola relative to the object's radius, 0...1.
     public var confidence: Float
+    /// The time range of the video frame this observation was made on (`VideoProcessor`), from its presentation
+    /// time to the next frame's; nil for a still image. Vision's `timeRange`.
+    public var frameTimeRange: Range<Duration>?
     /// The object's centroids in the last `trajectoryLength` analysed frames, oldest first.
     public var detectedPoints: [NormalizedPoint]
     /// The detected points moved onto the fitted parabola (same x, y from the equation).

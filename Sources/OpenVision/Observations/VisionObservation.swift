@@ -6,6 +6,9 @@ public protocol VisionObservation: Sendable, Hashable, Codable {
     var uuid: UUID { get }
     /// How confident the detector is, 0...1.
     var confidence: Float { get }
+    /// The time range of the video frame the observation was made on (Vision's `VideoProcessor` sets it); nil for a
+    /// still image.
+    var frameTimeRange: Range<Duration>? { get set }
 }
 
 /// An observation with a normalised bounding box (lower-left origin), relative to the

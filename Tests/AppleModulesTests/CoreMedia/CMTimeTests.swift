@@ -45,3 +45,23 @@ import Testing
         #expect(t.convertScale(9, method: .quickTime).value == 3)
     }
 }
+
+/// `CMTimeRange`: end, containment (start in, end out), validity and equality by value, against hand-computed times.
+@Suite struct CMTimeRangeTests {
+    @Test func rangesContainTheirStartButNotTheirEnd() {
+        let range = CMTimeRange(start: CMTime(value: 3, timescale: 10), duration: CMTime(value: 1, timescale: 10))
+        #expect(range.end == CMTime(value: 4, timescale: 10) && CMTimeRangeGetEnd(range).seconds == 0.4)
+        #expect(range.containsTime(CMTime(value: 30, timescale: 100)))
+        #expect(CMTimeRangeContainsTime(range, time: CMTime(value: 35, timescale: 100)))
+        #expect(!range.containsTime(CMTime(value: 4, timescale: 10)) && !range.containsTime(.zero))
+        #expect(
+            range == CMTimeRange(start: CMTime(value: 180, timescale: 600), end: CMTime(value: 240, timescale: 600)))
+        #expect(CMTimeRangeMake(start: .zero, duration: .zero) == .zero && CMTimeRange.zero.isEmpty)
+        #expect(range.isValid && !range.isEmpty)
+        #expect(!CMTimeRange.invalid.isValid)
+        #expect(!CMTimeRange(start: .zero, duration: CMTime(value: -1, timescale: 1)).isValid)
+        #expect(
+            Set([range, CMTimeRange(start: CMTime(value: 6, timescale: 20), duration: CMTime(value: 2, timescale: 20))])
+                .count == 1)
+    }
+}

@@ -15,7 +15,7 @@ open class VNFeaturePrintObservation: VNObservation {
 
     /// The distance to another feature print, returned (this module's form).
     public func computeDistance(to other: VNFeaturePrintObservation) throws -> Float {
-        do { return try native.distance(to: other.native) } catch { throw VNError(error) }
+        do { return Float(try native.distance(to: other.native)) } catch { throw VNError(error) }
     }
 
     /// The distance to another feature print, written to `outDistance` (Vision's `computeDistance(_:to:)`, as app code
