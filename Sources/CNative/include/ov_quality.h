@@ -22,8 +22,8 @@ typedef struct ov_quality_measures {
     double laplacian;    /* mean square of the 4-neighbour Laplacian (interior pixels) */
     double peak_laplacian; /* the largest such mean over a 4 x 4 grid of tiles */
     double laplacian_floor; /* the 10th percentile of its means over 8 x 8 blocks: noise's share */
-    double noise;        /* Immerkaer's noise sigma at the region's own resolution: the 10th percentile of its 8 x 8
-                            blocks (the flattest parts) */
+    double noise;        /* noise sigma at the region's own resolution: Liu, Tanaka and Okutomi's weak-texture patch
+                            estimate (Immerkaer's on the flattest 8 x 8 blocks for regions too small for it) */
     double blockiness;   /* JPEG's 8 x 8 grid: mean step across grid lines over the mean step elsewhere, minus 1,
                             at the image's own resolution (0: no grid) */
     double colorfulness; /* Hasler and Suesstrunk's M (0 for gray images) */

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// - sharpness `S / (S + S₀)`: S is the noise-compensated Laplacian variance of the face box resampled to
 ///   `workWidth` pixels wide (`ImageQualityMeasures.sharpness`), so small faces enlarged lose sharpness too;
-/// - noise `1 / (1 + (σ / σ₀)²)`: σ is Immerkær's noise estimate on the same crop;
+/// - noise `1 / (1 + (σ / σ₀)²)`: σ is the weak-texture patch noise estimate on the same crop;
 /// - exposure `(1 − exp(−(m / m₀)²)) · (1 − b)²`: m the crop's mean luminance (0…1), b its share of clipped
 ///   highlights;
 /// - size `w / (w + w₀)`: w the face box's width in image pixels;

@@ -7,7 +7,7 @@ import Foundation
 /// with factors in 0…1 measured on the image shrunk to a longer side of at most `maxSide` (blockiness at full size):
 /// - sharpness `P / (P + P₀)`: P the noise-compensated Laplacian variance of the sharpest tile of a 4 × 4 grid (a
 ///   sharp subject on a soft background counts as sharp);
-/// - noise `1 / (1 + (σ / σ₀)²)`: Immerkær's noise estimate;
+/// - noise `1 / (1 + (σ / σ₀)²)`: σ the weak-texture patch noise estimate (`ImageQualityMeasures.noise`);
 /// - exposure `(1 − exp(−(m / m₀)²)) · (1 − exp(−((1 − m) / m₁)²)) · (1 − b)² · (1 − d)`: mean luminance m (0…1),
 ///   too dark below m₀ and too bright above 1 − m₁, clipped highlights b and crushed shadows d;
 /// - compression `1 / (1 + k / k₀)`: k JPEG's 8 × 8 blockiness;

@@ -16,8 +16,8 @@ struct ImageQualityMeasures: Sendable, Hashable {
     var peakLaplacian: Double
     /// The 10th percentile of the Laplacian's mean square over 8 × 8 blocks: what noise alone gives.
     var laplacianFloor: Double
-    /// Immerkær's noise sigma at the region's own resolution, in the flattest parts: the 10th percentile of its 8 × 8
-    /// blocks (gray levels).
+    /// The noise sigma at the region's own resolution (gray levels): Liu, Tanaka and Okutomi's weak-texture patch
+    /// estimate, which texture does not pass for (Immerkær's on the flattest 8 × 8 blocks for regions too small).
     var noise: Double
     /// JPEG's 8 × 8 grid: the mean step across grid lines over the mean step elsewhere, minus 1 (0: none).
     var blockiness: Double
