@@ -5,7 +5,7 @@ import Synchronization
 /// `RecognizeTextRequest`'s `.accurate` backend: PP-OCRv4 (DB text detector, mobile 0°/180°
 /// classifier, CRNN recogniser with CTC) with the model files of the PyPI wheel `rapidocr-onnxruntime` 1.4.4 that
 /// scripts/setup installs. Each stage is a `VisionModel` (checked and run by its inference backend, like every
-/// other model: ONNX Runtime, 2 intra-op threads each); `ov_ppocr.cpp` does rapidocr's pre- and post-processing and
+/// other model: ONNX Runtime or OpenVINO as `RuntimeChoice` picks, 2 intra-op threads each); `ov_ppocr.cpp` does rapidocr's pre- and post-processing and
 /// calls back here for each model run. One engine per process, shared by every request.
 final class PPOCRRecognizer: @unchecked Sendable {
     // The native handle is immutable after creation; ov_ppocr_recognize is thread-safe, and so are the models.
@@ -59,8 +59,10 @@ final class PPOCRRecognizer: @unchecked Sendable {
     /// recogniser, are `invalidModel` naming ./scripts/setup; ONNX Runtime missing is `unsupported`.
     init(files urls: [URL]) throws(VisionError) {
         guard urls.count == 4 else { throw VisionError(.invalidArgument, "PP-OCR needs 4 files, not \(urls.count)") }
+        // ONNX Runtime missing is `unsupported` (not OpenCV DNN); then `.automatic` runs each stage on ONNX Runtime or
+        // OpenVINO, whichever ran it faster here (`RuntimeChoice`).
+        try ONNXRuntimeBackend.load()
         var configuration = VisionModel.Configuration()
-        configuration.backend = .onnxRuntime
         configuration.threads = Self.threads
         var stages: [VisionModel] = []
         do throws(VisionError) {
