@@ -48,7 +48,7 @@ extension RuntimeChoice {
                 guard lines[index + 1].hasPrefix(key + " ") else { return nil }
                 values.append(String(lines[index + 1].dropFirst(key.count + 1)))
             }
-            let body = lines[0..<10].joined(separator: "\n") + "\n"
+            let body = lines[0..<9].joined(separator: "\n") + "\n"
             guard Self.isHash(values[0]), Self.isHash(values[8]), SHA256.hex(Array(body.utf8)) == values[8],
                 let threads = Int(values[3]), String(threads) == values[3], threads >= 0,
                 let runtime = Decision.Runtime(rawValue: values[5])
