@@ -8,7 +8,7 @@ import Synchronization
 /// kept in the user's cache (issue 35).
 ///
 /// The first load runs both runtimes on the same deterministic input (values in [-1, 1); a dynamic dimension is 1 when
-/// it is the first, else 256): once each untimed, then alternating rounds (3 to 9, about 0.4 s), and takes the median of
+/// it is the first, else 320): twice each untimed (the first compared), then alternating rounds (3 to 9, about 0.4 s), and takes the median of
 /// each. OpenVINO is chosen only when every output is within `tolerance` of ONNX Runtime's (max |Δ| ≤ 1e-4 × the
 /// output's max |x|) and its median is below `margin` × ONNX Runtime's; otherwise ONNX Runtime stays. A graph OpenVINO
 /// refuses (EfficientNet-Lite0's zero-beta HardSigmoid) stays on ONNX Runtime too, with one warning.
@@ -29,7 +29,7 @@ enum RuntimeChoice {
     /// OpenVINO is chosen when its median time is below `margin` × ONNX Runtime's (ties and noise keep ONNX Runtime).
     static let margin = 0.95
     /// The size of a dynamic dimension other than the first (batch, 1) in the warm-up input.
-    static let dynamicSide = 256
+    static let dynamicSide = 320
 
     /// Which runtime serves a graph, and why.
     struct Decision: Sendable, Equatable {
@@ -138,6 +138,9 @@ enum RuntimeChoice {
         do throws(VisionError) {
             expected = try reference.run(inputs)
             got = try candidate.run(inputs)
+            // A second untimed run each: OpenVINO's first runs still allocate.
+            _ = try reference.run(inputs)
+            _ = try candidate.run(inputs)
         } catch {
             return Decision(runtime: .onnxRuntime, reason: "warm-up failed: \(error.message)")
         }
