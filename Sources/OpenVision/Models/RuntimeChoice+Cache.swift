@@ -121,7 +121,9 @@ extension RuntimeChoice {
             let name = Self.entryName(model, source: source, key: key)
             for folder in folders {
                 if let entry = read(ConvertedModelCache.file(name, in: folder), key: key), entry.source == source {
-                    if let stamp { PrivateFolder.write(Data(name.utf8), to: ConvertedModelCache.file(stamp, in: folder)) }
+                    if let stamp {
+                        PrivateFolder.write(Data(name.utf8), to: ConvertedModelCache.file(stamp, in: folder))
+                    }
                     return entry
                 }
             }
@@ -134,9 +136,11 @@ extension RuntimeChoice {
             guard let source = try? ConvertedModelCache.contentHash(model) else { return }
             let name = Self.entryName(model, source: source, key: key)
             let entry = Entry(source: source, key: key, decision: decision)
-            for folder in folders where PrivateFolder.write(Data(entry.text.utf8), to: ConvertedModelCache.file(name, in: folder)) {
+            for folder in folders
+            where PrivateFolder.write(Data(entry.text.utf8), to: ConvertedModelCache.file(name, in: folder)) {
                 if let stamp = ConvertedModelCache.stamp(model) {
-                    PrivateFolder.write(Data(name.utf8), to: ConvertedModelCache.file("\(stamp)-\(key.tag).key", in: folder))
+                    PrivateFolder.write(
+                        Data(name.utf8), to: ConvertedModelCache.file("\(stamp)-\(key.tag).key", in: folder))
                 }
                 return
             }

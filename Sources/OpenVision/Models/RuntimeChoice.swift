@@ -34,7 +34,12 @@ enum RuntimeChoice {
     /// Which runtime serves a graph, and why.
     struct Decision: Sendable, Equatable {
         /// The runtime chosen.
-        enum Runtime: String, Sendable { case onnxRuntime = "onnxruntime", openVINO = "openvino" }
+        enum Runtime: String, Sendable {
+            /// ONNX Runtime.
+            case onnxRuntime = "onnxruntime"
+            /// OpenVINO.
+            case openVINO = "openvino"
+        }
         /// The runtime chosen.
         var runtime: Runtime
         /// ONNX Runtime's median milliseconds per run in the warm-up (nil when not timed).
@@ -46,6 +51,10 @@ enum RuntimeChoice {
         /// True when read from the cache (no warm-up ran in this load).
         var cached = false
     }
+
+    /// The first input's shape for the warm-up of the models loaded in this task, when its dynamic dimensions need
+    /// other sizes than `dynamicSide` (PP-OCR's recogniser takes 48 rows).
+    @TaskLocal static var warmUpShape: [Int]?
 
     /// Tests: the cache home (instead of `$XDG_CACHE_HOME` / `~/.cache`) and the temporary folder.
     @TaskLocal static var cacheHome: URL?
@@ -129,7 +138,7 @@ enum RuntimeChoice {
     /// OpenVINO (`candidate`) wins when the outputs agree and its median is below `margin` × ONNX Runtime's.
     static func measure(reference: any InferenceBackend, candidate: any InferenceBackend) -> Decision {
         let inputs: [Tensor]
-        switch warmUpInputs(reference.inputs) {
+        switch warmUpInputs(reference.inputs, firstShape: warmUpShape) {
         case .success(let tensors): inputs = tensors
         case .failure(let error): return Decision(runtime: .onnxRuntime, reason: error.message)
         }
@@ -168,13 +177,19 @@ enum RuntimeChoice {
     }
 
     /// The warm-up input: one float tensor per input, dynamic dimensions fixed (`dynamicSide`), values in [-1, 1).
-    static func warmUpInputs(_ inputs: [TensorDescription]) -> Result<[Tensor], VisionError> {
+    /// `firstShape` replaces the first input's when it has its rank and keeps its static dimensions.
+    static func warmUpInputs(_ inputs: [TensorDescription], firstShape: [Int]? = nil) -> Result<[Tensor], VisionError> {
         var tensors: [Tensor] = []
-        for input in inputs {
+        for (index, input) in inputs.enumerated() {
             guard input.elementType == "float32" else {
                 return .failure(VisionError(.unsupported, "input '\(input.name)' is \(input.elementType), not float32"))
             }
-            let shape = input.shape.enumerated().map { $0.element ?? ($0.offset == 0 ? 1 : dynamicSide) }
+            var shape = input.shape.enumerated().map { $0.element ?? ($0.offset == 0 ? 1 : dynamicSide) }
+            if index == 0, let firstShape, firstShape.count == shape.count,
+                zip(input.shape, firstShape).allSatisfy({ $0 == nil || $0 == $1 })
+            {
+                shape = firstShape
+            }
             let count = shape.reduce(1, *)
             guard shape.allSatisfy({ $0 > 0 }), count <= 64 << 20 else {
                 return .failure(VisionError(.unsupported, "input '\(input.name)' \(shape) is too large to time"))

@@ -82,7 +82,8 @@ import Testing
 
         // A record that reads, for another graph (another source hash), under this graph's name.
         let good = try #require(RuntimeChoice.Entry(bytes: Array(try Data(contentsOf: file))))
-        let other = RuntimeChoice.Entry(source: String(repeating: "0", count: 64), key: good.key, decision: good.decision)
+        let other = RuntimeChoice.Entry(
+            source: String(repeating: "0", count: 64), key: good.key, decision: good.decision)
         try other.text.write(to: file, atomically: false, encoding: .utf8)
         #expect(RuntimeChoice.Entry(bytes: Array(other.text.utf8)) != nil)
         let again = try #require(try Self.load("face_landmark.tflite", home: home).runtimeDecision)

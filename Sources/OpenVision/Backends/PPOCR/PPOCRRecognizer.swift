@@ -66,8 +66,16 @@ final class PPOCRRecognizer: @unchecked Sendable {
         configuration.threads = Self.threads
         var stages: [VisionModel] = []
         do throws(VisionError) {
-            for url in urls.prefix(3) {
-                let model = try VisionModel(contentsOf: url, configuration: configuration)
+            // The warm-up sizes of `RuntimeChoice` as rapidocr feeds each stage: detector 640², classifier 48 × 192,
+            // recogniser 48 × 320.
+            let warmUp = [[1, 3, 640, 640], [1, 3, 48, 192], [1, 3, 48, 320]]
+            for (url, shape) in zip(urls.prefix(3), warmUp) {
+                let loaded = RuntimeChoice.$warmUpShape.withValue(shape) {
+                    Result { () throws(VisionError) -> VisionModel in
+                        try VisionModel(contentsOf: url, configuration: configuration)
+                    }
+                }
+                let model = try loaded.get()
                 guard model.backend.inputs.count == 1, model.backend.outputs.count == 1 else {
                     throw VisionError(
                         .invalidModel, "PP-OCR: \(url.path) is not a PP-OCR model (expects one input and one output)")
