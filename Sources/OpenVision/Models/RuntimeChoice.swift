@@ -219,7 +219,7 @@ enum RuntimeChoice {
                 difference = max(difference, abs(x - y))
             }
             if difference > tolerance * scale {
-                return "'\(a.name)': max |Δ| \(difference), max |x| \(scale)"
+                return "'\(a.name)': max |diff| \(difference), max |x| \(scale)"
             }
         }
         return nil

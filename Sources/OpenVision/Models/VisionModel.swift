@@ -4,12 +4,13 @@ internal import OpenVisionConverters
 /// A loaded model, the counterpart of Vision's `VNCoreMLModel`: an ONNX file, a Darknet `.cfg`
 /// (with its `.weights` beside it), a TensorFlow Lite `.tflite` file or a Core ML model (`.mlmodel`,
 /// `.mlpackage`, `.mlmodelc`; TFLite and Core ML converted to ONNX once and cached by content hash), run
-/// by ONNX Runtime, OpenVINO (when asked for) or OpenCV DNN. Load it once and share it: it is immutable and safe to use from many
+/// by ONNX Runtime, OpenVINO or OpenCV DNN. Load it once and share it: it is immutable and safe to use from many
 /// tasks at once.
 public final class VisionModel: Sendable {
     /// Options for loading. Every default is documented on its property.
     public struct Configuration: Sendable, Hashable {
-        /// Default `.automatic`: ONNX Runtime for .onnx when installed, else OpenCV DNN; `.openVINO` only when asked.
+        /// Default `.automatic`: ONNX graphs on ONNX Runtime or OpenVINO, whichever ran the graph faster here with
+        /// outputs within 1e-4 relative (measured at first load, cached; docs/models.md "Runtimes"), else OpenCV DNN.
         public var backend: BackendChoice = .automatic
         /// Threads one inference may use; 0 (default) lets the backend use every core. With ONNX Runtime,
         /// 0 runs on one thread pool shared by all models (so a pipeline of models does not compete for
