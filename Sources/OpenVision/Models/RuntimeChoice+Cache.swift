@@ -3,27 +3,28 @@ internal import OpenVisionConverters
 
 extension RuntimeChoice {
     /// The record of one choice, `NAME.choice` in the cache (NAME: `<stem>-<32 hex digits of the graph's SHA-256>-<the
-    /// key's tag>`). Ten lines of printable ASCII:
+    /// key's tag>`). Eleven lines of printable ASCII:
     ///
-    ///     openvision-runtime-choice 1
+    ///     openvision-runtime-choice 2
     ///     source <64 hex digits: the ONNX graph's SHA-256>
     ///     onnxruntime <ONNX Runtime's version>
     ///     openvino <the OpenVINO library's identity: VERSION, path, size, modification time>
     ///     threads <the thread setting>
     ///     machine <CPU model x cores>
+    ///     method <RuntimeChoice.methodField: the method's version, graph optimisation, the caller's warm-up shapes>
     ///     runtime onnxruntime|openvino
     ///     timings <ONNX Runtime's median ms|-> <OpenVINO's median ms|->
     ///     reason <why, one line>
-    ///     sha256 <64 hex digits: the SHA-256 of the nine lines above, newlines included>
+    ///     sha256 <64 hex digits: the SHA-256 of the ten lines above, newlines included>
     ///
-    /// The reader is strict (nil for anything else), and a record is used only when its SHA-256, its source and every
-    /// key field match.
+    /// The reader is strict (nil for anything else: version 1's records, which lacked the method, included), and a
+    /// record is used only when its SHA-256, its source and every key field match.
     struct Entry: Sendable, Equatable {
         var source: String
         var key: Key
         var decision: Decision
 
-        static let header = "openvision-runtime-choice 1"
+        static let header = "openvision-runtime-choice 2"
         static let maximumBytes = 4096
 
         init(source: String, key: Key, decision: Decision) {
@@ -40,20 +41,21 @@ extension RuntimeChoice {
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
                 .map(String.init)
             let keys = [
-                "source", "onnxruntime", "openvino", "threads", "machine", "runtime", "timings", "reason", "sha256",
+                "source", "onnxruntime", "openvino", "threads", "machine", "method", "runtime", "timings", "reason",
+                "sha256",
             ]
-            guard lines.count == 11, lines[0] == Self.header, lines[10].isEmpty else { return nil }
+            guard lines.count == 12, lines[0] == Self.header, lines[11].isEmpty else { return nil }
             var values: [String] = []
             for (index, key) in keys.enumerated() {
                 guard lines[index + 1].hasPrefix(key + " ") else { return nil }
                 values.append(String(lines[index + 1].dropFirst(key.count + 1)))
             }
-            let body = lines[0..<9].joined(separator: "\n") + "\n"
-            guard Self.isHash(values[0]), Self.isHash(values[8]), SHA256.hex(Array(body.utf8)) == values[8],
+            let body = lines[0..<10].joined(separator: "\n") + "\n"
+            guard Self.isHash(values[0]), Self.isHash(values[9]), SHA256.hex(Array(body.utf8)) == values[9],
                 let threads = Int(values[3]), String(threads) == values[3], threads >= 0,
-                let runtime = Decision.Runtime(rawValue: values[5])
+                let runtime = Decision.Runtime(rawValue: values[6])
             else { return nil }
-            let timings = values[6].split(separator: " ", omittingEmptySubsequences: false)
+            let timings = values[7].split(separator: " ", omittingEmptySubsequences: false)
             guard timings.count == 2 else { return nil }
             func milliseconds(_ text: Substring) -> Double?? {
                 if text == "-" { return .some(nil) }
@@ -62,9 +64,10 @@ extension RuntimeChoice {
             }
             guard let ort = milliseconds(timings[0]), let vino = milliseconds(timings[1]) else { return nil }
             source = values[0]
-            key = Key(onnxRuntime: values[1], openVINO: values[2], threads: threads, machine: values[4])
+            key = Key(
+                onnxRuntime: values[1], openVINO: values[2], threads: threads, machine: values[4], method: values[5])
             decision = Decision(
-                runtime: runtime, onnxRuntimeMilliseconds: ort, openVINOMilliseconds: vino, reason: values[7])
+                runtime: runtime, onnxRuntimeMilliseconds: ort, openVINOMilliseconds: vino, reason: values[8])
         }
 
         /// The record as written (text fields cut to one line of printable ASCII, at most 300 characters).
@@ -75,7 +78,7 @@ extension RuntimeChoice {
             func ms(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "-" }
             let body =
                 "\(Self.header)\nsource \(source)\nonnxruntime \(key.onnxRuntime)\n"
-                + "openvino \(key.openVINO)\nthreads \(key.threads)\nmachine \(key.machine)\n"
+                + "openvino \(key.openVINO)\nthreads \(key.threads)\nmachine \(key.machine)\nmethod \(key.method)\n"
                 + "runtime \(decision.runtime.rawValue)\n"
                 + "timings \(ms(decision.onnxRuntimeMilliseconds)) \(ms(decision.openVINOMilliseconds))\n"
                 + "reason \(field(decision.reason))\n"

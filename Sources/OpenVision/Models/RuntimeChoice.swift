@@ -7,18 +7,24 @@ import Synchronization
 /// Runtime or OpenVINO, whichever ran this graph faster on this machine, decided once by a short timed warm-up and
 /// kept in the user's cache (issue 35).
 ///
-/// The first load runs both runtimes on the same deterministic input (values in [-1, 1); a dynamic dimension is 1 when
-/// it is the first, else 320): twice each untimed (the first compared), then alternating rounds (3 to 9, about 0.4 s), and takes the median of
-/// each. OpenVINO is chosen only when every output is within `tolerance` of ONNX Runtime's (max |Δ| ≤ 1e-4 × the
-/// output's max |x|) and its median is below `margin` × ONNX Runtime's; otherwise ONNX Runtime stays. A graph OpenVINO
-/// refuses (EfficientNet-Lite0's zero-beta HardSigmoid) stays on ONNX Runtime too, with one warning.
+/// A graph whose inputs a caller may set per run (graph inputs with defaults: a Core ML pipeline's NMS thresholds)
+/// stays on ONNX Runtime without a warm-up: OpenVINO's ONNX frontend folds those inputs into constants.
+///
+/// Otherwise the first load runs both runtimes on deterministic inputs (values in [-1, 1)) at every warm-up size
+/// (`warmUpSizes`: what the caller feeds, from `warmUpShapes`; else, for a graph with dynamic dimensions, three sizes)
+/// and compares every output; then, at the first size, twice each untimed, and alternating timed rounds (3 to 15,
+/// about 0.5 s). OpenVINO is chosen only when every output at every size is within `tolerance` of ONNX Runtime's (max
+/// |Δ| ≤ 1e-4 × the output's max |x|) and the median of its per-round time ratio to ONNX Runtime is below `margin`
+/// (a ratio within each round holds better than two medians on a loaded machine); otherwise ONNX Runtime stays. A
+/// graph OpenVINO refuses (EfficientNet-Lite0's zero-beta HardSigmoid) stays on ONNX Runtime too, with one warning.
 ///
 /// The choice is kept beside the converted models (`ConvertedModelCache`'s folders and rules: a private 0700 folder
 /// `openvision/runtime` in the user's cache, atomic writes, files of this user only), in a record (`Entry`) keyed by
 /// the graph's SHA-256, ONNX Runtime's version, the installed OpenVINO library (its VERSION file, path, size and
-/// modification time: read without loading it), the thread setting and the machine (CPU model and core count). The
-/// record is checked before use (its own SHA-256, then every key field); one that does not check out is measured again
-/// and replaced. A later load that finds a choice of ONNX Runtime never loads OpenVINO.
+/// modification time: read without loading it), the thread setting, the machine (CPU model and core count) and the
+/// method (`method`, ONNX Runtime's graph optimisation and the warm-up sizes). The record is checked before use (its
+/// version, its own SHA-256, then every key field); one that does not check out is measured again and replaced. A
+/// later load that finds a choice of ONNX Runtime never loads OpenVINO.
 ///
 /// Without OpenVINO (no library, or one that does not load) ONNX Runtime serves, with one warning per process on
 /// stderr. `OPENVISION_BACKEND` (`onnxruntime`, `openvino`, `opencv`, `auto`) replaces `.automatic` for every model of
@@ -26,10 +32,15 @@ import Synchronization
 enum RuntimeChoice {
     /// Outputs agree when, for every output, max |Δ| ≤ `tolerance` × max |x| of ONNX Runtime's output.
     static let tolerance: Float = 1e-4
-    /// OpenVINO is chosen when its median time is below `margin` × ONNX Runtime's (ties and noise keep ONNX Runtime).
+    /// OpenVINO is chosen when its median per-round time ratio to ONNX Runtime is below `margin` (ties and noise keep
+    /// ONNX Runtime).
     static let margin = 0.95
-    /// The size of a dynamic dimension other than the first (batch, 1) in the warm-up input.
-    static let dynamicSide = 320
+    /// The version of how a choice is made, part of every record's key: records of another version (version 1 compared
+    /// one size only and let graphs with per-run inputs onto OpenVINO) are measured again.
+    static let method = 2
+    /// Without `warmUpShapes`, a graph with dynamic dimensions is compared at these sizes (the first dimension, else
+    /// every dynamic dimension): the first is timed.
+    static let dynamicSizes: [(first: Int, side: Int)] = [(1, 320), (2, 192), (1, 128)]
 
     /// Which runtime serves a graph, and why.
     struct Decision: Sendable, Equatable {
@@ -46,15 +57,17 @@ enum RuntimeChoice {
         var onnxRuntimeMilliseconds: Double?
         /// OpenVINO's median milliseconds per run in the warm-up (nil when not timed).
         var openVINOMilliseconds: Double?
-        /// One line: "faster", "slower", "outputs differ (…)", "refused by OpenVINO: …", "warm-up failed: …".
+        /// One line: "faster", "not faster", "outputs differ at …", "refused by OpenVINO", "inputs set per run …",
+        /// "warm-up failed: …".
         var reason: String
         /// True when read from the cache (no warm-up ran in this load).
         var cached = false
     }
 
-    /// The first input's shape for the warm-up of the models loaded in this task, when its dynamic dimensions need
-    /// other sizes than `dynamicSide` (PP-OCR's recogniser takes 48 rows).
-    @TaskLocal static var warmUpShape: [Int]?
+    /// The first input's shapes for the warm-up of the models loaded in this task, as their caller feeds them (PP-OCR's
+    /// recogniser: 48 rows, batches of 1 to 6, widths from 320 up): outputs are compared at each, and timed at the
+    /// first. A shape whose rank or static dimensions do not fit the graph is left out.
+    @TaskLocal static var warmUpShapes: [[Int]]?
 
     /// Tests: the cache home (instead of `$XDG_CACHE_HOME` / `~/.cache`) and the temporary folder.
     @TaskLocal static var cacheHome: URL?
@@ -82,6 +95,13 @@ enum RuntimeChoice {
         FileHandle.standardError.write(Data("openvision: warning: \(message)\n".utf8))
     }
 
+    /// The key field naming how the choice is made: `method`, ONNX Runtime's graph optimisation, and the warm-up
+    /// shapes when the caller gave them ("2 optimized", "2 plain 1x3x48x320 6x3x48x320").
+    static func methodField(optimize: Bool, shapes: [[Int]]?) -> String {
+        let sizes = (shapes ?? []).map { $0.map(String.init).joined(separator: "x") }
+        return (["\(method)", optimize ? "optimized" : "plain"] + sizes).joined(separator: " ")
+    }
+
     /// The backend `.automatic` gives the checked ONNX `file` (no custom layers; ONNX Runtime installed), and the
     /// decision. Throws what ONNX Runtime throws for the file (OpenVINO's failures fall back to it).
     static func open(_ file: ModelFileChecks.RuntimeFile, threads: Int, optimize: Bool) throws(VisionError)
@@ -96,8 +116,10 @@ enum RuntimeChoice {
             return (try onnxRuntime(), Decision(runtime: .onnxRuntime, reason: "OpenVINO is not installed"))
         }
         try ONNXRuntimeBackend.load()
+        let shapes = warmUpShapes
         let key = Key(
-            onnxRuntime: String(cString: ov_ort_version()), openVINO: openVINO, threads: threads, machine: machine)
+            onnxRuntime: String(cString: ov_ort_version()), openVINO: openVINO, threads: threads, machine: machine,
+            method: methodField(optimize: optimize, shapes: shapes))
         let store = Store(home: cacheHome, temporary: temporaryFolder)
         if let entry = store.lookup(file.model, key: key) {
             var decision = entry.decision
@@ -111,6 +133,15 @@ enum RuntimeChoice {
             }
         }
         let reference = try onnxRuntime()
+        if !reference.overridableInputs.isEmpty {
+            // OpenVINO would run them at the model's defaults whatever the caller sets (its ONNX frontend makes them
+            // constants), so it is not asked.
+            let names = reference.overridableInputs.sorted().joined(separator: ", ")
+            let decision = Decision(
+                runtime: .onnxRuntime, reason: "inputs set per run (\(names)), which OpenVINO makes constants")
+            store.save(decision, for: file.model, key: key)
+            return (reference, decision)
+        }
         do throws(VisionError) {
             try OpenVINOBackend.load()
         } catch {
@@ -126,7 +157,7 @@ enum RuntimeChoice {
             warnOnce("OpenVINO refused \(file.model.lastPathComponent) (\(error.message)); it runs on ONNX Runtime")
         }
         if let candidate {
-            decision = measure(reference: reference, candidate: candidate)
+            decision = measure(reference: reference, candidate: candidate, shapes: shapes)
         } else {
             decision = Decision(runtime: .onnxRuntime, reason: "refused by OpenVINO")
         }
@@ -134,70 +165,105 @@ enum RuntimeChoice {
         return decision.runtime == .openVINO ? (candidate!, decision) : (reference, decision)
     }
 
-    /// Runs both backends on the same deterministic input: once each, compared; then alternating timed rounds.
-    /// OpenVINO (`candidate`) wins when the outputs agree and its median is below `margin` × ONNX Runtime's.
-    static func measure(reference: any InferenceBackend, candidate: any InferenceBackend) -> Decision {
-        let inputs: [Tensor]
-        switch warmUpInputs(reference.inputs, firstShape: warmUpShape) {
-        case .success(let tensors): inputs = tensors
+    /// Runs both backends on the same deterministic inputs at every warm-up size (`warmUpSizes`), compared; then, at
+    /// the first, alternating timed rounds. OpenVINO (`candidate`) wins when the outputs agree at every size and the
+    /// median of its per-round time ratio is below `margin`. A size ONNX Runtime refuses (other than the first) is
+    /// left out: the graph does not take it.
+    static func measure(reference: any InferenceBackend, candidate: any InferenceBackend, shapes: [[Int]]? = nil)
+        -> Decision
+    {
+        let sizes: [[Tensor]]
+        switch warmUpSizes(reference.inputs, firstShapes: shapes) {
+        case .success(let tensors): sizes = tensors
         case .failure(let error): return Decision(runtime: .onnxRuntime, reason: error.message)
         }
-        let expected: [Tensor]
-        let got: [Tensor]
-        do throws(VisionError) {
-            expected = try reference.run(inputs)
-            got = try candidate.run(inputs)
-            // A second untimed run each: OpenVINO's first runs still allocate.
-            _ = try reference.run(inputs)
-            _ = try candidate.run(inputs)
-        } catch {
-            return Decision(runtime: .onnxRuntime, reason: "warm-up failed: \(error.message)")
+        for (index, inputs) in sizes.enumerated() {
+            let size = inputs.map { $0.shape.map(String.init).joined(separator: "x") }.joined(separator: ", ")
+            let expected: [Tensor]
+            do throws(VisionError) {
+                expected = try reference.run(inputs)
+            } catch {
+                if index > 0 { continue }
+                return Decision(runtime: .onnxRuntime, reason: "warm-up failed: \(error.message)")
+            }
+            let got: [Tensor]
+            do throws(VisionError) {
+                got = try candidate.run(inputs)
+            } catch {
+                return Decision(runtime: .onnxRuntime, reason: "warm-up failed at \(size): \(error.message)")
+            }
+            if let difference = disagreement(expected, got) {
+                return Decision(runtime: .onnxRuntime, reason: "outputs differ at \(size) (\(difference))")
+            }
         }
-        if let difference = disagreement(expected, got) {
-            return Decision(runtime: .onnxRuntime, reason: "outputs differ (\(difference))")
+        let inputs = sizes[0]
+        let backends = [reference, candidate]
+        // A second untimed run each: OpenVINO's first runs still allocate.
+        for backend in backends where (try? backend.run(inputs)) == nil {
+            return Decision(runtime: .onnxRuntime, reason: "warm-up failed: a run threw")
         }
         var times: ([Double], [Double]) = ([], [])
+        var ratios: [Double] = []
         let start = DispatchTime.now().uptimeNanoseconds
-        for round in 0..<9 {
-            if round >= 3, Double(DispatchTime.now().uptimeNanoseconds - start) > 0.4e9 { break }
-            for (index, backend) in [reference, candidate].enumerated() {
+        for round in 0..<15 {
+            if round >= 3, Double(DispatchTime.now().uptimeNanoseconds - start) > 0.5e9 { break }
+            var pair = [0.0, 0.0]
+            // Alternating which runs first, so neither always follows the other's cache traffic.
+            for index in round % 2 == 0 ? [0, 1] : [1, 0] {
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                guard (try? backend.run(inputs)) != nil else {
+                guard (try? backends[index].run(inputs)) != nil else {
                     return Decision(runtime: .onnxRuntime, reason: "warm-up failed: a timed run threw")
                 }
-                let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-                if index == 0 { times.0.append(ms) } else { times.1.append(ms) }
+                pair[index] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
             }
+            times.0.append(pair[0])
+            times.1.append(pair[1])
+            ratios.append(pair[1] / max(pair[0], 1e-6))
         }
-        let (ort, vino) = (median(times.0), median(times.1))
-        let faster = vino < margin * ort
+        let faster = median(ratios) < margin
         return Decision(
-            runtime: faster ? .openVINO : .onnxRuntime, onnxRuntimeMilliseconds: ort, openVINOMilliseconds: vino,
-            reason: faster ? "faster" : "not faster")
+            runtime: faster ? .openVINO : .onnxRuntime, onnxRuntimeMilliseconds: median(times.0),
+            openVINOMilliseconds: median(times.1), reason: faster ? "faster" : "not faster")
     }
 
-    /// The warm-up input: one float tensor per input, dynamic dimensions fixed (`dynamicSide`), values in [-1, 1).
-    /// `firstShape` replaces the first input's when it has its rank and keeps its static dimensions.
-    static func warmUpInputs(_ inputs: [TensorDescription], firstShape: [Int]? = nil) -> Result<[Tensor], VisionError> {
-        var tensors: [Tensor] = []
-        for (index, input) in inputs.enumerated() {
-            guard input.elementType == "float32" else {
-                return .failure(VisionError(.unsupported, "input '\(input.name)' is \(input.elementType), not float32"))
-            }
-            var shape = input.shape.enumerated().map { $0.element ?? ($0.offset == 0 ? 1 : dynamicSide) }
-            if index == 0, let firstShape, firstShape.count == shape.count,
-                zip(input.shape, firstShape).allSatisfy({ $0 == nil || $0 == $1 })
-            {
-                shape = firstShape
-            }
-            let count = shape.reduce(1, *)
-            guard shape.allSatisfy({ $0 > 0 }), count <= 64 << 20 else {
-                return .failure(VisionError(.unsupported, "input '\(input.name)' \(shape) is too large to time"))
-            }
-            let scalars = (0..<count).map { (i: Int) -> Float in Float((i &* 2_654_435_761) % 2000) / 1000 - 1 }
-            tensors.append(Tensor(name: input.name, shape: shape, scalars: scalars))
+    /// The warm-up inputs, one set per size: one float tensor per input, values in [-1, 1). With `firstShapes`, a set
+    /// for each shape that fits the first input (its rank, its static dimensions), the other inputs' dynamic
+    /// dimensions as in the first of `dynamicSizes`; without, one set when no input has a dynamic dimension, else one
+    /// per `dynamicSizes` entry.
+    static func warmUpSizes(_ inputs: [TensorDescription], firstShapes: [[Int]]? = nil) -> Result<
+        [[Tensor]], VisionError
+    > {
+        for input in inputs where input.elementType != "float32" {
+            return .failure(VisionError(.unsupported, "input '\(input.name)' is \(input.elementType), not float32"))
         }
-        return .success(tensors)
+        func fixed(_ input: TensorDescription, _ size: (first: Int, side: Int)) -> [Int] {
+            input.shape.enumerated().map { $0.element ?? ($0.offset == 0 ? size.first : size.side) }
+        }
+        var shapeSets: [[[Int]]] = []
+        if let firstShapes, let first = inputs.first {
+            for shape in firstShapes
+            where shape.count == first.shape.count && zip(first.shape, shape).allSatisfy({ $0 == nil || $0 == $1 }) {
+                shapeSets.append([shape] + inputs.dropFirst().map { fixed($0, dynamicSizes[0]) })
+            }
+        }
+        if shapeSets.isEmpty {
+            let dynamic = inputs.contains { $0.shape.contains(nil) }
+            for size in dynamic ? dynamicSizes : [dynamicSizes[0]] { shapeSets.append(inputs.map { fixed($0, size) }) }
+        }
+        var sets: [[Tensor]] = []
+        for shapes in shapeSets {
+            var tensors: [Tensor] = []
+            for (input, shape) in zip(inputs, shapes) {
+                let count = shape.reduce(1, *)
+                guard shape.allSatisfy({ $0 > 0 }), count <= 64 << 20 else {
+                    return .failure(VisionError(.unsupported, "input '\(input.name)' \(shape) is too large to time"))
+                }
+                let scalars = (0..<count).map { (i: Int) -> Float in Float((i &* 2_654_435_761) % 2000) / 1000 - 1 }
+                tensors.append(Tensor(name: input.name, shape: shape, scalars: scalars))
+            }
+            sets.append(tensors)
+        }
+        return .success(sets)
     }
 
     /// Nil when `got` matches `expected` (names, shapes, every value within `tolerance` relative to the output's
@@ -265,9 +331,11 @@ enum RuntimeChoice {
         var openVINO: String
         var threads: Int
         var machine: String
+        /// How the choice was made (`methodField`).
+        var method: String
 
         /// The key of these values, each cut to one line of printable ASCII (at most 300 characters), as recorded.
-        init(onnxRuntime: String, openVINO: String, threads: Int, machine: String) {
+        init(onnxRuntime: String, openVINO: String, threads: Int, machine: String, method: String) {
             func field(_ text: String) -> String {
                 String(text.unicodeScalars.prefix(300).map { (0x20..<0x7F).contains($0.value) ? Character($0) : "?" })
             }
@@ -275,11 +343,14 @@ enum RuntimeChoice {
             self.openVINO = field(openVINO)
             self.threads = max(0, threads)
             self.machine = field(machine)
+            self.method = field(method)
         }
 
         /// 16 hex digits naming the key in file names.
         var tag: String {
-            String(SHA256.hex(Array("\(onnxRuntime)\u{0}\(openVINO)\u{0}\(threads)\u{0}\(machine)".utf8)).prefix(16))
+            String(
+                SHA256.hex(Array("\(onnxRuntime)\u{0}\(openVINO)\u{0}\(threads)\u{0}\(machine)\u{0}\(method)".utf8))
+                    .prefix(16))
         }
     }
 }
