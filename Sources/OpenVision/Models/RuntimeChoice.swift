@@ -41,6 +41,9 @@ enum RuntimeChoice {
     /// Without `warmUpShapes`, a graph with dynamic dimensions is compared at these sizes (the first dimension, else
     /// every dynamic dimension): the first is timed.
     static let dynamicSizes: [(first: Int, side: Int)] = [(1, 320), (2, 192), (1, 128)]
+    /// A graph whose outputs at a warm-up size hold more values than this (64 MB of float32) stays on ONNX Runtime
+    /// untimed: the warm-up's copies and comparisons would take longer than the choice can win back.
+    static let maximumOutputValues = 16 << 20
 
     /// Which runtime serves a graph, and why.
     struct Decision: Sendable, Equatable {
@@ -185,6 +188,12 @@ enum RuntimeChoice {
             } catch {
                 if index > 0 { continue }
                 return Decision(runtime: .onnxRuntime, reason: "warm-up failed: \(error.message)")
+            }
+            // A graph whose answer is this large (a 336 MB constant) would spend seconds copying it in every run.
+            let values = expected.reduce(0) { $0 + $1.scalars.count }
+            guard values <= maximumOutputValues else {
+                return Decision(
+                    runtime: .onnxRuntime, reason: "outputs too large to time (\(values) values at \(size))")
             }
             let got: [Tensor]
             do throws(VisionError) {
