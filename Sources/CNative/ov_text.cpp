@@ -63,7 +63,10 @@
 //     took 70 s as given and 211 s with the turns): on a page of more than kSamplePixels, OSD and the turns read
 //     its central kSamplePixels only, and the whole page is read again in the best turn only when that sample
 //     read confidently or clearly (kClearlyBetter) better than the same sample as given; the turns also stop
-//     once they have taken three times the first read and 5 s (Tesseract's cancel callback stops a read).
+//     once they have taken three times the first read and 5 s (Tesseract's cancel callback stops a read), counted
+//     in the calling thread's CPU time (Tesseract's work runs there, see keepOpenMPOnCallingThread), not on the
+//     wall clock: on a loaded machine a wall-clock bound stopped the search part-way and a page turned 180° was
+//     read upside down (TextBudgetTests.aLargeTurnedPageIsStillFound with the process paused for 12 s).
 //   - Cancellation (ov_cancel): every recognition asks the flag once per word (Tesseract's ETEXT_DESC cancel
 //     callback) and stops when it is set: OV_ERR_CANCELLED. Layout analysis and OSD are not interrupted.
 #include "ov_internal.hpp"
@@ -75,6 +78,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cctype>
@@ -150,10 +154,17 @@ constexpr double kClearlyBetter = 0.15;
 // The limits of the recognition running on this thread (ov_ocr_recognize sets them for its call): the caller's
 // cancel flag and, while orientation detection reads turned pages, a deadline. `cancelled` / `timedOut` say which
 // stopped a read.
+// The calling thread's CPU time: what the turn search's bound counts (load on the machine does not spend it).
+std::chrono::nanoseconds threadCPUTime() {
+    timespec now{};
+    if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return std::chrono::nanoseconds(0);
+    return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+}
+
 struct ReadLimits {
     const ov_cancel *cancel = nullptr;
     bool hasDeadline = false;
-    std::chrono::steady_clock::time_point deadline;
+    std::chrono::nanoseconds deadline{0};  // in threadCPUTime()
     bool cancelled = false;
     bool timedOut = false;
 
@@ -165,7 +176,7 @@ thread_local ReadLimits *currentLimits = nullptr;
 bool readShouldStop(void *context, int) {
     auto *limits = static_cast<ReadLimits *>(context);
     if (ov_cancel_is_set(limits->cancel)) limits->cancelled = true;
-    if (limits->hasDeadline && std::chrono::steady_clock::now() > limits->deadline) limits->timedOut = true;
+    if (limits->hasDeadline && threadCPUTime() > limits->deadline) limits->timedOut = true;
     return limits->stopped();
 }
 
@@ -858,7 +869,7 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
                                       : degrees == 180 ? cv::ROTATE_180 : cv::ROTATE_90_CLOCKWISE);
             return upright;
         };
-        const auto firstStart = std::chrono::steady_clock::now();
+        const auto firstStart = threadCPUTime();
         std::vector<LineRecord> lines;
         if (!readPage(ocr->api, gray, minimum_text_height, lines)) {
             if (limits.cancelled) return cancelled();
@@ -871,10 +882,10 @@ ov_status ov_ocr_recognize(ov_ocr *ocr, const ov_image *image, int minimum_text_
             const double quality = readQuality(lines);
             // No word read (a photo): nothing to turn, and OSD is not asked. A confident read stands.
             if (quality < kConfidentPage && anyWords(lines)) {
-                // The search's bound: three times the first read and 5 s.
-                const auto firstRead = std::chrono::steady_clock::now() - firstStart;
+                // The search's bound: three times the first read and 5 s, of this thread's CPU time.
+                const auto firstRead = threadCPUTime() - firstStart;
                 limits.hasDeadline = true;
-                limits.deadline = std::chrono::steady_clock::now() + 3 * firstRead + std::chrono::seconds(5);
+                limits.deadline = threadCPUTime() + 3 * firstRead + std::chrono::seconds(5);
                 // A larger page is judged on its central kSamplePixels (the same crop in every turn).
                 const bool sampled = static_cast<long>(gray.cols) * gray.rows > kSamplePixels;
                 cv::Mat sample = gray;

@@ -77,8 +77,26 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let annotateTarget = try annotate.map { try AnnotationTarget(path: $0, imageCount: images.files.count) }
         let maps = self.maps.map(MapDirectory.init(path:))
         let fixed = analysis
+        let files = images.files
+        // While one image runs, the next one is decoded (what its requests read) on another thread: the built-in
+        // requests leave a core idle part of the time (the face models run one thread each). Its decoding error, if
+        // any, comes from its own run.
+        var prefetched: (file: URL, handler: ImageRequestHandler, decoding: Task<Void, Never>)?
+        var position = 0
         try await BatchRunner.run(images) { file in
-            let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
+            let handler: ImageRequestHandler
+            if let prefetched, prefetched.file == file {
+                handler = prefetched.handler
+                await prefetched.decoding.value
+            } else {
+                handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
+            }
+            prefetched = nil
+            if let index = files[position...].firstIndex(of: file) { position = index + 1 }
+            if annotateTarget == nil, position < files.count, let requests = try? fixed.makeRequests() {
+                let next = ImageRequestHandler(files[position], orientation: orientation, strictDecoding: strict)
+                prefetched = (files[position], next, Task.detached { try? await next.prepare(for: requests) })
+            }
             let annotateTo = annotateTarget?.url(for: file)
             // Decoded once, timed apart: colour only when an annotated copy is wanted (the built-in requests read the
             // gray plane, some at reduced JPEG scale).

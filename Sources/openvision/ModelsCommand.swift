@@ -29,7 +29,10 @@ struct ModelsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Describe a model: inputs, outputs, labels, preprocessing.")
         @Argument(help: "Model path or name.") var model: String
-        @Option(help: "Backend: automatic (auto), onnxRuntime, openVINO, openCV; any case.") var backend: String =
+        @Option(
+            help:
+                "Backend: automatic (auto: the faster of ONNX Runtime and OpenVINO, cached), onnxRuntime, openVINO, openCV."
+        ) var backend: String =
             "automatic"
         func run() async throws {
             if Self.isCoreML(model), let url = ModelLocator.find(model) {

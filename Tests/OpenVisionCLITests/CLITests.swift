@@ -77,17 +77,20 @@ import Testing
         try good.write(to: dir.appendingPathComponent("a-good.png"))
         let jpeg = try good.encoded(as: .jpeg)
         try jpeg.prefix(jpeg.count / 2).write(to: dir.appendingPathComponent("b-truncated.jpg"))
+        // After the bad one (each image is decoded while the one before runs): its own result, in order.
+        try BarcodeGenerator.image(for: "after", symbology: .qr).write(to: dir.appendingPathComponent("c-after.png"))
         let result = try await Self.run(["analyze", dir.path, "-r", "barcodes"])
         #expect(result.status == 1)
         let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("openvision: error:") }
         #expect(errorLines.count == 1)
         #expect(
             errorLines.first?.contains("b-truncated.jpg") == true && errorLines.first?.contains("invalidImage") == true)
-        // The good image is still reported, one JSON object per line.
+        // The good images are still reported, one JSON object per line, in order.
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 1)
-        let report = try JSONDecoder().decode(AnalysisReport.self, from: Data(lines[0].utf8))
-        #expect(report.barcodes?.first?.payload == "good")
+        #expect(lines.count == 2)
+        let reports = try lines.map { try JSONDecoder().decode(AnalysisReport.self, from: Data($0.utf8)) }
+        #expect(reports.map { $0.barcodes?.first?.payload } == ["good", "after"])
+        #expect(reports.map { URL(fileURLWithPath: $0.image).lastPathComponent } == ["a-good.png", "c-after.png"])
     }
 
     @Test func missingFileAndUnknownRequest() async throws {

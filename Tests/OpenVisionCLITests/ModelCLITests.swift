@@ -57,6 +57,35 @@ import Testing
         #expect(refused.stderr.contains("HardSigmoid") && refused.stderr.contains("[unsupported]"), "\(refused.stderr)")
     }
 
+    /// `auto` (the default) with OpenVINO missing, or a library that is not OpenVINO's: ONNX Runtime serves every model
+    /// of the process (the face detector, mesh and iris models here), with one warning in all. `OPENVISION_BACKEND`
+    /// names the runtime for `auto`.
+    @Test func automaticFallsBackToONNXRuntimeWithOneWarning() async throws {
+        let astronaut = Fixtures.sharedImage("astronaut.png").path
+        let cache = try CLIProcess.tempDir()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        for (library, text) in [
+            ("/nonexistent/libopenvino_c.so", "OpenVINO is not installed"),
+            ("/lib/x86_64-linux-gnu/libm.so.6", "OpenVINO does not load"),
+        ] {
+            let run = try await CLIProcess.run(
+                ["analyze", astronaut, "--requests", "landmarks"],
+                environment: ["OPENVISION_OPENVINO_LIBRARY": library, "XDG_CACHE_HOME": cache.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("landmarks"), "\(run.stdout.prefix(500))")
+            let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("openvision: warning: OpenVINO") }
+            #expect(warnings.count == 1 && warnings[0].contains(text), "\(run.stderr)")
+        }
+        let forced = try await CLIProcess.run(
+            ["models", "info", "face_landmark.tflite"],
+            environment: ["OPENVISION_BACKEND": "onnxruntime", "XDG_CACHE_HOME": cache.path])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.contains("backend onnxruntime"), "\(forced.stdout)")
+        let wrong = try await CLIProcess.run(
+            ["models", "info", "face_landmark.tflite"], environment: ["OPENVISION_BACKEND": "tensorrt"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("OPENVISION_BACKEND"), "\(wrong.stderr)")
+    }
+
     /// Issue 14, finding 5: an upsample stride of 2⁶² trapped on arithmetic overflow (SIGILL) in
     /// `models convert`; it is a one-line error naming the line, and the process exits with status 1.
     @Test func convertRejectsAnOverflowingCfg() async throws {

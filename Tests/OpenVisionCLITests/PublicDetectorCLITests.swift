@@ -45,8 +45,10 @@ import Testing
         let model = try Self.ultraFaceShapedModel(in: dir)
         let image = Fixtures.sharedImage("person.jpg").path
         // UltraFace's own preprocessing: stretched to 320 × 240, (x − 127) / 128.
+        // On ONNX Runtime (not as `auto` picks): its warnings are what the quiet and verbose runs look at.
         let flags = [
             "--crop-and-scale", "scaleFill", "--pixel-scale", "1", "--pixel-mean", "127", "--pixel-std", "128",
+            "--backend", "onnxruntime",
         ]
         let quiet = try await CLIProcess.run(["detect", "--model", model.path, image] + flags)
         #expect(quiet.status == 0, "\(quiet.stderr)")
@@ -61,7 +63,7 @@ import Testing
         #expect(abs(face.box.pixels.y - 84.8) < 1 && abs(face.box.pixels.height - 169.6) < 1)
 
         // Recognised as UltraFace (outputs scores + boxes, 320 × 240 input): its preprocessing without the flags.
-        let plain = try await CLIProcess.run(["detect", "--model", model.path, image])
+        let plain = try await CLIProcess.run(["detect", "--model", model.path, image, "--backend", "onnxruntime"])
         let auto = try JSONDecoder().decode(AnalysisReport.self, from: Data(plain.stdout.utf8))
         #expect(auto.objects?.first?.box == face.box, "\(plain.stdout)")
 

@@ -77,7 +77,12 @@ struct ConvertedModelCache: Sendable {
 
     /// The folders entries are read from and written to, in order, each private (`PrivateFolder`): the user's cache,
     /// else the per-user temporary one, else one made for this process.
-    func folders() -> [URL] {
+    func folders() -> [URL] { Self.folders(format, directory: directory, temporary: temporary) }
+
+    /// The private folders for the cache `format` (see `folders()`): `directory` (the user's cache for it), else
+    /// `$TMPDIR/openvision-<uid>/<format>` (`temporary` instead of the temporary directory), else one for this process.
+    /// Also where `RuntimeChoice` keeps its choices (format "runtime").
+    static func folders(_ format: String, directory: URL, temporary: URL?) -> [URL] {
         var result: [URL] = []
         if PrivateFolder.prepare(directory, creatingParents: true) { result.append(directory) }
         let shared = (temporary ?? FileManager.default.temporaryDirectory).appendingPathComponent(

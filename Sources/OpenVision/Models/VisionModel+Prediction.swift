@@ -38,8 +38,8 @@ extension VisionModel {
 
     /// `prediction(from:)` with the model's overridable scalar inputs set: a Core ML detector pipeline's optional
     /// `iouThreshold` / `confidenceThreshold` (graph inputs backed by their defaults, `modelDescription.coreML`'s
-    /// `nms`). Names the model does not have are `invalidArgument`; a backend that cannot set them (OpenCV DNN)
-    /// throws `unsupported`; an empty `overrides` is `prediction(from:)`.
+    /// `nms`). Names the model does not have are `invalidArgument`; a backend that cannot set them (OpenCV DNN,
+    /// OpenVINO) throws `unsupported`; an empty `overrides` is `prediction(from:)`.
     public func prediction(from inputs: [Tensor], overriding overrides: [String: Float]) throws(VisionError) -> [Tensor]
     {
         guard !overrides.isEmpty else { return try prediction(from: inputs) }

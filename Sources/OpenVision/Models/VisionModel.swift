@@ -4,12 +4,13 @@ internal import OpenVisionConverters
 /// A loaded model, the counterpart of Vision's `VNCoreMLModel`: an ONNX file, a Darknet `.cfg`
 /// (with its `.weights` beside it), a TensorFlow Lite `.tflite` file or a Core ML model (`.mlmodel`,
 /// `.mlpackage`, `.mlmodelc`; TFLite and Core ML converted to ONNX once and cached by content hash), run
-/// by ONNX Runtime, OpenVINO (when asked for) or OpenCV DNN. Load it once and share it: it is immutable and safe to use from many
+/// by ONNX Runtime, OpenVINO or OpenCV DNN. Load it once and share it: it is immutable and safe to use from many
 /// tasks at once.
 public final class VisionModel: Sendable {
     /// Options for loading. Every default is documented on its property.
     public struct Configuration: Sendable, Hashable {
-        /// Default `.automatic`: ONNX Runtime for .onnx when installed, else OpenCV DNN; `.openVINO` only when asked.
+        /// Default `.automatic`: ONNX graphs on ONNX Runtime or OpenVINO, whichever ran the graph faster here with
+        /// outputs within 1e-4 relative (measured at first load, cached; docs/models.md "Runtimes"), else OpenCV DNN.
         public var backend: BackendChoice = .automatic
         /// Threads one inference may use; 0 (default) lets the backend use every core. With ONNX Runtime,
         /// 0 runs on one thread pool shared by all models (so a pipeline of models does not compete for
@@ -40,6 +41,8 @@ public final class VisionModel: Sendable {
     /// Inputs, outputs, labels and preprocessing.
     public let modelDescription: ModelDescription
     let backend: any InferenceBackend
+    /// How `.automatic` chose the runtime of this model (nil when a backend was named or the file is not ONNX).
+    let runtimeDecision: RuntimeChoice.Decision?
 
     /// Loads the model at `url`. Throws `fileNotFound`, `missingModelData` (.cfg without weights),
     /// `invalidModel` (corrupt file, weights that do not fit the .cfg, a `.tflite` file that is not
@@ -58,9 +61,10 @@ public final class VisionModel: Sendable {
     /// do). `modelDescription.coreML` has the model's own description, labels and NMS settings. Core ML
     /// model types and layers the converter lacks throw `unsupported` naming them.
     public convenience init(contentsOf url: URL, configuration: Configuration = Configuration()) throws(VisionError) {
-        let (format, backend, darknetInput) = try Self.openBackend(url, configuration: configuration)
+        let (format, backend, darknetInput, decision) = try Self.openBackend(url, configuration: configuration)
         try self.init(
-            url: url, format: format, backend: backend, darknetInput: darknetInput, configuration: configuration)
+            url: url, format: format, backend: backend, darknetInput: darknetInput, configuration: configuration,
+            runtimeDecision: decision)
     }
 
     /// Wraps an inference engine of your own (another runtime, an accelerator, a remote server) as a
@@ -75,14 +79,20 @@ public final class VisionModel: Sendable {
     }
 
     /// The backend for the file at `url`: checked (`ModelFileChecks.check`, converted when it is TFLite or Core ML)
-    /// and opened by the runtime `configuration.backend` picks (ONNX Runtime for ONNX when installed, else OpenCV DNN,
-    /// which alone reads Darknet, Caffe and TensorFlow).
+    /// and opened by the runtime `configuration.backend` picks (`OPENVISION_BACKEND` for `.automatic` when set; for
+    /// `.automatic`, ONNX graphs run on ONNX Runtime or OpenVINO as `RuntimeChoice` decides when ONNX Runtime is
+    /// installed, else on OpenCV DNN, which alone reads Darknet, Caffe and TensorFlow), with the automatic decision.
     private static func openBackend(_ url: URL, configuration: Configuration) throws(VisionError)
-        -> (ModelDescription.Format, any InferenceBackend, (Int, Int)?)
+        -> (ModelDescription.Format, any InferenceBackend, (Int, Int)?, RuntimeChoice.Decision?)
     {
+        var configuration = configuration
+        if configuration.backend == .automatic, let forced = try RuntimeChoice.environmentChoice() {
+            configuration.backend = forced
+        }
         let checked = try ModelFileChecks.check(url, backend: configuration.backend)
         let file = checked.file
         let backend: any InferenceBackend
+        var decision: RuntimeChoice.Decision?
         if configuration.backend == .openVINO {
             // Refuses Core ML custom layers and non-ONNX files (which only OpenCV DNN reads) with `unsupported`.
             backend = try OpenVINOBackend(file, threads: configuration.threads)
@@ -90,24 +100,25 @@ public final class VisionModel: Sendable {
             // Custom layers run only as ONNX Runtime custom operators (`check` refused OpenCV DNN).
             backend = try ONNXRuntimeBackend(
                 file, threads: configuration.threads, optimize: configuration.optimizeGraph)
-        } else if file.isONNX
-            && (configuration.backend == .onnxRuntime
-                || configuration.backend == .automatic && ONNXRuntimeBackend.isAvailable)
-        {
+        } else if file.isONNX && configuration.backend == .automatic && ONNXRuntimeBackend.isAvailable {
+            (backend, decision) = try RuntimeChoice.open(
+                file, threads: configuration.threads, optimize: configuration.optimizeGraph)
+        } else if file.isONNX && configuration.backend == .onnxRuntime {
             backend = try ONNXRuntimeBackend(
                 file, threads: configuration.threads, optimize: configuration.optimizeGraph)
         } else {
             backend = try OpenCVDNNBackend(file, threads: configuration.threads)
         }
-        return (checked.format, backend, checked.darknetInput.map { ($0.width, $0.height) })
+        return (checked.format, backend, checked.darknetInput.map { ($0.width, $0.height) }, decision)
     }
 
     private init(
         url: URL, format: ModelDescription.Format, backend: any InferenceBackend, darknetInput: (Int, Int)?,
-        configuration: Configuration
+        configuration: Configuration, runtimeDecision: RuntimeChoice.Decision? = nil
     ) throws(VisionError) {
         self.url = url
         self.backend = backend
+        self.runtimeDecision = runtimeDecision
         guard let input = backend.inputs.first else {
             throw VisionError(.invalidModel, "\(url.lastPathComponent) has no inputs")
         }

@@ -46,7 +46,10 @@ extension InferenceBackend {
 
 /// Which backend `VisionModel` uses.
 public enum BackendChoice: String, Sendable, Hashable, Codable, CaseIterable {
-    /// ONNX Runtime for .onnx files when its library is installed, OpenCV DNN otherwise.
+    /// ONNX graphs (also TFLite and Core ML models, converted) on ONNX Runtime or OpenVINO, whichever ran the graph
+    /// faster on a short warm-up at its first load with every output within 1e-4 relative of ONNX Runtime's (cached
+    /// per graph, runtime versions, threads and machine; ONNX Runtime with one warning when OpenVINO is missing);
+    /// OpenCV DNN for other formats or without ONNX Runtime. `OPENVISION_BACKEND` replaces it for the process.
     case automatic
     /// ONNX Runtime (from the onnxruntime PyPI wheel; see scripts/setup).
     case onnxRuntime

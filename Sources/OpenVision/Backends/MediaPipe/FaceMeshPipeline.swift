@@ -104,7 +104,20 @@ struct FaceMeshPipeline: Sendable {
         let input = try MediaPipeTensorInput.warp(
             image, tensorToImage: m, width: w, height: h, nhwc: nhwc, range: 0...1,
             borderReplicate: true, inputName: name)
-        guard let (raw, presence) = try readMesh(input, threshold: presenceThreshold) else { return nil }
+        // With `mirrorCheck`, the crop mirrored (tensor column u ← w − 1 − u) is read beside it, and later mirrored
+        // back (x → w − x). The two reads run at once, as the two eyes do below: each model runs on one thread.
+        let mirroredInput =
+            mirrorCheck
+            ? try MediaPipeTensorInput.warp(
+                image, tensorToImage: Self.mirrored(m, width: w), width: w, height: h, nhwc: nhwc, range: 0...1,
+                borderReplicate: true, inputName: name) : nil
+        let (read, mirroredRead) = try Self.concurrently(
+            { () throws(VisionError) in try readMesh(input, threshold: presenceThreshold) },
+            { () throws(VisionError) -> ([Float], Float)? in
+                guard let mirroredInput else { return nil }
+                return try readMesh(mirroredInput, threshold: -.infinity)
+            })
+        guard let (raw, presence) = read else { return nil }
         let n = Self.meshCount
         let (sx, sy) = (Double(w), Double(h))
         // TensorsToLandmarksCalculator (input pixels → 0...1, z by the input width) and LandmarkProjectionCalculator
@@ -115,27 +128,41 @@ struct FaceMeshPipeline: Sendable {
             let p = region.project(x: Double(raw[3 * i]) / sx, y: Double(raw[3 * i + 1]) / sy)
             mesh.append((p.x, p.y, Double(raw[3 * i + 2]) / sx * region.width))
         }
-        let right = try pupil(in: image, mesh: mesh, from: 33, to: 133, mirrored: false)
-        let left = try pupil(in: image, mesh: mesh, from: 362, to: 263, mirrored: true)
+        let points = mesh
+        let (right, left) = try Self.concurrently(
+            { () throws(VisionError) in try pupil(in: image, mesh: points, from: 33, to: 133, mirrored: false) },
+            { () throws(VisionError) in try pupil(in: image, mesh: points, from: 362, to: 263, mirrored: true) })
         var face = Face(
             mesh: mesh, rightPupil: (right.x, right.y), leftPupil: (left.x, left.y), presence: presence, region: region,
             rightPupilSpread: right.spread, leftPupilSpread: left.spread)
-        if mirrorCheck {
-            // The crop mirrored (tensor column u ← w − 1 − u), read, and mirrored back (x → w − x).
-            let flipped = Self.mirrored(m, width: w)
-            let mirroredInput = try MediaPipeTensorInput.warp(
-                image, tensorToImage: flipped, width: w, height: h, nhwc: nhwc, range: 0...1,
-                borderReplicate: true, inputName: name)
-            if let (mraw, _) = try readMesh(mirroredInput, threshold: -.infinity) {
-                var points: [Int: (x: Double, y: Double)] = [:]
-                for i in FaceConstellation.usedMeshIndices {
-                    let j = FaceConstellation.mirror(i)
-                    points[i] = region.project(x: 1 - Double(mraw[3 * j]) / sx, y: Double(mraw[3 * j + 1]) / sy)
-                }
-                face.mirroredMesh = points
+        if let (mraw, _) = mirroredRead {
+            var points: [Int: (x: Double, y: Double)] = [:]
+            for i in FaceConstellation.usedMeshIndices {
+                let j = FaceConstellation.mirror(i)
+                points[i] = region.project(x: 1 - Double(mraw[3 * j]) / sx, y: Double(mraw[3 * j + 1]) / sy)
             }
+            face.mirroredMesh = points
         }
         return face
+    }
+
+    /// `first` and `second` at once, on Dispatch's pool (the calling thread takes one), each's error thrown as its
+    /// own; the first's first. The face models run one thread each, so two runs use both cores of a small machine.
+    static func concurrently<A: Sendable, B: Sendable>(
+        _ first: @Sendable () throws(VisionError) -> A, _ second: @Sendable () throws(VisionError) -> B
+    ) throws(VisionError) -> (A, B) {
+        let a = Mutex<Result<A, VisionError>?>(nil)
+        let b = Mutex<Result<B, VisionError>?>(nil)
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            if index == 0 {
+                let result = Result { () throws(VisionError) -> A in try first() }
+                a.withLock { $0 = result }
+            } else {
+                let result = Result { () throws(VisionError) -> B in try second() }
+                b.withLock { $0 = result }
+            }
+        }
+        return (try a.withLock { $0! }.get(), try b.withLock { $0! }.get())
     }
 
     /// The mesh model's raw points (input pixels, 468 × 3) and presence, or nil below `threshold`.

@@ -13,6 +13,10 @@ final class OpenVINOBackend: InferenceBackend, @unchecked Sendable {
     let outputs: [TensorDescription]
     /// The ONNX file's `metadata_props` (OpenVINO's compiled model does not keep them).
     let metadataProperties: [String: String]
+    /// The graph's inputs with defaults (initializers named as graph inputs: a Core ML pipeline's NMS thresholds).
+    /// OpenVINO's ONNX frontend folds them into constants, so `run(_:overriding:)` refuses to set them (the
+    /// protocol's default) rather than run with the model's own values silently.
+    let overridableInputs: Set<String>
 
     /// Where scripts/setup installs the library.
     static let installedLibrary = "/usr/local/lib/openvision/openvino/libopenvino_c.so"
@@ -54,6 +58,7 @@ final class OpenVINOBackend: InferenceBackend, @unchecked Sendable {
         // The file was read by ModelFileChecks already; a failure here leaves the metadata empty, as OpenVINO decides.
         let info = try? ONNXModelInfo(url: file.model)
         metadataProperties = info?.metadata ?? [:]
+        overridableInputs = Set(info?.overridable ?? [])
         // OpenVINO 2026.4's ONNX frontend runs HardSigmoid with beta 0 as beta 0.5 (EfficientNet-Lite0's ReLU6 / 6):
         // wrong answers without an error, so refused here.
         if let nodes = info?.zeroBetaHardSigmoids, let first = nodes.first {

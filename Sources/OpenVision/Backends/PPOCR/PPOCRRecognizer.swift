@@ -5,8 +5,8 @@ import Synchronization
 /// `RecognizeTextRequest`'s `.accurate` backend: PP-OCRv4 (DB text detector, mobile 0°/180°
 /// classifier, CRNN recogniser with CTC) with the model files of the PyPI wheel `rapidocr-onnxruntime` 1.4.4 that
 /// scripts/setup installs. Each stage is a `VisionModel` (checked and run by its inference backend, like every
-/// other model: ONNX Runtime, 2 intra-op threads each); `ov_ppocr.cpp` does rapidocr's pre- and post-processing and
-/// calls back here for each model run. One engine per process, shared by every request.
+/// other model: ONNX Runtime or OpenVINO as `RuntimeChoice` picks, 2 intra-op threads each); `ov_ppocr.cpp` does
+/// rapidocr's pre- and post-processing and calls back here for each model run. One engine per process, shared by every request.
 final class PPOCRRecognizer: @unchecked Sendable {
     // The native handle is immutable after creation; ov_ppocr_recognize is thread-safe, and so are the models.
     private let handle: OpaquePointer
@@ -59,13 +59,28 @@ final class PPOCRRecognizer: @unchecked Sendable {
     /// recogniser, are `invalidModel` naming ./scripts/setup; ONNX Runtime missing is `unsupported`.
     init(files urls: [URL]) throws(VisionError) {
         guard urls.count == 4 else { throw VisionError(.invalidArgument, "PP-OCR needs 4 files, not \(urls.count)") }
+        // ONNX Runtime missing is `unsupported` (not OpenCV DNN); then `.automatic` runs each stage on ONNX Runtime or
+        // OpenVINO, whichever ran it faster here (`RuntimeChoice`).
+        try ONNXRuntimeBackend.load()
         var configuration = VisionModel.Configuration()
-        configuration.backend = .onnxRuntime
         configuration.threads = Self.threads
         var stages: [VisionModel] = []
         do throws(VisionError) {
-            for url in urls.prefix(3) {
-                let model = try VisionModel(contentsOf: url, configuration: configuration)
+            // `RuntimeChoice`'s warm-up sizes, as ov_ppocr.cpp feeds each stage (the first timed, all compared):
+            // the detector at sides rounded to 32; the classifier 48 × 192 in batches of 1 to 6; the recogniser 48 rows
+            // in batches of 1 to 6, each at least 320 wide and as wide as its widest line.
+            let warmUp = [
+                [[1, 3, 640, 640], [1, 3, 320, 480]],
+                [[6, 3, 48, 192], [1, 3, 48, 192], [3, 3, 48, 192]],
+                [[6, 3, 48, 320], [1, 3, 48, 320], [2, 3, 48, 640], [1, 3, 48, 1280], [6, 3, 48, 480]],
+            ]
+            for (url, shapes) in zip(urls.prefix(3), warmUp) {
+                let loaded = RuntimeChoice.$warmUpShapes.withValue(shapes) {
+                    Result { () throws(VisionError) -> VisionModel in
+                        try VisionModel(contentsOf: url, configuration: configuration)
+                    }
+                }
+                let model = try loaded.get()
                 guard model.backend.inputs.count == 1, model.backend.outputs.count == 1 else {
                     throw VisionError(
                         .invalidModel, "PP-OCR: \(url.path) is not a PP-OCR model (expects one input and one output)")
