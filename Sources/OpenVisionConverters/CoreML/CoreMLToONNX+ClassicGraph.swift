@@ -7,7 +7,6 @@ extension CoreMLToONNX {
     /// caller gives floats), a `Reshape` of a `Reshape` read by nothing else (a network's `[n]` output made a row), also
     /// across an activation between them, and a `Reshape` to the shape its input already has.
     mutating func simplifyClassicGraph() {
-        hoistReshapesOverElementwise()
         collapseReshapes()
         removeNoOpReshapes()
         var producers: [String: Int] = [:]
@@ -49,7 +48,16 @@ extension CoreMLToONNX {
         removing(dropped, renaming: rename)
     }
 
-    /// `Reshape(Reshape(x, a), b)` as `Reshape(x, b)` when the inner one has no other reader and is no graph output.
+    /// Operators that map each element on its own (one tensor input): a reshape commutes with them.
+    static let elementwiseOperators: Set<String> = [
+        "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Abs", "Neg", "Sqrt", "Reciprocal", "Erf", "LeakyRelu", "Elu", "Selu",
+        "Softplus", "Softsign", "HardSigmoid", "ThresholdedRelu", "Floor", "Ceil",
+    ]
+
+    /// `Reshape(Reshape(x, a), b)` as `Reshape(x, b)`, and `Reshape(U(Reshape(x, a)), b)` as `Reshape(U(x), b)` for an
+    /// elementwise `U` (a network's innerProduct gives `[n]` back as Core ML's shape, its activation runs, and the
+    /// classic model after it makes a row again), when the values left out have no other reader and are no graph
+    /// outputs.
     mutating func collapseReshapes() {
         var producers: [String: Int] = [:]
         var readers: [String: Int] = [:]
@@ -58,48 +66,22 @@ extension CoreMLToONNX {
             for v in node.inputs { readers[v, default: 0] += 1 }
         }
         let outputs = Set(graph.outputs.map(\.name))
+        // Whether `value` is read once and is no graph output.
+        func onlyReadHere(_ value: String) -> Bool { readers[value] == 1 && !outputs.contains(value) }
         var dropped = Set<Int>()
         for i in graph.nodes.indices where graph.nodes[i].opType == "Reshape" {
-            let inner = graph.nodes[i].inputs[0]
-            guard let j = producers[inner], graph.nodes[j].opType == "Reshape", readers[inner] == 1,
-                !outputs.contains(inner),
+            // The node whose input the inner reshape feeds: this reshape, or an elementwise node between.
+            var reader = i
+            if let u = producers[graph.nodes[i].inputs[0]], Self.elementwiseOperators.contains(graph.nodes[u].opType),
+                graph.nodes[u].domain.isEmpty, graph.nodes[u].inputs.count == 1, onlyReadHere(graph.nodes[i].inputs[0])
+            {
+                reader = u
+            }
+            let inner = graph.nodes[reader].inputs[0]
+            guard let j = producers[inner], graph.nodes[j].opType == "Reshape", onlyReadHere(inner),
                 !dropped.contains(j)
             else { continue }
-            graph.nodes[i].inputs[0] = graph.nodes[j].inputs[0]
-            dropped.insert(j)
-        }
-        removing(dropped, renaming: [:])
-    }
-
-    /// Operators that map each element on its own (one tensor input): a reshape commutes with them.
-    static let elementwiseOperators: Set<String> = [
-        "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Abs", "Neg", "Sqrt", "Reciprocal", "Erf", "LeakyRelu", "Elu", "Selu",
-        "Softplus", "Softsign", "HardSigmoid", "ThresholdedRelu", "Floor", "Ceil",
-    ]
-
-    /// `Reshape(U(Reshape(x, a)), b)` as `Reshape(U(x), b)` for an elementwise `U`, when neither the inner reshape's
-    /// output nor `U`'s has another reader or is a graph output: a network's innerProduct gives `[n]` back as Core ML's
-    /// shape, its activation runs, and the classic model after it makes a row again.
-    mutating func hoistReshapesOverElementwise() {
-        var producers: [String: Int] = [:]
-        var readers: [String: Int] = [:]
-        for (i, node) in graph.nodes.enumerated() {
-            for o in node.outputs { producers[o] = i }
-            for v in node.inputs { readers[v, default: 0] += 1 }
-        }
-        let outputs = Set(graph.outputs.map(\.name))
-        var dropped = Set<Int>()
-        for i in graph.nodes.indices where graph.nodes[i].opType == "Reshape" {
-            let between = graph.nodes[i].inputs[0]
-            guard let u = producers[between], Self.elementwiseOperators.contains(graph.nodes[u].opType),
-                graph.nodes[u].domain.isEmpty, graph.nodes[u].inputs.count == 1, readers[between] == 1,
-                !outputs.contains(between)
-            else { continue }
-            let inner = graph.nodes[u].inputs[0]
-            guard let j = producers[inner], graph.nodes[j].opType == "Reshape", readers[inner] == 1,
-                !outputs.contains(inner), !dropped.contains(j)
-            else { continue }
-            graph.nodes[u].inputs[0] = graph.nodes[j].inputs[0]
+            graph.nodes[reader].inputs[0] = graph.nodes[j].inputs[0]
             dropped.insert(j)
         }
         removing(dropped, renaming: [:])
