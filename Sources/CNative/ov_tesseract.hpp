@@ -131,28 +131,12 @@ public:
 
     bool SetVariable(const char *name, const char *value) { return Functions::get().TessBaseAPISetVariable(handle_, name, value); }
     int Init(const char *datapath, const char *language, TessOcrEngineMode mode) {
-        leftToRight_ = !hasRightToLeftLanguage(language ? language : "");
         return Functions::get().TessBaseAPIInit2(handle_, datapath, language, mode);
     }
-    /// Whether every language of the last Init is written left to right.
+    /// Whether every language of the engine is written left to right (its results are then iterated in the image's
+    /// order; see GetIterator). True unless set otherwise.
     bool leftToRight() const { return leftToRight_; }
-    /// Whether a `+`-separated Tesseract language list names a right-to-left language or script model
-    /// (Arabic, Persian, Urdu, Pashto, Sindhi, Uyghur, Hebrew, Yiddish, Syriac, Dhivehi).
-    static bool hasRightToLeftLanguage(const std::string &languages) {
-        static const char *const rtl[] = {"ara", "fas", "urd", "pus", "snd", "uig", "heb", "yid", "syr", "div",
-                                          "Arabic", "Hebrew", "Syriac", "Thaana"};
-        size_t start = 0;
-        while (start <= languages.size()) {
-            size_t plus = languages.find('+', start);
-            std::string name = languages.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
-            if (size_t slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
-            for (const char *code : rtl)
-                if (name == code) return true;
-            if (plus == std::string::npos) break;
-            start = plus + 1;
-        }
-        return false;
-    }
+    void SetLeftToRight(bool leftToRight) { leftToRight_ = leftToRight; }
     void SetPageSegMode(TessPageSegMode mode) { Functions::get().TessBaseAPISetPageSegMode(handle_, mode); }
     void SetImage(const unsigned char *data, int width, int height, int bytesPerPixel, int bytesPerLine) {
         Functions::get().TessBaseAPISetImage(handle_, data, width, height, bytesPerPixel, bytesPerLine);

@@ -238,6 +238,16 @@ std::vector<std::string> installedLanguages(const std::string &dir, bool include
     return names;
 }
 
+// Whether a Tesseract language (as splitLanguages gives it) is written right to left: Arabic, Persian, Urdu, Pashto,
+// Sindhi, Uyghur, Hebrew, Yiddish, Syriac, Dhivehi, and their script models ("script/Arabic").
+bool isRightToLeft(const std::string &name) {
+    static const char *const rtl[] = {"ara", "fas", "urd", "pus", "snd", "uig", "heb", "yid", "syr", "div",
+                                      "Arabic", "Hebrew", "Syriac", "Thaana"};
+    const size_t slash = name.rfind('/');
+    const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+    return std::any_of(std::begin(rtl), std::end(rtl), [&](const char *code) { return base == code; });
+}
+
 std::string join(const std::vector<std::string> &parts, const char *separator) {
     std::string out;
     for (size_t i = 0; i < parts.size(); ++i) {
@@ -806,6 +816,7 @@ ov_status ov_ocr_create(const char *datapath, const char *languages, ov_ocr **ou
                                               withoutSlash(dir) +
                                               " (corrupt .traineddata, or a model without an LSTM network?)");
         ocr->api.SetPageSegMode(tesseract::PSM_AUTO);
+        ocr->api.SetLeftToRight(std::none_of(names.begin(), names.end(), isRightToLeft));
         // Paragraphs from the layout before recognition, not from the text after it (see "Iteration" above): the
         // text-based pass reads each line's text through a ResultIterator, quadratic in the page's words.
         ocr->api.SetVariable("paragraph_text_based", "0");
