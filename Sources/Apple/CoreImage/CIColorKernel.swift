@@ -18,7 +18,8 @@ import OpenVision
 ///
 /// Semantics are Core Image's: the kernel works in linear sRGB with premultiplied alpha (an sRGB image's samples are
 /// linearised before the kernel, its results encoded back to sRGB), outside an input's extent its samples are
-/// transparent (0, 0, 0, 0), and values are clamped when rendered to 8 bits.
+/// transparent (0, 0, 0, 0), and results are clamped as a render clamps them (alpha to 0...1, colour to 0...alpha;
+/// here when they are encoded back to sRGB, so a filter applied after a kernel sees them clamped too).
 open class CIColorKernel: CIKernel, @unchecked Sendable {
     /// The image the kernel makes over `extent` (transparent outside it) from `args`, one per kernel parameter in
     /// order: a `CIImage` for `__sample`, a number (`Double`, `Float`, `CGFloat`, `Int`, `NSNumber`) for `float`, a

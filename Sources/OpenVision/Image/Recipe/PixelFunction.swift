@@ -46,7 +46,8 @@ public struct PixelFunction: Sendable {
         /// The sources' own encoding, as the other recipe operations work.
         case asStored
         /// Linear light: sRGB-encoded inputs are linearised (unpremultiplied, decoded, premultiplied again) before
-        /// the call and the results encoded back to sRGB (Core Image's working space, linear sRGB).
+        /// the call and the results encoded back to sRGB, clamped as a Core Image render clamps them (alpha to 0...1,
+        /// colour to 0...alpha) (Core Image's working space, linear sRGB).
         case linearSRGB
     }
 
@@ -118,8 +119,8 @@ public struct PixelFunction: Sendable {
         return Planes(red: planes[0], green: planes[1], blue: planes[2], alpha: planes[3])
     }
 
-    /// Writes planes interleaved at `start` (encoded back to sRGB when `linear`); a result of the wrong length
-    /// leaves the pixels transparent.
+    /// Writes planes interleaved at `start` (encoded back to sRGB and clamped when `linear`); a result of the wrong
+    /// length leaves the pixels transparent.
     private static func write(
         _ p: Planes, count: Int, linear: Bool, into out: UnsafeMutableBufferPointer<Float>, start: Int
     ) {
@@ -131,9 +132,14 @@ public struct PixelFunction: Sendable {
                 for (c, plane) in [p.red, p.green, p.blue, p.alpha].enumerated() {
                     plane.withUnsafeBufferPointer { v in
                         for i in 0..<count {
-                            let a = alpha[i]
-                            out[4 * (start + i) + c] =
-                                linear && c < 3 && a > 0 ? convert(v[i] / a, table, linear: false) * a : v[i]
+                            guard linear else {
+                                out[4 * (start + i) + c] = v[i]
+                                continue
+                            }
+                            // Clamped as Core Image clamps a render: alpha to 0...1, colour to 0...alpha.
+                            let a = min(max(alpha[i], 0), 1)
+                            let straight = a > 0 ? min(max(v[i] / alpha[i], 0), 1) : 0
+                            out[4 * (start + i) + c] = c < 3 ? convert(straight, table, linear: false) * a : a
                         }
                     }
                 }
