@@ -210,6 +210,26 @@ import Testing
         }
     }
 
+    /// Results that are not numbers render clamped (NaN as 0, infinities to the ends), a NaN alpha as transparent.
+    @Test func nonFiniteResultsRenderClamped() throws {
+        let extent = CGRect(x: 0, y: 0, width: 3, height: 2)
+        let image = CIImage(color: .white).cropped(to: extent)
+        let colours = try #require(
+            CIColorKernel(
+                source: """
+                    kernel vec4 odd(__sample s) {
+                        float inf = 1.0 / (s.r - s.r);
+                        return vec4(sqrt(-1.0 - s.r), inf, -inf, 1.0);
+                    }
+                    """))
+        let (bytes, _, _) = try Self.render(try #require(colours.apply(extent: extent, arguments: [image])))
+        #expect(Array(bytes.prefix(4)) == [0, 255, 0, 255])
+        let alpha = try #require(
+            CIColorKernel(source: "kernel vec4 nan(__sample s) { return vec4(s.rgb, log(-s.a)); }"))
+        let (clear, _, _) = try Self.render(try #require(alpha.apply(extent: extent, arguments: [image])))
+        #expect(clear.allSatisfy { $0 == 0 })
+    }
+
     /// Every kernel of a source, in order, with the helpers before it.
     @Test func makeKernelsGivesEveryKernel() throws {
         let kernels = try #require(

@@ -100,23 +100,36 @@ public struct PixelFunction: Sendable {
 
     /// Interleaved RGBA floats `start ..< start + count` as planes (linearised when `linear`).
     private static func planes(_ rgba: [Float], start: Int, count: Int, linear: Bool) -> Planes {
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: count), count: 4)
+        var r = [Float](repeating: 0, count: count)
+        var g = r
+        var b = r
+        var a = r
         rgba.withUnsafeBufferPointer { p in
             linearTable.withUnsafeBufferPointer { table in
-                for c in 0..<4 {
-                    planes[c].withUnsafeMutableBufferPointer { plane in
-                        for i in 0..<count {
-                            let o = 4 * (start + i)
-                            let alpha = p[o + 3]
-                            plane[i] =
-                                linear && c < 3 && alpha > 0
-                                ? convert(p[o + c] / alpha, table, linear: true) * alpha : p[o + c]
+                r.withUnsafeMutableBufferPointer { r in
+                    g.withUnsafeMutableBufferPointer { g in
+                        b.withUnsafeMutableBufferPointer { b in
+                            a.withUnsafeMutableBufferPointer { a in
+                                for i in 0..<count {
+                                    let o = 4 * (start + i)
+                                    let alpha = p[o + 3]
+                                    a[i] = alpha
+                                    guard linear, alpha > 0 else {
+                                        (r[i], g[i], b[i]) = (p[o], p[o + 1], p[o + 2])
+                                        continue
+                                    }
+                                    let inverse = 1 / alpha
+                                    r[i] = convert(p[o] * inverse, table, linear: true) * alpha
+                                    g[i] = convert(p[o + 1] * inverse, table, linear: true) * alpha
+                                    b[i] = convert(p[o + 2] * inverse, table, linear: true) * alpha
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        return Planes(red: planes[0], green: planes[1], blue: planes[2], alpha: planes[3])
+        return Planes(red: r, green: g, blue: b, alpha: a)
     }
 
     /// Writes planes interleaved at `start` (encoded back to sRGB and clamped when `linear`); a result of the wrong
@@ -128,23 +141,46 @@ public struct PixelFunction: Sendable {
             return
         }
         sRGBTable.withUnsafeBufferPointer { table in
-            p.alpha.withUnsafeBufferPointer { alpha in
-                for (c, plane) in [p.red, p.green, p.blue, p.alpha].enumerated() {
-                    plane.withUnsafeBufferPointer { v in
-                        for i in 0..<count {
-                            guard linear else {
-                                out[4 * (start + i) + c] = v[i]
-                                continue
+            p.red.withUnsafeBufferPointer { r in
+                p.green.withUnsafeBufferPointer { g in
+                    p.blue.withUnsafeBufferPointer { b in
+                        p.alpha.withUnsafeBufferPointer { alpha in
+                            for i in 0..<count {
+                                let o = 4 * (start + i)
+                                guard linear else {
+                                    (out[o], out[o + 1], out[o + 2], out[o + 3]) = (r[i], g[i], b[i], alpha[i])
+                                    continue
+                                }
+                                // Clamped as Core Image clamps a render: alpha to 0...1, colour to 0...alpha (NaN 0).
+                                let a = unit(alpha[i])
+                                guard a > 0 else {
+                                    (out[o], out[o + 1], out[o + 2], out[o + 3]) = (0, 0, 0, 0)
+                                    continue
+                                }
+                                let inverse = 1 / alpha[i]
+                                out[o] = lookup(unit(r[i] * inverse), table) * a
+                                out[o + 1] = lookup(unit(g[i] * inverse), table) * a
+                                out[o + 2] = lookup(unit(b[i] * inverse), table) * a
+                                out[o + 3] = a
                             }
-                            // Clamped as Core Image clamps a render: alpha to 0...1, colour to 0...alpha.
-                            let a = min(max(alpha[i], 0), 1)
-                            let straight = a > 0 ? min(max(v[i] / alpha[i], 0), 1) : 0
-                            out[4 * (start + i) + c] = c < 3 ? convert(straight, table, linear: false) * a : a
                         }
                     }
                 }
             }
         }
+    }
+
+    /// `v` clamped to 0...1, NaN to 0.
+    @inline(__always)
+    private static func unit(_ v: Float) -> Float { v > 0 ? (v < 1 ? v : 1) : 0 }
+
+    /// A table's curve at `v` in 0...1, interpolated.
+    @inline(__always)
+    private static func lookup(_ v: Float, _ table: UnsafeBufferPointer<Float>) -> Float {
+        let x = v * 4096
+        let i = min(Int(x), 4095)
+        let f = x - Float(i)
+        return table[i] + (table[i + 1] - table[i]) * f
     }
 
     /// An sRGB-encoded value in linear light (IEC 61966-2-1's curve, mirrored for negative values).
@@ -169,9 +205,6 @@ public struct PixelFunction: Sendable {
     @inline(__always)
     private static func convert(_ v: Float, _ table: UnsafeBufferPointer<Float>, linear toLinear: Bool) -> Float {
         guard v >= 0, v <= 1 else { return toLinear ? linear(v) : sRGB(v) }
-        let x = v * 4096
-        let i = min(Int(x), 4095)
-        let f = x - Float(i)
-        return table[i] + (table[i + 1] - table[i]) * f
+        return lookup(v, table)
     }
 }
