@@ -512,6 +512,18 @@ ov_status ov_layer_fill(const float rgba[4], ov_rect rect, const ov_rect *clip, 
     });
 }
 
+ov_status ov_layer_create_rgbaf(const float *pixels, size_t stride, ov_rect rect, ov_layer **out) {
+    return ov::guarded("ov_layer_create_rgbaf", [&]() -> ov_status {
+        if (!pixels || !out) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing argument");
+        checkRect(rect, "the layer rectangle");
+        if (stride < size_t(rect.width) * 4 * sizeof(float) || stride % sizeof(float))
+            return ov::fail(OV_ERR_INVALID_ARGUMENT, "row stride shorter than a row or not float-aligned");
+        const cv::Mat borrowed(rect.height, rect.width, CV_32FC4, const_cast<float *>(pixels), stride);
+        *out = makeLayer(OV_LAYER_RGBAF, borrowed.clone(), rect);
+        return ov::ok();
+    });
+}
+
 ov_status ov_layer_apply_color_matrix(ov_layer *layer, const float matrix[20], int unpremultiplied) {
     return ov::guarded("ov_layer_apply_color_matrix", [&]() -> ov_status {
         if (!layer || !matrix) return ov::fail(OV_ERR_INVALID_ARGUMENT, "missing argument");

@@ -10,7 +10,8 @@ public struct CIContextOption: Hashable, RawRepresentable, Sendable {
 
     /// Render on the CPU (accepted: rendering is always OpenCV on the CPU here).
     public static let useSoftwareRenderer = CIContextOption(rawValue: "software_renderer")
-    /// The working colour space (accepted: filters work on the sources' own encoding here, no linearisation).
+    /// The working colour space (accepted: filters work on the sources' own encoding here, no linearisation;
+    /// colour kernels always work in linear sRGB, as Core Image's default).
     public static let workingColorSpace = CIContextOption(rawValue: "working_color_space")
     /// The output colour space (accepted, as `workingColorSpace`).
     public static let outputColorSpace = CIContextOption(rawValue: "output_color_space")

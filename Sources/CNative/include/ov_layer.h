@@ -99,6 +99,10 @@ ov_status ov_layer_sample_layer(const ov_layer *input, const ov_layer_sampling *
  * whose centres are inside *clip are coloured, the rest transparent. */
 ov_status ov_layer_fill(const float rgba[4], ov_rect rect, const ov_rect *clip, ov_layer **out);
 
+/* A layer over `rect` holding a copy of premultiplied float RGBA pixels: rect.height rows of `stride` bytes, the
+ * first row the rectangle's top one (a per-pixel function's results). */
+ov_status ov_layer_create_rgbaf(const float *pixels, size_t stride, ov_rect rect, ov_layer **out);
+
 /* Applies a 4x5 colour matrix in place: v' = M · (r, g, b, a, 1). With unpremultiplied non-zero, M acts on
  * unpremultiplied colour (Core Image's colour matrix: divide by alpha, apply, multiply back); otherwise on the
  * premultiplied values. The resulting alpha is clamped to 0...1; colour is not clamped (float working values).

@@ -319,6 +319,49 @@ import Testing
         #expect(Self.maxDifference(Self.floats(rendered), expected) <= 1.5)
     }
 
+    /// A pixel function in the linear working space: each input linearised (unpremultiplied, decoded, premultiplied),
+    /// the function on both inputs and the pixel centres, the result encoded back; the translucent input is
+    /// transparent outside its extent (the output's extent is wider), so there only the scene counts.
+    @Test func pixelFunctionRunsInLinearSRGB() throws {
+        guard RequiredTools.runs(NumpyReference.available) else { return }
+        let (pixels, array) = Self.translucentPixels()
+        let translucent = try ImageRecipe(pixels: pixels, alpha: .straight)
+        let scene = ImageRecipe(image: try Self.scene(width: 60, height: 36, seed: 99))
+        let function = PixelFunction(name: "half-and-half", workingSpace: .linearSRGB) { block in
+            let a = block.inputs[0]
+            let b = block.inputs[1]
+            // Half of each, and the pixel centre's x / 100 added to red (premultiplied by the result's alpha).
+            let alpha = zip(a.alpha, b.alpha).map { 0.5 * $0 + 0.5 * $1 }
+            return PixelFunction.Planes(
+                red: (0..<block.count).map { 0.5 * a.red[$0] + 0.5 * b.red[$0] + block.x[$0] / 100 * alpha[$0] },
+                green: zip(a.green, b.green).map { 0.5 * $0 + 0.5 * $1 },
+                blue: zip(a.blue, b.blue).map { 0.5 * $0 + 0.5 * $1 }, alpha: alpha)
+        }
+        let recipe = ImageRecipe(
+            pixelFunction: function, inputs: [translucent, scene], extent: CGRect(x: 0, y: 0, width: 60, height: 36))
+        let (rendered, passes) = try recipe.renderReporting(in: recipe.extent)
+        #expect(passes.last == "pixel function half-and-half 60×36", "\(passes)")
+        // python3 (numpy): linearise both (the translucent one as its 8-bit premultiplied layer holds it, padded
+        // with transparent columns), the function, encode; premultiplied output as rendered.
+        let expected = try Self.reference(
+            """
+            def lin(v): return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+            def enc(v):
+                v = np.clip(v, 0, 1)
+                return np.where(v <= 0.0031308, 12.92 * v, 1.055 * v ** (1 / 2.4) - 0.055)
+            a = np.zeros((36, 60), np.float64); a[:, :48] = px[..., 3] / 255
+            pm = (px[..., :3].astype(np.int32) * px[..., 3:] + 127) // 255  # the layer's 8-bit premultiplication
+            fg = np.zeros((36, 60, 3)); fg[:, :48] = lin(pm / 255 / a[:, :48, None]) * a[:, :48, None]
+            bg = lin(bgsrc / 255.0)
+            alpha = 0.5 * a + 0.5
+            colour = 0.5 * fg + 0.5 * bg
+            colour[..., 0] += (np.arange(60) + 0.5)[None, :] / 100 * alpha
+            out = np.dstack([enc(colour / alpha[..., None]) * alpha[..., None], alpha])
+            out = np.round(np.clip(out, 0, 1) * 255) / 255
+            """, ["px": array, "bgsrc": Self.sceneArray(width: 60, height: 36, seed: 99)])
+        #expect(Self.maxDifference(Self.floats(rendered), expected) <= 1.01)
+    }
+
     @Test(arguments: [ImageRecipe.MaskChannel.red, .green, .alpha])
     func blendWithMaskInterpolates(_ channel: ImageRecipe.MaskChannel) throws {
         guard RequiredTools.runs(NumpyReference.available) else { return }

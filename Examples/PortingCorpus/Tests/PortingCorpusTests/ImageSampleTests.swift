@@ -20,6 +20,10 @@ import Vision
 #if canImport(Coremlhelpers)
     @testable import Coremlhelpers
 #endif
+#if canImport(Wescan)
+    import CoreImage
+    @testable import Wescan
+#endif
 
 /// Corpus files called on images, their answers checked against OpenVision's own requests or against plain loops.
 @Suite struct ImageSampleTests {
@@ -180,6 +184,43 @@ import Vision
             #expect(controller.contents.name == "Ristretto")
             #expect(controller.contents.items.map(\.name) == ["Order", "Date", "Cashier"])
             #expect(controller.contents.items.map(\.value) == ["#1234", "10/22/19 4:36 PM", "Tim"])
+        }
+    #endif
+
+    #if canImport(Wescan)
+        /// WeScan's `CIImage.applyingAdaptiveThreshold()` (CIImage+Utils.swift, its Core Image colour kernel) on a
+        /// photo: gray, opaque, and at a grid of pixels what numpy gives for the kernel in Core Image's linear working
+        /// space (`/usr/bin/python3 -c "import cv2,numpy as np; x=cv2.imread('giraffe.jpg')[...,::-1]/255.0;
+        /// l=np.where(x<=0.04045,x/12.92,((x+0.055)/1.055)**2.4); t=np.clip((l@[0.2126,0.7152,0.0722]-0.25)/0.5,0,1);
+        /// t=t*t*(3-2*t); o=np.round(255*np.where(t<=0.0031308,12.92*t,1.055*t**(1/2.4)-0.055));
+        /// ys=[10,90,170,250,330,410,490]; print(o.mean(), o[np.ix_(ys,ys)])"`).
+        @Test func weScanAdaptiveThresholdMatchesNumpy() throws {
+            let image = try #require(CIImage(contentsOf: Corpus.image("giraffe.jpg")))
+            let thresholded = try #require(image.applyingAdaptiveThreshold())
+            #expect(thresholded.width == 500 && thresholded.height == 500)
+            let data = try #require(thresholded.dataProvider?.data as Data?)
+            let expected: [[Int]] = [
+                [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 206, 255, 0], [0, 0, 0, 0, 74, 0, 0], [0, 0, 0, 0, 0, 251, 0],
+                [0, 0, 0, 0, 0, 0, 0], [0, 0, 117, 0, 0, 117, 162], [0, 0, 250, 168, 189, 0, 0],
+            ]
+            let ys = [10, 90, 170, 250, 330, 410, 490]
+            for (i, row) in ys.enumerated() {
+                for (j, column) in ys.enumerated() {
+                    let o = row * thresholded.bytesPerRow + column * 4
+                    #expect(abs(Int(data[o]) - expected[i][j]) <= 1, "(\(row), \(column)): \(data[o])")
+                }
+            }
+            var sum = 0
+            var notGray = 0
+            for row in 0..<500 {
+                for column in 0..<500 {
+                    let o = row * thresholded.bytesPerRow + column * 4
+                    sum += Int(data[o])
+                    if data[o] != data[o + 1] || data[o] != data[o + 2] || data[o + 3] != 255 { notGray += 1 }
+                }
+            }
+            #expect(notGray == 0)
+            #expect(abs(Double(sum) / 250_000 - 36.710788) < 0.05)
         }
     #endif
 }

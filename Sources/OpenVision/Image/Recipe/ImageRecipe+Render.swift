@@ -114,6 +114,8 @@ extension ImageRecipe {
                 walk(a)
                 b.map(walk)
                 walk(m)
+            case .pixelFunction(_, let inputs):
+                inputs.forEach(walk)
             }
         }
         walk(node)

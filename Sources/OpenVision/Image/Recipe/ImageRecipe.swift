@@ -88,6 +88,17 @@ public struct ImageRecipe: Sendable {
         self.init(RecipeNode(.color(color), extent: .infinite))
     }
 
+    /// The image `function` computes, pixel by pixel, from the pixels of `inputs` at the same place (each input
+    /// transparent outside its extent), over `extent` (outside it the image is transparent; an infinite extent is
+    /// allowed, the function then runs over whatever region is rendered). Nothing runs until the recipe renders.
+    public init(pixelFunction function: PixelFunction, inputs: [ImageRecipe], extent: CGRect) {
+        if extent.isNull || extent.isEmpty {
+            self = .empty
+            return
+        }
+        self.init(RecipeNode(.pixelFunction(function, inputs.map(\.node)), extent: extent))
+    }
+
     /// The image with nothing in it (a null extent).
     public static let empty = ImageRecipe(RecipeNode(.color(.clear), extent: .null))
 }
@@ -320,6 +331,7 @@ final class RecipeNode: Sendable {
         case lanczos(RecipeNode, Double, Double)
         case sourceOver(RecipeNode, RecipeNode)
         case blend(RecipeNode, RecipeNode?, RecipeNode, ImageRecipe.MaskChannel)
+        case pixelFunction(PixelFunction, [RecipeNode])
     }
 
     let operation: Operation

@@ -31,6 +31,7 @@ final class RecipeRenderer {
             case lanczos(Step, Double, Double)
             case sourceOver(Step, Step)
             case blend(Step, Step?, Step, ImageRecipe.MaskChannel)
+            case pixelFunction(PixelFunction, [Step])
         }
 
         let work: Work
@@ -51,6 +52,7 @@ final class RecipeRenderer {
             case .sampleStep(let s, _), .colorMatrix(let s, _, _), .blur(let s, _), .lanczos(let s, _, _): [s]
             case .sourceOver(let a, let b): [a, b]
             case .blend(let a, let b, let m, _): [a] + (b.map { [$0] } ?? []) + [m]
+            case .pixelFunction(_, let inputs): inputs
             }
         }
     }
@@ -82,6 +84,8 @@ final class RecipeRenderer {
             made = Step(.sourceOver(step(for: a), step(for: b)), extent: extent)
         case .blend(let a, let b, let mask, let channel):
             made = Step(.blend(step(for: a), b.map(step(for:)), step(for: mask), channel), extent: extent)
+        case .pixelFunction(let function, let inputs):
+            made = Step(.pixelFunction(function, inputs.map(step(for:))), extent: extent)
         }
         steps[key] = made
         return made
@@ -216,6 +220,9 @@ final class RecipeRenderer {
             return [(a, roi), (b, roi)]
         case .blend(let a, let b, let mask, _):
             return [(a, roi), (mask, roi)] + (b.map { [($0, roi)] } ?? [])
+        case .pixelFunction(_, let inputs):
+            // A pixel reads the inputs' pixels at the same place only.
+            return inputs.map { ($0, roi) }
         }
     }
 
@@ -323,9 +330,41 @@ final class RecipeRenderer {
                 a.layer?.handle, b?.layer?.handle, mask.handle, Int32(channel.rawValue),
                 roi.native, &out)
             what = "blend with mask \(roi.size)"
+        case .pixelFunction(let function, let inputs):
+            return try runPixelFunction(function, inputs: inputs, roi: roi)
         }
         try NativeError.check(status, what)
         passes.append(what)
+        return NativeLayer(owning: out!)
+    }
+
+    /// Runs a per-pixel function over `roi`: each input's pixels there as float RGBA (transparent where it has
+    /// none), the function on blocks of them, its results as a float layer.
+    private func runPixelFunction(_ function: PixelFunction, inputs: [Step], roi: PixelRect) throws(VisionError)
+        -> NativeLayer
+    {
+        let count = roi.pixelCount * 4
+        var planes: [[Float]] = []
+        for input in inputs {
+            var values = [Float](repeating: 0, count: count)
+            if let layer = input.layer {
+                let status = values.withUnsafeMutableBytes {
+                    ov_layer_export(
+                        layer.handle, roi.native, $0.baseAddress, roi.width * 16,
+                        Int32(OV_LAYER_PIXELS_RGBAF32.rawValue), 1)
+                }
+                try NativeError.check(status, "read pixels for \(function.name)")
+            }
+            planes.append(values)
+        }
+        var output = [Float](repeating: 0, count: count)
+        function.run(inputs: planes, rect: roi, into: &output)
+        var out: OpaquePointer?
+        let status = output.withUnsafeBufferPointer {
+            ov_layer_create_rgbaf($0.baseAddress, roi.width * 16, roi.native, &out)
+        }
+        try NativeError.check(status, "pixel function \(function.name)")
+        passes.append("pixel function \(function.name) \(roi.size)")
         return NativeLayer(owning: out!)
     }
 
