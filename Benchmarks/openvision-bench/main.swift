@@ -682,7 +682,8 @@ do {
                     row["score"] = f.score
                     row["factors"] = [
                         "sharpness": f.sharpness, "noise": f.noise, "exposure": f.exposure, "size": f.size,
-                        "pose": f.pose, "eyes": f.eyes, "yaw": f.yaw,
+                        "pose": f.pose, "eyes": f.eyes, "yaw": f.yaw, "pitch": f.pitch, "presence": f.presence,
+                        "eyeAspectRatio": f.eyeAspectRatio,
                     ]
                 } else {
                     row["score"] = 0.0

@@ -98,7 +98,12 @@ def run(bench, *args):
 
 
 def summarize(name, series):
-    """series: list of score lists, level 0 first."""
+    """series: list of score lists, level 0 first. With QUALITY_SERIES=FILE set, each series is appended to FILE as a
+    JSON line (kind, scores) for looking at the items one by one."""
+    if os.environ.get("QUALITY_SERIES"):
+        with open(os.environ["QUALITY_SERIES"], "a") as f:
+            for s in series:
+                f.write(json.dumps({"kind": name, "scores": s}) + "\n")
     lowered = stepwise = cases = 0
     rhos = []
     for s in series:

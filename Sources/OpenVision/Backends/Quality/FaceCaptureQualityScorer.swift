@@ -25,7 +25,7 @@ package enum FaceCaptureQualityScorer {
     /// Face width w₀ (pixels) at which the size factor is ½.
     static let sizeHalf = 24.0
     /// Pose scale a (radians).
-    static let poseScale = 0.8
+    static let poseScale = 0.6
     /// Eye aspect ratio e₀ at which the eye factor is ½.
     static let eyeHalf = 0.12
     /// pose · eyes when the mesh model cannot run on the face.
@@ -45,6 +45,9 @@ package enum FaceCaptureQualityScorer {
         package var sharpness, noise, exposure, size, pose, eyes: Double
         /// The yaw the pose factor used (radians; 0 when the mesh model does not see the face).
         package var yaw = 0.0
+        /// The mesh's pitch (radians), presence score and mean eye aspect ratio (0 when the mesh model did not run):
+        /// what the pose and eyes factors were computed from, for calibration (`openvision-bench facequality`).
+        package var pitch = 0.0, presence = 0.0, eyeAspectRatio = 0.0
         package var score: Double { sharpness * noise * exposure * size * pose * eyes }
     }
 
@@ -84,6 +87,9 @@ package enum FaceCaptureQualityScorer {
         f.pose = mesh.presence * (1 - w + w * pose)
         f.eyes = 1 - w + w * eyes
         f.yaw = mesh.yaw
+        f.pitch = mesh.pitch
+        f.presence = mesh.presence
+        f.eyeAspectRatio = e
         return f
     }
 }
