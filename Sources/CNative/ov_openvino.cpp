@@ -542,12 +542,20 @@ ov_status ov_vino_model_create(const char *model_path, int threads, ov_vino_mode
             return ov::fail(refused ? OV_ERR_UNSUPPORTED : OV_ERR_MODEL,
                             std::string("cannot read ") + model_path + ": " + why);
         }
-        const std::string threadCount = std::to_string(threads);
         ov_compiled_model_t *compiled = nullptr;
-        const ov_status_e compiledStatus =
-            threads > 0 ? api.core_compile_model(core, model, "CPU", 4, &compiled, "INFERENCE_PRECISION_HINT", "f32",
-                                                 "INFERENCE_NUM_THREADS", threadCount.c_str())
-                        : api.core_compile_model(core, model, "CPU", 2, &compiled, "INFERENCE_PRECISION_HINT", "f32");
+        ov_status_e compiledStatus;
+        if (threads == 1) {
+            // One thread per run, but two streams, so that two runs at once (the face mesh and its mirror, the two
+            // eyes) run in parallel: a compiled model with one stream runs its infer requests one at a time.
+            compiledStatus = api.core_compile_model(core, model, "CPU", 6, &compiled, "INFERENCE_PRECISION_HINT",
+                                                    "f32", "INFERENCE_NUM_THREADS", "2", "NUM_STREAMS", "2");
+        } else if (threads > 0) {
+            const std::string threadCount = std::to_string(threads);
+            compiledStatus = api.core_compile_model(core, model, "CPU", 4, &compiled, "INFERENCE_PRECISION_HINT", "f32",
+                                                    "INFERENCE_NUM_THREADS", threadCount.c_str());
+        } else {
+            compiledStatus = api.core_compile_model(core, model, "CPU", 2, &compiled, "INFERENCE_PRECISION_HINT", "f32");
+        }
         api.model_free(model);
         if (compiledStatus != kOK || !compiled)
             return ov::fail(compiledStatus == kNetworkNotRead || compiledStatus == kNotFound ? OV_ERR_MODEL

@@ -78,33 +78,40 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let maps = self.maps.map(MapDirectory.init(path:))
         let fixed = analysis
         let files = images.files
-        // While one image runs, the next one is decoded (what its requests read) on another thread: the built-in
-        // requests leave a core idle part of the time (the face models run one thread each). Its decoding error, if
-        // any, comes from its own run.
-        var prefetched: (file: URL, handler: ImageRequestHandler, decoding: Task<Void, Never>)?
+        // While one image is analysed, the next one is analysed too (decoded and its requests run, on another task):
+        // the face models run one thread each and a file's work is mostly sequential, so one file at a time leaves a
+        // core of a small machine idle. Reports are written in order; an image's decoding error comes from its own
+        // run. At most two images are decoded at once (as when only the next one's decode ran ahead).
+        var ahead: (file: URL, handler: ImageRequestHandler, run: Task<StillAnalysis.Run, any Error>)?
         var position = 0
+        func start(_ file: URL) -> (URL, ImageRequestHandler, Task<StillAnalysis.Run, any Error>) {
+            let handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
+            // Decoded once, timed apart: colour only when an annotated copy is wanted (the built-in requests read
+            // the gray plane, some at reduced JPEG scale).
+            let decodeColor = annotateTarget?.url(for: file) != nil
+            let map = maps?.forImage(file)
+            return (
+                file, handler,
+                Task.detached {
+                    try await fixed.run(on: handler, image: file.path, decodeColor: decodeColor, maps: map)
+                }
+            )
+        }
         try await BatchRunner.run(images) { file in
-            let handler: ImageRequestHandler
-            if let prefetched, prefetched.file == file {
-                handler = prefetched.handler
-                await prefetched.decoding.value
+            let current: (file: URL, handler: ImageRequestHandler, run: Task<StillAnalysis.Run, any Error>)
+            if let ahead, ahead.file == file {
+                current = ahead
             } else {
-                handler = ImageRequestHandler(file, orientation: orientation, strictDecoding: strict)
+                ahead?.run.cancel()
+                current = start(file)
             }
-            prefetched = nil
+            ahead = nil
             if let index = files[position...].firstIndex(of: file) { position = index + 1 }
-            if annotateTarget == nil, position < files.count, let requests = try? fixed.makeRequests() {
-                let next = ImageRequestHandler(files[position], orientation: orientation, strictDecoding: strict)
-                prefetched = (files[position], next, Task.detached { try? await next.prepare(for: requests) })
-            }
-            let annotateTo = annotateTarget?.url(for: file)
-            // Decoded once, timed apart: colour only when an annotated copy is wanted (the built-in requests read the
-            // gray plane, some at reduced JPEG scale).
-            let run = try await fixed.run(
-                on: handler, image: file.path, decodeColor: annotateTo != nil, maps: maps?.forImage(file))
-            if let annotateTo {
+            if position < files.count { ahead = start(files[position]) }
+            let run = try await current.run.value
+            if let annotateTo = annotateTarget?.url(for: file) {
                 // Saliency heat maps are overlay items too: `annotated(with:)` blends them under the boxes.
-                try handler.image().annotated(with: run.overlayItems).write(to: annotateTo)
+                try current.handler.image().annotated(with: run.overlayItems).write(to: annotateTo)
             }
             try ReportOutput.emit(run.report, format: format, pretty: images.files.count == 1)
             return run.report.errors == nil
