@@ -93,14 +93,6 @@ enum KernelPlane {
             }
         }
     }
-
-    /// Where the value is true (non-zero); nil when it is the same everywhere (see `constantTruth`).
-    func truth(_ count: Int) -> [Bool] {
-        switch self {
-        case .constant(let c): [Bool](repeating: c != 0, count: count)
-        case .varying(let v): v.map { $0 != 0 }
-        }
-    }
 }
 
 /// A set of pixels of a block where statements take effect: nil is all of them.

@@ -119,9 +119,9 @@ public struct PixelFunction: Sendable {
                                         continue
                                     }
                                     let inverse = 1 / alpha
-                                    r[i] = convert(p[o] * inverse, table, linear: true) * alpha
-                                    g[i] = convert(p[o + 1] * inverse, table, linear: true) * alpha
-                                    b[i] = convert(p[o + 2] * inverse, table, linear: true) * alpha
+                                    r[i] = linearised(p[o] * inverse, table) * alpha
+                                    g[i] = linearised(p[o + 1] * inverse, table) * alpha
+                                    b[i] = linearised(p[o + 2] * inverse, table) * alpha
                                 }
                             }
                         }
@@ -201,10 +201,10 @@ public struct PixelFunction: Sendable {
     private static let linearTable: [Float] = (0...4096).map { linear(Float($0) / 4096) }
     private static let sRGBTable: [Float] = (0...4096).map { sRGB(Float($0) / 4096) }
 
-    /// `linear(_:)` (or `sRGB(_:)`) of `v` through its table inside 0...1, exactly outside.
+    /// `linear(_:)` of `v` through `linearTable` inside 0...1, exactly outside.
     @inline(__always)
-    private static func convert(_ v: Float, _ table: UnsafeBufferPointer<Float>, linear toLinear: Bool) -> Float {
-        guard v >= 0, v <= 1 else { return toLinear ? linear(v) : sRGB(v) }
+    private static func linearised(_ v: Float, _ table: UnsafeBufferPointer<Float>) -> Float {
+        guard v >= 0, v <= 1 else { return linear(v) }
         return lookup(v, table)
     }
 }
