@@ -11,7 +11,10 @@ aesthetics BENCH OUT FILE...  CalculateImageAestheticsScoresRequest on each file
                               aesthetics`): blur as above; noise as above; JPEG quality 50, 30, 15, 10, 5 (the shared JPEGs
                               are themselves around quality 75-90: re-encoding them at 90 or 70 smooths their own
                               blocks, not a damage); darkening
-                              as above; brightening x1.25, 1.5, 2, 2.5, 3 (clipped).
+                              as above; brightening x1.25, 1.5, 2, 2.5, 3 (clipped) from the photo as shot; and
+                              overexposure: the same gains from the photo at a normal exposure (level 0: a darker photo
+                              brought up to a mean luma of 0.46, mid-grey in sRGB; brighter photos as shot), since
+                              brightening an underexposed photo as shot first exposes it better.
 utility BENCH OUT PAGES... -- PHOTOS...   isUtility on each file: right when true for the pages, false for the photos.
 
 For each degradation: the share of (item, level) cases scoring below the undegraded item ("lowered"), the share scoring
@@ -51,6 +54,13 @@ def noise(img, s):
 def jpeg(img, q):
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def normal_exposure(img):
+    """The photo at a normal exposure: scaled up to a mean luma (BT.601) of 0.46, mid-grey in sRGB, when darker
+    (clipped; gain at most 3); brighter photos as they are."""
+    luma = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float64).mean() / 255
+    return scale(img, min(3.0, 0.46 / luma)) if 0 < luma < 0.46 else img
 
 
 def down(img, k):
@@ -158,7 +168,7 @@ def faces(bench, out, files):
 
 
 def aesthetics(bench, out, files):
-    results = {k: [] for k in ["blur", "noise", "jpeg", "darken", "brighten"]}
+    results = {k: [] for k in ["blur", "noise", "jpeg", "darken", "brighten", "overexpose"]}
     for path in files:
         img = cv2.imread(path, cv2.IMREAD_COLOR)
         base = os.path.join(out, os.path.splitext(os.path.basename(path))[0])
@@ -166,6 +176,7 @@ def aesthetics(bench, out, files):
             "blur": [blur(img, s) for s in BLUR], "noise": [noise(img, s) for s in NOISE],
             "jpeg": [jpeg(img, q) for q in JPEG], "darken": [scale(img, k) for k in DARK],
             "brighten": [scale(img, k) for k in BRIGHT],
+            "overexpose": [normal_exposure(img)] + [scale(normal_exposure(img), k) for k in BRIGHT],
         }
         names = []
         for kind, images in variants.items():
@@ -177,7 +188,9 @@ def aesthetics(bench, out, files):
         by_file = {r["file"]: r for r in rows}
         s0 = by_file[path]["score"]
         for kind in variants:
-            results[kind].append([s0] + [by_file[n]["score"] for k, n in names if k == kind])
+            scores = [by_file[n]["score"] for k, n in names if k == kind]
+            # overexpose's first image is its level 0 (the photo at a normal exposure), not the photo as shot.
+            results[kind].append(scores if kind == "overexpose" else [s0] + scores)
         for _, n in names:
             os.remove(n)
         print(f"  {path}: score {s0:.3f} factors {json.dumps(by_file[path]['factors'], sort_keys=True)}", flush=True)
