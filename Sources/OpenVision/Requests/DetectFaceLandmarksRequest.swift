@@ -101,21 +101,22 @@ public struct DetectFaceLandmarksRequest: CompletionHandlingRequest {
         let size = image.size
         var results: [FaceObservation] = []
         if let inputFaceObservations {
-            for var face in inputFaceObservations {
+            // Faces two at a time (each face's models run one thread), in order.
+            let (constellation, mirrorCheck) = (constellation, estimatesPrecision)
+            results = try ConcurrentWork.map(inputFaceObservations.count) {
+                (i: Int) throws(VisionError) -> FaceObservation in
+                var face = inputFaceObservations[i]
                 let box = face.boundingBox.toImageCoordinates(size, origin: .upperLeft)
                 // A box without area or with non-finite values gets no landmarks (the observation comes back as given).
                 guard box.width >= 1, box.height >= 1,
                     [box.minX, box.minY, box.width, box.height].allSatisfy(\.isFinite)
-                else {
-                    results.append(face)
-                    continue
-                }
+                else { return face }
                 let roll = face.roll.flatMap { $0.isFinite ? $0 : nil } ?? 0
                 let region = FaceMeshPipeline.faceRegion(box: box, roll: roll)
-                if let mesh = try pipeline.face(in: image, region: region, mirrorCheck: estimatesPrecision) {
+                if let mesh = try pipeline.face(in: image, region: region, mirrorCheck: mirrorCheck) {
                     Self.apply(mesh, table: table, constellation: constellation, box: box, imageSize: size, to: &face)
                 }
-                results.append(face)
+                return face
             }
         } else {
             let (w, h) = (Double(image.width), Double(image.height))

@@ -40,9 +40,12 @@ struct BlazeFaceDetector: Sendable {
             all.map { max(($0.xMax - $0.xMin) * Double(image.width), ($0.yMax - $0.yMin) * Double(image.height)) }
             .max() ?? 0
         guard widest < Self.portraitShare * longer else { return all }
-        for tile in Self.tiles(width: image.width, height: image.height) {
-            all += try detect(in: image, tile: tile)
+        // The tiles' runs at once (the model runs one thread), merged in tile order.
+        let tiles = Self.tiles(width: image.width, height: image.height)
+        let found = try ConcurrentWork.map(tiles.count) { (i: Int) throws(VisionError) in
+            try detect(in: image, tile: tiles[i])
         }
+        all += found.joined()
         var kept: [MediaPipeDetection] = []
         for d in MediaPipeDetection.weightedNonMaxSuppression(all, threshold: 0.3) {
             let area = (d.xMax - d.xMin) * (d.yMax - d.yMin)

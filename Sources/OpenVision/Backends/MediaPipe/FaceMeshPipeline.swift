@@ -111,7 +111,7 @@ struct FaceMeshPipeline: Sendable {
             ? try MediaPipeTensorInput.warp(
                 image, tensorToImage: Self.mirrored(m, width: w), width: w, height: h, nhwc: nhwc, range: 0...1,
                 borderReplicate: true, inputName: name) : nil
-        let (read, mirroredRead) = try Self.concurrently(
+        let (read, mirroredRead) = try ConcurrentWork.pair(
             { () throws(VisionError) in try readMesh(input, threshold: presenceThreshold) },
             { () throws(VisionError) -> ([Float], Float)? in
                 guard let mirroredInput else { return nil }
@@ -129,7 +129,7 @@ struct FaceMeshPipeline: Sendable {
             mesh.append((p.x, p.y, Double(raw[3 * i + 2]) / sx * region.width))
         }
         let points = mesh
-        let (right, left) = try Self.concurrently(
+        let (right, left) = try ConcurrentWork.pair(
             { () throws(VisionError) in try pupil(in: image, mesh: points, from: 33, to: 133, mirrored: false) },
             { () throws(VisionError) in try pupil(in: image, mesh: points, from: 362, to: 263, mirrored: true) })
         var face = Face(
@@ -144,25 +144,6 @@ struct FaceMeshPipeline: Sendable {
             face.mirroredMesh = points
         }
         return face
-    }
-
-    /// `first` and `second` at once, on Dispatch's pool (the calling thread takes one), each's error thrown as its
-    /// own; the first's first. The face models run one thread each, so two runs use both cores of a small machine.
-    static func concurrently<A: Sendable, B: Sendable>(
-        _ first: @Sendable () throws(VisionError) -> A, _ second: @Sendable () throws(VisionError) -> B
-    ) throws(VisionError) -> (A, B) {
-        let a = Mutex<Result<A, VisionError>?>(nil)
-        let b = Mutex<Result<B, VisionError>?>(nil)
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            if index == 0 {
-                let result = Result { () throws(VisionError) -> A in try first() }
-                a.withLock { $0 = result }
-            } else {
-                let result = Result { () throws(VisionError) -> B in try second() }
-                b.withLock { $0 = result }
-            }
-        }
-        return (try a.withLock { $0! }.get(), try b.withLock { $0! }.get())
     }
 
     /// The mesh model's raw points (input pixels, 468 × 3) and presence, or nil below `threshold`.
@@ -248,11 +229,13 @@ struct FaceMeshPipeline: Sendable {
             kept.removeAll { $0.1.iou(region) > 0.5 }
             kept.append((d, region))
         }
-        var faces: [(MediaPipeDetection, Face)] = []
-        for (d, region) in kept.prefix(maximumCount) {
-            if let face = try face(in: image, region: region, mirrorCheck: mirrorCheck) { faces.append((d, face)) }
+        // Faces two at a time on two cores: each face's own runs (the mesh and its mirror, the two eyes) then mostly
+        // run one after the other, with no wait between them for the slower of a pair.
+        let regions = Array(kept.prefix(maximumCount))
+        let meshes = try ConcurrentWork.map(regions.count) { (i: Int) throws(VisionError) -> Face? in
+            try face(in: image, region: regions[i].1, mirrorCheck: mirrorCheck)
         }
-        return faces
+        return zip(regions, meshes).compactMap { r, face in face.map { (r.0, $0) } }
     }
 
     /// The head's pose from the mesh's 3D points (image pixels, y down, z in x's scale and smaller nearer): the face's
