@@ -50,6 +50,33 @@ import Testing
         #expect(TableTextMatcher.join(["<b>Total</b>", "42"]) == "Total 42")
     }
 
+    /// Rulings: in a ruled 3 × 3 table where row 1's middle and right cells have no line between them and the right
+    /// one is empty, the middle cell takes it in (columns 1...2); the same boundary drawn, or a table with no rulings,
+    /// keeps the grid as read; an open boundary below a cell with text merges rows.
+    @Test func openBoundariesMergeInARuledTable() {
+        func cell(_ r: Int, _ c: Int, text: Bool = true) -> TableRulings.Cell {
+            (
+                r...r, c...c,
+                PageBox(x0: Double(100 * c), y0: Double(40 * r), x1: Double(100 * c + 100), y1: Double(40 * r + 40)),
+                text ? [3 * r + c] : []
+            )
+        }
+        let grid = (0..<3).flatMap { r in (0..<3).map { c in cell(r, c, text: !(r == 1 && c == 2)) } }
+        func isOpen(_ a: PageBox, _ b: PageBox, _ right: Bool) -> Bool { right && a.y0 == 40 && a.x0 == 100 }
+        let merged = TableRulings.merged(grid) { a, b, right in isOpen(a, b, right) ? 0.1 : 0.95 }
+        #expect(merged.count == 8)
+        let wide = merged.first { $0.rows == 1...1 && $0.columns.lowerBound == 1 }
+        #expect(wide?.columns == 1...2 && wide?.members == [4])
+        #expect(wide?.box == PageBox(x0: 100, y0: 40, x1: 300, y1: 80))
+        #expect(TableRulings.merged(grid) { _, _, _ in 0.95 }.count == 9)
+        #expect(TableRulings.merged(grid) { _, _, _ in 0 }.count == 9)
+        // Below: row 2's left cell empty, no line between it and row 1's.
+        let tall = (0..<3).flatMap { r in (0..<3).map { c in cell(r, c, text: !(r == 2 && c == 0)) } }
+        let down = TableRulings.merged(tall) { a, _, right in !right && a.x0 == 0 && a.y0 == 40 ? 0 : 0.9 }
+        #expect(down.count == 8)
+        #expect(down.first { $0.columns == 0...0 && $0.rows.lowerBound == 1 }?.rows == 1...2)
+    }
+
     @Test func typedListMarkers() throws {
         let cases: [(String, DocumentObservation.Container.List.Marker, String, String)] = [
             ("• Open two stores", .bullet, "•", "Open two stores"),

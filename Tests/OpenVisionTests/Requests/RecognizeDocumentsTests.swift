@@ -30,8 +30,9 @@ import Testing
     }
 
     /// A timetable with a header over two columns, two headers over two rows and a cell over two columns, and a
-    /// numbered list; upright and turned a quarter.
-    @Test(arguments: [0.0, 90.0])
+    /// numbered list; upright, turned a quarter, and turned −2° (where SLANet-plus splits "Biology" over two columns
+    /// into a cell and an empty one: the ruling between them is not drawn, so they are one, `TableRulings`).
+    @Test(arguments: [0.0, 90.0, -2.0])
     func timetableCellsAndSpans(degrees: Double) async throws {
         let scene = DocumentPageScenes.timetable
         let image = try DocumentPageScenes.turned(scene, degrees: degrees)

@@ -60,10 +60,14 @@ extension DocumentRecognizer {
                     y1: min(ch, b.y1 - oy + 1))
             }
             let assigned = TableTextMatcher.match(texts: textBoxes, cells: structure.cells.map(\.box))
+            let read = structure.cells.indices.map { j in
+                (structure.cells[j].rows, structure.cells[j].columns, structure.cells[j].box, assigned[j])
+            }
+            let grid = try Self.withRulings(read, in: crop)
             var cells: [DocumentObservation.Container.Table.Cell] = []
             var order: [(Int, Int, [Int])] = []
-            for (j, cell) in structure.cells.enumerated() {
-                let members = assigned[j].map { inside[$0] }
+            for cell in grid {
+                let members = cell.members.map { inside[$0] }
                 let b = cell.box
                 let box = PageBox(x0: b.x0 + ox, y0: b.y0 + oy, x1: b.x1 + ox, y1: b.y1 + oy)
                 let text = DocumentObservation.Container.Text(
@@ -85,6 +89,38 @@ extension DocumentRecognizer {
                     lines: cellLines, confidence: structure.confidence))
         }
         return (tables, used)
+    }
+
+    /// `cells` with the boundaries the crop draws no line across merged (`TableRulings`).
+    static func withRulings(_ cells: [TableRulings.Cell], in crop: VisionImage) throws(VisionError)
+        -> [TableRulings.Cell]
+    {
+        let (w, h) = (crop.width, crop.height)
+        do {
+            return try crop.withGrayPixels { gray, stride in
+                var histogram = [Int](repeating: 0, count: 256)
+                for y in 0..<h {
+                    for x in 0..<w { histogram[Int(gray[y * stride + x])] += 1 }
+                }
+                var seen = 0
+                var median: UInt8 = 255
+                for (value, count) in histogram.enumerated() {
+                    seen += count
+                    if 2 * seen >= w * h {
+                        median = UInt8(value)
+                        break
+                    }
+                }
+                return TableRulings.merged(cells) { a, b, right in
+                    TableRulings.lineShare(
+                        gray: gray, stride: stride, width: w, height: h, median: median, a: a, b: b, right: right)
+                }
+            }
+        } catch let error as VisionError {
+            throw error
+        } catch {
+            throw VisionError(.internalError, "\(error)")
+        }
     }
 
     /// What joins consecutive pieces of a cell's text: a space between pieces on the same row (rapid-table joins
