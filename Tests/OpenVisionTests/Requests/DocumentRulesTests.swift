@@ -50,6 +50,27 @@ import Testing
         #expect(TableTextMatcher.join(["<b>Total</b>", "42"]) == "Total 42")
     }
 
+    /// The line measure on a 40 × 20 white image: a black column at x = 20 is a line across the whole boundary between
+    /// two cells that meet there, no column is none; boxes outside the image or not finite measure 0, without a trap.
+    @Test func lineShareFindsADrawnColumn() {
+        var pixels = [UInt8](repeating: 255, count: 40 * 20)
+        let a = PageBox(x0: 0, y0: 0, x1: 20, y1: 20)
+        let b = PageBox(x0: 20, y0: 0, x1: 40, y1: 20)
+        func share(_ a: PageBox, _ b: PageBox) -> Double {
+            pixels.withUnsafeBufferPointer {
+                TableRulings.lineShare(
+                    gray: $0.baseAddress!, stride: 40, width: 40, height: 20, median: 255, a: a, b: b, right: true)
+            }
+        }
+        #expect(share(a, b) == 0)
+        for y in 0..<20 { pixels[y * 40 + 20] = 0 }
+        #expect(share(a, b) == 1)
+        #expect(share(PageBox(x0: 0, y0: 0, x1: .nan, y1: 20), b) == 0)
+        #expect(
+            share(PageBox(x0: -1e30, y0: -1e30, x1: 1e30, y1: 1e30), PageBox(x0: 1e30, y0: -5, x1: 2e30, y1: 1e30)) == 0
+        )
+    }
+
     /// Rulings: in a ruled 3 × 3 table where row 1's middle and right cells have no line between them and the right
     /// one is empty, the middle cell takes it in (columns 1...2); the same boundary drawn, or a table with no rulings,
     /// keeps the grid as read; an open boundary below a cell with text merges rows.

@@ -61,15 +61,18 @@ enum TableRulings {
         gray: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, median: UInt8, a: PageBox, b: PageBox,
         right: Bool
     ) -> Double {
+        // The model's boxes may lie partly outside the image (or be garbage): every index is clamped to it.
+        guard [a.x0, a.y0, a.x1, a.y1, b.x0, b.y0, b.x1, b.y1].allSatisfy(\.isFinite) else { return 0 }
         let dark = median / 2
         let (e0, e1) = right ? (a.x1, b.x0) : (a.y1, b.y0)
         let limit = right ? width : height
-        let lo = max(0, Int(min(e0, e1)) - 8)
-        let hi = min(limit - 1, Int(max(e0, e1)) + 8)
-        let (s0, s1) = right ? (max(a.y0, b.y0), min(a.y1, b.y1)) : (max(a.x0, b.x0), min(a.x1, b.x1))
         let along = right ? height : width
-        let first = max(0, Int(s0 + 0.2 * (s1 - s0)))
-        let last = min(along - 1, Int(s1 - 0.2 * (s1 - s0)))
+        func index(_ v: Double, _ n: Int) -> Int { Int(min(max(v, -16), Double(n) + 16)) }
+        let lo = max(0, index(min(e0, e1), limit) - 8)
+        let hi = min(limit - 1, index(max(e0, e1), limit) + 8)
+        let (s0, s1) = right ? (max(a.y0, b.y0), min(a.y1, b.y1)) : (max(a.x0, b.x0), min(a.x1, b.x1))
+        let first = max(0, index(s0 + 0.2 * (s1 - s0), along))
+        let last = min(along - 1, index(s1 - 0.2 * (s1 - s0), along))
         guard lo <= hi, first < last else { return 0 }
         var best = 0.0
         for k in lo...hi {
