@@ -59,16 +59,10 @@ extension VisionImage {
     func lumaValues() throws(VisionError) -> [Float] {
         var out = [Float](repeating: 0, count: width * height)
         let (w, h) = (width, height)
-        do {
-            try withGrayPixels { base, stride in
-                for y in 0..<h {
-                    for x in 0..<w { out[y * w + x] = Float(base[y * stride + x]) / 255 }
-                }
+        try withGrayPixels { base, stride in
+            for y in 0..<h {
+                for x in 0..<w { out[y * w + x] = Float(base[y * stride + x]) / 255 }
             }
-        } catch let error as VisionError {
-            throw error
-        } catch {
-            throw VisionError(.internalError, "gray plane: \(error)")
         }
         return out
     }

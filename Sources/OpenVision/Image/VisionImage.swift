@@ -257,7 +257,7 @@ public final class VisionImage: @unchecked Sendable {
     }
 
     /// Calls `body` with the cached 8-bit gray plane and its row stride; the pointer is valid only inside.
-    func withGrayPixels<R>(_ body: (UnsafePointer<UInt8>, Int) throws -> R) throws -> R {
+    func withGrayPixels<R>(_ body: (UnsafePointer<UInt8>, Int) throws(VisionError) -> R) throws(VisionError) -> R {
         var stride = 0
         guard let base = ov_image_gray(handle, &stride) else {
             throw VisionError(.internalError, "gray conversion failed: \(String(cString: ov_last_error()))")

@@ -96,30 +96,24 @@ extension DocumentRecognizer {
         -> [TableRulings.Cell]
     {
         let (w, h) = (crop.width, crop.height)
-        do {
-            return try crop.withGrayPixels { gray, stride in
-                var histogram = [Int](repeating: 0, count: 256)
-                for y in 0..<h {
-                    for x in 0..<w { histogram[Int(gray[y * stride + x])] += 1 }
-                }
-                var seen = 0
-                var median: UInt8 = 255
-                for (value, count) in histogram.enumerated() {
-                    seen += count
-                    if 2 * seen >= w * h {
-                        median = UInt8(value)
-                        break
-                    }
-                }
-                return TableRulings.merged(cells) { a, b, right in
-                    TableRulings.lineShare(
-                        gray: gray, stride: stride, width: w, height: h, median: median, a: a, b: b, right: right)
+        return try crop.withGrayPixels { gray, stride in
+            var histogram = [Int](repeating: 0, count: 256)
+            for y in 0..<h {
+                for x in 0..<w { histogram[Int(gray[y * stride + x])] += 1 }
+            }
+            var seen = 0
+            var median: UInt8 = 255
+            for (value, count) in histogram.enumerated() {
+                seen += count
+                if 2 * seen >= w * h {
+                    median = UInt8(value)
+                    break
                 }
             }
-        } catch let error as VisionError {
-            throw error
-        } catch {
-            throw VisionError(.internalError, "\(error)")
+            return TableRulings.merged(cells) { a, b, right in
+                TableRulings.lineShare(
+                    gray: gray, stride: stride, width: w, height: h, median: median, a: a, b: b, right: right)
+            }
         }
     }
 

@@ -9,17 +9,11 @@ enum ZXingReader {
     static func read(_ image: VisionImage, symbologies: [BarcodeSymbology], tryHarder: Bool) throws(VisionError)
         -> [BarcodeObservation]
     {
-        do {
-            return try image.withGrayPixels { pixels, stride in
-                try read(
-                    pixels: pixels, stride: stride, width: image.width, height: image.height,
-                    map: PixelToNormalized(image),
-                    symbologies: symbologies, tryHarder: tryHarder)
-            }
-        } catch let error as VisionError {
-            throw error
-        } catch {
-            throw VisionError(.internalError, "barcode reading failed: \(error)")
+        try image.withGrayPixels { (pixels, stride) throws(VisionError) in
+            try read(
+                pixels: pixels, stride: stride, width: image.width, height: image.height,
+                map: PixelToNormalized(image),
+                symbologies: symbologies, tryHarder: tryHarder)
         }
     }
 
