@@ -172,11 +172,12 @@ def aesthetics(bench, out, files):
     for path in files:
         img = cv2.imread(path, cv2.IMREAD_COLOR)
         base = os.path.join(out, os.path.splitext(os.path.basename(path))[0])
+        normal = normal_exposure(img)
         variants = {
             "blur": [blur(img, s) for s in BLUR], "noise": [noise(img, s) for s in NOISE],
             "jpeg": [jpeg(img, q) for q in JPEG], "darken": [scale(img, k) for k in DARK],
             "brighten": [scale(img, k) for k in BRIGHT],
-            "overexpose": [normal_exposure(img)] + [scale(normal_exposure(img), k) for k in BRIGHT],
+            "overexpose": [normal] + [scale(normal, k) for k in BRIGHT],
         }
         names = []
         for kind, images in variants.items():
